@@ -1,0 +1,61 @@
+/**
+ * The runtime configuration the host's server publishes at `/config.json`, from environment
+ * variables with local defaults, or from a JSON file named by RUNTIME_CONFIG_FILE.
+ */
+import { readFileSync } from 'node:fs';
+import { readInt, readPort } from 'shared/node/env';
+import { ConfigError, DEFAULT_BUILD_CHECK_INTERVAL_MS, DEFAULT_REMOTE_TIMEOUT_MS, parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
+
+type Env = Record<string, string | undefined>;
+
+/** Which environment variable sets which configuration key, for error messages and the README. */
+export const CONFIG_ENV = {
+  'remotes.gifts': 'REMOTE_GIFTS_URL',
+  'remotes.redeem': 'REMOTE_REDEEM_URL',
+  'remotes.content': 'REMOTE_CONTENT_URL',
+  apiBaseUrl: 'API_BASE_URL',
+  buildCheckIntervalMs: 'BUILD_CHECK_INTERVAL_MS',
+  remoteTimeoutMs: 'REMOTE_TIMEOUT_MS',
+} as const;
+
+function manifestUrl(env: Env, variable: string, part: 'gifts' | 'redeem' | 'content'): string {
+  return env[variable] || `http://localhost:${readPort(part, env)}/mf-manifest.json`;
+}
+
+function fromFile(path: string): RuntimeConfig {
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`RUNTIME_CONFIG_FILE ${path} cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    return parseRuntimeConfig(JSON.parse(raw));
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`${error.message} (in ${path})`);
+    throw new ConfigError(`RUNTIME_CONFIG_FILE ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
+  if (env.RUNTIME_CONFIG_FILE) return fromFile(env.RUNTIME_CONFIG_FILE);
+  const candidate = {
+    remotes: {
+      gifts: manifestUrl(env, CONFIG_ENV['remotes.gifts'], 'gifts'),
+      redeem: manifestUrl(env, CONFIG_ENV['remotes.redeem'], 'redeem'),
+      content: manifestUrl(env, CONFIG_ENV['remotes.content'], 'content'),
+    },
+    apiBaseUrl: env.API_BASE_URL || `http://localhost:${readPort('api', env)}`,
+    buildCheckIntervalMs: readInt(CONFIG_ENV.buildCheckIntervalMs, DEFAULT_BUILD_CHECK_INTERVAL_MS, env),
+    remoteTimeoutMs: readInt(CONFIG_ENV.remoteTimeoutMs, DEFAULT_REMOTE_TIMEOUT_MS, env),
+  };
+  try {
+    return parseRuntimeConfig(candidate);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const hints = Object.entries(CONFIG_ENV)
+      .filter(([key]) => error.message.includes(`"${key}"`))
+      .map(([key, variable]) => `${key} is set by ${variable}`);
+    throw new ConfigError(`${error.message} (${hints.join('; ')})`);
+  }
+}

@@ -1,0 +1,70 @@
+import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import type { RemoteName } from 'shared/remote-contract';
+import { AppServicesContext, type AppServices } from './app-services';
+import { loadRuntimeConfig } from './config/load-config';
+import { ConfigErrorScreen } from './errors/config-error-screen';
+import { createRemoteLoader } from './federation/remote-loader';
+import { timeoutPlugin } from './federation/timeout-plugin';
+import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
+import { createRoutes } from './routes/create-routes';
+import { browserVersionCheckDeps, createVersionCheck } from './version-check/version-check';
+import './styles/host.css';
+
+function renderConfigError(root: Root, error: unknown): void {
+  console.error(error);
+  // Without a router the error page's home link is a plain document link.
+  root.render(<ConfigErrorScreen error={error} />);
+}
+
+async function start(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('The page has no #root element');
+  const root = createRoot(container);
+
+  let config;
+  try {
+    config = await loadRuntimeConfig();
+  } catch (error) {
+    renderConfigError(root, error);
+    return;
+  }
+
+  const versionCheck = createVersionCheck({
+    buildId: __BUILD_ID__,
+    intervalMs: config.buildCheckIntervalMs,
+    deps: browserVersionCheckDeps(),
+  });
+  registerPlugins([timeoutPlugin(config.remoteTimeoutMs)]);
+  const remotes = createRemoteLoader({
+    config,
+    runtime: { registerRemotes, loadRemote, preloadRemote },
+    onRemoteLoaded: (name: RemoteName, entryUrl) => void versionCheck.trackRemote(name, entryUrl),
+  });
+  const services: AppServices = { remotes, versionCheck };
+  const router = createBrowserRouter(
+    createRoutes({
+      remotes,
+      versionCheck,
+      reloadOnce: (path) => reloadOnce(path, browserReloadDeps),
+      fullLoad: (path) => window.location.assign(path),
+    }),
+  );
+
+  window.addEventListener('unhandledrejection', (event) => {
+    console.error('Unhandled promise rejection', event.reason);
+  });
+
+  root.render(
+    <StrictMode>
+      <AppServicesContext.Provider value={services}>
+        <RouterProvider router={router} />
+      </AppServicesContext.Provider>
+    </StrictMode>,
+  );
+  versionCheck.start();
+}
+
+void start();

@@ -1,0 +1,16 @@
+import { useEffect } from 'react';
+import { useRouteError } from 'react-router-dom';
+import { describeError } from './describe-error';
+import { ErrorPage } from './error-page';
+
+/** An error outside any route's page (a layout itself failed): the whole screen is the error. */
+export function FatalError() {
+  const error = useRouteError();
+  useEffect(() => console.error(error), [error]);
+  const { statusCode, message } = describeError(error);
+  return (
+    <main data-layout="error">
+      <ErrorPage statusCode={statusCode} message={message} homeAsDocumentLink />
+    </main>
+  );
+}

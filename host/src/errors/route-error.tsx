@@ -1,0 +1,46 @@
+/**
+ * A route's error, shown inside its layout so the site's navigation keeps working. A failed
+ * download that the loader did not see (a chunk a page loads while rendering) goes through the
+ * reload guard first.
+ */
+import { useEffect, useState } from 'react';
+import { useLocation, useMatches, useRevalidator, useRouteError } from 'react-router-dom';
+import type { RemoteName } from 'shared/remote-contract';
+import { useAppServices } from '../app-services';
+import { isLoadFailure, RemoteLoadError } from '../federation/load-errors';
+import { browserReloadDeps, reloadOnce } from '../reload-guard/reload-guard';
+import type { RouteHandle } from '../routes/create-routes';
+import { PageLoading } from '../navigation/page-loading';
+import { describeError } from './describe-error';
+import { ErrorPage } from './error-page';
+
+export function RouteError() {
+  const error = useRouteError();
+  const { remotes } = useAppServices();
+  const revalidator = useRevalidator();
+  const { pathname, search } = useLocation();
+  const remote = (useMatches().at(-1)?.handle as RouteHandle | undefined)?.remote as RemoteName | undefined;
+  const loadFailure = isLoadFailure(error);
+  const needsGuard = loadFailure && !(error instanceof RemoteLoadError);
+  const [reloading, setReloading] = useState(needsGuard);
+
+  useEffect(() => {
+    if (needsGuard) setReloading(reloadOnce(`${pathname}${search}`, browserReloadDeps));
+  }, [needsGuard, pathname, search]);
+
+  useEffect(() => {
+    console.error(error);
+  }, [error]);
+
+  if (reloading) return <PageLoading />;
+
+  const { statusCode, message } = describeError(error);
+  const retry =
+    statusCode >= 500 && remote
+      ? () => {
+          if (loadFailure) remotes.reset(remote);
+          void revalidator.revalidate();
+        }
+      : undefined;
+  return <ErrorPage statusCode={statusCode} message={message} onRetry={retry} />;
+}

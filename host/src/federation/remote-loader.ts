@@ -1,0 +1,102 @@
+/**
+ * Loads exposed pages from the remotes named in the runtime configuration, on demand. A remote
+ * is fetched only when a route (or a prefetch) needs it; failures are not cached, so a retry
+ * really tries again.
+ */
+import type { ComponentType } from 'react';
+import type { RemoteName } from 'shared/remote-contract';
+import type { RuntimeConfig } from 'shared/runtime-config';
+import { RemoteTimeoutError } from './load-errors';
+
+/** The part of the federation runtime this module uses; tests pass their own. */
+export interface FederationRuntime {
+  registerRemotes(remotes: { name: string; entry: string }[], options?: { force?: boolean }): void;
+  loadRemote<T>(id: string): Promise<T | null>;
+  preloadRemote(options: { nameOrAlias: string; exposes?: string[]; resourceCategory?: 'all' | 'sync' }[]): Promise<void>;
+}
+
+export interface RemoteLoader {
+  load(remote: RemoteName, module: string): Promise<ComponentType>;
+  /** Fetches a remote's entry (and, with a module, that module's files) ahead of need. */
+  prefetch(remote: RemoteName, module?: string): void;
+  /** Forgets a remote's entry and manifest, so the next load fetches them anew. */
+  reset(remote: RemoteName): void;
+}
+
+export interface RemoteLoaderOptions {
+  config: RuntimeConfig;
+  runtime: FederationRuntime;
+  /** Called once per remote after its first successful load. */
+  onRemoteLoaded?: (remote: RemoteName, entryUrl: string) => void;
+  log?: (message: string, error: unknown) => void;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function pageComponent(module: unknown, id: string): ComponentType {
+  const component = (module as { default?: unknown } | null)?.default;
+  if (typeof component === 'function' || (typeof component === 'object' && component !== null)) {
+    return component as ComponentType;
+  }
+  throw new Error(`${id} has no default export to render`);
+}
+
+export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
+  const { config, runtime } = options;
+  const log = options.log ?? ((message, error) => console.warn(message, error));
+  const entries = Object.entries(config.remotes).map(([name, entry]) => ({ name, entry }));
+  runtime.registerRemotes(entries);
+
+  const modules = new Map<string, Promise<ComponentType>>();
+  const prefetched = new Set<string>();
+  const loaded = new Set<RemoteName>();
+
+  return {
+    load(remote, module) {
+      const id = `${remote}/${module}`;
+      const cached = modules.get(id);
+      if (cached) return cached;
+      const loading = withTimeout(
+        runtime.loadRemote<unknown>(id),
+        config.remoteTimeoutMs,
+        () => new RemoteTimeoutError(remote, module, config.remoteTimeoutMs),
+      ).then((exports) => {
+        const component = pageComponent(exports, id);
+        if (!loaded.has(remote)) {
+          loaded.add(remote);
+          options.onRemoteLoaded?.(remote, config.remotes[remote]);
+        }
+        return component;
+      });
+      modules.set(id, loading);
+      loading.catch(() => {
+        if (modules.get(id) === loading) modules.delete(id);
+      });
+      return loading;
+    },
+
+    prefetch(remote, module) {
+      const key = module ? `${remote}/${module}` : remote;
+      if (prefetched.has(key)) return;
+      prefetched.add(key);
+      runtime
+        .preloadRemote([{ nameOrAlias: remote, ...(module ? { exposes: [module], resourceCategory: 'all' as const } : { resourceCategory: 'sync' as const }) }])
+        .catch((error: unknown) => {
+          prefetched.delete(key);
+          log(`Prefetching the ${remote} remote failed; it will be loaded when needed.`, error);
+        });
+    },
+
+    reset(remote) {
+      for (const id of [...modules.keys()]) if (id.startsWith(`${remote}/`)) modules.delete(id);
+      for (const key of [...prefetched]) if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
+      runtime.registerRemotes([{ name: remote, entry: config.remotes[remote] }], { force: true });
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { Outlet } from 'react-router-dom';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+
+export function DefaultLayout() {
+  return (
+    <div className="p-layout" data-layout="default">
+      <SiteHeader />
+      <main id="main" className="p-main">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { Outlet } from 'react-router-dom';
+import { SiteHeader } from './site-header';
+
+export function NoFooterLayout() {
+  return (
+    <div className="p-layout" data-layout="no-footer">
+      <SiteHeader />
+      <main id="main" className="p-main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import { Outlet } from 'react-router-dom';
+import { Brand, SkipLink } from './site-header';
+
+/** Checkout-like: the brand, the task, nothing else to wander off to. */
+export function RedeemLayout() {
+  return (
+    <div className="p-layout p-layout--redeem" data-layout="redeem">
+      <header className="p-header p-header--minimal">
+        <SkipLink />
+        <Brand />
+        <span className="p-header__badge">Secure redemption</span>
+      </header>
+      <main id="main" className="p-main p-main--focused">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

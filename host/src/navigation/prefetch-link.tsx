@@ -1,0 +1,39 @@
+/**
+ * A navigation link that fetches its route's remote ahead of the click: the remote's entry when
+ * the link becomes visible (on idle), the page's own files when it is hovered or focused.
+ */
+import { useEffect, useMemo, useRef } from 'react';
+import { NavLink, type NavLinkProps } from 'react-router-dom';
+import { useAppServices } from '../app-services';
+import { matchRoute } from '../routes/route-table';
+
+type IdleWindow = Window & { requestIdleCallback?: (callback: () => void) => number };
+
+function whenIdle(callback: () => void): void {
+  const idle = (window as IdleWindow).requestIdleCallback;
+  if (idle) idle(callback);
+  else window.setTimeout(callback, 200);
+}
+
+export function PrefetchLink({ to, ...props }: NavLinkProps & { to: string }) {
+  const { remotes } = useAppServices();
+  const ref = useRef<HTMLAnchorElement>(null);
+  const route = useMemo(() => matchRoute(to)?.route, [to]);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!route || !element || typeof IntersectionObserver === 'undefined') return undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      whenIdle(() => remotes.prefetch(route.remote));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [remotes, route]);
+
+  const prefetchPage = () => {
+    if (route) remotes.prefetch(route.remote, route.module);
+  };
+  return <NavLink ref={ref} to={to} onMouseEnter={prefetchPage} onFocus={prefetchPage} {...props} />;
+}

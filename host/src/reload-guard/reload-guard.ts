@@ -1,0 +1,65 @@
+/**
+ * After a failed chunk or remote-entry load, a reload usually fixes things (a deploy replaced
+ * the files this page knew). The guard allows one reload per path within a window, remembered
+ * in sessionStorage as `{ path, expires }`, so a permanent failure cannot become a reload loop.
+ */
+export const RELOAD_GUARD_KEY = 'p-reload-guard';
+export const RELOAD_GUARD_WINDOW_MS = 10_000;
+
+interface GuardEntry {
+  path: string;
+  expires: number;
+}
+
+export interface ReloadGuardDeps {
+  storage: () => Storage;
+  now: () => number;
+  currentPath: () => string;
+  /** Reload the current page. */
+  reload: () => void;
+  /** Full page load of another path. */
+  assign: (path: string) => void;
+}
+
+function readEntry(storage: Storage): GuardEntry | undefined {
+  const raw = storage.getItem(RELOAD_GUARD_KEY);
+  if (!raw) return undefined;
+  const parsed = JSON.parse(raw) as Partial<GuardEntry>;
+  return typeof parsed.path === 'string' && typeof parsed.expires === 'number'
+    ? { path: parsed.path, expires: parsed.expires }
+    : undefined;
+}
+
+/**
+ * Reloads (the target path, when it is not the current one) and returns true, unless `path`
+ * was already reloaded within the window. When storage cannot be read or written, it returns
+ * false without reloading: without a record there is no way to stop a loop.
+ */
+export function reloadOnce(path: string, deps: ReloadGuardDeps): boolean {
+  const now = deps.now();
+  try {
+    const storage = deps.storage();
+    let previous: GuardEntry | undefined;
+    try {
+      previous = readEntry(storage);
+    } catch {
+      previous = undefined; // an unreadable entry is as good as none
+    }
+    if (previous && previous.path === path && previous.expires > now) return false;
+    const entry: GuardEntry = { path, expires: now + RELOAD_GUARD_WINDOW_MS };
+    storage.setItem(RELOAD_GUARD_KEY, JSON.stringify(entry));
+  } catch {
+    return false;
+  }
+  if (path === deps.currentPath()) deps.reload();
+  else deps.assign(path);
+  return true;
+}
+
+export const browserReloadDeps: ReloadGuardDeps = {
+  storage: () => window.sessionStorage,
+  now: () => Date.now(),
+  currentPath: () => `${window.location.pathname}${window.location.search}`,
+  reload: () => window.location.reload(),
+  assign: (path) => window.location.assign(path),
+};

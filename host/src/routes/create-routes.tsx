@@ -1,0 +1,48 @@
+/** Turns the route table into the browser router's routes, grouped by layout. */
+import type { RouteObject } from 'react-router-dom';
+import { FatalError } from '../errors/fatal-error';
+import { RouteError } from '../errors/route-error';
+import { LAYOUTS } from '../layouts/layouts';
+import { PageLoading } from '../navigation/page-loading';
+import { RootFrame } from './root-frame';
+import { RemotePage } from './remote-page';
+import { createNotFoundLoader, createRouteLoader, type LoaderServices } from './route-loader';
+import { ROUTES, type LayoutName } from './route-table';
+
+export interface RouteHandle {
+  title?: string;
+  remote?: string;
+}
+
+export function createRoutes(services: LoaderServices): RouteObject[] {
+  const leaves = (layout: LayoutName): RouteObject[] =>
+    ROUTES.filter((route) => route.layout === layout).map((route) => ({
+      path: route.path,
+      loader: createRouteLoader(route, services),
+      Component: RemotePage,
+      HydrateFallback: PageLoading,
+      errorElement: <RouteError />,
+      handle: { title: route.title, remote: route.remote } satisfies RouteHandle,
+    }));
+
+  const notFound: RouteObject = {
+    path: '*',
+    loader: createNotFoundLoader(services),
+    Component: RemotePage,
+    HydrateFallback: PageLoading,
+    errorElement: <RouteError />,
+    handle: { title: 'Page not found' } satisfies RouteHandle,
+  };
+
+  return [
+    {
+      Component: RootFrame,
+      errorElement: <FatalError />,
+      HydrateFallback: PageLoading,
+      children: (Object.keys(LAYOUTS) as LayoutName[]).map((layout) => ({
+        Component: LAYOUTS[layout],
+        children: layout === 'default' ? [...leaves(layout), notFound] : leaves(layout),
+      })),
+    },
+  ];
+}

@@ -1,0 +1,64 @@
+/**
+ * The loader every route shares. In order: a pending full reload for a new deployment, the
+ * route's validators (before any remote request), then the remote page itself, with the reload
+ * guard between a failed download and the in-layout error state.
+ */
+import type { ComponentType } from 'react';
+import type { LoaderFunction } from 'react-router-dom';
+import type { RemoteLoader } from '../federation/remote-loader';
+import { isLoadFailure, RemoteLoadError } from '../federation/load-errors';
+import type { VersionCheck } from '../version-check/version-check';
+import { notFoundError, validationError, type RouteDefinition } from './route-table';
+
+export interface LoaderServices {
+  remotes: Pick<RemoteLoader, 'load'>;
+  versionCheck: Pick<VersionCheck, 'isStale'>;
+  /** Reloads to `path` unless the guard forbids it; true when a reload is under way. */
+  reloadOnce: (path: string) => boolean;
+  /** A full page load of `path`. */
+  fullLoad: (path: string) => void;
+}
+
+export interface RemoteRouteData {
+  Page: ComponentType;
+}
+
+/** Keeps the navigation pending while the browser leaves the page. */
+function pendingForever(): Promise<never> {
+  return new Promise<never>(() => undefined);
+}
+
+function targetOf(request: Request): { pathname: string; path: string } {
+  const url = new URL(request.url);
+  return { pathname: url.pathname, path: `${url.pathname}${url.search}` };
+}
+
+export function createRouteLoader(route: RouteDefinition, services: LoaderServices): LoaderFunction {
+  return async ({ request, params }): Promise<RemoteRouteData> => {
+    const { pathname, path } = targetOf(request);
+    if (services.versionCheck.isStale()) {
+      services.fullLoad(path);
+      return pendingForever();
+    }
+    const invalid = validationError(route, params, pathname);
+    if (invalid) throw invalid;
+    try {
+      return { Page: await services.remotes.load(route.remote, route.module) };
+    } catch (error) {
+      if (!isLoadFailure(error)) throw error;
+      if (services.reloadOnce(path)) return pendingForever();
+      throw new RemoteLoadError(route.remote, route.module, error);
+    }
+  };
+}
+
+export function createNotFoundLoader(services: LoaderServices): LoaderFunction {
+  return ({ request }) => {
+    const { pathname, path } = targetOf(request);
+    if (services.versionCheck.isStale()) {
+      services.fullLoad(path);
+      return pendingForever();
+    }
+    throw notFoundError(pathname);
+  };
+}

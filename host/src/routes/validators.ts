@@ -1,0 +1,14 @@
+/** Route parameter validators: run before any remote or API request is made. */
+import { isValidId } from 'shared/ids';
+
+/**
+ * `true` accepts; `false` is a plain failure (404 `Page Not Found: {path}`); an object fails with
+ * its own status and message.
+ */
+export type RouteValidator = (
+  params: Record<string, string | undefined>,
+) => boolean | { statusCode: number; message: string };
+
+export const giftIdValidator: RouteValidator = (params) => isValidId(params.giftId);
+
+export const redeemIdValidator: RouteValidator = (params) => isValidId(params.redeemId);

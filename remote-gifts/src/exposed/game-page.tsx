@@ -1,0 +1,3 @@
+import { GameScreen } from '../features/game/components/game-screen';
+
+export default GameScreen;

@@ -1,0 +1,3 @@
+import { GiftScreen } from '../features/gift/components/gift-screen';
+
+export default GiftScreen;

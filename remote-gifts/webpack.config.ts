@@ -1,0 +1,13 @@
+import { readPort } from 'shared/node/env';
+import { createWebpackConfig } from '../webpack.config.base';
+
+export default createWebpackConfig({
+  name: 'gifts',
+  dir: __dirname,
+  port: readPort('gifts'),
+  title: 'Gifts remote',
+  exposes: {
+    './GamePage': './src/exposed/game-page.tsx',
+    './GiftPage': './src/exposed/gift-page.tsx',
+  },
+});

@@ -1,0 +1,6 @@
+import { renderStandalone } from 'shared/standalone-shell';
+import RedeemPage from './exposed/redeem-page';
+
+renderStandalone('Redeem', [
+  { path: '/redeem/:redeemId', example: '/redeem/AAAAAAAAAAAAAAAAAAAAAAAA', element: <RedeemPage /> },
+]);

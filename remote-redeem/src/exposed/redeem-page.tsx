@@ -1,0 +1,3 @@
+import { RedeemScreen } from '../features/redeem/components/redeem-screen';
+
+export default RedeemScreen;

@@ -1,0 +1,12 @@
+import { readPort } from 'shared/node/env';
+import { createWebpackConfig } from '../webpack.config.base';
+
+export default createWebpackConfig({
+  name: 'redeem',
+  dir: __dirname,
+  port: readPort('redeem'),
+  title: 'Redeem remote',
+  exposes: {
+    './RedeemPage': './src/exposed/redeem-page.tsx',
+  },
+});

@@ -1,0 +1,81 @@
+/**
+ * Runs every part at once, each as its own process on its own port.
+ *   start: builds what is not built yet, then serves the production builds.
+ *   dev:   webpack-dev-server with hot reload for every part.
+ * Ctrl-C stops them all; if one exits, the others are stopped too.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface Part {
+  name: string;
+  /** A file that exists once the part has been built. */
+  builtMarker: string;
+}
+
+const ROOT = join(__dirname, '..');
+const PARTS: Part[] = [
+  { name: 'remote-content', builtMarker: 'dist/builds/latest.json' },
+  { name: 'remote-gifts', builtMarker: 'dist/builds/latest.json' },
+  { name: 'remote-redeem', builtMarker: 'dist/builds/latest.json' },
+  { name: 'host', builtMarker: 'dist/_app/builds/latest.json' },
+];
+const COLOURS = [36, 35, 33, 32, 34];
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function buildMissing(): void {
+  for (const part of PARTS) {
+    if (existsSync(join(ROOT, part.name, part.builtMarker))) continue;
+    console.log(`[run-all] building ${part.name}`);
+    const result = spawnSync(npm, ['run', 'build', '-w', part.name], { cwd: ROOT, stdio: 'inherit' });
+    if (result.status !== 0) {
+      console.error(`[run-all] building ${part.name} failed`);
+      process.exit(result.status ?? 1);
+    }
+  }
+}
+
+function prefixLines(child: ChildProcess, label: string): void {
+  const write = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) stream.write(`${label} ${line}\n`);
+  };
+  child.stdout?.on('data', write(process.stdout));
+  child.stderr?.on('data', write(process.stderr));
+}
+
+function runAll(script: 'serve' | 'dev'): void {
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stopAll = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) child.kill('SIGTERM');
+    setTimeout(() => process.exit(code), 1500).unref();
+  };
+  PARTS.forEach((part, index) => {
+    const label = `\u001b[${COLOURS[index % COLOURS.length]}m[${part.name}]\u001b[0m`;
+    const child = spawn(npm, ['run', '--silent', script, '-w', part.name], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    prefixLines(child, label);
+    child.on('exit', (code) => {
+      if (!stopping) {
+        console.error(`[run-all] ${part.name} exited (${code ?? 'signal'}); stopping the others`);
+        stopAll(code || 1);
+      }
+    });
+    children.push(child);
+  });
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+}
+
+const mode = process.argv[2];
+if (mode === 'start') {
+  buildMissing();
+  runAll('serve');
+} else if (mode === 'dev') {
+  runAll('dev');
+} else {
+  console.error('usage: tsx scripts/run-all.ts start|dev');
+  process.exit(2);
+}

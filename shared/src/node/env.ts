@@ -1,0 +1,43 @@
+/** Reads process environment settings, failing with a message that names the variable. */
+import { DEFAULT_PORTS, type PartName } from '../ports';
+
+export class EnvError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EnvError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readPort(part: PartName, env: Env = process.env): number {
+  const { env: name, port } = DEFAULT_PORTS[part];
+  const raw = env[name];
+  if (raw === undefined || raw === '') return port;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    throw new EnvError(`${name} must be a port number between 1 and 65535, got "${raw}"`);
+  }
+  return value;
+}
+
+export function readInt(name: string, fallback: number, env: Env = process.env): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new EnvError(`${name} must be a positive whole number, got "${raw}"`);
+  }
+  return value;
+}
+
+/** The origin visitors load the host from; remotes allow it through CORS. */
+export function readHostOrigin(env: Env = process.env): string {
+  const raw = env.HOST_ORIGIN;
+  if (raw === undefined || raw === '') return `http://localhost:${readPort('host', env)}`;
+  try {
+    return new URL(raw).origin;
+  } catch {
+    throw new EnvError(`HOST_ORIGIN must be an origin such as http://localhost:3000, got "${raw}"`);
+  }
+}

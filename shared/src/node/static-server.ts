@@ -1,0 +1,153 @@
+/**
+ * A small static file handler for built `dist/` folders: explicit cache headers, ETags, gzip,
+ * CORS for an allowed list of origins, and a real 404 for a missing file (never index.html).
+ * Files are looked up on every request, so a deploy into the folder is served at once.
+ */
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { cacheControlFor } from './cache-policy';
+
+const MIME_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+const COMPRESSIBLE = /^(text\/|application\/json|image\/svg)/;
+const MIN_GZIP_BYTES = 1024;
+
+export interface StaticOptions {
+  /** Absolute path of the folder to serve. */
+  root: string;
+  /** Origins allowed to read these files cross-origin (the host's origin for a remote). */
+  corsOrigins?: readonly string[];
+}
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The request path, decoded and checked; undefined when it is malformed or escapes the root. */
+export function safeRelativePath(url: string | undefined): string | undefined {
+  const pathname = (url ?? '/').split('?')[0]?.split('#')[0] ?? '/';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const normalised = normalize(decoded).replace(/^([/\\])+/, '');
+  if (normalised.startsWith('..') || normalised.split(/[/\\]/).includes('..')) return undefined;
+  return normalised.split(sep).join('/');
+}
+
+export function applyCors(req: IncomingMessage, res: ServerResponse, origins: readonly string[]): void {
+  const origin = req.headers.origin;
+  res.setHeader('Vary', 'Origin, Accept-Encoding');
+  if (origin && (origins.includes(origin) || origins.includes('*'))) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+    res.setHeader('Access-Control-Max-Age', '600');
+  }
+}
+
+export function sendText(res: ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.end(text);
+}
+
+async function statFile(path: string): Promise<Stats | undefined> {
+  try {
+    const stats = await stat(path);
+    return stats.isFile() ? stats : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Serves `relativePath` from `root` with the given status. Resolves false when there is no
+ * such file, so the caller decides what a miss means.
+ */
+export async function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  root: string,
+  relativePath: string,
+  status = 200,
+): Promise<boolean> {
+  const filePath = join(root, relativePath);
+  const stats = await statFile(filePath);
+  if (!stats) return false;
+  const type = MIME_TYPES[extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+  const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', cacheControlFor(relativePath));
+  res.setHeader('ETag', etag);
+  res.setHeader('Last-Modified', stats.mtime.toUTCString());
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (status === 200 && req.headers['if-none-match'] === etag) {
+    res.statusCode = 304;
+    res.end();
+    return true;
+  }
+  res.statusCode = status;
+  const gzip =
+    COMPRESSIBLE.test(type) && stats.size >= MIN_GZIP_BYTES && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (!gzip) res.setHeader('Content-Length', stats.size);
+  if (req.method === 'HEAD') {
+    res.end();
+    return true;
+  }
+  const stream = createReadStream(filePath);
+  try {
+    if (gzip) {
+      res.setHeader('Content-Encoding', 'gzip');
+      await pipeline(stream, createGzip(), res);
+    } else {
+      await pipeline(stream, res);
+    }
+  } catch {
+    res.destroy();
+  }
+  return true;
+}
+
+/** A handler for a remote's dist: files or a plain 404, CORS for the listed origins. */
+export function createStaticHandler(options: StaticOptions): RequestHandler {
+  const origins = options.corsOrigins ?? [];
+  return async (req, res) => {
+    applyCors(req, res, origins);
+    if (req.method === 'OPTIONS') {
+      res.statusCode = 204;
+      res.end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD, OPTIONS');
+      sendText(res, 405, 'Method not allowed');
+      return;
+    }
+    const relativePath = safeRelativePath(req.url);
+    if (relativePath === undefined) {
+      sendText(res, 400, 'Bad request path');
+      return;
+    }
+    const served = await sendFile(req, res, options.root, relativePath || 'index.html');
+    if (!served) sendText(res, 404, 'Not found');
+  };
+}
