@@ -5,7 +5,7 @@ module.exports = function preset(dir, overrides = {}) {
   return {
     displayName: require(join(dir, 'package.json')).name,
     rootDir: dir,
-    testEnvironment: 'jsdom',
+    testEnvironment: join(__dirname, 'jest.environment.js'),
     testMatch: ['<rootDir>/src/**/*.test.ts?(x)', '<rootDir>/server/**/*.test.ts', '<rootDir>/build/**/*.test.ts'],
     setupFilesAfterEnv: [join(__dirname, 'jest.setup.ts')],
     moduleNameMapper: { '\\.css$': join(__dirname, 'jest.style-stub.js') },

@@ -1,5 +1,4 @@
 import '@testing-library/jest-dom';
-import { TextDecoder, TextEncoder } from 'node:util';
 
-// react-router 7 needs these under jsdom.
-Object.assign(globalThis, { TextEncoder, TextDecoder });
+// jsdom has no layout, so no scrolling; the router's scroll restoration calls it.
+window.scrollTo = () => undefined;

@@ -28,13 +28,14 @@ export function RouteError() {
     if (needsGuard) setReloading(reloadOnce(`${pathname}${search}`, browserReloadDeps));
   }, [needsGuard, pathname, search]);
 
+  const { statusCode, message } = describeError(error);
   useEffect(() => {
-    console.error(error);
-  }, [error]);
+    // A 4xx is an expected outcome (a wrong link); only failures are worth a console error.
+    if (statusCode >= 500) console.error(error);
+  }, [error, statusCode]);
 
   if (reloading) return <PageLoading />;
 
-  const { statusCode, message } = describeError(error);
   const retry =
     statusCode >= 500 && remote
       ? () => {

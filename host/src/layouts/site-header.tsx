@@ -17,12 +17,20 @@ export function SkipLink() {
   );
 }
 
+function GiftMark() {
+  return (
+    <svg className="p-brand__mark" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false">
+      <rect x="4" y="12" width="24" height="17" rx="3" fill="var(--p-color-primary)" />
+      <rect x="2" y="7" width="28" height="7" rx="2" fill="var(--p-color-primary)" opacity="0.85" />
+      <rect x="14" y="7" width="4" height="22" fill="var(--p-color-accent)" />
+    </svg>
+  );
+}
+
 export function Brand() {
   return (
     <Link to="/" className="p-brand" aria-label="Gift Box, home">
-      <span aria-hidden="true" className="p-brand__mark">
-        🎁
-      </span>
+      <GiftMark />
       Gift Box
     </Link>
   );

@@ -47,13 +47,17 @@ export const ROUTES: readonly RouteDefinition[] = [
   { path: '/terms', remote: 'content', module: 'TermsPage', layout: 'default', title: 'Terms' },
 ];
 
-/** The path as a visitor typed it, for messages; React renders it as text. */
-export function displayPath(pathname: string): string {
+function decoded(pathname: string): string | undefined {
   try {
     return decodeURIComponent(pathname);
   } catch {
-    return pathname;
+    return undefined;
   }
+}
+
+/** The path as a visitor typed it, for messages; React renders it as text. */
+export function displayPath(pathname: string): string {
+  return decoded(pathname) ?? pathname;
 }
 
 export function notFoundError(pathname: string): HttpError {
@@ -75,6 +79,8 @@ export interface RouteMatch {
 }
 
 export function matchRoute(pathname: string): RouteMatch | undefined {
+  // A path that is not valid percent-encoding names no page.
+  if (decoded(pathname) === undefined) return undefined;
   const matches = matchRoutes(
     ROUTES.map((route) => ({ path: route.path, route })),
     pathname,

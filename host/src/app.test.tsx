@@ -1,0 +1,195 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { RemoteTimeoutError } from './federation/load-errors';
+import { pageNamed, renderApp } from './test-utils';
+
+const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+
+function layout(): string | null {
+  return document.querySelector('[data-layout]')?.getAttribute('data-layout') ?? null;
+}
+
+describe('routes and layouts', () => {
+  it.each([
+    ['/', 'HomePage', 'default'],
+    ['/about', 'AboutPage', 'default'],
+    ['/game', 'GamePage', 'default'],
+    [`/gifts/${ID}`, 'GiftPage', 'no-footer'],
+    ['/privacy-policy', 'PrivacyPolicyPage', 'default'],
+    [`/redeem/${ID}`, 'RedeemPage', 'redeem'],
+    ['/terms', 'TermsPage', 'default'],
+  ])('%s renders %s in the %s layout', async (path, module, expectedLayout) => {
+    renderApp(path);
+    expect(await screen.findByRole('heading', { name: `${module} content` })).toBeInTheDocument();
+    expect(layout()).toBe(expectedLayout);
+    expect(document.querySelector('footer') !== null).toBe(expectedLayout === 'default');
+  });
+
+  it('links to every content page and the game in the default header, and to the legal pages in the footer', async () => {
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'HomePage content' });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const hrefs = within(nav).getAllByRole('link').map((link) => link.getAttribute('href'));
+    expect(hrefs).toEqual(['/', '/game', '/about', '/privacy-policy', '/terms']);
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/about', '/privacy-policy', '/terms']);
+  });
+
+  it('keeps the redeem layout free of the site navigation', async () => {
+    renderApp(`/redeem/${ID}`);
+    await screen.findByRole('heading', { name: 'RedeemPage content' });
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+    expect(screen.getByRole('link', { name: /home/i })).toHaveAttribute('href', '/');
+  });
+
+  it('navigates client-side between remote pages', async () => {
+    const { load } = renderApp('/');
+    await screen.findByRole('heading', { name: 'HomePage content' });
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Play' }));
+    expect(await screen.findByRole('heading', { name: 'GamePage content' })).toBeInTheDocument();
+    expect(load).toHaveBeenLastCalledWith('gifts', 'GamePage');
+  });
+});
+
+describe('error pages', () => {
+  it('shows an unknown path as 404 with the exact message, inside the default layout', async () => {
+    const { load } = renderApp('/no-such-page');
+    expect(await screen.findByText('Page not found: /no-such-page')).toBeInTheDocument();
+    expect(screen.getByText('404')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+    expect(layout()).toBe('default');
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('rejects a malformed id before any remote request', async () => {
+    const { load } = renderApp('/gifts/not-an-id');
+    expect(await screen.findByText('Page Not Found: /gifts/not-an-id')).toBeInTheDocument();
+    expect(screen.getByText('404')).toBeInTheDocument();
+    expect(layout()).toBe('no-footer');
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('shows a hostile path as text', async () => {
+    renderApp('/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
+    expect(await screen.findByText('Page not found: /<img src=x onerror=alert(1)>')).toBeInTheDocument();
+    expect(document.querySelector('main img')).toBeNull();
+  });
+
+  it('shows a render error as the generic 500 page, and "Back to home" clears it', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp('/about', {
+      load: async (_remote, module) => {
+        if (module === 'AboutPage') {
+          return function Broken(): never {
+            throw new Error('the about page broke');
+          };
+        }
+        return pageNamed(`${module} content`);
+      },
+    });
+    expect(await screen.findByText('the about page broke')).toBeInTheDocument();
+    expect(screen.getByText('500')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Back to home' }));
+    expect(await screen.findByRole('heading', { name: 'HomePage content' })).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+
+  it('uses the status of an HttpError a page throws', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp(`/gifts/${ID}`, {
+      load: async () =>
+        function Missing(): never {
+          throw Object.assign(new Error('This gift does not exist'), { statusCode: 404 });
+        },
+    });
+    expect(await screen.findByText('This gift does not exist')).toBeInTheDocument();
+    expect(screen.getByText('404')).toBeInTheDocument();
+    expect(layout()).toBe('no-footer');
+    consoleError.mockRestore();
+  });
+});
+
+describe('a remote that fails to load', () => {
+  it('reloads through the guard instead of showing an error', async () => {
+    const { reloadOnce } = renderApp('/game', {
+      load: () => Promise.reject(new RemoteTimeoutError('gifts', 'GamePage', 10)),
+      reloadOnce: () => true,
+    });
+    await waitFor(() => expect(reloadOnce).toHaveBeenCalledWith('/game'));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a 500 naming the remote inside the layout, with a retry that loads it anew', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail = true;
+    const { remotes } = renderApp('/game', {
+      load: async (_remote, module) => {
+        if (fail) throw new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.');
+        return pageNamed(`${module} content`);
+      },
+    });
+    expect(await screen.findByText(/The gifts remote could not load GamePage/)).toBeInTheDocument();
+    expect(screen.getByText('500')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    expect(layout()).toBe('default');
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'GamePage content' })).toBeInTheDocument();
+    expect(remotes.reset).toHaveBeenCalledWith('gifts');
+    consoleError.mockRestore();
+  });
+
+  it('keeps other routes working', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp('/game', {
+      load: async (remote, module) => {
+        if (remote === 'gifts') throw new Error('RUNTIME-003 manifest unreachable');
+        return pageNamed(`${module} content`);
+      },
+    });
+    await screen.findByText(/The gifts remote could not load GamePage/);
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'About' }));
+    expect(await screen.findByRole('heading', { name: 'AboutPage content' })).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+
+  it('shows the progress bar while a remote page loads', async () => {
+    let finish: () => void = () => undefined;
+    renderApp('/', {
+      load: (_remote, module) =>
+        new Promise((resolve) => {
+          finish = () => resolve(pageNamed(`${module} content`));
+        }),
+    });
+    expect(await screen.findByRole('progressbar', { name: 'Loading page' })).toBeInTheDocument();
+    act(() => finish());
+    expect(await screen.findByRole('heading', { name: 'HomePage content' })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+});
+
+describe('new deployments', () => {
+  it('navigates client-side while the build is current, and with a full load of the target once it is not', async () => {
+    let stale = false;
+    const { fullLoad } = renderApp('/', { isStale: () => stale });
+    await screen.findByRole('heading', { name: 'HomePage content' });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await userEvent.click(within(nav).getByRole('link', { name: 'About' }));
+    expect(await screen.findByRole('heading', { name: 'AboutPage content' })).toBeInTheDocument();
+    expect(fullLoad).not.toHaveBeenCalled();
+
+    stale = true;
+    await userEvent.click(within(nav).getByRole('link', { name: 'Terms' }));
+    await waitFor(() => expect(fullLoad).toHaveBeenCalledWith('/terms'));
+    expect(screen.queryByRole('heading', { name: 'TermsPage content' })).toBeNull();
+  });
+
+  it('keeps the query string of the target', async () => {
+    const { fullLoad, load } = renderApp('/terms?ref=mail', { isStale: () => true });
+    await waitFor(() => expect(fullLoad).toHaveBeenCalledWith('/terms?ref=mail'));
+    expect(load).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,111 @@
+import { parseRuntimeConfig } from 'shared/runtime-config';
+import { createRemoteLoader, type FederationRuntime } from './remote-loader';
+
+const config = parseRuntimeConfig({
+  remotes: {
+    gifts: 'http://localhost:3001/mf-manifest.json',
+    redeem: 'http://localhost:3002/mf-manifest.json',
+    content: 'http://localhost:3003/mf-manifest.json',
+  },
+  apiBaseUrl: 'http://localhost:3004',
+  remoteTimeoutMs: 5_000,
+});
+
+function Page() {
+  return null;
+}
+
+function fakeRuntime(load: (id: string) => Promise<unknown>) {
+  const runtime = {
+    registerRemotes: jest.fn(),
+    loadRemote: jest.fn(load),
+    preloadRemote: jest.fn(async () => undefined),
+  };
+  return runtime as typeof runtime & FederationRuntime;
+}
+
+describe('remote loader', () => {
+  it('registers every configured remote without fetching any', () => {
+    const runtime = fakeRuntime(async () => ({ default: Page }));
+    createRemoteLoader({ config, runtime });
+    expect(runtime.registerRemotes).toHaveBeenCalledWith([
+      { name: 'gifts', entry: 'http://localhost:3001/mf-manifest.json' },
+      { name: 'redeem', entry: 'http://localhost:3002/mf-manifest.json' },
+      { name: 'content', entry: 'http://localhost:3003/mf-manifest.json' },
+    ]);
+    expect(runtime.loadRemote).not.toHaveBeenCalled();
+  });
+
+  it("loads a page's default export once and reports the remote's first load", async () => {
+    const runtime = fakeRuntime(async () => ({ default: Page }));
+    const onRemoteLoaded = jest.fn();
+    const loader = createRemoteLoader({ config, runtime, onRemoteLoaded });
+    await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
+    await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
+    await loader.load('gifts', 'GiftPage');
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
+    expect(runtime.loadRemote).toHaveBeenCalledWith('gifts/GamePage');
+    expect(onRemoteLoaded).toHaveBeenCalledTimes(1);
+    expect(onRemoteLoaded).toHaveBeenCalledWith('gifts', 'http://localhost:3001/mf-manifest.json');
+  });
+
+  it('does not remember a failure: the next load tries again', async () => {
+    let fail = true;
+    const runtime = fakeRuntime(async () => {
+      if (fail) throw new Error('[ Federation Runtime ]: RUNTIME-008 remote entry failed');
+      return { default: Page };
+    });
+    const loader = createRemoteLoader({ config, runtime });
+    await expect(loader.load('content', 'AboutPage')).rejects.toThrow('RUNTIME-008');
+    fail = false;
+    await expect(loader.load('content', 'AboutPage')).resolves.toBe(Page);
+  });
+
+  it('rejects a module without a default export', async () => {
+    const loader = createRemoteLoader({ config, runtime: fakeRuntime(async () => ({ other: 1 })) });
+    await expect(loader.load('content', 'AboutPage')).rejects.toThrow('content/AboutPage has no default export to render');
+  });
+
+  it('gives up on a remote that never answers after remoteTimeoutMs', async () => {
+    jest.useFakeTimers();
+    try {
+      const loader = createRemoteLoader({ config, runtime: fakeRuntime(() => new Promise(() => undefined)) });
+      const loading = loader.load('gifts', 'GamePage');
+      const assertion = expect(loading).rejects.toMatchObject({
+        name: 'RemoteTimeoutError',
+        message: 'loading gifts/GamePage took longer than 5000 ms',
+      });
+      await jest.advanceTimersByTimeAsync(5_000);
+      await assertion;
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('reset forgets the remote, so its entry and manifest are fetched anew', async () => {
+    const runtime = fakeRuntime(async () => ({ default: Page }));
+    const loader = createRemoteLoader({ config, runtime });
+    await loader.load('gifts', 'GamePage');
+    loader.reset('gifts');
+    expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'gifts', entry: 'http://localhost:3001/mf-manifest.json' }], { force: true });
+    await loader.load('gifts', 'GamePage');
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
+  });
+
+  it('prefetches an entry once, and a failed prefetch is only logged and may be tried again', async () => {
+    const runtime = fakeRuntime(async () => ({ default: Page }));
+    runtime.preloadRemote.mockRejectedValueOnce(new Error('down'));
+    const log = jest.fn();
+    const loader = createRemoteLoader({ config, runtime, log });
+    loader.prefetch('gifts');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(log).toHaveBeenCalledWith(expect.stringContaining('gifts'), expect.any(Error));
+    loader.prefetch('gifts');
+    loader.prefetch('gifts');
+    expect(runtime.preloadRemote).toHaveBeenCalledTimes(2);
+    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([{ nameOrAlias: 'gifts', resourceCategory: 'sync' }]);
+    loader.prefetch('gifts', 'GiftPage');
+    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([{ nameOrAlias: 'gifts', exposes: ['GiftPage'], resourceCategory: 'all' }]);
+  });
+});

@@ -1,0 +1,39 @@
+/** Renders the host's real routes and layouts in memory, with remotes that tests control. */
+import { render } from '@testing-library/react';
+import type { ComponentType } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { RemoteName } from 'shared/remote-contract';
+import { AppServicesContext, type AppServices } from './app-services';
+import type { RemoteLoader } from './federation/remote-loader';
+import { createRoutes } from './routes/create-routes';
+import type { VersionCheck } from './version-check/version-check';
+
+export type LoadImpl = (remote: RemoteName, module: string) => Promise<ComponentType>;
+
+export function pageNamed(text: string): ComponentType {
+  return function TestPage() {
+    return <h1>{text}</h1>;
+  };
+}
+
+export function renderApp(path: string, options: { load?: LoadImpl; isStale?: () => boolean; reloadOnce?: (path: string) => boolean } = {}) {
+  const load = jest.fn<Promise<ComponentType>, [RemoteName, string]>(options.load ?? (async (_remote, module) => pageNamed(`${module} content`)));
+  const remotes: RemoteLoader = { load, prefetch: jest.fn(), reset: jest.fn() };
+  const versionCheck: VersionCheck = {
+    start: jest.fn(),
+    stop: jest.fn(),
+    poll: jest.fn(async () => undefined),
+    trackRemote: jest.fn(async () => undefined),
+    isStale: options.isStale ?? (() => false),
+  };
+  const reloadOnce = jest.fn(options.reloadOnce ?? (() => false));
+  const fullLoad = jest.fn();
+  const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), { initialEntries: [path] });
+  const services: AppServices = { remotes, versionCheck };
+  const view = render(
+    <AppServicesContext.Provider value={services}>
+      <RouterProvider router={router} />
+    </AppServicesContext.Provider>,
+  );
+  return { ...view, router, remotes, load, reloadOnce, fullLoad };
+}

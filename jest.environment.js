@@ -1,0 +1,32 @@
+/**
+ * jsdom, plus the web platform pieces Node has and jsdom lacks (fetch and its Request,
+ * Response and Headers, web streams), so components are tested against real fetch semantics
+ * with only the network stubbed.
+ */
+const { TestEnvironment } = require('jest-environment-jsdom');
+
+const FROM_NODE = [
+  'fetch',
+  'Request',
+  'Response',
+  'Headers',
+  'FormData',
+  'Blob',
+  'AbortController',
+  'AbortSignal',
+  'ReadableStream',
+  'WritableStream',
+  'TransformStream',
+  'TextEncoder',
+  'TextDecoder',
+  'structuredClone',
+];
+
+class JsdomWithFetchEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    for (const name of FROM_NODE) this.global[name] = globalThis[name];
+  }
+}
+
+module.exports = JsdomWithFetchEnvironment;
