@@ -25,6 +25,9 @@ export function RouteError() {
   const [reloading, setReloading] = useState(needsGuard);
 
   useEffect(() => {
+    // Reloading is a side effect that must happen once after commit, never during render; its
+    // answer (reload or show the error) is only known afterwards.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (needsGuard) setReloading(reloadOnce(`${pathname}${search}`, browserReloadDeps));
   }, [needsGuard, pathname, search]);
 
