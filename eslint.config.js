@@ -6,6 +6,7 @@ const importX = require('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = require('eslint-import-resolver-typescript');
 const reactHooks = require('eslint-plugin-react-hooks');
 const globals = require('globals');
+const { join } = require('node:path');
 
 const REMOTES = ['remote-gifts', 'remote-redeem', 'remote-content'];
 const APPS = ['host', ...REMOTES, 'api'];
@@ -33,11 +34,11 @@ module.exports = tseslint.config(
     plugins: { 'import-x': importX, 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json', 'tsconfig.json'] })],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: [join(__dirname, '*/tsconfig.json'), join(__dirname, 'tsconfig.json')], noWarnOnMultipleProjects: true })],
     },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-restricted-paths': ['error', { zones, basePath: __dirname }],
       'import-x/no-cycle': ['error', { maxDepth: 10 }],
       'import-x/no-duplicates': 'error',
       'import-x/first': 'error',
