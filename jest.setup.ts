@@ -1,4 +1,4 @@
 import '@testing-library/jest-dom';
 
 // jsdom has no layout, so no scrolling; the router's scroll restoration calls it.
-window.scrollTo = () => undefined;
+if (typeof window !== 'undefined') window.scrollTo = () => undefined;

@@ -47,11 +47,12 @@ export function createHostHandler({ root, config }: HostHandlerOptions): Request
     }
     const relativePath = safeRelativePath(req.url);
     if (relativePath && relativePath !== 'index.html' && (await sendFile(req, res, root, relativePath))) return;
-    if (!wantsHtml(req)) {
+    const resolved = resolvePath(pathname);
+    // A missing script or stylesheet must fail as such, never as a page.
+    if (resolved instanceof HttpError && !wantsHtml(req)) {
       sendText(res, 404, 'Not found');
       return;
     }
-    const resolved = resolvePath(pathname);
     const status = resolved instanceof HttpError ? resolved.statusCode : 200;
     if (!(await sendFile(req, res, root, 'index.html', status))) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');

@@ -32,7 +32,7 @@ export class ConfigError extends Error {
 
 /** Throws a ConfigError whose message names every offending key. */
 export function parseRuntimeConfig(input: unknown): RuntimeConfig {
-  const result = runtimeConfigSchema.safeParse(input);
+  const result = runtimeConfigSchema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.');
@@ -40,6 +40,7 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
       const keys = issue.keys.map((k) => (key ? `${key}.${k}` : k));
       return `unknown key ${keys.map((k) => `"${k}"`).join(', ')}`;
     }
+    if (issue.code === 'invalid_type' && !key) return 'the configuration must be a JSON object';
     if (issue.code === 'invalid_type' && issue.input === undefined) return `"${key}" is missing`;
     return `"${key}" ${issue.message}`;
   });

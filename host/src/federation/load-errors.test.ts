@@ -29,14 +29,24 @@ describe('load failures', () => {
     expect(isLoadFailure(error)).toBe(false);
   });
 
-  it('names the remote and module, without the runtime documentation links', () => {
-    const error = new RemoteLoadError(
-      'gifts',
-      'GiftPage',
-      new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources. #View the docs to see how to solve: https://module-federation.io/guide/troubleshooting/runtime/RUNTIME-008\n args: {}'),
-    );
+  it.each([
+    [
+      new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources. #View the docs: https://module-federation.io/x\n args: {}'),
+      'The gifts remote could not load GiftPage: its entry script could not be loaded (RUNTIME-008).',
+    ],
+    [
+      new Error('[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003\nargs: {"manifestUrl":"http://localhost:3001/mf-manifest.json"}'),
+      'The gifts remote could not load GiftPage: its manifest could not be fetched (RUNTIME-003).',
+    ],
+    [
+      named('ChunkLoadError', 'Loading chunk 227 failed.\n(error: http://localhost:3001/227.9f8d9dbda19e10d8.js)'),
+      'The gifts remote could not load GiftPage: a code chunk (http://localhost:3001/227.9f8d9dbda19e10d8.js) could not be loaded.',
+    ],
+    [new RemoteTimeoutError('gifts', 'GiftPage', 10000), 'The gifts remote could not load GiftPage: loading gifts/GiftPage took longer than 10000 ms.'],
+  ])('names the remote, the module and the cause in plain words (%#)', (cause, message) => {
+    const error = new RemoteLoadError('gifts', 'GiftPage', cause);
     expect(error.statusCode).toBe(500);
-    expect(error.message).toBe('The gifts remote could not load GiftPage: [ Federation Runtime ]: RUNTIME-008 Failed to load script resources.');
+    expect(error.message).toBe(message);
     expect(isLoadFailure(error)).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ export class RemoteLoadError extends Error {
     readonly module: string,
     cause: unknown,
   ) {
-    super(`The ${remote} remote could not load ${module}: ${summarise(cause)}`, { cause });
+    super(`The ${remote} remote could not load ${module}: ${summarise(cause)}.`, { cause });
     this.name = 'RemoteLoadError';
   }
 }
@@ -41,8 +41,21 @@ export function isLoadFailure(error: unknown): boolean {
   return LOAD_ERROR_MESSAGE.test(errorMessage(error));
 }
 
-/** The first line of a runtime error, without its documentation links. */
+const PLAIN_CAUSES: [RegExp, string][] = [
+  [/RUNTIME-003/, 'its manifest could not be fetched'],
+  [/RUNTIME-013/, 'its manifest is not a valid federation manifest'],
+  [/RUNTIME-008|ScriptNetworkError/, 'its entry script could not be loaded'],
+];
+
+/** The cause in words a visitor can pass on, keeping the runtime's code or the chunk's URL. */
 function summarise(cause: unknown): string {
-  const first = errorMessage(cause).split('\n')[0] ?? '';
-  return first.replace(/\s*#?\s*(View|See) the docs.*$/i, '').trim() || 'unknown error';
+  const message = errorMessage(cause);
+  const code = /RUNTIME-\d{3}/.exec(message)?.[0];
+  for (const [pattern, plain] of PLAIN_CAUSES) if (pattern.test(message)) return code ? `${plain} (${code})` : plain;
+  const chunk = /Loading (?:CSS )?chunk (\S+) failed/.exec(message);
+  if (chunk) {
+    const url = /\((?:error|missing|timeout): ([^)]+)\)/.exec(message)?.[1];
+    return `a code chunk (${url ?? chunk[1]}) could not be loaded`;
+  }
+  return (message.split('\n')[0] ?? '').trim() || 'unknown error';
 }

@@ -92,20 +92,20 @@ describe('remote loader', () => {
     expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
   });
 
-  it('prefetches an entry once, and a failed prefetch is only logged and may be tried again', async () => {
+  it('prefetches only the entry when a link shows, the page too on hover, and never repeats a failed prefetch', async () => {
     const runtime = fakeRuntime(async () => ({ default: Page }));
     runtime.preloadRemote.mockRejectedValueOnce(new Error('down'));
     const log = jest.fn();
     const loader = createRemoteLoader({ config, runtime, log });
     loader.prefetch('gifts');
-    await Promise.resolve();
-    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(log).toHaveBeenCalledWith(expect.stringContaining('gifts'), expect.any(Error));
     loader.prefetch('gifts');
-    loader.prefetch('gifts');
-    expect(runtime.preloadRemote).toHaveBeenCalledTimes(2);
-    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([{ nameOrAlias: 'gifts', resourceCategory: 'sync' }]);
+    expect(runtime.preloadRemote).toHaveBeenCalledTimes(1);
+    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([{ nameOrAlias: 'gifts', exposes: ['(entry only)'], resourceCategory: 'sync' }]);
     loader.prefetch('gifts', 'GiftPage');
+    loader.prefetch('gifts', 'GiftPage');
+    expect(runtime.preloadRemote).toHaveBeenCalledTimes(2);
     expect(runtime.preloadRemote).toHaveBeenLastCalledWith([{ nameOrAlias: 'gifts', exposes: ['GiftPage'], resourceCategory: 'all' }]);
   });
 });

@@ -31,6 +31,8 @@ export interface RemoteLoaderOptions {
   log?: (message: string, error: unknown) => void;
 }
 
+const ENTRY_ONLY = '(entry only)';
+
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -84,13 +86,13 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
     prefetch(remote, module) {
       const key = module ? `${remote}/${module}` : remote;
       if (prefetched.has(key)) return;
+      // Best effort: a failed prefetch is not repeated; the route's own load still tries.
       prefetched.add(key);
+      // Without a module, name no real expose so that only the manifest and entry are fetched.
+      const exposes = module ? [module] : [ENTRY_ONLY];
       runtime
-        .preloadRemote([{ nameOrAlias: remote, ...(module ? { exposes: [module], resourceCategory: 'all' as const } : { resourceCategory: 'sync' as const }) }])
-        .catch((error: unknown) => {
-          prefetched.delete(key);
-          log(`Prefetching the ${remote} remote failed; it will be loaded when needed.`, error);
-        });
+        .preloadRemote([{ nameOrAlias: remote, exposes, resourceCategory: module ? 'all' : 'sync' }])
+        .catch((error: unknown) => log(`Prefetching the ${remote} remote failed; it will be loaded when needed.`, error));
     },
 
     reset(remote) {

@@ -14,7 +14,7 @@ export function readPort(part: PartName, env: Env = process.env): number {
   const { env: name, port } = DEFAULT_PORTS[part];
   const raw = env[name];
   if (raw === undefined || raw === '') return port;
-  const value = Number(raw);
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > 65535) {
     throw new EnvError(`${name} must be a port number between 1 and 65535, got "${raw}"`);
   }
@@ -24,7 +24,7 @@ export function readPort(part: PartName, env: Env = process.env): number {
 export function readInt(name: string, fallback: number, env: Env = process.env): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < 1) {
     throw new EnvError(`${name} must be a positive whole number, got "${raw}"`);
   }
@@ -35,9 +35,14 @@ export function readInt(name: string, fallback: number, env: Env = process.env):
 export function readHostOrigin(env: Env = process.env): string {
   const raw = env.HOST_ORIGIN;
   if (raw === undefined || raw === '') return `http://localhost:${readPort('host', env)}`;
+  let url: URL | undefined;
   try {
-    return new URL(raw).origin;
+    url = new URL(raw);
   } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new EnvError(`HOST_ORIGIN must be an origin such as http://localhost:3000, got "${raw}"`);
   }
+  return url.origin;
 }

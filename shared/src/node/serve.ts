@@ -4,15 +4,18 @@ import { createStaticHandler, type RequestHandler } from './static-server';
 
 export function serve(name: string, port: number, handler: RequestHandler): Promise<Server> {
   const server = createServer((req, res) => {
-    handler(req, res).catch((error: unknown) => {
-      console.error(`[${name}] request failed`, error);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.end('Internal Server Error');
-      } else {
-        res.destroy();
-      }
-    });
+    // A handler that throws before returning its promise must not take the server down.
+    Promise.resolve()
+      .then(() => handler(req, res))
+      .catch((error: unknown) => {
+        console.error(`[${name}] request failed`, error);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.end('Internal Server Error');
+        } else {
+          res.destroy();
+        }
+      });
   });
   server.keepAliveTimeout = 5000;
   const stop = () => {
@@ -25,7 +28,9 @@ export function serve(name: string, port: number, handler: RequestHandler): Prom
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, () => {
-      console.log(`[${name}] listening on http://localhost:${port}`);
+      const address = server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      console.log(`[${name}] listening on http://localhost:${actualPort}`);
       resolve(server);
     });
   });

@@ -1,0 +1,269 @@
+/** @jest-environment node */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RequestHandler } from 'shared/node/static-server';
+import { parseRuntimeConfig } from 'shared/runtime-config';
+import { createHostHandler } from './host-handler';
+
+const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SECRET = 'TOP-SECRET-OUTSIDE-DIST';
+const INDEX_HTML =
+  '<!doctype html><html><head><title>Gift Box</title><script defer src="/main.1a2b3c4d.js"></script></head>' +
+  '<body><div id="root"></div></body></html>\n';
+const MAIN_JS = 'console.log("host");\n';
+const LATEST = '{"id":"c35f29a5-a23f-4db1-8c22-216bebc6615a","timestamp":1700000000000}\n';
+/** What a browser sends when navigating. */
+const NAVIGATE = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+const config = parseRuntimeConfig({
+  remotes: {
+    gifts: 'https://gifts.example.com/mf-manifest.json',
+    redeem: 'https://redeem.example.com/mf-manifest.json',
+    content: 'https://content.example.com/mf-manifest.json',
+  },
+  apiBaseUrl: 'https://api.example.com',
+  remoteTimeoutMs: 4000,
+});
+
+let tmp: string;
+let server: Server;
+let base: string;
+
+function listen(handler: RequestHandler): Promise<Server> {
+  const created = createServer((req, res) => void handler(req, res));
+  return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
+}
+
+function close(target: Server): Promise<void> {
+  target.closeAllConnections();
+  return new Promise((resolve) => target.close(() => resolve()));
+}
+
+function get(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${base}${path}`, init);
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'host-handler-test-'));
+  const root = join(tmp, 'dist');
+  mkdirSync(join(root, '_app', 'builds'), { recursive: true });
+  writeFileSync(join(tmp, 'secret'), SECRET);
+  writeFileSync(join(root, 'index.html'), INDEX_HTML);
+  writeFileSync(join(root, 'main.1a2b3c4d.js'), MAIN_JS);
+  writeFileSync(join(root, '_app', 'builds', 'latest.json'), LATEST);
+  // A stale file of the same name in the build must not shadow the runtime configuration.
+  writeFileSync(join(root, 'config.json'), '{"stale":true}\n');
+  server = await listen(createHostHandler({ root, config }));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await close(server);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('GET /config.json', () => {
+  it('answers with the runtime configuration as JSON, revalidated on each use', async () => {
+    const res = await get('/config.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.json()).toStrictEqual(config);
+  });
+
+  it('gives a body the browser side parses back to the same configuration', async () => {
+    const res = await get('/config.json?v=2');
+    expect(parseRuntimeConfig(await res.json())).toStrictEqual(config);
+  });
+
+  it('answers HEAD with the length and no body', async () => {
+    const res = await get('/config.json', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(`${JSON.stringify(config)}\n`));
+    expect(await res.text()).toBe('');
+  });
+});
+
+describe('pages', () => {
+  it.each(['/', '/about', '/game', `/gifts/${ID}`, '/privacy-policy', `/redeem/${ID}`, '/terms'])(
+    'answers %s with 200 and the app HTML, revalidated on each use',
+    async (path) => {
+      const res = await get(path, { headers: NAVIGATE });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(INDEX_HTML);
+    },
+  );
+
+  it.each(['/about?x=1', '/about?x=1#top', `/gifts/${ID}?utm_source=mail`, '/?ref=home', '/about/'])(
+    'routes %s by its path alone',
+    async (path) => {
+      const res = await get(path, { headers: NAVIGATE });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(INDEX_HTML);
+    },
+  );
+
+  it('accepts ids with "-" and "_"', async () => {
+    const res = await get('/redeem/abc-DEF_123-456_789-xyzW', { headers: NAVIGATE });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+  });
+
+  it.each([
+    '/nope',
+    '/gifts',
+    '/gifts/short',
+    `/gifts/${ID}A`,
+    `/gifts/${ID}/extra`,
+    '/redeem/has+plus_chars_24_long_x',
+    '/redeem/has%2Fslash_chars_24_long',
+    '/index.html',
+    '/config',
+    '/%E0%A4%A',
+  ])('answers %s with 404 and the app HTML, so the app shows the message', async (path) => {
+    const res = await get(path, { headers: NAVIGATE });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toBe(INDEX_HTML);
+  });
+
+  it('reflects nothing of a hostile path into the HTML', async () => {
+    const res = await get('/%3Cscript%3Ealert(1)%3C/script%3E', { headers: NAVIGATE });
+    expect(res.status).toBe(404);
+    const body = await res.text();
+    expect(body).toBe(INDEX_HTML);
+    expect(body).not.toContain('alert');
+  });
+
+  it('answers a matching If-None-Match on a page with 304', async () => {
+    const first = await get('/about', { headers: NAVIGATE });
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag');
+    expect(etag).toEqual(expect.any(String));
+    const second = await get('/terms', { headers: { ...NAVIGATE, 'If-None-Match': etag as string } });
+    expect(second.status).toBe(304);
+  });
+
+  it('never turns a 404 page into a 304', async () => {
+    const first = await get('/about', { headers: NAVIGATE });
+    await first.arrayBuffer();
+    const res = await get('/nope', { headers: { ...NAVIGATE, 'If-None-Match': first.headers.get('etag') as string } });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe(INDEX_HTML);
+  });
+
+  it('answers HEAD on a page with the status and no body', async () => {
+    const ok = await get('/game', { method: 'HEAD', headers: NAVIGATE });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('');
+    const missing = await get('/gifts/short', { method: 'HEAD', headers: NAVIGATE });
+    expect(missing.status).toBe(404);
+  });
+
+  it('sets a referrer policy', async () => {
+    const res = await get('/', { headers: NAVIGATE });
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    await res.arrayBuffer();
+  });
+});
+
+// curl, fetch() and load-balancer health checks send `Accept: */*` or no Accept at all; a page
+// the route table knows must not become a 404 for them.
+describe('known pages requested without text/html', () => {
+  it.each([
+    ['/', '*/*'],
+    ['/', ''],
+    ['/about', '*/*'],
+    [`/redeem/${ID}`, '*/*'],
+  ])('answers %s with 200 and the app HTML for Accept %p', async (path, accept) => {
+    const res = await get(path, { headers: { Accept: accept } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(INDEX_HTML);
+  });
+});
+
+describe('built files', () => {
+  it('serves a content-hashed asset for a year', async () => {
+    const res = await get('/main.1a2b3c4d.js', { headers: { Accept: '*/*' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe(IMMUTABLE);
+    expect(await res.text()).toBe(MAIN_JS);
+  });
+
+  it('serves the latest-build file revalidated on each use, whatever the timestamp query', async () => {
+    const res = await get('/_app/builds/latest.json?t=1700000000001');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toBe(LATEST);
+  });
+
+  it.each([
+    ['*/*', '/missing.1a2b3c4d.js'],
+    ['*/*', '/_app/builds/meta/unknown.json'],
+    ['application/json', '/payload/about.json'],
+  ])('answers a missing file requested with Accept %s (%s) with a plain-text 404', async (accept, path) => {
+    const res = await get(path, { headers: { Accept: accept } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const body = await res.text();
+    expect(body).not.toContain('<html');
+  });
+
+  it('answers a missing file requested without an Accept header with a plain-text 404', async () => {
+    const res = await get('/missing.js', { headers: { Accept: '' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    await res.arrayBuffer();
+  });
+
+  it.each(['/..%2fsecret', '/%2e%2e%2fsecret', '/_app/..%2f..%2fsecret', '/..%5csecret'])(
+    'serves nothing outside the build for %s',
+    async (path) => {
+      for (const accept of ['*/*', NAVIGATE.Accept]) {
+        const res = await get(path, { headers: { Accept: accept } });
+        expect([400, 404]).toContain(res.status);
+        expect(await res.text()).not.toContain(SECRET);
+      }
+    },
+  );
+});
+
+describe('methods', () => {
+  it.each([
+    ['POST', '/'],
+    ['POST', '/config.json'],
+    ['PUT', '/about'],
+    ['DELETE', '/main.1a2b3c4d.js'],
+  ])('answers %s %s with 405 and an Allow header', async (method, path) => {
+    const res = await get(path, { method, headers: NAVIGATE });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    await res.arrayBuffer();
+  });
+});
+
+describe('a host that has not been built', () => {
+  it('answers a page with a plain-text 503 that says how to build it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'host-handler-empty-'));
+    const unbuilt = await listen(createHostHandler({ root: empty, config }));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(unbuilt.address() as AddressInfo).port}/about`, { headers: NAVIGATE });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await res.text()).toMatch(/npm run build -w host/);
+    } finally {
+      await close(unbuilt);
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

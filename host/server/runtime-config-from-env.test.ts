@@ -1,0 +1,202 @@
+/** @jest-environment node */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from 'shared/runtime-config';
+import { CONFIG_ENV, runtimeConfigFromEnv } from './runtime-config-from-env';
+
+const DEFAULTS = {
+  remotes: {
+    gifts: 'http://localhost:3001/mf-manifest.json',
+    redeem: 'http://localhost:3002/mf-manifest.json',
+    content: 'http://localhost:3003/mf-manifest.json',
+  },
+  apiBaseUrl: 'http://localhost:3004',
+  buildCheckIntervalMs: 3_600_000,
+  remoteTimeoutMs: 10_000,
+};
+
+const FILE_CONFIG = {
+  remotes: {
+    gifts: 'https://cdn.example.com/gifts/mf-manifest.json',
+    redeem: 'https://cdn.example.com/redeem/mf-manifest.json',
+    content: 'https://cdn.example.com/content/mf-manifest.json',
+  },
+  apiBaseUrl: 'https://api.example.com',
+};
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'runtime-config-test-'));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function writeConfig(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** The error that reading `env` throws; fails the test when nothing is thrown. */
+function errorFor(env: Record<string, string>): Error {
+  try {
+    runtimeConfigFromEnv(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return error as Error;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be rejected`);
+}
+
+describe('runtimeConfigFromEnv from variables', () => {
+  it('defaults to the local ports of every part', () => {
+    expect(runtimeConfigFromEnv({})).toStrictEqual(DEFAULTS);
+  });
+
+  it('treats empty variables as unset', () => {
+    const empty = Object.fromEntries(Object.values(CONFIG_ENV).map((name) => [name, '']));
+    expect(runtimeConfigFromEnv({ ...empty, RUNTIME_CONFIG_FILE: '', REMOTE_GIFTS_PORT: '' })).toStrictEqual(DEFAULTS);
+  });
+
+  it('follows moved ports', () => {
+    const config = runtimeConfigFromEnv({
+      REMOTE_GIFTS_PORT: '4001',
+      REMOTE_REDEEM_PORT: '4002',
+      REMOTE_CONTENT_PORT: '4003',
+      API_PORT: '4004',
+    });
+    expect(config.remotes).toStrictEqual({
+      gifts: 'http://localhost:4001/mf-manifest.json',
+      redeem: 'http://localhost:4002/mf-manifest.json',
+      content: 'http://localhost:4003/mf-manifest.json',
+    });
+    expect(config.apiBaseUrl).toBe('http://localhost:4004');
+  });
+
+  it('uses a remote URL as given, leaving the others at their defaults', () => {
+    const config = runtimeConfigFromEnv({ REMOTE_CONTENT_URL: 'https://content.example.com/mf-manifest.json' });
+    expect(config.remotes).toStrictEqual({ ...DEFAULTS.remotes, content: 'https://content.example.com/mf-manifest.json' });
+  });
+
+  it('prefers a URL over the port of the same part', () => {
+    const config = runtimeConfigFromEnv({
+      REMOTE_GIFTS_URL: 'https://gifts.example.com/mf-manifest.json',
+      REMOTE_GIFTS_PORT: 'not-a-port',
+      API_BASE_URL: 'https://api.example.com/v1',
+      API_PORT: 'not-a-port',
+    });
+    expect(config.remotes.gifts).toBe('https://gifts.example.com/mf-manifest.json');
+    expect(config.apiBaseUrl).toBe('https://api.example.com/v1');
+  });
+
+  it('reads the build check interval and the remote timeout', () => {
+    const config = runtimeConfigFromEnv({ BUILD_CHECK_INTERVAL_MS: '60000', REMOTE_TIMEOUT_MS: '2500' });
+    expect(config.buildCheckIntervalMs).toBe(60_000);
+    expect(config.remoteTimeoutMs).toBe(2_500);
+  });
+
+  it.each([
+    ['BUILD_CHECK_INTERVAL_MS', 'hourly'],
+    ['BUILD_CHECK_INTERVAL_MS', '0'],
+    ['REMOTE_TIMEOUT_MS', '1.5'],
+    ['REMOTE_TIMEOUT_MS', '-1'],
+  ])('rejects %s=%p, naming the variable', (name, value) => {
+    const error = errorFor({ [name]: value });
+    expect(error.message).toContain(name);
+    expect(error.message).toContain(`"${value}"`);
+  });
+
+  it('rejects a bad port, naming its variable', () => {
+    expect(errorFor({ REMOTE_REDEEM_PORT: '99999' }).message).toContain('REMOTE_REDEEM_PORT');
+  });
+
+  it('names both the key and the variable of an invalid remote URL', () => {
+    const error = errorFor({ REMOTE_GIFTS_URL: 'gifts.example.com/mf-manifest.json' });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('remotes.gifts');
+    expect(error.message).toContain('REMOTE_GIFTS_URL');
+    expect(error.message).not.toContain('REMOTE_REDEEM_URL');
+    expect(error.message).not.toContain('API_BASE_URL');
+  });
+
+  it('names both the key and the variable of an invalid API URL', () => {
+    const error = errorFor({ API_BASE_URL: 'ftp://api.example.com' });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('apiBaseUrl');
+    expect(error.message).toContain('API_BASE_URL');
+  });
+
+  it('names every invalid variable at once', () => {
+    const error = errorFor({ REMOTE_REDEEM_URL: 'nope', REMOTE_CONTENT_URL: 'also nope' });
+    expect(error.message).toContain('REMOTE_REDEEM_URL');
+    expect(error.message).toContain('REMOTE_CONTENT_URL');
+  });
+});
+
+describe('runtimeConfigFromEnv from RUNTIME_CONFIG_FILE', () => {
+  it('uses a valid file as is, with defaults filled in', () => {
+    const path = writeConfig('valid.json', JSON.stringify(FILE_CONFIG, null, 2));
+    expect(runtimeConfigFromEnv({ RUNTIME_CONFIG_FILE: path })).toStrictEqual({
+      ...FILE_CONFIG,
+      buildCheckIntervalMs: 3_600_000,
+      remoteTimeoutMs: 10_000,
+    });
+  });
+
+  it('keeps the intervals the file sets', () => {
+    const path = writeConfig('intervals.json', JSON.stringify({ ...FILE_CONFIG, buildCheckIntervalMs: 5, remoteTimeoutMs: 6 }));
+    const config = runtimeConfigFromEnv({ RUNTIME_CONFIG_FILE: path });
+    expect(config.buildCheckIntervalMs).toBe(5);
+    expect(config.remoteTimeoutMs).toBe(6);
+  });
+
+  it('ignores the individual variables when a file is named', () => {
+    const path = writeConfig('wins.json', JSON.stringify(FILE_CONFIG));
+    const config = runtimeConfigFromEnv({
+      RUNTIME_CONFIG_FILE: path,
+      API_BASE_URL: 'http://elsewhere.example',
+      REMOTE_GIFTS_PORT: 'not-a-port',
+      REMOTE_TIMEOUT_MS: 'soon',
+    });
+    expect(config.apiBaseUrl).toBe(FILE_CONFIG.apiBaseUrl);
+    expect(config.remoteTimeoutMs).toBe(10_000);
+  });
+
+  it('rejects a file that is not valid JSON, naming the file', () => {
+    const path = writeConfig('broken.json', '{ "remotes": ');
+    const error = errorFor({ RUNTIME_CONFIG_FILE: path });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(path);
+    expect(error.message).toContain('not valid JSON');
+  });
+
+  it('rejects a missing file, naming it', () => {
+    const path = join(dir, 'does-not-exist.json');
+    const error = errorFor({ RUNTIME_CONFIG_FILE: path });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(path);
+  });
+
+  it('rejects a folder, naming it', () => {
+    const error = errorFor({ RUNTIME_CONFIG_FILE: dir });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(dir);
+  });
+
+  it('names the key and the file of a schema error', () => {
+    const path = writeConfig('bad-url.json', JSON.stringify({ ...FILE_CONFIG, apiBaseUrl: 'not a url' }));
+    const error = errorFor({ RUNTIME_CONFIG_FILE: path });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('"apiBaseUrl"');
+    expect(error.message).toContain(path);
+  });
+
+  it('names an unknown key and the file', () => {
+    const path = writeConfig('unknown-key.json', JSON.stringify({ ...FILE_CONFIG, remotes: { ...FILE_CONFIG.remotes, shop: 'https://x.example' } }));
+    const error = errorFor({ RUNTIME_CONFIG_FILE: path });
+    expect(error.message).toContain('"remotes.shop"');
+    expect(error.message).toContain(path);
+  });
+});

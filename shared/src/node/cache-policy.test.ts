@@ -1,0 +1,46 @@
+/** @jest-environment node */
+import { IMMUTABLE, REVALIDATE, cacheControlFor } from './cache-policy';
+
+describe('cacheControlFor', () => {
+  it('uses a year-long immutable policy and a revalidate-every-time policy', () => {
+    expect(IMMUTABLE).toBe('public, max-age=31536000, immutable');
+    expect(REVALIDATE).toBe('no-cache');
+  });
+
+  it.each([
+    'main.1a2b3c4d.js',
+    '227.9f8d9dbda19e10d8.js',
+    '__federation_expose_GamePage.6e3f5207f5ca80f0.js',
+    'styles.0123abcd.css',
+    'static/media/logo.deadbeef01.svg',
+    'nested/dir/464.d0c134136b37df86.js',
+  ])('keeps the content-hashed %s for a year', (path) => {
+    expect(cacheControlFor(path)).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each([
+    'remoteEntry.js',
+    'mf-manifest.json',
+    'mf-stats.json',
+    'index.html',
+    '',
+    'builds/latest.json',
+    '_app/builds/latest.json',
+    'payload/about.json',
+    'x.js.LICENSE.txt',
+    '325.9ad3d2682ceabcfc.js.LICENSE.txt',
+    'main.1234567.js',
+    'main.ABCDEF12.js',
+    'deadbeefcafe/remoteEntry.js',
+  ])('revalidates %p on every use', (path) => {
+    expect(cacheControlFor(path)).toBe('no-cache');
+  });
+
+  // A build's meta file is named by the build's UUID and written once, so the hex run at the end
+  // of the UUID classifying it as immutable is correct by nature, if by accident.
+  it('keeps a build meta file named by its UUID for a year', () => {
+    expect(cacheControlFor('builds/meta/c35f29a5-a23f-4db1-8c22-216bebc6615a.json')).toBe(
+      'public, max-age=31536000, immutable',
+    );
+  });
+});

@@ -1,0 +1,131 @@
+/** @jest-environment node */
+import { DEFAULT_PORTS } from '../ports';
+import { EnvError, readHostOrigin, readInt, readPort } from './env';
+
+/** The EnvError that `read` throws; fails the test when nothing is thrown. */
+function envErrorFrom(read: () => unknown): EnvError {
+  try {
+    read();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return error as EnvError;
+  }
+  throw new Error('expected an EnvError');
+}
+
+describe('readPort', () => {
+  it.each([
+    ['host', 3000],
+    ['gifts', 3001],
+    ['redeem', 3002],
+    ['content', 3003],
+    ['api', 3004],
+  ] as const)('defaults the %s port to %i', (part, port) => {
+    expect(readPort(part, {})).toBe(port);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(readPort('host', { HOST_PORT: '' })).toBe(3000);
+  });
+
+  it('reads each part from its own variable', () => {
+    const env = { HOST_PORT: '8080', REMOTE_GIFTS_PORT: '8081', API_PORT: '9000' };
+    expect(readPort('host', env)).toBe(8080);
+    expect(readPort('gifts', env)).toBe(8081);
+    expect(readPort('api', env)).toBe(9000);
+    expect(readPort('redeem', env)).toBe(DEFAULT_PORTS.redeem.port);
+  });
+
+  it('accepts the bounds 1 and 65535', () => {
+    expect(readPort('host', { HOST_PORT: '1' })).toBe(1);
+    expect(readPort('host', { HOST_PORT: '65535' })).toBe(65535);
+  });
+
+  it.each(['0', '70000', '65536', '-1', 'abc', '3000x', '30.5'])('rejects %p, naming the variable and the value', (raw) => {
+    const error = envErrorFrom(() => readPort('host', { HOST_PORT: raw }));
+    expect(error.name).toBe('EnvError');
+    expect(error.message).toContain('HOST_PORT');
+    expect(error.message).toContain(`"${raw}"`);
+  });
+
+  it('names the variable of the part being read', () => {
+    expect(envErrorFrom(() => readPort('content', { REMOTE_CONTENT_PORT: 'x' })).message).toContain('REMOTE_CONTENT_PORT');
+  });
+
+  it('reads process.env when no environment is given', () => {
+    const saved = process.env.API_PORT;
+    process.env.API_PORT = '4321';
+    try {
+      expect(readPort('api')).toBe(4321);
+    } finally {
+      if (saved === undefined) delete process.env.API_PORT;
+      else process.env.API_PORT = saved;
+    }
+  });
+});
+
+describe('readInt', () => {
+  it('falls back when the variable is unset or empty', () => {
+    expect(readInt('RETRIES', 7, {})).toBe(7);
+    expect(readInt('RETRIES', 7, { RETRIES: '' })).toBe(7);
+  });
+
+  it('reads a positive whole number', () => {
+    expect(readInt('RETRIES', 7, { RETRIES: '12' })).toBe(12);
+    expect(readInt('RETRIES', 7, { RETRIES: '1' })).toBe(1);
+  });
+
+  it.each(['0', '-3', '2.5', 'ten', '10ms'])('rejects %p, naming the variable', (raw) => {
+    const error = envErrorFrom(() => readInt('RETRIES', 7, { RETRIES: raw }));
+    expect(error.message).toContain('RETRIES');
+    expect(error.message).toContain(`"${raw}"`);
+  });
+});
+
+describe('readHostOrigin', () => {
+  it('defaults to http://localhost:3000', () => {
+    expect(readHostOrigin({})).toBe('http://localhost:3000');
+    expect(readHostOrigin({ HOST_ORIGIN: '' })).toBe('http://localhost:3000');
+  });
+
+  it('follows HOST_PORT when HOST_ORIGIN is unset', () => {
+    expect(readHostOrigin({ HOST_PORT: '4000' })).toBe('http://localhost:4000');
+  });
+
+  it('reports a bad HOST_PORT when it has to use it', () => {
+    expect(envErrorFrom(() => readHostOrigin({ HOST_PORT: 'nope' })).message).toContain('HOST_PORT');
+  });
+
+  it('prefers HOST_ORIGIN over HOST_PORT', () => {
+    expect(readHostOrigin({ HOST_ORIGIN: 'https://gifts.example.com', HOST_PORT: 'nope' })).toBe(
+      'https://gifts.example.com',
+    );
+  });
+
+  it('trims a path, query and trailing slash down to the origin', () => {
+    expect(readHostOrigin({ HOST_ORIGIN: 'https://gifts.example.com/app/index.html?x=1#top' })).toBe(
+      'https://gifts.example.com',
+    );
+    expect(readHostOrigin({ HOST_ORIGIN: 'http://localhost:8080/' })).toBe('http://localhost:8080');
+  });
+
+  it('drops a default port, as browsers do in the Origin header', () => {
+    expect(readHostOrigin({ HOST_ORIGIN: 'https://gifts.example.com:443' })).toBe('https://gifts.example.com');
+  });
+
+  it.each(['garbage', '//gifts.example.com', 'http://'])('rejects %p, naming HOST_ORIGIN', (raw) => {
+    const error = envErrorFrom(() => readHostOrigin({ HOST_ORIGIN: raw }));
+    expect(error.message).toContain('HOST_ORIGIN');
+    expect(error.message).toContain(`"${raw}"`);
+  });
+
+  // These parse as URLs whose origin is the string "null"; a remote would then grant CORS to
+  // `Origin: null`, which sandboxed iframes and file:// pages send.
+  it.each(['localhost:3000', 'file:///srv/host/index.html', 'data:text/html,hi'])(
+    'rejects %p, which has no http(s) origin, naming HOST_ORIGIN',
+    (raw) => {
+      const error = envErrorFrom(() => readHostOrigin({ HOST_ORIGIN: raw }));
+      expect(error.message).toContain('HOST_ORIGIN');
+    },
+  );
+});

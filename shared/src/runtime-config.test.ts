@@ -1,0 +1,152 @@
+/** @jest-environment node */
+import {
+  ConfigError,
+  DEFAULT_BUILD_CHECK_INTERVAL_MS,
+  DEFAULT_REMOTE_TIMEOUT_MS,
+  parseRuntimeConfig,
+} from './runtime-config';
+
+const VALID = {
+  remotes: {
+    gifts: 'https://gifts.example.com/mf-manifest.json',
+    redeem: 'https://redeem.example.com/mf-manifest.json',
+    content: 'http://localhost:3003/mf-manifest.json',
+  },
+  apiBaseUrl: 'https://api.example.com',
+};
+
+/** The ConfigError that parsing `input` throws; fails the test when nothing is thrown. */
+function configErrorFor(input: unknown): ConfigError {
+  try {
+    parseRuntimeConfig(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${JSON.stringify(input)} to be rejected`);
+}
+
+describe('parseRuntimeConfig', () => {
+  it('accepts a valid configuration and fills in the defaults', () => {
+    expect(parseRuntimeConfig(VALID)).toStrictEqual({
+      ...VALID,
+      buildCheckIntervalMs: 3_600_000,
+      remoteTimeoutMs: 10_000,
+    });
+    expect(DEFAULT_BUILD_CHECK_INTERVAL_MS).toBe(3_600_000);
+    expect(DEFAULT_REMOTE_TIMEOUT_MS).toBe(10_000);
+  });
+
+  it('keeps explicit intervals and timeouts', () => {
+    const config = parseRuntimeConfig({ ...VALID, buildCheckIntervalMs: 60_000, remoteTimeoutMs: 1 });
+    expect(config.buildCheckIntervalMs).toBe(60_000);
+    expect(config.remoteTimeoutMs).toBe(1);
+  });
+
+  it('does not change the URLs it is given', () => {
+    const config = parseRuntimeConfig({ ...VALID, apiBaseUrl: 'http://127.0.0.1:3004/api/v1' });
+    expect(config.apiBaseUrl).toBe('http://127.0.0.1:3004/api/v1');
+    expect(config.remotes).toStrictEqual(VALID.remotes);
+  });
+
+  it('names the key of a missing remote', () => {
+    const { gifts: _omitted, ...remotes } = VALID.remotes;
+    const error = configErrorFor({ ...VALID, remotes });
+    expect(error.name).toBe('ConfigError');
+    expect(error.message).toContain('"remotes.gifts"');
+    expect(error.message).toMatch(/missing/);
+  });
+
+  it('names the key when the whole remotes object is missing', () => {
+    const { remotes: _omitted, ...rest } = VALID;
+    const error = configErrorFor(rest);
+    expect(error.message).toContain('"remotes"');
+    expect(error.message).toMatch(/missing/);
+  });
+
+  it.each([
+    ['not a URL', 'api.example.com'],
+    ['an ftp: URL', 'ftp://api.example.com'],
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['an empty string', ''],
+  ])('rejects an apiBaseUrl that is %s, naming the key', (_label, apiBaseUrl) => {
+    const error = configErrorFor({ ...VALID, apiBaseUrl });
+    expect(error.message).toContain('"apiBaseUrl"');
+    expect(error.message).toMatch(/http\(s\) URL/);
+  });
+
+  it('rejects a remote that is not an http(s) URL, naming its key', () => {
+    const error = configErrorFor({ ...VALID, remotes: { ...VALID.remotes, redeem: 'file:///etc/passwd' } });
+    expect(error.message).toContain('"remotes.redeem"');
+  });
+
+  it('rejects a buildCheckIntervalMs of 0, naming the key', () => {
+    const error = configErrorFor({ ...VALID, buildCheckIntervalMs: 0 });
+    expect(error.message).toContain('"buildCheckIntervalMs"');
+    expect(error.message).toMatch(/at least 1/);
+  });
+
+  it.each([
+    ['a fraction', 1.5],
+    ['a numeric string', '60'],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+  ])('rejects a buildCheckIntervalMs that is %s, naming the key', (_label, buildCheckIntervalMs) => {
+    const error = configErrorFor({ ...VALID, buildCheckIntervalMs });
+    expect(error.message).toContain('"buildCheckIntervalMs"');
+  });
+
+  // A value that is present but of the wrong kind must not be reported as missing: an integrator
+  // who wrote "60" would look for a typo in the key name.
+  it.each([
+    ['a fraction', 1.5],
+    ['a numeric string', '60'],
+  ])('says a buildCheckIntervalMs that is %s must be a whole number, not that it is missing', (_label, value) => {
+    const error = configErrorFor({ ...VALID, buildCheckIntervalMs: value });
+    expect(error.message).toContain('"buildCheckIntervalMs" must be a whole number');
+    expect(error.message).not.toMatch(/missing/);
+  });
+
+  it('rejects a negative remoteTimeoutMs, naming the key', () => {
+    expect(configErrorFor({ ...VALID, remoteTimeoutMs: -5 }).message).toContain('"remoteTimeoutMs"');
+  });
+
+  it('rejects an unknown top-level key, naming it', () => {
+    const error = configErrorFor({ ...VALID, apiBaseURL: 'https://typo.example.com' });
+    expect(error.message).toMatch(/unknown key "apiBaseURL"/);
+  });
+
+  it('rejects an unknown remote name, naming it with its path', () => {
+    const error = configErrorFor({ ...VALID, remotes: { ...VALID.remotes, shop: 'https://shop.example.com/mf.json' } });
+    expect(error.message).toMatch(/unknown key "remotes\.shop"/);
+  });
+
+  it('names every offending key at once', () => {
+    const error = configErrorFor({ remotes: { ...VALID.remotes, gifts: 'nope' }, apiBaseUrl: 'ftp://x', extra: true });
+    expect(error.message).toContain('"remotes.gifts"');
+    expect(error.message).toContain('"apiBaseUrl"');
+    expect(error.message).toContain('"extra"');
+  });
+
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['an array', [VALID]],
+    ['a string', JSON.stringify(VALID)],
+    ['a number', 42],
+  ])('rejects %s as the whole configuration', (_label, input) => {
+    const error = configErrorFor(input);
+    expect(error.message).toMatch(/^Invalid runtime configuration/);
+  });
+
+  // `null` or a JSON array in a config file is present, just not an object; the message should
+  // say so rather than report an empty key name as missing.
+  it.each([
+    ['null', null],
+    ['an array', [VALID]],
+  ])('explains that %s is not an object', (_label, input) => {
+    const error = configErrorFor(input);
+    expect(error.message).toMatch(/object/);
+    expect(error.message).not.toContain('"" is missing');
+  });
+});
