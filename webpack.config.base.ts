@@ -109,6 +109,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         ],
       },
       performance: { hints: false },
+      stats: production ? 'normal' : 'errors-warnings',
       optimization: { moduleIds: 'deterministic', chunkIds: 'deterministic' },
       plugins: [
         new ModuleFederationPlugin({
