@@ -6,7 +6,6 @@
 const { TestEnvironment } = require('jest-environment-jsdom');
 
 const FROM_NODE = [
-  'fetch',
   'Request',
   'Response',
   'Headers',
@@ -26,6 +25,9 @@ class JsdomWithFetchEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     for (const name of FROM_NODE) this.global[name] = globalThis[name];
+    // Component tests stub the network; one that forgets should fail, not reach the internet.
+    this.global.fetch = (input) =>
+      Promise.reject(new TypeError(`Unit tests must stub fetch (requested ${String(input)})`));
   }
 }
 

@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import { readPort } from 'shared/node/env';
 import { createWebpackConfig } from '../webpack.config.base';
+import { PayloadPlugin } from './build/payload-plugin';
+import { CONTENT_PAGES } from './src/features/content/content-pages';
 
 export default createWebpackConfig({
   name: 'content',
@@ -12,4 +15,5 @@ export default createWebpackConfig({
     './PrivacyPolicyPage': './src/exposed/privacy-policy-page.tsx',
     './TermsPage': './src/exposed/terms-page.tsx',
   },
+  plugins: [new PayloadPlugin({ contentDir: join(__dirname, 'content'), pages: CONTENT_PAGES })],
 });

@@ -1,3 +1,5 @@
+import { ContentPage } from '../features/content/components/content-page';
+
 export default function AboutPage() {
-  return <h1>About</h1>;
+  return <ContentPage page="about" />;
 }

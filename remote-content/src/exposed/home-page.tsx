@@ -1,3 +1,6 @@
+import { ContentPage } from '../features/content/components/content-page';
+import { PlayNowLink } from '../features/content/components/play-now-link';
+
 export default function HomePage() {
-  return <h1>Welcome</h1>;
+  return <ContentPage page="home" actions={<PlayNowLink />} />;
 }

@@ -1,3 +1,5 @@
+import { ContentPage } from '../features/content/components/content-page';
+
 export default function PrivacyPolicyPage() {
-  return <h1>Privacy policy</h1>;
+  return <ContentPage page="privacy-policy" />;
 }

@@ -1,3 +1,5 @@
+import { ContentPage } from '../features/content/components/content-page';
+
 export default function TermsPage() {
-  return <h1>Terms</h1>;
+  return <ContentPage page="terms" />;
 }

@@ -1,0 +1,48 @@
+/** @jest-environment node */
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import webpack, { type Stats } from 'webpack';
+import { PayloadPlugin } from './payload-plugin';
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'payload-plugin-'));
+  mkdirSync(join(dir, 'content'));
+  writeFileSync(join(dir, 'entry.js'), '');
+});
+
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function build(pages: string[]): Promise<Stats> {
+  const compiler = webpack({
+    mode: 'none',
+    context: dir,
+    entry: './entry.js',
+    output: { path: join(dir, 'dist') },
+    plugins: [new PayloadPlugin({ contentDir: join(dir, 'content'), pages })],
+  });
+  return new Promise((resolve, reject) => {
+    compiler.run((error, stats) => {
+      compiler.close(() => (error || !stats ? reject(error) : resolve(stats)));
+    });
+  });
+}
+
+it('emits one payload per page and watches the Markdown files', async () => {
+  writeFileSync(join(dir, 'content', 'about.md'), '# About\n\nHello <script>x()</script>');
+  const stats = await build(['about']);
+  expect(stats.hasErrors()).toBe(false);
+  const payload: unknown = JSON.parse(readFileSync(join(dir, 'dist', 'payload', 'about.json'), 'utf8'));
+  expect(payload).toEqual({ title: 'About', html: '<p>Hello </p>' });
+  expect(stats.compilation.fileDependencies.has(join(dir, 'content', 'about.md'))).toBe(true);
+});
+
+it('fails the build with the file name when a page is missing or has no title', async () => {
+  writeFileSync(join(dir, 'content', 'terms.md'), 'No title');
+  const stats = await build(['about', 'terms']);
+  const messages = stats.compilation.errors.map((error) => error.message).join('\n');
+  expect(messages).toMatch(/PayloadPlugin: content\/about\.md: .*ENOENT/);
+  expect(messages).toContain('PayloadPlugin: content/terms.md: expected exactly one "# Title" heading');
+});

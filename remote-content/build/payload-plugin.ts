@@ -1,0 +1,51 @@
+/**
+ * Publishes each content page's Markdown as `payload/{page}.json` in the build, and has
+ * `webpack serve` rebuild when a Markdown file changes.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Compilation, Compiler } from 'webpack';
+import { markdownToPayload } from './markdown-to-payload';
+
+export interface PayloadPluginOptions {
+  /** Absolute path of the folder holding `{page}.md`. */
+  contentDir: string;
+  pages: readonly string[];
+  /** Folder inside the output. */
+  outputDir?: string;
+}
+
+const PLUGIN = 'PayloadPlugin';
+
+export class PayloadPlugin {
+  constructor(private readonly options: PayloadPluginOptions) {}
+
+  apply(compiler: Compiler): void {
+    const { Compilation: CompilationClass, WebpackError, sources } = compiler.webpack;
+    const { contentDir, pages, outputDir = 'payload' } = this.options;
+
+    const publish = async (compilation: Compilation, page: string): Promise<void> => {
+      const file = join(contentDir, `${page}.md`);
+      const name = relative(compiler.context, file);
+      // Added before reading, so that creating a missing file also triggers a rebuild.
+      compilation.fileDependencies.add(file);
+      try {
+        const payload = markdownToPayload(await readFile(file, 'utf8'));
+        compilation.emitAsset(`${outputDir}/${page}.json`, new sources.RawSource(`${JSON.stringify(payload)}\n`));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        compilation.errors.push(new WebpackError(`${PLUGIN}: ${name}: ${reason}`));
+      }
+    };
+
+    compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
+      compilation.hooks.processAssets.tapPromise(
+        // Early enough that the build-info file list, written at the report stage, includes them.
+        { name: PLUGIN, stage: CompilationClass.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        async () => {
+          await Promise.all(pages.map((page) => publish(compilation, page)));
+        },
+      );
+    });
+  }
+}

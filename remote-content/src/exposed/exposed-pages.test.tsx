@@ -1,0 +1,34 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ComponentType } from 'react';
+import { jsonResponse, renderAt, stubFetch } from '../test-utils';
+import AboutPage from './about-page';
+import HomePage from './home-page';
+import PrivacyPolicyPage from './privacy-policy-page';
+import TermsPage from './terms-page';
+
+const PAGES: [string, ComponentType][] = [
+  ['home', HomePage],
+  ['about', AboutPage],
+  ['privacy-policy', PrivacyPolicyPage],
+  ['terms', TermsPage],
+];
+
+it.each(PAGES)('the %s page renders its own payload', async (page, Page) => {
+  const fetchMock = stubFetch(() => jsonResponse({ title: `Title of ${page}`, html: '<p>Text</p>' }));
+  renderAt('/', { '/': <Page /> });
+
+  expect(await screen.findByRole('heading', { level: 1, name: `Title of ${page}` })).toBeInTheDocument();
+  expect(fetchMock.mock.calls[0]?.[0]).toBe(`http://localhost/payload/${page}.json`);
+});
+
+it('the home page invites to play, before its text has loaded', async () => {
+  stubFetch(() => new Promise<Response>(() => undefined));
+  renderAt('/', { '/': <HomePage />, '/game': <p>The game screen</p> });
+
+  const play = screen.getByRole('link', { name: 'Play now' });
+  expect(play).toHaveAttribute('href', '/game');
+  expect(play).toHaveClass('p-button', 'p-button--primary');
+  await userEvent.click(play);
+  expect(await screen.findByText('The game screen')).toBeInTheDocument();
+});

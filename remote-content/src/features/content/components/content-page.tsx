@@ -1,0 +1,50 @@
+/** One content page: its payload's title and sanitised HTML, fetched from this remote. */
+import { useId, type ReactNode } from 'react';
+import { usePayload } from '../api/get-payload';
+import type { ContentPageName } from '../content-pages';
+import { useDocumentTitle } from '../document-title';
+import { useInternalLinkClick } from '../hooks/use-internal-link-click';
+import { ContentError } from './content-error';
+import { TextSkeleton, TitleSkeleton } from './content-skeleton';
+import './content-page.css';
+
+interface ContentPageProps {
+  page: ContentPageName;
+  /** Shown under the title in every state, so a call to action never waits for the text. */
+  actions?: ReactNode;
+}
+
+export function ContentPage({ page, actions }: ContentPageProps) {
+  const { state, retry } = usePayload(page);
+  const onClick = useInternalLinkClick();
+  const titleId = useId();
+  useDocumentTitle(state.status === 'ready' ? state.payload.title : undefined);
+
+  // Title, actions, text: the same order in every state, so the actions never move.
+  return (
+    <article
+      className="p-content"
+      aria-busy={state.status === 'loading'}
+      aria-labelledby={state.status === 'ready' ? titleId : undefined}
+    >
+      {state.status === 'ready' && (
+        <h1 id={titleId} className="p-content__title">
+          {state.payload.title}
+        </h1>
+      )}
+      {state.status === 'loading' && (
+        <>
+          <span className="p-visually-hidden">Loading…</span>
+          <TitleSkeleton />
+        </>
+      )}
+      {state.status === 'error' && <ContentError message={state.message} onRetry={retry} />}
+      {actions && <div className="p-content__actions">{actions}</div>}
+      {state.status === 'loading' && <TextSkeleton />}
+      {state.status === 'ready' && (
+        // Sanitised at build time against an allowlist: see build/markdown-to-payload.ts.
+        <div className="p-content__body" onClick={onClick} dangerouslySetInnerHTML={{ __html: state.payload.html }} />
+      )}
+    </article>
+  );
+}

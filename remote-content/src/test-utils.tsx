@@ -1,0 +1,36 @@
+/** Rendering inside a router, and `fetch` answered with real Responses: the network boundary. */
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+
+export function renderAt(path: string, routes: Record<string, ReactElement>) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        {Object.entries(routes).map(([routePath, element]) => (
+          <Route key={routePath} path={routePath} element={element} />
+        ))}
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' }, ...init });
+}
+
+type Reply = () => Response | Promise<Response>;
+
+/** Each call answers with the next reply; a Response body can be read once, hence factories. */
+export function stubFetch(...replies: Reply[]): jest.Mock<Promise<Response>, [RequestInfo | URL, RequestInit?]> {
+  const fetchMock = jest.fn<Promise<Response>, [RequestInfo | URL, RequestInit?]>();
+  for (const reply of replies) fetchMock.mockImplementationOnce(async () => reply());
+  fetchMock.mockRejectedValue(new Error('fetch called more often than the test expected'));
+  globalThis.fetch = fetchMock;
+  return fetchMock;
+}
+
+/** The warnings a failed load logs are expected in these tests; keep them out of the output. */
+export function silenceWarnings(): jest.SpyInstance {
+  return jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+}
