@@ -9,7 +9,7 @@ export function timeoutPlugin(timeoutMs: number): ModuleFederationRuntimePlugin 
   return {
     name: 'p-timeout-plugin',
     createScript() {
-      return { timeout: timeoutMs } as unknown as HTMLScriptElement;
+      return { timeout: timeoutMs };
     },
     async fetch(url, init) {
       const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
