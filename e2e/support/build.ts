@@ -1,0 +1,61 @@
+/**
+ * Builds every package once, as a deploy would, before any browser test; E2E_SKIP_BUILD=1
+ * reuses the existing builds (it still checks they are there).
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOG_DIR, ROOT_DIR } from './test-env';
+
+/** A file each package's build writes last-ish; missing means "not built". */
+const BUILT_MARKERS = [
+  'host/dist/index.html',
+  'host/dist/_app/builds/latest.json',
+  'remote-gifts/dist/mf-manifest.json',
+  'remote-gifts/dist/builds/latest.json',
+  'remote-redeem/dist/mf-manifest.json',
+  'remote-redeem/dist/builds/latest.json',
+  'remote-content/dist/mf-manifest.json',
+  'remote-content/dist/builds/latest.json',
+];
+
+export const BUILD_LOG = join(LOG_DIR, 'build.log');
+
+export function missingBuildOutputs(): string[] {
+  return BUILT_MARKERS.filter((marker) => !existsSync(join(ROOT_DIR, marker)));
+}
+
+function tail(file: string, lines: number): string {
+  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** Runs `npm run build` at the repository root, its output in `.e2e-tmp/logs/build.log`. */
+export async function buildAll(): Promise<void> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const log = createWriteStream(BUILD_LOG);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(npm, ['run', 'build'], { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  await new Promise<void>((resolve) => log.end(resolve));
+  if (code !== 0) throw new Error(`npm run build failed (exit ${code}); ${BUILD_LOG} ends with:\n${tail(BUILD_LOG, 40)}`);
+}
+
+export async function ensureBuilt(): Promise<void> {
+  if (process.env.E2E_SKIP_BUILD === '1') {
+    const missing = missingBuildOutputs();
+    if (missing.length > 0) {
+      throw new Error(`E2E_SKIP_BUILD=1 but the build is incomplete (missing ${missing.join(', ')}); run npm run build`);
+    }
+    console.log('[e2e] E2E_SKIP_BUILD=1: testing the existing builds');
+    return;
+  }
+  const started = Date.now();
+  console.log(`[e2e] building every package (log: ${BUILD_LOG})…`);
+  await buildAll();
+  console.log(`[e2e] built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

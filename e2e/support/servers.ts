@@ -1,0 +1,279 @@
+/**
+ * Starts the four production servers as separate processes on the test ports, as a deploy
+ * would run them, and stops or restarts any one of them (an outage, a redeploy). Each runs
+ * under process-guard.cjs in its own process group, so stopping, a crash of the test process
+ * or Ctrl-C leaves no server behind. Output goes to `.e2e-tmp/logs/<name>.log`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { answersOk, delay, isPortInUse, waitForPortFree } from './net';
+import {
+  HOST_ORIGIN,
+  LOG_DIR,
+  ROOT_DIR,
+  SERVER_NAMES,
+  TEST_PORTS,
+  manifestUrlOf,
+  originOf,
+  type ServerName,
+} from './test-env';
+
+interface ServerSpec {
+  packageDir: string;
+  script: string;
+  /** Answers 200 once the server is listening and serving its build. */
+  readyPath: string;
+}
+
+const SPECS: Record<ServerName, ServerSpec> = {
+  host: { packageDir: 'host', script: 'server/main.ts', readyPath: '/_app/builds/latest.json' },
+  gifts: { packageDir: 'remote-gifts', script: 'server.ts', readyPath: '/builds/latest.json' },
+  redeem: { packageDir: 'remote-redeem', script: 'server.ts', readyPath: '/builds/latest.json' },
+  content: { packageDir: 'remote-content', script: 'server.ts', readyPath: '/builds/latest.json' },
+};
+
+const TSX_CLI = join(ROOT_DIR, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const GUARD = join(__dirname, 'process-guard.cjs');
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 8_000;
+const POLL_MS = 100;
+const START_MARK = '=== e2e';
+
+/** Environment overrides; `undefined` removes a variable. */
+export type EnvOverrides = Record<string, string | undefined>;
+
+export interface StartOptions {
+  env?: EnvOverrides;
+  /** Resolve once the process has spawned, without waiting for it to serve. */
+  noWait?: boolean;
+}
+
+export interface RunningServer {
+  name: ServerName;
+  port: number;
+  origin: string;
+  pid: number;
+  logFile: string;
+  env: EnvOverrides;
+  /** The exit code, or the signal's 128 + n; resolves when the process group leader exits. */
+  exited: Promise<number | null>;
+  hasExited(): boolean;
+}
+
+const running = new Map<ServerName, RunningServer & { child: ChildProcess }>();
+/** The overrides each server last started with, for a restart after it stopped or crashed. */
+const lastEnv = new Map<ServerName, EnvOverrides>();
+
+/** Variables the servers read: the test ports and the runtime configuration pointing at them. */
+export function baseServerEnv(): Record<string, string> {
+  return {
+    HOST_PORT: String(TEST_PORTS.host),
+    REMOTE_GIFTS_PORT: String(TEST_PORTS.gifts),
+    REMOTE_REDEEM_PORT: String(TEST_PORTS.redeem),
+    REMOTE_CONTENT_PORT: String(TEST_PORTS.content),
+    API_PORT: String(TEST_PORTS.api),
+    HOST_ORIGIN,
+    REMOTE_GIFTS_URL: manifestUrlOf('gifts'),
+    REMOTE_REDEEM_URL: manifestUrlOf('redeem'),
+    REMOTE_CONTENT_URL: manifestUrlOf('content'),
+    API_BASE_URL: originOf('api'),
+  };
+}
+
+function serverEnv(overrides: EnvOverrides): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...baseServerEnv() };
+  // A developer's own settings must not leak into the served configuration.
+  delete env.RUNTIME_CONFIG_FILE;
+  delete env.BUILD_CHECK_INTERVAL_MS;
+  delete env.REMOTE_TIMEOUT_MS;
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+export function logFileOf(name: ServerName): string {
+  return join(LOG_DIR, `${name}.log`);
+}
+
+/** The end of a server's log since its latest start, for failure messages. */
+export function logTail(name: ServerName, lines = 30): string {
+  let log: string;
+  try {
+    log = readFileSync(logFileOf(name), 'utf8');
+  } catch {
+    return '(no log)';
+  }
+  const lastStart = log.lastIndexOf(`\n${START_MARK}`);
+  return log
+    .slice(lastStart + 1)
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .join('\n');
+}
+
+async function waitUntilReady(server: RunningServer, readyPath: string): Promise<void> {
+  const url = `${server.origin}${readyPath}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await answersOk(url))) {
+    if (server.hasExited()) {
+      const code = await server.exited;
+      throw new Error(`${server.name} server exited (code ${code}) before serving ${url}:\n${logTail(server.name)}`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${server.name} server did not serve ${url} within ${READY_TIMEOUT_MS} ms:\n${logTail(server.name)}`);
+    }
+    await delay(POLL_MS);
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+let exitHookInstalled = false;
+/** Last resort if the test process exits with servers still up (the guards would also act). */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const server of running.values()) killGroup(server.pid, 'SIGKILL');
+  });
+}
+
+function openLog(name: ServerName, overrides: EnvOverrides): number {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const fd = openSync(logFileOf(name), 'a');
+  const settings = Object.keys(overrides).length ? ` with ${JSON.stringify(overrides)}` : '';
+  writeSync(fd, `\n${START_MARK} ${new Date().toISOString()} starting ${name} on port ${TEST_PORTS[name]}${settings}\n`);
+  return fd;
+}
+
+/**
+ * Starts one server and waits until it serves. Fails if the port is taken (a server of ours
+ * still running, or anyone else's) or if the process exits first, with the log's tail.
+ */
+export async function startServer(name: ServerName, options: StartOptions = {}): Promise<RunningServer> {
+  if (running.has(name)) throw new Error(`${name} server is already running (pid ${running.get(name)?.pid})`);
+  const port = TEST_PORTS[name];
+  if (await isPortInUse(port)) {
+    throw new Error(`port ${port} for the ${name} server is already in use; stop whatever listens there or set E2E_BASE_PORT`);
+  }
+  const spec = SPECS[name];
+  const overrides = options.env ?? {};
+  lastEnv.set(name, overrides);
+  const logFd = openLog(name, overrides);
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [GUARD, process.execPath, TSX_CLI, spec.script], {
+      cwd: join(ROOT_DIR, spec.packageDir),
+      env: serverEnv(overrides),
+      detached: true,
+      stdio: ['ignore', logFd, logFd, 'ipc'],
+    });
+  } finally {
+    closeSync(logFd);
+  }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${name} server could not be spawned`);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : null);
+      appendFileSync(logFileOf(name), `${START_MARK} ${new Date().toISOString()} ${name} exited (${signal ?? `code ${code}`})\n`);
+      if (running.get(name)?.pid === pid) running.delete(name);
+      resolve(exitCode);
+    });
+  });
+  // The guard must not keep the test process alive; its IPC channel closing is its stop signal.
+  child.unref();
+  child.channel?.unref();
+  const server = {
+    name,
+    port,
+    origin: originOf(name),
+    pid,
+    logFile: logFileOf(name),
+    env: overrides,
+    exited,
+    hasExited: () => exitCode !== undefined,
+    child,
+  };
+  running.set(name, server);
+  installExitHook();
+  if (options.noWait) return server;
+  try {
+    await waitUntilReady(server, spec.readyPath);
+  } catch (error) {
+    await stopServer(name);
+    throw error;
+  }
+  return server;
+}
+
+export interface StopOptions {
+  /** SIGKILL at once, like a crash, instead of a graceful SIGTERM. */
+  hard?: boolean;
+}
+
+/** Stops one server and waits until its process group is gone and its port is free. */
+export async function stopServer(name: ServerName, options: StopOptions = {}): Promise<void> {
+  const server = running.get(name);
+  if (!server) return;
+  killGroup(server.pid, options.hard ? 'SIGKILL' : 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS);
+  });
+  const outcome = await Promise.race([server.exited, timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    killGroup(server.pid, 'SIGKILL');
+    await server.exited;
+  }
+  // The guard may exit before a grandchild that ignored the signal; make sure the group is gone.
+  killGroup(server.pid, 'SIGKILL');
+  running.delete(name);
+  if (!(await waitForPortFree(server.port, STOP_TIMEOUT_MS))) {
+    throw new Error(`port ${server.port} still in use after stopping the ${name} server`);
+  }
+}
+
+/**
+ * Stops (if running) and starts one server; the environment overrides it last started with
+ * apply unless new ones are given.
+ */
+export async function restartServer(name: ServerName, options: StartOptions = {}): Promise<RunningServer> {
+  await stopServer(name);
+  return startServer(name, { ...options, env: options.env ?? lastEnv.get(name) ?? {} });
+}
+
+/** Starts the given servers (all four by default) in parallel. */
+export async function startServers(
+  names: readonly ServerName[] = SERVER_NAMES,
+  options: Partial<Record<ServerName, StartOptions>> = {},
+): Promise<RunningServer[]> {
+  const results = await Promise.allSettled(names.map((name) => startServer(name, options[name])));
+  const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failures.length > 0) {
+    await stopAllServers();
+    throw new Error(failures.map((failure) => String((failure.reason as Error).message ?? failure.reason)).join('\n\n'));
+  }
+  return results.map((result) => (result as PromiseFulfilledResult<RunningServer>).value);
+}
+
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...running.keys()].map((name) => stopServer(name)));
+}
+
+export function runningServer(name: ServerName): RunningServer | undefined {
+  return running.get(name);
+}

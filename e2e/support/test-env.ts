@@ -1,0 +1,53 @@
+/**
+ * Where the suite runs: repository paths and the dedicated test ports, away from a developer's
+ * `npm start` on 3000-3004. E2E_BASE_PORT moves them all (host on it, the others after it).
+ */
+import { join } from 'node:path';
+
+export const E2E_DIR = join(__dirname, '..');
+export const ROOT_DIR = join(E2E_DIR, '..');
+/** Logs and browser profiles; gitignored. */
+export const TMP_DIR = join(E2E_DIR, '.e2e-tmp');
+export const LOG_DIR = join(TMP_DIR, 'logs');
+export const PROFILE_DIR = join(TMP_DIR, 'profiles');
+
+export type ServerName = 'host' | 'gifts' | 'redeem' | 'content';
+export type RemoteName = Exclude<ServerName, 'host'>;
+
+export const SERVER_NAMES: readonly ServerName[] = ['host', 'gifts', 'redeem', 'content'];
+export const REMOTE_NAMES: readonly RemoteName[] = ['gifts', 'redeem', 'content'];
+
+function basePort(): number {
+  const raw = process.env.E2E_BASE_PORT;
+  if (raw === undefined || raw === '') return 4300;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65530) {
+    throw new Error(`E2E_BASE_PORT must be a port number up to 65530, got "${raw}"`);
+  }
+  return port;
+}
+
+const BASE = basePort();
+
+/** Nothing listens on the API port in this suite; the host only publishes its URL. */
+export const TEST_PORTS: Readonly<Record<ServerName | 'api', number>> = {
+  host: BASE,
+  gifts: BASE + 1,
+  redeem: BASE + 2,
+  content: BASE + 3,
+  api: BASE + 4,
+};
+
+export function originOf(name: ServerName | 'api'): string {
+  return `http://localhost:${TEST_PORTS[name]}`;
+}
+
+export const HOST_ORIGIN = originOf('host');
+
+/** Where the host's runtime configuration points for a remote. */
+export function manifestUrlOf(remote: RemoteName): string {
+  return `${originOf(remote)}/mf-manifest.json`;
+}
+
+/** A valid gift or redeem id: 24 characters of [A-Za-z0-9_-]. */
+export const VALID_ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
