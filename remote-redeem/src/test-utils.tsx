@@ -1,0 +1,16 @@
+/** Renders a page inside a router at a given path, as the host (or the standalone shell) would. */
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+
+export function renderAt(path: string, routes: Record<string, ReactElement>) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        {Object.entries(routes).map(([routePath, element]) => (
+          <Route key={routePath} path={routePath} element={element} />
+        ))}
+      </Routes>
+    </MemoryRouter>,
+  );
+}
