@@ -59,7 +59,8 @@ export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: 
   const entry = (requiredVersion: string) => ({ singleton: true as const, requiredVersion });
   const sharedPkg = readJson<PackageJson>(join(ROOT, 'shared', 'package.json'));
   const sharedEntries = Object.keys(sharedPkg.exports ?? {})
-    .filter((subpath) => !subpath.startsWith('./node/') && !subpath.endsWith('.css'))
+    // Node helpers, test helpers and stylesheets are not browser modules to share.
+    .filter((subpath) => !/^\.\/(node|testing)\//.test(subpath) && !subpath.endsWith('.css'))
     .map((subpath) => [`shared${subpath.slice(1)}`, entry(sharedPkg.version)] as const);
   return {
     react: entry(range('react')),

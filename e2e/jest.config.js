@@ -3,6 +3,8 @@
  * The global setup builds everything once (skip with E2E_SKIP_BUILD=1); each test file starts
  * the servers it needs (support/servers.ts). Run in band: the files share ports.
  */
+const { typescriptTransform } = require('../jest.preset.js');
+
 module.exports = {
   displayName: 'e2e',
   rootDir: __dirname,
@@ -10,20 +12,5 @@ module.exports = {
   testMatch: ['<rootDir>/tests/**/*.test.ts'],
   globalSetup: '<rootDir>/support/global-setup.ts',
   testTimeout: 60000,
-  transform: {
-    '^.+\\.tsx?$': [
-      'ts-jest',
-      {
-        tsconfig: {
-          jsx: 'react-jsx',
-          module: 'commonjs',
-          moduleResolution: 'node10',
-          ignoreDeprecations: '6.0',
-          esModuleInterop: true,
-          isolatedModules: true,
-          types: ['node', 'jest'],
-        },
-      },
-    ],
-  },
+  transform: typescriptTransform,
 };

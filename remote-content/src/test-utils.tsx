@@ -1,20 +1,4 @@
-/** Rendering inside a router, and `fetch` answered with real Responses: the network boundary. */
-import { render } from '@testing-library/react';
-import type { ReactElement } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-
-export function renderAt(path: string, routes: Record<string, ReactElement>) {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        {Object.entries(routes).map(([routePath, element]) => (
-          <Route key={routePath} path={routePath} element={element} />
-        ))}
-      </Routes>
-    </MemoryRouter>,
-  );
-}
-
+/** `fetch` answered with real Responses: the network boundary of the content pages. */
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' }, ...init });
 }

@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
-import { jsonResponse, renderAt, stubFetch } from '../test-utils';
+import { renderAt } from 'shared/testing/render-at';
+import { jsonResponse, stubFetch } from '../test-utils';
 import AboutPage from './about-page';
 import HomePage from './home-page';
 import PrivacyPolicyPage from './privacy-policy-page';

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { renderAt } from '../test-utils';
+import { renderAt } from 'shared/testing/render-at';
 import GamePage from './game-page';
 import GiftPage from './gift-page';
 

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { renderAt } from '../test-utils';
+import { renderAt } from 'shared/testing/render-at';
 import RedeemPage from './redeem-page';
 
 const ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse, renderAt, silenceWarnings, stubFetch } from '../../../test-utils';
+import { renderAt } from 'shared/testing/render-at';
+import { jsonResponse, silenceWarnings, stubFetch } from '../../../test-utils';
 import { ContentPage } from './content-page';
 
 const ABOUT = {

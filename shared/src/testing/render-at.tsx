@@ -1,4 +1,4 @@
-/** Renders a page inside a router at a given path, as the host (or the standalone shell) would. */
+/** Test helper: renders pages inside a router at a path, as the host (or a standalone shell) would. */
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
