@@ -2,7 +2,8 @@
  * Runs every part at once, each as its own process on its own port.
  *   start: builds what is not built yet, then serves the production builds.
  *   dev:   webpack-dev-server with hot reload for every part.
- * Ctrl-C stops them all; if one exits, the others are stopped too.
+ * Ctrl-C (or SIGTERM) stops them all; if one exits, the others are stopped too. Each part runs
+ * in its own process group, so stopping it stops npm, tsx and the server beneath it together.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -44,18 +45,39 @@ function prefixLines(child: ChildProcess, label: string): void {
   child.stderr?.on('data', write(process.stderr));
 }
 
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // the group has already gone
+  }
+}
+
 function runAll(script: 'serve' | 'dev'): void {
   const children: ChildProcess[] = [];
   let stopping = false;
   const stopAll = (code: number) => {
     if (stopping) return;
     stopping = true;
-    for (const child of children) child.kill('SIGTERM');
-    setTimeout(() => process.exit(code), 1500).unref();
+    for (const child of children) signalGroup(child, 'SIGTERM');
+    const force = setTimeout(() => {
+      for (const child of children) signalGroup(child, 'SIGKILL');
+      process.exit(code);
+    }, 4000);
+    force.unref();
+    Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))))).then(
+      () => process.exit(code),
+      () => process.exit(code),
+    );
   };
   PARTS.forEach((part, index) => {
     const label = `\u001b[${COLOURS[index % COLOURS.length]}m[${part.name}]\u001b[0m`;
-    const child = spawn(npm, ['run', '--silent', script, '-w', part.name], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(npm, ['run', '--silent', script, '-w', part.name], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     prefixLines(child, label);
     child.on('exit', (code) => {
       if (!stopping) {
@@ -67,6 +89,7 @@ function runAll(script: 'serve' | 'dev'): void {
   });
   process.on('SIGINT', () => stopAll(0));
   process.on('SIGTERM', () => stopAll(0));
+  process.on('exit', () => children.forEach((child) => signalGroup(child, 'SIGTERM')));
 }
 
 const mode = process.argv[2];
