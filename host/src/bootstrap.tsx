@@ -2,6 +2,8 @@ import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@mo
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { ApiProvider } from 'shared/api/api-context';
+import { createApiClient } from 'shared/api/client';
 import type { RemoteName } from 'shared/remote-contract';
 import { AppServicesContext, type AppServices } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
@@ -44,6 +46,7 @@ async function start(): Promise<void> {
     onRemoteLoaded: (name: RemoteName, entryUrl) => void versionCheck.trackRemote(name, entryUrl),
   });
   const services: AppServices = { remotes, versionCheck };
+  const api = createApiClient({ baseUrl: config.apiBaseUrl });
   const router = createBrowserRouter(
     createRoutes({
       remotes,
@@ -60,7 +63,9 @@ async function start(): Promise<void> {
   root.render(
     <StrictMode>
       <AppServicesContext.Provider value={services}>
-        <RouterProvider router={router} />
+        <ApiProvider client={api}>
+          <RouterProvider router={router} />
+        </ApiProvider>
       </AppServicesContext.Provider>
     </StrictMode>,
   );

@@ -5,7 +5,10 @@
 import { Component, StrictMode, type ErrorInfo, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
+import { ApiProvider } from './api/api-context';
+import { createApiClient } from './api/client';
 import { toHttpError } from './http-error';
+import { DEFAULT_PORTS } from './ports';
 
 export interface StandaloneRoute {
   path: string;
@@ -40,31 +43,39 @@ class ShellErrorBoundary extends Component<{ children: ReactNode }, { error: unk
   }
 }
 
+/** The API a standalone shell talks to: `?api=<url>` on the page's address, else the local one. */
+function standaloneApiBaseUrl(): string {
+  return new URLSearchParams(window.location.search).get('api') ?? `http://localhost:${DEFAULT_PORTS.api.port}`;
+}
+
 export function renderStandalone(title: string, routes: StandaloneRoute[]): void {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
+  const api = createApiClient({ baseUrl: standaloneApiBaseUrl() });
   createRoot(container).render(
     <StrictMode>
-      <BrowserRouter>
-        <header style={{ padding: 'var(--p-space-3)', borderBottom: '1px solid var(--p-color-border)' }}>
-          <strong>{title}</strong> (standalone){' '}
-          {routes.map((route) => (
-            <Link key={route.path} to={route.example} style={{ marginInlineStart: 'var(--p-space-3)' }}>
-              {route.example}
-            </Link>
-          ))}
-        </header>
-        <main style={{ padding: 'var(--p-space-3)' }}>
-          <ShellErrorBoundary>
-            <Routes>
-              {routes.map((route) => (
-                <Route key={route.path} path={route.path} element={route.element} />
-              ))}
-              <Route path="*" element={<p>Pick a page above.</p>} />
-            </Routes>
-          </ShellErrorBoundary>
-        </main>
-      </BrowserRouter>
+      <ApiProvider client={api}>
+        <BrowserRouter>
+          <header style={{ padding: 'var(--p-space-3)', borderBottom: '1px solid var(--p-color-border)' }}>
+            <strong>{title}</strong> (standalone){' '}
+            {routes.map((route) => (
+              <Link key={route.path} to={route.example} style={{ marginInlineStart: 'var(--p-space-3)' }}>
+                {route.example}
+              </Link>
+            ))}
+          </header>
+          <main style={{ padding: 'var(--p-space-3)' }}>
+            <ShellErrorBoundary>
+              <Routes>
+                {routes.map((route) => (
+                  <Route key={route.path} path={route.path} element={route.element} />
+                ))}
+                <Route path="*" element={<p>Pick a page above.</p>} />
+              </Routes>
+            </ShellErrorBoundary>
+          </main>
+        </BrowserRouter>
+      </ApiProvider>
     </StrictMode>,
   );
 }

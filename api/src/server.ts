@@ -1,0 +1,2 @@
+/** Builds the API application without listening; `index.ts` listens. */
+export {};

@@ -1,0 +1,101 @@
+/**
+ * The browser's client for the backend API: one place for the base URL, credentials (the
+ * visitor cookie), timeouts and turning every failure into an HttpError with the API's status
+ * and message. Network failures and 5xx are marked retryable.
+ */
+import { HttpError } from '../http-error';
+import {
+  API_PATHS,
+  type ApiErrorBody,
+  type CompleteRedeemBody,
+  type CompleteRedeemResult,
+  type GiftView,
+  type OpenRedeemResult,
+  type PlayResult,
+  type RedeemView,
+} from './contract';
+
+export const DEFAULT_API_TIMEOUT_MS = 15_000;
+
+export class ApiError extends HttpError {
+  /** Seconds to wait before trying again, from a 429's Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
+  /** Trying the same request again may succeed (network failure, timeout or 5xx). */
+  readonly retryable: boolean;
+
+  constructor(statusCode: number, message: string, options: { statusMessage?: string; retryAfterSeconds?: number } = {}) {
+    super(statusCode, message, options.statusMessage);
+    this.name = 'ApiError';
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryable = statusCode >= 500;
+  }
+}
+
+export interface ApiClient {
+  play(): Promise<PlayResult>;
+  getGift(giftId: string): Promise<GiftView>;
+  openRedeem(giftId: string): Promise<OpenRedeemResult>;
+  getRedeem(redeemId: string): Promise<RedeemView>;
+  completeRedeem(redeemId: string, body: CompleteRedeemBody): Promise<CompleteRedeemResult>;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+function isErrorBody(value: unknown): value is ApiErrorBody {
+  return typeof value === 'object' && value !== null && typeof (value as ApiErrorBody).message === 'string';
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const retryAfter = Number(response.headers.get('retry-after'));
+  const options = {
+    statusMessage: isErrorBody(body) ? body.statusMessage : undefined,
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  };
+  const message = isErrorBody(body) ? body.message : `The service answered HTTP ${response.status}.`;
+  return new ApiError(response.status, message, options);
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_API_TIMEOUT_MS;
+
+  async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    let response: Response;
+    try {
+      response = await fetchImpl(`${baseUrl}${path}`, {
+        method,
+        credentials: 'include',
+        headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch {
+      throw new ApiError(503, 'The service could not be reached. Check your connection and try again.');
+    }
+    if (!response.ok) throw await errorFrom(response);
+    try {
+      return (await response.json()) as T;
+    } catch {
+      throw new ApiError(502, 'The service sent an answer that could not be read.');
+    }
+  }
+
+  return {
+    play: () => request('POST', API_PATHS.plays, {}),
+    getGift: (giftId) => request('GET', API_PATHS.gift(giftId)),
+    openRedeem: (giftId) => request('POST', API_PATHS.giftRedeems(giftId), {}),
+    getRedeem: (redeemId) => request('GET', API_PATHS.redeem(redeemId)),
+    completeRedeem: (redeemId, body) => request('POST', API_PATHS.completeRedeem(redeemId), body),
+  };
+}
