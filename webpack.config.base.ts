@@ -132,6 +132,8 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         new HtmlWebpackPlugin({
           template: join(ROOT, 'shared', 'src', 'index.html'),
           title: options.title,
+          // The page's own scripts resolve from the root, so deep links work in standalone shells.
+          publicPath: '/',
           templateParameters: { themeCss: readFileSync(join(ROOT, 'shared', 'src', 'theme', 'theme.css'), 'utf8') },
           chunks: ['main'],
         }),
@@ -140,6 +142,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
       ],
       devServer: {
         port: options.port,
+        host: 'localhost',
         hot: true,
         historyApiFallback: true,
         headers: isHost ? {} : { 'Access-Control-Allow-Origin': '*' },

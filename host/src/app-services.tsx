@@ -1,4 +1,4 @@
-/** What the host's components need from start-up: remote loading and the version check. */
+/** What the host's components need from start-up: remote loading, the version check, the reload guard. */
 import { createContext, useContext } from 'react';
 import type { RemoteLoader } from './federation/remote-loader';
 import type { VersionCheck } from './version-check/version-check';
@@ -6,6 +6,8 @@ import type { VersionCheck } from './version-check/version-check';
 export interface AppServices {
   remotes: RemoteLoader;
   versionCheck: VersionCheck;
+  /** The reload guard (reload-guard.ts), bound to this browser window. */
+  reloadOnce: (path: string, startedAt?: number) => boolean;
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);

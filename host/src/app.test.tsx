@@ -48,6 +48,7 @@ describe('routes and layouts', () => {
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Play' }));
     expect(await screen.findByRole('heading', { name: 'GamePage content' })).toBeInTheDocument();
     expect(load).toHaveBeenLastCalledWith('gifts', 'GamePage');
+    expect(document.activeElement).toBe(screen.getByRole('main'));
   });
 });
 
@@ -116,7 +117,7 @@ describe('a remote that fails to load', () => {
       load: () => Promise.reject(new RemoteTimeoutError('gifts', 'GamePage', 10)),
       reloadOnce: () => true,
     });
-    await waitFor(() => expect(reloadOnce).toHaveBeenCalledWith('/game'));
+    await waitFor(() => expect(reloadOnce).toHaveBeenCalledWith('/game', expect.any(Number)));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -139,6 +140,32 @@ describe('a remote that fails to load', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'GamePage content' })).toBeInTheDocument();
     expect(remotes.reset).toHaveBeenCalledWith('gifts');
+    consoleError.mockRestore();
+  });
+
+  it('sends a chunk that fails while a page renders through the guard too', async () => {
+    const chunkError = Object.assign(new Error('Loading chunk 12 failed.'), { name: 'ChunkLoadError' });
+    const { reloadOnce } = renderApp('/about', {
+      load: async () =>
+        function LazyPart(): never {
+          throw chunkError;
+        },
+      reloadOnce: () => true,
+    });
+    await waitFor(() => expect(reloadOnce).toHaveBeenCalledWith('/about'));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('does not reload for a failed API request a page throws: it shows the error', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { reloadOnce } = renderApp('/game', {
+      load: async () =>
+        function Offline(): never {
+          throw new TypeError('Failed to fetch');
+        },
+    });
+    expect(await screen.findByText('Failed to fetch')).toBeInTheDocument();
+    expect(reloadOnce).not.toHaveBeenCalled();
     consoleError.mockRestore();
   });
 

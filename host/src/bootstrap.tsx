@@ -21,14 +21,14 @@ function renderConfigError(root: Root, error: unknown): void {
   root.render(<ConfigErrorScreen error={error} />);
 }
 
-async function start(): Promise<void> {
+export async function start(configResponse: Promise<Response>): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
   const root = createRoot(container);
 
   let config;
   try {
-    config = await loadRuntimeConfig();
+    config = await loadRuntimeConfig(configResponse);
   } catch (error) {
     renderConfigError(root, error);
     return;
@@ -45,14 +45,16 @@ async function start(): Promise<void> {
     runtime: { registerRemotes, loadRemote, preloadRemote },
     onRemoteLoaded: (name: RemoteName, entryUrl) => void versionCheck.trackRemote(name, entryUrl),
   });
-  const services: AppServices = { remotes, versionCheck };
+  const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, browserReloadDeps, startedAt);
+  const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload };
   const api = createApiClient({ baseUrl: config.apiBaseUrl });
   const router = createBrowserRouter(
     createRoutes({
       remotes,
       versionCheck,
-      reloadOnce: (path) => reloadOnce(path, browserReloadDeps),
-      fullLoad: (path) => window.location.assign(path),
+      reloadOnce: guardedReload,
+      // A loader sees no #fragment; the pending navigation's location has it.
+      fullLoad: (path) => window.location.assign(`${path}${router.state.navigation.location?.hash ?? ''}`),
     }),
   );
 
@@ -71,5 +73,3 @@ async function start(): Promise<void> {
   );
   versionCheck.start();
 }
-
-void start();

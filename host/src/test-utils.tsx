@@ -26,10 +26,10 @@ export function renderApp(path: string, options: { load?: LoadImpl; isStale?: ()
     trackRemote: jest.fn(async () => undefined),
     isStale: options.isStale ?? (() => false),
   };
-  const reloadOnce = jest.fn(options.reloadOnce ?? (() => false));
+  const reloadOnce = jest.fn<boolean, [string, number?]>(options.reloadOnce ?? (() => false));
   const fullLoad = jest.fn();
   const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), { initialEntries: [path] });
-  const services: AppServices = { remotes, versionCheck };
+  const services: AppServices = { remotes, versionCheck, reloadOnce };
   const view = render(
     <AppServicesContext.Provider value={services}>
       <RouterProvider router={router} />

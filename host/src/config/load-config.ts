@@ -1,12 +1,11 @@
-/** Fetches and checks `/config.json` before the app mounts. */
+/** Checks the answer to `/config.json` (fetch-config.ts) before the app mounts. */
 import { ConfigError, parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
+import { CONFIG_URL } from './fetch-config';
 
-export const CONFIG_URL = '/config.json';
-
-export async function loadRuntimeConfig(fetchImpl: typeof fetch = (input, init) => window.fetch(input, init)): Promise<RuntimeConfig> {
+export async function loadRuntimeConfig(request: Promise<Response>): Promise<RuntimeConfig> {
   let response: Response;
   try {
-    response = await fetchImpl(CONFIG_URL, { cache: 'no-store' });
+    response = await request;
   } catch (error) {
     throw new ConfigError(`The runtime configuration ${CONFIG_URL} could not be fetched: ${String(error)}`);
   }

@@ -7,8 +7,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useMatches, useRevalidator, useRouteError } from 'react-router-dom';
 import type { RemoteName } from 'shared/remote-contract';
 import { useAppServices } from '../app-services';
-import { isLoadFailure, RemoteLoadError } from '../federation/load-errors';
-import { browserReloadDeps, reloadOnce } from '../reload-guard/reload-guard';
+import { isCodeLoadFailure, RemoteLoadError } from '../federation/load-errors';
 import type { RouteHandle } from '../routes/create-routes';
 import { PageLoading } from '../navigation/page-loading';
 import { describeError } from './describe-error';
@@ -16,11 +15,11 @@ import { ErrorPage } from './error-page';
 
 export function RouteError() {
   const error = useRouteError();
-  const { remotes } = useAppServices();
+  const { remotes, reloadOnce } = useAppServices();
   const revalidator = useRevalidator();
   const { pathname, search } = useLocation();
   const remote = (useMatches().at(-1)?.handle as RouteHandle | undefined)?.remote as RemoteName | undefined;
-  const loadFailure = isLoadFailure(error);
+  const loadFailure = error instanceof RemoteLoadError || isCodeLoadFailure(error);
   const needsGuard = loadFailure && !(error instanceof RemoteLoadError);
   const [reloading, setReloading] = useState(needsGuard);
 
@@ -28,8 +27,8 @@ export function RouteError() {
     // Reloading is a side effect that must happen once after commit, never during render; its
     // answer (reload or show the error) is only known afterwards.
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (needsGuard) setReloading(reloadOnce(`${pathname}${search}`, browserReloadDeps));
-  }, [needsGuard, pathname, search]);
+    if (needsGuard) setReloading(reloadOnce(`${pathname}${search}`));
+  }, [needsGuard, pathname, search, reloadOnce]);
 
   const { statusCode, message } = describeError(error);
   useEffect(() => {

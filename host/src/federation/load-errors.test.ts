@@ -1,5 +1,5 @@
 import { HttpError } from 'shared/http-error';
-import { isLoadFailure, RemoteLoadError, RemoteTimeoutError } from './load-errors';
+import { isCodeLoadFailure, isLoadFailure, RemoteLoadError, RemoteTimeoutError } from './load-errors';
 
 function named(name: string, message: string): Error {
   const error = new Error(message);
@@ -48,5 +48,18 @@ describe('load failures', () => {
     expect(error.statusCode).toBe(500);
     expect(error.message).toBe(message);
     expect(isLoadFailure(error)).toBe(true);
+  });
+});
+
+describe('code load failures seen while rendering', () => {
+  it('counts webpack and federation download failures', () => {
+    expect(isCodeLoadFailure(named('ChunkLoadError', 'Loading chunk 3 failed.'))).toBe(true);
+    expect(isCodeLoadFailure(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.'))).toBe(true);
+  });
+
+  it("does not count a page's own failed request or timeout", () => {
+    expect(isCodeLoadFailure(new TypeError('Failed to fetch'))).toBe(false);
+    expect(isCodeLoadFailure(new Error('The request timed out'))).toBe(false);
+    expect(isCodeLoadFailure(new HttpError(503, 'The service could not be reached.'))).toBe(false);
   });
 });

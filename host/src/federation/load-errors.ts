@@ -23,6 +23,23 @@ export class RemoteTimeoutError extends Error {
   }
 }
 
+const CODE_LOAD_ERROR_NAMES = new Set(['ChunkLoadError', 'ScriptNetworkError', 'ScriptExecutionError']);
+
+// The federation runtime's codes for manifest, entry and container failures.
+const CODE_LOAD_ERROR_MESSAGE = /RUNTIME-0(0[1-9]|1\d)|Loading (CSS )?chunk \S+ failed|ScriptNetworkError/;
+
+/**
+ * A download of federated code failed, as a page can hit while rendering (a chunk it loads
+ * lazily). Deliberately narrow: a failed API request is the page's business, not a reason to
+ * reload.
+ */
+export function isCodeLoadFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const name = (error as { name?: unknown }).name;
+  if (typeof name === 'string' && CODE_LOAD_ERROR_NAMES.has(name)) return true;
+  return CODE_LOAD_ERROR_MESSAGE.test(errorMessage(error));
+}
+
 const LOAD_ERROR_NAMES = new Set([
   'ChunkLoadError',
   'ScriptNetworkError',
@@ -31,9 +48,10 @@ const LOAD_ERROR_NAMES = new Set([
   'RemoteLoadError',
 ]);
 
-// The federation runtime's codes for manifest, entry and container failures.
+// Within remotes.load() a failed fetch or a timeout can only be the remote's own download.
 const LOAD_ERROR_MESSAGE = /RUNTIME-0(0[1-9]|1\d)|Loading (CSS )?chunk \S+ failed|ScriptNetworkError|Failed to fetch|NetworkError|timed out/;
 
+/** Any failure of `remotes.load()` to download a remote: its manifest, entry, chunks, or a timeout. */
 export function isLoadFailure(error: unknown): boolean {
   if (!(error instanceof Error) && (typeof error !== 'object' || error === null)) return false;
   const name = (error as { name?: unknown }).name;

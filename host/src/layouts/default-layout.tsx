@@ -6,7 +6,7 @@ export function DefaultLayout() {
   return (
     <div className="p-layout" data-layout="default">
       <SiteHeader />
-      <main id="main" className="p-main">
+      <main id="main" tabIndex={-1} className="p-main">
         <Outlet />
       </main>
       <SiteFooter />

@@ -5,7 +5,7 @@ export function NoFooterLayout() {
   return (
     <div className="p-layout" data-layout="no-footer">
       <SiteHeader />
-      <main id="main" className="p-main">
+      <main id="main" tabIndex={-1} className="p-main">
         <Outlet />
       </main>
     </div>

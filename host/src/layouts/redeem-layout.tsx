@@ -10,7 +10,7 @@ export function RedeemLayout() {
         <Brand />
         <span className="p-header__badge">Secure redemption</span>
       </header>
-      <main id="main" className="p-main p-main--focused">
+      <main id="main" tabIndex={-1} className="p-main p-main--focused">
         <Outlet />
       </main>
     </div>

@@ -56,6 +56,19 @@ describe('reload guard', () => {
     expect(reload).toHaveBeenCalledTimes(2);
   });
 
+  it('counts from when the failed load started, so a load that hangs past the window cannot loop', () => {
+    const { deps, reload, advance } = setup();
+    reloadOnce('/game', { ...deps, currentPath: () => '/game' });
+    // The reloaded page starts loading at once; its remote hangs until a 10 s timeout.
+    const startedAt = deps.now() + 500;
+    advance(10_500);
+    expect(reloadOnce('/game', { ...deps, currentPath: () => '/game' }, startedAt)).toBe(false);
+    expect(reload).toHaveBeenCalledTimes(1);
+    // A new attempt that starts after the window may reload again.
+    advance(1);
+    expect(reloadOnce('/game', { ...deps, currentPath: () => '/game' }, deps.now())).toBe(true);
+  });
+
   it('loads the target path when the failure happened navigating elsewhere', () => {
     const { deps, reload, assign } = setup();
     expect(reloadOnce('/terms', deps)).toBe(true);

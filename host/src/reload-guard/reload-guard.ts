@@ -32,11 +32,15 @@ function readEntry(storage: Storage): GuardEntry | undefined {
 
 /**
  * Reloads (the target path, when it is not the current one) and returns true, unless `path`
- * was already reloaded within the window. When storage cannot be read or written, it returns
- * false without reloading: without a record there is no way to stop a loop.
+ * was already reloaded within the window. The window is compared with the moment the failed
+ * load *started*: a remote that hangs until a timeout as long as the window would otherwise
+ * fail just after the window closed, every time, and reload forever. When storage cannot be
+ * read or written, it returns false without reloading: without a record there is no way to
+ * stop a loop.
  */
-export function reloadOnce(path: string, deps: ReloadGuardDeps): boolean {
+export function reloadOnce(path: string, deps: ReloadGuardDeps, loadStartedAt?: number): boolean {
   const now = deps.now();
+  const startedAt = Math.min(loadStartedAt ?? now, now);
   try {
     const storage = deps.storage();
     let previous: GuardEntry | undefined;
@@ -45,7 +49,7 @@ export function reloadOnce(path: string, deps: ReloadGuardDeps): boolean {
     } catch {
       previous = undefined; // an unreadable entry is as good as none
     }
-    if (previous && previous.path === path && previous.expires > now) return false;
+    if (previous && previous.path === path && previous.expires > startedAt) return false;
     const entry: GuardEntry = { path, expires: now + RELOAD_GUARD_WINDOW_MS };
     storage.setItem(RELOAD_GUARD_KEY, JSON.stringify(entry));
   } catch {

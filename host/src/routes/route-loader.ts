@@ -13,8 +13,11 @@ import { notFoundError, validationError, type RouteDefinition } from './route-ta
 export interface LoaderServices {
   remotes: Pick<RemoteLoader, 'load'>;
   versionCheck: Pick<VersionCheck, 'isStale'>;
-  /** Reloads to `path` unless the guard forbids it; true when a reload is under way. */
-  reloadOnce: (path: string) => boolean;
+  /**
+   * Reloads to `path` unless the guard forbids it; true when a reload is under way.
+   * `startedAt` is when the failed load began (see reload-guard.ts).
+   */
+  reloadOnce: (path: string, startedAt?: number) => boolean;
   /** A full page load of `path`. */
   fullLoad: (path: string) => void;
 }
@@ -42,11 +45,12 @@ export function createRouteLoader(route: RouteDefinition, services: LoaderServic
     }
     const invalid = validationError(route, params, pathname);
     if (invalid) throw invalid;
+    const startedAt = Date.now();
     try {
       return { Page: await services.remotes.load(route.remote, route.module) };
     } catch (error) {
       if (!isLoadFailure(error)) throw error;
-      if (services.reloadOnce(path)) return pendingForever();
+      if (services.reloadOnce(path, startedAt)) return pendingForever();
       throw new RemoteLoadError(route.remote, route.module, error);
     }
   };

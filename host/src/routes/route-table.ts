@@ -5,6 +5,7 @@
 import { matchRoutes } from 'react-router-dom';
 import { HttpError } from 'shared/http-error';
 import type { RemoteModuleName, RemoteName } from 'shared/remote-contract';
+import { decodePath } from 'shared/url-path';
 import { giftIdValidator, redeemIdValidator, type RouteValidator } from './validators';
 
 export type LayoutName = 'default' | 'no-footer' | 'redeem';
@@ -47,17 +48,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   { path: '/terms', remote: 'content', module: 'TermsPage', layout: 'default', title: 'Terms' },
 ];
 
-function decoded(pathname: string): string | undefined {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The path as a visitor typed it, for messages; React renders it as text. */
 export function displayPath(pathname: string): string {
-  return decoded(pathname) ?? pathname;
+  return decodePath(pathname) ?? pathname;
 }
 
 export function notFoundError(pathname: string): HttpError {
@@ -80,7 +73,7 @@ export interface RouteMatch {
 
 export function matchRoute(pathname: string): RouteMatch | undefined {
   // A path that is not valid percent-encoding names no page.
-  if (decoded(pathname) === undefined) return undefined;
+  if (decodePath(pathname) === undefined) return undefined;
   const matches = matchRoutes(
     ROUTES.map((route) => ({ path: route.path, route })),
     pathname,

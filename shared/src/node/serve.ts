@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { createStaticHandler, type RequestHandler } from './static-server';
 
 export function serve(name: string, port: number, handler: RequestHandler): Promise<Server> {
-  const server = createServer((req, res) => {
+  // Long enough for any real URL; a longer one gets Node's 431 rather than our 404 page.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     // A handler that throws before returning its promise must not take the server down.
     Promise.resolve()
       .then(() => handler(req, res))

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { decodePath } from '../url-path';
 import { cacheControlFor } from './cache-policy';
 
 const MIME_TYPES: Record<string, string> = {
@@ -41,13 +42,8 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 /** The request path, decoded and checked; undefined when it is malformed or escapes the root. */
 export function safeRelativePath(url: string | undefined): string | undefined {
   const pathname = (url ?? '/').split('?')[0]?.split('#')[0] ?? '/';
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes('\0')) return undefined;
+  const decoded = decodePath(pathname);
+  if (decoded === undefined || decoded.includes('\0')) return undefined;
   const normalised = normalize(decoded).replace(/^([/\\])+/, '');
   if (normalised.startsWith('..') || normalised.split(/[/\\]/).includes('..')) return undefined;
   return normalised.split(sep).join('/');
