@@ -56,10 +56,19 @@ export function renderStandalone(title: string, routes: StandaloneRoute[]): void
     <StrictMode>
       <ApiProvider client={api}>
         <BrowserRouter>
-          <header style={{ padding: 'var(--p-space-3)', borderBottom: '1px solid var(--p-color-border)' }}>
+          <header
+            style={{
+              display: 'flex',
+              flexWrap: 'wrap',
+              gap: 'var(--p-space-2) var(--p-space-3)',
+              padding: 'var(--p-space-3)',
+              borderBottom: '1px solid var(--p-color-border)',
+              overflowWrap: 'anywhere',
+            }}
+          >
             <strong>{title}</strong> (standalone){' '}
             {routes.map((route) => (
-              <Link key={route.path} to={route.example} style={{ marginInlineStart: 'var(--p-space-3)' }}>
+              <Link key={route.path} to={route.example}>
                 {route.example}
               </Link>
             ))}

@@ -1,19 +1,22 @@
 import { screen } from '@testing-library/react';
-import { renderAt } from 'shared/testing/render-at';
+import { GIFT_ID, giftView, jsonResponse, renderWithApi, requestsOf, stubFetch } from '../test-utils';
 import GamePage from './game-page';
 import GiftPage from './gift-page';
 
-const ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
-
 describe('gifts remote exposed pages', () => {
-  it('GamePage renders the game heading', () => {
-    renderAt('/game', { '/game': <GamePage /> });
+  it('GamePage shows the boxes, and calls nothing before a pick', () => {
+    const fetchStub = stubFetch();
+    renderWithApi('/game', { '/game': <GamePage /> }, fetchStub);
     expect(screen.getByRole('heading', { level: 1, name: 'Pick a box' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Box 1' })).toBeInTheDocument();
+    expect(fetchStub).not.toHaveBeenCalled();
   });
 
-  it("GiftPage shows the gift id from the host's route", () => {
-    renderAt(`/gifts/${ID}`, { '/gifts/:giftId': <GiftPage /> });
+  it("GiftPage loads the gift named by the host's route", async () => {
+    const fetchStub = stubFetch(() => jsonResponse(giftView()));
+    renderWithApi(`/gifts/${GIFT_ID}`, { '/gifts/:giftId': <GiftPage /> }, fetchStub);
     expect(screen.getByRole('heading', { level: 1, name: 'Your gift' })).toBeInTheDocument();
-    expect(screen.getByText(ID)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your gift: Cinema ticket' })).toBeInTheDocument();
+    expect(requestsOf(fetchStub)).toEqual([`GET http://api.test/api/gifts/${GIFT_ID}`]);
   });
 });

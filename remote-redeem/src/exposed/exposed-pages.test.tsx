@@ -1,13 +1,13 @@
 import { screen } from '@testing-library/react';
-import { renderAt } from 'shared/testing/render-at';
-import RedeemPage from './redeem-page';
-
-const ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
+import { aRedeem, REDEEM_ID } from '../test-fixtures';
+import { jsonResponse, renderRedeemPage, stubApi } from '../test-utils';
 
 describe('redeem remote exposed page', () => {
-  it("RedeemPage shows the redeem session id from the host's route", () => {
-    renderAt(`/redeem/${ID}`, { '/redeem/:redeemId': <RedeemPage /> });
-    expect(screen.getByRole('heading', { level: 1, name: 'Redeem your gift' })).toBeInTheDocument();
-    expect(screen.getByText(ID)).toBeInTheDocument();
+  it("RedeemPage loads the redeem session named by the host's route", async () => {
+    const fetchStub = stubApi({ [`GET /api/redeems/${REDEEM_ID}`]: [() => jsonResponse(aRedeem())] });
+    renderRedeemPage(fetchStub);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' })).toBeInTheDocument();
+    expect(fetchStub).toHaveBeenCalledTimes(1);
   });
 });

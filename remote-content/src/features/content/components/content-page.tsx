@@ -2,7 +2,7 @@
 import { useId, type ReactNode } from 'react';
 import { usePayload } from '../api/get-payload';
 import type { ContentPageName } from '../content-pages';
-import { useDocumentTitle } from '../document-title';
+import { useDocumentTitle } from 'shared/use-document-title';
 import { useInternalLinkClick } from '../hooks/use-internal-link-click';
 import { ContentError } from './content-error';
 import { TextSkeleton, TitleSkeleton } from './content-skeleton';

@@ -1,16 +1,37 @@
+/** `/gifts/:giftId`: loads the gift and shows it, or ends on the host's error page when there is none. */
 import { useParams } from 'react-router-dom';
+import { isValidId } from 'shared/ids';
+import { InlineError } from '../../../components/inline-error';
+import { useDocumentTitle } from 'shared/use-document-title';
+import { useGift } from '../api/get-gift';
+import { giftNotFound, giftPageError } from '../gift-errors';
+import { GiftDetails } from './gift-details';
+import { GiftSkeleton } from './gift-skeleton';
 import './gift-screen.css';
 
 export function GiftScreen() {
-  const { giftId = '' } = useParams();
+  const { giftId } = useParams();
+  // The host's route validator has already checked the id; a standalone shell has none.
+  if (!isValidId(giftId)) throw giftNotFound();
+  return <GiftContent giftId={giftId} />;
+}
+
+function GiftContent({ giftId }: { giftId: string }) {
+  const { state, retry } = useGift(giftId);
+  useDocumentTitle(state.status === 'ready' ? `Your gift: ${state.gift.prize.name}` : 'Your gift');
+
+  if (state.status === 'ready') return <GiftDetails gift={state.gift} />;
+  if (state.status === 'loading') return <GiftSkeleton />;
+
+  // Thrown during render, so the host's error boundary shows it with its status.
+  const pageError = giftPageError(state.failure);
+  if (pageError) throw pageError;
   return (
-    <section className="p-gift" aria-labelledby="gift-title">
-      <h1 id="gift-title" className="p-gift__title">
-        Your gift
+    <section className="p-gift" aria-labelledby="p-gift-title">
+      <h1 id="p-gift-title" className="p-gift__heading">
+        <span className="p-gift__eyebrow">Your gift</span>
       </h1>
-      <p className="p-gift__id">
-        Gift <code>{giftId}</code>
-      </p>
+      <InlineError title="Your gift didn't load" message={state.failure.message} onRetry={retry} />
     </section>
   );
 }

@@ -1,0 +1,55 @@
+/** A loaded gift: the unwrap, the prize, where the gift stands, and what can be done with it. */
+import type { GiftStatus as Status, GiftView } from 'shared/api/contract';
+import { GiftBox } from '../../../components/gift-box';
+import { InlineError } from '../../../components/inline-error';
+import type { ApiFailure } from '../../../utils/api-failure';
+import { formatPrizeValue } from 'shared/format';
+import { useOpenRedeem } from '../api/open-redeem';
+import { useShareLink } from '../hooks/use-share-link';
+import { GiftStatus } from './gift-status';
+import { RedeemButton } from './redeem-button';
+import { ShareButton } from './share-button';
+import { ShareFeedback } from './share-feedback';
+
+/** A refused redeem is news about the gift: redeemed meanwhile (409) or expired (410). */
+function statusAfter(gift: GiftView, failure: ApiFailure | undefined): Status {
+  if (failure?.statusCode === 409) return 'redeemed';
+  if (failure?.statusCode === 410) return 'expired';
+  return gift.status;
+}
+
+export function GiftDetails({ gift }: { gift: GiftView }) {
+  const { prize } = gift;
+  const { state: redeem, openRedeem } = useOpenRedeem(gift.giftId);
+  const share = useShareLink(`${prize.name} · Gift Box`, `A gift for you: ${prize.name}`);
+  const failure = redeem.status === 'failed' ? redeem.failure : undefined;
+  const status = statusAfter(gift, failure);
+
+  return (
+    <article className="p-gift" aria-labelledby="p-gift-title" data-status={status}>
+      <div className="p-gift__stage">
+        <GiftBox state="open" contents="prize" unwrap />
+      </div>
+      {/* Named like the document title: two visual lines, one heading. */}
+      <h1 id="p-gift-title" className="p-gift__heading" aria-label={`Your gift: ${prize.name}`}>
+        <span className="p-gift__eyebrow">Your gift</span>
+        <span className="p-gift__title">{prize.name}</span>
+      </h1>
+      <div className="p-gift__card">
+        <p className="p-gift__value">{formatPrizeValue(prize.value)}</p>
+        <p className="p-gift__description">{prize.description}</p>
+        <GiftStatus gift={gift} status={status} />
+        <div className="p-gift__actions">
+          {status === 'available' && (
+            <RedeemButton pending={redeem.status === 'pending'} retry={failure?.retryable ?? false} onRedeem={openRedeem} />
+          )}
+          <ShareButton canShare={share.canShare} onShare={() => void share.shareLink()} />
+        </div>
+        {failure && status === 'available' && (
+          <InlineError title="Redeeming didn't start" message={failure.message} />
+        )}
+        <ShareFeedback feedback={share.feedback} />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Renders pages as the host does (a router, and the API client in context) with only the
+ * network stubbed: a real client whose `fetch` answers with real Responses.
+ */
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { ApiProvider } from 'shared/api/api-context';
+import { createApiClient } from 'shared/api/client';
+import type { GiftView } from 'shared/api/contract';
+import { reasonPhrase } from 'shared/http-error';
+
+export const API_BASE = 'http://api.test';
+
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' }, ...init });
+}
+
+/** The API's one error shape, with its status. */
+export function errorResponse(statusCode: number, message: string, headers: Record<string, string> = {}): Response {
+  return jsonResponse(
+    { statusCode, statusMessage: reasonPhrase(statusCode), message },
+    { status: statusCode, headers: { 'Content-Type': 'application/json', ...headers } },
+  );
+}
+
+/** What fetch does when the API is down. */
+export function networkFailure(): Promise<Response> {
+  return Promise.reject(new TypeError('Failed to fetch'));
+}
+
+type Reply = () => Response | Promise<Response>;
+export type FetchStub = jest.Mock<Promise<Response>, [RequestInfo | URL, RequestInit?]>;
+
+/** Each request is answered by the next reply; a Response body can be read once, hence factories. */
+export function stubFetch(...replies: Reply[]): FetchStub {
+  const fetchStub: FetchStub = jest.fn();
+  for (const reply of replies) fetchStub.mockImplementationOnce(async () => reply());
+  fetchStub.mockRejectedValue(new Error('fetch called more often than the test expected'));
+  return fetchStub;
+}
+
+/** "POST http://api.test/api/game/plays" for each request made, in order. */
+export function requestsOf(fetchStub: FetchStub): string[] {
+  return fetchStub.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
+}
+
+/** A reply the test settles itself, to look at the page while a request is in flight. */
+export function deferredReply(): { reply: Reply; resolve: (response: Response) => void } {
+  let resolve: (response: Response) => void = () => undefined;
+  const pending = new Promise<Response>((settle) => {
+    resolve = settle;
+  });
+  return { reply: () => pending, resolve };
+}
+
+export function renderWithApi(path: string, routes: Record<string, ReactElement>, fetchStub: FetchStub) {
+  const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
+  return render(
+    <ApiProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          {Object.entries(routes).map(([routePath, element]) => (
+            <Route key={routePath} path={routePath} element={element} />
+          ))}
+        </Routes>
+      </MemoryRouter>
+    </ApiProvider>,
+  );
+}
+
+export const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
+export const REDEEM_ID = 'Rd3_-eEmMeNoWpLeAsE12345';
+
+export function giftView(overrides: Partial<GiftView> = {}): GiftView {
+  return {
+    giftId: GIFT_ID,
+    prize: {
+      id: 'cinema',
+      name: 'Cinema ticket',
+      description: 'One seat at any screening, any day of the week.',
+      value: { amount: 12.5, currency: 'EUR' },
+      icon: 'mdi:ticket',
+    },
+    status: 'available',
+    createdAt: '2026-11-22T12:00:00.000Z',
+    expiresAt: '2026-12-22T12:00:00.000Z',
+    redeemedAt: null,
+    ...overrides,
+  };
+}
+
+/** The warnings a failed request logs are expected in these tests; keep them out of the output. */
+export function silenceWarnings(): jest.SpyInstance {
+  return jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+}

@@ -1,0 +1,58 @@
+/** The email and terms the API needs, and the one button that redeems the gift. */
+import { useRef, type FormEvent } from 'react';
+import { useCompleteRedeem, type CompleteHandlers } from '../api/complete-redeem';
+import { useRedeemForm } from '../hooks/use-redeem-form';
+import { ConfirmFailure } from './confirm-failure';
+import { EmailField } from './email-field';
+import { TermsField } from './terms-field';
+
+interface RedeemFormProps extends CompleteHandlers {
+  redeemId: string;
+}
+
+export function RedeemForm({ redeemId, onCompleted, onClosed }: RedeemFormProps) {
+  const form = useRedeemForm();
+  const confirm = useCompleteRedeem(redeemId, { onCompleted, onClosed });
+  const emailRef = useRef<HTMLInputElement>(null);
+  const termsRef = useRef<HTMLInputElement>(null);
+  const pending = confirm.state.status === 'pending';
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const outcome = form.submit();
+    if (outcome.ok) {
+      void confirm.send(outcome.body);
+      return;
+    }
+    (outcome.errors.email ? emailRef : termsRef).current?.focus();
+  }
+
+  return (
+    // The inline messages replace the browser's own bubbles, which are easy to miss on a phone.
+    <form className="p-redeem__form" noValidate onSubmit={onSubmit}>
+      <EmailField
+        ref={emailRef}
+        value={form.email}
+        error={form.errors.email}
+        onChange={(value) => {
+          form.setEmail(value);
+          confirm.reset();
+        }}
+        onBlur={form.checkEmailField}
+      />
+      <TermsField
+        ref={termsRef}
+        checked={form.acceptTerms}
+        error={form.errors.terms}
+        onChange={(checked) => {
+          form.setAcceptTerms(checked);
+          confirm.reset();
+        }}
+      />
+      {confirm.state.status === 'failed' && <ConfirmFailure failure={confirm.state.failure} onRetry={confirm.retry} />}
+      <button type="submit" className="p-button p-button--primary p-redeem__confirm" disabled={pending}>
+        {pending ? 'Redeeming…' : 'Redeem my gift'}
+      </button>
+    </form>
+  );
+}

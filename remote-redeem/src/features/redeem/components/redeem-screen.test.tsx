@@ -1,0 +1,121 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { aCompletedRedeem, aGift, aRedeem, GIFT_ID, REDEEM_ID } from '../../../test-fixtures';
+import { errorResponse, jsonResponse, networkFailure, renderRedeemPage, stubApi } from '../../../test-utils';
+
+const GET = `GET /api/redeems/${REDEEM_ID}`;
+
+/** A thrown error is reported by React before the boundary shows it; that is expected here. */
+function silenceCaughtErrors(): jest.SpyInstance {
+  return jest.spyOn(console, 'error').mockImplementation(() => undefined);
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+describe('RedeemScreen on arrival', () => {
+  it('shows a skeleton, then the open session: gift summary, its expiry and the form', async () => {
+    const fetchStub = stubApi({ [GET]: [() => jsonResponse(aRedeem())] });
+    renderRedeemPage(fetchStub);
+    expect(screen.getByText('Loading your gift…').closest('[aria-busy="true"]')).toBeInTheDocument();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Coffee shop voucher' })).toBeInTheDocument();
+    expect(screen.getByText('€25')).toBeInTheDocument();
+    expect(screen.getByText(/Gift valid until/)).toHaveTextContent('Gift valid until February 14, 2030');
+    expect(screen.getByText(/This page is valid until/)).toHaveTextContent('This page is valid until 14:32.');
+
+    const email = screen.getByRole('textbox', { name: 'Email address' });
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toHaveAttribute('autocomplete', 'email');
+    expect(email).toBeRequired();
+    expect(screen.getByRole('checkbox', { name: 'I accept the terms' })).not.toBeChecked();
+    expect(screen.getByRole('link', { name: 'terms' })).toHaveAttribute('href', '/terms');
+    expect(screen.getByRole('button', { name: 'Redeem my gift' })).toBeEnabled();
+
+    expect(fetchStub).toHaveBeenCalledTimes(1);
+    expect(String(fetchStub.mock.calls[0]?.[0])).toBe(`http://api.test/api/redeems/${REDEEM_ID}`);
+    expect(document.title).toBe('Redeem your gift · Gift Box');
+  });
+
+  it('writes a value without an amount as its label', async () => {
+    const gift = aGift();
+    const prize = { ...gift.prize, value: { label: 'Free coffee for a month' } };
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem({ gift: { ...gift, prize } }))] }));
+
+    expect(await screen.findByText('Free coffee for a month')).toBeInTheDocument();
+  });
+
+  it('shows a completed session (a reload after redeeming) with its voucher and no form', async () => {
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' })).toBeInTheDocument();
+    const voucher = screen.getByRole('group', { name: 'Voucher code' });
+    expect(within(voucher).getByText('GIFT-7KQ4-M2XD')).toBeInTheDocument();
+    expect(screen.getByText('j•••@example.com')).toBeInTheDocument();
+    expect(screen.getByText('February 1, 2030, 14:09')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    expect(document.title).toBe('Your voucher · Gift Box');
+  });
+
+  it('shows an expired session with a way back to the gift while it is still available', async () => {
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem({ status: 'expired' }))] }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'This redeem page has expired' })).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Back to your gift' }));
+    expect(await screen.findByText('The gift page')).toBeInTheDocument();
+  });
+
+  it('offers no way back from an expired session once the gift is redeemed', async () => {
+    const gift = aGift({ status: 'redeemed' });
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem({ status: 'expired', gift }))] }));
+
+    expect(await screen.findByText('This gift has already been redeemed.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Back to your gift' })).not.toBeInTheDocument();
+  });
+
+  it('shows a superseded session: the gift was redeemed elsewhere', async () => {
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem({ status: 'superseded' }))] }));
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'This gift was redeemed in another tab or session' });
+    expect(heading).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See the gift' })).toHaveAttribute('href', `/gifts/${GIFT_ID}`);
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+  });
+
+  it('throws a 404 for an unknown session, for the host to show its error page', async () => {
+    silenceCaughtErrors();
+    renderRedeemPage(stubApi({ [GET]: [() => errorResponse(404, 'Redeem session not found')] }));
+
+    const caught = await screen.findByRole('alert');
+    expect(caught).toHaveAttribute('data-status', '404');
+    expect(caught).toHaveTextContent('This redeem session was not found.');
+  });
+
+  it('throws a 404 for a malformed id without asking the API', async () => {
+    silenceCaughtErrors();
+    const fetchStub = stubApi({});
+    renderRedeemPage(fetchStub, 'not-an-id');
+
+    expect(await screen.findByRole('alert')).toHaveAttribute('data-status', '404');
+    expect(fetchStub).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a 5xx', () => errorResponse(502, 'The database is restarting.'), 'The database is restarting.'],
+    ['an unreachable API', networkFailure, 'could not be reached'],
+  ])('shows %s inside the page, and "Try again" loads the session', async (_case, failure, message) => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fetchStub = stubApi({ [GET]: [failure, () => jsonResponse(aRedeem())] });
+    renderRedeemPage(fetchStub);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Your gift didn’t load');
+    expect(alert).toHaveTextContent(message);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(fetchStub).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,38 @@
+import { useEffect, useId, useRef } from 'react';
+import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard';
+
+const COPY_MESSAGES = {
+  idle: '',
+  copied: 'Copied',
+  failed: 'Copying did not work here. The code is selected: copy it with your keyboard or menu.',
+} as const;
+
+/** The voucher code, big enough to read out or type, with a copy button. */
+export function VoucherCode({ code }: { code: string }) {
+  const { status, copy } = useCopyToClipboard();
+  const labelId = useId();
+  const codeRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    // Without the clipboard, selecting the code leaves the visitor one step from copying it.
+    if (status !== 'failed' || !codeRef.current) return;
+    window.getSelection()?.selectAllChildren(codeRef.current);
+  }, [status]);
+
+  return (
+    <div className="p-redeem__voucher" role="group" aria-labelledby={labelId}>
+      <p id={labelId} className="p-redeem__voucher-label">
+        Voucher code
+      </p>
+      <code ref={codeRef} className="p-redeem__code">
+        {code}
+      </code>
+      <button type="button" className="p-button p-redeem__copy" onClick={() => void copy(code)}>
+        Copy code
+      </button>
+      <p className={`p-redeem__copy-status p-redeem__copy-status--${status}`} role="status">
+        {COPY_MESSAGES[status]}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/** API answers for tests: an open session of an available gift, unless a test says otherwise. */
+import type { GiftView, RedeemView } from 'shared/api/contract';
+
+export const REDEEM_ID = 'Rd_session-0123456789abc';
+export const GIFT_ID = 'Gf_gift-00123456789abcde';
+
+// Local times, so what the page writes does not depend on the machine's time zone.
+export const SESSION_EXPIRES_AT = new Date(2030, 1, 1, 14, 32).toISOString();
+export const GIFT_EXPIRES_AT = new Date(2030, 1, 14, 12, 0).toISOString();
+export const REDEEMED_AT = new Date(2030, 1, 1, 14, 9).toISOString();
+
+export function aGift(overrides: Partial<GiftView> = {}): GiftView {
+  return {
+    giftId: GIFT_ID,
+    prize: {
+      id: 'coffee-voucher',
+      name: 'Coffee shop voucher',
+      description: 'Any drink, any size, in any of our partner cafés.',
+      value: { amount: 25, currency: 'EUR' },
+      icon: 'mdi:coffee',
+    },
+    status: 'available',
+    createdAt: new Date(2030, 0, 15, 9, 0).toISOString(),
+    expiresAt: GIFT_EXPIRES_AT,
+    redeemedAt: null,
+    ...overrides,
+  };
+}
+
+export function aRedeem(overrides: Partial<RedeemView> = {}): RedeemView {
+  return {
+    redeemId: REDEEM_ID,
+    status: 'open',
+    createdAt: new Date(2030, 1, 1, 14, 2).toISOString(),
+    expiresAt: SESSION_EXPIRES_AT,
+    gift: aGift(),
+    completedAt: null,
+    voucherCode: null,
+    emailHint: null,
+    ...overrides,
+  };
+}
+
+export function aCompletedRedeem(overrides: Partial<RedeemView> = {}): RedeemView {
+  return aRedeem({
+    status: 'completed',
+    completedAt: REDEEMED_AT,
+    voucherCode: 'GIFT-7KQ4-M2XD',
+    emailHint: 'j•••@example.com',
+    gift: aGift({ status: 'redeemed', redeemedAt: REDEEMED_AT }),
+    ...overrides,
+  });
+}

@@ -1,0 +1,35 @@
+/** How every page writes money, dates and times for people: English (SEED-SPEC: interface locale English). */
+import type { PrizeValue } from './api/contract';
+
+// One formatter for every remote, so a prize reads the same on the gift and redeem pages.
+// Times are 24-hour ("14:32"): a deadline must not hinge on AM/PM.
+const LOCALE = 'en';
+
+export function formatPrizeValue(value: PrizeValue): string {
+  if ('label' in value) return value.label;
+  try {
+    return new Intl.NumberFormat(LOCALE, {
+      style: 'currency',
+      currency: value.currency,
+      trailingZeroDisplay: 'stripIfInteger',
+    }).format(value.amount);
+  } catch {
+    // An unknown currency code is a RangeError; the amount is still worth showing.
+    return `${value.amount} ${value.currency}`;
+  }
+}
+
+function formatInstant(iso: string, options: Intl.DateTimeFormatOptions): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(LOCALE, options).format(date);
+}
+
+/** "February 14, 2030", in the visitor's time zone. */
+export function formatDate(iso: string): string {
+  return formatInstant(iso, { dateStyle: 'long' });
+}
+
+/** "14:32", in the visitor's time zone. */
+export function formatTime(iso: string): string {
+  return formatInstant(iso, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
