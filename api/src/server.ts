@@ -1,2 +1,78 @@
-/** Builds the API application without listening; `index.ts` listens. */
-export {};
+/**
+ * Builds the API application without listening (tests call `inject`; `index.ts` listens).
+ * Configuration, database and clock are injected.
+ */
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type App, type AppContext } from './app-context';
+import { type AppConfig } from './config';
+import { type Database } from './db/database';
+import { registerPlay } from './features/game/play-route';
+import { registerGetGift } from './features/gifts/get-gift';
+import { registerOpenRedeem } from './features/gifts/open-redeem';
+import { registerHealth } from './features/health/health-route';
+import { registerCompleteRedeem } from './features/redeems/complete-redeem';
+import { registerGetRedeem } from './features/redeems/get-redeem';
+import { installErrorHandlers } from './http/error-handler';
+import { type Clock, systemClock } from './time';
+
+/** Request bodies are tiny (`{ email, acceptTerms }` at most). */
+export const BODY_LIMIT_BYTES = 4 * 1024;
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  db: Database;
+  /** The time every handler uses, and passes to SQL; tests move it. */
+  now?: Clock;
+  /** Where the JSON log lines go (default stdout); tests read them. */
+  logStream?: NodeJS.WritableStream;
+}
+
+// Nothing personal or secret reaches the logs: cookies, emails and voucher codes are censored.
+const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  'email',
+  'voucherCode',
+  '*.email',
+  '*.voucherCode',
+  '*.voucher_code',
+];
+
+export async function buildApp({ config, db, now = systemClock, logStream }: BuildAppOptions): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(logStream ? { stream: logStream } : {}) },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // JSON only: a text/plain POST is what a cross-site form can send without a CORS preflight.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandlers(app, BODY_LIMIT_BYTES);
+
+  await app.register(cors, {
+    origin: [config.hostOrigin, ...config.corsOrigins],
+    credentials: true,
+    methods: ['GET', 'POST'],
+    exposedHeaders: ['Retry-After'],
+    maxAge: 600,
+  });
+  await app.register(cookie);
+
+  // Answers carry ids and voucher codes: no shared or browser cache may keep them.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  const context: AppContext = { config, db, now };
+  for (const register of [registerHealth, registerPlay, registerGetGift, registerOpenRedeem, registerGetRedeem, registerCompleteRedeem]) {
+    register(app, context);
+  }
+  return app;
+}

@@ -1,5 +1,5 @@
 /**
- * Starts the four production servers as separate processes on the test ports, as a deploy
+ * Starts the production servers (host, three remotes, API) as separate processes on the test ports, as a deploy
  * would run them, and stops or restarts any one of them (an outage, a redeploy). Each runs
  * under process-guard.cjs in its own process group, so stopping, a crash of the test process
  * or Ctrl-C leaves no server behind. Output goes to `.e2e-tmp/logs/<name>.log`.
@@ -10,6 +10,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { answersOk, delay, isPortInUse, waitForPortFree } from './net';
 import {
+  API_DATA_DIR,
   HOST_ORIGIN,
   LOG_DIR,
   ROOT_DIR,
@@ -32,6 +33,7 @@ const SPECS: Record<ServerName, ServerSpec> = {
   gifts: { packageDir: 'remote-gifts', script: 'server.ts', readyPath: '/builds/latest.json' },
   redeem: { packageDir: 'remote-redeem', script: 'server.ts', readyPath: '/builds/latest.json' },
   content: { packageDir: 'remote-content', script: 'server.ts', readyPath: '/builds/latest.json' },
+  api: { packageDir: 'api', script: 'src/index.ts', readyPath: '/api/health' },
 };
 
 const TSX_CLI = join(ROOT_DIR, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -79,6 +81,13 @@ export function baseServerEnv(): Record<string, string> {
     REMOTE_REDEEM_URL: manifestUrlOf('redeem'),
     REMOTE_CONTENT_URL: manifestUrlOf('content'),
     API_BASE_URL: originOf('api'),
+    // The API: its own embedded database for the run, every play a win, limits out of the way.
+    PGLITE_DATA_DIR: API_DATA_DIR,
+    GAME_WIN_RATE: '1',
+    PLAYS_PER_VISITOR_PER_DAY: '1000',
+    PLAYS_PER_IP_PER_DAY: '10000',
+    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
+    LOG_LEVEL: 'warn',
   };
 }
 
@@ -88,6 +97,8 @@ function serverEnv(overrides: EnvOverrides): NodeJS.ProcessEnv {
   delete env.RUNTIME_CONFIG_FILE;
   delete env.BUILD_CHECK_INTERVAL_MS;
   delete env.REMOTE_TIMEOUT_MS;
+  delete env.DATABASE_URL;
+  delete env.PRIZE_CATALOGUE_FILE;
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
@@ -256,7 +267,7 @@ export async function restartServer(name: ServerName, options: StartOptions = {}
   return startServer(name, { ...options, env: options.env ?? lastEnv.get(name) ?? {} });
 }
 
-/** Starts the given servers (all four by default) in parallel. */
+/** Starts the given servers (all of them by default) in parallel. */
 export async function startServers(
   names: readonly ServerName[] = SERVER_NAMES,
   options: Partial<Record<ServerName, StartOptions>> = {},

@@ -10,11 +10,13 @@ export const ROOT_DIR = join(E2E_DIR, '..');
 export const TMP_DIR = join(E2E_DIR, '.e2e-tmp');
 export const LOG_DIR = join(TMP_DIR, 'logs');
 export const PROFILE_DIR = join(TMP_DIR, 'profiles');
+/** The API's embedded database for this run; emptied by the global setup. */
+export const API_DATA_DIR = join(TMP_DIR, 'api-data');
 
-export type ServerName = 'host' | 'gifts' | 'redeem' | 'content';
-export type RemoteName = Exclude<ServerName, 'host'>;
+export type ServerName = 'host' | 'gifts' | 'redeem' | 'content' | 'api';
+export type RemoteName = Exclude<ServerName, 'host' | 'api'>;
 
-export const SERVER_NAMES: readonly ServerName[] = ['host', 'gifts', 'redeem', 'content'];
+export const SERVER_NAMES: readonly ServerName[] = ['host', 'gifts', 'redeem', 'content', 'api'];
 export const REMOTE_NAMES: readonly RemoteName[] = ['gifts', 'redeem', 'content'];
 
 function basePort(): number {
@@ -29,8 +31,7 @@ function basePort(): number {
 
 const BASE = basePort();
 
-/** Nothing listens on the API port in this suite; the host only publishes its URL. */
-export const TEST_PORTS: Readonly<Record<ServerName | 'api', number>> = {
+export const TEST_PORTS: Readonly<Record<ServerName, number>> = {
   host: BASE,
   gifts: BASE + 1,
   redeem: BASE + 2,
@@ -38,7 +39,7 @@ export const TEST_PORTS: Readonly<Record<ServerName | 'api', number>> = {
   api: BASE + 4,
 };
 
-export function originOf(name: ServerName | 'api'): string {
+export function originOf(name: ServerName): string {
   return `http://localhost:${TEST_PORTS[name]}`;
 }
 

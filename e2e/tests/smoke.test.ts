@@ -13,14 +13,14 @@ import {
   type LayoutName,
 } from '../support/app-page';
 import { launchBrowser, reactRendererCount, type BrowserSession, type PageWatch } from '../support/browser';
+import { openRedeemSession, winGift } from '../support/api';
 import { httpGet, httpGetJson, httpGetPage } from '../support/http';
 import { startServers, stopAllServers } from '../support/servers';
 import { HOST_ORIGIN, REMOTE_NAMES, VALID_ID, manifestUrlOf, originOf } from '../support/test-env';
 
-/** Copy the pages show today (placeholders); update here when the pages change. */
+/** Copy the pages show; update here when the pages change. */
 const COPY = {
   gameHeading: 'Pick a box',
-  giftHeading: 'Your gift',
   redeemHeading: 'Redeem your gift',
   notFoundTitle: 'Page Not Found',
   unknownRouteMessage: (path: string) => `Page not found: ${path}`,
@@ -38,9 +38,9 @@ const ROUTES: readonly RouteCase[] = [
   { path: '/', layout: 'default' },
   { path: '/about', layout: 'default' },
   { path: '/game', layout: 'default', heading: COPY.gameHeading },
-  { path: `/gifts/${VALID_ID}`, layout: 'no-footer', heading: COPY.giftHeading },
+  { path: '/gifts/:giftId', layout: 'no-footer' },
   { path: '/privacy-policy', layout: 'default' },
-  { path: `/redeem/${VALID_ID}`, layout: 'redeem', heading: COPY.redeemHeading },
+  { path: '/redeem/:redeemId', layout: 'redeem', heading: COPY.redeemHeading },
   { path: '/terms', layout: 'default' },
 ];
 
@@ -51,11 +51,19 @@ const YEAR_CACHE = /\bmax-age=31536000\b/;
 type PwnedWindow = Window & { __pwned?: unknown };
 
 let browser: BrowserSession | undefined;
+/** A real gift and redeem session, made through the API once the servers run. */
+const ids = { giftId: '', redeemId: '' };
+
+function concrete(path: string): string {
+  return path.replace(':giftId', ids.giftId).replace(':redeemId', ids.redeemId);
+}
 
 beforeAll(async () => {
   const launching = launchBrowser();
   await Promise.all([startServers(), launching]);
   browser = await launching;
+  ids.giftId = await winGift();
+  ids.redeemId = await openRedeemSession(ids.giftId);
 }, 60_000);
 
 afterAll(async () => {
@@ -78,7 +86,7 @@ describe('in the browser', () => {
 
   describe.each(ROUTES)('$path', ({ path, layout, heading }) => {
     test(`renders its page in the ${layout} layout, cleanly`, async () => {
-      expect(await visit(page, path)).toBe(200);
+      expect(await visit(page, concrete(path))).toBe(200);
       const rendered = await waitForRenderedPage(page);
       if (heading) expect(rendered.heading).toBe(heading);
       expect(await mainHeading(page).isVisible()).toBe(true);
@@ -169,7 +177,7 @@ describe('served files', () => {
       `${HOST_ORIGIN}/config.json`,
       `${originOf('content')}/payload/about.json`,
     ];
-    const pages = ['/', '/about', `/gifts/${VALID_ID}`].map((path) => `${HOST_ORIGIN}${path}`);
+    const pages = ['/', '/about', `/gifts/${VALID_ID}`, `/redeem/${VALID_ID}`].map((path) => `${HOST_ORIGIN}${path}`);
     const results = await Promise.all([...urls.map((url) => httpGet(url)), ...pages.map((url) => httpGetPage(url))]);
     const seen = [...urls, ...pages].map((url, index) => ({
       url,

@@ -1,0 +1,22 @@
+/** What every route handler is given: configuration, storage and the clock. */
+import { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import { type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AppConfig } from './config';
+import { type Database } from './db/database';
+import { type Clock } from './time';
+
+export interface AppContext {
+  config: AppConfig;
+  db: Database;
+  now: Clock;
+}
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The 404 message when the route's id is malformed (such an id cannot exist). */
+    notFoundMessage?: string;
+  }
+}

@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { API_ROOT, readServerConfig } from './config';
+
+describe('readServerConfig', () => {
+  it('has defaults for a laptop', () => {
+    expect(readServerConfig({})).toEqual({
+      port: 3004,
+      listenHost: undefined,
+      hostOrigin: 'http://localhost:3000',
+      corsOrigins: [],
+      trustProxy: false,
+      logLevel: 'info',
+      gameWinRate: 0.3,
+      giftTtlDays: 30,
+      redeemSessionTtlMinutes: 30,
+      limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 50, redeemAttemptsPerIpPerMinute: 10 },
+      databaseUrl: undefined,
+      databasePoolSize: 10,
+      pgliteDataDir: join(API_ROOT, '.data', 'pglite'),
+      catalogueFile: join(API_ROOT, 'catalogue.json'),
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = readServerConfig({
+      API_PORT: '4004',
+      API_HOST: '127.0.0.1',
+      HOST_ORIGIN: 'https://gifts.example.com/',
+      CORS_ORIGINS: 'http://localhost:4301, http://localhost:4302',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8',
+      LOG_LEVEL: 'warn',
+      GAME_WIN_RATE: '1',
+      GIFT_TTL_DAYS: '7',
+      REDEEM_SESSION_TTL_MINUTES: '15',
+      PLAYS_PER_VISITOR_PER_DAY: '3',
+      PLAYS_PER_IP_PER_DAY: '30',
+      REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '6',
+      DATABASE_URL: 'postgres://gifts:secret@db:5432/gifts',
+      DATABASE_POOL_SIZE: '4',
+      PGLITE_DATA_DIR: 'memory://',
+      PRIZE_CATALOGUE_FILE: '/etc/gifts/catalogue.json',
+    });
+    expect(config).toEqual({
+      port: 4004,
+      listenHost: '127.0.0.1',
+      hostOrigin: 'https://gifts.example.com',
+      corsOrigins: ['http://localhost:4301', 'http://localhost:4302'],
+      trustProxy: ['loopback', '10.0.0.0/8'],
+      logLevel: 'warn',
+      gameWinRate: 1,
+      giftTtlDays: 7,
+      redeemSessionTtlMinutes: 15,
+      limits: { playsPerVisitorPerDay: 3, playsPerIpPerDay: 30, redeemAttemptsPerIpPerMinute: 6 },
+      databaseUrl: 'postgres://gifts:secret@db:5432/gifts',
+      databasePoolSize: 4,
+      pgliteDataDir: 'memory://',
+      catalogueFile: '/etc/gifts/catalogue.json',
+    });
+  });
+
+  it('reads TRUST_PROXY=true, and resolves relative paths against the working directory', () => {
+    const config = readServerConfig({ TRUST_PROXY: 'true', PGLITE_DATA_DIR: 'data/pglite' });
+    expect(config.trustProxy).toBe(true);
+    expect(config.pgliteDataDir).toBe(join(process.cwd(), 'data', 'pglite'));
+  });
+
+  it.each([
+    ['GAME_WIN_RATE', '1.5', 'GAME_WIN_RATE must be a number from 0 to 1, got "1.5"'],
+    ['GAME_WIN_RATE', 'often', 'GAME_WIN_RATE must be a number from 0 to 1, got "often"'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be "true" or comma-separated proxy addresses'],
+    ['CORS_ORIGINS', 'localhost:4301', 'CORS_ORIGINS must be comma-separated origins'],
+    ['DATABASE_URL', 'mysql://db/gifts', 'DATABASE_URL must be a PostgreSQL URL'],
+    ['API_PORT', '70000', 'API_PORT must be a port number between 1 and 65535, got "70000"'],
+    ['GIFT_TTL_DAYS', '0', 'GIFT_TTL_DAYS must be a positive whole number, got "0"'],
+  ])('names %s when it is %j', (name, value, message) => {
+    expect(() => readServerConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('reports every problem at once', () => {
+    expect(() => readServerConfig({ GAME_WIN_RATE: '2', PLAYS_PER_IP_PER_DAY: '-1' })).toThrow(/GAME_WIN_RATE[\s\S]*\n[\s\S]*PLAYS_PER_IP_PER_DAY/);
+  });
+
+  it('never echoes a DATABASE_URL, which may hold a password', () => {
+    expect(() => readServerConfig({ DATABASE_URL: 'mysql://user:hunter2@db/gifts' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+  });
+});

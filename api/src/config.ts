@@ -1,0 +1,159 @@
+/**
+ * The API's configuration, read from the environment once at start-up. Every problem names the
+ * variable; all problems are reported together.
+ */
+import { isAbsolute, join, resolve } from 'node:path';
+import { EnvError, readHostOrigin, readInt, readPort } from 'shared/node/env';
+
+export const API_ROOT = join(__dirname, '..');
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Fastify's `trustProxy`: off, every proxy, or the proxies' addresses/CIDRs. */
+export type TrustProxy = boolean | string[];
+
+export interface Limits {
+  playsPerVisitorPerDay: number;
+  playsPerIpPerDay: number;
+  redeemAttemptsPerIpPerMinute: number;
+}
+
+/** What `buildApp` needs. */
+export interface AppConfig {
+  hostOrigin: string;
+  /** Further origins allowed through CORS (remote teams' standalone dev shells). */
+  corsOrigins: string[];
+  trustProxy: TrustProxy;
+  logLevel: LogLevel;
+  /** Probability of a win, 0..1. */
+  gameWinRate: number;
+  giftTtlDays: number;
+  redeemSessionTtlMinutes: number;
+  limits: Limits;
+}
+
+/** What `index.ts` needs on top: where to listen and where the data lives. */
+export interface ServerConfig extends AppConfig {
+  port: number;
+  /** Undefined: every interface. */
+  listenHost: string | undefined;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  pgliteDataDir: string;
+  catalogueFile: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function readWinRate(env: Env): number {
+  const raw = env.GAME_WIN_RATE;
+  if (raw === undefined || raw === '') return 0.3;
+  const value = /^\d*\.?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 0 && value <= 1)) throw new EnvError(`GAME_WIN_RATE must be a number from 0 to 1, got "${raw}"`);
+  return value;
+}
+
+function readLogLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL;
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((candidate) => candidate === raw);
+  if (!level) throw new EnvError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
+// proxy-addr's names for address ranges.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const addresses = raw.split(',').map((part) => part.trim());
+  const valid = (address: string) => PROXY_NAMES.has(address) || /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(address);
+  if (!addresses.every(valid)) {
+    throw new EnvError(`TRUST_PROXY must be "true" or comma-separated proxy addresses, CIDRs or names (loopback, linklocal, uniquelocal), got "${raw}"`);
+  }
+  return addresses;
+}
+
+function readOrigins(env: Env): string[] {
+  const raw = env.CORS_ORIGINS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((part) => {
+    const value = part.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new EnvError(`CORS_ORIGINS must be comma-separated origins such as http://localhost:4301, got "${value}"`);
+    }
+    return url.origin;
+  });
+}
+
+function readDatabaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new EnvError('DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts');
+  }
+  return raw;
+}
+
+function readPath(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'memory://' || isAbsolute(raw)) return raw;
+  return resolve(raw);
+}
+
+function readListenHost(env: Env): string | undefined {
+  const raw = env.API_HOST;
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/** Reads every variable; throws one EnvError listing every problem. */
+export function readServerConfig(env: Env = process.env): ServerConfig {
+  const problems: string[] = [];
+  const read = <T>(reader: () => T, fallback: T): T => {
+    try {
+      return reader();
+    } catch (error) {
+      if (!(error instanceof EnvError)) throw error;
+      problems.push(error.message);
+      return fallback;
+    }
+  };
+  const config: ServerConfig = {
+    port: read(() => readPort('api', env), 0),
+    listenHost: readListenHost(env),
+    hostOrigin: read(() => readHostOrigin(env), ''),
+    corsOrigins: read(() => readOrigins(env), []),
+    trustProxy: read(() => readTrustProxy(env), false),
+    logLevel: read(() => readLogLevel(env), 'info'),
+    gameWinRate: read(() => readWinRate(env), 0),
+    giftTtlDays: read(() => readInt('GIFT_TTL_DAYS', 30, env), 0),
+    redeemSessionTtlMinutes: read(() => readInt('REDEEM_SESSION_TTL_MINUTES', 30, env), 0),
+    limits: {
+      playsPerVisitorPerDay: read(() => readInt('PLAYS_PER_VISITOR_PER_DAY', 5, env), 0),
+      playsPerIpPerDay: read(() => readInt('PLAYS_PER_IP_PER_DAY', 50, env), 0),
+      redeemAttemptsPerIpPerMinute: read(() => readInt('REDEEM_ATTEMPTS_PER_IP_PER_MINUTE', 10, env), 0),
+    },
+    databaseUrl: read(() => readDatabaseUrl(env), undefined),
+    databasePoolSize: read(() => readInt('DATABASE_POOL_SIZE', 10, env), 0),
+    pgliteDataDir: readPath(env, 'PGLITE_DATA_DIR', join(API_ROOT, '.data', 'pglite')),
+    catalogueFile: readPath(env, 'PRIZE_CATALOGUE_FILE', join(API_ROOT, 'catalogue.json')),
+  };
+  if (problems.length > 0) throw new EnvError(problems.join('\n'));
+  return config;
+}

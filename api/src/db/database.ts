@@ -1,0 +1,22 @@
+/**
+ * The storage port: plain parameterised SQL, the same statements for PGlite and PostgreSQL.
+ * Timestamps are always passed in as parameters (never `now()` in SQL) so tests can move time.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  /** One statement with `$1…` parameters; the rows it returns (RETURNING included). */
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** A script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly driver: 'pglite' | 'postgres';
+  /**
+   * Runs `work` in one transaction (READ COMMITTED): committed when it resolves, rolled back when
+   * it throws. `work` must use `tx` only, never the database itself (PGlite has one connection).
+   */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

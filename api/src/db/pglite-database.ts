@@ -1,0 +1,36 @@
+/** The embedded driver: PGlite (PostgreSQL compiled to WebAssembly), in a data folder or in memory. */
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { type Database, type Queryable } from './database';
+
+export const IN_MEMORY = 'memory://';
+
+/** What PGlite and its transactions both offer. */
+interface PgliteSession {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  exec(sql: string): Promise<unknown>;
+}
+
+/** `dataDir` is a folder (created when missing) or `memory://`. */
+export async function openPglite(dataDir: string = IN_MEMORY): Promise<Database> {
+  if (dataDir !== IN_MEMORY) await mkdir(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir === IN_MEMORY ? {} : { dataDir });
+
+  const wrap = (target: PgliteSession): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(sql, [...params]);
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  });
+
+  // PGlite is a single session: it runs one statement or one whole transaction at a time, in order.
+  return {
+    driver: 'pglite',
+    ...wrap(pg),
+    transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,21 @@
+/** `GET /api/gifts/:giftId`: the gift with its prize, whatever its status. */
+import { type App, type AppContext } from '../../app-context';
+import { giftNotFound } from '../../http/errors';
+import { giftParamsSchema } from '../../schemas/requests';
+import { errorResponses, giftViewSchema } from '../../schemas/views';
+import { findGift, toGiftView } from './gift-view';
+
+export function registerGetGift(app: App, { db, now }: AppContext): void {
+  app.get(
+    '/api/gifts/:giftId',
+    {
+      schema: { params: giftParamsSchema, response: { 200: giftViewSchema, ...errorResponses } },
+      config: { notFoundMessage: giftNotFound().message },
+    },
+    async (request) => {
+      const row = await findGift(db, request.params.giftId);
+      if (!row) throw giftNotFound();
+      return toGiftView(row, now());
+    },
+  );
+}

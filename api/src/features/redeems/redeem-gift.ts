@@ -1,0 +1,71 @@
+/**
+ * Completing a redeem session: the gift's `available → redeemed` and the session's
+ * `open → completed` in one transaction. Locks are always taken gift first, then session, so
+ * concurrent completions of one gift queue on the gift row (no deadlock), and the conditional
+ * UPDATE lets exactly one of them through. A repeat with the same email gets the same answer.
+ */
+import { type CompleteRedeemResult } from 'shared/api/contract';
+import { newVoucherCode } from '../../codes';
+import { type Database } from '../../db/database';
+import { giftAlreadyRedeemed, giftExpired, HttpError, redeemNotFound } from '../../http/errors';
+
+interface LockedSession {
+  [column: string]: unknown;
+  status: 'open' | 'completed' | 'superseded';
+  expires_at: Date;
+  email: string | null;
+  voucher_code: string | null;
+}
+
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+export async function redeemGift(db: Database, redeemId: string, email: string, now: Date): Promise<CompleteRedeemResult> {
+  return db.transaction(async (tx) => {
+    const [session] = await tx.query<{ gift_id: string }>('SELECT gift_id FROM redeem_sessions WHERE id = $1', [redeemId]);
+    if (!session) throw redeemNotFound();
+    const [gift] = await tx.query<{ status: string; expires_at: Date; redeemed_at: Date | null }>(
+      'SELECT status, expires_at, redeemed_at FROM gifts WHERE id = $1 FOR UPDATE',
+      [session.gift_id],
+    );
+    const [locked] = await tx.query<LockedSession>(
+      'SELECT status, expires_at, email, voucher_code FROM redeem_sessions WHERE id = $1 FOR UPDATE',
+      [redeemId],
+    );
+    if (!gift || !locked) throw redeemNotFound();
+
+    if (locked.status === 'completed') {
+      if (locked.email && locked.voucher_code && gift.redeemed_at && sameEmail(locked.email, email)) {
+        return { voucherCode: locked.voucher_code, redeemedAt: gift.redeemed_at.toISOString() };
+      }
+      throw new HttpError(409, 'This gift has already been redeemed with another email address.');
+    }
+    if (locked.status === 'superseded' || gift.status === 'redeemed') throw giftAlreadyRedeemed();
+    if (locked.expires_at.getTime() <= now.getTime()) {
+      throw new HttpError(410, 'This redeem session has expired. Open the gift again to start a new one.');
+    }
+
+    const [redeemed] = await tx.query<{ redeemed_at: Date }>(
+      `UPDATE gifts SET status = 'redeemed', redeemed_at = $2::timestamptz
+        WHERE id = $1 AND status = 'available' AND expires_at > $2::timestamptz
+        RETURNING redeemed_at`,
+      [session.gift_id, now],
+    );
+    if (!redeemed) throw gift.expires_at.getTime() <= now.getTime() ? giftExpired() : giftAlreadyRedeemed();
+
+    const voucherCode = newVoucherCode();
+    const [completed] = await tx.query(
+      `UPDATE redeem_sessions SET status = 'completed', completed_at = $2::timestamptz, email = $3, voucher_code = $4
+        WHERE id = $1 AND status = 'open'
+        RETURNING id`,
+      [redeemId, now, email, voucherCode],
+    );
+    // Cannot happen while the row is locked; if it ever does, throwing rolls the gift back too.
+    if (!completed) throw giftAlreadyRedeemed();
+    await tx.query(
+      `UPDATE redeem_sessions SET status = 'superseded'
+        WHERE gift_id = $1 AND id <> $2 AND status = 'open' AND expires_at > $3::timestamptz`,
+      [session.gift_id, redeemId, now],
+    );
+    return { voucherCode, redeemedAt: redeemed.redeemed_at.toISOString() };
+  });
+}

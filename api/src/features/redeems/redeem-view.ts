@@ -1,0 +1,58 @@
+/** A redeem session with its gift, and its status as of now. */
+import { type RedeemStatus, type RedeemView } from 'shared/api/contract';
+import { maskEmail } from 'shared/api/email';
+import { type Queryable } from '../../db/database';
+import { type GiftRow, toGiftView } from '../gifts/gift-view';
+
+export interface RedeemRow extends GiftRow {
+  redeem_id: string;
+  redeem_status: 'open' | 'completed' | 'superseded';
+  redeem_created_at: Date;
+  redeem_expires_at: Date;
+  completed_at: Date | null;
+  email: string | null;
+  voucher_code: string | null;
+}
+
+/**
+ * Completed and superseded are stored. A stored `open` session reads as expired past its own
+ * expiry or its gift's, and as superseded once another session redeemed the gift.
+ */
+export function redeemStatus(row: RedeemRow, now: Date): RedeemStatus {
+  if (row.redeem_status !== 'open') return row.redeem_status;
+  if (row.redeem_expires_at.getTime() <= now.getTime()) return 'expired';
+  if (row.gift_status === 'redeemed') return 'superseded';
+  if (row.gift_expires_at.getTime() <= now.getTime()) return 'expired';
+  return 'open';
+}
+
+export function toRedeemView(row: RedeemRow, now: Date): RedeemView {
+  const completed = row.redeem_status === 'completed';
+  return {
+    redeemId: row.redeem_id,
+    status: redeemStatus(row, now),
+    createdAt: row.redeem_created_at.toISOString(),
+    expiresAt: row.redeem_expires_at.toISOString(),
+    gift: toGiftView(row, now),
+    completedAt: completed && row.completed_at ? row.completed_at.toISOString() : null,
+    voucherCode: completed ? row.voucher_code : null,
+    emailHint: completed && row.email ? maskEmail(row.email) : null,
+  };
+}
+
+export async function findRedeem(db: Queryable, redeemId: string): Promise<RedeemRow | undefined> {
+  const [row] = await db.query<RedeemRow>(
+    `SELECT s.id AS redeem_id, s.status AS redeem_status, s.created_at AS redeem_created_at,
+            s.expires_at AS redeem_expires_at, s.completed_at, s.email, s.voucher_code,
+            g.id AS gift_id, g.status AS gift_status, g.created_at AS gift_created_at,
+            g.expires_at AS gift_expires_at, g.redeemed_at,
+            p.id AS prize_id, p.name AS prize_name, p.description AS prize_description,
+            p.value AS prize_value, p.icon AS prize_icon
+       FROM redeem_sessions s
+       JOIN gifts g ON g.id = s.gift_id
+       JOIN prizes p ON p.id = g.prize_id
+      WHERE s.id = $1`,
+    [redeemId],
+  );
+  return row;
+}

@@ -1,0 +1,20 @@
+/** The errors handlers throw; the error handler turns each into the one error body. */
+import { HttpError } from 'shared/http-error';
+
+export { HttpError };
+
+export class TooManyRequestsError extends HttpError {
+  constructor(
+    message: string,
+    /** Seconds until the limit's window ends: sent as Retry-After. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+    this.name = 'TooManyRequestsError';
+  }
+}
+
+export const giftNotFound = () => new HttpError(404, 'Gift not found.');
+export const redeemNotFound = () => new HttpError(404, 'Redeem session not found.');
+export const giftAlreadyRedeemed = () => new HttpError(409, 'This gift has already been redeemed.');
+export const giftExpired = () => new HttpError(410, 'This gift has expired.');

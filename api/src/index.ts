@@ -1,0 +1,117 @@
+/**
+ * Starts the API: reads the configuration, opens the database, applies migrations, seeds the
+ * prize catalogue on first start, listens on API_PORT, and shuts down gracefully on
+ * SIGTERM/SIGINT (in-flight requests finish, then the database closes).
+ */
+import { EnvError } from 'shared/node/env';
+import { CatalogueError, loadCatalogue } from './catalogue/catalogue';
+import { seedPrizes } from './catalogue/seed';
+import { readServerConfig, type ServerConfig } from './config';
+import { type Database } from './db/database';
+import { migrate } from './db/migrate';
+import { openDatabase } from './db/open-database';
+import { pruneCounters } from './limits/rate-limit';
+import { buildApp } from './server';
+import { addDays } from './time';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+function fail(message: string): never {
+  console.error(`[api] ${message}`);
+  process.exit(1);
+}
+
+/** Where the data lives, without a password. */
+function describeStorage(config: ServerConfig): string {
+  if (!config.databaseUrl) return `PGlite in ${config.pgliteDataDir}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}
+
+async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: ServerConfig): Promise<void> {
+  if (config.listenHost) {
+    await app.listen({ port: config.port, host: config.listenHost });
+    return;
+  }
+  // Every interface, like the other servers: IPv6 (dual stack) where the machine has it.
+  try {
+    await app.listen({ port: config.port, host: '::' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' && (error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL') throw error;
+    await app.listen({ port: config.port, host: '0.0.0.0' });
+  }
+}
+
+async function main(): Promise<void> {
+  let config: ServerConfig;
+  try {
+    config = readServerConfig();
+  } catch (error) {
+    if (error instanceof EnvError) fail(`invalid configuration:\n${error.message}`);
+    throw error;
+  }
+
+  let db: Database;
+  try {
+    db = await openDatabase(config, (error) => console.error(`[api] idle database connection failed: ${error.message}`));
+  } catch (error) {
+    fail(`cannot open the database (${describeStorage(config)}): ${(error as Error).message}`);
+  }
+  const app = await buildApp({ config, db });
+
+  try {
+    const applied = await migrate(db);
+    const seeded = await seedPrizes(db, () => loadCatalogue(config.catalogueFile), new Date());
+    app.log.info({ storage: describeStorage(config), migrationsApplied: applied, prizesSeeded: seeded }, 'database ready');
+    await pruneCounters(db, addDays(new Date(), -2));
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    if (error instanceof CatalogueError) fail(error.message);
+    fail(`cannot prepare the database (${describeStorage(config)}): ${(error as Error).message}`);
+  }
+
+  const pruning = setInterval(() => {
+    pruneCounters(db, addDays(new Date(), -2)).catch((error: unknown) => app.log.warn({ err: error }, 'pruning limit counters failed'));
+  }, PRUNE_EVERY_MS);
+  pruning.unref();
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    clearInterval(pruning);
+    setTimeout(() => {
+      app.log.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    app
+      .close()
+      .then(() => db.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+
+  try {
+    await listen(app, config);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    fail(`cannot listen on port ${config.port} (API_PORT): ${(error as Error).message}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('[api] start-up failed', error);
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+/**
+ * Fixed-window abuse limits counted in the database, so every API process sees the same counts.
+ * A hit past the limit is refused without being counted, and nothing is counted when the
+ * surrounding transaction rolls back.
+ */
+import { createHash } from 'node:crypto';
+import { type Queryable } from '../db/database';
+import { TooManyRequestsError } from '../http/errors';
+import { secondsUntil, type TimeWindow } from '../time';
+
+export interface LimitRule {
+  /** What is counted and for whom, e.g. ['play:ip', '203.0.113.9']. */
+  scope: string;
+  subject: string;
+  limit: number;
+  window: TimeWindow;
+  /** The 429 message once the limit is reached. */
+  message: string;
+}
+
+// Addresses and visitor ids are stored hashed: the counters need equality, not the values.
+function bucketOf(rule: LimitRule): string {
+  return `${rule.scope}:${createHash('sha256').update(rule.subject).digest('base64url').slice(0, 32)}`;
+}
+
+/** Counts one hit; returns how many remain in the window, or throws 429 with Retry-After. */
+export async function consume(db: Queryable, rule: LimitRule, now: Date): Promise<number> {
+  const rows = await db.query<{ hits: number }>(
+    `INSERT INTO rate_counters (bucket, window_start, hits) VALUES ($1, $2::timestamptz, 1)
+     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_counters.hits + 1
+     WHERE rate_counters.hits < $3::int
+     RETURNING hits`,
+    [bucketOf(rule), rule.window.start, rule.limit],
+  );
+  const hits = rows[0]?.hits;
+  if (hits === undefined || hits > rule.limit) throw new TooManyRequestsError(rule.message, secondsUntil(rule.window.end, now));
+  return rule.limit - hits;
+}
+
+/** Deletes counters of windows that ended before `before`. */
+export async function pruneCounters(db: Queryable, before: Date): Promise<void> {
+  await db.query('DELETE FROM rate_counters WHERE window_start < $1::timestamptz', [before]);
+}

@@ -1,0 +1,195 @@
+/** GET /api/redeems/:redeemId and POST /api/redeems/:redeemId/complete. */
+import { VOUCHER_PATTERN } from '../src/codes';
+import { countingDb, harnessFor } from './support/harness';
+import { complete, get, insertOpenSessions, openRedeem, post, winGift } from './support/test-app';
+import { DAY, MINUTE } from './support/test-clock';
+import { type Driver } from './support/test-db';
+
+const drivers: Driver[] = ['pglite', 'postgres'];
+const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+const notFound = { statusCode: 404, statusMessage: 'Not Found', message: 'Redeem session not found.' };
+const error = (statusCode: number, statusMessage: string, message: string) => ({ statusCode, statusMessage, message });
+
+describe.each(drivers)('redeem sessions on %s', (driver) => {
+  const harness = harnessFor(driver);
+
+  async function openSession(overrides = {}) {
+    const started = await harness.start(overrides);
+    const giftId = await winGift(started.app);
+    const redeemId = await openRedeem(started.app, giftId);
+    return { ...started, giftId, redeemId };
+  }
+
+  describe('GET /api/redeems/:redeemId', () => {
+    it('answers an open session with its gift, and nothing of a voucher yet', async () => {
+      const { app, clock, giftId, redeemId } = await openSession();
+      const gift = (await get(app, `/api/gifts/${giftId}`)).json();
+      const response = await get(app, `/api/redeems/${redeemId}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toStrictEqual({
+        redeemId,
+        status: 'open',
+        createdAt: clock.now().toISOString(),
+        expiresAt: new Date(clock.now().getTime() + 30 * MINUTE).toISOString(),
+        gift,
+        completedAt: null,
+        voucherCode: null,
+        emailHint: null,
+      });
+    });
+
+    it('answers an unknown id with 404, a malformed one too without asking the database', async () => {
+      const counter = { calls: 0 };
+      const { app } = await harness.start({}, { db: (db) => countingDb(db, counter) });
+      expect((await get(app, `/api/redeems/${UNKNOWN_ID}`)).json()).toStrictEqual(notFound);
+      const before = counter.calls;
+      for (const response of [await get(app, '/api/redeems/nope'), await complete(app, 'nope')]) {
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toStrictEqual(notFound);
+      }
+      expect(counter.calls).toBe(before);
+    });
+
+    it('shows a session as expired after 30 minutes', async () => {
+      const { app, clock, redeemId } = await openSession();
+      clock.advance(30 * MINUTE - 1);
+      expect((await get(app, `/api/redeems/${redeemId}`)).json().status).toBe('open');
+      clock.advance(1);
+      const response = await get(app, `/api/redeems/${redeemId}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().status).toBe('expired');
+    });
+
+    it('shows a session as expired when its gift expired', async () => {
+      const { app, clock, giftId } = await openSession();
+      clock.advance(30 * DAY - 10 * MINUTE);
+      const redeemId = await openRedeem(app, giftId);
+      clock.advance(10 * MINUTE);
+      const body = (await get(app, `/api/redeems/${redeemId}`)).json();
+      expect(body.status).toBe('expired');
+      expect(body.gift.status).toBe('expired');
+    });
+  });
+
+  describe('POST /api/redeems/:redeemId/complete', () => {
+    it('redeems the gift and shows the voucher', async () => {
+      const { app, clock, giftId, redeemId } = await openSession();
+      clock.advance(2 * MINUTE);
+      const response = await complete(app, redeemId, '  Jane.Doe@Example.com ');
+      expect(response.statusCode).toBe(200);
+      const result = response.json();
+      expect(result).toStrictEqual({ voucherCode: expect.stringMatching(VOUCHER_PATTERN), redeemedAt: clock.now().toISOString() });
+
+      const view = (await get(app, `/api/redeems/${redeemId}`)).json();
+      expect(view).toMatchObject({ status: 'completed', completedAt: result.redeemedAt, voucherCode: result.voucherCode, emailHint: 'J•••@Example.com' });
+      expect(view.gift).toMatchObject({ giftId, status: 'redeemed', redeemedAt: result.redeemedAt });
+      const [stored] = await harness.db.query<{ email: string }>('SELECT email FROM redeem_sessions WHERE id = $1', [redeemId]);
+      expect(stored?.email).toBe('Jane.Doe@Example.com');
+    });
+
+    it('answers a repeat with the same email the same way, even after the session would have expired', async () => {
+      const { app, clock, redeemId } = await openSession();
+      const first = (await complete(app, redeemId, 'jane@example.com')).json();
+      clock.advance(2 * DAY);
+      const again = await complete(app, redeemId, 'JANE@example.com');
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toStrictEqual(first);
+      const [count] = await harness.db.query<{ count: number }>("SELECT count(*)::int AS count FROM redeem_sessions WHERE status = 'completed'");
+      expect(count?.count).toBe(1);
+    });
+
+    it('refuses a repeat with another email with 409', async () => {
+      const { app, redeemId } = await openSession();
+      await complete(app, redeemId, 'jane@example.com');
+      const response = await complete(app, redeemId, 'john@example.com');
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toStrictEqual(error(409, 'Conflict', 'This gift has already been redeemed with another email address.'));
+    });
+
+    it('refuses an expired session with 410, and leaves the gift available', async () => {
+      const { app, clock, giftId, redeemId } = await openSession();
+      clock.advance(30 * MINUTE);
+      const response = await complete(app, redeemId);
+      expect(response.statusCode).toBe(410);
+      expect(response.json()).toStrictEqual(error(410, 'Gone', 'This redeem session has expired. Open the gift again to start a new one.'));
+      expect((await get(app, `/api/gifts/${giftId}`)).json().status).toBe('available');
+    });
+
+    it('refuses a session whose gift expired with 410', async () => {
+      const { app, clock, giftId } = await openSession();
+      clock.advance(30 * DAY - 10 * MINUTE);
+      const redeemId = await openRedeem(app, giftId);
+      clock.advance(10 * MINUTE);
+      const response = await complete(app, redeemId);
+      expect(response.statusCode).toBe(410);
+      expect(response.json()).toStrictEqual(error(410, 'Gone', 'This gift has expired.'));
+    });
+
+    it('supersedes the other open sessions of the gift: they read superseded and complete with 409', async () => {
+      const { app, clock, db, giftId, redeemId } = await openSession();
+      const [other, expiredOne] = await insertOpenSessions(db, giftId, 2, clock.now());
+      await db.query('UPDATE redeem_sessions SET expires_at = $2::timestamptz WHERE id = $1', [expiredOne, clock.now()]);
+      clock.advance(MINUTE);
+      expect((await complete(app, redeemId)).statusCode).toBe(200);
+
+      const view = (await get(app, `/api/redeems/${other}`)).json();
+      expect(view).toMatchObject({ status: 'superseded', completedAt: null, voucherCode: null, emailHint: null });
+      expect(view.gift.status).toBe('redeemed');
+      const response = await complete(app, other!, 'jane@example.com');
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toStrictEqual(error(409, 'Conflict', 'This gift has already been redeemed.'));
+      // A session that had already expired stays expired.
+      expect((await get(app, `/api/redeems/${expiredOne}`)).json().status).toBe('expired');
+    });
+
+    it('answers an unknown session with 404', async () => {
+      const { app } = await harness.start();
+      const response = await complete(app, UNKNOWN_ID);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toStrictEqual(notFound);
+    });
+
+    it.each([
+      [{ email: 'not-an-email', acceptTerms: true }, 'Enter an email address like name@example.com.'],
+      [{ email: '   ', acceptTerms: true }, 'Enter your email address.'],
+      [{ email: `${'a'.repeat(250)}@example.com`, acceptTerms: true }, 'An email address has at most 254 characters.'],
+      [{ email: 'jane@example.com', acceptTerms: false }, 'Accept the terms to redeem this gift.'],
+      [{ email: 'jane@example.com' }, 'Invalid request body: acceptTerms: Invalid input: expected boolean, received undefined'],
+      [{ email: 42, acceptTerms: true }, 'Invalid request body: email: Invalid input: expected string, received number'],
+      [{ email: 'jane@example.com', acceptTerms: 'yes' }, 'Invalid request body: acceptTerms: Invalid input: expected boolean, received string'],
+      [{ email: 'jane@example.com', acceptTerms: true, voucherCode: 'X' }, 'Invalid request body: Unrecognized key: "voucherCode"'],
+      [{}, 'Invalid request body: email: Invalid input: expected string, received undefined; acceptTerms: Invalid input: expected boolean, received undefined'],
+      [[], 'Invalid request body: Invalid input: expected object, received array'],
+    ])('refuses %j with 400 and changes nothing', async (body, message) => {
+      const { app, redeemId } = await openSession();
+      const response = await post(app, `/api/redeems/${redeemId}/complete`, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toStrictEqual(error(400, 'Bad Request', message));
+      expect((await get(app, `/api/redeems/${redeemId}`)).json().status).toBe('open');
+    });
+
+    it('refuses a request without a body with 400', async () => {
+      const { app, redeemId } = await openSession();
+      const response = await app.inject({ method: 'POST', url: `/api/redeems/${redeemId}/complete` });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toStrictEqual(error(400, 'Bad Request', 'Invalid request body: Invalid input: expected object, received null'));
+    });
+
+    it('refuses attempts past REDEEM_ATTEMPTS_PER_IP_PER_MINUTE with 429 and Retry-After, whatever their outcome', async () => {
+      const { app, clock, redeemId } = await openSession({ limits: { redeemAttemptsPerIpPerMinute: 3 } });
+      clock.set('2030-03-15T10:00:45.000Z');
+      expect((await complete(app, UNKNOWN_ID)).statusCode).toBe(404);
+      // Invalid input is refused before it is counted.
+      expect((await post(app, `/api/redeems/${redeemId}/complete`, { email: 'x', acceptTerms: true })).statusCode).toBe(400);
+      expect((await complete(app, redeemId)).statusCode).toBe(200);
+      expect((await complete(app, redeemId)).statusCode).toBe(200);
+      const refused = await complete(app, redeemId);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('15');
+      expect(refused.json()).toStrictEqual(error(429, 'Too Many Requests', 'Too many redeem attempts. Wait a minute and try again.'));
+      expect((await complete(app, redeemId, 'jane@example.com', { ip: '192.0.2.50' })).statusCode).toBe(200);
+      clock.advance(15_000);
+      expect((await complete(app, redeemId)).statusCode).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,73 @@
+/** `src/index.ts` as deployed: refuses bad configuration, keeps PGlite data across a restart. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type PlayResult } from 'shared/api/contract';
+import { loadCatalogue } from '../src/catalogue/catalogue';
+import { API_ROOT } from '../src/config';
+import { openPglite } from '../src/db/pglite-database';
+import { runToExit, startApi } from './support/api-process';
+import { freePort } from './support/free-port';
+import { createTestDatabase } from './support/postgres';
+
+let folder: string;
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'api-start-up-'));
+});
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+it('refuses to start with bad configuration, naming every bad variable', async () => {
+  const { code, output } = await runToExit({ GAME_WIN_RATE: '2', PLAYS_PER_IP_PER_DAY: 'lots', DATABASE_URL: 'mysql://db/gifts' });
+  expect(code).toBe(1);
+  expect(output).toContain('GAME_WIN_RATE must be a number from 0 to 1, got "2"');
+  expect(output).toContain('PLAYS_PER_IP_PER_DAY must be a positive whole number, got "lots"');
+  expect(output).toContain('DATABASE_URL must be a PostgreSQL URL');
+});
+
+it('refuses to start with an invalid prize catalogue, naming the file', async () => {
+  const database = await createTestDatabase();
+  const file = join(folder, 'bad-catalogue.json');
+  writeFileSync(file, JSON.stringify({ prizes: [{ id: 'Coffee!', name: 'Coffee' }] }));
+  try {
+    const { code, output } = await runToExit({ DATABASE_URL: database.url, PRIZE_CATALOGUE_FILE: file });
+    expect(code).toBe(1);
+    expect(output).toContain(`The prize catalogue ${file} (PRIZE_CATALOGUE_FILE) is invalid: prizes.0.id: use lowercase letters`);
+  } finally {
+    await database.drop();
+  }
+});
+
+it('refuses to start when the database cannot be reached', async () => {
+  const { code, output } = await runToExit({ DATABASE_URL: `postgres://nobody@127.0.0.1:${await freePort()}/gifts` });
+  expect(code).toBe(1);
+  expect(output).toMatch(/cannot prepare the database \(PostgreSQL at 127\.0\.0\.1:\d+\/gifts\): .*ECONNREFUSED/);
+});
+
+it('keeps its PGlite data across a graceful restart, and seeds only once', async () => {
+  const env = { PGLITE_DATA_DIR: join(folder, 'pglite'), GAME_WIN_RATE: '1' };
+  const first = await startApi(env);
+  const won = (await fetch(`${first.baseUrl}/api/game/plays`, { method: 'POST' }).then((response) => response.json())) as PlayResult;
+  if (won.outcome !== 'win') throw new Error(`expected a win, got ${JSON.stringify(won)}`);
+  expect(await first.stop()).toBe(0);
+
+  const second = await startApi(env);
+  try {
+    const gift = await fetch(`${second.baseUrl}/api/gifts/${won.gift.giftId}`).then((response) => response.json());
+    expect(gift).toEqual(won.gift);
+  } finally {
+    expect(await second.stop()).toBe(0);
+  }
+
+  // The catalogue was not seeded again over the stock the win used.
+  const catalogue = await loadCatalogue(join(API_ROOT, 'catalogue.json'));
+  const db = await openPglite(env.PGLITE_DATA_DIR);
+  try {
+    const [stock] = await db.query<{ total: number }>('SELECT sum(stock)::int AS total FROM prizes');
+    expect(stock?.total).toBe(catalogue.prizes.reduce((sum, prize) => sum + prize.stock, 0) - 1);
+  } finally {
+    await db.close();
+  }
+});

@@ -1,0 +1,57 @@
+/**
+ * Databases for tests: in-memory PGlite or a fresh database on the test PostgreSQL server,
+ * migrated, with a small known catalogue, and reset between tests.
+ */
+import { type Catalogue, type CataloguePrize } from '../../src/catalogue/catalogue';
+import { seedPrizes } from '../../src/catalogue/seed';
+import { type Database } from '../../src/db/database';
+import { migrate } from '../../src/db/migrate';
+import { openPostgres } from '../../src/db/pg-database';
+import { openPglite } from '../../src/db/pglite-database';
+import { createTestDatabase } from './postgres';
+
+export type Driver = 'pglite' | 'postgres';
+
+export const PRIZES: CataloguePrize[] = [
+  { id: 'coffee', name: 'Coffee voucher', description: 'A coffee.', value: { label: 'One free coffee' }, icon: 'mdi:coffee', stock: 100, weight: 3 },
+  { id: 'gift-card', name: '10 EUR gift card', description: 'A gift card.', value: { amount: 10, currency: 'EUR' }, icon: 'mdi:gift', stock: 100, weight: 1 },
+];
+
+export interface TestDb {
+  db: Database;
+  /** Empties every table and seeds `prizes` (the default catalogue when omitted). */
+  reset(prizes?: CataloguePrize[]): Promise<void>;
+  close(): Promise<void>;
+  /** PostgreSQL only: the database's URL, for other processes. */
+  url?: string;
+}
+
+export async function openTestDb(driver: Driver): Promise<TestDb> {
+  let db: Database;
+  let drop: () => Promise<void> = async () => undefined;
+  let url: string | undefined;
+  if (driver === 'pglite') {
+    db = await openPglite();
+  } else {
+    const created = await createTestDatabase();
+    url = created.url;
+    drop = created.drop;
+    db = openPostgres(created.url, { poolSize: 20 });
+  }
+  await migrate(db);
+  const reset = async (prizes: CataloguePrize[] = PRIZES) => {
+    await db.exec('TRUNCATE rate_counters, redeem_sessions, gifts, prizes');
+    const catalogue: Catalogue = { prizes };
+    await seedPrizes(db, async () => catalogue, new Date('2030-01-01T00:00:00.000Z'));
+  };
+  await reset();
+  return {
+    db,
+    reset,
+    url,
+    close: async () => {
+      await db.close();
+      await drop();
+    },
+  };
+}
