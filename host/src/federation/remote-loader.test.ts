@@ -49,13 +49,37 @@ describe('remote loader', () => {
     expect(onRemoteLoaded).toHaveBeenCalledWith('gifts', 'http://localhost:3001/mf-manifest.json');
   });
 
+  it('retries a failed download before giving up, and not a broken module', async () => {
+    const log = jest.fn();
+    let failures = 2;
+    const flaky = fakeRuntime(async () => {
+      if (failures-- > 0) throw Object.assign(new Error('Loading chunk 7 failed.'), { name: 'ChunkLoadError' });
+      return { default: Page };
+    });
+    await expect(createRemoteLoader({ config, runtime: flaky, log, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage')).resolves.toBe(Page);
+    expect(flaky.loadRemote).toHaveBeenCalledTimes(3);
+    expect(log).toHaveBeenCalledTimes(2);
+
+    const down = fakeRuntime(async () => {
+      throw new Error('[ Federation Runtime ]: RUNTIME-003 Failed to get manifest.');
+    });
+    await expect(createRemoteLoader({ config, runtime: down, log, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage')).rejects.toThrow('RUNTIME-003');
+    expect(down.loadRemote).toHaveBeenCalledTimes(3);
+
+    const broken = fakeRuntime(async () => {
+      throw new TypeError('x is not a function');
+    });
+    await expect(createRemoteLoader({ config, runtime: broken, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage')).rejects.toThrow(TypeError);
+    expect(broken.loadRemote).toHaveBeenCalledTimes(1);
+  });
+
   it('does not remember a failure: the next load tries again', async () => {
     let fail = true;
     const runtime = fakeRuntime(async () => {
       if (fail) throw new Error('[ Federation Runtime ]: RUNTIME-008 remote entry failed');
       return { default: Page };
     });
-    const loader = createRemoteLoader({ config, runtime });
+    const loader = createRemoteLoader({ config, runtime, retryDelaysMs: [] });
     await expect(loader.load('content', 'AboutPage')).rejects.toThrow('RUNTIME-008');
     fail = false;
     await expect(loader.load('content', 'AboutPage')).resolves.toBe(Page);
@@ -69,7 +93,8 @@ describe('remote loader', () => {
   it('gives up on a remote that never answers after remoteTimeoutMs', async () => {
     jest.useFakeTimers();
     try {
-      const loader = createRemoteLoader({ config, runtime: fakeRuntime(() => new Promise(() => undefined)) });
+      const runtime = fakeRuntime(() => new Promise(() => undefined));
+      const loader = createRemoteLoader({ config, runtime });
       const loading = loader.load('gifts', 'GamePage');
       const assertion = expect(loading).rejects.toMatchObject({
         name: 'RemoteTimeoutError',
@@ -77,6 +102,7 @@ describe('remote loader', () => {
       });
       await jest.advanceTimersByTimeAsync(5_000);
       await assertion;
+      expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
     } finally {
       jest.useRealTimers();
     }

@@ -6,7 +6,14 @@
 import type { ComponentType } from 'react';
 import type { RemoteName } from 'shared/remote-contract';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import { RemoteTimeoutError } from './load-errors';
+import { isLoadFailure, RemoteTimeoutError } from './load-errors';
+
+/**
+ * A failed download is tried again after these pauses before the caller (and so the reload
+ * guard) sees the failure: a blip in the network should cost a moment, not a page reload.
+ * A timeout is not retried; the visitor has already waited long enough.
+ */
+export const RETRY_DELAYS_MS = [250, 750] as const;
 
 /** The part of the federation runtime this module uses; tests pass their own. */
 export interface FederationRuntime {
@@ -26,6 +33,8 @@ export interface RemoteLoader {
 export interface RemoteLoaderOptions {
   config: RuntimeConfig;
   runtime: FederationRuntime;
+  /** Pauses before retrying a failed download; tests pass shorter ones. */
+  retryDelaysMs?: readonly number[];
   /** Called once per remote after its first successful load. */
   onRemoteLoaded?: (remote: RemoteName, entryUrl: string) => void;
   log?: (message: string, error: unknown) => void;
@@ -55,7 +64,25 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   const entries = Object.entries(config.remotes).map(([name, entry]) => ({ name, entry }));
   runtime.registerRemotes(entries);
 
+  const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const modules = new Map<string, Promise<ComponentType>>();
+
+  async function loadWithRetries(remote: RemoteName, module: string, id: string): Promise<unknown> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await withTimeout(
+          runtime.loadRemote<unknown>(id),
+          config.remoteTimeoutMs,
+          () => new RemoteTimeoutError(remote, module, config.remoteTimeoutMs),
+        );
+      } catch (error) {
+        const delay = retryDelays[attempt];
+        if (delay === undefined || error instanceof RemoteTimeoutError || !isLoadFailure(error)) throw error;
+        log(`Loading ${id} failed; trying again in ${delay} ms.`, error);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
   const prefetched = new Set<string>();
   const loaded = new Set<RemoteName>();
 
@@ -64,11 +91,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       const id = `${remote}/${module}`;
       const cached = modules.get(id);
       if (cached) return cached;
-      const loading = withTimeout(
-        runtime.loadRemote<unknown>(id),
-        config.remoteTimeoutMs,
-        () => new RemoteTimeoutError(remote, module, config.remoteTimeoutMs),
-      ).then((exports) => {
+      const loading = loadWithRetries(remote, module, id).then((exports) => {
         const component = pageComponent(exports, id);
         if (!loaded.has(remote)) {
           loaded.add(remote);
