@@ -55,6 +55,20 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * In development each remote also runs its standalone shell on its own origin, which calls the
+ * API directly; let the API accept those origins too (production allows the host's only).
+ */
+function partEnv(script: 'serve' | 'dev'): NodeJS.ProcessEnv {
+  if (script !== 'dev' || process.env.CORS_ORIGINS) return process.env;
+  const origins = [
+    ['REMOTE_GIFTS_PORT', 3001],
+    ['REMOTE_REDEEM_PORT', 3002],
+    ['REMOTE_CONTENT_PORT', 3003],
+  ].map(([variable, port]) => `http://localhost:${process.env[variable as string] || port}`);
+  return { ...process.env, CORS_ORIGINS: origins.join(',') };
+}
+
 function runAll(script: 'serve' | 'dev'): void {
   const children: ChildProcess[] = [];
   let stopping = false;
@@ -77,6 +91,7 @@ function runAll(script: 'serve' | 'dev'): void {
     const child = spawn(npm, ['run', '--silent', script, '-w', part.name], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: partEnv(script),
       detached: true,
     });
     prefixLines(child, label);
