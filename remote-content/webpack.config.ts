@@ -1,10 +1,18 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readPort } from 'shared/node/env';
 import { createWebpackConfig } from '../webpack.config.base';
 import { PayloadPlugin } from './build/payload-plugin';
 import { CONTENT_PAGES } from './src/features/content/content-pages';
 
-export default createWebpackConfig({
+/**
+ * CONTENT_DIR: the folder holding the pages' Markdown (default `content/`); DIST_DIR: where the
+ * build goes (default `dist/`). Both let a build of other text go elsewhere, as the browser
+ * tests of a redeploy do, without touching this package's files.
+ */
+const contentDir = process.env.CONTENT_DIR ? resolve(process.env.CONTENT_DIR) : join(__dirname, 'content');
+const distDir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : undefined;
+
+const config = createWebpackConfig({
   name: 'content',
   dir: __dirname,
   port: readPort('content'),
@@ -15,5 +23,10 @@ export default createWebpackConfig({
     './PrivacyPolicyPage': './src/exposed/privacy-policy-page.tsx',
     './TermsPage': './src/exposed/terms-page.tsx',
   },
-  plugins: [new PayloadPlugin({ contentDir: join(__dirname, 'content'), pages: CONTENT_PAGES })],
+  plugins: [new PayloadPlugin({ contentDir, pages: CONTENT_PAGES })],
 });
+
+export default (...args: Parameters<typeof config>): ReturnType<typeof config> => {
+  const built = config(...args);
+  return distDir ? { ...built, output: { ...built.output, path: distDir } } : built;
+};

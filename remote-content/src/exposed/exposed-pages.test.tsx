@@ -23,6 +23,23 @@ it.each(PAGES)('the %s page renders its own payload', async (page, Page) => {
   expect(fetchMock.mock.calls[0]?.[0]).toBe(`http://localhost/payload/${page}.json`);
 });
 
+it.each(PAGES.slice(0, 2))('the %s page says when it was updated: its build’s date', async (_page, Page) => {
+  stubFetch(() => jsonResponse({ title: 'Title', html: '<p>Text</p>' }));
+  renderAt('/', { '/': <Page /> });
+
+  // jest.config.js stands in for webpack's define of __BUILD_TIMESTAMP__.
+  expect(await screen.findByText(/^Updated/)).toHaveTextContent('Updated February 14, 2030');
+  expect(screen.getByText('February 14, 2030')).toHaveAttribute('datetime', '2030-02-14T12:00:00.000Z');
+});
+
+it.each(PAGES.slice(2))('the %s page carries only the date written in its own text', async (_page, Page) => {
+  stubFetch(() => jsonResponse({ title: 'Title', html: '<p>Last updated: [date].</p>' }));
+  renderAt('/', { '/': <Page /> });
+
+  expect(await screen.findByText('Last updated: [date].')).toBeInTheDocument();
+  expect(screen.queryByText(/^Updated/)).not.toBeInTheDocument();
+});
+
 it('the home page invites to play, before its text has loaded', async () => {
   stubFetch(() => new Promise<Response>(() => undefined));
   renderAt('/', { '/': <HomePage />, '/game': <p>The game screen</p> });

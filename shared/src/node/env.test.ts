@@ -1,6 +1,9 @@
 /** @jest-environment node */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_PORTS } from '../ports';
-import { EnvError, readHostOrigin, readInt, readPort } from './env';
+import { EnvError, readHostOrigin, readInt, readPort, readStaticRoot } from './env';
 
 /** The EnvError that `read` throws; fails the test when nothing is thrown. */
 function envErrorFrom(read: () => unknown): EnvError {
@@ -128,4 +131,32 @@ describe('readHostOrigin', () => {
       expect(error.message).toContain('HOST_ORIGIN');
     },
   );
+});
+
+describe('readStaticRoot', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'static-root-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('defaults to the given folder when STATIC_ROOT is unset or empty', () => {
+    expect(readStaticRoot('/app/dist', {})).toBe('/app/dist');
+    expect(readStaticRoot('/app/dist', { STATIC_ROOT: '' })).toBe('/app/dist');
+  });
+
+  it('serves an existing absolute folder instead', () => {
+    expect(readStaticRoot('/app/dist', { STATIC_ROOT: dir })).toBe(dir);
+  });
+
+  it.each([
+    ['a relative path', () => 'deploy/content', 'absolute path'],
+    ['a missing folder', () => join(dir, 'missing'), 'existing folder'],
+    ['a file', () => join(dir, 'file.txt'), 'existing folder'],
+  ])('refuses %s, naming the variable', (_case, path, message) => {
+    writeFileSync(join(dir, 'file.txt'), 'x');
+    const error = envErrorFrom(() => readStaticRoot('/app/dist', { STATIC_ROOT: path() }));
+    expect(error.message).toContain('STATIC_ROOT');
+    expect(error.message).toContain(message);
+  });
 });

@@ -1,4 +1,6 @@
 /** Reads process environment settings, failing with a message that names the variable. */
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { DEFAULT_PORTS, type PartName } from '../ports';
 
 export class EnvError extends Error {
@@ -45,4 +47,22 @@ export function readHostOrigin(env: Env = process.env): string {
     throw new EnvError(`HOST_ORIGIN must be an origin such as http://localhost:3000, got "${raw}"`);
   }
   return url.origin;
+}
+
+/**
+ * The folder a remote's server serves: `STATIC_ROOT` (an absolute path to an existing folder,
+ * such as a deploy target) or the package's own build folder.
+ */
+export function readStaticRoot(defaultRoot: string, env: Env = process.env): string {
+  const raw = env.STATIC_ROOT;
+  if (raw === undefined || raw === '') return defaultRoot;
+  if (!isAbsolute(raw)) throw new EnvError(`STATIC_ROOT must be an absolute path, got "${raw}"`);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(raw).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) throw new EnvError(`STATIC_ROOT must be an existing folder, got "${raw}"`);
+  return raw;
 }

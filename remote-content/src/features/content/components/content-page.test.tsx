@@ -106,4 +106,22 @@ describe('ContentPage', () => {
     await waitFor(() => expect(screen.getByRole('heading', { name: 'About Gift Box' })).toBeInTheDocument());
     expect(screen.getByRole('link', { name: 'Go' })).toBeInTheDocument();
   });
+
+  it('shows when its text was last updated, once loaded, and nothing without a date', async () => {
+    stubFetch(
+      () => new Promise<Response>((resolve) => setTimeout(() => resolve(jsonResponse(ABOUT)), 10)),
+      () => jsonResponse(ABOUT),
+    );
+    const { unmount } = renderAt('/', { '/': <ContentPage page="about" updatedAt={Date.UTC(2030, 1, 14, 12)} /> });
+    expect(screen.queryByText(/^Updated/)).not.toBeInTheDocument();
+
+    const updated = await screen.findByText(/^Updated/);
+    expect(updated).toHaveTextContent('Updated February 14, 2030');
+    expect(screen.getByText('February 14, 2030')).toHaveAttribute('datetime', '2030-02-14T12:00:00.000Z');
+    unmount();
+
+    renderAbout();
+    expect(await screen.findByRole('heading', { name: 'About Gift Box' })).toBeInTheDocument();
+    expect(screen.queryByText(/^Updated/)).not.toBeInTheDocument();
+  });
 });

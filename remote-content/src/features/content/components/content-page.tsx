@@ -2,6 +2,7 @@
 import { useId, type ReactNode } from 'react';
 import { usePayload } from '../api/get-payload';
 import type { ContentPageName } from '../content-pages';
+import { formatDate } from 'shared/format';
 import { useDocumentTitle } from 'shared/use-document-title';
 import { useInternalLinkClick } from '../hooks/use-internal-link-click';
 import { ContentError } from './content-error';
@@ -12,9 +13,11 @@ interface ContentPageProps {
   page: ContentPageName;
   /** Shown under the title in every state, so a call to action never waits for the text. */
   actions?: ReactNode;
+  /** When this page was last published (ms since the epoch): "Updated {date}" after its text. */
+  updatedAt?: number;
 }
 
-export function ContentPage({ page, actions }: ContentPageProps) {
+export function ContentPage({ page, actions, updatedAt }: ContentPageProps) {
   const { state, retry } = usePayload(page);
   const onClick = useInternalLinkClick();
   const titleId = useId();
@@ -45,6 +48,18 @@ export function ContentPage({ page, actions }: ContentPageProps) {
         // Sanitised at build time against an allowlist: see build/markdown-to-payload.ts.
         <div className="p-content__body" onClick={onClick} dangerouslySetInnerHTML={{ __html: state.payload.html }} />
       )}
+      {state.status === 'ready' && updatedAt !== undefined && <UpdatedAt timestamp={updatedAt} />}
     </article>
+  );
+}
+
+function UpdatedAt({ timestamp }: { timestamp: number }) {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return null;
+  const iso = date.toISOString();
+  return (
+    <p className="p-content__updated">
+      Updated <time dateTime={iso}>{formatDate(iso)}</time>
+    </p>
   );
 }

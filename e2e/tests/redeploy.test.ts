@@ -1,0 +1,344 @@
+/**
+ * Issue 4, scenarios 2 and 3: the content remote redeployed while a visitor is on the site.
+ *
+ * A second build of remote-content with other text (and so new chunk names) is made once, into a
+ * temporary folder; the content server then serves a temporary folder (STATIC_ROOT) that starts
+ * as the current build. Scenario 2 replaces that folder's files with the new build's only, as a
+ * careless deploy would; scenario 3 publishes with the remote's deploy command, which keeps the
+ * previous build's files. Each counts full document loads.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, Request, Response, Route } from 'playwright-core';
+import { layoutName, mainHeading, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { launchBrowser, type BrowserSession, type PageWatch } from '../support/browser';
+import {
+  buildContentRemote,
+  CONTENT_DIST,
+  copyBuild,
+  deployContentRemote,
+  exposeChunk,
+  readLatest,
+  removeRedeployFolders,
+  replaceFolderContents,
+  tempFolder,
+  writeEditedContent,
+  type BuildInfo,
+} from '../support/redeploy';
+import { restartServer, startServers, stopAllServers } from '../support/servers';
+import { HOST_ORIGIN, originOf } from '../support/test-env';
+
+const CONTENT_ORIGIN = originOf('content');
+const GUARD_KEY = 'p-reload-guard';
+const MARK = ' (new version)';
+
+interface Build {
+  dir: string;
+  info: BuildInfo;
+  homeTitle: string;
+  aboutTitle: string;
+  aboutChunk: string;
+  homeChunk: string;
+}
+
+function describeBuild(dir: string): Build {
+  const title = (page: string) => (JSON.parse(readFileSync(join(dir, 'payload', `${page}.json`), 'utf8')) as { title: string }).title;
+  return {
+    dir,
+    info: readLatest(dir),
+    homeTitle: title('home'),
+    aboutTitle: title('about'),
+    aboutChunk: exposeChunk(dir, 'AboutPage'),
+    homeChunk: exposeChunk(dir, 'HomePage'),
+  };
+}
+
+let current: Build;
+let next: Build;
+
+beforeAll(async () => {
+  current = describeBuild(CONTENT_DIST);
+  // The new version: every page's heading changed, built into its own folder.
+  const contentDir = tempFolder('content-v2');
+  writeEditedContent(contentDir, (markdown) => markdown.replace(/^# (.+)$/m, `# $1${MARK}`));
+  const distDir = tempFolder('dist-v2');
+  // Content pages need no API; the others are the host and the remotes its header links name.
+  const results = await Promise.allSettled([buildContentRemote({ contentDir, distDir }), startServers(['host', 'gifts', 'redeem', 'content'])]);
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
+  next = describeBuild(distDir);
+}, 120_000);
+
+afterAll(async () => {
+  await stopAllServers();
+  removeRedeployFolders();
+});
+
+function isoOf(timestamp: number): string {
+  return new Date(timestamp).toISOString();
+}
+
+/** The "Updated" date of the content page shown: its build's timestamp. */
+function updatedAt(page: Page): Promise<string | null> {
+  return page.locator('main .p-content__updated time').getAttribute('datetime');
+}
+
+async function waitForHeading(page: Page, heading: string): Promise<void> {
+  await page.waitForFunction((text) => document.querySelector('main h1')?.textContent?.trim() === text, heading, { timeout: 20_000 });
+  await waitForRenderedPage(page);
+}
+
+function guardEntry(page: Page): Promise<{ path: string; expires: number } | null> {
+  return page.evaluate((key) => {
+    const raw = window.sessionStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as { path: string; expires: number }) : null;
+  }, GUARD_KEY);
+}
+
+/** Waits (in the page's clock) until a reload-guard entry's window has closed. */
+async function waitForGuardWindowToPass(page: Page, expires: number): Promise<void> {
+  await page.waitForFunction((at) => Date.now() > at, expires, { timeout: 15_000, polling: 100 });
+}
+
+function isDocumentRequest(page: Page, request: Request): boolean {
+  return request.isNavigationRequest() && request.frame() === page.mainFrame();
+}
+
+/** The next document commit in the page (a full load), for waiting on what the new one shows. */
+function nextDocument(page: Page): Promise<unknown> {
+  return page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 20_000 });
+}
+
+function reportLoads(label: string, watch: PageWatch, extra = ''): number {
+  const loads = watch.documentLoads();
+  console.log(`[redeploy] ${label}: document loads ${loads}${extra ? ` (${extra})` : ''}: ${watch.documents.map((load) => `${load.url} ${load.status ?? '-'}`).join(', ')}`);
+  return loads;
+}
+
+function isContentLatest(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.origin === CONTENT_ORIGIN && parsed.pathname === '/builds/latest.json';
+}
+
+test('the new build of remote-content has other text and new names for its exposed pages’ chunks', () => {
+  expect(next.info.id).not.toBe(current.info.id);
+  expect(next.info.timestamp).toBeGreaterThan(current.info.timestamp);
+  expect(next.aboutTitle).toBe(`${current.aboutTitle}${MARK}`);
+  expect(next.homeTitle).toBe(`${current.homeTitle}${MARK}`);
+  expect(next.aboutChunk).not.toBe(current.aboutChunk);
+  expect(next.homeChunk).not.toBe(current.homeChunk);
+  expect(existsSync(join(next.dir, current.aboutChunk))).toBe(false);
+});
+
+describe('scenario 2: a remote redeployed without its old files while a visitor is on the site', () => {
+  let session: BrowserSession | undefined;
+  let served: string;
+
+  beforeEach(async () => {
+    served = tempFolder('served');
+    copyBuild(current.dir, served);
+    await restartServer('content', { env: { STATIC_ROOT: served } });
+    session = await launchBrowser();
+  });
+
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+    await restartServer('content', { env: {} });
+  });
+
+  test('the missing chunk costs exactly one reload, then the new text; a chunk that keeps failing: one reload, the error, and one more after 10 s', async () => {
+    if (!session) throw new Error('no browser');
+    const { page, watch } = await session.newPage();
+
+    // A visitor on the home page of the current build.
+    expect(await visit(page, '/')).toBe(200);
+    await waitForHeading(page, current.homeTitle);
+    expect(await updatedAt(page)).toBe(isoOf(current.info.timestamp));
+
+    // The new build replaces every file; the old About chunk is gone.
+    replaceFolderContents(served, next.dir);
+    expect(existsSync(join(served, current.aboutChunk))).toBe(false);
+    expect(readLatest(served).id).toBe(next.info.id);
+
+    // About's chunk was never loaded: the page still knows the old remote entry, asks for the
+    // old chunk (three times, with the loader's retries), fails, and reloads /about once.
+    const oldChunkRequests: number[] = [];
+    page.on('response', (response: Response) => {
+      if (response.url() === `${CONTENT_ORIGIN}/${current.aboutChunk}`) oldChunkRequests.push(response.status());
+    });
+    const reload = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 20_000 });
+    await navLink(page, 'About').click();
+    expect((await reload).url()).toBe(`${HOST_ORIGIN}/about`);
+    await waitForHeading(page, next.aboutTitle);
+    expect(await updatedAt(page)).toBe(isoOf(next.info.timestamp));
+    expect(oldChunkRequests.length).toBeGreaterThanOrEqual(1);
+    expect(oldChunkRequests.every((status) => status === 404)).toBe(true);
+    expect(reportLoads('scenario 2, old chunks removed, navigate to About', watch, `old About chunk answered ${oldChunkRequests.join('/')}`)).toBe(2);
+    const firstEntry = await guardEntry(page);
+    expect(firstEntry).toEqual({ path: '/about', expires: expect.any(Number) });
+
+    // Now About's (new) chunk fails for good. A fresh page on home, once the first reload's
+    // window has closed, so that the guard starts from nothing.
+    await page.route(
+      (url) => url.href === `${CONTENT_ORIGIN}/${next.aboutChunk}`,
+      (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }),
+    );
+    await waitForGuardWindowToPass(page, (firstEntry as { expires: number }).expires);
+    expect(await visit(page, '/')).toBe(200);
+    await waitForHeading(page, next.homeTitle);
+    const beforeFailure = watch.documentLoads();
+
+    const clickedAt = Date.now();
+    const guardedReload = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 10_000 });
+    const reloadedDocument = nextDocument(page);
+    await navLink(page, 'About').click();
+    expect((await guardedReload).url()).toBe(`${HOST_ORIGIN}/about`);
+    const reloadAfterMs = Date.now() - clickedAt;
+    await reloadedDocument;
+    const error = await waitForRouteError(page);
+    expect(error.code).toBe('500');
+    expect(error.message).toContain('The content remote could not load');
+    expect(await layoutName(page)).toBe('default');
+    expect(watch.documentLoads()).toBe(beforeFailure + 1);
+    expect(reloadAfterMs).toBeLessThan(10_000);
+    const entry = await guardEntry(page);
+    expect(entry?.path).toBe('/about');
+    const now = await page.evaluate(() => Date.now());
+    expect(entry?.expires).toBeGreaterThan(now);
+    expect(entry?.expires).toBeLessThanOrEqual(now + 10_000);
+    reportLoads('scenario 2, About chunk failing for good', watch, `one reload ${reloadAfterMs} ms after the click, then the error`);
+
+    // Inside the window, "Try again" does not reload: the retry (which takes its loader's
+    // retries, over a second, with the progress bar) ends in the error again.
+    const progress = page.getByRole('progressbar', { name: 'Loading page' }).first();
+    await page.getByRole('button', { name: 'Try again', exact: true }).click();
+    await progress.waitFor({ state: 'visible', timeout: 5_000 });
+    await progress.waitFor({ state: 'hidden', timeout: 20_000 });
+    expect((await waitForRouteError(page)).code).toBe('500');
+    expect(watch.documentLoads()).toBe(beforeFailure + 1);
+
+    // Once the window has closed, a new attempt may reload once more, then shows the error.
+    await waitForGuardWindowToPass(page, entry?.expires ?? 0);
+    const secondReload = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 15_000 });
+    const secondDocument = nextDocument(page);
+    await page.getByRole('button', { name: 'Try again', exact: true }).click();
+    expect((await secondReload).url()).toBe(`${HOST_ORIGIN}/about`);
+    await secondDocument;
+    expect((await waitForRouteError(page)).code).toBe('500');
+    expect(watch.documentLoads()).toBe(beforeFailure + 2);
+
+    // The rest of the site keeps working, client-side.
+    await navLink(page, 'Home').click();
+    await waitForHeading(page, next.homeTitle);
+    expect(reportLoads('scenario 2, after the 10 s window and back home', watch)).toBe(beforeFailure + 2);
+    expect(watch.pageErrors).toEqual([]);
+  }, 90_000);
+});
+
+/** The in-layout error page with its retry. */
+async function waitForRouteError(page: Page): Promise<{ code: string; message: string }> {
+  const alert = page.locator('main [role="alert"]');
+  await alert.getByRole('button', { name: 'Try again', exact: true }).waitFor({ timeout: 20_000 });
+  return {
+    code: (await alert.locator('.p-error__code').innerText()).trim(),
+    message: (await alert.locator('.p-error__message').innerText()).trim(),
+  };
+}
+
+describe('scenario 3: a safe deploy with the remote’s deploy command', () => {
+  let session: BrowserSession | undefined;
+  let target: string;
+
+  beforeEach(async () => {
+    target = tempFolder('deploy-target');
+    // The deploy target starts as the current build, published by the deploy command.
+    const output = await deployContentRemote(target);
+    expect(output).toContain(`build ${current.info.id} published`);
+    await Promise.all([
+      restartServer('content', { env: { STATIC_ROOT: target } }),
+      restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
+    ]);
+    session = await launchBrowser();
+  }, 60_000);
+
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+    await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
+  }, 60_000);
+
+  test('mid-session, the next navigation needs no reload; once the version check sees the new build, the next one is a full load of it', async () => {
+    if (!session) throw new Error('no browser');
+    const { page, watch } = await session.newPage();
+
+    // Content's builds/latest.json requests pass, except while the gate holds them: the host
+    // polls every second, and the test needs one navigation before the poll sees the new build.
+    let gate: Promise<void> | undefined;
+    let openGate = () => undefined as void;
+    let onHeld: (() => void) | undefined;
+    await page.route(
+      (url) => isContentLatest(url.href),
+      async (route: Route) => {
+        if (gate) {
+          onHeld?.();
+          await gate;
+        }
+        await route.continue();
+      },
+    );
+
+    // The host notes the content remote's build id when it first loads it.
+    const tracked = page.waitForResponse((response) => isContentLatest(response.url()), { timeout: 20_000 });
+    expect(await visit(page, '/')).toBe(200);
+    await waitForHeading(page, current.homeTitle);
+    expect(((await (await tracked).json()) as BuildInfo).id).toBe(current.info.id);
+
+    // Hold the version check, then deploy the new build with the deploy command.
+    const held = new Promise<void>((resolve) => {
+      onHeld = resolve;
+    });
+    gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    await held;
+    const output = await deployContentRemote(target, next.dir);
+    expect(output).toContain(`build ${next.info.id} published`);
+    expect(readLatest(target).id).toBe(next.info.id);
+    for (const chunk of [current.aboutChunk, current.homeChunk, next.aboutChunk, next.homeChunk]) {
+      expect(existsSync(join(target, chunk))).toBe(true);
+    }
+
+    // The page still runs the old remote entry: About comes from the old build's chunk, which
+    // the deploy kept, without a reload. (Its text is the new payload: payloads are data,
+    // replaced in place, and the old page code reads them the same way.)
+    const oldChunk = page.waitForResponse((response) => response.url() === `${CONTENT_ORIGIN}/${current.aboutChunk}`, { timeout: 20_000 });
+    await navLink(page, 'About').click();
+    expect((await oldChunk).status()).toBe(200);
+    await waitForRenderedPage(page);
+    expect(await page.evaluate(() => window.location.pathname)).toBe('/about');
+    expect(await updatedAt(page)).toBe(isoOf(current.info.timestamp));
+    expect(await mainHeading(page).innerText()).toBe(next.aboutTitle);
+    expect(reportLoads('scenario 3, after the deploy, navigate to About', watch)).toBe(1);
+
+    // The version check now sees the new build…
+    const sawNewBuild = page.waitForResponse(
+      async (response) => isContentLatest(response.url()) && ((await response.json()) as BuildInfo).id === next.info.id,
+      { timeout: 20_000 },
+    );
+    gate = undefined;
+    openGate();
+    await sawNewBuild;
+
+    // …so the next navigation is a full load, of the new build.
+    const fullLoad = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 20_000 });
+    const newChunk = page.waitForResponse((response) => response.url() === `${CONTENT_ORIGIN}/${next.homeChunk}`, { timeout: 20_000 });
+    await navLink(page, 'Home').click();
+    expect((await fullLoad).url()).toBe(`${HOST_ORIGIN}/`);
+    expect((await newChunk).status()).toBe(200);
+    await waitForHeading(page, next.homeTitle);
+    expect(await updatedAt(page)).toBe(isoOf(next.info.timestamp));
+    expect(reportLoads('scenario 3, after the version check saw the new build, navigate Home', watch)).toBe(2);
+    expect(watch.problems()).toEqual([]);
+    expect(watch.failedRequests).toEqual([]);
+  }, 90_000);
+});

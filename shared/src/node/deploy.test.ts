@@ -1,0 +1,261 @@
+/** @jest-environment node */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { deploy, DeployError, runDeployCli, type CliIo, type FileAction } from './deploy';
+
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'deploy-test-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function read(path: string): string {
+  return readFileSync(path, 'utf8');
+}
+
+/** Every file under `dir`, relative, sorted. */
+function listFiles(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.push(relative(dir, path));
+    }
+  };
+  walk(dir);
+  return files.sort();
+}
+
+/**
+ * A remote's build as webpack writes it: hashed chunks named after the build, the entry files
+ * pointing at them, a payload, and the build-info files with the list of emitted files.
+ */
+function makeBuild(name: string, id: string, timestamp: number, payload = `text of ${id}`): string {
+  const dir = join(root, name);
+  const files: Record<string, string> = {
+    [`__federation_expose_AboutPage.${id}.js`]: `about chunk of ${id}`,
+    [`190.${id}.js`]: `shared chunk of ${id}`,
+    '470.stable.js': 'react, the same in every build',
+    'remoteEntry.js': `entry of ${id} -> __federation_expose_AboutPage.${id}.js`,
+    'mf-manifest.json': JSON.stringify({ id, chunk: `__federation_expose_AboutPage.${id}.js` }),
+    'mf-stats.json': JSON.stringify({ id }),
+    'index.html': `<script src="/main.${id}.js"></script>`,
+    [`main.${id}.js`]: `standalone shell of ${id}`,
+    'payload/about.json': JSON.stringify({ title: 'About', html: payload }),
+  };
+  for (const [file, text] of Object.entries(files)) write(join(dir, file), text);
+  const meta = { id, timestamp, app: 'content', version: '0.1.0', files: Object.keys(files).sort() };
+  write(join(dir, 'builds', 'latest.json'), JSON.stringify({ id, timestamp }));
+  write(join(dir, 'builds', 'meta', `${id}.json`), JSON.stringify(meta));
+  return dir;
+}
+
+describe('deploy', () => {
+  it('publishes a build into a target it creates, and nothing else', async () => {
+    const dist = makeBuild('dist', 'b1', 1000);
+    write(join(dist, 'stray.txt'), 'not part of the build');
+    const target = join(root, 'site', 'content');
+
+    const result = await deploy({ source: dist, target });
+
+    expect(result.buildId).toBe('b1');
+    expect(listFiles(target)).toEqual(listFiles(dist).filter((file) => file !== 'stray.txt'));
+    for (const file of listFiles(target)) expect(read(join(target, file))).toBe(read(join(dist, file)));
+    expect(result.replaced).toEqual([]);
+    expect(result.added).toHaveLength(listFiles(target).length);
+  });
+
+  it('keeps the previous build’s files and replaces the entry files, payloads and latest.json', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    const second = makeBuild('two', 'b2', 2000, 'new text');
+
+    const result = await deploy({ source: second, target });
+
+    const files = listFiles(target);
+    // The old build's hashed files and meta file are still served…
+    expect(files).toEqual(expect.arrayContaining(['__federation_expose_AboutPage.b1.js', '190.b1.js', 'main.b1.js', 'builds/meta/b1.json']));
+    // …beside the new build's.
+    expect(files).toEqual(expect.arrayContaining(['__federation_expose_AboutPage.b2.js', '190.b2.js', 'main.b2.js', 'builds/meta/b2.json']));
+    expect(read(join(target, 'remoteEntry.js'))).toContain('b2');
+    expect(JSON.parse(read(join(target, 'mf-manifest.json')))).toEqual({ id: 'b2', chunk: '__federation_expose_AboutPage.b2.js' });
+    expect(JSON.parse(read(join(target, 'builds/latest.json')))).toEqual({ id: 'b2', timestamp: 2000 });
+    expect(read(join(target, 'payload/about.json'))).toContain('new text');
+    expect(result.unchanged).toEqual(['470.stable.js']);
+    expect(result.replaced.sort()).toEqual(
+      ['builds/latest.json', 'index.html', 'mf-manifest.json', 'mf-stats.json', 'payload/about.json', 'remoteEntry.js'].sort(),
+    );
+    // No temporary file is left behind.
+    expect(files.filter((file) => file.includes('deploy-tmp'))).toEqual([]);
+  });
+
+  it('writes the new files first, then remoteEntry.js and mf-manifest.json, and latest.json last', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    const second = makeBuild('two', 'b2', 2000);
+    const order: string[] = [];
+    const newChunks = ['__federation_expose_AboutPage.b2.js', '190.b2.js', 'main.b2.js', 'builds/meta/b2.json'];
+    const seenWhenSwapped = new Map<string, boolean>();
+
+    await deploy({
+      source: second,
+      target,
+      onFile: (file, action: FileAction) => {
+        if (action === 'unchanged') return;
+        order.push(file);
+        if (['remoteEntry.js', 'mf-manifest.json', 'builds/latest.json'].includes(file)) {
+          // When a file that points at the new chunks appears, every one of them is there.
+          seenWhenSwapped.set(file, newChunks.every((chunk) => existsSync(join(target, chunk))));
+        }
+        if (file !== 'builds/latest.json') {
+          // Until the very end, a version check still sees the previous build.
+          expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b1');
+        }
+      },
+    });
+
+    expect(order.at(-1)).toBe('builds/latest.json');
+    const position = (file: string) => order.indexOf(file);
+    for (const chunk of newChunks) {
+      expect(position(chunk)).toBeGreaterThanOrEqual(0);
+      expect(position(chunk)).toBeLessThan(position('remoteEntry.js'));
+      expect(position(chunk)).toBeLessThan(position('mf-manifest.json'));
+    }
+    expect(position('payload/about.json')).toBeLessThan(position('remoteEntry.js'));
+    expect(order.slice(-5)).toEqual(['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html', 'builds/latest.json']);
+    expect([...seenWhenSwapped.values()]).toEqual([true, true, true]);
+  });
+
+  it('swaps a changed file by renaming a new one over it, never by rewriting it in place', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    const inodeBefore = statSync(join(target, 'mf-manifest.json')).ino;
+
+    await deploy({ source: makeBuild('two', 'b2', 2000), target });
+
+    // A reader holding the old file keeps reading the old file: a new inode took its name.
+    expect(statSync(join(target, 'mf-manifest.json')).ino).not.toBe(inodeBefore);
+    expect(read(join(target, 'mf-manifest.json'))).toContain('b2');
+  });
+
+  it('deploying the same build again changes nothing', async () => {
+    const target = join(root, 'target');
+    const dist = makeBuild('one', 'b1', 1000);
+    await deploy({ source: dist, target });
+
+    const again = await deploy({ source: dist, target });
+
+    expect(again.added).toEqual([]);
+    expect(again.replaced).toEqual([]);
+    expect(again.unchanged).toHaveLength(listFiles(dist).length);
+  });
+
+  it('refuses a folder that is not a build, naming what is missing', async () => {
+    const empty = join(root, 'dist');
+    mkdirSync(empty);
+
+    await expect(deploy({ source: empty, target: join(root, 'target') })).rejects.toThrow(DeployError);
+    await expect(deploy({ source: empty, target: join(root, 'target') })).rejects.toThrow(/builds\/latest\.json is missing/);
+    expect(existsSync(join(root, 'target'))).toBe(false);
+  });
+
+  it('refuses an incomplete build and leaves the target untouched', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    const broken = makeBuild('two', 'b2', 2000);
+    rmSync(join(broken, '190.b2.js'));
+    const before = listFiles(target);
+
+    await expect(deploy({ source: broken, target })).rejects.toThrow(/incomplete build; missing: 190\.b2\.js/);
+    expect(listFiles(target)).toEqual(before);
+    expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b1');
+  });
+
+  it('with keepBuilds, removes only the files of builds older than the newest ones kept', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    await deploy({ source: makeBuild('two', 'b2', 2000), target });
+
+    const result = await deploy({ source: makeBuild('three', 'b3', 3000), target, keepBuilds: 2 });
+
+    const files = listFiles(target);
+    expect(result.removed.sort()).toEqual(['190.b1.js', '__federation_expose_AboutPage.b1.js', 'builds/meta/b1.json', 'main.b1.js']);
+    expect(files).toEqual(expect.arrayContaining(['190.b2.js', '__federation_expose_AboutPage.b2.js', 'builds/meta/b2.json']));
+    expect(files).toEqual(expect.arrayContaining(['190.b3.js', '470.stable.js', 'remoteEntry.js', 'builds/latest.json']));
+  });
+
+  it('always keeps the previous build, even when asked to keep one', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+
+    const result = await deploy({ source: makeBuild('two', 'b2', 2000), target, keepBuilds: 1 });
+
+    expect(result.removed).toEqual([]);
+    expect(existsSync(join(target, '__federation_expose_AboutPage.b1.js'))).toBe(true);
+  });
+});
+
+describe('runDeployCli', () => {
+  function io(packageDir: string): CliIo & { outLines: string[]; errLines: string[] } {
+    const outLines: string[] = [];
+    const errLines: string[] = [];
+    return { cwd: root, packageDir, out: (line) => outLines.push(line), err: (line) => errLines.push(line), outLines, errLines };
+  }
+
+  it('publishes the package’s dist/ into a target relative to where it was run', async () => {
+    const pkg = join(root, 'remote-content');
+    mkdirSync(pkg);
+    makeBuild(join('remote-content', 'dist'), 'b1', 1000);
+    const cli = io(pkg);
+
+    expect(await runDeployCli(['deployed/content'], cli)).toBe(0);
+
+    expect(JSON.parse(read(join(root, 'deployed/content/builds/latest.json'))).id).toBe('b1');
+    expect(cli.outLines.join('\n')).toMatch(/build b1 published to .*deployed\/content/);
+    expect(cli.errLines).toEqual([]);
+  });
+
+  it('takes another build folder with --from', async () => {
+    makeBuild('other-dist', 'b7', 7000);
+    const cli = io(join(root, 'nowhere'));
+
+    expect(await runDeployCli(['--from', 'other-dist', join(root, 'target')], cli)).toBe(0);
+    expect(JSON.parse(read(join(root, 'target/builds/latest.json'))).id).toBe('b7');
+  });
+
+  it('exits 1 with the usage when the target is missing', async () => {
+    const cli = io(root);
+
+    expect(await runDeployCli([], cli)).toBe(1);
+    expect(cli.errLines.join('\n')).toMatch(/the target folder is missing[\s\S]*Usage: npm run deploy/);
+  });
+
+  it('exits 1 with a clear message when the package is not built', async () => {
+    const pkg = join(root, 'remote-content');
+    mkdirSync(pkg);
+    const cli = io(pkg);
+
+    expect(await runDeployCli([join(root, 'target')], cli)).toBe(1);
+    expect(cli.errLines.join('\n')).toMatch(/dist is not a build: builds\/latest\.json is missing \(run the package's build first\)/);
+    expect(existsSync(join(root, 'target'))).toBe(false);
+  });
+
+  it.each([
+    [['--keep-builds', '1', 'target'], /at least 2/],
+    [['--keep-builds'], /needs a value/],
+    [['--force', 'target'], /unknown option --force/],
+    [['a', 'b'], /exactly one target folder/],
+  ])('exits 1 on bad arguments %j', async (argv, message) => {
+    const cli = io(root);
+    expect(await runDeployCli(argv, cli)).toBe(1);
+    expect(cli.errLines.join('\n')).toMatch(message);
+  });
+});
