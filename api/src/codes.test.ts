@@ -10,9 +10,10 @@ describe('newId', () => {
 });
 
 describe('newVoucherCode', () => {
-  it('makes XXXX-XXXX-XXXX-XXXX codes of Crockford base32, all different', () => {
+  it('makes XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX codes of Crockford base32 (140 bits), all different', () => {
     const codes = Array.from({ length: 1000 }, newVoucherCode);
     for (const code of codes) expect(code).toMatch(VOUCHER_PATTERN);
+    expect(codes[0]?.replace(/-/g, '')).toHaveLength(28);
     expect(codes.join('')).not.toMatch(/[ILOU]/);
     expect(new Set(codes).size).toBe(1000);
   });

@@ -9,11 +9,13 @@ export function newId(): string {
 
 // Crockford's base32: no I, L, O or U, so nothing is misread or spells a word by accident.
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const VOUCHER_BYTES = 10; // 80 bits = 16 characters of 5 bits
+// 18 bytes = 144 bits, of which the first 140 make 28 characters of 5 bits: at least 128 random
+// bits, like the ids, and still only seven groups of four to read out or type.
+const VOUCHER_BYTES = 18;
 
-export const VOUCHER_PATTERN = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
+export const VOUCHER_PATTERN = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){6}$/;
 
-/** 80 random bits as XXXX-XXXX-XXXX-XXXX. */
+/** 140 random bits as XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX. */
 export function newVoucherCode(): string {
   let bits = 0;
   let buffered = 0;
@@ -27,5 +29,6 @@ export function newVoucherCode(): string {
     }
     bits &= (1 << buffered) - 1;
   }
+  // 144 bits give 28 characters and 4 bits left over, unused.
   return code.match(/.{4}/g)!.join('-');
 }

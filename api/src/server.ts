@@ -16,6 +16,8 @@ import { registerHealth } from './features/health/health-route';
 import { registerCompleteRedeem } from './features/redeems/complete-redeem';
 import { registerGetRedeem } from './features/redeems/get-redeem';
 import { installErrorHandlers } from './http/error-handler';
+import { HttpError } from './http/errors';
+import { serializeRequest } from './http/request-log';
 import { type Clock, systemClock } from './time';
 
 /** Request bodies are tiny (`{ email, acceptTerms }` at most). */
@@ -30,7 +32,8 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-// Nothing personal or secret reaches the logs: cookies, emails and voucher codes are censored.
+// Nothing personal or secret reaches the logs: cookies, emails and voucher codes are censored;
+// requests are logged with their ids masked and the address hashed (serializeRequest).
 const REDACT = [
   'req.headers.cookie',
   'req.headers.authorization',
@@ -44,9 +47,17 @@ const REDACT = [
 
 export async function buildApp({ config, db, now = systemClock, logStream }: BuildAppOptions): Promise<App> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(logStream ? { stream: logStream } : {}) },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: { req: serializeRequest },
+      ...(logStream ? { stream: logStream } : {}),
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    // Fastify's own 503 while closing has another body and no CORS headers: the hook below
+    // answers instead, in the one error shape.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   // JSON only: a text/plain POST is what a cross-site form can send without a CORS preflight.
@@ -63,6 +74,19 @@ export async function buildApp({ config, db, now = systemClock, logStream }: Bui
     maxAge: 600,
   });
   await app.register(cookie);
+
+  // While shutting down, requests that still arrive (on a kept-alive connection) are refused
+  // through the error handler: the one error body, with CORS headers (set by the CORS hook before
+  // this one), and the connection closed after the answer.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    void reply.header('connection', 'close');
+    throw new HttpError(503, 'The service is shutting down. Try again in a moment.');
+  });
 
   // Answers carry ids and voucher codes: no shared or browser cache may keep them.
   app.addHook('onSend', async (_request, reply) => {

@@ -5,7 +5,7 @@
  */
 import { type LightMyRequestResponse } from 'fastify';
 import { harnessFor } from './support/harness';
-import { complete, insertOpenSessions, openRedeem, play, post, winGift } from './support/test-app';
+import { complete, insertOpenSessions, newVisitor, openRedeem, play, post, winGift } from './support/test-app';
 import { HIGH_LIMITS } from './support/test-config';
 import { type Driver, PRIZES } from './support/test-db';
 
@@ -46,8 +46,9 @@ describe.each(drivers)('concurrency on %s', (driver) => {
   it('gives 20 concurrent completions of one session with the same email the same voucher, redeeming once', async () => {
     const { app, db } = await harness.start({ limits: HIGH_LIMITS });
     const giftId = await winGift(app);
-    const redeemId = await openRedeem(app, giftId);
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => complete(app, redeemId, 'jane@example.com', { ip: `10.2.0.${i}` })));
+    const cookie = newVisitor();
+    const redeemId = await openRedeem(app, giftId, { cookie });
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => complete(app, redeemId, 'jane@example.com', { ip: `10.2.0.${i}`, cookie })));
     const bodies = new Set(responses.map((response) => response.body));
     console.log(`[${driver}] 20 concurrent completions of one session, same email: ${tally(responses)[200] ?? 0} answered 200, ${bodies.size} distinct answer(s)`);
     expect(tally(responses)).toEqual({ 200: 20 });
@@ -63,12 +64,35 @@ describe.each(drivers)('concurrency on %s', (driver) => {
     expect(tally(responses)).toEqual({ 200: 1, 409: 9 });
   });
 
-  it('opens one session for many concurrent "Redeem" clicks on one gift', async () => {
+  it('opens one session for many concurrent "Redeem" clicks of one visitor on one gift', async () => {
     const { app } = await harness.start({ limits: HIGH_LIMITS });
     const giftId = await winGift(app);
-    const responses = await Promise.all(Array.from({ length: 10 }, () => post(app, `/api/gifts/${giftId}/redeems`)));
+    const cookie = newVisitor();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie })));
     expect(tally(responses)).toEqual({ 200: 9, 201: 1 });
     expect(new Set(responses.map((response) => response.json().redeemId)).size).toBe(1);
+  });
+
+  it('opens one session per visitor for concurrent "Redeem" clicks of several visitors; the first completion wins', async () => {
+    const { app, db } = await harness.start({ limits: HIGH_LIMITS });
+    const giftId = await winGift(app);
+    const visitors = Array.from({ length: 5 }, newVisitor);
+    const responses = await Promise.all(visitors.flatMap((cookie) => [0, 1].map(() => post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie }))));
+    expect(tally(responses)).toEqual({ 200: 5, 201: 5 });
+    const sessions = visitors.map((_, i) => responses[2 * i]!.json<{ redeemId: string }>().redeemId);
+    visitors.forEach((_, i) => expect(responses[2 * i + 1]!.json().redeemId).toBe(sessions[i]));
+    expect(new Set(sessions).size).toBe(5);
+
+    const completions = await Promise.all(sessions.map((id, i) => complete(app, id, `visitor${i}@example.com`, { cookie: visitors[i]!, ip: `10.4.0.${i}` })));
+    expect(tally(completions)).toEqual({ 200: 1, 409: 4 });
+    const rows = await db.query<{ status: string; count: number }>(
+      'SELECT status, count(*)::int AS count FROM redeem_sessions WHERE gift_id = $1 GROUP BY status ORDER BY status',
+      [giftId],
+    );
+    expect(rows).toEqual([
+      { status: 'completed', count: 1 },
+      { status: 'superseded', count: 4 },
+    ]);
   });
 
   it('never oversells: stock 5 and 50 concurrent winning plays give exactly 5 gifts', async () => {

@@ -1,7 +1,7 @@
 /** GET /api/gifts/:giftId and POST /api/gifts/:giftId/redeems. */
 import { ID_PATTERN } from 'shared/ids';
 import { countingDb, harnessFor } from './support/harness';
-import { complete, get, openRedeem, post, winGift } from './support/test-app';
+import { complete, get, newVisitor, openRedeem, post, visitorCookie, winGift } from './support/test-app';
 import { DAY, MINUTE } from './support/test-clock';
 import { type Driver } from './support/test-db';
 
@@ -72,15 +72,40 @@ describe.each(drivers)('gifts on %s', (driver) => {
   });
 
   describe('POST /api/gifts/:giftId/redeems', () => {
-    it('opens a redeem session (201), then answers the same open session (200)', async () => {
+    it('opens a redeem session (201) and sets the visitor cookie, then answers the same visitor the same open session (200)', async () => {
       const { app } = await harness.start();
       const giftId = await winGift(app);
       const first = await post(app, `/api/gifts/${giftId}/redeems`);
       expect(first.statusCode).toBe(201);
       expect(first.json()).toStrictEqual({ redeemId: expect.stringMatching(ID_PATTERN) });
-      const second = await post(app, `/api/gifts/${giftId}/redeems`);
+      const cookie = visitorCookie(first);
+      expect(cookie).toMatch(/^p_visitor=[A-Za-z0-9_-]{24}$/);
+      expect(first.headers['set-cookie']).toMatch(/HttpOnly/i);
+      const second = await post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie });
       expect(second.statusCode).toBe(200);
       expect(second.json()).toStrictEqual(first.json());
+      expect(second.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('gives another visitor holding the gift link a session of their own (201), never the first one', async () => {
+      const { app } = await harness.start();
+      const giftId = await winGift(app);
+      const owner = newVisitor();
+      const stranger = newVisitor();
+      const mine = await openRedeem(app, giftId, { cookie: owner });
+      const theirs = await post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie: stranger });
+      expect(theirs.statusCode).toBe(201);
+      expect(theirs.json().redeemId).not.toBe(mine);
+      // Without a cookie: a new visitor again, and a new session.
+      const anonymous = await post(app, `/api/gifts/${giftId}/redeems`);
+      expect(anonymous.statusCode).toBe(201);
+      expect([mine, theirs.json().redeemId]).not.toContain(anonymous.json().redeemId);
+      // Each visitor keeps getting their own.
+      expect(await openRedeem(app, giftId, { cookie: owner })).toBe(mine);
+      expect(await openRedeem(app, giftId, { cookie: stranger })).toBe(theirs.json().redeemId);
+      const [stored] = await harness.db.query<{ visitor_hash: string }>('SELECT visitor_hash FROM redeem_sessions WHERE id = $1', [mine]);
+      expect(stored?.visitor_hash).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(stored?.visitor_hash).not.toContain(owner.split('=')[1]);
     });
 
     it('accepts no body at all', async () => {
@@ -93,20 +118,24 @@ describe.each(drivers)('gifts on %s', (driver) => {
     it('opens a new session once the open one expired', async () => {
       const { app, clock } = await harness.start();
       const giftId = await winGift(app);
-      const first = await openRedeem(app, giftId);
+      const cookie = newVisitor();
+      const first = await openRedeem(app, giftId, { cookie });
       clock.advance(30 * MINUTE);
-      const response = await post(app, `/api/gifts/${giftId}/redeems`);
+      const response = await post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie });
       expect(response.statusCode).toBe(201);
       expect(response.json().redeemId).not.toBe(first);
     });
 
-    it('refuses a redeemed gift with 409', async () => {
+    it('refuses a redeemed gift with 409, to the visitor who redeemed it and to anyone else', async () => {
       const { app } = await harness.start();
       const giftId = await winGift(app);
-      await complete(app, await openRedeem(app, giftId));
-      const response = await post(app, `/api/gifts/${giftId}/redeems`);
-      expect(response.statusCode).toBe(409);
-      expect(response.json()).toStrictEqual({ statusCode: 409, statusMessage: 'Conflict', message: 'This gift has already been redeemed.' });
+      const cookie = newVisitor();
+      await complete(app, await openRedeem(app, giftId, { cookie }), 'jane@example.com', { cookie });
+      for (const options of [{ cookie }, { cookie: newVisitor() }, {}]) {
+        const response = await post(app, `/api/gifts/${giftId}/redeems`, {}, options);
+        expect(response.statusCode).toBe(409);
+        expect(response.json()).toStrictEqual({ statusCode: 409, statusMessage: 'Conflict', message: 'This gift has already been redeemed.' });
+      }
     });
 
     it('refuses an expired gift with 410', async () => {

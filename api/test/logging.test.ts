@@ -2,7 +2,8 @@
 import { PassThrough } from 'node:stream';
 import { type App } from '../src/app-context';
 import { buildApp } from '../src/server';
-import { complete, openRedeem, play, visitorCookie, winGift } from './support/test-app';
+import { addressHash, maskUrl } from '../src/http/request-log';
+import { complete, DEFAULT_IP, get, openRedeem, play, visitorCookie, winGift } from './support/test-app';
 import { testConfig } from './support/test-config';
 import { openTestDb, type TestDb } from './support/test-db';
 
@@ -25,8 +26,8 @@ it('writes one JSON object per line, without cookies, emails or voucher codes', 
   const first = await play(app);
   const cookie = visitorCookie(first);
   const giftId = await winGift(app, { cookie });
-  const redeemId = await openRedeem(app, giftId);
-  const done = await complete(app, redeemId, 'secret.person@example.com');
+  const redeemId = await openRedeem(app, giftId, { cookie });
+  const done = await complete(app, redeemId, 'secret.person@example.com', { cookie });
   const { voucherCode } = done.json<{ voucherCode: string }>();
 
   const entries = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
@@ -36,4 +37,43 @@ it('writes one JSON object per line, without cookies, emails or voucher codes', 
   expect(log).not.toContain(cookie.split('=')[1]);
   expect(log).not.toContain('secret.person');
   expect(log).not.toContain(voucherCode);
+});
+
+it('logs request paths with ids cut to four characters, and the address only as the counters\' hash', async () => {
+  lines.length = 0;
+  const giftId = await winGift(app);
+  const redeemId = await openRedeem(app, giftId);
+  await get(app, `/api/redeems/${redeemId}`);
+  await complete(app, redeemId, 'jane@example.com', { ip: '2001:db8:1:2::7' });
+  await get(app, `/api/gifts/not-an-id-but-secret?token=abc`);
+
+  const requests = lines
+    .map((line) => JSON.parse(line) as { req?: Record<string, unknown> })
+    .flatMap((entry) => (entry.req ? [entry.req] : []));
+  expect(requests.map((req) => req.url)).toEqual([
+    '/api/game/plays',
+    `/api/gifts/${giftId.slice(0, 4)}…/redeems`,
+    `/api/redeems/${redeemId.slice(0, 4)}…`,
+    `/api/redeems/${redeemId.slice(0, 4)}…/complete`,
+    '/api/gifts/not-…?…',
+  ]);
+  expect(requests[0]).toStrictEqual({ method: 'POST', url: '/api/game/plays', addressHash: addressHash(DEFAULT_IP) });
+  // An IPv6 address is hashed by its /64, as the limits count it.
+  expect(requests[3]?.addressHash).toBe(addressHash('2001:db8:1:2::99'));
+  expect(requests[3]?.addressHash).not.toBe(addressHash(DEFAULT_IP));
+  const log = lines.join('\n');
+  for (const secret of [giftId, redeemId, giftId.slice(4), redeemId.slice(4), DEFAULT_IP, '2001:db8', 'token=abc']) expect(log).not.toContain(secret);
+});
+
+describe('maskUrl', () => {
+  it.each([
+    ['/api/health', '/api/health'],
+    ['/api/game/plays', '/api/game/plays'],
+    ['/api/gifts/AbCdEfGhIjKlMnOpQrStUvWx', '/api/gifts/AbCd…'],
+    ['/api/redeems/AbCdEfGhIjKlMnOpQrStUvWx/complete', '/api/redeems/AbCd…/complete'],
+    ['/api/redeems/abc', '/api/redeems/abc'],
+    ['/api/elsewhere/AbCdEfGhIjKlMnOpQrStUvWx/x?y=1', '/api/elsewhere/AbCd…/x?…'],
+  ])('%s → %s', (url, masked) => {
+    expect(maskUrl(url)).toBe(masked);
+  });
 });

@@ -14,7 +14,7 @@ const catalogue = (prizes: CataloguePrize[]) => async () => ({ prizes });
 it('applies migrations once on PGlite, and seeds only an empty prizes table', async () => {
   const db = await openPglite();
   try {
-    expect(await migrate(db)).toEqual(['0001_initial']);
+    expect(await migrate(db)).toEqual(['0001_initial', '0002_redeem_session_owner']);
     expect(await migrate(db)).toEqual([]);
     expect(await seedPrizes(db, catalogue(PRIZES), at)).toBe(2);
     expect(await seedPrizes(db, catalogue([{ ...PRIZES[0]!, id: 'another' }]), at)).toBe(0);
@@ -33,7 +33,7 @@ it('migrates and seeds once when two processes start together on PostgreSQL', as
   const pools: Database[] = [openPostgres(database.url), openPostgres(database.url)];
   try {
     const applied = await Promise.all(pools.map((db) => migrate(db)));
-    expect(applied.map((versions) => versions.length).sort()).toEqual([0, 1]);
+    expect(applied.map((versions) => versions.length).sort()).toEqual([0, 2]);
     const seeded = await Promise.all(pools.map((db) => seedPrizes(db, catalogue(PRIZES), at)));
     expect(seeded.sort()).toEqual([0, 2]);
     const [count] = await pools[0]!.query<{ count: number }>('SELECT count(*)::int AS count FROM prizes');

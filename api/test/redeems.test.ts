@@ -1,7 +1,7 @@
 /** GET /api/redeems/:redeemId and POST /api/redeems/:redeemId/complete. */
 import { VOUCHER_PATTERN } from '../src/codes';
 import { countingDb, harnessFor } from './support/harness';
-import { complete, get, insertOpenSessions, openRedeem, post, winGift } from './support/test-app';
+import { complete, get, insertOpenSessions, newVisitor, openRedeem, post, visitorCookie, winGift } from './support/test-app';
 import { DAY, MINUTE } from './support/test-clock';
 import { type Driver } from './support/test-db';
 
@@ -13,11 +13,13 @@ const error = (statusCode: number, statusMessage: string, message: string) => ({
 describe.each(drivers)('redeem sessions on %s', (driver) => {
   const harness = harnessFor(driver);
 
+  /** A gift and a session opened by one visitor, whose Cookie header is `cookie`. */
   async function openSession(overrides = {}) {
     const started = await harness.start(overrides);
     const giftId = await winGift(started.app);
-    const redeemId = await openRedeem(started.app, giftId);
-    return { ...started, giftId, redeemId };
+    const cookie = newVisitor();
+    const redeemId = await openRedeem(started.app, giftId, { cookie });
+    return { ...started, giftId, redeemId, cookie };
   }
 
   describe('GET /api/redeems/:redeemId', () => {
@@ -72,15 +74,15 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
   });
 
   describe('POST /api/redeems/:redeemId/complete', () => {
-    it('redeems the gift and shows the voucher', async () => {
-      const { app, clock, giftId, redeemId } = await openSession();
+    it('redeems the gift and shows the voucher to its visitor', async () => {
+      const { app, clock, giftId, redeemId, cookie } = await openSession();
       clock.advance(2 * MINUTE);
-      const response = await complete(app, redeemId, '  Jane.Doe@Example.com ');
+      const response = await complete(app, redeemId, '  Jane.Doe@Example.com ', { cookie });
       expect(response.statusCode).toBe(200);
       const result = response.json();
       expect(result).toStrictEqual({ voucherCode: expect.stringMatching(VOUCHER_PATTERN), redeemedAt: clock.now().toISOString() });
 
-      const view = (await get(app, `/api/redeems/${redeemId}`)).json();
+      const view = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();
       expect(view).toMatchObject({ status: 'completed', completedAt: result.redeemedAt, voucherCode: result.voucherCode, emailHint: 'J•••@Example.com' });
       expect(view.gift).toMatchObject({ giftId, status: 'redeemed', redeemedAt: result.redeemedAt });
       const [stored] = await harness.db.query<{ email: string }>('SELECT email FROM redeem_sessions WHERE id = $1', [redeemId]);
@@ -88,10 +90,10 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
     });
 
     it('answers a repeat with the same email the same way, even after the session would have expired', async () => {
-      const { app, clock, redeemId } = await openSession();
-      const first = (await complete(app, redeemId, 'jane@example.com')).json();
+      const { app, clock, redeemId, cookie } = await openSession();
+      const first = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
       clock.advance(2 * DAY);
-      const again = await complete(app, redeemId, 'JANE@example.com');
+      const again = await complete(app, redeemId, 'JANE@example.com', { cookie });
       expect(again.statusCode).toBe(200);
       expect(again.json()).toStrictEqual(first);
       const [count] = await harness.db.query<{ count: number }>("SELECT count(*)::int AS count FROM redeem_sessions WHERE status = 'completed'");
@@ -99,9 +101,9 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
     });
 
     it('refuses a repeat with another email with 409', async () => {
-      const { app, redeemId } = await openSession();
-      await complete(app, redeemId, 'jane@example.com');
-      const response = await complete(app, redeemId, 'john@example.com');
+      const { app, redeemId, cookie } = await openSession();
+      await complete(app, redeemId, 'jane@example.com', { cookie });
+      const response = await complete(app, redeemId, 'john@example.com', { cookie });
       expect(response.statusCode).toBe(409);
       expect(response.json()).toStrictEqual(error(409, 'Conflict', 'This gift has already been redeemed with another email address.'));
     });
@@ -176,20 +178,82 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
     });
 
     it('refuses attempts past REDEEM_ATTEMPTS_PER_IP_PER_MINUTE with 429 and Retry-After, whatever their outcome', async () => {
-      const { app, clock, redeemId } = await openSession({ limits: { redeemAttemptsPerIpPerMinute: 3 } });
+      const { app, clock, redeemId, cookie } = await openSession({ limits: { redeemAttemptsPerIpPerMinute: 3 } });
       clock.set('2030-03-15T10:00:45.000Z');
       expect((await complete(app, UNKNOWN_ID)).statusCode).toBe(404);
       // Invalid input is refused before it is counted.
       expect((await post(app, `/api/redeems/${redeemId}/complete`, { email: 'x', acceptTerms: true })).statusCode).toBe(400);
-      expect((await complete(app, redeemId)).statusCode).toBe(200);
-      expect((await complete(app, redeemId)).statusCode).toBe(200);
-      const refused = await complete(app, redeemId);
+      expect((await complete(app, redeemId, 'jane@example.com', { cookie })).statusCode).toBe(200);
+      expect((await complete(app, redeemId, 'jane@example.com', { cookie })).statusCode).toBe(200);
+      const refused = await complete(app, redeemId, 'jane@example.com', { cookie });
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe('15');
       expect(refused.json()).toStrictEqual(error(429, 'Too Many Requests', 'Too many redeem attempts. Wait a minute and try again.'));
-      expect((await complete(app, redeemId, 'jane@example.com', { ip: '192.0.2.50' })).statusCode).toBe(200);
+      expect((await complete(app, redeemId, 'jane@example.com', { ip: '192.0.2.50', cookie })).statusCode).toBe(200);
       clock.advance(15_000);
-      expect((await complete(app, redeemId)).statusCode).toBe(200);
+      expect((await complete(app, redeemId, 'jane@example.com', { cookie })).statusCode).toBe(200);
+    });
+  });
+  describe('who sees the voucher', () => {
+    const hidden = { voucherCode: null, emailHint: null };
+
+    it('shows the voucher to the visitor who opened and completed the session, also after a reload', async () => {
+      const { app, redeemId, cookie } = await openSession();
+      const { voucherCode, redeemedAt } = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
+      // A reload: the same browser, so the same cookie, asks again.
+      const view = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();
+      expect(view).toMatchObject({ status: 'completed', completedAt: redeemedAt, voucherCode, emailHint: 'j•••@example.com' });
+    });
+
+    it('hides it from anyone else holding the session id: the status stays truthful', async () => {
+      const { app, redeemId, cookie } = await openSession();
+      const { redeemedAt } = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
+      for (const options of [{}, { cookie: newVisitor() }, { cookie: 'p_visitor=not-an-id' }]) {
+        const response = await get(app, `/api/redeems/${redeemId}`, options);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({ status: 'completed', completedAt: redeemedAt, ...hidden });
+        expect(response.json().gift.status).toBe('redeemed');
+        // Reading sets no cookie.
+        expect(response.headers['set-cookie']).toBeUndefined();
+      }
+    });
+
+    it('gives a second visitor with the gift link their own session; once the first redeems, theirs is superseded and shows no voucher', async () => {
+      const { app, giftId, redeemId, cookie } = await openSession();
+      const stranger = newVisitor();
+      const theirs = await openRedeem(app, giftId, { cookie: stranger });
+      expect(theirs).not.toBe(redeemId);
+      // The stranger waits for the owner to redeem, then polls both sessions.
+      const { voucherCode } = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
+      const own = (await get(app, `/api/redeems/${theirs}`, { cookie: stranger })).json();
+      expect(own).toMatchObject({ status: 'superseded', completedAt: null, ...hidden });
+      const owners = await get(app, `/api/redeems/${redeemId}`, { cookie: stranger });
+      expect(owners.json()).toMatchObject({ status: 'completed', ...hidden });
+      expect(owners.body).not.toContain(voucherCode);
+      expect((await post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie: stranger })).statusCode).toBe(409);
+    });
+
+    it('does not answer a repeat completion from another visitor with the voucher, even with the right email', async () => {
+      const { app, redeemId, cookie } = await openSession();
+      const { voucherCode } = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
+      const response = await complete(app, redeemId, 'jane@example.com', { cookie: newVisitor() });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toStrictEqual(error(409, 'Conflict', 'This gift has already been redeemed.'));
+      expect(response.body).not.toContain(voucherCode);
+      expect((await complete(app, redeemId, 'jane@example.com', { cookie })).json().voucherCode).toBe(voucherCode);
+    });
+
+    it('lets another browser with the session link complete it; it and the opener then see the voucher', async () => {
+      const { app, redeemId, cookie } = await openSession();
+      // No cookie yet (say, a phone): completing sets one.
+      const done = await complete(app, redeemId, 'jane@example.com');
+      expect(done.statusCode).toBe(200);
+      const phone = visitorCookie(done);
+      const { voucherCode } = done.json();
+      expect((await get(app, `/api/redeems/${redeemId}`, { cookie: phone })).json().voucherCode).toBe(voucherCode);
+      expect((await get(app, `/api/redeems/${redeemId}`, { cookie })).json().voucherCode).toBe(voucherCode);
+      expect((await complete(app, redeemId, 'jane@example.com', { cookie: phone })).json().voucherCode).toBe(voucherCode);
+      expect((await get(app, `/api/redeems/${redeemId}`, { cookie: newVisitor() })).json().voucherCode).toBeNull();
     });
   });
 });

@@ -26,10 +26,10 @@ interface Answer {
   status?: string;
 }
 
-async function call(server: ApiProcess, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Answer }> {
+async function call(server: ApiProcess, method: 'GET' | 'POST', path: string, body?: unknown, cookie?: string): Promise<{ status: number; json: Answer }> {
   const response = await fetch(`${server.baseUrl}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(cookie ? { cookie } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, json: (await response.json()) as Answer };
@@ -68,7 +68,7 @@ afterAll(async () => {
 
 it('migrated and seeded once although both started together', async () => {
   const migrations = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
-  expect(migrations).toEqual([{ version: '0001_initial' }]);
+  expect(migrations).toEqual([{ version: '0001_initial' }, { version: '0002_redeem_session_owner' }]);
   const prizes = await db.query<{ id: string; stock: number }>('SELECT id, stock FROM prizes');
   expect(prizes).toEqual([{ id: 'coffee', stock: 7 }]);
 });
@@ -95,9 +95,11 @@ it('lets exactly one of 20 completions of one gift, racing across both processes
 it('gives every repeat of one completion, across both processes, the same voucher', async () => {
   const [a, b] = servers as [ApiProcess, ApiProcess];
   const giftId = (await call(b, 'POST', '/api/game/plays', {})).json.gift!.giftId;
-  const redeemId = (await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {})).json.redeemId!;
+  // One browser: the same visitor cookie on every request, whichever process answers.
+  const cookie = 'p_visitor=CCCCCCCCCCCCCCCCCCCCCCCC';
+  const redeemId = (await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {}, cookie)).json.redeemId!;
   const results = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', `/api/redeems/${redeemId}/complete`, { email: 'jane@example.com', acceptTerms: true })),
+    Array.from({ length: 10 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', `/api/redeems/${redeemId}/complete`, { email: 'jane@example.com', acceptTerms: true }, cookie)),
   );
   const vouchers = new Set(results.map((result) => result.json.voucherCode));
   console.log(`[postgres, 2 processes] 10 concurrent repeats of one completion: ${tally(results.map((r) => r.status))[200] ?? 0} answered 200 with ${vouchers.size} distinct voucher(s)`);

@@ -45,7 +45,7 @@ export function aCompletedRedeem(overrides: Partial<RedeemView> = {}): RedeemVie
   return aRedeem({
     status: 'completed',
     completedAt: REDEEMED_AT,
-    voucherCode: 'GIFT-7KQ4-M2XD',
+    voucherCode: '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE',
     emailHint: 'j•••@example.com',
     gift: aGift({ status: 'redeemed', redeemedAt: REDEEMED_AT }),
     ...overrides,

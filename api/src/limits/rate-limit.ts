@@ -3,8 +3,8 @@
  * A hit past the limit is refused without being counted, and nothing is counted when the
  * surrounding transaction rolls back.
  */
-import { createHash } from 'node:crypto';
 import { type Queryable } from '../db/database';
+import { hashValue } from '../hash';
 import { TooManyRequestsError } from '../http/errors';
 import { secondsUntil, type TimeWindow } from '../time';
 
@@ -20,7 +20,7 @@ export interface LimitRule {
 
 // Addresses and visitor ids are stored hashed: the counters need equality, not the values.
 function bucketOf(rule: LimitRule): string {
-  return `${rule.scope}:${createHash('sha256').update(rule.subject).digest('base64url').slice(0, 32)}`;
+  return `${rule.scope}:${hashValue(rule.subject)}`;
 }
 
 /** Counts one hit; returns how many remain in the window, or throws 429 with Retry-After. */

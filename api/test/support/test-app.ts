@@ -27,8 +27,13 @@ export function post(app: App, url: string, body: unknown = {}, options: Request
   });
 }
 
-export function get(app: App, url: string): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'GET', url, remoteAddress: DEFAULT_IP });
+export function get(app: App, url: string, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'GET',
+    url,
+    headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
+    remoteAddress: options.ip ?? DEFAULT_IP,
+  });
 }
 
 export const play = (app: App, options: RequestOptions = {}) => post(app, '/api/game/plays', {}, options);
@@ -41,8 +46,9 @@ export async function winGift(app: App, options: RequestOptions = {}): Promise<s
   return body.gift.giftId;
 }
 
-export async function openRedeem(app: App, giftId: string): Promise<string> {
-  const response = await post(app, `/api/gifts/${giftId}/redeems`);
+/** Opens (or finds) the visitor's session; without a cookie, every call is a new visitor. */
+export async function openRedeem(app: App, giftId: string, options: RequestOptions = {}): Promise<string> {
+  const response = await post(app, `/api/gifts/${giftId}/redeems`, {}, options);
   if (response.statusCode !== 201 && response.statusCode !== 200) throw new Error(`open redeem: ${response.statusCode} ${response.body}`);
   return response.json<{ redeemId: string }>().redeemId;
 }
@@ -66,6 +72,9 @@ export async function insertOpenSessions(db: Queryable, giftId: string, count: n
   }
   return ids;
 }
+
+/** A `p_visitor` Cookie header for a new, made-up visitor. */
+export const newVisitor = (): string => `p_visitor=${newId()}`;
 
 /** The `p_visitor=…` pair of a response's Set-Cookie, for the next request's Cookie header. */
 export function visitorCookie(response: LightMyRequestResponse): string {

@@ -33,7 +33,10 @@ export type PlayResult =
   | { outcome: 'win'; gift: GiftView; playsRemaining: number }
   | { outcome: 'lose'; playsRemaining: number; /** No prize has stock left: nobody can win. */ soldOut: boolean };
 
-/** `POST /api/gifts/:giftId/redeems` → 201 (new) or 200 (the gift's current open session). */
+/**
+ * `POST /api/gifts/:giftId/redeems` → 201 (new) or 200 (this visitor's open session of the gift).
+ * A session belongs to the browser that opened it (the `p_visitor` cookie, sent with credentials).
+ */
 export interface OpenRedeemResult {
   redeemId: string;
 }
@@ -47,8 +50,12 @@ export interface RedeemView {
   gift: GiftView;
   /** Once completed, by this session. */
   completedAt: string | null;
+  /**
+   * Once completed, and only for the visitor (browser) who opened or completed the session;
+   * null for anyone else. Seven groups of four: XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX.
+   */
   voucherCode: string | null;
-  /** The address the voucher went to, masked ("j•••@example.com"). */
+  /** The address the voucher went to, masked ("j•••@example.com"); shown like `voucherCode`. */
   emailHint: string | null;
 }
 
@@ -58,7 +65,7 @@ export interface CompleteRedeemBody {
   acceptTerms: boolean;
 }
 
-/** `POST /api/redeems/:redeemId/complete` → 200; repeating the same request gives the same answer. */
+/** `POST /api/redeems/:redeemId/complete` → 200; the same request again, from the same visitor, gives the same answer. */
 export interface CompleteRedeemResult {
   voucherCode: string;
   redeemedAt: string;

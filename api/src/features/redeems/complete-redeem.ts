@@ -1,8 +1,13 @@
-/** `POST /api/redeems/:redeemId/complete` `{ email, acceptTerms }` → `{ voucherCode, redeemedAt }`. */
+/**
+ * `POST /api/redeems/:redeemId/complete` `{ email, acceptTerms }` → `{ voucherCode, redeemedAt }`.
+ * Whoever holds the session id may complete it; the completing visitor is recorded, and only the
+ * opener and the completer get the same answer again for a repeat with the same email.
+ */
 import { checkEmail } from 'shared/api/email';
 import { type App, type AppContext } from '../../app-context';
 import { limitSubject } from '../../http/client-ip';
 import { HttpError, redeemNotFound } from '../../http/errors';
+import { visitorHash, visitorId } from '../../http/visitor';
 import { consume } from '../../limits/rate-limit';
 import { completeRedeemBodySchema, redeemParamsSchema } from '../../schemas/requests';
 import { completeRedeemResultSchema, errorResponses } from '../../schemas/views';
@@ -16,7 +21,7 @@ export function registerCompleteRedeem(app: App, { db, now, config }: AppContext
       schema: { params: redeemParamsSchema, body: completeRedeemBodySchema, response: { 200: completeRedeemResultSchema, ...errorResponses } },
       config: { notFoundMessage: redeemNotFound().message },
     },
-    async (request) => {
+    async (request, reply) => {
       const email = checkEmail(request.body.email);
       if (!email.ok) throw new HttpError(400, email.message);
       if (!request.body.acceptTerms) throw new HttpError(400, 'Accept the terms to redeem this gift.');
@@ -33,7 +38,9 @@ export function registerCompleteRedeem(app: App, { db, now, config }: AppContext
         },
         at,
       );
-      return redeemGift(db, request.params.redeemId, email.email, at);
+            // The completing browser may see its voucher again after a reload: it keeps (or gets) a cookie.
+      const completer = visitorHash(visitorId(request, reply));
+      return redeemGift(db, { redeemId: request.params.redeemId, email: email.email, visitorHash: completer }, at);
     },
   );
 }

@@ -1,6 +1,10 @@
-/** `GET /api/redeems/:redeemId`: the session with its gift; the voucher once completed. */
+/**
+ * `GET /api/redeems/:redeemId`: the session with its gift. The voucher code and the email hint
+ * only for the visitor who opened or completed the session; anyone else sees them as null.
+ */
 import { type App, type AppContext } from '../../app-context';
 import { redeemNotFound } from '../../http/errors';
+import { existingVisitorId } from '../../http/visitor';
 import { redeemParamsSchema } from '../../schemas/requests';
 import { errorResponses, redeemViewSchema } from '../../schemas/views';
 import { findRedeem, toRedeemView } from './redeem-view';
@@ -15,7 +19,7 @@ export function registerGetRedeem(app: App, { db, now }: AppContext): void {
     async (request) => {
       const row = await findRedeem(db, request.params.redeemId);
       if (!row) throw redeemNotFound();
-      return toRedeemView(row, now());
+      return toRedeemView(row, now(), existingVisitorId(request));
     },
   );
 }

@@ -2,7 +2,9 @@
  * Completing a redeem session: the gift's `available → redeemed` and the session's
  * `open → completed` in one transaction. Locks are always taken gift first, then session, so
  * concurrent completions of one gift queue on the gift row (no deadlock), and the conditional
- * UPDATE lets exactly one of them through. A repeat with the same email gets the same answer.
+ * UPDATE lets exactly one of them through. A repeat with the same email, from the visitor who
+ * opened or completed the session, gets the same answer; anyone else learns only that the gift
+ * has been redeemed.
  */
 import { type CompleteRedeemResult } from 'shared/api/contract';
 import { newVoucherCode } from '../../codes';
@@ -15,11 +17,20 @@ interface LockedSession {
   expires_at: Date;
   email: string | null;
   voucher_code: string | null;
+  visitor_hash: string | null;
+  completed_visitor_hash: string | null;
+}
+
+export interface Completion {
+  redeemId: string;
+  email: string;
+  /** The completing visitor's hash (`visitorHash`). */
+  visitorHash: string;
 }
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-export async function redeemGift(db: Database, redeemId: string, email: string, now: Date): Promise<CompleteRedeemResult> {
+export async function redeemGift(db: Database, { redeemId, email, visitorHash }: Completion, now: Date): Promise<CompleteRedeemResult> {
   return db.transaction(async (tx) => {
     const [session] = await tx.query<{ gift_id: string }>('SELECT gift_id FROM redeem_sessions WHERE id = $1', [redeemId]);
     if (!session) throw redeemNotFound();
@@ -28,12 +39,15 @@ export async function redeemGift(db: Database, redeemId: string, email: string, 
       [session.gift_id],
     );
     const [locked] = await tx.query<LockedSession>(
-      'SELECT status, expires_at, email, voucher_code FROM redeem_sessions WHERE id = $1 FOR UPDATE',
+      'SELECT status, expires_at, email, voucher_code, visitor_hash, completed_visitor_hash FROM redeem_sessions WHERE id = $1 FOR UPDATE',
       [redeemId],
     );
     if (!gift || !locked) throw redeemNotFound();
 
     if (locked.status === 'completed') {
+      const owner = locked.visitor_hash === visitorHash || locked.completed_visitor_hash === visitorHash;
+      // Someone else holding the session id learns nothing about the voucher or the address.
+      if (!owner) throw giftAlreadyRedeemed();
       if (locked.email && locked.voucher_code && gift.redeemed_at && sameEmail(locked.email, email)) {
         return { voucherCode: locked.voucher_code, redeemedAt: gift.redeemed_at.toISOString() };
       }
@@ -54,10 +68,11 @@ export async function redeemGift(db: Database, redeemId: string, email: string, 
 
     const voucherCode = newVoucherCode();
     const [completed] = await tx.query(
-      `UPDATE redeem_sessions SET status = 'completed', completed_at = $2::timestamptz, email = $3, voucher_code = $4
+      `UPDATE redeem_sessions
+          SET status = 'completed', completed_at = $2::timestamptz, email = $3, voucher_code = $4, completed_visitor_hash = $5
         WHERE id = $1 AND status = 'open'
         RETURNING id`,
-      [redeemId, now, email, voucherCode],
+      [redeemId, now, email, voucherCode, visitorHash],
     );
     // Cannot happen while the row is locked; if it ever does, throwing rolls the gift back too.
     if (!completed) throw giftAlreadyRedeemed();

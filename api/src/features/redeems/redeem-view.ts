@@ -2,6 +2,7 @@
 import { type RedeemStatus, type RedeemView } from 'shared/api/contract';
 import { maskEmail } from 'shared/api/email';
 import { type Queryable } from '../../db/database';
+import { visitorHash } from '../../http/visitor';
 import { type GiftRow, toGiftView } from '../gifts/gift-view';
 
 export interface RedeemRow extends GiftRow {
@@ -12,6 +13,15 @@ export interface RedeemRow extends GiftRow {
   completed_at: Date | null;
   email: string | null;
   voucher_code: string | null;
+  visitor_hash: string | null;
+  completed_visitor_hash: string | null;
+}
+
+/** Whether the visitor opened or completed the session (the only ones shown its voucher). */
+export function isSessionOwner(row: Pick<RedeemRow, 'visitor_hash' | 'completed_visitor_hash'>, visitorId: string | undefined): boolean {
+  if (!visitorId) return false;
+  const hash = visitorHash(visitorId);
+  return row.visitor_hash === hash || row.completed_visitor_hash === hash;
 }
 
 /**
@@ -26,8 +36,10 @@ export function redeemStatus(row: RedeemRow, now: Date): RedeemStatus {
   return 'open';
 }
 
-export function toRedeemView(row: RedeemRow, now: Date): RedeemView {
+/** The session as `visitorId` may see it: the voucher and the email hint only for its owner. */
+export function toRedeemView(row: RedeemRow, now: Date, visitorId: string | undefined): RedeemView {
   const completed = row.redeem_status === 'completed';
+  const revealed = completed && isSessionOwner(row, visitorId);
   return {
     redeemId: row.redeem_id,
     status: redeemStatus(row, now),
@@ -35,8 +47,8 @@ export function toRedeemView(row: RedeemRow, now: Date): RedeemView {
     expiresAt: row.redeem_expires_at.toISOString(),
     gift: toGiftView(row, now),
     completedAt: completed && row.completed_at ? row.completed_at.toISOString() : null,
-    voucherCode: completed ? row.voucher_code : null,
-    emailHint: completed && row.email ? maskEmail(row.email) : null,
+    voucherCode: revealed ? row.voucher_code : null,
+    emailHint: revealed && row.email ? maskEmail(row.email) : null,
   };
 }
 
@@ -44,6 +56,7 @@ export async function findRedeem(db: Queryable, redeemId: string): Promise<Redee
   const [row] = await db.query<RedeemRow>(
     `SELECT s.id AS redeem_id, s.status AS redeem_status, s.created_at AS redeem_created_at,
             s.expires_at AS redeem_expires_at, s.completed_at, s.email, s.voucher_code,
+            s.visitor_hash, s.completed_visitor_hash,
             g.id AS gift_id, g.status AS gift_status, g.created_at AS gift_created_at,
             g.expires_at AS gift_expires_at, g.redeemed_at,
             p.id AS prize_id, p.name AS prize_name, p.description AS prize_description,

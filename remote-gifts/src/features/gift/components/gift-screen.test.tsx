@@ -246,15 +246,6 @@ describe('GiftScreen, a gift that cannot be redeemed', () => {
     expect(redeemButton()).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
   });
-
-  it('shows an expired gift with its date and no redeem action', async () => {
-    renderGift(stubFetch(() => jsonResponse(giftView({ status: 'expired', expiresAt: '2026-10-01T12:00:00.000Z' }))));
-
-    const page = (await loaded()).closest('article') as HTMLElement;
-    expect(page).toHaveTextContent('Expired');
-    expect(page).toHaveTextContent('Expired on October 1, 2026. It can no longer be redeemed.');
-    expect(redeemButton()).not.toBeInTheDocument();
-  });
 });
 
 describe('GiftScreen, when there is no gift to show', () => {
@@ -283,12 +274,16 @@ describe('GiftScreen, when there is no gift to show', () => {
     expect(fetchStub).not.toHaveBeenCalled();
   });
 
-  it('throws a 410 when the API says the gift is gone', async () => {
-    renderGift(stubFetch(() => errorResponse(410, 'Gone.')));
+  it('throws a 410 for an expired gift, naming the day it expired, for the host to show its error page', async () => {
+    const fetchStub = stubFetch(() => jsonResponse(giftView({ status: 'expired', expiresAt: '2026-10-01T12:00:00.000Z' })));
+    renderGift(fetchStub);
 
     const errorPage = await screen.findByTestId('error-page');
+    expect(errorPage).toHaveAttribute('data-http-error', 'true');
     expect(errorPage).toHaveTextContent('410');
-    expect(errorPage).toHaveTextContent('This gift has expired');
+    expect(errorPage).toHaveTextContent('This gift expired on October 1, 2026 and can no longer be redeemed.');
+    expect(redeemButton()).not.toBeInTheDocument();
+    expect(requestsOf(fetchStub)).toEqual([GET_GIFT]);
   });
 });
 

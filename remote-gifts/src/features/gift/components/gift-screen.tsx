@@ -4,7 +4,7 @@ import { isValidId } from 'shared/ids';
 import { InlineError } from '../../../components/inline-error';
 import { useDocumentTitle } from 'shared/use-document-title';
 import { useGift } from '../api/get-gift';
-import { giftNotFound, giftPageError } from '../gift-errors';
+import { giftExpired, giftNotFound, giftPageError } from '../gift-errors';
 import { GiftDetails } from './gift-details';
 import { GiftSkeleton } from './gift-skeleton';
 import './gift-screen.css';
@@ -20,7 +20,12 @@ function GiftContent({ giftId }: { giftId: string }) {
   const { state, retry } = useGift(giftId);
   useDocumentTitle(state.status === 'ready' ? `Your gift: ${state.gift.prize.name}` : 'Your gift');
 
-  if (state.status === 'ready') return <GiftDetails gift={state.gift} />;
+  if (state.status === 'ready') {
+    // Expired: the host's error page with 410 (thrown during render, like a missing gift).
+    // A redeemed gift is still shown, without a redeem action.
+    if (state.gift.status === 'expired') throw giftExpired(state.gift.expiresAt);
+    return <GiftDetails gift={state.gift} />;
+  }
   if (state.status === 'loading') return <GiftSkeleton />;
 
   // Thrown during render, so the host's error boundary shows it with its status.

@@ -8,15 +8,32 @@ interface CompletedScreenProps {
   takeFocus: boolean;
 }
 
+/**
+ * A completed session. The API shows the voucher code (and the email hint) only to the browser
+ * that opened or completed the session; anyone else holding the link learns just that the gift
+ * has been redeemed, and when.
+ */
 export function CompletedScreen({ redeem, takeFocus }: CompletedScreenProps) {
   const { completedAt, emailHint, voucherCode } = redeem;
   return (
     <section className="p-redeem">
-      <ScreenHeading takeFocus={takeFocus}>Your gift is redeemed</ScreenHeading>
-      <p className="p-redeem__text">
-        Here is your voucher for <strong>{redeem.gift.prize.name}</strong>. Keep the code: you need it to use your gift.
-      </p>
-      {voucherCode && <VoucherCode code={voucherCode} />}
+      {voucherCode ? (
+        <>
+          <ScreenHeading takeFocus={takeFocus}>Your gift is redeemed</ScreenHeading>
+          <p className="p-redeem__text">
+            Here is your voucher for <strong>{redeem.gift.prize.name}</strong>. Keep the code: you need it to use your gift.
+          </p>
+          <VoucherCode code={voucherCode} />
+        </>
+      ) : (
+        <>
+          <ScreenHeading takeFocus={takeFocus}>This gift has been redeemed</ScreenHeading>
+          <p className="p-redeem__text">
+            This gift has been redeemed. A gift can be redeemed only once, and its voucher code is shown only in the browser
+            where it was redeemed.
+          </p>
+        </>
+      )}
       <dl className="p-redeem__facts">
         {completedAt && (
           <div>

@@ -1,11 +1,11 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { aCompletedRedeem, aRedeem, REDEEM_ID } from '../../../test-fixtures';
 import { errorResponse, jsonResponse, networkFailure, renderRedeemPage, sentBodies, stubApi } from '../../../test-utils';
 
 const GET = `GET /api/redeems/${REDEEM_ID}`;
 const COMPLETE = `POST /api/redeems/${REDEEM_ID}/complete`;
-const VOUCHER = { voucherCode: 'GIFT-7KQ4-M2XD', redeemedAt: new Date(2030, 1, 1, 14, 9).toISOString() };
+const VOUCHER = { voucherCode: '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE', redeemedAt: new Date(2030, 1, 1, 14, 9).toISOString() };
 
 type Reply = () => Response | Promise<Response>;
 
@@ -103,13 +103,31 @@ describe('RedeemForm confirmation', () => {
     expect(heading).toHaveFocus();
     expect(sentBodies(fetchStub, COMPLETE)).toEqual([{ email: 'jane@example.com', acceptTerms: true }]);
     const voucher = screen.getByRole('group', { name: 'Voucher code' });
-    expect(within(voucher).getByText('GIFT-7KQ4-M2XD')).toBeInTheDocument();
+    expect(within(voucher).getByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
     expect(screen.getByText('j•••@example.com')).toBeInTheDocument();
     expect(document.title).toBe('Your voucher · Gift Box');
 
     await user.click(within(voucher).getByRole('button', { name: 'Copy code' }));
-    expect(writeText).toHaveBeenCalledWith('GIFT-7KQ4-M2XD');
+    expect(writeText).toHaveBeenCalledWith('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE');
     expect(within(voucher).getByRole('status')).toHaveTextContent('Copied');
+  });
+
+  it('sends the visitor cookie with every call, so after a reload this browser sees its voucher again', async () => {
+    const user = userEvent.setup();
+    const fetchStub = await openPage([() => jsonResponse(VOUCHER)]);
+    await fillIn(user);
+    await user.click(confirmButton());
+    expect(await screen.findByText(VOUCHER.voucherCode)).toBeInTheDocument();
+    // The API ties the session and its voucher to the p_visitor cookie: it must travel.
+    expect(fetchStub.mock.calls.map(([, init]) => init?.credentials)).toEqual(['include', 'include']);
+
+    // A reload: the API answers this browser (its cookie) the completed session with the code.
+    cleanup();
+    const reloaded = stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] });
+    renderRedeemPage(reloaded);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' })).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Voucher code' })).getByText(VOUCHER.voucherCode)).toBeInTheDocument();
+    expect(reloaded.mock.calls[0]?.[1]?.credentials).toBe('include');
   });
 
   it('says how to copy by hand when the clipboard refuses', async () => {
@@ -122,7 +140,7 @@ describe('RedeemForm confirmation', () => {
     await user.click(await screen.findByRole('button', { name: 'Copy code' }));
 
     expect(screen.getByRole('status')).toHaveTextContent('Copying did not work here.');
-    expect(window.getSelection()?.toString()).toBe('GIFT-7KQ4-M2XD');
+    expect(window.getSelection()?.toString()).toBe('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE');
   });
 
   it('sends one request for a double click, and shows it is under way', async () => {
@@ -137,7 +155,7 @@ describe('RedeemForm confirmation', () => {
     expect(pending).toBeDisabled();
     expect(sentBodies(fetchStub, COMPLETE)).toHaveLength(1);
     release(jsonResponse(VOUCHER));
-    expect(await screen.findByText('GIFT-7KQ4-M2XD')).toBeInTheDocument();
+    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
   });
 
   it('sends one request for two clicks in the same tick, before the button can disable', async () => {
@@ -154,7 +172,7 @@ describe('RedeemForm confirmation', () => {
 
     expect(sentBodies(fetchStub, COMPLETE)).toHaveLength(1);
     release(jsonResponse(VOUCHER));
-    expect(await screen.findByText('GIFT-7KQ4-M2XD')).toBeInTheDocument();
+    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
   });
 
   it('keeps the form after a network failure, and "Try again" resends the same request', async () => {
@@ -170,7 +188,7 @@ describe('RedeemForm confirmation', () => {
 
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
 
-    expect(await screen.findByText('GIFT-7KQ4-M2XD')).toBeInTheDocument();
+    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
     const sent = sentBodies(fetchStub, COMPLETE);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toEqual(sent[0]);

@@ -50,11 +50,34 @@ describe('RedeemScreen on arrival', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' })).toBeInTheDocument();
     const voucher = screen.getByRole('group', { name: 'Voucher code' });
-    expect(within(voucher).getByText('GIFT-7KQ4-M2XD')).toBeInTheDocument();
+    expect(within(voucher).getByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
     expect(screen.getByText('j•••@example.com')).toBeInTheDocument();
     expect(screen.getByText('February 1, 2030, 14:09')).toBeInTheDocument();
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(document.title).toBe('Your voucher · Gift Box');
+  });
+
+  it('shows the whole voucher code as one piece of text, with its seven groups', async () => {
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] }));
+
+    const code = await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE');
+    expect(code.tagName).toBe('CODE');
+    expect(code).toHaveClass('p-redeem__code');
+  });
+
+  it('shows a session completed in another browser as redeemed, without a voucher or an email', async () => {
+    // What the API answers anyone but the visitor who opened or completed the session.
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem({ voucherCode: null, emailHint: null }))] }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'This gift has been redeemed' })).toBeInTheDocument();
+    expect(screen.getByText(/^This gift has been redeemed\./)).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Voucher code' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy code' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Here is your voucher/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Email')).not.toBeInTheDocument();
+    expect(screen.getByText('February 1, 2030, 14:09')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    expect(document.title).toBe('Gift redeemed · Gift Box');
   });
 
   it('shows an expired session with a way back to the gift while it is still available', async () => {

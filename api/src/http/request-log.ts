@@ -1,0 +1,50 @@
+/**
+ * What a log line says about a request. Gift and redeem ids work like passwords (whoever has one
+ * may open the gift or the session), so paths are logged with each id cut to its first four
+ * characters, and the query string is left out. The client address is logged as the same hash
+ * the abuse-limit counters store (of its IPv4 address or IPv6 /64), so an operator can match log
+ * lines to counters and to each other without the address itself.
+ */
+import { type FastifyRequest } from 'fastify';
+import { hashValue } from '../hash';
+import { limitSubject } from './client-ip';
+
+const ID_KEPT_CHARS = 4;
+/** Segments that name a resource by id, whatever the id looks like. */
+const ID_PARENTS = new Set(['gifts', 'redeems']);
+/** Anything id-like elsewhere: a long run of URL-safe base64. */
+const ID_LIKE = /^[A-Za-z0-9_-]{16,}$/;
+
+function maskSegment(segment: string): string {
+  return segment.length > ID_KEPT_CHARS ? `${segment.slice(0, ID_KEPT_CHARS)}…` : segment;
+}
+
+/** `/api/redeems/AbCdEfGh…/complete?x=1` → `/api/redeems/AbCd…/complete?…`. */
+export function maskUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const segments = path.split('/');
+  const masked = segments.map((segment, index) => {
+    if (!segment) return segment;
+    const parent = segments[index - 1] ?? '';
+    return ID_PARENTS.has(parent) || ID_LIKE.test(segment) ? maskSegment(segment) : segment;
+  });
+  return `${masked.join('/')}${queryAt === -1 ? '' : '?…'}`;
+}
+
+/** The same hash the rate-limit counters use for the address (`rate_counters.bucket`'s suffix). */
+export function addressHash(ip: string): string {
+  return hashValue(limitSubject(ip));
+}
+
+export interface LoggedRequest {
+  [key: string]: unknown;
+  method: string;
+  url: string;
+  addressHash: string;
+}
+
+/** Fastify's `req` log serializer: replaces the default (full URL, address, port, host). */
+export function serializeRequest(request: FastifyRequest): LoggedRequest {
+  return { method: request.method, url: maskUrl(request.url), addressHash: addressHash(request.ip) };
+}
