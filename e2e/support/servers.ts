@@ -118,7 +118,8 @@ export function logTail(name: ServerName, lines = 30): string {
   } catch {
     return '(no log)';
   }
-  const lastStart = log.lastIndexOf(`\n${START_MARK}`);
+  // From the latest start, not the latest marker: an exit is marked too.
+  const lastStart = log.lastIndexOf(`\n${START_MARK}`, log.lastIndexOf(`starting ${name} on port`));
   return log
     .slice(lastStart + 1)
     .trimEnd()

@@ -6,18 +6,6 @@ import { join } from 'node:path';
 
 export const E2E_DIR = join(__dirname, '..');
 export const ROOT_DIR = join(E2E_DIR, '..');
-/** Logs and browser profiles; gitignored. */
-export const TMP_DIR = join(E2E_DIR, '.e2e-tmp');
-export const LOG_DIR = join(TMP_DIR, 'logs');
-export const PROFILE_DIR = join(TMP_DIR, 'profiles');
-/** The API's embedded database for this run; emptied by the global setup. */
-export const API_DATA_DIR = join(TMP_DIR, 'api-data');
-
-export type ServerName = 'host' | 'gifts' | 'redeem' | 'content' | 'api';
-export type RemoteName = Exclude<ServerName, 'host' | 'api'>;
-
-export const SERVER_NAMES: readonly ServerName[] = ['host', 'gifts', 'redeem', 'content', 'api'];
-export const REMOTE_NAMES: readonly RemoteName[] = ['gifts', 'redeem', 'content'];
 
 function basePort(): number {
   const raw = process.env.E2E_BASE_PORT;
@@ -30,6 +18,19 @@ function basePort(): number {
 }
 
 const BASE = basePort();
+
+/** Logs, browser profiles and API data, one folder per base port so runs side by side keep apart; gitignored. */
+export const TMP_DIR = join(E2E_DIR, '.e2e-tmp', String(BASE));
+export const LOG_DIR = join(TMP_DIR, 'logs');
+export const PROFILE_DIR = join(TMP_DIR, 'profiles');
+/** The API's embedded database for this run; emptied by the global setup. */
+export const API_DATA_DIR = join(TMP_DIR, 'api-data');
+
+export type ServerName = 'host' | 'gifts' | 'redeem' | 'content' | 'api';
+export type RemoteName = Exclude<ServerName, 'host' | 'api'>;
+
+export const SERVER_NAMES: readonly ServerName[] = ['host', 'gifts', 'redeem', 'content', 'api'];
+export const REMOTE_NAMES: readonly RemoteName[] = ['gifts', 'redeem', 'content'];
 
 export const TEST_PORTS: Readonly<Record<ServerName, number>> = {
   host: BASE,

@@ -4,6 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { errorPage, layoutName, mainHeading, visit } from '../support/app-page';
+import { winGift } from '../support/api';
 import { launchBrowser, type BrowserSession, type PageWatch } from '../support/browser';
 import { startServers, stopAllServers } from '../support/servers';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
@@ -81,6 +82,43 @@ test('play, win, open the gift, redeem it, see the voucher; a reload shows it ag
   await page.getByRole('status').filter({ hasText: 'Redeemed' }).first().waitFor();
   expect(await page.getByRole('button', { name: 'Redeem', exact: true }).count()).toBe(0);
   expect(watch.problems()).toEqual([]);
+});
+
+async function startRedeeming(visitor: Page, giftId: string): Promise<string> {
+  expect(await visit(visitor, `/gifts/${giftId}`)).toBe(200);
+  await visitor.getByRole('button', { name: 'Redeem', exact: true }).click();
+  await visitor.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+  await visitor.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+  return visitor.url();
+}
+
+async function confirm(visitor: Page, email: string): Promise<void> {
+  await visitor.getByRole('textbox', { name: /Email address/ }).fill(email);
+  await visitor.getByRole('checkbox', { name: 'I accept the terms' }).check();
+  await visitor.getByRole('button', { name: 'Redeem my gift' }).click();
+}
+
+test('two visitors with one gift link: each gets a session, the first redemption wins, the other never sees the voucher', async () => {
+  const giftId = await winGift();
+  const other = await launchBrowser();
+  try {
+    const { page: otherPage } = await other.newPage();
+    const mine = await startRedeeming(page, giftId);
+    const theirs = await startRedeeming(otherPage, giftId);
+    expect(theirs).not.toBe(mine);
+
+    await confirm(page, EMAIL);
+    const code = await page.getByRole('group', { name: 'Voucher code' }).innerText();
+
+    await confirm(otherPage, 'someone.else@example.com');
+    await otherPage.getByRole('heading', { name: 'This gift was redeemed in another tab or session' }).waitFor();
+    // Even with my redeem link, the other browser is not shown my voucher.
+    expect(await visit(otherPage, new URL(mine).pathname)).toBe(200);
+    await otherPage.getByRole('heading', { name: 'This gift has been redeemed' }).waitFor();
+    expect(await otherPage.getByText(code.match(/[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/)?.[0] ?? 'no code').count()).toBe(0);
+  } finally {
+    await other.close();
+  }
 });
 
 test.each([

@@ -143,6 +143,26 @@ describe('a remote that fails to load', () => {
     consoleError.mockRestore();
   });
 
+  it('does not reload for a page the visitor has already left', async () => {
+    let failGame: (error: Error) => void = () => undefined;
+    const { reloadOnce } = renderApp('/', {
+      load: (remote, module) =>
+        remote === 'gifts'
+          ? new Promise((_, reject) => {
+              failGame = reject;
+            })
+          : Promise.resolve(pageNamed(`${module} content`)),
+    });
+    await screen.findByRole('heading', { name: 'HomePage content' });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await userEvent.click(within(nav).getByRole('link', { name: 'Play' }));
+    await userEvent.click(within(nav).getByRole('link', { name: 'About' }));
+    expect(await screen.findByRole('heading', { name: 'AboutPage content' })).toBeInTheDocument();
+    await act(async () => failGame(new RemoteTimeoutError('gifts', 'GamePage', 10)));
+    expect(reloadOnce).not.toHaveBeenCalled();
+    expect(screen.getByRole('heading', { name: 'AboutPage content' })).toBeInTheDocument();
+  });
+
   it('sends a chunk that fails while a page renders through the guard too', async () => {
     const chunkError = Object.assign(new Error('Loading chunk 12 failed.'), { name: 'ChunkLoadError' });
     const { reloadOnce } = renderApp('/about', {

@@ -42,6 +42,11 @@ export interface RemoteLoaderOptions {
 
 const ENTRY_ONLY = '(entry only)';
 
+/** Our own timeout, or the runtime's script timeout for the remote entry. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof RemoteTimeoutError || (error instanceof Error && /\btimed out\b/.test(error.message));
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -77,7 +82,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
         );
       } catch (error) {
         const delay = retryDelays[attempt];
-        if (delay === undefined || error instanceof RemoteTimeoutError || !isLoadFailure(error)) throw error;
+        if (delay === undefined || isTimeout(error) || !isLoadFailure(error)) throw error;
         log(`Loading ${id} failed; trying again in ${delay} ms.`, error);
         await new Promise((resolve) => setTimeout(resolve, delay));
       }

@@ -49,7 +49,8 @@ export function createRouteLoader(route: RouteDefinition, services: LoaderServic
     try {
       return { Page: await services.remotes.load(route.remote, route.module) };
     } catch (error) {
-      if (!isLoadFailure(error)) throw error;
+      // A navigation the visitor has already left must not pull them back with a reload.
+      if (!isLoadFailure(error) || request.signal.aborted) throw error;
       if (services.reloadOnce(path, startedAt)) return pendingForever();
       throw new RemoteLoadError(route.remote, route.module, error);
     }

@@ -1,0 +1,131 @@
+/**
+ * Helpers for the fault-injection tests: the remote error state, the loading indicator, ports
+ * that refuse or hang, the remotes' federation manifests, and a file changed for one test.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { Locator, Page } from 'playwright-core';
+import { errorPage } from './app-page';
+import type { PageWatch } from './browser';
+import { httpGetJson } from './http';
+
+/** The "Try again" button of the in-layout error page. */
+export function retryButton(page: Page): Locator {
+  return errorPage(page).getByRole('button', { name: 'Try again', exact: true });
+}
+
+/** The thin progress bar a route shows while its remote loads. */
+export function loadingIndicator(page: Page): Locator {
+  return page.getByRole('progressbar', { name: 'Loading page' }).first();
+}
+
+export interface ShownError {
+  code: string;
+  title: string;
+  message: string;
+}
+
+/** Waits for the in-layout error page with a retry and gives what it shows. */
+export async function waitForRetryableError(page: Page, timeoutMs = 20_000): Promise<ShownError> {
+  try {
+    await retryButton(page).waitFor({ timeout: timeoutMs });
+  } catch (error) {
+    const shown = await page.evaluate(() => document.body.innerText).catch(() => '(page gone)');
+    throw new Error(`${page.url()} did not show the error page with "Try again": ${(error as Error).message}\npage shows: ${JSON.stringify(shown.slice(0, 500))}`);
+  }
+  const error = errorPage(page);
+  return {
+    code: (await error.locator('.p-error__code').innerText()).trim(),
+    title: (await error.locator('h1').innerText()).trim(),
+    message: (await error.locator('.p-error__message').innerText()).trim(),
+  };
+}
+
+/** Logs a scenario's document-load count for the report and gives it back. */
+export function reportLoads(label: string, watch: PageWatch): number {
+  const loads = watch.documentLoads();
+  console.log(`[${label}] document loads:`, loads, watch.documents.map((load) => `${load.url} (${load.status ?? 'no response'})`).join(', '));
+  return loads;
+}
+
+/** A port nothing listens on (it was free a moment ago: connecting to it is refused). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface HangingServer {
+  port: number;
+  /** Connections accepted so far. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/** A TCP server that accepts every connection and never answers. */
+export async function hangingServer(): Promise<HangingServer> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server: Server = createServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    connections: () => accepted,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export interface ManifestEntry {
+  name: string;
+  assets?: { js?: { sync?: string[]; async?: string[] } };
+}
+
+export interface FederationManifest {
+  metaData?: { remoteEntry?: { name?: string; path?: string } };
+  exposes?: ManifestEntry[];
+  shared?: ManifestEntry[];
+}
+
+export function fetchManifest(manifestUrl: string): Promise<FederationManifest> {
+  return httpGetJson<FederationManifest>(manifestUrl);
+}
+
+/** The absolute URLs of a manifest entry's synchronous JS files, resolved beside the manifest. */
+export function syncFiles(entry: ManifestEntry | undefined, manifestUrl: string): string[] {
+  return (entry?.assets?.js?.sync ?? []).map((file) => new URL(file, manifestUrl).toString());
+}
+
+/** Keeps a file's bytes so a test can change it and put it back (in a finally or afterAll). */
+export function keepFile(path: string): { original: string; write(content: string): void; restore(): void } {
+  const original = readFileSync(path);
+  return {
+    original: original.toString('utf8'),
+    write(content) {
+      writeFileSync(path, content);
+    },
+    restore() {
+      writeFileSync(path, original);
+    },
+  };
+}
+
+/**
+ * A server's log since its latest start (from the `starting <name>` marker on), including what
+ * it printed before exiting.
+ */
+export function logSinceLastStart(logFile: string, name: string): string {
+  const log = readFileSync(logFile, 'utf8');
+  const start = log.lastIndexOf(` starting ${name} on port`);
+  return start === -1 ? log : log.slice(start);
+}
