@@ -6,60 +6,33 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Request, Route } from 'playwright-core';
 import { errorPage, layoutName, mainNav, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { openRedeemSession, winGift } from '../support/api';
-import { launchBrowser, type BrowserSession, type PageWatch } from '../support/browser';
 import { closedPort, fetchManifest, loadingIndicator, logSinceLastStart, reportLoads, retryButton, waitForRetryableError } from '../support/faults';
-import { logFileOf, restartServer, runningServer, startServer, startServers, stopAllServers, stopServer } from '../support/servers';
+import { logFileOf, restartServer, runningServer, startServer, stopServer } from '../support/servers';
+import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, manifestUrlOf, originOf } from '../support/test-env';
 
 /** What the browser logs itself for a request that failed (a refused connection, a 4xx/5xx). */
 const RESOURCE_ERROR = /^Failed to load resource: /;
 
-let browser: BrowserSession | undefined;
-let page: Page;
-let watch: PageWatch;
-const ids = { giftId: '', redeemId: '' };
-
-beforeAll(async () => {
-  const launching = launchBrowser();
-  await Promise.all([startServers(), launching]);
-  browser = await launching;
-  ids.giftId = await winGift();
-  ids.redeemId = await openRedeemSession(ids.giftId);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stopAllServers();
-});
-
-beforeEach(async () => {
-  if (!browser) throw new Error('the browser did not start');
-  ({ page, watch } = await browser.newPage());
-});
-
-afterEach(async () => {
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
-  await page.close();
-});
+const suite = browserSuite({ withGift: true });
 
 /** Console errors that are not the browser's own note on a failed request from `origin`. */
 function problemsBesides(origin: string): string[] {
   const allowed = (text: string) => RESOURCE_ERROR.test(text) && text.includes(`(${origin}/`);
-  return [...watch.consoleErrors.filter((text) => !allowed(text)), ...watch.pageErrors, ...watch.dialogs];
+  return [...suite.watch.consoleErrors.filter((text) => !allowed(text)), ...suite.watch.pageErrors, ...suite.watch.dialogs];
 }
 
 async function expectInLayoutRemoteError(layout: string, remote: string): Promise<void> {
-  const shown = await waitForRetryableError(page);
+  const shown = await waitForRetryableError(suite.page);
   expect(shown.code).toBe('500');
   expect(shown.title).toBe('Internal Server Error');
   expect(shown.message).toContain(`The ${remote} remote could not load`);
-  expect(await layoutName(page)).toBe(layout);
+  expect(await layoutName(suite.page)).toBe(layout);
   // Inside the layout: the site's navigation is still there, not an app-wide error screen.
-  expect(await mainNav(page).isVisible()).toBe(true);
-  expect(await errorPage(page).getByRole('link', { name: 'Back to home' }).isVisible()).toBe(true);
+  expect(await mainNav(suite.page).isVisible()).toBe(true);
+  expect(await errorPage(suite.page).getByRole('link', { name: 'Back to home' }).isVisible()).toBe(true);
 }
 
 describe('remote down', () => {
@@ -74,169 +47,159 @@ describe('remote down', () => {
     const giftsOrigin = originOf('gifts');
 
     for (const [path, check] of [
-      ['/', async () => void (await waitForRenderedPage(page))],
-      ['/about', async () => void (await waitForRenderedPage(page))],
-      [`/redeem/${ids.redeemId}`, async () => void (await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor())],
+      ['/', async () => void (await waitForRenderedPage(suite.page))],
+      ['/about', async () => void (await waitForRenderedPage(suite.page))],
+      [`/redeem/${suite.ids.redeemId}`, async () => void (await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor())],
     ] as const) {
-      watch.reset();
-      expect(await visit(page, path)).toBe(200);
+      suite.watch.reset();
+      expect(await visit(suite.page, path)).toBe(200);
       await check();
-      expect(reportLoads(`remote down ${path.replace(ids.redeemId, '{id}')}`, watch)).toBe(1);
+      expect(reportLoads(`remote down ${path.replace(suite.ids.redeemId, '{id}')}`, suite.watch)).toBe(1);
       expect(problemsBesides(giftsOrigin)).toEqual([]);
     }
 
-    watch.reset();
-    expect(await visit(page, `/gifts/${ids.giftId}`)).toBe(200);
+    suite.watch.reset();
+    expect(await visit(suite.page, `/gifts/${suite.ids.giftId}`)).toBe(200);
     await expectInLayoutRemoteError('no-footer', 'gifts');
-    const giftLoads = reportLoads('remote down /gifts/{id}', watch);
+    const giftLoads = reportLoads('remote down /gifts/{id}', suite.watch);
     expect(giftLoads).toBeGreaterThanOrEqual(1);
     expect(giftLoads).toBeLessThanOrEqual(2);
-    expect(watch.pageErrors).toEqual([]);
+    expect(suite.watch.pageErrors).toEqual([]);
 
-    watch.reset();
-    expect(await visit(page, '/game')).toBe(200);
+    suite.watch.reset();
+    expect(await visit(suite.page, '/game')).toBe(200);
     await expectInLayoutRemoteError('default', 'gifts');
-    const gameLoads = reportLoads('remote down /game', watch);
+    const gameLoads = reportLoads('remote down /game', suite.watch);
     expect(gameLoads).toBeGreaterThanOrEqual(1);
     expect(gameLoads).toBeLessThanOrEqual(2);
-    expect(watch.pageErrors).toEqual([]);
+    expect(suite.watch.pageErrors).toEqual([]);
 
     // The remote is back: "Try again" renders the page in place, with no reload.
     await startServer('gifts');
-    watch.reset();
-    await retryButton(page).click();
-    await page.getByRole('heading', { name: 'Pick a box' }).waitFor();
-    expect(await errorPage(page).count()).toBe(0);
+    suite.watch.reset();
+    await retryButton(suite.page).click();
+    await suite.page.getByRole('heading', { name: 'Pick a box' }).waitFor();
+    expect(await errorPage(suite.page).count()).toBe(0);
     // And the next navigation to a page of that remote renders too.
-    await page.getByRole('button', { name: 'Box 2' }).click();
-    await page.getByRole('link', { name: 'Open your gift' }).click();
-    await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
-    await page.getByRole('heading', { name: /^Your gift/ }).waitFor();
-    expect(reportLoads('remote down, after "Try again" with the remote back', watch)).toBe(0);
-    expect(watch.pageErrors).toEqual([]);
+    await suite.page.getByRole('button', { name: 'Box 2' }).click();
+    await suite.page.getByRole('link', { name: 'Open your gift' }).click();
+    await suite.page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+    await suite.page.getByRole('heading', { name: /^Your gift/ }).waitFor();
+    expect(reportLoads('remote down, after "Try again" with the remote back', suite.watch)).toBe(0);
+    expect(suite.watch.pageErrors).toEqual([]);
   });
 });
 
 describe('retries before the reload guard', () => {
   interface ChunkRequest {
     document: number;
-    /** Before the remote's entry has loaded: the federation runtime preloading the manifest's files. */
-    preload: boolean;
     at: number;
   }
 
-  test('a chunk that always fails is tried 3 times per page load (1 + 2 retries), then one reload, then the in-layout error', async () => {
+  test('a chunk that always fails is tried 3 times per page load (1 + 2 retries, after any preload), then one reload, then the in-layout error', async () => {
     const manifestUrl = manifestUrlOf('content');
     const manifest = await fetchManifest(manifestUrl);
     const file = manifest.exposes?.find((entry) => entry.name === 'AboutPage')?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
     expect(file).toBeDefined();
     const chunkUrl = new URL(file as string, manifestUrl).toString();
-    const entryUrl = `${originOf('content')}/remoteEntry.js`;
-    /** The document load in which the content remote's entry last finished loading. */
-    let entryLoadedIn = 0;
     const requests: ChunkRequest[] = [];
-    page.on('requestfinished', (request: Request) => {
-      if (request.url() === entryUrl) entryLoadedIn = watch.documentLoads();
+    suite.page.on('request', (request: Request) => {
+      if (request.url() === chunkUrl) requests.push({ document: suite.watch.documentLoads(), at: Date.now() });
     });
-    page.on('request', (request: Request) => {
-      if (request.url() !== chunkUrl) return;
-      const document = watch.documentLoads();
-      requests.push({ document, preload: entryLoadedIn !== document, at: Date.now() });
-    });
-    await page.route(chunkUrl, (route: Route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }));
+    await suite.page.route(chunkUrl, (route: Route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }));
 
-    expect(await visit(page, '/about')).toBe(200);
-    const shown = await waitForRetryableError(page);
+    expect(await visit(suite.page, '/about')).toBe(200);
+    const shown = await waitForRetryableError(suite.page);
     expect(shown.code).toBe('500');
     expect(shown.message).toContain('The content remote could not load AboutPage');
     expect(shown.message).toContain(chunkUrl);
-    expect(await layoutName(page)).toBe('default');
-    const loads = reportLoads('chunk retry', watch);
+    expect(await layoutName(suite.page)).toBe('default');
+    const loads = reportLoads('chunk retry', suite.watch);
+    // Per document load: the runtime may preload the chunk once from the manifest, then the
+    // loads proper are 1 + 2 retries, the last three requests.
     const summary = [1, 2].map((document) => {
       const own = requests.filter((request) => request.document === document);
-      const attempts = own.filter((request) => !request.preload);
+      const attempts = own.slice(-3);
       return {
         document,
-        preloads: own.length - attempts.length,
-        attempts: attempts.length,
+        requests: own.length,
         gapsMs: attempts.slice(1).map((request, index) => request.at - (attempts[index] as ChunkRequest).at),
       };
     });
     console.log('[chunk retry] requests of the failing chunk per document load:', JSON.stringify(summary));
     expect(loads).toBe(2);
-    expect(watch.documents.map((load) => load.url)).toEqual([`${HOST_ORIGIN}/about`, `${HOST_ORIGIN}/about`]);
-    for (const { preloads, attempts, gapsMs } of summary) {
-      // The runtime may preload the chunk once from the manifest; the loads proper are 1 + 2 retries.
-      expect(preloads).toBeLessThanOrEqual(1);
-      expect(attempts).toBe(3);
+    expect(suite.watch.documents.map((load) => load.url)).toEqual([`${HOST_ORIGIN}/about`, `${HOST_ORIGIN}/about`]);
+    for (const { requests: count, gapsMs } of summary) {
+      expect(count).toBeGreaterThanOrEqual(3);
+      expect(count).toBeLessThanOrEqual(4);
       // After 250 ms and 750 ms (less a little for the time events take to arrive here).
       expect(gapsMs[0]).toBeGreaterThanOrEqual(200);
       expect(gapsMs[1]).toBeGreaterThanOrEqual(700);
     }
     expect(requests.filter((request) => request.document > 2)).toEqual([]);
-    const guard = await page.evaluate(() => window.sessionStorage.getItem('p-reload-guard'));
+    const guard = await suite.page.evaluate(() => window.sessionStorage.getItem('p-reload-guard'));
     expect(JSON.parse(guard ?? 'null')).toEqual({ path: '/about', expires: expect.any(Number) });
 
     // The chunk is back: "Try again" renders the page without another load.
-    await page.unroute(chunkUrl);
-    await retryButton(page).click();
-    await waitForRenderedPage(page);
-    expect(await errorPage(page).count()).toBe(0);
-    expect(watch.documentLoads()).toBe(2);
+    await suite.page.unroute(chunkUrl);
+    await retryButton(suite.page).click();
+    await waitForRenderedPage(suite.page);
+    expect(await errorPage(suite.page).count()).toBe(0);
+    expect(suite.watch.documentLoads()).toBe(2);
   });
 });
 
 describe('build manifest and content payload failures', () => {
   test('builds/meta answering 500: only a console message, the page works', async () => {
-    await page.route('**/_app/builds/meta/**', (route: Route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'boom' }));
-    const metaResponse = page.waitForResponse((response) => response.url().includes('/_app/builds/meta/'));
-    const warning = page.waitForEvent('console', (message) => message.text().includes('Fetching the build manifest failed'));
-    expect(await visit(page, '/')).toBe(200);
-    await waitForRenderedPage(page);
+    await suite.page.route('**/_app/builds/meta/**', (route: Route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'boom' }));
+    const metaResponse = suite.page.waitForResponse((response) => response.url().includes('/_app/builds/meta/'));
+    const warning = suite.page.waitForEvent('console', (message) => message.text().includes('Fetching the build manifest failed'));
+    expect(await visit(suite.page, '/')).toBe(200);
+    await waitForRenderedPage(suite.page);
     expect((await metaResponse).status()).toBe(500);
     expect((await warning).type()).toBe('warning');
 
-    await navLink(page, 'About').click();
-    await page.waitForURL(`${HOST_ORIGIN}/about`);
-    await waitForRenderedPage(page);
-    expect(reportLoads('meta 500', watch)).toBe(1);
+    await navLink(suite.page, 'About').click();
+    await suite.page.waitForURL(`${HOST_ORIGIN}/about`);
+    await waitForRenderedPage(suite.page);
+    expect(reportLoads('meta 500', suite.watch)).toBe(1);
     expect(problemsBesides(HOST_ORIGIN)).toEqual([]);
-    expect(watch.consoleErrors.every((text) => text.includes('/_app/builds/meta/'))).toBe(true);
+    expect(suite.watch.consoleErrors.every((text) => text.includes('/_app/builds/meta/'))).toBe(true);
   });
 
   test('builds/meta never answering: the page works', async () => {
     const held: Route[] = [];
-    await page.route('**/_app/builds/meta/**', (route: Route) => void held.push(route));
-    const metaRequest = page.waitForRequest((request) => request.url().includes('/_app/builds/meta/'));
-    expect(await visit(page, '/')).toBe(200);
-    await waitForRenderedPage(page);
+    await suite.page.route('**/_app/builds/meta/**', (route: Route) => void held.push(route));
+    const metaRequest = suite.page.waitForRequest((request) => request.url().includes('/_app/builds/meta/'));
+    expect(await visit(suite.page, '/')).toBe(200);
+    await waitForRenderedPage(suite.page);
     await metaRequest;
-    await navLink(page, 'Terms').click();
-    await page.waitForURL(`${HOST_ORIGIN}/terms`);
-    await waitForRenderedPage(page);
+    await navLink(suite.page, 'Terms').click();
+    await suite.page.waitForURL(`${HOST_ORIGIN}/terms`);
+    await waitForRenderedPage(suite.page);
     expect(held.length).toBe(1);
-    expect(reportLoads('meta hanging', watch)).toBe(1);
-    expect(watch.problems()).toEqual([]);
+    expect(reportLoads('meta hanging', suite.watch)).toBe(1);
+    expect(suite.watch.problems()).toEqual([]);
   });
 
   test('a missing content payload shows a retryable error; "Try again" renders it once it is back', async () => {
     const payload = `${originOf('content')}/payload/about.json`;
-    await page.route(payload, (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
-    expect(await visit(page, '/about')).toBe(200);
-    const alert = page.locator('main [role="alert"]');
+    await suite.page.route(payload, (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
+    expect(await visit(suite.page, '/about')).toBe(200);
+    const alert = suite.page.locator('main [role="alert"]');
     await alert.getByRole('button', { name: 'Try again' }).waitFor();
     expect(await alert.innerText()).toContain('HTTP 404');
-    expect(await layoutName(page)).toBe('default');
-    expect(await mainNav(page).isVisible()).toBe(true);
+    expect(await layoutName(suite.page)).toBe('default');
+    expect(await mainNav(suite.page).isVisible()).toBe(true);
 
-    await page.unroute(payload);
-    const refetched = page.waitForResponse(payload);
+    await suite.page.unroute(payload);
+    const refetched = suite.page.waitForResponse(payload);
     await alert.getByRole('button', { name: 'Try again' }).click();
     expect((await refetched).status()).toBe(200);
-    await waitForRenderedPage(page);
+    await waitForRenderedPage(suite.page);
     expect(await alert.count()).toBe(0);
-    expect(reportLoads('payload missing', watch)).toBe(1);
-    expect(watch.pageErrors).toEqual([]);
+    expect(reportLoads('payload missing', suite.watch)).toBe(1);
+    expect(suite.watch.pageErrors).toEqual([]);
   });
 });
 
@@ -254,68 +217,68 @@ describe('a hanging remote entry', () => {
 
   async function holdGiftsEntry(): Promise<Route[]> {
     const held: Route[] = [];
-    await page.route(`${originOf('gifts')}/remoteEntry.js*`, (route: Route) => void held.push(route));
+    await suite.page.route(`${originOf('gifts')}/remoteEntry.js*`, (route: Route) => void held.push(route));
     return held;
   }
 
   /** From the home page, starts loading /game from the header, then goes to /about instead. */
   async function leaveHangingGameForAbout(): Promise<void> {
     await holdGiftsEntry();
-    expect(await visit(page, '/')).toBe(200);
-    await waitForRenderedPage(page);
+    expect(await visit(suite.page, '/')).toBe(200);
+    await waitForRenderedPage(suite.page);
 
-    await navLink(page, 'Play').click();
-    await loadingIndicator(page).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/');
+    await navLink(suite.page, 'Play').click();
+    await loadingIndicator(suite.page).waitFor();
+    expect(new URL(suite.page.url()).pathname).toBe('/');
 
-    await navLink(page, 'About').click();
-    await page.waitForURL(`${HOST_ORIGIN}/about`);
-    await waitForRenderedPage(page);
+    await navLink(suite.page, 'About').click();
+    await suite.page.waitForURL(`${HOST_ORIGIN}/about`);
+    await waitForRenderedPage(suite.page);
   }
 
   test('the site stays usable while /game hangs: the loading indicator shows, header navigation to /about works', async () => {
     await leaveHangingGameForAbout();
-    expect(await layoutName(page)).toBe('default');
-    expect(reportLoads('hanging remote, navigated to /about', watch)).toBe(1);
-    expect(watch.pageErrors).toEqual([]);
+    expect(await layoutName(suite.page)).toBe('default');
+    expect(reportLoads('hanging remote, navigated to /about', suite.watch)).toBe(1);
+    expect(suite.watch.pageErrors).toEqual([]);
   });
 
   test('the abandoned /game load, when it fails, does not take the visitor away from /about', async () => {
     await leaveHangingGameForAbout();
     // The time window under test: the abandoned load fails within two timeouts and a retry
     // pause. Nothing may follow it: no reload, no full load of /game.
-    const navigation = await page
-      .waitForRequest((request) => request.isNavigationRequest() && request.frame() === page.mainFrame(), { timeout: 2 * TIMEOUT_MS + 2500 })
+    const navigation = await suite.page
+      .waitForRequest((request) => request.isNavigationRequest() && request.frame() === suite.page.mainFrame(), { timeout: 2 * TIMEOUT_MS + 2500 })
       .catch(() => undefined);
-    const loads = reportLoads('hanging remote, after the abandoned /game load failed', watch);
+    const loads = reportLoads('hanging remote, after the abandoned /game load failed', suite.watch);
     expect(navigation?.url()).toBeUndefined();
-    expect(new URL(page.url()).pathname).toBe('/about');
-    expect(await page.getByRole('heading', { name: gameHeading }).count()).toBe(0);
+    expect(new URL(suite.page.url()).pathname).toBe('/about');
+    expect(await suite.page.getByRole('heading', { name: gameHeading }).count()).toBe(0);
     expect(loads).toBe(1);
   });
 
   test('a direct visit shows the loading indicator, then after the timeout one reload, then the error with retry', async () => {
     await holdGiftsEntry();
     const started = Date.now();
-    expect(await visit(page, '/game')).toBe(200);
-    await loadingIndicator(page).waitFor();
-    const shown = await waitForRetryableError(page, 4 * TIMEOUT_MS + 5000);
+    expect(await visit(suite.page, '/game')).toBe(200);
+    await loadingIndicator(suite.page).waitFor();
+    const shown = await waitForRetryableError(suite.page, 4 * TIMEOUT_MS + 5000);
     const elapsed = Date.now() - started;
     console.log('[hanging remote] error shown after ms:', elapsed);
     expect(shown.code).toBe('500');
     expect(shown.message).toContain(`took longer than ${TIMEOUT_MS} ms`);
-    expect(await layoutName(page)).toBe('default');
-    expect(reportLoads('hanging remote, direct visit', watch)).toBe(2);
+    expect(await layoutName(suite.page)).toBe('default');
+    expect(reportLoads('hanging remote, direct visit', suite.watch)).toBe(2);
     // Bounded: two timeouts (before and after the one reload), not the default 10 s each.
     expect(elapsed).toBeGreaterThanOrEqual(2 * TIMEOUT_MS);
     expect(elapsed).toBeLessThan(4 * TIMEOUT_MS + 5000);
 
     // No loop, and the rest of the site works.
-    await navLink(page, 'About').click();
-    await page.waitForURL(`${HOST_ORIGIN}/about`);
-    await waitForRenderedPage(page);
-    expect(watch.documentLoads()).toBe(2);
-    expect(watch.pageErrors).toEqual([]);
+    await navLink(suite.page, 'About').click();
+    await suite.page.waitForURL(`${HOST_ORIGIN}/about`);
+    await waitForRenderedPage(suite.page);
+    expect(suite.watch.documentLoads()).toBe(2);
+    expect(suite.watch.pageErrors).toEqual([]);
   });
 });
 
@@ -335,27 +298,27 @@ describe('misconfiguration', () => {
     const port = await closedPort();
     await restartServer('host', { env: { REMOTE_GIFTS_URL: `http://localhost:${port}/mf-manifest.json` } });
     try {
-      expect(await visit(page, '/game')).toBe(200);
+      expect(await visit(suite.page, '/game')).toBe(200);
       await expectInLayoutRemoteError('default', 'gifts');
-      const loads = reportLoads('remote URL nowhere /game', watch);
+      const loads = reportLoads('remote URL nowhere /game', suite.watch);
       expect(loads).toBeLessThanOrEqual(2);
 
-      watch.reset();
-      expect(await visit(page, '/')).toBe(200);
-      await waitForRenderedPage(page);
-      expect(reportLoads('remote URL nowhere /', watch)).toBe(1);
-      expect(watch.pageErrors).toEqual([]);
+      suite.watch.reset();
+      expect(await visit(suite.page, '/')).toBe(200);
+      await waitForRenderedPage(suite.page);
+      expect(reportLoads('remote URL nowhere /', suite.watch)).toBe(1);
+      expect(suite.watch.pageErrors).toEqual([]);
     } finally {
       await restartServer('host', { env: {} });
     }
   });
 
   test('a remote manifest that is not JSON: /game shows the remote error state', async () => {
-    await page.route(manifestUrlOf('gifts'), (route: Route) => route.fulfill({ status: 200, contentType: 'application/json', body: 'not json' }));
-    expect(await visit(page, '/game')).toBe(200);
+    await suite.page.route(manifestUrlOf('gifts'), (route: Route) => route.fulfill({ status: 200, contentType: 'application/json', body: 'not json' }));
+    expect(await visit(suite.page, '/game')).toBe(200);
     await expectInLayoutRemoteError('default', 'gifts');
-    expect(reportLoads('manifest not JSON /game', watch)).toBeLessThanOrEqual(2);
-    expect(watch.pageErrors).toEqual([]);
+    expect(reportLoads('manifest not JSON /game', suite.watch)).toBeLessThanOrEqual(2);
+    expect(suite.watch.pageErrors).toEqual([]);
   });
 
   test('an invalid configuration file: the host refuses to start, naming the key', async () => {
@@ -382,14 +345,14 @@ describe('misconfiguration', () => {
     ['a missing key', JSON.stringify({ apiBaseUrl: 'http://x.example' }), /"remotes" is missing/],
     ['a body that is not JSON', '{"remotes":', /\/config\.json is not valid JSON/],
   ])('an invalid /config.json (%s): the page shows 500 and names the problem', async (_what, body, message) => {
-    await page.route(`${HOST_ORIGIN}/config.json`, (route: Route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
-    expect(await visit(page, '/')).toBe(200);
-    const error = errorPage(page);
+    await suite.page.route(`${HOST_ORIGIN}/config.json`, (route: Route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+    expect(await visit(suite.page, '/')).toBe(200);
+    const error = errorPage(suite.page);
     await error.waitFor();
     expect((await error.locator('.p-error__code').innerText()).trim()).toBe('500');
     expect(await error.locator('.p-error__message').innerText()).toMatch(message);
     expect(await error.getByRole('link', { name: 'Back to home' }).isVisible()).toBe(true);
-    expect(reportLoads('invalid /config.json', watch)).toBe(1);
-    expect(watch.pageErrors).toEqual([]);
+    expect(reportLoads('invalid /config.json', suite.watch)).toBe(1);
+    expect(suite.watch.pageErrors).toEqual([]);
   });
 });

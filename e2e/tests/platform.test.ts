@@ -6,44 +6,18 @@
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { openRedeemSession, winGift } from '../support/api';
-import { launchBrowser, reactRendererCount, type BrowserSession, type PageWatch } from '../support/browser';
+import { launchBrowser, reactRendererCount } from '../support/browser';
 import { fetchManifest, keepFile, reportLoads, syncFiles } from '../support/faults';
 import { httpGetPage } from '../support/http';
-import { restartServer, startServers, stopAllServers } from '../support/servers';
+import { restartServer } from '../support/servers';
+import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, REMOTE_NAMES, ROOT_DIR, manifestUrlOf, originOf } from '../support/test-env';
 
 const HOST_LATEST = join(ROOT_DIR, 'host', 'dist', '_app', 'builds', 'latest.json');
 const DARK_BG = 'rgb(21, 19, 26)';
 const LIGHT_BG = 'rgb(255, 250, 245)';
 
-let browser: BrowserSession | undefined;
-let page: Page;
-let watch: PageWatch;
-const ids = { giftId: '', redeemId: '' };
-
-beforeAll(async () => {
-  const launching = launchBrowser();
-  await Promise.all([startServers(), launching]);
-  browser = await launching;
-  ids.giftId = await winGift();
-  ids.redeemId = await openRedeemSession(ids.giftId);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stopAllServers();
-});
-
-beforeEach(async () => {
-  if (!browser) throw new Error('the browser did not start');
-  ({ page, watch } = await browser.newPage());
-});
-
-afterEach(async () => {
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
-  await page.close();
-});
+const suite = browserSuite({ withGift: true });
 
 function isHostLatest(url: string): boolean {
   return url.startsWith(`${HOST_ORIGIN}/_app/builds/latest.json`);
@@ -51,9 +25,9 @@ function isHostLatest(url: string): boolean {
 
 /** Clicks a header link and waits until the page at `path` has rendered. */
 async function clickThrough(label: string, path: string, options: { headingOnly?: boolean } = {}): Promise<void> {
-  await navLink(page, label).click();
-  await page.waitForURL(`${HOST_ORIGIN}${path}`);
-  await waitForRenderedPage(page, options);
+  await navLink(suite.page, label).click();
+  await suite.page.waitForURL(`${HOST_ORIGIN}${path}`);
+  await waitForRenderedPage(suite.page, options);
 }
 
 describe('host redeployed', () => {
@@ -68,31 +42,31 @@ describe('host redeployed', () => {
     const latest = keepFile(HOST_LATEST);
     const original = JSON.parse(latest.original) as { id: string };
     try {
-      expect(await visit(page, '/')).toBe(200);
-      await waitForRenderedPage(page);
+      expect(await visit(suite.page, '/')).toBe(200);
+      await waitForRenderedPage(suite.page);
       // Several polls answer with this page's own build: nothing changes.
       for (let poll = 0; poll < 2; poll += 1) {
-        const response = await page.waitForResponse((res: Response) => isHostLatest(res.url()));
+        const response = await suite.page.waitForResponse((res: Response) => isHostLatest(res.url()));
         expect(((await response.json()) as { id: string }).id).toBe(original.id);
       }
       await clickThrough('About', '/about');
       await clickThrough('Terms', '/terms');
-      expect(reportLoads('host redeployed, same build', watch)).toBe(1);
+      expect(reportLoads('host redeployed, same build', suite.watch)).toBe(1);
 
       // Publish a new build: the poll sees it, and the next in-app navigation loads the document.
       const newId = `e2e-redeploy-${Date.now()}`;
-      const seen = page.waitForResponse(async (res: Response) => isHostLatest(res.url()) && (await res.text()).includes(newId));
+      const seen = suite.page.waitForResponse(async (res: Response) => isHostLatest(res.url()) && (await res.text()).includes(newId));
       latest.write(`${JSON.stringify({ id: newId, timestamp: Date.now() })}\n`);
       await seen;
       // The next poll starts only after this one was handled: the app knows it is stale.
-      await page.waitForRequest((request) => isHostLatest(request.url()));
-      await navLink(page, 'Privacy').click();
-      await page.waitForURL(`${HOST_ORIGIN}/privacy-policy`);
-      await waitForRenderedPage(page);
-      const loads = reportLoads('host redeployed, new build', watch);
+      await suite.page.waitForRequest((request) => isHostLatest(request.url()));
+      await navLink(suite.page, 'Privacy').click();
+      await suite.page.waitForURL(`${HOST_ORIGIN}/privacy-policy`);
+      await waitForRenderedPage(suite.page);
+      const loads = reportLoads('host redeployed, new build', suite.watch);
       expect(loads).toBe(2);
-      expect(watch.documents[1]).toEqual({ url: `${HOST_ORIGIN}/privacy-policy`, status: 200 });
-      expect(watch.problems()).toEqual([]);
+      expect(suite.watch.documents[1]).toEqual({ url: `${HOST_ORIGIN}/privacy-policy`, status: 200 });
+      expect(suite.watch.problems()).toEqual([]);
     } finally {
       latest.restore();
     }
@@ -126,8 +100,8 @@ describe('one React', () => {
 
   function recordScripts(): ScriptFetch[] {
     const fetched: ScriptFetch[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') fetched.push({ url: request.url(), document: watch.documentLoads() });
+    suite.page.on('request', (request) => {
+      if (request.resourceType() === 'script') fetched.push({ url: request.url(), document: suite.watch.documentLoads() });
     });
     return fetched;
   }
@@ -151,11 +125,11 @@ describe('one React', () => {
     const fetched = recordScripts();
     const renderers: Record<string, number> = {};
     const count = async (route: string) => {
-      renderers[route] = await reactRendererCount(page);
+      renderers[route] = await reactRendererCount(suite.page);
     };
 
-    expect(await visit(page, '/')).toBe(200);
-    await waitForRenderedPage(page);
+    expect(await visit(suite.page, '/')).toBe(200);
+    await waitForRenderedPage(suite.page);
     await count('/');
     await clickThrough('About', '/about');
     await count('/about');
@@ -166,19 +140,19 @@ describe('one React', () => {
     await clickThrough('Play', '/game', { headingOnly: true });
     await count('/game');
     // Win, open the gift, start redeeming it: the gift and redeem routes, still client-side.
-    await page.getByRole('button', { name: 'Box 2' }).click();
-    await page.getByRole('link', { name: 'Open your gift' }).click();
-    await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
-    await page.getByRole('heading', { name: /^Your gift/ }).waitFor();
+    await suite.page.getByRole('button', { name: 'Box 2' }).click();
+    await suite.page.getByRole('link', { name: 'Open your gift' }).click();
+    await suite.page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+    await suite.page.getByRole('heading', { name: /^Your gift/ }).waitFor();
     await count('/gifts/:giftId');
-    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
-    await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
-    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    await suite.page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    await suite.page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+    await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
     await count('/redeem/:redeemId');
-    await page.getByRole('link', { name: 'Gift Box, home' }).click();
-    await page.waitForURL(`${HOST_ORIGIN}/`);
-    await waitForRenderedPage(page);
-    expect(reportLoads('one React, client-side session', watch)).toBe(1);
+    await suite.page.getByRole('link', { name: 'Gift Box, home' }).click();
+    await suite.page.waitForURL(`${HOST_ORIGIN}/`);
+    await waitForRenderedPage(suite.page);
+    expect(reportLoads('one React, client-side session', suite.watch)).toBe(1);
     expect(renderers).toEqual(Object.fromEntries(ROUTES.map((route) => [route, 1])));
 
     const urls = fetched.map((entry) => entry.url);
@@ -191,7 +165,7 @@ describe('one React', () => {
     // The other host-provided singletons likewise: no remote's own copy is ever downloaded.
     const remoteSingletons = [...singletons].filter(([origin]) => origin !== HOST_ORIGIN).flatMap(([, files]) => files);
     expect(urls.filter((url) => remoteSingletons.includes(url))).toEqual([]);
-    expect(watch.problems()).toEqual([]);
+    expect(suite.watch.problems()).toEqual([]);
   });
 
   test('a direct visit of every route: one renderer, no script fetched twice, react-dom only from the host', async () => {
@@ -200,17 +174,17 @@ describe('one React', () => {
     const fetched = recordScripts();
     const renderers: Record<string, number> = {};
     for (const route of ROUTES) {
-      const path = route.replace(':giftId', ids.giftId).replace(':redeemId', ids.redeemId);
-      expect(await visit(page, path)).toBe(200);
+      const path = route.replace(':giftId', suite.ids.giftId).replace(':redeemId', suite.ids.redeemId);
+      expect(await visit(suite.page, path)).toBe(200);
       // Content pages have text besides their heading; the others need only the heading.
-      await waitForRenderedPage(page, { headingOnly: !CONTENT_ROUTES.includes(route) });
-      renderers[route] = await reactRendererCount(page);
+      await waitForRenderedPage(suite.page, { headingOnly: !CONTENT_ROUTES.includes(route) });
+      renderers[route] = await reactRendererCount(suite.page);
     }
-    expect(reportLoads('one React, direct visits', watch)).toBe(ROUTES.length);
+    expect(reportLoads('one React, direct visits', suite.watch)).toBe(ROUTES.length);
     expect(renderers).toEqual(Object.fromEntries(ROUTES.map((route) => [route, 1])));
     expect(duplicates(fetched)).toEqual([]);
     expect(fetched.filter((entry) => remoteReactDom.includes(entry.url))).toEqual([]);
-    expect(watch.problems()).toEqual([]);
+    expect(suite.watch.problems()).toEqual([]);
   });
 });
 
@@ -237,7 +211,7 @@ describe('dark mode', () => {
   ] as const)('%s: the first paint, before any app script runs, already has the %s background', async (scheme, expected) => {
     const session = scheme === 'light' ? undefined : await launchBrowser({ colorScheme: scheme });
     try {
-      const { page: themed, watch: themedWatch } = session ? await session.newPage() : { page, watch };
+      const { page: themed, watch: themedWatch } = session ? await session.newPage() : { page: suite.page, watch: suite.watch };
       expect(await themed.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
       // The app's own script never arrives: what shows is the HTML and its inline styles alone.
       const mainScript = await hostMainScript();

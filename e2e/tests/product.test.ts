@@ -5,37 +5,15 @@
 import type { Page } from 'playwright-core';
 import { errorPage, layoutName, mainHeading, visit } from '../support/app-page';
 import { winGift } from '../support/api';
-import { launchBrowser, type BrowserSession, type PageWatch } from '../support/browser';
-import { startServers, stopAllServers } from '../support/servers';
+import { launchBrowser } from '../support/browser';
+import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
 
 const EMAIL = 'winner@example.com';
 /** The id format: 24 URL-safe base64 characters. */
 const UNKNOWN_ID = 'Zz9_-unknownUnknown00000';
 
-let browser: BrowserSession | undefined;
-let page: Page;
-let watch: PageWatch;
-
-beforeAll(async () => {
-  const launching = launchBrowser();
-  await Promise.all([startServers(), launching]);
-  browser = await launching;
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stopAllServers();
-});
-
-beforeEach(async () => {
-  if (!browser) throw new Error('the browser did not start');
-  ({ page, watch } = await browser.newPage());
-});
-
-afterEach(async () => {
-  await page.close();
-});
+const suite = browserSuite();
 
 async function openRedeemThroughApi(giftId: string): Promise<number> {
   const response = await fetch(`${originOf('api')}/api/gifts/${giftId}/redeems`, {
@@ -47,41 +25,41 @@ async function openRedeemThroughApi(giftId: string): Promise<number> {
 }
 
 test('play, win, open the gift, redeem it, see the voucher; a reload shows it again; a second session is refused', async () => {
-  expect(await visit(page, '/game')).toBe(200);
-  await page.getByRole('button', { name: 'Box 2' }).click();
-  await page.getByRole('heading', { name: 'You won!' }).waitFor();
+  expect(await visit(suite.page, '/game')).toBe(200);
+  await suite.page.getByRole('button', { name: 'Box 2' }).click();
+  await suite.page.getByRole('heading', { name: 'You won!' }).waitFor();
 
-  await page.getByRole('link', { name: 'Open your gift' }).click();
-  await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
-  const giftId = new URL(page.url()).pathname.split('/')[2] ?? '';
-  await page.getByRole('heading', { name: /^Your gift/ }).waitFor();
-  expect(await layoutName(page)).toBe('no-footer');
+  await suite.page.getByRole('link', { name: 'Open your gift' }).click();
+  await suite.page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+  const giftId = new URL(suite.page.url()).pathname.split('/')[2] ?? '';
+  await suite.page.getByRole('heading', { name: /^Your gift/ }).waitFor();
+  expect(await layoutName(suite.page)).toBe('no-footer');
 
-  await page.getByRole('button', { name: 'Redeem', exact: true }).click();
-  await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
-  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
-  expect(await layoutName(page)).toBe('redeem');
+  await suite.page.getByRole('button', { name: 'Redeem', exact: true }).click();
+  await suite.page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+  await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+  expect(await layoutName(suite.page)).toBe('redeem');
 
-  await page.getByRole('textbox', { name: /Email address/ }).fill(EMAIL);
-  await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
-  await page.getByRole('button', { name: 'Redeem my gift' }).click();
-  const voucher = page.getByRole('group', { name: 'Voucher code' });
+  await suite.page.getByRole('textbox', { name: /Email address/ }).fill(EMAIL);
+  await suite.page.getByRole('checkbox', { name: 'I accept the terms' }).check();
+  await suite.page.getByRole('button', { name: 'Redeem my gift' }).click();
+  const voucher = suite.page.getByRole('group', { name: 'Voucher code' });
   await voucher.waitFor();
   const code = (await voucher.innerText()).match(/[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/)?.[0];
   expect(code).toBeDefined();
   // The whole journey was client-side: one document.
-  expect(watch.documentLoads()).toBe(1);
+  expect(suite.watch.documentLoads()).toBe(1);
 
-  await page.reload();
-  await page.getByRole('heading', { name: 'Your gift is redeemed' }).waitFor();
-  expect(await page.getByRole('group', { name: 'Voucher code' }).innerText()).toContain(code);
-  expect(watch.documentLoads()).toBe(2);
+  await suite.page.reload();
+  await suite.page.getByRole('heading', { name: 'Your gift is redeemed' }).waitFor();
+  expect(await suite.page.getByRole('group', { name: 'Voucher code' }).innerText()).toContain(code);
+  expect(suite.watch.documentLoads()).toBe(2);
 
   expect(await openRedeemThroughApi(giftId)).toBe(409);
-  expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
-  await page.getByRole('status').filter({ hasText: 'Redeemed' }).first().waitFor();
-  expect(await page.getByRole('button', { name: 'Redeem', exact: true }).count()).toBe(0);
-  expect(watch.problems()).toEqual([]);
+  expect(await visit(suite.page, `/gifts/${giftId}`)).toBe(200);
+  await suite.page.getByRole('status').filter({ hasText: 'Redeemed' }).first().waitFor();
+  expect(await suite.page.getByRole('button', { name: 'Redeem', exact: true }).count()).toBe(0);
+  expect(suite.watch.problems()).toEqual([]);
 });
 
 async function startRedeeming(visitor: Page, giftId: string): Promise<string> {
@@ -103,12 +81,12 @@ test('two visitors with one gift link: each gets a session, the first redemption
   const other = await launchBrowser();
   try {
     const { page: otherPage } = await other.newPage();
-    const mine = await startRedeeming(page, giftId);
+    const mine = await startRedeeming(suite.page, giftId);
     const theirs = await startRedeeming(otherPage, giftId);
     expect(theirs).not.toBe(mine);
 
-    await confirm(page, EMAIL);
-    const code = await page.getByRole('group', { name: 'Voucher code' }).innerText();
+    await confirm(suite.page, EMAIL);
+    const code = await suite.page.getByRole('group', { name: 'Voucher code' }).innerText();
 
     await confirm(otherPage, 'someone.else@example.com');
     await otherPage.getByRole('heading', { name: 'This gift was redeemed in another tab or session' }).waitFor();
@@ -126,11 +104,11 @@ test.each([
   ['/redeem/x', 'Page Not Found: /redeem/x'],
 ])('a malformed id in %s gets the validator’s 404 before any API call', async (path, message) => {
   const apiCalls: string[] = [];
-  page.on('request', (request) => {
+  suite.page.on('request', (request) => {
     if (request.url().startsWith(originOf('api'))) apiCalls.push(request.url());
   });
-  expect(await visit(page, path)).toBe(404);
-  await errorPage(page).getByText(message, { exact: true }).waitFor();
+  expect(await visit(suite.page, path)).toBe(404);
+  await errorPage(suite.page).getByText(message, { exact: true }).waitFor();
   expect(apiCalls).toEqual([]);
 });
 
@@ -138,10 +116,10 @@ test.each([
   [`/gifts/${UNKNOWN_ID}`, /gift does not exist/i],
   [`/redeem/${UNKNOWN_ID}`, /redeem session was not found/i],
 ])('an unknown well-formed id in %s shows the 404 error page', async (path, message) => {
-  expect(await visit(page, path)).toBe(200);
-  const error = errorPage(page);
+  expect(await visit(suite.page, path)).toBe(200);
+  const error = errorPage(suite.page);
   await error.getByText(message).waitFor();
   expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
-  expect(await mainHeading(page).innerText()).toBe('Page Not Found');
-  expect(page.url()).toBe(`${HOST_ORIGIN}${path}`);
+  expect(await mainHeading(suite.page).innerText()).toBe('Page Not Found');
+  expect(suite.page.url()).toBe(`${HOST_ORIGIN}${path}`);
 });
