@@ -118,6 +118,29 @@ describe('remote loader', () => {
     expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
   });
 
+  it('fetches an entry once: a load waits for a prefetch in flight, and a loaded remote is not prefetched', async () => {
+    let finishPrefetch: () => void = () => undefined;
+    const runtime = fakeRuntime(async () => ({ default: Page }));
+    runtime.preloadRemote.mockImplementationOnce(
+      () =>
+        new Promise<undefined>((resolve) => {
+          finishPrefetch = () => resolve(undefined);
+        }),
+    );
+    const loader = createRemoteLoader({ config, runtime });
+    loader.prefetch('gifts');
+    const loading = loader.load('gifts', 'GamePage');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(runtime.loadRemote).not.toHaveBeenCalled();
+    finishPrefetch();
+    await expect(loading).resolves.toBe(Page);
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+
+    await loader.load('content', 'AboutPage');
+    loader.prefetch('content');
+    expect(runtime.preloadRemote).toHaveBeenCalledTimes(1);
+  });
+
   it('prefetches only the entry when a link shows, the page too on hover, and never repeats a failed prefetch', async () => {
     const runtime = fakeRuntime(async () => ({ default: Page }));
     runtime.preloadRemote.mockRejectedValueOnce(new Error('down'));

@@ -88,7 +88,16 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       }
     }
   }
-  const prefetched = new Set<string>();
+  /** Prefetches by key (`remote` or `remote/module`); they never reject. */
+  const prefetched = new Map<string, Promise<void>>();
+
+  /** A load waits for the remote's prefetches in flight, so the entry is fetched only once. */
+  function prefetchesOf(remote: RemoteName): Promise<unknown> {
+    const pending = [...prefetched].filter(([key]) => key === remote || key.startsWith(`${remote}/`)).map(([, done]) => done);
+    if (pending.length === 0) return Promise.resolve();
+    // Never wait on a prefetch longer than a load itself may take.
+    return withTimeout(Promise.all(pending), config.remoteTimeoutMs, () => new Error('prefetch still running')).catch(() => undefined);
+  }
   const loaded = new Set<RemoteName>();
 
   return {
@@ -96,14 +105,16 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       const id = `${remote}/${module}`;
       const cached = modules.get(id);
       if (cached) return cached;
-      const loading = loadWithRetries(remote, module, id).then((exports) => {
-        const component = pageComponent(exports, id);
-        if (!loaded.has(remote)) {
-          loaded.add(remote);
-          options.onRemoteLoaded?.(remote, config.remotes[remote]);
-        }
-        return component;
-      });
+      const loading = prefetchesOf(remote)
+        .then(() => loadWithRetries(remote, module, id))
+        .then((exports) => {
+          const component = pageComponent(exports, id);
+          if (!loaded.has(remote)) {
+            loaded.add(remote);
+            options.onRemoteLoaded?.(remote, config.remotes[remote]);
+          }
+          return component;
+        });
       modules.set(id, loading);
       loading.catch(() => {
         if (modules.get(id) === loading) modules.delete(id);
@@ -113,19 +124,21 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
 
     prefetch(remote, module) {
       const key = module ? `${remote}/${module}` : remote;
-      if (prefetched.has(key)) return;
-      // Best effort: a failed prefetch is not repeated; the route's own load still tries.
-      prefetched.add(key);
+      if (prefetched.has(key) || modules.has(key)) return;
+      // A load of this remote already fetches (or fetched) its entry.
+      if (!module && [...modules.keys()].some((id) => id.startsWith(`${remote}/`))) return;
       // Without a module, name no real expose so that only the manifest and entry are fetched.
       const exposes = module ? [module] : [ENTRY_ONLY];
-      runtime
+      // Best effort: a failed prefetch is not repeated; the route's own load still tries.
+      const done = runtime
         .preloadRemote([{ nameOrAlias: remote, exposes, resourceCategory: module ? 'all' : 'sync' }])
         .catch((error: unknown) => log(`Prefetching the ${remote} remote failed; it will be loaded when needed.`, error));
+      prefetched.set(key, done);
     },
 
     reset(remote) {
       for (const id of [...modules.keys()]) if (id.startsWith(`${remote}/`)) modules.delete(id);
-      for (const key of [...prefetched]) if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
+      for (const key of [...prefetched.keys()]) if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
       runtime.registerRemotes([{ name: remote, entry: config.remotes[remote] }], { force: true });
     },
   };
