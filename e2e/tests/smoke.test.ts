@@ -12,10 +12,9 @@ import {
   waitForRenderedPage,
   type LayoutName,
 } from '../support/app-page';
-import { launchBrowser, reactRendererCount, type BrowserSession, type PageWatch } from '../support/browser';
-import { openRedeemSession, winGift } from '../support/api';
+import { reactRendererCount, type PageWatch } from '../support/browser';
 import { httpGet, httpGetJson, httpGetPage } from '../support/http';
-import { startServers, stopAllServers } from '../support/servers';
+import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, REMOTE_NAMES, VALID_ID, manifestUrlOf, originOf } from '../support/test-env';
 
 /** Copy the pages show; update here when the pages change. */
@@ -50,38 +49,19 @@ const YEAR_CACHE = /\bmax-age=31536000\b/;
 
 type PwnedWindow = Window & { __pwned?: unknown };
 
-let browser: BrowserSession | undefined;
-/** A real gift and redeem session, made through the API once the servers run. */
-const ids = { giftId: '', redeemId: '' };
+/** Servers, browser and a real gift and redeem session made through the API. */
+const suite = browserSuite({ withGift: true });
 
 function concrete(path: string): string {
-  return path.replace(':giftId', ids.giftId).replace(':redeemId', ids.redeemId);
+  return path.replace(':giftId', suite.ids.giftId).replace(':redeemId', suite.ids.redeemId);
 }
-
-beforeAll(async () => {
-  const launching = launchBrowser();
-  await Promise.all([startServers(), launching]);
-  browser = await launching;
-  ids.giftId = await winGift();
-  ids.redeemId = await openRedeemSession(ids.giftId);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stopAllServers();
-});
 
 describe('in the browser', () => {
   let page: Page;
   let watch: PageWatch;
 
-  beforeEach(async () => {
-    if (!browser) throw new Error('the browser did not start');
-    ({ page, watch } = await browser.newPage());
-  });
-
-  afterEach(async () => {
-    await page.close();
+  beforeEach(() => {
+    ({ page, watch } = suite);
   });
 
   describe.each(ROUTES)('$path', ({ path, layout, heading }) => {
