@@ -6,7 +6,8 @@
 import type { Page } from 'playwright-core';
 import { openRedeemSession, winGift } from './api';
 import { launchBrowser, type BrowserSession, type PageWatch } from './browser';
-import { startServers, stopAllServers } from './servers';
+import { startServers, stopAllServers, type StartOptions } from './servers';
+import type { ServerName } from './test-env';
 
 export interface Suite {
   readonly browser: BrowserSession;
@@ -16,14 +17,20 @@ export interface Suite {
   readonly ids: { giftId: string; redeemId: string };
 }
 
-export function browserSuite(options: { withGift?: boolean } = {}): Suite {
+export interface SuiteOptions {
+  withGift?: boolean;
+  /** Per-server start options, such as the host's third-party settings. */
+  servers?: Partial<Record<ServerName, StartOptions>>;
+}
+
+export function browserSuite(options: SuiteOptions = {}): Suite {
   let browser: BrowserSession | undefined;
   let current: { page: Page; watch: PageWatch } | undefined;
   const ids = { giftId: '', redeemId: '' };
 
   beforeAll(async () => {
     const launching = launchBrowser();
-    await Promise.all([startServers(), launching]);
+    await Promise.all([startServers(undefined, options.servers), launching]);
     browser = await launching;
     if (options.withGift) {
       ids.giftId = await winGift();

@@ -200,3 +200,57 @@ describe('runtimeConfigFromEnv from RUNTIME_CONFIG_FILE', () => {
     expect(error.message).toContain(path);
   });
 });
+
+describe('runtimeConfigFromEnv third parties', () => {
+  it('leaves every third party off when none of their variables is set', () => {
+    const config = runtimeConfigFromEnv({});
+    expect(config.analytics).toBeUndefined();
+    expect(config.tagManager).toBeUndefined();
+    expect(config.chat).toBeUndefined();
+    expect(config.icons).toBeUndefined();
+  });
+
+  it('switches each on from its variables', () => {
+    const config = runtimeConfigFromEnv({
+      MIXPANEL_TOKEN: 'abc123',
+      MIXPANEL_API_HOST: 'https://api-eu.mixpanel.com',
+      GTAG_MEASUREMENT_ID: 'G-TEST1234',
+      CRISP_WEBSITE_ID: '0a1b2c3d-0000-4000-8000-123456789abc',
+      CRISP_SCRIPT_URL: 'http://127.0.0.1:9000/l.js',
+      ICON_SERVICE_URL: 'https://api.iconify.design',
+      ICON_TIMEOUT_MS: '4000',
+    });
+    expect(config.analytics).toStrictEqual({ mixpanelToken: 'abc123', apiHost: 'https://api-eu.mixpanel.com' });
+    expect(config.tagManager).toStrictEqual({ measurementId: 'G-TEST1234' });
+    expect(config.chat).toStrictEqual({ crispWebsiteId: '0a1b2c3d-0000-4000-8000-123456789abc', scriptUrl: 'http://127.0.0.1:9000/l.js' });
+    expect(config.icons).toStrictEqual({ serviceUrl: 'https://api.iconify.design', timeoutMs: 4000 });
+  });
+
+  it('gives the icon service its default timeout', () => {
+    expect(runtimeConfigFromEnv({ ICON_SERVICE_URL: 'https://api.iconify.design' }).icons?.timeoutMs).toBe(3_000);
+  });
+
+  it('refuses a setting whose main variable is missing, naming both', () => {
+    const error = errorFor({ MIXPANEL_API_HOST: 'https://api-eu.mixpanel.com' });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('MIXPANEL_API_HOST');
+    expect(error.message).toContain('MIXPANEL_TOKEN');
+  });
+
+  it.each([
+    ['ICON_TIMEOUT_MS', '9000', 'icons.timeoutMs'],
+    ['ICON_TIMEOUT_MS', '1000', 'icons.timeoutMs'],
+    ['GTAG_MEASUREMENT_ID', 'UA 123', 'tagManager.measurementId'],
+    ['CRISP_SCRIPT_URL', 'javascript:alert(1)', 'chat.scriptUrl'],
+  ])('rejects %s=%p, naming the key and the variable', (name, value, key) => {
+    const env: Record<string, string> = {
+      ICON_SERVICE_URL: 'https://api.iconify.design',
+      GTAG_MEASUREMENT_ID: 'G-TEST1234',
+      CRISP_WEBSITE_ID: 'site-1',
+      [name]: value,
+    };
+    const error = errorFor(env);
+    expect(error.message).toContain(`"${key}"`);
+    expect(error.message).toContain(name);
+  });
+});

@@ -16,7 +16,46 @@ export const CONFIG_ENV = {
   apiBaseUrl: 'API_BASE_URL',
   buildCheckIntervalMs: 'BUILD_CHECK_INTERVAL_MS',
   remoteTimeoutMs: 'REMOTE_TIMEOUT_MS',
+  'analytics.mixpanelToken': 'MIXPANEL_TOKEN',
+  'analytics.apiHost': 'MIXPANEL_API_HOST',
+  'tagManager.measurementId': 'GTAG_MEASUREMENT_ID',
+  'tagManager.scriptUrl': 'GTAG_SCRIPT_URL',
+  'chat.crispWebsiteId': 'CRISP_WEBSITE_ID',
+  'chat.scriptUrl': 'CRISP_SCRIPT_URL',
+  'icons.serviceUrl': 'ICON_SERVICE_URL',
+  'icons.timeoutMs': 'ICON_TIMEOUT_MS',
 } as const;
+
+/**
+ * A third party's section, present only when its main variable is set: `[section, main key]`.
+ * Setting one of its other variables alone is a mistake worth stopping for.
+ */
+const OPTIONAL_SECTIONS: ReadonlyArray<readonly [string, keyof typeof CONFIG_ENV]> = [
+  ['analytics', 'analytics.mixpanelToken'],
+  ['tagManager', 'tagManager.measurementId'],
+  ['chat', 'chat.crispWebsiteId'],
+  ['icons', 'icons.serviceUrl'],
+];
+
+function optionalSections(env: Env): Record<string, Record<string, string | number>> {
+  const sections: Record<string, Record<string, string | number>> = {};
+  for (const [section, mainKey] of OPTIONAL_SECTIONS) {
+    const entries = Object.entries(CONFIG_ENV)
+      .filter(([key]) => key.startsWith(`${section}.`))
+      .map(([key, variable]) => [key.slice(section.length + 1), variable, env[variable]] as const)
+      .filter(([, , value]) => value !== undefined && value !== '');
+    if (entries.length === 0) continue;
+    const mainVariable = CONFIG_ENV[mainKey];
+    if (!env[mainVariable]) {
+      const others = entries.map(([, variable]) => variable).join(', ');
+      throw new ConfigError(`${others} is set but ${mainVariable} is not: set ${mainVariable} to switch ${section} on`);
+    }
+    sections[section] = Object.fromEntries(
+      entries.map(([key, variable, value]) => [key, key.endsWith('Ms') ? readInt(variable, 0, env) : (value as string)]),
+    );
+  }
+  return sections;
+}
 
 function manifestUrl(env: Env, variable: string, part: 'gifts' | 'redeem' | 'content'): string {
   return env[variable] || `http://localhost:${readPort(part, env)}/mf-manifest.json`;
@@ -48,6 +87,7 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
     apiBaseUrl: env.API_BASE_URL || `http://localhost:${readPort('api', env)}`,
     buildCheckIntervalMs: readInt(CONFIG_ENV.buildCheckIntervalMs, DEFAULT_BUILD_CHECK_INTERVAL_MS, env),
     remoteTimeoutMs: readInt(CONFIG_ENV.remoteTimeoutMs, DEFAULT_REMOTE_TIMEOUT_MS, env),
+    ...optionalSections(env),
   };
   try {
     return parseRuntimeConfig(candidate);

@@ -150,3 +150,37 @@ describe('parseRuntimeConfig', () => {
     expect(error.message).not.toContain('"" is missing');
   });
 });
+
+describe('parseRuntimeConfig third parties', () => {
+  it('accepts every third-party section and fills in the icon timeout', () => {
+    const config = parseRuntimeConfig({
+      ...VALID,
+      analytics: { mixpanelToken: 'abc123' },
+      tagManager: { measurementId: 'G-ABCD1234', scriptUrl: 'http://127.0.0.1:9000/gtag/js' },
+      chat: { crispWebsiteId: '0a1b2c3d-0000-4000-8000-123456789abc' },
+      icons: { serviceUrl: 'https://api.iconify.design' },
+    });
+    expect(config.analytics).toStrictEqual({ mixpanelToken: 'abc123' });
+    expect(config.tagManager?.measurementId).toBe('G-ABCD1234');
+    expect(config.chat?.crispWebsiteId).toBe('0a1b2c3d-0000-4000-8000-123456789abc');
+    expect(config.icons).toStrictEqual({ serviceUrl: 'https://api.iconify.design', timeoutMs: 3_000 });
+  });
+
+  it('leaves a missing section off', () => {
+    const config = parseRuntimeConfig(VALID);
+    expect(config.analytics).toBeUndefined();
+    expect(config.chat).toBeUndefined();
+  });
+
+  it.each([
+    [{ analytics: {} }, '"analytics.mixpanelToken" is missing'],
+    [{ analytics: { mixpanelToken: 'a b' } }, '"analytics.mixpanelToken"'],
+    [{ tagManager: { measurementId: 'tracking' } }, '"tagManager.measurementId"'],
+    [{ chat: { crispWebsiteId: 'x', scriptUrl: 'file:///l.js' } }, '"chat.scriptUrl"'],
+    [{ icons: { serviceUrl: 'https://api.iconify.design', timeoutMs: 1999 } }, '"icons.timeoutMs" must be at least 2000'],
+    [{ icons: { serviceUrl: 'https://api.iconify.design', timeoutMs: 5001 } }, '"icons.timeoutMs" must be at most 5000'],
+    [{ chat: { crispWebsiteId: 'x', widgetColour: 'red' } }, '"chat.widgetColour"'],
+  ])('rejects %p, naming the key', (extra, message) => {
+    expect(configErrorFor({ ...VALID, ...extra }).message).toContain(message);
+  });
+});

@@ -10,6 +10,52 @@ export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const positiveInt = z.int({ error: 'must be a whole number' }).check(z.minimum(1, 'must be at least 1'));
 
+/** Iconify's request timeout is kept within the 2 to 5 seconds the specification allows. */
+export const ICON_TIMEOUT_MIN_MS = 2_000;
+export const ICON_TIMEOUT_MAX_MS = 5_000;
+export const DEFAULT_ICON_TIMEOUT_MS = 3_000;
+
+const key = z.string().check(
+  z.trim(),
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(200, 'must be at most 200 characters'),
+  z.regex(/^[A-Za-z0-9._:-]+$/, 'must contain only letters, digits, ".", "_", ":" and "-"'),
+);
+const measurementId = z.string().check(z.trim(), z.regex(/^[A-Z]{1,3}-[A-Z0-9-]{4,40}$/, 'must look like G-XXXXXXXXXX'));
+
+/** Each third party is off unless its section is present (SEED-SPEC.md sections 1, 7 and 9). */
+const analyticsSchema = z.strictObject({
+  /** The Mixpanel project token. */
+  mixpanelToken: key,
+  /** Where events are sent; Mixpanel's own host when absent (EU residency: https://api-eu.mixpanel.com). */
+  apiHost: z.optional(httpUrl),
+});
+
+const tagManagerSchema = z.strictObject({
+  measurementId,
+  /** The gtag.js loader; Google's when absent. */
+  scriptUrl: z.optional(httpUrl),
+});
+
+const chatSchema = z.strictObject({
+  /** The Crisp website id (Crisp settings → Website settings → Setup). */
+  crispWebsiteId: key,
+  /** The Crisp loader; Crisp's own (https://client.crisp.chat/l.js) when absent. */
+  scriptUrl: z.optional(httpUrl),
+});
+
+const iconsSchema = z.strictObject({
+  /** The Iconify API asked for icons that are not bundled, e.g. https://api.iconify.design. */
+  serviceUrl: httpUrl,
+  timeoutMs: z._default(
+    z.int({ error: 'must be a whole number' }).check(
+      z.minimum(ICON_TIMEOUT_MIN_MS, `must be at least ${ICON_TIMEOUT_MIN_MS}`),
+      z.maximum(ICON_TIMEOUT_MAX_MS, `must be at most ${ICON_TIMEOUT_MAX_MS}`),
+    ),
+    DEFAULT_ICON_TIMEOUT_MS,
+  ),
+});
+
 export const runtimeConfigSchema = z.strictObject({
   remotes: z.strictObject({
     gifts: httpUrl,
@@ -19,9 +65,17 @@ export const runtimeConfigSchema = z.strictObject({
   apiBaseUrl: httpUrl,
   buildCheckIntervalMs: z._default(positiveInt, DEFAULT_BUILD_CHECK_INTERVAL_MS),
   remoteTimeoutMs: z._default(positiveInt, DEFAULT_REMOTE_TIMEOUT_MS),
+  analytics: z.optional(analyticsSchema),
+  tagManager: z.optional(tagManagerSchema),
+  chat: z.optional(chatSchema),
+  icons: z.optional(iconsSchema),
 });
 
 export type RuntimeConfig = z.output<typeof runtimeConfigSchema>;
+export type AnalyticsConfig = NonNullable<RuntimeConfig['analytics']>;
+export type TagManagerConfig = NonNullable<RuntimeConfig['tagManager']>;
+export type ChatConfig = NonNullable<RuntimeConfig['chat']>;
+export type IconsConfig = NonNullable<RuntimeConfig['icons']>;
 
 export class ConfigError extends Error {
   constructor(message: string) {
