@@ -1,5 +1,6 @@
-/** What the host's components need from start-up: remote loading, the version check, the reload guard. */
+/** What the host's components need from start-up: remote loading, the version check, the reload guard, API activity. */
 import { createContext, useContext } from 'react';
+import type { RequestActivity } from 'shared/api/activity';
 import type { RemoteLoader } from './federation/remote-loader';
 import type { VersionCheck } from './version-check/version-check';
 
@@ -8,6 +9,8 @@ export interface AppServices {
   versionCheck: VersionCheck;
   /** The reload guard (reload-guard.ts), bound to this browser window. */
   reloadOnce: (path: string, startedAt?: number) => boolean;
+  /** API requests in flight, for the progress bar. */
+  apiActivity: RequestActivity;
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);

@@ -216,6 +216,19 @@ describe('a remote that fails to load', () => {
     expect(await screen.findByRole('heading', { name: 'HomePage content' })).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
+  it('shows the progress bar while the page waits for the service, and hides it once answered', async () => {
+    const { apiActivity } = renderApp('/');
+    await screen.findByRole('heading', { name: 'HomePage content' });
+    expect(screen.queryByRole('progressbar')).toBeNull();
+
+    let end: () => void = () => undefined;
+    act(() => {
+      end = apiActivity.begin();
+    });
+    expect(screen.getByRole('progressbar', { name: 'Waiting for the service' })).toBeInTheDocument();
+    act(() => end());
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
 });
 
 describe('new deployments', () => {

@@ -1,5 +1,6 @@
 /** Renders the host's real routes and layouts in memory, with remotes that tests control. */
 import { render } from '@testing-library/react';
+import { createRequestActivity, type RequestActivity } from 'shared/api/activity';
 import type { ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { RemoteName } from 'shared/remote-contract';
@@ -16,7 +17,14 @@ export function pageNamed(text: string): ComponentType {
   };
 }
 
-export function renderApp(path: string, options: { load?: LoadImpl; isStale?: () => boolean; reloadOnce?: (path: string) => boolean } = {}) {
+interface RenderAppOptions {
+  load?: LoadImpl;
+  isStale?: () => boolean;
+  reloadOnce?: (path: string) => boolean;
+  apiActivity?: RequestActivity;
+}
+
+export function renderApp(path: string, options: RenderAppOptions = {}) {
   const load = jest.fn<Promise<ComponentType>, [RemoteName, string]>(options.load ?? (async (_remote, module) => pageNamed(`${module} content`)));
   const remotes: RemoteLoader = { load, prefetch: jest.fn(), reset: jest.fn() };
   const versionCheck: VersionCheck = {
@@ -29,11 +37,12 @@ export function renderApp(path: string, options: { load?: LoadImpl; isStale?: ()
   const reloadOnce = jest.fn<boolean, [string, number?]>(options.reloadOnce ?? (() => false));
   const fullLoad = jest.fn();
   const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), { initialEntries: [path] });
-  const services: AppServices = { remotes, versionCheck, reloadOnce };
+  const apiActivity = options.apiActivity ?? createRequestActivity();
+  const services: AppServices = { remotes, versionCheck, reloadOnce, apiActivity };
   const view = render(
     <AppServicesContext.Provider value={services}>
       <RouterProvider router={router} />
     </AppServicesContext.Provider>,
   );
-  return { ...view, router, remotes, load, reloadOnce, fullLoad };
+  return { ...view, router, remotes, load, reloadOnce, fullLoad, apiActivity };
 }

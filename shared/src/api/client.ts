@@ -4,6 +4,7 @@
  * and message. Network failures and 5xx are marked retryable.
  */
 import { HttpError } from '../http-error';
+import type { RequestActivity } from './activity';
 import {
   API_PATHS,
   type ApiErrorBody,
@@ -43,6 +44,8 @@ export interface ApiClientOptions {
   baseUrl: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Told when each request starts and settles (the host's progress bar). */
+  activity?: Pick<RequestActivity, 'begin'>;
 }
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
@@ -70,6 +73,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_API_TIMEOUT_MS;
 
   async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const end = options.activity?.begin();
+    try {
+      return await send<T>(method, path, body);
+    } finally {
+      end?.();
+    }
+  }
+
+  async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const fetchImpl = options.fetch ?? globalThis.fetch;
     let response: Response;
     try {

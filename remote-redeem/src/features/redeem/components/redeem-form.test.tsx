@@ -153,6 +153,7 @@ describe('RedeemForm confirmation', () => {
 
     const pending = screen.getByRole('button', { name: 'Redeeming…' });
     expect(pending).toBeDisabled();
+    expect(pending).toHaveAttribute('aria-busy', 'true');
     expect(sentBodies(fetchStub, COMPLETE)).toHaveLength(1);
     release(jsonResponse(VOUCHER));
     expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();

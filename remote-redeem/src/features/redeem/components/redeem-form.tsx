@@ -50,7 +50,12 @@ export function RedeemForm({ redeemId, onCompleted, onClosed }: RedeemFormProps)
         }}
       />
       {confirm.state.status === 'failed' && <ConfirmFailure failure={confirm.state.failure} onRetry={confirm.retry} />}
-      <button type="submit" className="p-button p-button--primary p-redeem__confirm" disabled={pending}>
+      <button
+        type="submit"
+        className="p-button p-button--primary p-redeem__confirm"
+        disabled={pending}
+        aria-busy={pending || undefined}
+      >
         {pending ? 'Redeeming…' : 'Redeem my gift'}
       </button>
     </form>

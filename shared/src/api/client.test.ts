@@ -1,0 +1,61 @@
+import { createRequestActivity } from './activity';
+import { ApiError, createApiClient } from './client';
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+describe('createApiClient request activity', () => {
+  it('counts a request as in flight until its answer has been read', async () => {
+    const activity = createRequestActivity();
+    let answer: (response: Response) => void = () => undefined;
+    const fetchStub = jest.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const client = createApiClient({ baseUrl: 'http://api.test', fetch: fetchStub, activity });
+
+    const play = client.play();
+    expect(activity.pending()).toBe(1);
+    answer(jsonResponse(200, { outcome: 'lose' }));
+    await expect(play).resolves.toStrictEqual({ outcome: 'lose' });
+    expect(activity.pending()).toBe(0);
+  });
+
+  it('ends the activity when the service refuses or cannot be reached', async () => {
+    const activity = createRequestActivity();
+    const refused = createApiClient({
+      baseUrl: 'http://api.test',
+      fetch: async () => jsonResponse(404, { statusCode: 404, statusMessage: 'Not Found', message: 'Gift not found' }),
+      activity,
+    });
+    const unreachable = createApiClient({
+      baseUrl: 'http://api.test',
+      fetch: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+      activity,
+    });
+
+    await expect(refused.getGift('x')).rejects.toMatchObject({ statusCode: 404, message: 'Gift not found' });
+    await expect(unreachable.getGift('x')).rejects.toBeInstanceOf(ApiError);
+    expect(activity.pending()).toBe(0);
+  });
+
+  it('counts overlapping requests separately', async () => {
+    const activity = createRequestActivity();
+    const answers: Array<(response: Response) => void> = [];
+    const client = createApiClient({
+      baseUrl: 'http://api.test',
+      fetch: () => new Promise<Response>((resolve) => answers.push(resolve)),
+      activity,
+    });
+
+    const first = client.getRedeem('a');
+    const second = client.getRedeem('b');
+    expect(activity.pending()).toBe(2);
+    answers[0]?.(jsonResponse(200, {}));
+    await first;
+    expect(activity.pending()).toBe(1);
+    answers[1]?.(jsonResponse(500, { message: 'down' }));
+    await expect(second).rejects.toMatchObject({ statusCode: 500, retryable: true });
+    expect(activity.pending()).toBe(0);
+  });
+});
