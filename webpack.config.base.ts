@@ -69,6 +69,8 @@ export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: 
     'react-dom/client': entry(range('react-dom')),
     'react-router': entry(`^${installedVersion('react-router')}`),
     'react-router-dom': entry(range('react-router-dom')),
+    // One Iconify registry: the bundled icons are registered once, whichever part loads first.
+    '@iconify/react/offline': entry(`^${installedVersion('@iconify/react')}`),
     ...Object.fromEntries(sharedEntries),
   };
 }

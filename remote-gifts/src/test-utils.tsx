@@ -80,7 +80,7 @@ export function giftView(overrides: Partial<GiftView> = {}): GiftView {
       name: 'Cinema ticket',
       description: 'One seat at any screening, any day of the week.',
       value: { amount: 12.5, currency: 'EUR' },
-      icon: 'mdi:ticket',
+      icon: 'mdi:movie-open',
     },
     status: 'available',
     createdAt: '2026-11-22T12:00:00.000Z',

@@ -4,6 +4,7 @@ import { GiftBox } from '../../../components/gift-box';
 import { InlineError } from '../../../components/inline-error';
 import type { ApiFailure } from '../../../utils/api-failure';
 import { formatPrizeValue } from 'shared/format';
+import { Icon } from 'shared/icons/icon';
 import { useOpenRedeem } from '../api/open-redeem';
 import { useShareLink } from '../hooks/use-share-link';
 import { GiftStatus } from './gift-status';
@@ -36,6 +37,9 @@ export function GiftDetails({ gift }: { gift: GiftView }) {
         <span className="p-gift__title">{prize.name}</span>
       </h1>
       <div className="p-gift__card">
+        <span className="p-gift__prize-icon">
+          <Icon icon={prize.icon} size="2.25rem" />
+        </span>
         <p className="p-gift__value">{formatPrizeValue(prize.value)}</p>
         <p className="p-gift__description">{prize.description}</p>
         <GiftStatus gift={gift} status={status} />

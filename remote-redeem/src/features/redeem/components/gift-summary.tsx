@@ -7,7 +7,7 @@ export function GiftSummary({ gift }: { gift: GiftView }) {
   const { prize } = gift;
   return (
     <div className="p-redeem__gift">
-      <GiftIcon />
+      <GiftIcon icon={prize.icon} />
       <div className="p-redeem__gift-text">
         <h2 className="p-redeem__prize">{prize.name}</h2>
         <p className="p-redeem__value">{formatPrizeValue(prize.value)}</p>

@@ -37,6 +37,18 @@ describe('RedeemScreen on arrival', () => {
     expect(document.title).toBe('Redeem your gift · Gift Box');
   });
 
+  it("shows the prize's icon in the summary, from the bundle, without asking any icon service", async () => {
+    const fetchStub = stubApi({ [GET]: [() => jsonResponse(aRedeem())] });
+    renderRedeemPage(fetchStub);
+
+    const summary = (await screen.findByRole('heading', { level: 2, name: 'Coffee shop voucher' })).closest('.p-redeem__gift') as HTMLElement;
+    const icon = summary.querySelector('[data-icon="mdi:coffee"]');
+    expect(icon?.tagName.toLowerCase()).toBe('svg');
+    expect(icon?.querySelector('path')).toHaveAttribute('d', expect.stringMatching(/^M2 21h18/));
+    expect(icon).toHaveAttribute('aria-hidden', 'true');
+    expect(fetchStub).toHaveBeenCalledTimes(1);
+  });
+
   it('writes a value without an amount as its label', async () => {
     const gift = aGift();
     const prize = { ...gift.prize, value: { label: 'Free coffee for a month' } };

@@ -1,0 +1,192 @@
+/**
+ * Icons offline: every request that would leave this machine is blocked and recorded. The
+ * prizes' icons are bundled, so the gift page, the game and the redeem page show them without
+ * asking the icon service, which is configured (a loopback stand-in that records requests).
+ * A prize whose icon is not bundled (the API started with a test catalogue) gets its icon from
+ * the service once and from the browser's cache after; a failing or too slow service leaves an
+ * empty box of the same size, and the page works.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConsoleMessage, Locator, Page } from 'playwright-core';
+import { visit } from '../support/app-page';
+import { openRedeemSession, winGift } from '../support/api';
+import { delay } from '../support/net';
+import { startIconServiceStandIn, type IconServiceStandIn } from '../support/icon-service-stand-in';
+import { restartServer } from '../support/servers';
+import { browserSuite } from '../support/suite';
+import { TEST_PORTS, TMP_DIR } from '../support/test-env';
+
+const STAND_IN_PORT = TEST_PORTS.host + 10;
+const ICON_TIMEOUT_MS = 2000;
+/** Not in the app's bundle: only the stand-in has it. */
+const FALLBACK_ICON = 'mdi:rocket-launch';
+/** Each prize icon on the gift page is 2.25rem. */
+const GIFT_ICON_REM = 2.25;
+
+let standIn: IconServiceStandIn | undefined;
+beforeAll(async () => {
+  standIn = await startIconServiceStandIn(STAND_IN_PORT);
+});
+afterAll(() => standIn?.close());
+
+const suite = browserSuite({
+  withGift: true,
+  servers: { host: { env: { ICON_SERVICE_URL: `http://127.0.0.1:${STAND_IN_PORT}`, ICON_TIMEOUT_MS: String(ICON_TIMEOUT_MS) } } },
+});
+
+function service(): IconServiceStandIn {
+  if (!standIn) throw new Error('the icon service stand-in did not start');
+  return standIn;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+let offMachine: string[] = [];
+let iconWarnings: string[] = [];
+
+beforeEach(async () => {
+  offMachine = [];
+  iconWarnings = [];
+  service().reset();
+  await suite.page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (LOOPBACK.has(new URL(url).hostname)) return route.continue();
+    offMachine.push(url);
+    return route.abort('internetdisconnected');
+  });
+  suite.page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'warning' && message.text().startsWith('Icon "')) iconWarnings.push(message.text());
+  });
+  // The gift card slides in; without motion, positions can be compared at any moment.
+  await suite.page.emulateMedia({ reducedMotion: 'reduce' });
+});
+
+/** The icon's svg once it has rendered with a shape. */
+function loadedIcon(scope: Locator | Page, name?: string): Locator {
+  const which = name ? `[data-icon="${name}"]` : '[data-icon]';
+  return scope.locator(`svg${which}[data-state="loaded"]:has(path)`);
+}
+
+async function sizeOf(locator: Locator): Promise<{ width: number; height: number }> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('the icon has no box');
+  return { width: Math.round(box.width), height: Math.round(box.height) };
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await delay(50);
+}
+
+async function remInPx(page: Page, rem: number): Promise<number> {
+  return Math.round(await page.evaluate((n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize), rem));
+}
+
+test('the prize icons are bundled: the gift page, the game and the redeem page show them without the icon service or any request off this machine', async () => {
+  const { page } = suite;
+  expect(await visit(page, `/gifts/${suite.ids.giftId}`)).toBe(200);
+  const giftIcon = loadedIcon(page.locator('.p-gift__prize-icon'));
+  await giftIcon.waitFor();
+  expect(await giftIcon.getAttribute('data-icon')).toMatch(/^mdi:[a-z-]+$/);
+  const side = await remInPx(page, GIFT_ICON_REM);
+  expect(await sizeOf(giftIcon)).toEqual({ width: side, height: side });
+  await loadedIcon(page.getByRole('button', { name: /^(Share|Copy link)$/ })).waitFor();
+
+  expect(await visit(page, '/game')).toBe(200);
+  await page.getByRole('button', { name: 'Box 2' }).click();
+  const outcome = page.getByRole('region', { name: 'You won!' });
+  await outcome.waitFor();
+  await loadedIcon(outcome).waitFor();
+
+  expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+  await loadedIcon(page.locator('.p-redeem__gift-icon')).waitFor();
+
+  expect(service().requests).toEqual([]);
+  expect(offMachine).toEqual([]);
+  expect(iconWarnings).toEqual([]);
+  expect(suite.watch.problems()).toEqual([]);
+});
+
+describe('a prize whose icon is not bundled', () => {
+  let giftId = '';
+
+  beforeAll(async () => {
+    const catalogue = join(TMP_DIR, 'icons-catalogue.json');
+    const prize = { id: 'rocket-ride', name: 'Rocket ride', description: 'A ride to the edge of space.', value: { label: 'One ride' } };
+    writeFileSync(catalogue, JSON.stringify({ prizes: [{ ...prize, icon: FALLBACK_ICON, stock: 100, weight: 1 }] }));
+    // A database of its own, seeded from the test catalogue.
+    await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: 'memory://' } });
+    giftId = await winGift();
+  }, 60_000);
+
+  test('comes from the icon service once, then from the browser cache across reloads and pages', async () => {
+    const { page } = suite;
+    // Slow enough to see the placeholder, well within the timeout.
+    service().setMode({ kind: 'ok', delayMs: 600 });
+    expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
+    const icon = page.locator(`.p-gift__prize-icon [data-icon="${FALLBACK_ICON}"]`);
+    const value = page.locator('.p-gift__value');
+    await page.locator(`span[data-icon="${FALLBACK_ICON}"][data-state="loading"]`).waitFor();
+    const side = await remInPx(page, GIFT_ICON_REM);
+    expect(await sizeOf(icon)).toEqual({ width: side, height: side });
+    const valueTopWhileLoading = (await value.boundingBox())?.y;
+
+    await loadedIcon(page, FALLBACK_ICON).waitFor();
+    expect(await sizeOf(icon)).toEqual({ width: side, height: side });
+    expect((await value.boundingBox())?.y).toBe(valueTopWhileLoading);
+    expect(service().requests).toEqual([{ path: '/mdi.json', icons: 'rocket-launch', aborted: false }]);
+
+    await page.reload();
+    await loadedIcon(page, FALLBACK_ICON).waitFor();
+    expect(await visit(page, `/redeem/${await openRedeemSession(giftId)}`)).toBe(200);
+    await loadedIcon(page.locator('.p-redeem__gift-icon'), FALLBACK_ICON).waitFor();
+    expect(service().requests).toHaveLength(1);
+
+    expect(offMachine).toEqual([]);
+    expect(iconWarnings).toEqual([]);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test('is an empty box of the same size, logged once, when the service is slower than the timeout or fails; the page works', async () => {
+    const { page } = suite;
+    expect(await visit(page, '/about')).toBe(200);
+    await page.evaluate(() => localStorage.clear());
+
+    // Slow: the app gives up after its timeout, long before this answer would come.
+    service().setMode({ kind: 'slow', delayMs: 30_000 });
+    expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
+    const icon = page.locator(`.p-gift__prize-icon [data-icon="${FALLBACK_ICON}"]`);
+    await page.locator(`span[data-icon="${FALLBACK_ICON}"][data-state="loading"]`).waitFor();
+    const valueTopWhileLoading = (await page.locator('.p-gift__value').boundingBox())?.y;
+    await page.locator(`span[data-icon="${FALLBACK_ICON}"][data-state="failed"]`).waitFor({ timeout: 15_000 });
+    const side = await remInPx(page, GIFT_ICON_REM);
+    expect(await sizeOf(icon)).toEqual({ width: side, height: side });
+    expect(await icon.innerHTML()).toBe('');
+    expect((await page.locator('.p-gift__value').boundingBox())?.y).toBe(valueTopWhileLoading);
+    expect(iconWarnings).toEqual([`Icon "${FALLBACK_ICON}" is shown as an empty box: no answer within ${ICON_TIMEOUT_MS} ms`]);
+    // The browser closed the request: the server sees it a moment later.
+    await until(() => service().requests.every((request) => request.aborted));
+    expect(service().requests).toEqual([{ path: '/mdi.json', icons: 'rocket-launch', aborted: true }]);
+
+    // The page works; the icon is not asked for again on the way to the redeem page.
+    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    await page.locator(`.p-redeem__gift-icon span[data-icon="${FALLBACK_ICON}"][data-state="failed"]`).waitFor();
+    expect(service().requests).toHaveLength(1);
+    expect(suite.watch.problems()).toEqual([]);
+
+    // Failing: an error status, the same empty box.
+    service().reset();
+    service().setMode({ kind: 'fail', status: 503 });
+    iconWarnings = [];
+    await page.reload();
+    await page.locator(`.p-redeem__gift-icon span[data-icon="${FALLBACK_ICON}"][data-state="failed"]`).waitFor();
+    expect(iconWarnings).toEqual([`Icon "${FALLBACK_ICON}" is shown as an empty box: the icon service answered HTTP 503`]);
+    expect(service().requests).toHaveLength(1);
+    await page.getByRole('button', { name: 'Redeem my gift' }).waitFor();
+    expect(offMachine).toEqual([]);
+    // The browser reports the 503 itself; nothing else went wrong.
+    expect(suite.watch.problems().filter((problem) => !problem.includes('status of 503'))).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Icons that are not bundled, from the configured icon service (an Iconify API): asked for once
+ * per page however many components show them, with a time limit, kept in the local cache
+ * (icon-cache.ts), and a failure only logged: the icon then stays an empty box of its size.
+ * Shared as a singleton, so the host's configuration is what every remote's icons use.
+ */
+import type { IconifyIcon } from '@iconify/react/offline';
+import type { IconsConfig } from '../runtime-config';
+import { readCachedIcon, writeCachedIcon } from './icon-cache';
+import { ICON_NAME, iconFromSet } from './icon-data';
+
+export type FallbackIcon =
+  | { status: 'idle' | 'loading' | 'failed' }
+  | { status: 'loaded'; data: IconifyIcon };
+
+interface Service {
+  serviceUrl: string;
+  timeoutMs: number;
+}
+
+const IDLE: FallbackIcon = { status: 'idle' };
+const LOADING: FallbackIcon = { status: 'loading' };
+const FAILED: FallbackIcon = { status: 'failed' };
+
+let service: Service | undefined;
+/** Bumped by each configuration, so an answer to an earlier one is dropped. */
+let generation = 0;
+const states = new Map<string, FallbackIcon>();
+const listeners = new Set<() => void>();
+
+/** Called by the host before its first render; without a configuration no icon is fetched. */
+export function configureIconService(config: IconsConfig | undefined): void {
+  service = config
+    ? { serviceUrl: config.serviceUrl.replace(/\/+$/, ''), timeoutMs: config.timeoutMs }
+    : undefined;
+  generation += 1;
+  // Starts afresh: what failed under the previous configuration may load under this one.
+  states.clear();
+  notify();
+}
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+function settle(name: string, state: FallbackIcon): void {
+  states.set(name, state);
+  notify();
+}
+
+export function subscribeToIcons(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Where a non-bundled icon stands; an icon cached by an earlier visit is loaded at once. */
+export function fallbackIcon(name: string): FallbackIcon {
+  const known = states.get(name);
+  if (known) return known;
+  const cached = readCachedIcon(name);
+  const state: FallbackIcon = cached ? { status: 'loaded', data: cached } : IDLE;
+  states.set(name, state);
+  return state;
+}
+
+function reasonOf(error: unknown, timeoutMs: number): string {
+  // By name: the DOMException class differs between realms (and test environments).
+  const { name, message } = typeof error === 'object' && error !== null ? (error as Error) : { name: '', message: String(error) };
+  if (name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  if (name === 'SyntaxError') return 'the answer is not JSON';
+  if (name === 'TypeError') return `the icon service could not be reached (${message})`;
+  return message;
+}
+
+async function fetchIcon(name: string, { serviceUrl, timeoutMs }: Service): Promise<IconifyIcon> {
+  const [, prefix, icon] = ICON_NAME.exec(name) ?? [];
+  const response = await fetch(`${serviceUrl}/${prefix}.json?icons=${icon}`, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!response.ok) throw new Error(`the icon service answered HTTP ${response.status}`);
+  const data = iconFromSet(await response.json(), name);
+  if (!data) throw new Error('the icon service does not have it');
+  return data;
+}
+
+function fail(name: string, reason: string): void {
+  console.warn(`Icon "${name}" is shown as an empty box: ${reason}`);
+  settle(name, FAILED);
+}
+
+/**
+ * Loads a non-bundled icon unless it is loaded, loading or failed already. Never rejects: a
+ * failure is logged once and the icon stays an empty box until the next page load.
+ */
+export async function requestIcon(name: string): Promise<void> {
+  if (fallbackIcon(name).status !== 'idle') return;
+  if (!ICON_NAME.test(name)) return fail(name, 'it is not an Iconify icon name such as mdi:coffee');
+  if (!service) return fail(name, 'it is not bundled and no icon service is configured');
+  const current = service;
+  const started = generation;
+  settle(name, LOADING);
+  try {
+    const data = await fetchIcon(name, current);
+    if (started !== generation) return;
+    writeCachedIcon(name, data);
+    settle(name, { status: 'loaded', data });
+  } catch (error) {
+    if (started === generation) fail(name, reasonOf(error, current.timeoutMs));
+  }
+}
