@@ -58,6 +58,7 @@ describe('GameScreen', () => {
     expect(within(outcome).getByRole('heading', { name: 'You won!' })).toHaveFocus();
     expect(outcome).toHaveTextContent('Cinema ticket');
     expect(outcome).toHaveTextContent('€12.50');
+    expect(outcome.querySelector('[data-icon="mdi:movie-open"]')).toHaveStyle({ width: '3rem', height: '3rem' });
     expect(requestsOf(fetchStub)).toEqual([PLAY]);
     expect(boxes().every((button) => (button as HTMLButtonElement).disabled)).toBe(true);
 
@@ -65,6 +66,21 @@ describe('GameScreen', () => {
     expect(open).toHaveAttribute('href', `/gifts/${GIFT_ID}`);
     await user.click(open);
     expect(await screen.findByText('Gift page')).toBeInTheDocument();
+  });
+
+  it("shows the won prize's icon", async () => {
+    const user = userEvent.setup();
+    const gift = giftView();
+    const result: PlayResult = { outcome: 'win', gift: { ...gift, prize: { ...gift.prize, icon: 'mdi:gift' } }, playsRemaining: 0 };
+    renderGame(stubFetch(() => jsonResponse(result)));
+
+    await user.click(box(1));
+    await screen.findByText('No plays left today');
+    finishOpening(1);
+
+    const icon = (await screen.findByRole('region', { name: 'You won!' })).querySelector('[data-icon="mdi:gift"]');
+    expect(icon?.tagName.toLowerCase()).toBe('svg');
+    expect(icon?.querySelector('path')).toBeInTheDocument();
   });
 
   it('says so on a loss and lets the visitor play again', async () => {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { GiftView, PlayResult } from 'shared/api/contract';
 import { formatPrizeValue } from 'shared/format';
+import { Icon } from 'shared/icons/icon';
 import { OutcomePanel } from './outcome-panel';
 
 interface PlayOutcomeProps {
@@ -43,6 +44,7 @@ function WinOutcome({ gift, playAgain }: { gift: GiftView; playAgain: ReactNode 
   return (
     <OutcomePanel tone="win" title="You won!">
       <p className="p-game__prize">
+        <Icon icon={gift.prize.icon} size="3rem" className="p-game__prize-icon" />
         <span className="p-game__prize-name">{gift.prize.name}</span>
         <span className="p-game__prize-value">{formatPrizeValue(gift.prize.value)}</span>
       </p>

@@ -21,7 +21,7 @@ function statusAfter(gift: GiftView, failure: ApiFailure | undefined): Status {
 
 export function GiftDetails({ gift }: { gift: GiftView }) {
   const { prize } = gift;
-  const { state: redeem, openRedeem } = useOpenRedeem(gift.giftId);
+  const { state: redeem, openRedeem } = useOpenRedeem(gift.giftId, prize.id);
   const share = useShareLink(`${prize.name} · Gift Box`, `A gift for you: ${prize.name}`);
   const failure = redeem.status === 'failed' ? redeem.failure : undefined;
   const status = statusAfter(gift, failure);

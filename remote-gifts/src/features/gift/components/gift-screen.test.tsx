@@ -95,6 +95,32 @@ describe('GiftScreen, an available gift', () => {
     expect(requestsOf(fetchStub)).toEqual([GET_GIFT]);
   });
 
+  it("shows the prize's icon from the bundle, without asking any icon service", async () => {
+    const gift = giftView();
+    const fetchStub = stubFetch(() => jsonResponse({ ...gift, prize: { ...gift.prize, icon: 'mdi:movie-open' } }));
+    renderGift(fetchStub);
+
+    const page = (await loaded()).closest('article') as HTMLElement;
+    const icon = page.querySelector('.p-gift__prize-icon [data-icon="mdi:movie-open"]');
+    expect(icon?.tagName.toLowerCase()).toBe('svg');
+    expect(icon?.querySelector('path')).toBeInTheDocument();
+    expect(icon).toHaveAttribute('aria-hidden', 'true');
+    expect(requestsOf(fetchStub)).toEqual([GET_GIFT]);
+  });
+
+  it('keeps an empty box of the same size for a prize icon that cannot be shown, and the page works', async () => {
+    const warn = silenceWarnings();
+    const gift = giftView();
+    renderGift(stubFetch(() => jsonResponse({ ...gift, prize: { ...gift.prize, icon: 'mdi:not-bundled-here' } })));
+
+    const page = (await loaded()).closest('article') as HTMLElement;
+    const icon = page.querySelector('.p-gift__prize-icon [data-icon="mdi:not-bundled-here"]');
+    expect(icon?.tagName.toLowerCase()).toBe('span');
+    expect(icon).toHaveStyle({ width: '2.25rem', height: '2.25rem' });
+    expect(redeemButton()).toBeEnabled();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('"mdi:not-bundled-here"'));
+  });
+
   it('copies the link where there is no share sheet, and says so', async () => {
     const user = userEvent.setup();
     const writeText = jest.fn().mockResolvedValue(undefined);
