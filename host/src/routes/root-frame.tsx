@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router-dom';
 import { documentTitle } from 'shared/site';
 import { NavigationProgress } from '../navigation/navigation-progress';
+import { ConsentBanner } from '../third-party/analytics/consent-banner';
+import { routePatternOf, trackPageView } from '../third-party/analytics/page-views';
 import type { RouteHandle } from './create-routes';
 
 /**
@@ -21,7 +23,21 @@ function useFocusMainOnNavigation(): void {
   }, [pathname]);
 }
 
-/** Around every layout: the progress bar, scroll restoration, the document title and focus. */
+/**
+ * One page view per route change, here in the host so no remote counts its own. The ref keeps
+ * strict mode's second effect run from counting the same page twice.
+ */
+function usePageViews(): void {
+  const { pathname } = useLocation();
+  const counted = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (counted.current === pathname) return;
+    counted.current = pathname;
+    trackPageView(routePatternOf(pathname));
+  }, [pathname]);
+}
+
+/** Around every layout: the progress bar, scroll restoration, the document title, focus, page views and the consent banner. */
 export function RootFrame() {
   const matches = useMatches();
   const title = (matches.at(-1)?.handle as RouteHandle | undefined)?.title;
@@ -29,10 +45,12 @@ export function RootFrame() {
     document.title = documentTitle(title);
   }, [title]);
   useFocusMainOnNavigation();
+  usePageViews();
   return (
     <>
       <NavigationProgress />
       <Outlet />
+      <ConsentBanner />
       <ScrollRestoration />
     </>
   );

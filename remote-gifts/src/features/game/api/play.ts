@@ -1,5 +1,6 @@
 /** `POST /api/game/plays`: one pick, the server decides. The hook keeps a pick from being sent twice. */
 import { useCallback, useRef, useState } from 'react';
+import { analytics } from 'shared/analytics';
 import { useApi } from 'shared/api/api-context';
 import type { PlayResult } from 'shared/api/contract';
 import { toApiFailure, type ApiFailure } from '../../../utils/api-failure';
@@ -29,6 +30,10 @@ export function usePlay() {
           inFlight.current = false;
           setPlaysRemaining(result.playsRemaining);
           setState({ status: 'done', box, result });
+          analytics.track({
+            name: 'Game Played',
+            properties: result.outcome === 'win' ? { outcome: 'win', prizeId: result.gift.prize.id } : { outcome: 'lose', soldOut: result.soldOut },
+          });
         },
         (error: unknown) => {
           inFlight.current = false;

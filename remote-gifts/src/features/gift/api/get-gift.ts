@@ -1,5 +1,6 @@
 /** `GET /api/gifts/:giftId`, and the hook the gift page renders from. */
 import { useCallback, useEffect, useState } from 'react';
+import { analytics } from 'shared/analytics';
 import { useApi } from 'shared/api/api-context';
 import type { GiftView } from 'shared/api/contract';
 import { toApiFailure, type ApiFailure } from '../../../utils/api-failure';
@@ -23,7 +24,9 @@ export function useGift(giftId: string): { state: GiftState; retry: () => void }
     let current = true;
     api.getGift(giftId).then(
       (gift) => {
-        if (current) setResult({ key, state: { status: 'ready', gift } });
+        if (!current) return;
+        setResult({ key, state: { status: 'ready', gift } });
+        analytics.track({ name: 'Gift Viewed', properties: { prizeId: gift.prize.id, status: gift.status } });
       },
       (error: unknown) => {
         if (!current) return;

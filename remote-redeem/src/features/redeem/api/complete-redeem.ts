@@ -3,6 +3,7 @@
  * confirms with: one request at a time, and the same request again on "Try again".
  */
 import { useCallback, useRef, useState } from 'react';
+import { analytics } from 'shared/analytics';
 import { useApi } from 'shared/api/api-context';
 import { ApiError } from 'shared/api/client';
 import type { CompleteRedeemBody, CompleteRedeemResult } from 'shared/api/contract';
@@ -46,7 +47,8 @@ async function failureOf(value: unknown, onClosed: CompleteHandlers['onClosed'])
   return { kind: 'rejected', message: errorMessage(error) };
 }
 
-export function useCompleteRedeem(redeemId: string, { onCompleted, onClosed }: CompleteHandlers): CompleteRedeem {
+/** `prizeId` only labels the analytics event; neither the redeem id nor the email leaves for analytics. */
+export function useCompleteRedeem(redeemId: string, { onCompleted, onClosed }: CompleteHandlers, prizeId: string): CompleteRedeem {
   const api = useApi();
   const [state, setState] = useState<CompleteState>(IDLE);
   // The disabled button only renders after this event; a second click in the same tick must
@@ -63,6 +65,7 @@ export function useCompleteRedeem(redeemId: string, { onCompleted, onClosed }: C
       try {
         const result = await api.completeRedeem(redeemId, body);
         setState(IDLE);
+        analytics.track({ name: 'Redeem Completed', properties: { prizeId } });
         onCompleted(result, body);
       } catch (error) {
         const failure = await failureOf(error, onClosed);
@@ -71,7 +74,7 @@ export function useCompleteRedeem(redeemId: string, { onCompleted, onClosed }: C
         inFlight.current = false;
       }
     },
-    [api, redeemId, onCompleted, onClosed],
+    [api, redeemId, prizeId, onCompleted, onClosed],
   );
 
   const retry = useCallback(() => {

@@ -7,12 +7,14 @@ import { EmailField } from './email-field';
 import { TermsField } from './terms-field';
 
 interface RedeemFormProps extends CompleteHandlers {
+  /** Labels the analytics event only. */
+  prizeId: string;
   redeemId: string;
 }
 
-export function RedeemForm({ redeemId, onCompleted, onClosed }: RedeemFormProps) {
+export function RedeemForm({ redeemId, prizeId, onCompleted, onClosed }: RedeemFormProps) {
   const form = useRedeemForm();
-  const confirm = useCompleteRedeem(redeemId, { onCompleted, onClosed });
+  const confirm = useCompleteRedeem(redeemId, { onCompleted, onClosed }, prizeId);
   const emailRef = useRef<HTMLInputElement>(null);
   const termsRef = useRef<HTMLInputElement>(null);
   const pending = confirm.state.status === 'pending';

@@ -1,0 +1,142 @@
+/**
+ * A loopback server that takes Mixpanel's browser requests as Mixpanel's API does, so the
+ * host's real `mixpanel-browser` can be pointed at it (MIXPANEL_API_HOST). It accepts
+ * `POST /track/` (and `/engage/`, `/groups/`, `/record/`) with a form body `data=…` holding
+ * base64 JSON (the library's format for a custom API host) or plain JSON, gzip when the request
+ * says so; answers CORS with credentials for the page's origin (the library sends cookies),
+ * and replies `{"status":1,"error":null}` to `verbose=1` requests (batches) and `1` otherwise.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+
+export interface CollectedEvent {
+  event: string;
+  properties: Record<string, unknown>;
+}
+
+export interface CollectedRequest {
+  /** `track`, `engage`, `groups`, `record`… */
+  endpoint: string;
+  method: string;
+  /** When the request arrived, ms since the epoch. */
+  receivedAt: number;
+  /** The URL with its query and the decoded body, as text: what left the browser. */
+  url: string;
+  body: string;
+  /** One request carries one batch of events (an array), or a single event. */
+  events: CollectedEvent[];
+}
+
+export interface Collector {
+  port: number;
+  url: string;
+  requests(): CollectedRequest[];
+  /** The `track` requests, in order. */
+  batches(): CollectedRequest[];
+  events(): CollectedEvent[];
+  /** Resolves once `count` events have arrived, or fails after `timeoutMs`. */
+  waitForEvents(count: number, timeoutMs: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** The JSON inside `data`: base64 (the library's default away from mixpanel.com) or JSON. */
+export function decodeData(data: string): unknown {
+  const text = /^\s*[[{]/.test(data) ? data : Buffer.from(data, 'base64').toString('utf8');
+  return JSON.parse(text);
+}
+
+function eventsIn(payload: unknown): CollectedEvent[] {
+  const items = Array.isArray(payload) ? payload : [payload];
+  return items.filter((item): item is CollectedEvent => typeof item === 'object' && item !== null && 'event' in item);
+}
+
+function cors(request: IncomingMessage, response: ServerResponse): void {
+  // With credentials the origin must be named, never `*`.
+  response.setHeader('Access-Control-Allow-Origin', request.headers.origin ?? '*');
+  response.setHeader('Access-Control-Allow-Credentials', 'true');
+  response.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  response.setHeader('Access-Control-Allow-Headers', request.headers['access-control-request-headers'] ?? 'Content-Type');
+  response.setHeader('Vary', 'Origin');
+}
+
+export async function startCollector(port: number): Promise<Collector> {
+  let collected: CollectedRequest[] = [];
+  const waiters = new Set<() => void>();
+
+  const server: Server = createServer((request, response) => {
+    cors(request, response);
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204).end();
+      return;
+    }
+    void readBody(request).then((raw) => {
+      const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+      const endpoint = url.pathname.replace(/^\/+|\/+$/g, '');
+      const gzip = request.headers['content-encoding'] === 'gzip' || url.searchParams.get('compression') === 'gzip';
+      const body = (gzip ? gunzipSync(raw) : raw).toString('utf8');
+      const data = request.method === 'POST' ? new URLSearchParams(body).get('data') : url.searchParams.get('data');
+      let events: CollectedEvent[] = [];
+      let decoded = '';
+      try {
+        if (data !== null) {
+          const payload = decodeData(data);
+          decoded = JSON.stringify(payload);
+          events = eventsIn(payload);
+        }
+      } catch {
+        decoded = body;
+      }
+      collected.push({ endpoint, method: request.method ?? 'GET', receivedAt: Date.now(), url: request.url ?? '', body: decoded || body, events });
+      for (const wake of [...waiters]) wake();
+      const verbose = url.searchParams.get('verbose') === '1';
+      response.writeHead(200, { 'Content-Type': verbose ? 'application/json' : 'text/plain' });
+      response.end(verbose ? JSON.stringify({ status: 1, error: null }) : '1');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+
+  const events = () => collected.filter((request) => request.endpoint === 'track').flatMap((request) => request.events);
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    requests: () => [...collected],
+    batches: () => collected.filter((request) => request.endpoint === 'track'),
+    events,
+    waitForEvents(count, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (events().length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`the collector got ${events().length} events, not ${count}, within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    reset() {
+      collected = [];
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The visitor's analytics consent: stored in localStorage, shared by every tab (the `storage`
+ * event), and whether the banner is on screen. Storage that fails (private mode, quota, a
+ * blocked origin) only means the question is asked again next visit.
+ */
+export type ConsentChoice = 'granted' | 'denied';
+
+export interface ConsentState {
+  /** Undefined until the visitor answers. */
+  choice: ConsentChoice | undefined;
+  /** A third party that needs consent is configured (set by the analytics start-up). */
+  relevant: boolean;
+  /** How often the visitor asked to see the banner again ("Cookie settings") since the last choice. */
+  reopened: number;
+}
+
+export interface ConsentStore {
+  getState(): ConsentState;
+  subscribe(listener: () => void): () => void;
+  choose(choice: ConsentChoice): void;
+  markRelevant(): void;
+  reopen(): void;
+}
+
+export const CONSENT_STORAGE_KEY = 'p-consent';
+
+interface StoredConsent {
+  choice: ConsentChoice;
+  /** When the visitor chose, ISO 8601. */
+  at: string;
+}
+
+export interface ConsentDeps {
+  storage: () => Storage;
+  events: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  now: () => Date;
+}
+
+function browserDeps(): ConsentDeps {
+  return { storage: () => window.localStorage, events: window, now: () => new Date() };
+}
+
+export function parseStoredConsent(raw: string | null): ConsentChoice | undefined {
+  if (!raw) return undefined;
+  try {
+    const stored = JSON.parse(raw) as Partial<StoredConsent> | null;
+    return stored?.choice === 'granted' || stored?.choice === 'denied' ? stored.choice : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createConsentStore(deps: ConsentDeps = browserDeps()): ConsentStore {
+  const read = (): ConsentChoice | undefined => {
+    try {
+      return parseStoredConsent(deps.storage().getItem(CONSENT_STORAGE_KEY));
+    } catch (error) {
+      console.warn('[consent] the stored choice cannot be read', error);
+      return undefined;
+    }
+  };
+
+  let state: ConsentState = { choice: read(), relevant: false, reopened: 0 };
+  const listeners = new Set<() => void>();
+
+  const update = (next: Partial<ConsentState>) => {
+    state = { ...state, ...next };
+    for (const listener of [...listeners]) listener();
+  };
+
+  // Another tab chose (or cleared its storage): follow it.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== CONSENT_STORAGE_KEY && event.key !== null) return;
+    const choice = read();
+    if (choice !== state.choice) update({ choice, reopened: 0 });
+  };
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      if (listeners.size === 0) deps.events.addEventListener('storage', onStorage);
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) deps.events.removeEventListener('storage', onStorage);
+      };
+    },
+    choose(choice) {
+      const stored: StoredConsent = { choice, at: deps.now().toISOString() };
+      try {
+        deps.storage().setItem(CONSENT_STORAGE_KEY, JSON.stringify(stored));
+      } catch (error) {
+        console.warn('[consent] the choice cannot be stored; it holds for this page only', error);
+      }
+      update({ choice, reopened: 0 });
+    },
+    markRelevant() {
+      if (!state.relevant) update({ relevant: true });
+    },
+    reopen() {
+      update({ reopened: state.reopened + 1 });
+    },
+  };
+}
+
+/** Whether the banner shows: consent matters here, and the visitor has not answered or asked again. */
+export function bannerOpen(state: ConsentState): boolean {
+  return state.relevant && (state.choice === undefined || state.reopened > 0);
+}
+
+/** The page's one store: the banner, the footer's "Cookie settings" and the analytics start-up share it. */
+export const consentStore: ConsentStore = createConsentStore();

@@ -1,0 +1,28 @@
+import { recordAnalytics } from 'shared/testing/analytics';
+import { currentRoute, forwardPageViews, routePatternOf, trackPageView } from './page-views';
+
+const recorded = recordAnalytics();
+
+describe('page views', () => {
+  it.each([
+    ['/', '/'],
+    ['/gifts/Zx9_-aBcDeFgHiJkLmNoPqRs', '/gifts/:giftId'],
+    ['/redeem/Zx9_-aBcDeFgHiJkLmNoPqRs', '/redeem/:redeemId'],
+    ['/gifts/not-an-id', '*'],
+    ['/no-such-page', '*'],
+  ])('name %s by its route pattern %s', (path, route) => {
+    expect(routePatternOf(path)).toBe(route);
+  });
+
+  it('reach the facade, and the tag manager once it starts: first the page on screen, then each later one', () => {
+    trackPageView('/game');
+    const tagManager = jest.fn();
+
+    forwardPageViews(tagManager);
+    trackPageView('/gifts/:giftId');
+
+    expect(recorded.routes).toEqual(['/game', '/gifts/:giftId']);
+    expect(tagManager.mock.calls).toEqual([['/game'], ['/gifts/:giftId']]);
+    expect(currentRoute()).toBe('/gifts/:giftId');
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Google's tag (gtag.js) in consent mode: every storage is denied by default, before the tag
+ * does anything, and analytics storage is granted only when the visitor accepts. The page
+ * address sent is the route pattern, as for Mixpanel: gift and redeem links are bearer links.
+ */
+import type { TagManagerConfig } from 'shared/runtime-config';
+
+declare global {
+  interface Window {
+    dataLayer?: unknown[];
+    gtag?: (...args: unknown[]) => void;
+  }
+}
+
+export const DEFAULT_GTAG_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
+
+export const CONSENT_DEFAULT = {
+  analytics_storage: 'denied',
+  ad_storage: 'denied',
+  ad_user_data: 'denied',
+  ad_personalization: 'denied',
+} as const;
+
+export const CONSENT_GRANTED = { analytics_storage: 'granted' } as const;
+export const CONSENT_DENIED = { analytics_storage: 'denied' } as const;
+
+export interface TagManager {
+  grant(): void;
+  deny(): void;
+  pageView(route: string): void;
+}
+
+export interface TagManagerOptions {
+  /** The stored choice is already "granted". */
+  granted: boolean;
+  /** The route pattern on screen now. */
+  route: string;
+  win?: Window;
+}
+
+export function gtagScriptUrl(config: TagManagerConfig): string {
+  const url = new URL(config.scriptUrl ?? DEFAULT_GTAG_SCRIPT_URL);
+  url.searchParams.set('id', config.measurementId);
+  return url.toString();
+}
+
+/** The address and referrer gtag would read from the page, without the path that may hold an id. */
+function pageFields(win: Window, route: string): Record<string, string> {
+  const fields: Record<string, string> = { page_location: `${win.location.origin}${route}` };
+  try {
+    if (win.document.referrer) fields.page_referrer = `${new URL(win.document.referrer).origin}/`;
+  } catch {
+    // An unreadable referrer is left out.
+  }
+  return fields;
+}
+
+export function startTagManager(config: TagManagerConfig, { granted, route, win = window }: TagManagerOptions): TagManager {
+  const dataLayer = (win.dataLayer = win.dataLayer ?? []);
+  // gtag.js reads each command as an Arguments object, exactly as Google's snippet pushes it.
+  const gtag = function () {
+    // eslint-disable-next-line prefer-rest-params
+    dataLayer.push(arguments);
+  } as (...args: unknown[]) => void;
+  win.gtag = gtag;
+
+  gtag('consent', 'default', CONSENT_DEFAULT);
+  if (granted) gtag('consent', 'update', CONSENT_GRANTED);
+  gtag('js', new Date());
+  // For every hit (scrolls, clicks…). Page views come from the router only, one per route,
+  // whether the router or the tag started first.
+  const fields = pageFields(win, route);
+  gtag('set', fields);
+  gtag('config', config.measurementId, { ...fields, send_page_view: false });
+
+  const script = win.document.createElement('script');
+  script.async = true;
+  script.src = gtagScriptUrl(config);
+  script.addEventListener('error', () => console.warn(`[tag manager] ${script.src} could not be loaded; tags stay off`));
+  win.document.head.appendChild(script);
+
+  return {
+    grant: () => gtag('consent', 'update', CONSENT_GRANTED),
+    deny: () => gtag('consent', 'update', CONSENT_DENIED),
+    pageView(next) {
+      const nextFields = pageFields(win, next);
+      gtag('set', nextFields);
+      gtag('event', 'page_view', nextFields);
+    },
+  };
+}

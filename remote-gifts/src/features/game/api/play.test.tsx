@@ -1,0 +1,47 @@
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { ApiProvider } from 'shared/api/api-context';
+import { createApiClient } from 'shared/api/client';
+import { recordAnalytics } from 'shared/testing/analytics';
+import { API_BASE, errorResponse, GIFT_ID, giftView, jsonResponse, silenceWarnings, stubFetch, type FetchStub } from '../../../test-utils';
+import { usePlay } from './play';
+
+const { events } = recordAnalytics();
+
+afterEach(() => jest.restoreAllMocks());
+
+function renderPlay(fetchStub: FetchStub) {
+  const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
+  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
+  return renderHook(() => usePlay(), { wrapper });
+}
+
+async function playBox(fetchStub: FetchStub) {
+  const { result } = renderPlay(fetchStub);
+  act(() => result.current.play(2));
+  await waitFor(() => expect(result.current.state.status).not.toBe('pending'));
+  return result;
+}
+
+describe('usePlay analytics', () => {
+  it('reports a win with the prize, not the gift it made', async () => {
+    await playBox(stubFetch(() => jsonResponse({ outcome: 'win', gift: giftView(), playsRemaining: 2 })));
+
+    expect(events).toEqual([{ name: 'Game Played', properties: { outcome: 'win', prizeId: 'cinema' } }]);
+    expect(JSON.stringify(events)).not.toContain(GIFT_ID);
+  });
+
+  it('reports a loss, and whether nobody can win any more', async () => {
+    await playBox(stubFetch(() => jsonResponse({ outcome: 'lose', playsRemaining: 0, soldOut: true })));
+
+    expect(events).toEqual([{ name: 'Game Played', properties: { outcome: 'lose', soldOut: true } }]);
+  });
+
+  it('reports nothing when the play does not go through', async () => {
+    silenceWarnings();
+    const result = await playBox(stubFetch(() => errorResponse(503, 'The game is resting for a moment.')));
+
+    expect(result.current.state.status).toBe('failed');
+    expect(events).toEqual([]);
+  });
+});
