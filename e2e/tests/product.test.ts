@@ -123,3 +123,32 @@ test.each([
   expect(await mainHeading(suite.page).innerText()).toBe('Page Not Found');
   expect(suite.page.url()).toBe(`${HOST_ORIGIN}${path}`);
 });
+
+test('a slow answer from the API shows the progress bar and a pending button until it arrives', async () => {
+  const giftId = await winGift();
+  const page = suite.page;
+  expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
+  await page.getByRole('heading', { name: /^Your gift/ }).waitFor();
+  const bar = page.getByRole('progressbar', { name: 'Waiting for the service' });
+  await bar.waitFor({ state: 'detached' });
+
+  // Hold the redeem request at the network boundary, then let the real API answer it.
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`${originOf('api')}/api/gifts/${giftId}/redeems`, async (route) => {
+    await released;
+    await route.continue();
+  });
+
+  await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+  const pending = page.getByRole('button', { name: 'Opening…' });
+  await pending.waitFor();
+  expect(await pending.isDisabled()).toBe(true);
+  expect(await pending.getAttribute('aria-busy')).toBe('true');
+  await bar.waitFor();
+
+  release();
+  await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+  await bar.waitFor({ state: 'detached' });
+});

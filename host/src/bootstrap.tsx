@@ -2,16 +2,19 @@ import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@mo
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createRequestActivity } from 'shared/api/activity';
 import { ApiProvider } from 'shared/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import type { RemoteName } from 'shared/remote-contract';
 import { AppServicesContext, type AppServices } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
 import { ConfigErrorScreen } from './errors/config-error-screen';
+import { configureIconService } from 'shared/icons/icon-service';
 import { createRemoteLoader } from './federation/remote-loader';
 import { timeoutPlugin } from './federation/timeout-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { createRoutes } from './routes/create-routes';
+import { ThirdPartyStarter } from './third-party/third-party-starter';
 import { browserVersionCheckDeps, createVersionCheck } from './version-check/version-check';
 import './styles/host.css';
 
@@ -40,14 +43,17 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     deps: browserVersionCheckDeps(),
   });
   registerPlugins([timeoutPlugin(config.remoteTimeoutMs)]);
+  // Before the first render: a page may ask for an icon that is not bundled straight away.
+  configureIconService(config.icons);
   const remotes = createRemoteLoader({
     config,
     runtime: { registerRemotes, loadRemote, preloadRemote },
     onRemoteLoaded: (name: RemoteName, entryUrl) => void versionCheck.trackRemote(name, entryUrl),
   });
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, browserReloadDeps, startedAt);
-  const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload };
-  const api = createApiClient({ baseUrl: config.apiBaseUrl });
+  const apiActivity = createRequestActivity();
+  const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload, apiActivity };
+  const api = createApiClient({ baseUrl: config.apiBaseUrl, activity: apiActivity });
   const router = createBrowserRouter(
     createRoutes({
       remotes,
@@ -67,6 +73,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
       <AppServicesContext.Provider value={services}>
         <ApiProvider client={api}>
           <RouterProvider router={router} />
+          <ThirdPartyStarter config={config} router={router} />
         </ApiProvider>
       </AppServicesContext.Provider>
     </StrictMode>,

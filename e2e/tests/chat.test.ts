@@ -1,0 +1,305 @@
+/**
+ * Live chat (Crisp, through crisp-sdk-web) in a real browser, with a loopback stand-in serving
+ * Crisp's client script (CRISP_SCRIPT_URL): loaded only after the app's first render, the
+ * bubble shown or hidden by layout (hidden on the redeem layout, without a flash), a chat
+ * toggled before the script arrives opening once it does, and a missing script or no chat
+ * configuration leaving the app working with at most a warning.
+ */
+import type { ConsoleMessage, Page, Route } from 'playwright-core';
+import { layoutName, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { startCrispStandIn, standInRecord, waitForStandIn, type CrispStandIn } from '../support/crisp-stand-in';
+import { httpGet, httpGetPage } from '../support/http';
+import { delay } from '../support/net';
+import { restartServer } from '../support/servers';
+import { browserSuite } from '../support/suite';
+import { HOST_ORIGIN, TEST_PORTS, originOf } from '../support/test-env';
+
+const STAND_IN_PORT = TEST_PORTS.host + 10;
+const WEBSITE_ID = 'e2e-website-0001';
+const STAND_IN_URL = `http://localhost:${STAND_IN_PORT}/l.js`;
+/** A string only crisp-sdk-web's code contains, to tell which script carries the SDK. */
+const SDK_MARKER = 'websiteId must be set before loading Crisp';
+/** What the browser logs itself for a request answered with an error status. */
+const RESOURCE_ERROR = /^Failed to load resource: /;
+
+const suite = browserSuite({
+  withGift: true,
+  servers: { host: { env: { CRISP_WEBSITE_ID: WEBSITE_ID, CRISP_SCRIPT_URL: STAND_IN_URL } } },
+});
+
+let standIn: CrispStandIn;
+
+beforeAll(async () => {
+  standIn = await startCrispStandIn(STAND_IN_PORT);
+});
+
+afterAll(async () => {
+  await standIn?.close();
+});
+
+beforeEach(() => standIn.reset());
+
+const bubble = (page: Page) => page.locator('#crisp-chatbox');
+const chatPanel = (page: Page) => page.getByRole('dialog', { name: 'Crisp chat' });
+const chatButton = (page: Page) => page.getByRole('button', { name: 'Chat with us' });
+
+/** Records, from before any page script, when #root first gets content and the first (contentful) paint. */
+const FIRST_RENDER_PROBE = `(() => {
+  const marks = {};
+  window.__firstRender = marks;
+  const observer = new MutationObserver(() => {
+    const root = document.getElementById('root');
+    if (root && root.childElementCount > 0) {
+      marks.rootRendered = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name === 'first-paint') marks.firstPaint = entry.startTime;
+      if (entry.name === 'first-contentful-paint') marks.firstContentfulPaint = entry.startTime;
+    }
+  }).observe({ type: 'paint', buffered: true });
+})();`;
+
+interface FirstRender {
+  rootRendered?: number;
+  firstPaint?: number;
+  firstContentfulPaint?: number;
+}
+
+interface Timing extends FirstRender {
+  scripts: Array<{ url: string; startTime: number }>;
+}
+
+function pageTiming(page: Page): Promise<Timing> {
+  return page.evaluate(() => ({
+    ...(window as unknown as { __firstRender: FirstRender }).__firstRender,
+    scripts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((entry) => entry.initiatorType === 'script')
+      .map((entry) => ({ url: entry.name, startTime: entry.startTime })),
+  }));
+}
+
+/** Console warnings of the page, as text. */
+function collectWarnings(page: Page): string[] {
+  const warnings: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  return warnings;
+}
+
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
+    await delay(50);
+  }
+}
+
+/** Waits past the app's after-first-paint start-up (animation frame, task, idle callback) and the network's settling. */
+async function afterStartUp(page: Page): Promise<void> {
+  for (let i = 0; i < 2; i += 1) {
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          requestAnimationFrame(() => setTimeout(() => requestIdleCallback(() => resolve(), { timeout: 3000 }), 0)),
+        ),
+    );
+  }
+  await page.waitForLoadState('networkidle');
+}
+
+describe('chat configured', () => {
+  test("Crisp's script is requested only after the app's first render and first paint; the SDK is in no script loaded before it", async () => {
+    const page = suite.page;
+    await page.addInitScript({ content: FIRST_RENDER_PROBE });
+    expect(await visit(page, '/')).toBe(200);
+    await bubble(page).waitFor({ state: 'visible' });
+
+    const html = (await httpGetPage(`${HOST_ORIGIN}/`)).body;
+    expect(html).not.toContain(STAND_IN_URL);
+    expect(html.toLowerCase()).not.toContain('crisp');
+
+    const timing = await pageTiming(page);
+    const loader = timing.scripts.find((script) => script.url === STAND_IN_URL);
+    expect(loader).toBeDefined();
+    expect(standIn.requests).toHaveLength(1);
+    expect(timing.rootRendered).toBeDefined();
+    expect(timing.firstPaint).toBeDefined();
+    const rendered = timing.rootRendered ?? Infinity;
+    expect(loader?.startTime).toBeGreaterThan(rendered);
+    expect(loader?.startTime).toBeGreaterThan(timing.firstPaint ?? Infinity);
+
+    // Every script the page fetched from the host: the SDK is only in those after the first render.
+    const hostScripts = timing.scripts.filter((script) => script.url.startsWith(HOST_ORIGIN));
+    const withSdk: Array<{ url: string; startTime: number }> = [];
+    for (const script of hostScripts) {
+      if ((await httpGet(script.url)).body.includes(SDK_MARKER)) withSdk.push(script);
+    }
+    expect(withSdk).toHaveLength(1);
+    expect(withSdk[0]?.startTime).toBeGreaterThan(rendered);
+    console.log(
+      '[chat] ms since navigation: #root rendered',
+      Math.round(rendered),
+      '| first paint',
+      Math.round(timing.firstPaint ?? NaN),
+      '| first contentful paint',
+      timing.firstContentfulPaint === undefined ? 'n/a' : Math.round(timing.firstContentfulPaint),
+      '| SDK chunk requested',
+      Math.round(withSdk[0]?.startTime ?? NaN),
+      `(${new URL(withSdk[0]?.url ?? HOST_ORIGIN).pathname})`,
+      "| Crisp's script requested",
+      Math.round(loader?.startTime ?? NaN),
+    );
+
+    const record = await waitForStandIn(page);
+    expect(record.websiteId).toBe(WEBSITE_ID);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test.each(['/', '/game', '/gifts/{giftId}'])('the bubble shows on %s', async (template) => {
+    const page = suite.page;
+    expect(await visit(page, template.replace('{giftId}', suite.ids.giftId))).toBe(200);
+    await bubble(page).waitFor({ state: 'visible' });
+    expect(await layoutName(page)).not.toBe('redeem');
+    expect((await standInRecord(page))?.visible).toBe(true);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test('a direct load of a redeem page never shows the bubble, not even for a moment', async () => {
+    const page = suite.page;
+    expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    const record = await waitForStandIn(page);
+    expect(await layoutName(page)).toBe('redeem');
+    expect(record.visible).toBe(false);
+    expect(record.everVisible).toBe(false);
+    // The hide was waiting in Crisp's queue before its script ran.
+    expect(record.commands.filter((command) => command.name === 'chat:hide').every((command) => command.queued)).toBe(true);
+    expect(await bubble(page).isVisible()).toBe(false);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test('a redeem page whose remote is still loading when Crisp arrives shows no bubble meanwhile either', async () => {
+    const page = suite.page;
+    let requested = 0;
+    let releaseRemote = () => undefined as void;
+    const remoteHeld = new Promise<void>((resolve) => {
+      releaseRemote = resolve;
+    });
+    await page.route(`${originOf('redeem')}/remoteEntry.js*`, async (route: Route) => {
+      requested += 1;
+      await remoteHeld;
+      await route.continue();
+    });
+    expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+    // Crisp is up while the redeem page itself is still loading.
+    const early = await waitForStandIn(page);
+    expect(requested).toBeGreaterThan(0);
+    expect(await page.getByRole('heading', { name: 'Redeem your gift' }).count()).toBe(0);
+    expect(early.visible).toBe(false);
+    expect(early.everVisible).toBe(false);
+
+    releaseRemote();
+    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    const record = await standInRecord(page);
+    expect(record?.visible).toBe(false);
+    expect(record?.everVisible).toBe(false);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test('navigating client-side from a gift to redeem hides the bubble; going back shows it again', async () => {
+    const page = suite.page;
+    expect(await visit(page, `/gifts/${suite.ids.giftId}`)).toBe(200);
+    await bubble(page).waitFor({ state: 'visible' });
+
+    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    await bubble(page).waitFor({ state: 'hidden' });
+
+    await page.goBack();
+    await page.waitForURL(`${HOST_ORIGIN}/gifts/${suite.ids.giftId}`);
+    await bubble(page).waitFor({ state: 'visible' });
+
+    await navLink(page, 'Home').click();
+    await waitForRenderedPage(page);
+    expect(await bubble(page).isVisible()).toBe(true);
+    expect(suite.watch.documentLoads()).toBe(1);
+    expect(standIn.requests).toHaveLength(1);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test("'Chat with us' pressed before Crisp's script has arrived opens the chat once it does", async () => {
+    const page = suite.page;
+    standIn.hold();
+    expect(await visit(page, '/')).toBe(200);
+    await chatButton(page).click();
+    // Pressed while the script was still on its way: Crisp's queue is a plain array.
+    await waitUntil(() => standIn.requests.length === 1, "the request for Crisp's script");
+    expect(await page.evaluate(() => Array.isArray((window as unknown as { $crisp?: unknown }).$crisp))).toBe(true);
+    expect(await standInRecord(page)).toBeUndefined();
+
+    standIn.release();
+    await chatPanel(page).waitFor({ state: 'visible' });
+    const record = await waitForStandIn(page);
+    expect(record.commands).toContainEqual({ verb: 'do', name: 'chat:toggle', queued: true });
+    expect(record.visible).toBe(true);
+
+    // Once loaded, the same button closes it again.
+    await chatButton(page).click();
+    await chatPanel(page).waitFor({ state: 'hidden' });
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test.each([404, 500])("Crisp's script answering %i: the app works, chat goes away, only a warning is logged", async (status) => {
+    const page = suite.page;
+    const warnings = collectWarnings(page);
+    standIn.answerWith(status);
+    expect(await visit(page, '/')).toBe(200);
+    await waitForRenderedPage(page);
+    await waitUntil(() => warnings.some((text) => text.includes('Live chat is off')), 'the warning that chat is off');
+    expect(standIn.requests).toHaveLength(1);
+    expect(await chatButton(page).count()).toBe(0);
+    expect(await bubble(page).count()).toBe(0);
+
+    await navLink(page, 'About').click();
+    await page.waitForURL(`${HOST_ORIGIN}/about`);
+    await waitForRenderedPage(page);
+    expect(suite.watch.documentLoads()).toBe(1);
+    // The browser's own note on the failed request is the only console error.
+    const errors = suite.watch.consoleErrors.filter((text) => !(RESOURCE_ERROR.test(text) && text.includes(STAND_IN_URL)));
+    expect([...errors, ...suite.watch.pageErrors]).toEqual([]);
+  });
+});
+
+describe('chat not configured', () => {
+  beforeAll(async () => {
+    await restartServer('host', { env: { CRISP_WEBSITE_ID: undefined, CRISP_SCRIPT_URL: undefined } });
+  });
+
+  test('no script request, no chat button, no bubble; every layout works', async () => {
+    const page = suite.page;
+    const warnings = collectWarnings(page);
+    expect(await visit(page, '/')).toBe(200);
+    await waitForRenderedPage(page);
+    await afterStartUp(page);
+    expect(await chatButton(page).count()).toBe(0);
+
+    await navLink(page, 'Play').click();
+    await page.waitForURL(`${HOST_ORIGIN}/game`);
+    await waitForRenderedPage(page, { headingOnly: true });
+    expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    await afterStartUp(page);
+
+    expect(standIn.requests).toEqual([]);
+    expect(await bubble(page).count()).toBe(0);
+    expect(await page.evaluate(() => '$crisp' in window)).toBe(false);
+    expect(warnings.filter((text) => /chat|crisp/i.test(text))).toEqual([]);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+import { act, screen } from '@testing-library/react';
+import { chat, type ChatCommand, type ChatWidget } from 'shared/chat';
+import { renderApp } from '../../test-utils';
+
+const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+
+function recordingWidget(): ChatWidget & { calls: ChatCommand[] } {
+  const calls: ChatCommand[] = [];
+  const record = (name: ChatCommand) => () => void calls.push(name);
+  return { calls, show: record('show'), hide: record('hide'), open: record('open'), close: record('close'), toggle: record('toggle') };
+}
+
+/** The visibility the widget ends up with: its latest show or hide. */
+function lastVisibility(widget: { calls: ChatCommand[] }): ChatCommand | undefined {
+  return widget.calls.filter((name) => name === 'show' || name === 'hide').at(-1);
+}
+
+// The facade is a module singleton: this file's first test sees it before any widget connected.
+it('a direct load of a redeem page hides the bubble before the widget arrives; navigating between layouts switches it both ways', async () => {
+  expect(chat.availability()).toBe('unknown');
+  const { router } = renderApp(`/redeem/${ID}`);
+  await screen.findByRole('heading', { name: 'RedeemPage content' });
+
+  const widget = recordingWidget();
+  act(() => chat.connect(widget));
+  expect(widget.calls).toEqual(['hide']);
+
+  await act(() => router.navigate(`/gifts/${ID}`));
+  await screen.findByRole('heading', { name: 'GiftPage content' });
+  expect(lastVisibility(widget)).toBe('show');
+
+  await act(() => router.navigate(`/redeem/${ID}`));
+  await screen.findByRole('heading', { name: 'RedeemPage content' });
+  expect(lastVisibility(widget)).toBe('hide');
+
+  await act(() => router.navigate('/game'));
+  await screen.findByRole('heading', { name: 'GamePage content' });
+  expect(lastVisibility(widget)).toBe('show');
+
+  await act(() => router.navigate(-1));
+  await screen.findByRole('heading', { name: 'RedeemPage content' });
+  expect(lastVisibility(widget)).toBe('hide');
+  expect(widget.calls).not.toContain('toggle');
+});
+
+it.each([
+  ['/', 'HomePage', 'show'],
+  ['/game', 'GamePage', 'show'],
+  [`/gifts/${ID}`, 'GiftPage', 'show'],
+  [`/redeem/${ID}`, 'RedeemPage', 'hide'],
+])('%s (%s) asks the connected widget to %s the bubble', async (path, module, expected) => {
+  const widget = recordingWidget();
+  chat.connect(widget);
+  renderApp(path);
+  await screen.findByRole('heading', { name: `${module} content` });
+  expect(lastVisibility(widget)).toBe(expected);
+});
