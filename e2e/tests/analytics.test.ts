@@ -213,11 +213,15 @@ test('events are sent in batches of at most 50, flushed within about 5 s', async
   expect(watch.problems()).toEqual([]);
 }, 120_000);
 
-test('a declined choice sends nothing, loads no Mixpanel and holds across a reload', async () => {
+test('a declined choice sends nothing, loads no Mixpanel and holds across a reload, where the tag no longer starts', async () => {
   const { page, watch, chunkRequests } = await freshVisitor();
   await openHome(page);
   await answerConsent(page, 'Decline');
   await navigate(page, 2);
+  const declinedCommands = (await gtagRecord(page)).commands.map((command) => command.args);
+  expect(declinedCommands).toContainEqual(['consent', 'update', { analytics_storage: 'denied' }]);
+  expect(declinedCommands).not.toContainEqual(['consent', 'update', { analytics_storage: 'granted' }]);
+  const tagRequestsBefore = gtag.requests().length;
 
   await page.reload();
   await waitForRenderedPage(page, { headingOnly: true });
@@ -230,8 +234,9 @@ test('a declined choice sends nothing, loads no Mixpanel and holds across a relo
 
   expect(theCollector().requests()).toEqual([]);
   expect(chunkRequests).toEqual([]);
-  const commands = (await gtagRecord(page)).commands.map((command) => command.args);
-  expect(commands).not.toContainEqual(['consent', 'update', { analytics_storage: 'granted' }]);
+  // A visitor who said no gets no tag at all, not even consent mode's cookieless pings.
+  expect(gtag.requests()).toHaveLength(tagRequestsBefore);
+  expect(await page.evaluate(() => 'dataLayer' in window || 'gtag' in window)).toBe(false);
   expect(watch.problems()).toEqual([]);
 });
 

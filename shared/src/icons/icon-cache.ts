@@ -5,13 +5,15 @@
  * makes every lookup a miss.
  */
 import type { IconifyIcon } from '@iconify/react/offline';
+import { isSafeSvgBody } from './safe-svg-body';
 
 export const ICON_CACHE_MAX_ENTRIES = 50;
 export const ICON_CACHE_TTL_HOURS = 168;
 export const ICON_CACHE_KEY = 'p-icons';
 
 const TTL_MS = ICON_CACHE_TTL_HOURS * 60 * 60 * 1000;
-const VERSION = 1;
+// 2: entries are checked drawings (safe-svg-body.ts); older ones are dropped.
+const VERSION = 2;
 
 interface Entry {
   data: IconifyIcon;
@@ -40,6 +42,8 @@ function isEntry(value: unknown): value is Entry {
     typeof value === 'object' &&
     value !== null &&
     isIconData(entry.data) &&
+    // Storage is writable by any script on the origin: what comes back is checked again.
+    isSafeSvgBody(entry.data.body) &&
     Number.isFinite(entry.storedAt) &&
     Number.isFinite(entry.usedAt)
   );

@@ -8,6 +8,7 @@ import type { IconifyIcon } from '@iconify/react/offline';
 import type { IconsConfig } from '../runtime-config';
 import { readCachedIcon, writeCachedIcon } from './icon-cache';
 import { ICON_NAME, iconFromSet } from './icon-data';
+import { isSafeSvgBody } from './safe-svg-body';
 
 export type FallbackIcon =
   | { status: 'idle' | 'loading' | 'failed' }
@@ -78,6 +79,7 @@ async function fetchIcon(name: string, { serviceUrl, timeoutMs }: Service): Prom
   if (!response.ok) throw new Error(`the icon service answered HTTP ${response.status}`);
   const data = iconFromSet(await response.json(), name);
   if (!data) throw new Error('the icon service does not have it');
+  if (!isSafeSvgBody(data.body)) throw new Error('its drawing holds a script, an event handler, a link out or foreign content');
   return data;
 }
 

@@ -207,6 +207,11 @@ describe('Icon, an icon that is not bundled', () => {
     ['the service answers 500', () => new Response('oops', { status: 500 }), 'HTTP 500'],
     ['the service does not have the icon', () => json({ prefix: 'mdi', icons: {}, not_found: ['rocket-launch'] }), 'does not have it'],
     ['the answer is not JSON', () => new Response('<html>', { status: 200 }), 'not JSON'],
+    [
+      'the drawing carries a script',
+      () => json({ prefix: 'mdi', icons: { 'rocket-launch': { body: '<image href="x" onerror="window.pwned=1"/>' } } }),
+      'holds a script',
+    ],
   ])('is an empty box of its size when %s, and logs it once', async (_what, reply, reason) => {
     configureIconService(SERVICE);
     answer(reply);
@@ -227,6 +232,22 @@ describe('Icon, an icon that is not bundled', () => {
     expect(box(container)).toHaveAttribute('data-state', 'failed');
     expect(fetchMock).not.toHaveBeenCalled();
     expect(warnings()).toEqual([expect.stringContaining('not an Iconify icon name')]);
+  });
+
+  it('does not use a cached drawing that carries a script, and asks the service again', async () => {
+    localStorage.setItem(
+      ICON_CACHE_KEY,
+      JSON.stringify({
+        version: 2,
+        entries: { 'mdi:rocket-launch': { data: { body: '<path d="M0 0" onload="window.pwned=1"/>' }, storedAt: Date.now(), usedAt: Date.now() } },
+      }),
+    );
+    configureIconService(SERVICE);
+    answer(() => json(rocketSet()));
+    const { container } = render(<Icon icon="mdi:rocket-launch" size={24} />);
+    await waitFor(() => expect(container.querySelector(`path[d="${ROCKET_PATH}"]`)).not.toBeNull());
+    expect(container.querySelector('[onload]')).toBeNull();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('keeps a label on the empty box, so the meaning is not lost', () => {

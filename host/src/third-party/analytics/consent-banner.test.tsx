@@ -118,4 +118,48 @@ describe('ConsentBanner', () => {
     expect(store.getState().choice).toBe('denied');
     expect(settings).toHaveFocus();
   });
+
+  it('reopened, says what the visitor chose and closes without a new answer by button or Escape', async () => {
+    const user = userEvent.setup();
+    const store = createConsentStore();
+    store.markRelevant();
+    store.choose('denied');
+    renderPage(store);
+    const settings = screen.getByRole('button', { name: 'Cookie settings' });
+
+    await user.click(settings);
+    expect(screen.getByText('You have declined analytics cookies.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Keep my choice' }));
+    expect(banner()).toBeNull();
+    expect(store.getState().choice).toBe('denied');
+    expect(settings).toHaveFocus();
+
+    await user.click(settings);
+    await user.keyboard('{Escape}');
+    expect(banner()).toBeNull();
+    expect(store.getState().choice).toBe('denied');
+    expect(settings).toHaveFocus();
+  });
+
+  it('asked for the first time, cannot be closed without an answer', async () => {
+    const user = userEvent.setup();
+    const store = createConsentStore();
+    renderPage(store);
+    act(() => store.markRelevant());
+    expect(screen.queryByRole('button', { name: 'Keep my choice' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    await user.click(screen.getByRole('button', { name: 'Cookie settings' }));
+    expect(screen.getByText('You have accepted analytics cookies.')).toBeInTheDocument();
+  });
+
+  it('while open, keeps a control the visitor tabs to scrolled into view above it', async () => {
+    const user = userEvent.setup();
+    const store = createConsentStore();
+    renderPage(store);
+    expect(document.documentElement.style.scrollPaddingBottom).toBe('');
+    act(() => store.markRelevant());
+    expect(document.documentElement.style.scrollPaddingBottom).toMatch(/^\d+px$/);
+    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(document.documentElement.style.scrollPaddingBottom).toBe('');
+  });
 });

@@ -20,6 +20,8 @@ export interface ConsentStore {
   choose(choice: ConsentChoice): void;
   markRelevant(): void;
   reopen(): void;
+  /** Closes a reopened banner, keeping the choice made before. */
+  close(): void;
 }
 
 export const CONSENT_STORAGE_KEY = 'p-consent';
@@ -99,6 +101,9 @@ export function createConsentStore(deps: ConsentDeps = browserDeps()): ConsentSt
     },
     reopen() {
       update({ reopened: state.reopened + 1 });
+    },
+    close() {
+      if (state.reopened > 0 && state.choice !== undefined) update({ reopened: 0 });
     },
   };
 }

@@ -34,6 +34,8 @@ describe('the Mixpanel settings', () => {
   it('send no address, referrer or IP, and no automatic page views', () => {
     expect(MIXPANEL_SETTINGS.track_pageview).toBe(false);
     expect(MIXPANEL_SETTINGS.ip).toBe(false);
+    expect(MIXPANEL_SETTINGS.save_referrer).toBe(false);
+    expect(MIXPANEL_SETTINGS.cross_subdomain_cookie).toBe(false);
     expect(MIXPANEL_SETTINGS.property_blacklist).toEqual(
       expect.arrayContaining(['$current_url', 'current_url_path', 'current_url_search', '$referrer', '$initial_referrer', '$referring_domain', '$initial_referring_domain']),
     );

@@ -35,6 +35,10 @@ export const MIXPANEL_SETTINGS = {
   track_pageview: false,
   ip: false,
   property_blacklist: URL_PROPERTIES,
+  // Not even stored: the referrer may be this site's own address with an id in it.
+  save_referrer: false,
+  // The cookie stays on this host, not on every subdomain of the site.
+  cross_subdomain_cookie: false,
   error_reporter: (message: string, error?: Error) => console.warn('[analytics] Mixpanel:', message, error),
 } satisfies Partial<Config>;
 

@@ -141,6 +141,43 @@ describe('startAnalytics with Mixpanel', () => {
     expect(tracked(library)).toEqual([['Page Viewed', '/terms']]);
   });
 
+  it('declined while the library was still loading: it neither connects nor tracks, and opts out', async () => {
+    const { library, consent } = setup({ ...BASE, ...MIXPANEL });
+    let finishLoading: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (finishLoading = resolve));
+    const loadMixpanel = jest.fn(async () => {
+      await held;
+      return library as unknown as MixpanelLibrary;
+    });
+    startAnalytics({ ...BASE, ...MIXPANEL }, { consent, loadMixpanel });
+    analytics.pageView({ route: '/' });
+    consent.choose('granted');
+    consent.choose('denied');
+    finishLoading();
+    await flush();
+    await flush();
+
+    analytics.pageView({ route: '/about' });
+    expect(library.track).not.toHaveBeenCalled();
+    expect(library.opt_out_tracking).toHaveBeenCalledTimes(1);
+  });
+
+  it('treats a choice cleared in another tab as withdrawn, until the visitor answers again', async () => {
+    const { library, consent, start } = setup({ ...BASE, ...MIXPANEL });
+    consent.choose('granted');
+    start();
+    await flush();
+
+    window.localStorage.clear();
+    window.dispatchEvent(new StorageEvent('storage', { key: null }));
+    await flush();
+    analytics.pageView({ route: '/about' });
+
+    expect(consent.getState().choice).toBeUndefined();
+    expect(library.opt_out_tracking).toHaveBeenCalledTimes(1);
+    expect(library.track).not.toHaveBeenCalled();
+  });
+
   it('only logs a Mixpanel chunk that fails to load, and switches the facade off', async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { consent, start } = setup({ ...BASE, ...MIXPANEL }, { loadFails: true });
@@ -170,5 +207,31 @@ describe('startAnalytics with the tag manager', () => {
     expect(Array.from(window.dataLayer?.at(-1) as ArrayLike<unknown>)).toEqual(['consent', 'update', { analytics_storage: 'granted' }]);
     // The tag alone needs no Mixpanel.
     expect(loadMixpanel).not.toHaveBeenCalled();
+  });
+
+  it('starts no tag for a visitor who declined earlier, and starts it granted once they accept', () => {
+    const { consent, start } = setup({ ...BASE, ...TAGS });
+    consent.choose('denied');
+    start();
+    expect(gtagScripts()).toEqual([]);
+    expect(window.dataLayer).toBeUndefined();
+
+    consent.choose('granted');
+    expect(gtagScripts()).toHaveLength(1);
+    expect(gtagCommands().slice(0, 2)).toEqual([
+      ['consent', 'default'],
+      ['consent', 'update'],
+    ]);
+  });
+
+  it('denies analytics storage again and removes the tag\'s cookies when consent is withdrawn', () => {
+    const { consent, start } = setup({ ...BASE, ...TAGS });
+    consent.choose('granted');
+    start();
+    document.cookie = '_ga=GA1.1.123.456; path=/';
+
+    consent.choose('denied');
+    expect(Array.from(window.dataLayer?.at(-1) as ArrayLike<unknown>)).toEqual(['consent', 'update', { analytics_storage: 'denied' }]);
+    expect(document.cookie).not.toContain('_ga=');
   });
 });

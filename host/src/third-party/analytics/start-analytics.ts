@@ -5,10 +5,10 @@
  */
 import { analytics } from 'shared/analytics';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import { consentStore, type ConsentChoice, type ConsentStore } from './consent-store';
+import { consentStore, type ConsentStore } from './consent-store';
 import { connectMixpanel, importMixpanel, type MixpanelConnection, type MixpanelLibrary } from './mixpanel-sink';
 import { currentRoute, forwardPageViews } from './page-views';
-import { startTagManager } from './tag-manager';
+import { clearGoogleCookies, startTagManager, type TagManager } from './tag-manager';
 
 export interface AnalyticsDeps {
   consent: ConsentStore;
@@ -25,8 +25,14 @@ export function startAnalytics(config: RuntimeConfig, deps: AnalyticsDeps = brow
 
   const { consent } = deps;
   let choice = consent.getState().choice;
-  const tags = tagConfig ? startTagManager(tagConfig, { granted: choice === 'granted', route: currentRoute() }) : undefined;
-  if (tags) forwardPageViews(tags.pageView);
+
+  let tags: TagManager | undefined;
+  // A visitor who declined gets no tag at all, not even consent mode's cookieless pings.
+  const startTags = (granted: boolean) => {
+    if (!tagConfig || tags) return;
+    tags = startTagManager(tagConfig, { granted, route: currentRoute() });
+    forwardPageViews(tags.pageView);
+  };
 
   let mixpanel: Promise<MixpanelConnection | undefined> | undefined;
   const grantMixpanel = () => {
@@ -44,24 +50,31 @@ export function startAnalytics(config: RuntimeConfig, deps: AnalyticsDeps = brow
     });
   };
 
-  const apply = (next: ConsentChoice | undefined, initial: boolean) => {
-    if (next === 'granted') {
-      if (!initial) tags?.grant();
-      grantMixpanel();
-    } else if (next === 'denied') {
-      if (!initial) tags?.deny();
-      analytics.disable();
-      void mixpanel?.then((connection) => connection?.optOut());
-    }
-    // No answer yet: calls wait in the facade's buffer.
+  const withdraw = () => {
+    tags?.deny();
+    clearGoogleCookies();
+    analytics.disable();
+    void mixpanel?.then((connection) => connection?.optOut());
   };
 
-  apply(choice, true);
+  if (choice !== 'denied') startTags(choice === 'granted');
+  if (choice === 'granted') grantMixpanel();
+  // Denied: nothing starts. No answer yet: calls wait in the facade's buffer.
+  if (choice === 'denied') analytics.disable();
+
   consent.subscribe(() => {
     const next = consent.getState().choice;
     if (next === choice) return;
+    const previous = choice;
     choice = next;
-    apply(next, false);
+    if (next === 'granted') {
+      if (tags) tags.grant();
+      else startTags(true);
+      grantMixpanel();
+    } else if (next === 'denied' || previous === 'granted') {
+      // Declined, or the choice was cleared (in another tab): consent no longer holds.
+      withdraw();
+    }
   });
   consent.markRelevant();
 }

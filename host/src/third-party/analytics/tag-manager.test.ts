@@ -1,4 +1,4 @@
-import { CONSENT_DEFAULT, DEFAULT_GTAG_SCRIPT_URL, startTagManager } from './tag-manager';
+import { clearGoogleCookies, CONSENT_DEFAULT, DEFAULT_GTAG_SCRIPT_URL, startTagManager } from './tag-manager';
 
 const CONFIG = { measurementId: 'G-TEST1234' };
 
@@ -64,6 +64,15 @@ describe('startTagManager', () => {
     window.history.replaceState(null, '', '/');
   });
 
+  it('cuts the referrer to its origin: the previous address may hold a gift id', () => {
+    const referrer = jest.spyOn(document, 'referrer', 'get').mockReturnValue('http://localhost/gifts/Zx9_-aBcDeFgHiJkLmNoPqRs?from=share');
+    startTagManager(CONFIG, { granted: false, route: '/redeem/:redeemId' });
+    const config = commands().find(([command]) => command === 'config');
+    expect(config?.at(-1)).toMatchObject({ page_referrer: 'http://localhost/' });
+    expect(JSON.stringify(commands())).not.toContain('Zx9_');
+    referrer.mockRestore();
+  });
+
   it('updates consent when the visitor accepts, and again when they withdraw', () => {
     const tags = startTagManager(CONFIG, { granted: false, route: '/' });
     tags.grant();
@@ -88,5 +97,16 @@ describe('startTagManager', () => {
     gtagScripts()[0]?.dispatchEvent(new Event('error'));
 
     expect(warn).toHaveBeenCalledWith(`[tag manager] ${DEFAULT_GTAG_SCRIPT_URL}?id=G-TEST1234 could not be loaded; tags stay off`);
+  });
+});
+
+describe('clearGoogleCookies', () => {
+  it('removes the tag\'s cookies and leaves the others', () => {
+    document.cookie = '_ga=GA1.1.123.456; path=/';
+    document.cookie = '_ga_TEST1234=GS1.1.789; path=/';
+    document.cookie = 'p-visitor=keep; path=/';
+    clearGoogleCookies();
+    expect(document.cookie).toBe('p-visitor=keep');
+    document.cookie = 'p-visitor=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
   });
 });

@@ -89,3 +89,20 @@ export function startTagManager(config: TagManagerConfig, { granted, route, win 
     },
   };
 }
+
+/**
+ * Consent withdrawn: the Google tag's own cookies (`_ga`, `_ga_<container>`) go too, on this
+ * host and each parent domain they may have been set on.
+ */
+export function clearGoogleCookies(doc: Document = document): void {
+  const names = doc.cookie
+    .split(';')
+    .map((cookie) => cookie.split('=')[0]?.trim() ?? '')
+    .filter((name) => name === '_ga' || name.startsWith('_ga_') || name === '_gid');
+  if (names.length === 0) return;
+  const labels = doc.location.hostname.split('.');
+  const domains = ['', ...labels.slice(0, -1).map((_label, index) => `; domain=.${labels.slice(index).join('.')}`)];
+  for (const name of names) {
+    for (const domain of domains) doc.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/${domain}`;
+  }
+}

@@ -1,6 +1,7 @@
-import { act, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { chat, type ChatCommand, type ChatWidget } from 'shared/chat';
 import { renderApp } from '../../test-utils';
+import { useChatOutOfTheWay, useChatVisibility } from './use-chat-visibility';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 
@@ -54,4 +55,24 @@ it.each([
   renderApp(path);
   await screen.findByRole('heading', { name: `${module} content` });
   expect(lastVisibility(widget)).toBe(expected);
+});
+
+it('keeps the bubble hidden while something asks it out of the way, then restores what the layout wants', () => {
+  const widget = recordingWidget();
+  chat.connect(widget);
+  function Page({ covered, layoutVisible }: { covered: boolean; layoutVisible: boolean }) {
+    useChatVisibility(layoutVisible);
+    useChatOutOfTheWay(covered);
+    return null;
+  }
+  const view = render(<Page covered layoutVisible />);
+  expect(lastVisibility(widget)).toBe('hide');
+
+  view.rerender(<Page covered={false} layoutVisible />);
+  expect(lastVisibility(widget)).toBe('show');
+
+  view.rerender(<Page covered layoutVisible={false} />);
+  view.rerender(<Page covered={false} layoutVisible={false} />);
+  expect(lastVisibility(widget)).toBe('hide');
+  view.unmount();
 });
