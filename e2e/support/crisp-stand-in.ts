@@ -51,7 +51,11 @@ const CLIENT_SCRIPT = `(function () {
     var verb = item[0];
     var name = item[1];
     state.commands.push({ verb: verb, name: name, queued: fromQueue });
+    var wasOpened = state.opened;
     if (verb === 'do' && actions[name]) actions[name]();
+    // Like Crisp: "chat:opened" and "chat:closed" handlers hear of each change.
+    var changed = state.opened !== wasOpened ? (state.opened ? 'chat:opened' : 'chat:closed') : undefined;
+    if (changed && handlers[changed]) handlers[changed]();
     if (verb === 'on' && typeof item[2] === 'function') handlers[name] = item[2];
     if (verb === 'off') delete handlers[name];
     render();

@@ -248,10 +248,12 @@ describe('chat configured', () => {
     const record = await waitForStandIn(page);
     expect(record.commands).toContainEqual({ verb: 'do', name: 'chat:toggle', queued: true });
     expect(record.visible).toBe(true);
+    await page.locator('button[aria-expanded="true"]', { hasText: 'Chat with us' }).waitFor();
 
     // Once loaded, the same button closes it again.
     await chatButton(page).click();
     await chatPanel(page).waitFor({ state: 'hidden' });
+    expect(await chatButton(page).getAttribute('aria-expanded')).toBe('false');
     expect(suite.watch.problems()).toEqual([]);
   });
 

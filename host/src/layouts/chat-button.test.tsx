@@ -14,8 +14,19 @@ it('renders nothing while the host has not said whether chat is configured', () 
 it('appears once a widget is connected, and toggles the chat', async () => {
   render(<ChatButton />);
   act(() => chat.connect(widget));
-  await userEvent.click(screen.getByRole('button', { name: 'Chat with us' }));
+  const button = screen.getByRole('button', { name: 'Chat with us' });
+  expect(button).toHaveAttribute('aria-expanded', 'false');
+  await userEvent.click(button);
   expect(widget.toggle).toHaveBeenCalledTimes(1);
+});
+
+it('says whether the chat window is open, as the provider reports it', () => {
+  render(<ChatButton />);
+  const button = screen.getByRole('button', { name: 'Chat with us' });
+  act(() => chat.reportOpen(true));
+  expect(button).toHaveAttribute('aria-expanded', 'true');
+  act(() => chat.reportOpen(false));
+  expect(button).toHaveAttribute('aria-expanded', 'false');
 });
 
 it('goes away when chat is switched off', () => {

@@ -1,12 +1,14 @@
 import { chat } from 'shared/chat';
 import { useChatAvailable } from 'shared/chat/use-chat-available';
+import { useChatOpen } from 'shared/chat/use-chat-open';
 
 /** Opens or closes the live chat; rendered only once a chat widget is configured and connected. */
 export function ChatButton() {
   const available = useChatAvailable();
+  const open = useChatOpen();
   if (!available) return null;
   return (
-    <button type="button" className="p-button" onClick={() => chat.toggle()}>
+    <button type="button" className="p-button" aria-expanded={open} onClick={() => chat.toggle()}>
       Chat with us
     </button>
   );

@@ -127,3 +127,23 @@ describe('availability', () => {
     expect(chat.availability()).toBe('off');
   });
 });
+
+describe('open state', () => {
+  it('follows what the provider reports, tells subscribers, and resets when chat goes off', () => {
+    const chat = createChat();
+    const listener = jest.fn();
+    chat.subscribe(listener);
+    chat.connect({ show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn(), toggle: jest.fn() });
+    listener.mockClear();
+
+    chat.reportOpen(true);
+    chat.reportOpen(true);
+    expect(chat.isOpen()).toBe(true);
+    expect(listener).toHaveBeenCalledTimes(1);
+
+    chat.disable();
+    expect(chat.isOpen()).toBe(false);
+    chat.reportOpen(true);
+    expect(chat.isOpen()).toBe(false);
+  });
+});

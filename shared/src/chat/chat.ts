@@ -20,7 +20,11 @@ export interface Chat extends ChatWidget {
   /** The host: chat is not configured or could not load; calls are no-ops until a widget connects. */
   disable(): void;
   availability(): ChatAvailability;
-  /** For `useSyncExternalStore`: called whenever the availability changes. */
+  /** The host's adapter: the provider says its chat window opened or closed. */
+  reportOpen(open: boolean): void;
+  /** Whether the chat window is open, as the provider last said. */
+  isOpen(): boolean;
+  /** For `useSyncExternalStore`: called whenever the availability or the open state changes. */
   subscribe(listener: () => void): () => void;
 }
 
@@ -62,14 +66,18 @@ function runLogged(widget: ChatWidget, command: ChatCommand): void {
 /** A fresh facade; the app uses the one `chat` below, tests make their own. */
 export function createChat(): Chat {
   let state: ChatAvailability = 'unknown';
+  let opened = false;
   let widget: ChatWidget | undefined;
   let queue: ChatCommand[] = [];
   const listeners = new Set<() => void>();
 
+  const notify = () => {
+    for (const listener of [...listeners]) listener();
+  };
   const setState = (next: ChatAvailability) => {
     if (next === state) return;
     state = next;
-    for (const listener of [...listeners]) listener();
+    notify();
   };
 
   const command = (name: ChatCommand) => () => {
@@ -94,9 +102,16 @@ export function createChat(): Chat {
     disable() {
       widget = undefined;
       queue = [];
+      opened = false;
       setState('off');
     },
     availability: () => state,
+    reportOpen(open) {
+      if (open === opened || state === 'off') return;
+      opened = open;
+      notify();
+    },
+    isOpen: () => opened,
     subscribe(listener) {
       listeners.add(listener);
       return () => {

@@ -1,4 +1,4 @@
-import { bannerOpen, CONSENT_STORAGE_KEY, createConsentStore, parseStoredConsent, type ConsentDeps } from './consent-store';
+import { bannerOpen, CONSENT_LIFETIME_DAYS, CONSENT_STORAGE_KEY, createConsentStore, parseStoredConsent, type ConsentDeps } from './consent-store';
 
 const NOW = new Date('2030-02-01T12:00:00.000Z');
 
@@ -32,8 +32,22 @@ describe('the consent store', () => {
     expect(createConsentStore(deps()).getState().choice).toBe('denied');
   });
 
-  it.each([['not json'], ['{"choice":"maybe"}'], ['null'], ['']])('treats a stored %j as no choice', (raw) => {
-    expect(parseStoredConsent(raw)).toBeUndefined();
+  it.each([['not json'], ['{"choice":"maybe"}'], ['null'], [''], ['{"choice":"granted"}'], ['{"choice":"granted","at":"yesterday"}']])(
+    'treats a stored %j as no choice',
+    (raw) => {
+      expect(parseStoredConsent(raw, NOW)).toBeUndefined();
+    },
+  );
+
+  it('asks again once a choice is a year old', () => {
+    const day = 24 * 60 * 60 * 1000;
+    const madeAgo = (days: number) => JSON.stringify({ choice: 'granted', at: new Date(NOW.getTime() - days * day).toISOString() });
+    expect(CONSENT_LIFETIME_DAYS).toBe(365);
+    expect(parseStoredConsent(madeAgo(364), NOW)).toBe('granted');
+    expect(parseStoredConsent(madeAgo(365), NOW)).toBeUndefined();
+
+    window.localStorage.setItem(CONSENT_STORAGE_KEY, madeAgo(400));
+    expect(createConsentStore(deps()).getState().choice).toBeUndefined();
   });
 
   it('works without storage: the choice holds for the page, and the failure is logged', () => {

@@ -42,11 +42,22 @@ function browserDeps(): ConsentDeps {
   return { storage: () => window.localStorage, events: window, now: () => new Date() };
 }
 
-export function parseStoredConsent(raw: string | null): ConsentChoice | undefined {
+/**
+ * A choice is asked again after this long: as long as Mixpanel's cookie lives, and about the
+ * time European regulators expect consent to be renewed.
+ */
+export const CONSENT_LIFETIME_DAYS = 365;
+const CONSENT_LIFETIME_MS = CONSENT_LIFETIME_DAYS * 24 * 60 * 60 * 1000;
+
+/** The stored choice, unless it is malformed, undated or older than CONSENT_LIFETIME_DAYS. */
+export function parseStoredConsent(raw: string | null, now: Date = new Date()): ConsentChoice | undefined {
   if (!raw) return undefined;
   try {
     const stored = JSON.parse(raw) as Partial<StoredConsent> | null;
-    return stored?.choice === 'granted' || stored?.choice === 'denied' ? stored.choice : undefined;
+    if (stored?.choice !== 'granted' && stored?.choice !== 'denied') return undefined;
+    const madeAt = typeof stored.at === 'string' ? Date.parse(stored.at) : Number.NaN;
+    const age = now.getTime() - madeAt;
+    return Number.isFinite(age) && age < CONSENT_LIFETIME_MS ? stored.choice : undefined;
   } catch {
     return undefined;
   }
@@ -55,7 +66,7 @@ export function parseStoredConsent(raw: string | null): ConsentChoice | undefine
 export function createConsentStore(deps: ConsentDeps = browserDeps()): ConsentStore {
   const read = (): ConsentChoice | undefined => {
     try {
-      return parseStoredConsent(deps.storage().getItem(CONSENT_STORAGE_KEY));
+      return parseStoredConsent(deps.storage().getItem(CONSENT_STORAGE_KEY), deps.now());
     } catch (error) {
       console.warn('[consent] the stored choice cannot be read', error);
       return undefined;

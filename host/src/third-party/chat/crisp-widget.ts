@@ -4,7 +4,7 @@ import type { ChatWidget } from 'shared/chat';
 
 /** The part of the SDK's singleton the app uses; tests pass a fake or a fresh `CrispClass`. */
 export type CrispSdk = Pick<CrispClass, 'configure' | 'load' | 'createSingletonIfNecessary'> & {
-  chat: Pick<CrispClass['chat'], 'show' | 'hide' | 'open' | 'close'>;
+  chat: Pick<CrispClass['chat'], 'show' | 'hide' | 'open' | 'close' | 'onChatOpened' | 'onChatClosed'>;
 };
 
 export function crispWidget(crisp: CrispSdk): ChatWidget {

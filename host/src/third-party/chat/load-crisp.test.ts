@@ -13,7 +13,7 @@ function fakeSdk(): CrispSdk & { configure: jest.Mock; load: jest.Mock } {
     createSingletonIfNecessary: jest.fn(() => {
       window.$crisp ??= [];
     }),
-    chat: { show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn() },
+    chat: { show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn(), onChatOpened: jest.fn(), onChatClosed: jest.fn() },
   };
 }
 
@@ -67,12 +67,26 @@ describe('configured', () => {
     // The redeem layout, client-side, after connecting.
     chat.hide();
     // Crisp's script, once it runs, takes these over from its queue array.
-    expect(window.$crisp).toEqual([
+    const queued = window.$crisp as unknown[][];
+    expect(queued.filter(([verb]) => verb === 'do')).toEqual([
       ['do', 'chat:hide'],
       ['do', 'chat:show'],
       ['do', 'chat:toggle'],
       ['do', 'chat:hide'],
     ]);
+    expect(queued.filter(([verb]) => verb === 'on').map(([, name]) => name)).toEqual(['chat:opened', 'chat:closed']);
+  });
+
+  it("follows Crisp's own word on whether its window is open, for the chat button", async () => {
+    const Crisp = fakeSdk();
+    await loadCrisp({ crispWebsiteId: WEBSITE_ID }, { chat, importSdk: async () => ({ Crisp }) });
+    const opened = Crisp.chat.onChatOpened as jest.Mock<void, [() => void]>;
+    const closed = Crisp.chat.onChatClosed as jest.Mock<void, [() => void]>;
+    expect(chat.isOpen()).toBe(false);
+    opened.mock.calls[0]?.[0]();
+    expect(chat.isOpen()).toBe(true);
+    closed.mock.calls[0]?.[0]();
+    expect(chat.isOpen()).toBe(false);
   });
 });
 

@@ -43,6 +43,10 @@ export async function loadCrisp(config: ChatConfig, deps: CrispDeps): Promise<vo
     // the facade's queue or called later), all before Crisp's script runs, so a page whose
     // layout is still loading, and the redeem page above all, never flashes the bubble.
     Crisp.chat.hide();
+    // Crisp says when its window opens or closes, whoever opened it (our button or its bubble);
+    // listening before the queued commands are replayed hears their effect too.
+    Crisp.chat.onChatOpened(() => deps.chat.reportOpen(true));
+    Crisp.chat.onChatClosed(() => deps.chat.reportOpen(false));
     deps.chat.connect(crispWidget(Crisp));
   } catch (error) {
     turnOff('Crisp could not start', error);

@@ -7,7 +7,7 @@ const mockCrisp = {
   configure: jest.fn(),
   load: jest.fn(),
   createSingletonIfNecessary: jest.fn(),
-  chat: { show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn() },
+  chat: { show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn(), onChatOpened: jest.fn(), onChatClosed: jest.fn() },
 };
 
 jest.mock('crisp-sdk-web', () => {
