@@ -25,6 +25,16 @@ const zones = [
   { target: './e2e', from: [...APPS, 'shared'].map((app) => `./${app}`), message: 'Browser tests exercise the built, served apps; they import no source.' },
 ];
 
+// Third-party libraries the host alone loads; remotes reach them through `shared` facades.
+const HOST_ONLY_LIBRARIES = [
+  { name: 'mixpanel-browser', message: 'Track through `shared/analytics`; the host owns Mixpanel and consent.' },
+  { name: 'crisp-sdk-web', message: 'Use `shared/chat`; the host loads the chat widget.' },
+];
+const SHARED_ONLY_LIBRARIES = [
+  { name: '@iconify/react', message: 'Use `shared/icons/icon`: bundled icons and the configured icon service.' },
+  { name: '@iconify/react/offline', message: 'Use `shared/icons/icon`: bundled icons and the configured icon service.' },
+];
+
 module.exports = tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/.e2e-tmp/**'] },
   js.configs.recommended,
@@ -47,6 +57,14 @@ module.exports = tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error', 'log'] }],
       eqeqeq: ['error', 'smart'],
     },
+  },
+  {
+    files: REMOTES.map((remote) => `${remote}/**/*.{ts,tsx}`),
+    rules: { 'no-restricted-imports': ['error', { paths: [...HOST_ONLY_LIBRARIES, ...SHARED_ONLY_LIBRARIES] }] },
+  },
+  {
+    files: ['host/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: SHARED_ONLY_LIBRARIES }] },
   },
   {
     files: ['**/*.{js,cjs}'],

@@ -1,5 +1,6 @@
 /** Unguessable identifiers: ids in shared's format, and voucher codes a person can type. */
 import { randomBytes } from 'node:crypto';
+import { VOUCHER_CODE_PATTERN } from 'shared/api/contract';
 import { ID_BYTES } from 'shared/ids';
 
 /** 18 random bytes as 24 URL-safe base64 characters (144 bits), the format `shared` validates. */
@@ -13,7 +14,8 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 // bits, like the ids, and still only seven groups of four to read out or type.
 const VOUCHER_BYTES = 18;
 
-export const VOUCHER_PATTERN = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){6}$/;
+/** The format every side agrees on (shared's contract). */
+export const VOUCHER_PATTERN = VOUCHER_CODE_PATTERN;
 
 /** 140 random bits as XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX. */
 export function newVoucherCode(): string {

@@ -3,11 +3,12 @@
  * bearer link are refused before they can leave the browser. Gift and redeem ids are
  * capabilities (whoever has the link can open the gift), so they count as personal here.
  */
+import { VOUCHER_CODE_SOURCE } from '../api/contract';
 import { isValidId } from '../ids';
 
 const EMAIL = /[^\s@]+@[^\s@]+/;
-/** Seven groups of four, as the API writes voucher codes. */
-const VOUCHER = /[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/;
+/** A voucher code anywhere in the value. */
+const VOUCHER = new RegExp(VOUCHER_CODE_SOURCE);
 /**
  * A 24-character id has an upper-case letter or an underscore except about once in 500,000
  * draws; prize (catalogue) ids are lower case, digits and dashes, so they pass.
