@@ -1,4 +1,3 @@
-const { dirname } = require('node:path');
 const preset = require('../jest.preset.js');
 
 module.exports = preset(__dirname, {
@@ -10,11 +9,6 @@ module.exports = preset(__dirname, {
     '/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/test/support/commonjs-transform.js',
   },
   transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
-  moduleNameMapper: {
-    // Fastify's inject (light-my-request) requires cookie@2, which is ES modules only and which
-    // jest cannot require on Node 20; cookie@1.1 (CommonJS) has the same functions.
-    '^cookie$': require.resolve('cookie', { paths: [dirname(require.resolve('@fastify/cookie'))] }),
-  },
   // One real PostgreSQL server for the whole run (TEST_DATABASE_URL, or a throwaway cluster).
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -6,10 +6,16 @@ import { type AppConfig } from './config';
 import { type Database } from './db/database';
 import { type Clock } from './time';
 
+/** Where the process is in its life: readiness says "not ready" once it is stopping. */
+export interface Lifecycle {
+  stopping: boolean;
+}
+
 export interface AppContext {
   config: AppConfig;
   db: Database;
   now: Clock;
+  lifecycle: Lifecycle;
 }
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;

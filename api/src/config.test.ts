@@ -18,6 +18,7 @@ describe('readServerConfig', () => {
       databasePoolSize: 10,
       pgliteDataDir: join(API_ROOT, '.data', 'pglite'),
       catalogueFile: join(API_ROOT, 'catalogue.json'),
+      shutdownDelayMs: 0,
     });
   });
 
@@ -27,7 +28,7 @@ describe('readServerConfig', () => {
       API_HOST: '127.0.0.1',
       HOST_ORIGIN: 'https://gifts.example.com/',
       CORS_ORIGINS: 'http://localhost:4301, http://localhost:4302',
-      TRUST_PROXY: 'loopback, 10.0.0.0/8',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8, 2001:db8::/32, 192.0.2.7, 172.16.0.0/255.240.0.0',
       LOG_LEVEL: 'warn',
       GAME_WIN_RATE: '1',
       GIFT_TTL_DAYS: '7',
@@ -39,13 +40,14 @@ describe('readServerConfig', () => {
       DATABASE_POOL_SIZE: '4',
       PGLITE_DATA_DIR: 'memory://',
       PRIZE_CATALOGUE_FILE: '/etc/gifts/catalogue.json',
+      SHUTDOWN_DELAY_MS: '5000',
     });
     expect(config).toEqual({
       port: 4004,
       listenHost: '127.0.0.1',
       hostOrigin: 'https://gifts.example.com',
       corsOrigins: ['http://localhost:4301', 'http://localhost:4302'],
-      trustProxy: ['loopback', '10.0.0.0/8'],
+      trustProxy: ['loopback', '10.0.0.0/8', '2001:db8::/32', '192.0.2.7', '172.16.0.0/255.240.0.0'],
       logLevel: 'warn',
       gameWinRate: 1,
       giftTtlDays: 7,
@@ -55,20 +57,30 @@ describe('readServerConfig', () => {
       databasePoolSize: 4,
       pgliteDataDir: 'memory://',
       catalogueFile: '/etc/gifts/catalogue.json',
+      shutdownDelayMs: 5000,
     });
   });
 
-  it('reads TRUST_PROXY=true, and resolves relative paths against the working directory', () => {
-    const config = readServerConfig({ TRUST_PROXY: 'true', PGLITE_DATA_DIR: 'data/pglite' });
-    expect(config.trustProxy).toBe(true);
+  it('resolves relative paths against the working directory', () => {
+    const config = readServerConfig({ PGLITE_DATA_DIR: 'data/pglite' });
     expect(config.pgliteDataDir).toBe(join(process.cwd(), 'data', 'pglite'));
+  });
+
+  it.each(['true', '1'])('refuses TRUST_PROXY=%s, which would let any client choose its address', (value) => {
+    expect(() => readServerConfig({ TRUST_PROXY: value })).toThrow(
+      `TRUST_PROXY=${value} would believe X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits`,
+    );
   });
 
   it.each([
     ['GAME_WIN_RATE', '1.5', 'GAME_WIN_RATE must be a number from 0 to 1, got "1.5"'],
     ['GAME_WIN_RATE', 'often', 'GAME_WIN_RATE must be a number from 0 to 1, got "often"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
-    ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be "true" or comma-separated proxy addresses'],
+    ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: "everyone"'],
+    ['TRUST_PROXY', '10.0.0.0/33, ::1', 'not valid: "10.0.0.0/33"'],
+    ['TRUST_PROXY', '10.0.0.256', 'not valid: "10.0.0.256"'],
+    ['TRUST_PROXY', 'fe80::/129', 'not valid: "fe80::/129"'],
+    ['SHUTDOWN_DELAY_MS', '-5', 'SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "-5"'],
     ['CORS_ORIGINS', 'localhost:4301', 'CORS_ORIGINS must be comma-separated origins'],
     ['DATABASE_URL', 'mysql://db/gifts', 'DATABASE_URL must be a PostgreSQL URL'],
     ['API_PORT', '70000', 'API_PORT must be a port number between 1 and 65535, got "70000"'],

@@ -2,6 +2,7 @@
  * The API's configuration, read from the environment once at start-up. Every problem names the
  * variable; all problems are reported together.
  */
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EnvError, readHostOrigin, readInt, readPort } from 'shared/node/env';
 
@@ -10,8 +11,8 @@ export const API_ROOT = join(__dirname, '..');
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Fastify's `trustProxy`: off, every proxy, or the proxies' addresses/CIDRs. */
-export type TrustProxy = boolean | string[];
+/** Fastify's `trustProxy`: off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
+export type TrustProxy = false | string[];
 
 export interface Limits {
   playsPerVisitorPerDay: number;
@@ -42,6 +43,8 @@ export interface ServerConfig extends AppConfig {
   databasePoolSize: number;
   pgliteDataDir: string;
   catalogueFile: string;
+  /** After SIGTERM, how long readiness says "not ready" while requests are still served. */
+  shutdownDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -65,16 +68,34 @@ function readLogLevel(env: Env): LogLevel {
 // proxy-addr's names for address ranges.
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/** An address, or an address with a prefix length (or an IPv4 netmask) that fits its family. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (family === 4 && isIP(range) === 4) return true;
+  return /^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128);
+}
+
 function readTrustProxy(env: Env): TrustProxy {
   const raw = env.TRUST_PROXY?.trim();
   if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  const addresses = raw.split(',').map((part) => part.trim());
-  const valid = (address: string) => PROXY_NAMES.has(address) || /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(address);
-  if (!addresses.every(valid)) {
-    throw new EnvError(`TRUST_PROXY must be "true" or comma-separated proxy addresses, CIDRs or names (loopback, linklocal, uniquelocal), got "${raw}"`);
+  if (raw === 'true' || /^\d+$/.test(raw)) {
+    throw new EnvError(
+      `TRUST_PROXY=${raw} would believe X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits: ` +
+        'name your proxies or load balancers instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback',
+    );
   }
-  return addresses;
+  const entries = raw.split(',').map((part) => part.trim());
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (bad.length > 0) {
+    throw new EnvError(
+      `TRUST_PROXY must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}`,
+    );
+  }
+  return entries;
 }
 
 function readOrigins(env: Env): string[] {
@@ -117,6 +138,14 @@ function readPath(env: Env, name: string, fallback: string): string {
   return resolve(raw);
 }
 
+function readDelay(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 0 && value <= max)) throw new EnvError(`${name} must be a whole number of milliseconds from 0 to ${max}, got "${raw}"`);
+  return value;
+}
+
 function readListenHost(env: Env): string | undefined {
   const raw = env.API_HOST;
   return raw === undefined || raw === '' ? undefined : raw;
@@ -153,6 +182,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     databasePoolSize: read(() => readInt('DATABASE_POOL_SIZE', 10, env), 0),
     pgliteDataDir: readPath(env, 'PGLITE_DATA_DIR', join(API_ROOT, '.data', 'pglite')),
     catalogueFile: readPath(env, 'PRIZE_CATALOGUE_FILE', join(API_ROOT, 'catalogue.json')),
+    shutdownDelayMs: read(() => readDelay(env, 'SHUTDOWN_DELAY_MS', 0, 120_000), 0),
   };
   if (problems.length > 0) throw new EnvError(problems.join('\n'));
   return config;

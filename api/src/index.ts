@@ -1,15 +1,20 @@
 /**
- * Starts the API: reads the configuration, opens the database, applies migrations, seeds the
- * prize catalogue on first start, listens on API_PORT, and shuts down gracefully on
- * SIGTERM/SIGINT (in-flight requests finish, then the database closes).
+ * Starts the API: reads the configuration, takes the PGlite data folder's lock (one writer per
+ * folder), opens the database, applies migrations, seeds the prize catalogue on first start,
+ * listens on API_PORT, and shuts down gracefully on SIGTERM/SIGINT: readiness turns "not ready"
+ * first (for SHUTDOWN_DELAY_MS after SIGTERM requests are still served, while load balancers
+ * notice), then in-flight requests finish, then the database closes and the lock is released.
  */
 import { EnvError } from 'shared/node/env';
 import { CatalogueError, loadCatalogue } from './catalogue/catalogue';
 import { seedPrizes } from './catalogue/seed';
 import { readServerConfig, type ServerConfig } from './config';
+import { type Lifecycle } from './app-context';
+import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock';
 import { type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-database';
+import { IN_MEMORY } from './db/pglite-database';
 import { pruneCounters } from './limits/rate-limit';
 import { buildApp } from './server';
 import { addDays } from './time';
@@ -52,13 +57,35 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  let lock: DataDirLock | undefined;
+  if (!config.databaseUrl && config.pgliteDataDir !== IN_MEMORY) {
+    try {
+      lock = await lockDataDir(config.pgliteDataDir, {
+        onWait: (owner) => console.error(`[api] the PGlite data folder is locked by process ${owner.pid} on ${owner.hostname}: waiting to see whether it is still alive`),
+        onLost: (error) => {
+          console.error(`[api] lost the lock on the PGlite data folder, stopping: ${error.message}`);
+          process.exit(1);
+        },
+      });
+    } catch (error) {
+      if (error instanceof DataDirLockedError) fail(error.message);
+      fail(`cannot lock the PGlite data folder ${config.pgliteDataDir}: ${(error as Error).message}`);
+    }
+  }
+  const releaseLock = () => lock?.release().catch(() => undefined);
+
+  // Lost connections are logged once the app's logger exists; requests that met them answer 503.
+  let logConnectionError = (error: Error) => console.error(`[api] database connection lost: ${error.message}`);
   let db: Database;
   try {
-    db = await openDatabase(config, (error) => console.error(`[api] idle database connection failed: ${error.message}`));
+    db = await openDatabase(config, (error) => logConnectionError(error));
   } catch (error) {
+    await releaseLock();
     fail(`cannot open the database (${describeStorage(config)}): ${(error as Error).message}`);
   }
-  const app = await buildApp({ config, db });
+  const lifecycle: Lifecycle = { stopping: false };
+  const app = await buildApp({ config, db, lifecycle });
+  logConnectionError = (error) => app.log.warn({ reason: error.message }, 'database connection lost');
 
   try {
     const applied = await migrate(db);
@@ -67,6 +94,7 @@ async function main(): Promise<void> {
     await pruneCounters(db, addDays(new Date(), -2));
   } catch (error) {
     await db.close().catch(() => undefined);
+    await releaseLock();
     if (error instanceof CatalogueError) fail(error.message);
     fail(`cannot prepare the database (${describeStorage(config)}): ${(error as Error).message}`);
   }
@@ -83,15 +111,19 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    lifecycle.stopping = true;
+    // Ctrl-C in a terminal stops at once; an orchestrator's SIGTERM gives balancers time to notice.
+    const delay = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
+    app.log.info({ signal, delayMs: delay }, 'shutting down: not ready any more, then finishing in-flight requests');
     clearInterval(pruning);
     setTimeout(() => {
       app.log.error('shutdown took too long: exiting');
       process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS).unref();
-    app
-      .close()
+    }, delay + SHUTDOWN_TIMEOUT_MS).unref();
+    new Promise((resolve) => setTimeout(resolve, delay))
+      .then(() => app.close())
       .then(() => db.close())
+      .then(() => releaseLock())
       .then(
         () => process.exit(0),
         (error: unknown) => {
@@ -107,6 +139,7 @@ async function main(): Promise<void> {
     await listen(app, config);
   } catch (error) {
     await db.close().catch(() => undefined);
+    await releaseLock();
     fail(`cannot listen on port ${config.port} (API_PORT): ${(error as Error).message}`);
   }
 }

@@ -6,7 +6,7 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type App, type AppContext } from './app-context';
+import { type App, type AppContext, type Lifecycle } from './app-context';
 import { type AppConfig } from './config';
 import { type Database } from './db/database';
 import { registerPlay } from './features/game/play-route';
@@ -18,10 +18,25 @@ import { registerGetRedeem } from './features/redeems/get-redeem';
 import { installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
 import { serializeRequest } from './http/request-log';
+import { installSameSiteGuard } from './http/same-site-guard';
 import { type Clock, systemClock } from './time';
 
 /** Request bodies are tiny (`{ email, acceptTerms }` at most). */
 export const BODY_LIMIT_BYTES = 4 * 1024;
+
+/**
+ * Every request is bounded: its headers and its whole body must arrive within these, or Node
+ * answers 408 and closes the connection (checked every CHECK_INTERVAL). An idle kept-alive
+ * connection stays open longer than a load balancer's usual idle timeout (60 s for nginx's
+ * upstream keepalive and cloud load balancers), so the balancer, not us, closes it: otherwise
+ * it could send a request just as we close, and the visitor gets a 502.
+ */
+export const TIMEOUTS = {
+  headersMs: 10_000,
+  requestMs: 10_000,
+  keepAliveMs: 75_000,
+  checkIntervalMs: 1_000,
+} as const;
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -30,6 +45,8 @@ export interface BuildAppOptions {
   now?: Clock;
   /** Where the JSON log lines go (default stdout); tests read them. */
   logStream?: NodeJS.WritableStream;
+  /** Shared with whoever stops the process, which sets `stopping` before it drains. */
+  lifecycle?: Lifecycle;
 }
 
 // Nothing personal or secret reaches the logs: cookies, emails and voucher codes are censored;
@@ -45,7 +62,7 @@ const REDACT = [
   '*.voucher_code',
 ];
 
-export async function buildApp({ config, db, now = systemClock, logStream }: BuildAppOptions): Promise<App> {
+export async function buildApp({ config, db, now = systemClock, logStream, lifecycle = { stopping: false } }: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -55,6 +72,9 @@ export async function buildApp({ config, db, now = systemClock, logStream }: Bui
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    requestTimeout: TIMEOUTS.requestMs,
+    keepAliveTimeout: TIMEOUTS.keepAliveMs,
+    http: { headersTimeout: TIMEOUTS.headersMs, connectionsCheckingInterval: TIMEOUTS.checkIntervalMs },
     // Fastify's own 503 while closing has another body and no CORS headers: the hook below
     // answers instead, in the one error shape.
     return503OnClosing: false,
@@ -74,6 +94,7 @@ export async function buildApp({ config, db, now = systemClock, logStream }: Bui
     maxAge: 600,
   });
   await app.register(cookie);
+  installSameSiteGuard(app, [config.hostOrigin, ...config.corsOrigins]);
 
   // While shutting down, requests that still arrive (on a kept-alive connection) are refused
   // through the error handler: the one error body, with CORS headers (set by the CORS hook before
@@ -81,6 +102,7 @@ export async function buildApp({ config, db, now = systemClock, logStream }: Bui
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    lifecycle.stopping = true;
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
@@ -94,7 +116,7 @@ export async function buildApp({ config, db, now = systemClock, logStream }: Bui
     reply.header('x-content-type-options', 'nosniff');
   });
 
-  const context: AppContext = { config, db, now };
+  const context: AppContext = { config, db, now, lifecycle };
   for (const register of [registerHealth, registerPlay, registerGetGift, registerOpenRedeem, registerGetRedeem, registerCompleteRedeem]) {
     register(app, context);
   }

@@ -108,11 +108,12 @@ describe.each(drivers)('gifts on %s', (driver) => {
       expect(stored?.visitor_hash).not.toContain(owner.split('=')[1]);
     });
 
-    it('accepts no body at all', async () => {
+    it('refuses no body at all: a bodyless POST needs no CORS preflight', async () => {
       const { app } = await harness.start();
       const giftId = await winGift(app);
       const response = await app.inject({ method: 'POST', url: `/api/gifts/${giftId}/redeems` });
-      expect(response.statusCode).toBe(201);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('Send the request body as JSON (Content-Type: application/json).');
     });
 
     it('opens a new session once the open one expired', async () => {

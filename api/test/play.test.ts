@@ -1,7 +1,7 @@
 /** POST /api/game/plays: outcomes, stock, the visitor cookie and the daily limits. */
 import { ID_PATTERN } from 'shared/ids';
 import { harnessFor } from './support/harness';
-import { get, play, visitorCookie } from './support/test-app';
+import { DEFAULT_IP, get, play, visitorCookie } from './support/test-app';
 import { DAY } from './support/test-clock';
 import { type Driver, PRIZES } from './support/test-db';
 
@@ -73,10 +73,11 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       expect((await play(app)).json()).toStrictEqual({ outcome: 'lose', playsRemaining: 4, soldOut: true });
     });
 
-    it('accepts a play with no body at all', async () => {
+    it('refuses a play with no body at all: a bodyless POST needs no CORS preflight', async () => {
       const { app } = await harness.start();
       const response = await app.inject({ method: 'POST', url: '/api/game/plays' });
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('Send the request body as JSON (Content-Type: application/json).');
     });
   });
 
@@ -89,9 +90,11 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
     });
 
     it('is Secure when the request came over https through a trusted proxy', async () => {
-      const { app } = await harness.start({ trustProxy: true });
+      const { app } = await harness.start({ trustProxy: [DEFAULT_IP] });
       const response = await play(app, { headers: { 'x-forwarded-proto': 'https' } });
       expect(String(response.headers['set-cookie'])).toMatch(/; Secure/);
+      const spoofed = await play(app, { ip: '192.0.2.50', headers: { 'x-forwarded-proto': 'https' } });
+      expect(String(spoofed.headers['set-cookie'])).not.toMatch(/; Secure/);
     });
 
     it('is reused: no new cookie, and the plays count down for that visitor', async () => {
@@ -159,10 +162,22 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       expect((await play(direct.app, { headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(200);
       expect((await play(direct.app, { headers: { 'x-forwarded-for': '203.0.113.2' } })).statusCode).toBe(429);
 
-      const proxied = await harness.start({ gameWinRate: 0, trustProxy: true, limits: { playsPerIpPerDay: 1 } });
+      const proxied = await harness.start({ gameWinRate: 0, trustProxy: ['198.51.100.0/24'], limits: { playsPerIpPerDay: 1 } });
       expect((await play(proxied.app, { headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(200);
       expect((await play(proxied.app, { headers: { 'x-forwarded-for': '203.0.113.2' } })).statusCode).toBe(200);
       expect((await play(proxied.app, { headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(429);
+    });
+
+    it('believes X-Forwarded-For only from the proxies TRUST_PROXY names: other clients cannot choose their address', async () => {
+      const { app } = await harness.start({ gameWinRate: 0, trustProxy: ['10.0.0.0/8'], limits: { playsPerIpPerDay: 1 } });
+      const direct = { ip: '192.0.2.60' };
+      expect((await play(app, { ...direct, headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(200);
+      // A client that is not a named proxy, forging a fresh address on every play, is still one address.
+      expect((await play(app, { ...direct, headers: { 'x-forwarded-for': '203.0.113.2' } })).statusCode).toBe(429);
+      expect((await play(app, { ...direct, headers: { 'x-forwarded-for': '203.0.113.3, 10.0.0.9' } })).statusCode).toBe(429);
+      // Through the proxy, the client it names is counted, not the proxy.
+      expect((await play(app, { ip: '10.1.2.3', headers: { 'x-forwarded-for': '203.0.113.4' } })).statusCode).toBe(200);
+      expect((await play(app, { ip: '10.1.2.3', headers: { 'x-forwarded-for': '192.0.2.60' } })).statusCode).toBe(429);
     });
 
     it('counts an IPv6 client by its /64', async () => {

@@ -12,6 +12,13 @@ import { createTestDatabase } from './support/postgres';
 
 let folder: string;
 
+async function playOnce(baseUrl: string): Promise<Extract<PlayResult, { outcome: 'win' }>> {
+  const response = await fetch(`${baseUrl}/api/game/plays`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const won = (await response.json()) as PlayResult;
+  if (won.outcome !== 'win') throw new Error(`expected a win, got ${JSON.stringify(won)}`);
+  return won;
+}
+
 beforeAll(() => {
   folder = mkdtempSync(join(tmpdir(), 'api-start-up-'));
 });
@@ -49,8 +56,7 @@ it('refuses to start when the database cannot be reached', async () => {
 it('keeps its PGlite data across a graceful restart, and seeds only once', async () => {
   const env = { PGLITE_DATA_DIR: join(folder, 'pglite'), GAME_WIN_RATE: '1' };
   const first = await startApi(env);
-  const won = (await fetch(`${first.baseUrl}/api/game/plays`, { method: 'POST' }).then((response) => response.json())) as PlayResult;
-  if (won.outcome !== 'win') throw new Error(`expected a win, got ${JSON.stringify(won)}`);
+  const won = await playOnce(first.baseUrl);
   expect(await first.stop()).toBe(0);
 
   const second = await startApi(env);
@@ -69,5 +75,29 @@ it('keeps its PGlite data across a graceful restart, and seeds only once', async
     expect(stock?.total).toBe(catalogue.prizes.reduce((sum, prize) => sum + prize.stock, 0) - 1);
   } finally {
     await db.close();
+  }
+});
+
+it('refuses a second process on the same PGlite folder, naming the folder and the holder; after kill -9 the lock is recovered and nothing is lost', async () => {
+  const env = { PGLITE_DATA_DIR: join(folder, 'pglite-shared'), GAME_WIN_RATE: '1' };
+  const first = await startApi(env);
+  let won: Awaited<ReturnType<typeof playOnce>>;
+  try {
+    won = await playOnce(first.baseUrl);
+    const second = await runToExit(env);
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`The PGlite data folder ${env.PGLITE_DATA_DIR} is in use by process ${first.child.pid}`);
+    expect(second.output).toContain('Only one API process may use a PGlite data folder');
+  } finally {
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+  }
+
+  const third = await startApi(env);
+  try {
+    const gift = await fetch(`${third.baseUrl}/api/gifts/${won.gift.giftId}`).then((response) => response.json());
+    expect(gift).toEqual(won.gift);
+  } finally {
+    expect(await third.stop()).toBe(0);
   }
 });

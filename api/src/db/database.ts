@@ -20,3 +20,15 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * The database cannot be reached right now (connection refused or lost, server restarting).
+ * Requests that meet it answer 503 with Retry-After; nothing they did was committed, unless the
+ * connection was lost during COMMIT, which is why every write a client may repeat is idempotent.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(readonly reason: Error) {
+    super(`the database is unavailable: ${reason.message}`);
+    this.name = 'DatabaseUnavailableError';
+  }
+}

@@ -5,16 +5,40 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Database } from './database';
+import { API_ROOT } from '../config';
+import { type Database, type Queryable } from './database';
 
-export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'migrations');
+export const MIGRATIONS_DIR = join(API_ROOT, 'migrations');
 const MIGRATION_FILE = /^(\d{4})_[a-z0-9_-]+\.sql$/;
 /** Any constant shared by every process; "gift" in ASCII. */
 export const MIGRATION_LOCK_KEY = 0x67696674;
 
+async function migrationFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => MIGRATION_FILE.test(name)).sort();
+}
+
+const versionOf = (file: string) => file.replace(/\.sql$/, '');
+
+/** The versions this build knows, read once per folder. */
+const knownVersions = new Map<string, Promise<string[]>>();
+
+/** The migrations this build knows that the database has not applied (all of them before the first). */
+export async function pendingMigrations(db: Queryable, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  let known = knownVersions.get(dir);
+  if (!known) {
+    known = migrationFiles(dir).then((files) => files.map(versionOf));
+    knownVersions.set(dir, known);
+  }
+  const [table] = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (!table?.present) return known;
+  const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
+  const applied = new Set(rows.map((row) => row.version));
+  return (await known).filter((version) => !applied.has(version));
+}
+
 export async function migrate(db: Database, dir: string = MIGRATIONS_DIR): Promise<string[]> {
-  const files = (await readdir(dir)).filter((name) => MIGRATION_FILE.test(name)).sort();
-  const scripts = await Promise.all(files.map(async (name) => ({ version: name.replace(/\.sql$/, ''), sql: await readFile(join(dir, name), 'utf8') })));
+  const files = await migrationFiles(dir);
+  const scripts = await Promise.all(files.map(async (name) => ({ version: versionOf(name), sql: await readFile(join(dir, name), 'utf8') })));
 
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);

@@ -1,19 +1,54 @@
-/** The server driver: a `pg` connection pool to a real PostgreSQL (`DATABASE_URL`). */
+/**
+ * The server driver: a `pg` connection pool to a real PostgreSQL (`DATABASE_URL`).
+ *
+ * A database restart, failover or network cut is an ordinary event here: every client, idle or
+ * checked out, has its `error` event handled (an unhandled one would kill the process), a lost
+ * connection fails only the requests that were using it (as DatabaseUnavailableError, answered
+ * 503), and the pool opens fresh connections once the server is back.
+ */
 import { Pool, type PoolClient } from 'pg';
-import { type Database, type Queryable } from './database';
+import { type Database, DatabaseUnavailableError, type Queryable } from './database';
 
 // Deadlock and serialisation failures are safe to retry: the transaction was rolled back whole.
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 3;
+/** A request waits at most this long for a connection (default: forever) before it answers 503. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** No statement runs longer than this: a stuck query must not hold a request and a connection. */
+const STATEMENT_TIMEOUT_MS = 10_000;
+/** A transaction left idle (a bug, a stalled process) gives its locks back. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+/** The client gives up on an answer that never comes (a server that vanished mid-query). */
+const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
+const KEEPALIVE_DELAY_MS = 10_000;
 
 export interface PgOptions {
   /** Connections in the pool. */
   poolSize?: number;
-  onIdleError?: (error: Error) => void;
+  /** Told of connection failures that no request saw (an idle or checked-out client dropped). */
+  onConnectionError?: (error: Error) => void;
 }
 
-function sqlState(error: unknown): string | undefined {
+/** SQLSTATE of a server error, or Node's code of a socket error. */
+function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+// Class 08: connection exception; 57P01–57P03: the server is shutting down, crashed or starting.
+const SERVER_GONE = /^(08...|57P0[123])$/;
+// pg reports a lost socket, and a checked-out client that lost it, without a code.
+const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout/i;
+
+/** Whether `error` means the server could not be reached or the connection was lost. */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code !== undefined && (SOCKET_ERRORS.has(code) || SERVER_GONE.test(code))) return true;
+  return error instanceof Error && code === undefined && LOST_CONNECTION.test(error.message);
+}
+
+function unavailableOr(error: unknown): unknown {
+  return isConnectionFailure(error) ? new DatabaseUnavailableError(error as Error) : error;
 }
 
 function wrap(client: Pick<PoolClient, 'query'>): Queryable {
@@ -29,37 +64,74 @@ function wrap(client: Pick<PoolClient, 'query'>): Queryable {
 }
 
 export function openPostgres(url: string, options: PgOptions = {}): Database {
-  const pool = new Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  // An idle connection dropped by the server must not crash the process; the pool replaces it.
-  pool.on('error', (error) => options.onIdleError?.(error));
+  const pool = new Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    // A peer that vanished without closing (a failover, a cut network) is noticed, not awaited.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+  });
+  const reportLost = (error: Error) => options.onConnectionError?.(error);
+  // An idle connection dropped by the server: the pool removes it and opens another when needed.
+  pool.on('error', reportLost);
 
-  async function attempt<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    let broken: Error | undefined;
+  /** A client whose connection errors are handled while it is checked out; released broken or not. */
+  async function withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient;
     try {
-      await client.query('BEGIN');
-      const result = await work(wrap(client));
-      await client.query('COMMIT');
-      return result;
+      client = await pool.connect();
     } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: Error) => {
-        broken = rollbackError;
-      });
-      throw error;
-    } finally {
-      client.release(broken);
+      throw unavailableOr(error);
     }
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+      reportLost(error);
+    };
+    client.on('error', onError);
+    let failure: unknown;
+    try {
+      return await work(client);
+    } catch (error) {
+      failure = error;
+      throw unavailableOr(error);
+    } finally {
+      client.removeListener('error', onError);
+      // A client whose connection failed is destroyed, never handed to the next request.
+      const broken = lost ?? (isConnectionFailure(failure) ? (failure as Error) : undefined);
+      client.release(broken ?? false);
+    }
+  }
+
+  function attempt<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await work(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        // On a lost connection the server rolls back by itself; ROLLBACK then fails, which is fine.
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   return {
     driver: 'postgres',
-    ...wrap(pool),
+    query: (sql, params) => withClient((client) => wrap(client).query(sql, params)),
+    exec: (sql) => withClient((client) => wrap(client).exec(sql)),
     async transaction(work) {
       for (let tries = 1; ; tries += 1) {
         try {
           return await attempt(work);
         } catch (error) {
-          if (tries >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+          if (tries >= MAX_ATTEMPTS || !RETRYABLE.has(errorCode(error) ?? '')) throw error;
         }
       }
     },

@@ -8,7 +8,12 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ApiErrorBody } from 'shared/api/contract';
 import { HttpError, reasonPhrase } from 'shared/http-error';
 import { type App } from '../app-context';
+import { DatabaseUnavailableError } from '../db/database';
 import { TooManyRequestsError } from './errors';
+
+/** How long a client should wait after a 503 caused by the database (a restart takes seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Try again in a moment.';
 
 function body(statusCode: number, message: string): ApiErrorBody {
   return { statusCode, statusMessage: reasonPhrase(statusCode), message };
@@ -49,6 +54,7 @@ export function toErrorBody(error: FastifyError, request: FastifyRequest, bodyLi
     return body(400, `Invalid ${part}: ${describeIssues(error.validation)}`);
   }
   if (error instanceof HttpError) return body(error.statusCode, error.message);
+  if (error instanceof DatabaseUnavailableError) return body(503, UNAVAILABLE_MESSAGE);
   if (error.validation) return body(400, `Invalid request: ${error.message}`);
   return fromFastifyError(error, bodyLimit);
 }
@@ -58,6 +64,11 @@ export function installErrorHandlers(app: App, bodyLimit: number): void {
     const known = toErrorBody(error, request, bodyLimit);
     if (!known) request.log.error({ err: error }, 'request failed');
     if (error instanceof TooManyRequestsError) void reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof DatabaseUnavailableError) {
+      // An operational event, not a bug: one line, no stack.
+      request.log.warn({ reason: error.reason.message }, 'database unavailable');
+      void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     const payload = known ?? body(500, 'Internal Server Error');
     return reply.code(payload.statusCode).type('application/json; charset=utf-8').send(payload);
   });

@@ -1,10 +1,34 @@
-/** `GET /api/health` → `{ status: 'ok' }` once the database answers; scripts wait on it. */
+/**
+ * Health for load balancers and orchestrators:
+ * - `GET /api/health/live`: the process is up and answering (never looks at the database), for
+ *   restarts of a stuck process;
+ * - `GET /api/health/ready`: the database answers and every migration this build knows is applied,
+ *   and the process is not shutting down, for sending traffic; 503 otherwise;
+ * - `GET /api/health`: the same as ready (what scripts and tests wait on).
+ */
 import { type App, type AppContext } from '../../app-context';
+import { DatabaseUnavailableError } from '../../db/database';
+import { pendingMigrations } from '../../db/migrate';
+import { HttpError } from '../../http/errors';
 import { errorResponses, healthSchema } from '../../schemas/views';
 
-export function registerHealth(app: App, { db }: AppContext): void {
-  app.get('/api/health', { schema: { response: { 200: healthSchema, ...errorResponses } } }, async () => {
-    await db.query('SELECT 1');
-    return { status: 'ok' as const };
-  });
+const schema = { response: { 200: healthSchema, ...errorResponses } };
+const ok = { status: 'ok' as const };
+
+export function registerHealth(app: App, { db, lifecycle }: AppContext): void {
+  const ready = async () => {
+    if (lifecycle.stopping) throw new HttpError(503, 'Not ready: shutting down.');
+    let pending: string[];
+    try {
+      pending = await pendingMigrations(db);
+    } catch (error) {
+      if (error instanceof DatabaseUnavailableError) throw new HttpError(503, 'Not ready: the database is unavailable.');
+      throw error;
+    }
+    if (pending.length > 0) throw new HttpError(503, `Not ready: database migrations not applied yet (${pending.join(', ')}).`);
+    return ok;
+  };
+  app.get('/api/health/live', { schema }, async () => ok);
+  app.get('/api/health/ready', { schema }, ready);
+  app.get('/api/health', { schema }, ready);
 }

@@ -1,0 +1,33 @@
+/**
+ * No state change from another site. A cross-site page can make a browser send a POST without a
+ * CORS preflight when it has no body, or a `text/plain` or form body; the browser then attaches
+ * the visitor's cookie (SameSite=Lax still sends it for same-site requests, which another port
+ * of localhost is). So every state-changing request must be JSON (which needs a preflight
+ * cross-origin), and is refused when the browser says it came from another site
+ * (`Sec-Fetch-Site: cross-site`) or names an origin that is not allowed. A request without an
+ * Origin header does not come from a page (curl, a server) and carries no visitor's cookie.
+ */
+import { type FastifyRequest } from 'fastify';
+import { type App } from '../app-context';
+import { HttpError } from './errors';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CROSS_SITE_MESSAGE = 'Requests from other sites are not accepted.';
+export const JSON_ONLY_MESSAGE = 'Send the request body as JSON (Content-Type: application/json).';
+
+function mediaType(request: FastifyRequest): string {
+  return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+export function installSameSiteGuard(app: App, allowedOrigins: readonly string[]): void {
+  const allowed = new Set(allowedOrigins);
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = request.headers.origin;
+    if (request.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !allowed.has(origin))) {
+      request.log.warn({ origin, secFetchSite: request.headers['sec-fetch-site'] }, 'refused a request from another site');
+      throw new HttpError(403, CROSS_SITE_MESSAGE);
+    }
+    if (mediaType(request) !== 'application/json') throw new HttpError(400, JSON_ONLY_MESSAGE);
+  });
+}
