@@ -36,7 +36,7 @@ const SHARED_ONLY_LIBRARIES = [
 ];
 
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/.e2e-tmp/**'] },
+  { ignores: ['**/dist/**', '**/dist-server/**', '**/node_modules/**', '**/coverage/**', '**/.e2e-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,9 +1,10 @@
 /**
  * Runs every part at once, each as its own process on its own port.
- *   start: builds what is not built yet, then serves the production builds.
+ *   start: builds what is not built yet, then serves the production builds (`npm run serve`:
+ *          plain node on each part's compiled server).
  *   dev:   webpack-dev-server with hot reload for every part.
  * Ctrl-C (or SIGTERM) stops them all; if one exits, the others are stopped too. Each part runs
- * in its own process group, so stopping it stops npm, tsx and the server beneath it together.
+ * in its own process group, so stopping it stops npm and the server beneath it together.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,24 +12,28 @@ import { join } from 'node:path';
 
 interface Part {
   name: string;
-  /** A file that exists once the part has been built; the API runs from source. */
-  builtMarker?: string;
+  /**
+   * Files that exist once the part has been built: its server bundle, and its web build's
+   * last file. Any one missing (say, a web build from before the servers were bundled) means
+   * `npm run build -w <part>`.
+   */
+  builtMarkers: string[];
 }
 
 const ROOT = join(__dirname, '..');
 const PARTS: Part[] = [
-  { name: 'api' },
-  { name: 'remote-content', builtMarker: 'dist/builds/latest.json' },
-  { name: 'remote-gifts', builtMarker: 'dist/builds/latest.json' },
-  { name: 'remote-redeem', builtMarker: 'dist/builds/latest.json' },
-  { name: 'host', builtMarker: 'dist/_app/builds/latest.json' },
+  { name: 'api', builtMarkers: ['dist/index.js'] },
+  { name: 'remote-content', builtMarkers: ['dist/builds/latest.json', 'dist-server/main.js'] },
+  { name: 'remote-gifts', builtMarkers: ['dist/builds/latest.json', 'dist-server/main.js'] },
+  { name: 'remote-redeem', builtMarkers: ['dist/builds/latest.json', 'dist-server/main.js'] },
+  { name: 'host', builtMarkers: ['dist/_app/builds/latest.json', 'dist-server/main.js'] },
 ];
 const COLOURS = [36, 35, 33, 32, 34];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function buildMissing(): void {
   for (const part of PARTS) {
-    if (!part.builtMarker || existsSync(join(ROOT, part.name, part.builtMarker))) continue;
+    if (part.builtMarkers.every((marker) => existsSync(join(ROOT, part.name, marker)))) continue;
     console.log(`[run-all] building ${part.name}`);
     const result = spawnSync(npm, ['run', 'build', '-w', part.name], { cwd: ROOT, stdio: 'inherit' });
     if (result.status !== 0) {
@@ -76,10 +81,11 @@ function runAll(script: 'serve' | 'dev'): void {
     if (stopping) return;
     stopping = true;
     for (const child of children) signalGroup(child, 'SIGTERM');
+    // Past the API's own bound (10 s for in-flight requests, then closing its database).
     const force = setTimeout(() => {
       for (const child of children) signalGroup(child, 'SIGKILL');
       process.exit(code);
-    }, 4000);
+    }, 12_000);
     force.unref();
     Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))))).then(
       () => process.exit(code),

@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     }
   }
   const releaseLock = () => lock?.release().catch(() => undefined);
+  // Also on a forced exit (a second Ctrl-C, a shutdown that took too long).
+  process.once('exit', () => lock?.releaseSync());
 
   // Lost connections are logged once the app's logger exists; requests that met them answer 503.
   let logConnectionError = (error: Error) => console.error(`[api] database connection lost: ${error.message}`);
@@ -107,6 +109,8 @@ async function main(): Promise<void> {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
+      // npm forwards the SIGTERM its own process group got: a repeated SIGTERM is that copy.
+      if (signal === 'SIGTERM') return;
       app.log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }

@@ -7,16 +7,21 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { LOG_DIR, ROOT_DIR } from './test-env';
 
-/** A file each package's build writes last-ish; missing means "not built". */
+/** A file each package's build writes last-ish, and each compiled server; missing means "not built". */
 const BUILT_MARKERS = [
+  'api/dist/index.js',
+  'host/dist-server/main.js',
   'host/dist/index.html',
   'host/dist/_app/builds/latest.json',
   'remote-gifts/dist/mf-manifest.json',
   'remote-gifts/dist/builds/latest.json',
+  'remote-gifts/dist-server/main.js',
   'remote-redeem/dist/mf-manifest.json',
   'remote-redeem/dist/builds/latest.json',
+  'remote-redeem/dist-server/main.js',
   'remote-content/dist/mf-manifest.json',
   'remote-content/dist/builds/latest.json',
+  'remote-content/dist-server/main.js',
 ];
 
 export const BUILD_LOG = join(LOG_DIR, 'build.log');

@@ -1,8 +1,9 @@
 /**
- * Starts the production servers (host, three remotes, API) as separate processes on the test ports, as a deploy
- * would run them, and stops or restarts any one of them (an outage, a redeploy). Each runs
- * under process-guard.cjs in its own process group, so stopping, a crash of the test process
- * or Ctrl-C leaves no server behind. Output goes to `.e2e-tmp/logs/<name>.log`.
+ * Starts the production servers (host, three remotes, API) as separate processes on the test
+ * ports, as a deploy runs them: plain node on each part's compiled server (`npm run build`'s
+ * output). Stops or restarts any one of them (an outage, a redeploy). Each runs under
+ * process-guard.cjs in its own process group, so stopping, a crash of the test process or
+ * Ctrl-C leaves no server behind. Output goes to `.e2e-tmp/logs/<name>.log`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -23,20 +24,20 @@ import {
 
 interface ServerSpec {
   packageDir: string;
-  script: string;
-  /** Answers 200 once the server is listening and serving its build. */
+  /** The compiled server, relative to the package. */
+  bundle: string;
+  /** The health route: 200 once the server is listening and serving its build. */
   readyPath: string;
 }
 
 const SPECS: Record<ServerName, ServerSpec> = {
-  host: { packageDir: 'host', script: 'server/main.ts', readyPath: '/_app/builds/latest.json' },
-  gifts: { packageDir: 'remote-gifts', script: 'server.ts', readyPath: '/builds/latest.json' },
-  redeem: { packageDir: 'remote-redeem', script: 'server.ts', readyPath: '/builds/latest.json' },
-  content: { packageDir: 'remote-content', script: 'server.ts', readyPath: '/builds/latest.json' },
-  api: { packageDir: 'api', script: 'src/index.ts', readyPath: '/api/health' },
+  host: { packageDir: 'host', bundle: 'dist-server/main.js', readyPath: '/healthz' },
+  gifts: { packageDir: 'remote-gifts', bundle: 'dist-server/main.js', readyPath: '/healthz' },
+  redeem: { packageDir: 'remote-redeem', bundle: 'dist-server/main.js', readyPath: '/healthz' },
+  content: { packageDir: 'remote-content', bundle: 'dist-server/main.js', readyPath: '/healthz' },
+  api: { packageDir: 'api', bundle: 'dist/index.js', readyPath: '/api/health' },
 };
 
-const TSX_CLI = join(ROOT_DIR, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const GUARD = join(__dirname, 'process-guard.cjs');
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 8_000;
@@ -185,7 +186,7 @@ export async function startServer(name: ServerName, options: StartOptions = {}):
   const logFd = openLog(name, overrides);
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [GUARD, process.execPath, TSX_CLI, spec.script], {
+    child = spawn(process.execPath, [GUARD, process.execPath, '--enable-source-maps', spec.bundle], {
       cwd: join(ROOT_DIR, spec.packageDir),
       env: serverEnv(overrides),
       detached: true,

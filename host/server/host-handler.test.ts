@@ -4,9 +4,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listen as listenWithHealth, type Serving } from 'shared/node/serve';
 import type { RequestHandler } from 'shared/node/static-server';
 import { parseRuntimeConfig } from 'shared/runtime-config';
-import { createHostHandler } from './host-handler';
+import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -263,6 +264,50 @@ describe('a host that has not been built', () => {
       expect(await res.text()).toMatch(/npm run build -w host/);
     } finally {
       await close(unbuilt);
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+// As main.ts serves it: shared's serve answers /healthz before the page routes.
+describe('GET /healthz', () => {
+  let logSpy: jest.SpyInstance;
+  const opened: Serving[] = [];
+
+  async function serveHost(dir: string): Promise<string> {
+    const serving = await listenWithHealth('host', 0, createHostHandler({ root: dir, config }), {
+      buildFile: join(dir, HOST_BUILD_FILE),
+      listenHost: '127.0.0.1',
+    });
+    opened.push(serving);
+    return `http://127.0.0.1:${(serving.server.address() as AddressInfo).port}`;
+  }
+
+  beforeAll(() => {
+    logSpy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  });
+
+  afterAll(async () => {
+    await Promise.all(opened.map((serving) => serving.shutdown()));
+    logSpy.mockRestore();
+  });
+
+  it('reports the build in /_app/builds/latest.json, never the page, even to a browser', async () => {
+    const origin = await serveHost(join(tmp, 'dist'));
+    const res = await fetch(`${origin}/healthz`, { headers: NAVIGATE });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toStrictEqual({ status: 'ok', build: 'c35f29a5-a23f-4db1-8c22-216bebc6615a' });
+  });
+
+  it('answers 503 for a host that has not been built', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'host-health-empty-'));
+    try {
+      const res = await fetch(`${await serveHost(empty)}/healthz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toStrictEqual({ status: 'unavailable' });
+    } finally {
       rmSync(empty, { recursive: true, force: true });
     }
   });

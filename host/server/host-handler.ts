@@ -9,6 +9,9 @@ import { safeRelativePath, sendFile, sendText, type RequestHandler } from 'share
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { resolvePath } from '../src/routes/route-table';
 
+/** The build file, inside the built folder, whose id the host's `/healthz` reports. */
+export const HOST_BUILD_FILE = '_app/builds/latest.json';
+
 export interface HostHandlerOptions {
   /** The host's built folder. */
   root: string;

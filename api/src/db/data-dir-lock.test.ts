@@ -37,6 +37,16 @@ describe('lockDataDir', () => {
     expect(existsSync(lockPath())).toBe(false);
   });
 
+  it('removes the file synchronously too (a process exit handler), only while it is ours', async () => {
+    const lock = await lockDataDir(dir);
+    lock.releaseSync();
+    expect(existsSync(lockPath())).toBe(false);
+    const next = await lockDataDir(dir);
+    lock.releaseSync();
+    expect(readOwner().pid).toBe(process.pid);
+    await next.release();
+  });
+
   it('refuses a second lock while the first is held, naming the folder and the holder', async () => {
     const lock = await lockDataDir(dir);
     try {

@@ -12,7 +12,7 @@
  * so two processes recovering it at once cannot both win.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,8 @@ export interface DataDirLock {
   readonly path: string;
   /** Stops the heartbeat and removes the file, if it is still ours. */
   release(): Promise<void>;
+  /** The same, synchronously, for a process 'exit' handler. */
+  releaseSync(): void;
 }
 
 export interface LockOptions {
@@ -227,6 +229,14 @@ export async function lockDataDir(dataDir: string, options: LockOptions = {}): P
         async release() {
           stopHeartbeat();
           if ((await tokenOf(path).catch(() => undefined)) === me.token) await unlink(path).catch(() => undefined);
+        },
+        releaseSync() {
+          stopHeartbeat();
+          try {
+            if ((JSON.parse(readFileSync(path, 'utf8')) as LockOwner).token === me.token) unlinkSync(path);
+          } catch {
+            // gone already, or not ours
+          }
         },
       };
     }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORTS } from '../ports';
-import { EnvError, readHostOrigin, readInt, readPort, readStaticRoot } from './env';
+import { EnvError, readHostOrigin, readInt, readListenHost, readPort, readShutdownDelay, readStaticRoot } from './env';
 
 /** The EnvError that `read` throws; fails the test when nothing is thrown. */
 function envErrorFrom(read: () => unknown): EnvError {
@@ -158,5 +158,38 @@ describe('readStaticRoot', () => {
     const error = envErrorFrom(() => readStaticRoot('/app/dist', { STATIC_ROOT: path() }));
     expect(error.message).toContain('STATIC_ROOT');
     expect(error.message).toContain(message);
+  });
+});
+
+describe('readListenHost', () => {
+  it('is undefined (every interface) when LISTEN_HOST is unset or blank', () => {
+    expect(readListenHost({})).toBeUndefined();
+    expect(readListenHost({ LISTEN_HOST: ' ' })).toBeUndefined();
+  });
+
+  it('gives the address to listen on', () => {
+    expect(readListenHost({ LISTEN_HOST: '127.0.0.1' })).toBe('127.0.0.1');
+    expect(readListenHost({ LISTEN_HOST: '::1' })).toBe('::1');
+  });
+});
+
+describe('readShutdownDelay', () => {
+  it('is 0 when SHUTDOWN_DELAY_MS is unset or empty', () => {
+    expect(readShutdownDelay({})).toBe(0);
+    expect(readShutdownDelay({ SHUTDOWN_DELAY_MS: '' })).toBe(0);
+  });
+
+  it.each([
+    ['0', 0],
+    ['10000', 10_000],
+    ['120000', 120_000],
+  ])('reads %s as %i ms', (raw, expected) => {
+    expect(readShutdownDelay({ SHUTDOWN_DELAY_MS: raw })).toBe(expected);
+  });
+
+  it.each(['-5', '1.5', '120001', '10s'])('refuses %p, naming the variable', (raw) => {
+    expect(() => readShutdownDelay({ SHUTDOWN_DELAY_MS: raw })).toThrow(
+      new EnvError(`SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "${raw}"`),
+    );
   });
 });

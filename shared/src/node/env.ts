@@ -66,3 +66,26 @@ export function readStaticRoot(defaultRoot: string, env: Env = process.env): str
   if (!isDirectory) throw new EnvError(`STATIC_ROOT must be an existing folder, got "${raw}"`);
   return raw;
 }
+
+/**
+ * After SIGTERM, how long the host's and remotes' servers keep serving while their health route
+ * answers 503 (`SHUTDOWN_DELAY_MS`, as for the API): time for a load balancer to notice.
+ */
+export function readShutdownDelay(env: Env = process.env): number {
+  const raw = env.SHUTDOWN_DELAY_MS;
+  if (raw === undefined || raw === '') return 0;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 0 && value <= 120_000)) {
+    throw new EnvError(`SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "${raw}"`);
+  }
+  return value;
+}
+
+/**
+ * The address the host's and remotes' servers listen on (`LISTEN_HOST`, such as 127.0.0.1
+ * behind a reverse proxy); undefined, every interface, when unset.
+ */
+export function readListenHost(env: Env = process.env): string | undefined {
+  const raw = env.LISTEN_HOST?.trim();
+  return raw === undefined || raw === '' ? undefined : raw;
+}

@@ -1,10 +1,10 @@
 /** @jest-environment node */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, serveRemoteDist } from './serve';
+import { listen, serve, serveRemoteDist, type ServeOptions, type Serving } from './serve';
 import type { RequestHandler } from './static-server';
 
 const started: Server[] = [];
@@ -12,18 +12,29 @@ const signals = ['SIGINT', 'SIGTERM'] as const;
 const listenersBefore = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
 let logSpy: jest.SpyInstance;
 let errorSpy: jest.SpyInstance;
+let tmp: string;
+/** What every server in this file reports as its build, unless a test says otherwise. */
+let buildFile: string;
+const BUILD_ID = 'c35f29a5-a23f-4db1-8c22-216bebc6615a';
 
 function urlOf(server: Server, path = '/'): string {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 }
 
+function options(overrides: Partial<ServeOptions> = {}): ServeOptions {
+  return { buildFile, listenHost: '127.0.0.1', ...overrides };
+}
+
 async function start(handler: RequestHandler, name = 'test'): Promise<Server> {
-  const server = await serve(name, 0, handler);
+  const server = await serve(name, 0, handler, options());
   started.push(server);
   return server;
 }
 
 beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'serve-test-'));
+  buildFile = join(tmp, 'latest.json');
+  writeFileSync(buildFile, `${JSON.stringify({ id: BUILD_ID, timestamp: 1 })}\n`);
   logSpy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   errorSpy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
@@ -47,6 +58,7 @@ afterAll(async () => {
   }
   logSpy.mockRestore();
   errorSpy.mockRestore();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('serve', () => {
@@ -59,7 +71,7 @@ describe('serve', () => {
     const res = await fetch(urlOf(server, '/there'));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('hello /there');
-    expect(logSpy).toHaveBeenCalledWith(expect.stringContaining('[test] listening on http://localhost:'));
+    expect(logSpy).toHaveBeenCalledWith(expect.stringContaining('[test] listening on http://127.0.0.1:'));
   });
 
   it('registers SIGINT and SIGTERM handlers to close the server', async () => {
@@ -118,12 +130,27 @@ describe('serve', () => {
     expect(await next.text()).toBe('recovered');
   });
 
+  it("answers /healthz itself, ahead of a handler that answers every path as the host's pages do", async () => {
+    const server = await start(async (_req, res) => {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end('<!doctype html><title>Page not found</title>');
+    });
+    const health = await fetch(urlOf(server, '/healthz?probe=lb'), { headers: { Accept: 'text/html' } });
+    expect(health.status).toBe(200);
+    expect(health.headers.get('cache-control')).toBe('no-store');
+    expect(await health.json()).toStrictEqual({ status: 'ok', build: BUILD_ID });
+    const page = await fetch(urlOf(server, '/healthz/'));
+    expect(page.status).toBe(404);
+    await page.arrayBuffer();
+  });
+
   it('rejects when the port is taken', async () => {
     const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, resolve));
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = blocker.address() as AddressInfo;
-      await expect(serve('clash', port, async (_req, res) => void res.end())).rejects.toMatchObject({
+      await expect(serve('clash', port, async (_req, res) => void res.end(), options())).rejects.toMatchObject({
         code: 'EADDRINUSE',
       });
     } finally {
@@ -143,7 +170,7 @@ describe('serveRemoteDist', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('serves the folder with CORS for the host origin only', async () => {
-    const server = await serveRemoteDist('remote', 0, root, 'http://localhost:3000');
+    const server = await serveRemoteDist('remote', { port: 0, root, hostOrigin: 'http://localhost:3000', listenHost: '127.0.0.1' });
     started.push(server);
     const fromHost = await fetch(urlOf(server, '/remoteEntry.js'), { headers: { Origin: 'http://localhost:3000' } });
     expect(fromHost.status).toBe(200);
@@ -155,5 +182,176 @@ describe('serveRemoteDist', () => {
     const missing = await fetch(urlOf(server, '/nope.js'));
     expect(missing.status).toBe(404);
     await missing.arrayBuffer();
+  });
+
+  it('answers /healthz from builds/latest.json, 503 until a build is deployed, never with a file of that name', async () => {
+    const target = mkdtempSync(join(tmpdir(), 'serve-remote-deploy-'));
+    try {
+      const server = await serveRemoteDist('remote', { port: 0, root: target, hostOrigin: 'http://localhost:3000', listenHost: '127.0.0.1' });
+      started.push(server);
+      writeFileSync(join(target, 'healthz'), 'a file in the folder');
+      const empty = await fetch(urlOf(server, '/healthz'));
+      expect(empty.status).toBe(503);
+      expect(await empty.json()).toStrictEqual({ status: 'unavailable' });
+      mkdirSync(join(target, 'builds'));
+      writeFileSync(join(target, 'builds', 'latest.json'), '{"id":"the-deployed-build","timestamp":1}\n');
+      const deployed = await fetch(urlOf(server, '/healthz'));
+      expect(deployed.status).toBe(200);
+      expect(await deployed.json()).toStrictEqual({ status: 'ok', build: 'the-deployed-build' });
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A request handler that waits until the test lets it answer, and says when it has begun. */
+function heldHandler(): { handler: RequestHandler; begun: Promise<void>; release: () => void } {
+  let begin = () => undefined as void;
+  let release = () => undefined as void;
+  const begun = new Promise<void>((resolve) => (begin = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const handler: RequestHandler = async (_req, res) => {
+    begin();
+    await released;
+    res.end('finished');
+  };
+  return { handler, begun, release };
+}
+
+async function open(handler: RequestHandler, overrides: Partial<ServeOptions> = {}): Promise<Serving> {
+  const serving = await listen('drain', 0, handler, options(overrides));
+  started.push(serving.server);
+  return serving;
+}
+
+describe('shutdown', () => {
+  it('turns health to 503 at once, refuses new connections, lets the request in flight finish, then closes', async () => {
+    const held = heldHandler();
+    const serving = await open(held.handler);
+    const url = urlOf(serving.server, '/');
+    const { port } = serving.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write('GET /slow HTTP/1.1\r\nHost: test\r\n\r\n');
+    await held.begun;
+
+    const drained = serving.shutdown();
+    // A load balancer's check on its kept-alive connection, behind the request in flight.
+    socket.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n');
+    await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    held.release();
+
+    expect(await drained).toBe(true);
+    await socketClosed;
+    const [first, second] = received.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(first).toMatch(/finished$/);
+    expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
+    expect(second).toMatch(/\r\nCache-Control: no-store\r\n/);
+    expect(second).toMatch(/\r\nConnection: close\r\n/);
+    expect(second).toMatch(/\{"status":"unavailable"\}\n$/);
+    expect(serving.server.listening).toBe(false);
+  });
+
+  it('closes idle kept-alive connections rather than waiting for them to time out', async () => {
+    const serving = await open(async (_req, res) => void res.end('ok'), { shutdownTimeoutMs: 4000 });
+    const res = await fetch(urlOf(serving.server, '/'));
+    expect(await res.text()).toBe('ok');
+    const begun = Date.now();
+    expect(await serving.shutdown()).toBe(true);
+    expect(Date.now() - begun).toBeLessThan(1000);
+  });
+
+  it('with a delay, keeps serving while health answers 503, then closes', async () => {
+    const serving = await open(async (_req, res) => void res.end('still served'));
+    const url = urlOf(serving.server, '/');
+    const drained = serving.shutdown(400);
+    const health = await fetch(urlOf(serving.server, '/healthz'));
+    expect(health.status).toBe(503);
+    expect(health.headers.get('connection')).toBe('close');
+    await health.arrayBuffer();
+    const page = await fetch(url);
+    expect(await page.text()).toBe('still served');
+    expect(await drained).toBe(true);
+    await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+  });
+
+  it('ends a delay under way when asked to shut down without one', async () => {
+    const serving = await open(async (_req, res) => void res.end('ok'));
+    const begun = Date.now();
+    const drained = serving.shutdown(60_000);
+    expect(serving.shutdown(0)).toBe(drained);
+    expect(await drained).toBe(true);
+    expect(Date.now() - begun).toBeLessThan(1000);
+  });
+
+  it('is bounded: drops a request still open after the timeout and says so', async () => {
+    const held = heldHandler();
+    const serving = await open(held.handler, { shutdownTimeoutMs: 200 });
+    const request = fetch(urlOf(serving.server, '/hangs'));
+    await held.begun;
+    try {
+      expect(await serving.shutdown()).toBe(false);
+      await expect(request).rejects.toThrow();
+    } finally {
+      held.release();
+    }
+  });
+});
+
+describe('serve on a signal', () => {
+  let exit: jest.SpyInstance;
+
+  beforeEach(() => {
+    exit = jest.spyOn(process, 'exit').mockImplementation(() => undefined as never);
+  });
+
+  afterEach(() => exit.mockRestore());
+
+  /** Starts a server and gives the signal handler serve() registered for it. */
+  async function startSignalled(overrides: Partial<ServeOptions> = {}): Promise<{ server: Server; signal: (name: NodeJS.Signals) => void }> {
+    const before = process.listeners('SIGTERM');
+    const server = await serve('signalled', 0, async (_req, res) => void res.end('ok'), options(overrides));
+    started.push(server);
+    const listener = process.listeners('SIGTERM').find((candidate) => !before.includes(candidate));
+    if (!listener) throw new Error('serve registered no SIGTERM handler');
+    return { server, signal: (name) => listener(name) };
+  }
+
+  async function exitCode(): Promise<unknown[][]> {
+    const deadline = Date.now() + 2000;
+    while (exit.mock.calls.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return exit.mock.calls;
+  }
+
+  it('drains on SIGTERM, then exits 0; the repeat npm forwards changes nothing', async () => {
+    const { server, signal } = await startSignalled();
+    await (await fetch(urlOf(server, '/'))).text();
+    signal('SIGTERM');
+    signal('SIGTERM');
+    expect(await exitCode()).toStrictEqual([[0]]);
+    expect(server.listening).toBe(false);
+  });
+
+  it('waits SHUTDOWN_DELAY_MS after SIGTERM, health 503 meanwhile; a SIGINT ends the wait', async () => {
+    const { server, signal } = await startSignalled({ shutdownDelayMs: 60_000 });
+    signal('SIGTERM');
+    const health = await fetch(urlOf(server, '/healthz'));
+    expect(health.status).toBe(503);
+    await health.arrayBuffer();
+    signal('SIGTERM');
+    expect(server.listening).toBe(true);
+    signal('SIGINT');
+    expect(await exitCode()).toStrictEqual([[0]]);
+    expect(server.listening).toBe(false);
+  });
+
+  it('does not wait SHUTDOWN_DELAY_MS on SIGINT', async () => {
+    const { server, signal } = await startSignalled({ shutdownDelayMs: 60_000 });
+    signal('SIGINT');
+    expect(await exitCode()).toStrictEqual([[0]]);
+    expect(server.listening).toBe(false);
   });
 });

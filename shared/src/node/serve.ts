@@ -1,13 +1,56 @@
-/** Starts an HTTP server for one part, logs where it listens, and closes cleanly on a signal. */
+/**
+ * Starts an HTTP server for one static part (the host or a remote): `/healthz` ahead of the
+ * part's own handler, and a graceful shutdown on SIGTERM/SIGINT that first turns health to 503,
+ * (after SIGTERM, keeps serving for SHUTDOWN_DELAY_MS so a load balancer notices), then stops
+ * accepting connections and lets in-flight requests finish, within a bound.
+ */
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { answerHealth, isHealthUrl } from './health';
 import { createStaticHandler, type RequestHandler } from './static-server';
 
-export function serve(name: string, port: number, handler: RequestHandler): Promise<Server> {
+/** Inside the grace the supervisors give before SIGKILL (`npm start`: 4 s). */
+export const SHUTDOWN_TIMEOUT_MS = 3000;
+
+export interface ServeOptions {
+  /** The served build's `latest.json`; `/healthz` reports its id and is 503 without it. */
+  buildFile: string;
+  /** The address to listen on; every interface when undefined. */
+  listenHost?: string;
+  /** After SIGTERM, how long requests are still served while health answers 503. */
+  shutdownDelayMs?: number;
+  /** How long requests in flight may take once the listener has closed. */
+  shutdownTimeoutMs?: number;
+}
+
+export interface Serving {
+  server: Server;
+  /**
+   * Turns health to 503 at once; after `delayMs` (still serving meanwhile) stops accepting
+   * connections, closes idle ones and lets in-flight requests finish (closing their connections
+   * after the response). Resolves true once every connection is gone, or false after the
+   * timeout, having dropped what was left. A later call with no delay ends a delay under way.
+   */
+  shutdown(delayMs?: number): Promise<boolean>;
+}
+
+/** Listens with the health route and the handler, without touching process signals. */
+export function listen(name: string, port: number, handler: RequestHandler, options: ServeOptions): Promise<Serving> {
+  let stopping = false;
+  let drained: Promise<boolean> | undefined;
+  let endDelay = () => undefined as void;
+  const health = { buildFile: options.buildFile, isStopping: () => stopping };
   // Long enough for any real URL; a longer one gets Node's 431 rather than our 404 page.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+    // A kept-alive connection must not outlive the drain: close it once this response is sent.
+    if (stopping) res.setHeader('Connection', 'close');
+    res.once('finish', () => {
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+    // Health comes first, so no page route or file of a build can answer for it.
     // A handler that throws before returning its promise must not take the server down.
     Promise.resolve()
-      .then(() => handler(req, res))
+      .then(() => (isHealthUrl(req.url) ? answerHealth(req, res, health) : handler(req, res)))
       .catch((error: unknown) => {
         console.error(`[${name}] request failed`, error);
         if (!res.headersSent) {
@@ -19,25 +62,83 @@ export function serve(name: string, port: number, handler: RequestHandler): Prom
       });
   });
   server.keepAliveTimeout = 5000;
-  const stop = () => {
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 3000).unref();
+  const drain = () =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        server.closeAllConnections();
+        resolve(false);
+      }, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS);
+      server.close(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      server.closeIdleConnections();
+    });
+  const shutdown = (delayMs = 0): Promise<boolean> => {
+    if (drained) {
+      if (delayMs === 0) endDelay();
+      return drained;
+    }
+    stopping = true;
+    const delayed = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delayMs);
+      endDelay = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    drained = delayed.then(drain);
+    return drained;
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    server.listen({ port, host: options.listenHost }, () => {
       const address = server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
-      console.log(`[${name}] listening on http://localhost:${actualPort}`);
-      resolve(server);
+      const host = options.listenHost ?? 'localhost';
+      console.log(`[${name}] listening on http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`);
+      resolve({ server, shutdown });
     });
   });
 }
 
-/** Serves a remote's built folder with CORS for the host's origin. */
-export function serveRemoteDist(name: string, port: number, root: string, hostOrigin: string): Promise<Server> {
-  return serve(name, port, createStaticHandler({ root, corsOrigins: [hostOrigin] }));
+/**
+ * `listen`, then exits 0 once drained after SIGTERM or SIGINT (1 if the drain timed out).
+ * SIGTERM (an orchestrator) waits `shutdownDelayMs` before the drain; SIGINT (Ctrl-C) does not,
+ * and ends a delay under way.
+ */
+export async function serve(name: string, port: number, handler: RequestHandler, options: ServeOptions): Promise<Server> {
+  const { server, shutdown } = await listen(name, port, handler, options);
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      // npm forwards the signal it gets to its child as well: a repeated SIGTERM changes nothing.
+      if (signal === 'SIGINT') void shutdown(0);
+      return;
+    }
+    signalled = true;
+    const delayMs = signal === 'SIGTERM' ? (options.shutdownDelayMs ?? 0) : 0;
+    console.log(`[${name}] ${signal}: shutting down${delayMs > 0 ? `, health 503 for ${delayMs} ms first` : ''}`);
+    void shutdown(delayMs).then((complete) => {
+      if (!complete) console.error(`[${name}] requests still open after the shutdown timeout were dropped`);
+      process.exit(complete ? 0 : 1);
+    });
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return server;
+}
+
+export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile'> {
+  port: number;
+  /** The folder to serve: the remote's build or a deploy target. */
+  root: string;
+  /** Allowed through CORS. */
+  hostOrigin: string;
+}
+
+/** Serves a remote's built folder with CORS for the host's origin; health from `builds/latest.json`. */
+export function serveRemoteDist(name: string, { port, root, hostOrigin, ...options }: RemoteServeOptions): Promise<Server> {
+  const handler = createStaticHandler({ root, corsOrigins: [hostOrigin] });
+  return serve(name, port, handler, { ...options, buildFile: join(root, 'builds', 'latest.json') });
 }

@@ -1,0 +1,109 @@
+/** @jest-environment node */
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { answerHealth, isHealthUrl } from './health';
+
+const BUILD_ID = 'c35f29a5-a23f-4db1-8c22-216bebc6615a';
+
+let tmp: string;
+let buildFile: string;
+let stopping = false;
+let server: Server;
+let base: string;
+
+function writeBuild(id: string): void {
+  writeFileSync(buildFile, `${JSON.stringify({ id, timestamp: 1700000000000 })}\n`);
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'health-test-'));
+  buildFile = join(tmp, 'latest.json');
+  server = createServer((req, res) => void answerHealth(req, res, { buildFile, isStopping: () => stopping }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+beforeEach(() => {
+  stopping = false;
+  writeBuild(BUILD_ID);
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('answerHealth', () => {
+  it('answers 200 with the id of the served build, never cached', async () => {
+    const res = await fetch(`${base}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toStrictEqual({ status: 'ok', build: BUILD_ID });
+  });
+
+  it('answers HEAD with the status and length of GET and no body', async () => {
+    const get = await fetch(`${base}/healthz`);
+    const body = await get.text();
+    const head = await fetch(`${base}/healthz`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe('no-store');
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(body));
+    expect(await head.text()).toBe('');
+  });
+
+  it('answers 503 "unavailable" while the folder holds no build, and 200 once one is deployed', async () => {
+    unlinkSync(buildFile);
+    const empty = await fetch(`${base}/healthz`);
+    expect(empty.status).toBe(503);
+    expect(empty.headers.get('cache-control')).toBe('no-store');
+    expect(await empty.json()).toStrictEqual({ status: 'unavailable' });
+    writeBuild('a-later-build');
+    const deployed = await fetch(`${base}/healthz`);
+    expect(deployed.status).toBe(200);
+    expect(await deployed.json()).toStrictEqual({ status: 'ok', build: 'a-later-build' });
+  });
+
+  it.each([
+    ['half written', '{"id":"c35f'],
+    ['without an id', '{"timestamp":1}'],
+    ['with an empty id', '{"id":"","timestamp":1}'],
+  ])('answers 503 for a latest.json %s', async (_what, content) => {
+    writeFileSync(buildFile, content);
+    const res = await fetch(`${base}/healthz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toStrictEqual({ status: 'unavailable' });
+  });
+
+  it('answers 503 once shutdown has begun, though the build is there', async () => {
+    stopping = true;
+    const res = await fetch(`${base}/healthz`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toStrictEqual({ status: 'unavailable' });
+  });
+
+  it('answers other methods with 405 and the allowed ones', async () => {
+    const res = await fetch(`${base}/healthz`, { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    await res.arrayBuffer();
+  });
+});
+
+describe('isHealthUrl', () => {
+  it.each([
+    ['/healthz', true],
+    ['/healthz?probe=lb', true],
+    ['/healthz/', false],
+    ['/healthzz', false],
+    ['/_app/healthz', false],
+    ['/', false],
+  ])('%s → %p', (url, expected) => {
+    expect(isHealthUrl(url)).toBe(expected);
+  });
+});
