@@ -4,6 +4,7 @@ import { type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AppConfig } from './config';
 import { type Database } from './db/database';
+import { type GiftCache } from './features/gifts/gift-cache';
 import { type Clock } from './time';
 
 /** Where the process is in its life: readiness says "not ready" once it is stopping. */
@@ -16,6 +17,8 @@ export interface AppContext {
   db: Database;
   now: Clock;
   lifecycle: Lifecycle;
+  /** Gift rows in memory, kept current by change notifications. */
+  gifts: GiftCache;
 }
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;

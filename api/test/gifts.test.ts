@@ -62,8 +62,11 @@ describe.each(drivers)('gifts on %s', (driver) => {
       const { app, clock } = await harness.start();
       const giftId = await winGift(app);
       const redeemId = await openRedeem(app, giftId);
+      // Read while available (kept in memory), then redeemed: the read after shows the change.
+      expect((await get(app, `/api/gifts/${giftId}`)).json().status).toBe('available');
       clock.advance(5 * MINUTE);
       expect((await complete(app, redeemId)).statusCode).toBe(200);
+      expect((await get(app, `/api/gifts/${giftId}`)).json().status).toBe('redeemed');
       clock.advance(40 * DAY);
       const body = (await get(app, `/api/gifts/${giftId}`)).json();
       expect(body.status).toBe('redeemed');

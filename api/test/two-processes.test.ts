@@ -120,3 +120,24 @@ it('never oversells across processes: the last 5 units and 40 racing plays give 
   expect(after?.stock).toBe(0);
   expect(gifts?.count).toBe(7);
 });
+
+it('shows a gift redeemed through one process as redeemed by the other, whose cached copy is dropped on commit', async () => {
+  const [a, b] = servers as [ApiProcess, ApiProcess];
+  await db.query('UPDATE prizes SET stock = stock + 1');
+  const giftId = (await call(a, 'POST', '/api/game/plays', {})).json.gift!.giftId;
+  // Both read it (and keep it in memory) while it is available.
+  for (const server of [a, b, a, b]) expect((await call(server, 'GET', `/api/gifts/${giftId}`)).json.status).toBe('available');
+  const cookie = 'p_visitor=DDDDDDDDDDDDDDDDDDDDDDDD';
+  const redeemId = (await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {}, cookie)).json.redeemId!;
+  expect((await call(a, 'POST', `/api/redeems/${redeemId}/complete`, { email: 'jane@example.com', acceptTerms: true }, cookie)).status).toBe(200);
+  const completedAt = Date.now();
+  expect((await call(a, 'GET', `/api/gifts/${giftId}`)).json.status).toBe('redeemed');
+  let status: string | undefined;
+  while (Date.now() - completedAt < 2_000) {
+    status = (await call(b, 'GET', `/api/gifts/${giftId}`)).json.status;
+    if (status === 'redeemed') break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  console.log(`[postgres, 2 processes] the other process showed the gift redeemed ${Date.now() - completedAt} ms after the completion's answer`);
+  expect(status).toBe('redeemed');
+});

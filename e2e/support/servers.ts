@@ -39,7 +39,8 @@ const SPECS: Record<ServerName, ServerSpec> = {
 };
 
 const GUARD = join(__dirname, 'process-guard.cjs');
-const READY_TIMEOUT_MS = 30_000;
+// The API starts a whole PostgreSQL (PGlite): on a loaded two-core machine that can take long.
+const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 8_000;
 const POLL_MS = 100;
 const START_MARK = '=== e2e';

@@ -18,7 +18,20 @@ export interface Database extends Queryable {
    * it throws. `work` must use `tx` only, never the database itself (PGlite has one connection).
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to `NOTIFY channel, payload` from any process (sent with `pg_notify` inside a
+   * transaction, delivered once it commits). `gap` is called whenever notifications may have
+   * been missed (the connection carrying them was lost, or is being re-established); `resumed`
+   * once they flow again. Resolves with the unsubscribe function.
+   */
+  listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface Subscriber {
+  message(payload: string): void;
+  gap(): void;
+  resumed(): void;
 }
 
 /**

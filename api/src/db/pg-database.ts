@@ -6,8 +6,8 @@
  * connection fails only the requests that were using it (as DatabaseUnavailableError, answered
  * 503), and the pool opens fresh connections once the server is back.
  */
-import { Pool, type PoolClient } from 'pg';
-import { type Database, DatabaseUnavailableError, type Queryable } from './database';
+import { Client, Pool, type PoolClient } from 'pg';
+import { type Database, DatabaseUnavailableError, type Queryable, type Subscriber } from './database';
 
 // Deadlock and serialisation failures are safe to retry: the transaction was rolled back whole.
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -63,6 +63,67 @@ function wrap(client: Pick<PoolClient, 'query'>): Queryable {
   };
 }
 
+const LISTEN_RETRY_MS = [250, 1_000, 2_000, 5_000];
+
+/**
+ * A dedicated connection that LISTENs on one channel, reconnecting after a loss (a restart):
+ * the subscriber hears of the gap at once and of the recovery once LISTEN runs again.
+ */
+function listenOn(url: string, channel: string, subscriber: Subscriber, reportLost: (error: Error) => void): () => Promise<void> {
+  let closed = false;
+  let client: Client | undefined;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const retry = () => {
+    if (closed || timer) return;
+    const delay = LISTEN_RETRY_MS[Math.min(failures, LISTEN_RETRY_MS.length - 1)] ?? 5_000;
+    failures += 1;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, delay);
+    timer.unref();
+  };
+  const connect = async () => {
+    const current = new Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    client = current;
+    let lost = false;
+    const onLost = (error: Error) => {
+      if (lost) return;
+      lost = true;
+      reportLost(error);
+      subscriber.gap();
+      current.end().catch(() => undefined);
+      retry();
+    };
+    current.on('error', onLost);
+    current.on('end', () => onLost(new Error('the notification connection ended')));
+    current.on('notification', (notification) => {
+      if (notification.channel === channel) subscriber.message(notification.payload ?? '');
+    });
+    try {
+      await current.connect();
+      // Identifiers cannot be parameters; the channel is one of ours, quoted.
+      await current.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    } catch (error) {
+      onLost(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if (closed) {
+      await current.end().catch(() => undefined);
+      return;
+    }
+    failures = 0;
+    subscriber.resumed();
+  };
+  void connect();
+  return async () => {
+    closed = true;
+    if (timer) clearTimeout(timer);
+    await client?.end().catch(() => undefined);
+  };
+}
+
 export function openPostgres(url: string, options: PgOptions = {}): Database {
   const pool = new Pool({
     connectionString: url,
@@ -78,6 +139,7 @@ export function openPostgres(url: string, options: PgOptions = {}): Database {
   const reportLost = (error: Error) => options.onConnectionError?.(error);
   // An idle connection dropped by the server: the pool removes it and opens another when needed.
   pool.on('error', reportLost);
+  const stops = new Set<() => Promise<void>>();
 
   /** A client whose connection errors are handled while it is checked out; released broken or not. */
   async function withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -135,6 +197,19 @@ export function openPostgres(url: string, options: PgOptions = {}): Database {
         }
       }
     },
-    close: () => pool.end(),
+    async listen(channel, subscriber) {
+      // Nothing is heard until LISTEN has run: a gap until then.
+      subscriber.gap();
+      const stop = listenOn(url, channel, subscriber, reportLost);
+      stops.add(stop);
+      return async () => {
+        stops.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...stops].map((stop) => stop()));
+      await pool.end();
+    },
   };
 }

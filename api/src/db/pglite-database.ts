@@ -31,6 +31,8 @@ export async function openPglite(dataDir: string = IN_MEMORY): Promise<Database>
     driver: 'pglite',
     ...wrap(pg),
     transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
+    // One process, one session: notifications cannot be missed.
+    listen: async (channel, subscriber) => pg.listen(channel, (payload) => subscriber.message(payload)),
     close: () => pg.close(),
   };
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { freePort } from './free-port';
 
 const API_DIR = join(__dirname, '..', '..');
-const READY_TIMEOUT_MS = 30_000;
+// PGlite compiles and starts a whole PostgreSQL: on a loaded two-core machine that can take long.
+const READY_TIMEOUT_MS = 90_000;
 
 export interface ApiProcess {
   baseUrl: string;

@@ -82,6 +82,7 @@ export function countingDb(db: Database, counter: { calls: number }): Database {
       counter.calls += 1;
       return db.transaction(work);
     },
+    listen: (channel, subscriber) => db.listen(channel, subscriber),
     close: () => db.close(),
   };
 }

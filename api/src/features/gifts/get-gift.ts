@@ -3,9 +3,9 @@ import { type App, type AppContext } from '../../app-context';
 import { giftNotFound } from '../../http/errors';
 import { giftParamsSchema } from '../../schemas/requests';
 import { errorResponses, giftViewSchema } from '../../schemas/views';
-import { findGift, toGiftView } from './gift-view';
+import { toGiftView } from './gift-view';
 
-export function registerGetGift(app: App, { db, now }: AppContext): void {
+export function registerGetGift(app: App, { gifts, now }: AppContext): void {
   app.get(
     '/api/gifts/:giftId',
     {
@@ -13,7 +13,7 @@ export function registerGetGift(app: App, { db, now }: AppContext): void {
       config: { notFoundMessage: giftNotFound().message },
     },
     async (request) => {
-      const row = await findGift(db, request.params.giftId);
+      const row = await gifts.find(request.params.giftId);
       if (!row) throw giftNotFound();
       return toGiftView(row, now());
     },

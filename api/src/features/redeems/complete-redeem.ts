@@ -14,7 +14,7 @@ import { completeRedeemResultSchema, errorResponses } from '../../schemas/views'
 import { minuteWindow } from '../../time';
 import { redeemGift } from './redeem-gift';
 
-export function registerCompleteRedeem(app: App, { db, now, config }: AppContext): void {
+export function registerCompleteRedeem(app: App, { db, now, config, gifts }: AppContext): void {
   app.post(
     '/api/redeems/:redeemId/complete',
     {
@@ -38,9 +38,9 @@ export function registerCompleteRedeem(app: App, { db, now, config }: AppContext
         },
         at,
       );
-            // The completing browser may see its voucher again after a reload: it keeps (or gets) a cookie.
+      // The completing browser may see its voucher again after a reload: it keeps (or gets) a cookie.
       const completer = visitorHash(visitorId(request, reply));
-      return redeemGift(db, { redeemId: request.params.redeemId, email: email.email, visitorHash: completer }, at);
+      return redeemGift(db, { redeemId: request.params.redeemId, email: email.email, visitorHash: completer }, at, (giftId) => gifts.forget(giftId));
     },
   );
 }

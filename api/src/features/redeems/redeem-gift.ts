@@ -10,6 +10,7 @@ import { type CompleteRedeemResult } from 'shared/api/contract';
 import { newVoucherCode } from '../../codes';
 import { type Database } from '../../db/database';
 import { giftAlreadyRedeemed, giftExpired, HttpError, redeemNotFound } from '../../http/errors';
+import { announceGiftChange } from '../gifts/gift-cache';
 
 interface LockedSession {
   [column: string]: unknown;
@@ -30,8 +31,15 @@ export interface Completion {
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-export async function redeemGift(db: Database, { redeemId, email, visitorHash }: Completion, now: Date): Promise<CompleteRedeemResult> {
-  return db.transaction(async (tx) => {
+/** `onRedeemed` hears the gift's id once the redemption has committed (this process's cache). */
+export async function redeemGift(
+  db: Database,
+  { redeemId, email, visitorHash }: Completion,
+  now: Date,
+  onRedeemed: (giftId: string) => void = () => undefined,
+): Promise<CompleteRedeemResult> {
+  let redeemedGift: string | undefined;
+  const result = await db.transaction(async (tx) => {
     const [session] = await tx.query<{ gift_id: string }>('SELECT gift_id FROM redeem_sessions WHERE id = $1', [redeemId]);
     if (!session) throw redeemNotFound();
     const [gift] = await tx.query<{ status: string; expires_at: Date; redeemed_at: Date | null }>(
@@ -65,6 +73,9 @@ export async function redeemGift(db: Database, { redeemId, email, visitorHash }:
       [session.gift_id, now],
     );
     if (!redeemed) throw gift.expires_at.getTime() <= now.getTime() ? giftExpired() : giftAlreadyRedeemed();
+    // Every process forgets its cached copy of the gift once this commits.
+    await announceGiftChange(tx, session.gift_id);
+    redeemedGift = session.gift_id;
 
     const voucherCode = newVoucherCode();
     const [completed] = await tx.query(
@@ -83,4 +94,6 @@ export async function redeemGift(db: Database, { redeemId, email, visitorHash }:
     );
     return { voucherCode, redeemedAt: redeemed.redeemed_at.toISOString() };
   });
+  if (redeemedGift) onRedeemed(redeemedGift);
+  return result;
 }

@@ -1,0 +1,160 @@
+/**
+ * `npm run bench -w api` (`-- --quick` for a short smoke run): where the API's time goes.
+ *
+ * Starts a throwaway PostgreSQL cluster, the API on PGlite and on PostgreSQL (each its own
+ * process, LOG_LEVEL=info, output drained through a pipe) and a bare Fastify server, then:
+ *   1. saturation throughput of GET gift, interleaved rounds, as ratios to bare Fastify;
+ *   2. latency of GET gift at a fixed rate;
+ *   3. the same reads while plays are written;
+ *   4. completions on two API processes sharing one database, checked for exactly-once
+ *      (exit code 1 when violated);
+ *   5. pgbench -S on the same cluster, for reference.
+ * Everything started is stopped at the end, also on failure and on Ctrl-C.
+ */
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { raceCompletions } from './completions';
+import { describeCpu, measureCpu } from './cpu';
+import { sharedAgent } from './http';
+import { abortLoads } from './load';
+import { findPgbench, runPgbench } from './pgbench';
+import { heading, note, rps, statuses, table } from './report';
+import { fixedRate, readsDuringWrites } from './latency';
+import { createWorkspace, killAllSync, type Postgres, type Server, startApi, startBare, startPostgres, type Workspace } from './servers';
+import { type Settings, type Target, wonGift } from './target';
+import { throughput } from './throughput';
+
+const QUICK = process.argv.includes('--quick');
+const WATCHDOG_MS = 9 * 60 * 1000;
+
+const SETTINGS: Settings = QUICK
+  ? { rounds: 1, connections: 10, saturationSeconds: 2, warmupSeconds: 1, latencyRounds: 1, fixedRate: 500, fixedSeconds: 2, writeRate: 50 }
+  : { rounds: 4, connections: 10, saturationSeconds: 5, warmupSeconds: 1, latencyRounds: 3, fixedRate: 500, fixedSeconds: 4, writeRate: 50 };
+const API_DATABASE = 'bench_api';
+const COMPLETION_GIFTS = QUICK ? 60 : 400;
+const PGBENCH_SECONDS = QUICK ? 1 : 4;
+
+/** High enough never to refuse the bench's requests, which all come from 127.0.0.1. */
+const NO_LIMITS = { PLAYS_PER_VISITOR_PER_DAY: '1000000', PLAYS_PER_IP_PER_DAY: '1000000', REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000000' };
+
+let workspace: Workspace | undefined;
+let postgres: Postgres | undefined;
+const servers: Server[] = [];
+
+async function stopServers(): Promise<void> {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+}
+
+async function cleanUp(): Promise<void> {
+  abortLoads();
+  await stopServers();
+  await postgres?.cluster.stop();
+  workspace?.remove();
+  sharedAgent.destroy();
+}
+
+function cleanUpSync(): void {
+  killAllSync();
+  postgres?.cluster.stopSync();
+  workspace?.remove();
+}
+
+/** Runs a section, then says how busy the machine was meanwhile (the machine is shared). */
+async function section<T>(work: () => Promise<T>): Promise<T> {
+  const measured = measureCpu(postgres ? new URL(postgres.cluster.url).port : undefined);
+  const result = await work();
+  if (measured) note(describeCpu(measured()));
+  return result;
+}
+
+async function completionSection(url: string, catalogueFile: string): Promise<boolean> {
+  heading(`4. Completions on 2 API processes sharing one PostgreSQL database (${COMPLETION_GIFTS} gifts, 16 concurrent requests, duplicates included)`);
+  const env = { ...NO_LIMITS, DATABASE_URL: url, PRIZE_CATALOGUE_FILE: catalogueFile, GAME_WIN_RATE: '1' };
+  const apis = await Promise.all([1, 2].map((n) => startApi(`API process ${n}`, env)));
+  servers.push(...apis);
+  const [first, second] = apis;
+  if (!first || !second) throw new Error('two API processes expected');
+  const report = await raceCompletions([first, second], url, { gifts: COMPLETION_GIFTS, concurrency: 16 });
+  note(`setup: ${report.gifts} gifts at ${rps(report.playsPerSecond)} plays/s, sessions opened at ${rps(report.opensPerSecond)}/s`);
+  note(`completions: ${report.requests} requests at ${rps(report.completionsPerSecond)}/s (${statuses(report.statuses)})`);
+  note(`races: ${report.rivals} gifts had a second visitor's session, which won ${report.rivalWins} of them`);
+  if (report.problems.length === 0) note('exactly-once: OK (one completed session per gift, every 200 voucher = the stored one, repeats got the same voucher)');
+  else for (const problem of report.problems) note(`EXACTLY-ONCE VIOLATED: ${problem}`);
+  await stopServers();
+  return report.problems.length === 0;
+}
+
+async function pgbenchSection(pg: Postgres): Promise<void> {
+  const binary = findPgbench();
+  heading('5. pgbench -S on the same cluster (reference), 10 clients');
+  if (!binary) return note('pgbench not found in /usr/lib/postgresql/*/bin: skipped');
+  const runs = await runPgbench(binary, await pg.createDatabase('bench_pgbench'), { clients: 10, seconds: PGBENCH_SECONDS });
+  console.log(table(['protocol (-M)', 'tps'], runs.map((run) => [run.mode, rps(run.tps)])));
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  console.log(`api bench${QUICK ? ' (--quick)' : ''}: Node ${process.version}, pid ${process.pid}`);
+  workspace = createWorkspace();
+  postgres = await startPostgres();
+  const apiUrl = await postgres.createDatabase(API_DATABASE);
+  const twoUrl = await postgres.createDatabase('bench_two');
+
+  const common = { ...NO_LIMITS, PRIZE_CATALOGUE_FILE: workspace.catalogueFile };
+  const [pglite, pg] = await Promise.all([
+    startApi('PGlite', { ...common, PGLITE_DATA_DIR: join(workspace.dir, 'pglite') }),
+    startApi('PostgreSQL', { ...common, DATABASE_URL: apiUrl }),
+  ]);
+  servers.push(pglite, pg);
+  const [pgliteGift, pgGift] = [await wonGift(pglite), await wonGift(pg)];
+  const bare = await startBare(pgliteGift.body);
+  servers.push(bare);
+  note(`servers: bare pid ${bare.pid}, PGlite API pid ${pglite.pid}, PostgreSQL API pid ${pg.pid} (pool 10); ${postgres.cluster.url.replace(/\/postgres$/, '')}`);
+
+  const bareTarget: Target = { label: 'bare', server: bare, giftPath: pgliteGift.path };
+  const apis: [Target, Target] = [
+    { label: 'PGlite', server: pglite, giftPath: pgliteGift.path },
+    { label: 'PostgreSQL', server: pg, giftPath: pgGift.path, database: API_DATABASE },
+  ];
+  await section(() => throughput(bareTarget, apis, SETTINGS));
+  await section(() => fixedRate([bareTarget, ...apis], SETTINGS));
+  await section(() => readsDuringWrites(apis, SETTINGS));
+  await stopServers();
+
+  const catalogueFile = workspace.catalogueFile;
+  const exactlyOnce = await section(() => completionSection(twoUrl, catalogueFile));
+  const cluster = postgres;
+  await section(() => pgbenchSection(cluster));
+  console.log(`\ntotal wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return exactlyOnce ? 0 : 1;
+}
+
+let interrupted = false;
+const interrupt = (signal: NodeJS.Signals) => {
+  if (interrupted) {
+    cleanUpSync();
+    process.exit(130);
+  }
+  interrupted = true;
+  console.error(`\n${signal}: stopping everything the bench started…`);
+  cleanUp().finally(() => process.exit(130));
+};
+process.on('SIGINT', interrupt);
+process.on('SIGTERM', interrupt);
+process.on('exit', cleanUpSync);
+setTimeout(() => {
+  console.error(`the bench ran longer than ${WATCHDOG_MS / 60_000} minutes: stopping`);
+  cleanUp().finally(() => process.exit(1));
+}, WATCHDOG_MS).unref();
+
+main().then(
+  async (code) => {
+    await cleanUp();
+    process.exit(code);
+  },
+  async (error: unknown) => {
+    console.error('bench failed:', error);
+    await cleanUp().catch(() => undefined);
+    process.exit(1);
+  },
+);

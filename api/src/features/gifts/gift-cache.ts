@@ -1,0 +1,84 @@
+/**
+ * Gift rows kept in memory, so a gift page's reads (the busiest request) mostly skip the
+ * database. A gift's row changes in one way only: redeeming it, whose transaction sends
+ * `pg_notify(GIFT_CHANGED, giftId)`. Every process listens and forgets that gift once the
+ * change commits. Whenever notifications may have been missed (the listening connection was
+ * lost, say in a database restart), the cache is emptied and bypassed until they flow again.
+ * A read that raced with a change is not kept (the epoch moved meanwhile), and every entry
+ * expires after TTL_MS, which bounds how long an operator's direct edit of a prize takes to show.
+ * Statuses that depend on time (expired) are computed on every read, not cached.
+ */
+import { type Database, type Queryable } from '../../db/database';
+import { findGift, type GiftRow } from './gift-view';
+
+export const GIFT_CHANGED = 'gift_changed';
+const MAX_ENTRIES = 5_000;
+const TTL_MS = 60_000;
+
+export class GiftCache {
+  private readonly entries = new Map<string, { row: GiftRow; storedAt: number }>();
+  private epoch = 0;
+  private listening = false;
+  private unsubscribe: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Starts hearing of changes; until then (and during any gap) reads go to the database. */
+  async start(): Promise<void> {
+    this.unsubscribe = await this.db.listen(GIFT_CHANGED, {
+      message: (giftId) => this.forget(giftId),
+      gap: () => this.pause(),
+      resumed: () => {
+        this.forgetAll();
+        this.listening = true;
+      },
+    });
+    // PGlite hears every change from the start (one process, one session).
+    if (this.db.driver === 'pglite') this.listening = true;
+  }
+
+  async stop(): Promise<void> {
+    this.pause();
+    await this.unsubscribe?.();
+  }
+
+  /** The gift's row, from memory when it is there and current. */
+  async find(giftId: string): Promise<GiftRow | undefined> {
+    const cached = this.entries.get(giftId);
+    if (cached && this.listening && this.clock() - cached.storedAt < TTL_MS) return cached.row;
+    const epoch = this.epoch;
+    const row = await findGift(this.db, giftId);
+    if (row && this.listening && epoch === this.epoch) this.store(giftId, row);
+    return row;
+  }
+
+  forget(giftId: string): void {
+    this.epoch += 1;
+    this.entries.delete(giftId);
+  }
+
+  private forgetAll(): void {
+    this.epoch += 1;
+    this.entries.clear();
+  }
+
+  private pause(): void {
+    this.listening = false;
+    this.forgetAll();
+  }
+
+  private store(giftId: string, row: GiftRow): void {
+    this.entries.delete(giftId);
+    this.entries.set(giftId, { row, storedAt: this.clock() });
+    // Map keeps insertion order: the first key is the least recently stored.
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value ?? '');
+  }
+}
+
+/** Inside the transaction that changes the gift: heard by every process once it commits. */
+export async function announceGiftChange(tx: Queryable, giftId: string): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [GIFT_CHANGED, giftId]);
+}
