@@ -5,7 +5,7 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { LogController } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type App, type AppContext, type Lifecycle } from './app-context';
 import { type AppConfig } from './config';
 import { type Database } from './db/database';
@@ -19,6 +19,7 @@ import { registerGetRedeem } from './features/redeems/get-redeem';
 import { installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
 import { serializeRequest } from './http/request-log';
+import { responseSerializerCompiler } from './http/response-serializer';
 import { installSameSiteGuard } from './http/same-site-guard';
 import { type Clock, systemClock } from './time';
 
@@ -86,7 +87,7 @@ export async function buildApp({ config, db, now = systemClock, logStream, lifec
   // JSON only: a text/plain POST is what a cross-site form can send without a CORS preflight.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandlers(app, BODY_LIMIT_BYTES);
 
   await app.register(cors, {

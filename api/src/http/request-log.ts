@@ -32,9 +32,19 @@ export function maskUrl(url: string): string {
   return `${masked.join('/')}${queryAt === -1 ? '' : '?…'}`;
 }
 
+const recentHashes = new Map<string, string>();
+const RECENT_HASHES = 1_000;
+
 /** The same hash the rate-limit counters use for the address (`rate_counters.bucket`'s suffix). */
 export function addressHash(ip: string): string {
-  return hashValue(limitSubject(ip));
+  // Every log line of a request needs it, and a busy client sends many: remember the last few.
+  let hash = recentHashes.get(ip);
+  if (hash === undefined) {
+    hash = hashValue(limitSubject(ip));
+    if (recentHashes.size >= RECENT_HASHES) recentHashes.clear();
+    recentHashes.set(ip, hash);
+  }
+  return hash;
 }
 
 export interface LoggedRequest {
