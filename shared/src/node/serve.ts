@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { answerHealth, isHealthUrl } from './health';
 import { createStaticHandler, type RequestHandler } from './static-server';
 
-/** Inside the grace the supervisors give before SIGKILL (`npm start`: 4 s). */
+/** Inside the grace the supervisors give before SIGKILL (`npm start`: 12 s). */
 export const SHUTDOWN_TIMEOUT_MS = 3000;
 
 export interface ServeOptions {
