@@ -4,7 +4,8 @@
  */
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import pino from 'pino';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type App, type AppContext, type Lifecycle } from './app-context';
 import { type AppConfig } from './config';
@@ -18,7 +19,7 @@ import { registerCompleteRedeem } from './features/redeems/complete-redeem';
 import { registerGetRedeem } from './features/redeems/get-redeem';
 import { installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
-import { serializeRequest } from './http/request-log';
+import { installAccessLog, serializeRequest } from './http/request-log';
 import { responseSerializerCompiler } from './http/response-serializer';
 import { installSameSiteGuard } from './http/same-site-guard';
 import { type Clock, systemClock } from './time';
@@ -65,19 +66,18 @@ const REDACT = [
 ];
 
 export async function buildApp({ config, db, now = systemClock, logStream, lifecycle = { stopping: false } }: BuildAppOptions): Promise<App> {
+  // Both loggers write to one destination (stdout unless a test gives a stream), so their lines
+  // stay in order. Pino's default for stdout: asynchronous, flushed on exit.
+  const destination = logStream ?? pino.destination({ dest: 1, sync: false });
+  const logger: FastifyBaseLogger = pino({ level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } }, destination);
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: { paths: REDACT, censor: '[redacted]' },
-      serializers: { req: serializeRequest },
-      ...(logStream ? { stream: logStream } : {}),
-    },
+    loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestTimeout: TIMEOUTS.requestMs,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
     http: { headersTimeout: TIMEOUTS.headersMs, connectionsCheckingInterval: TIMEOUTS.checkIntervalMs },
-    // One line per request, written when it is answered (below), instead of Fastify's two.
+    // One line per request, written when it is answered (installAccessLog), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Fastify's own 503 while closing has another body and no CORS headers: the hook below
     // answers instead, in the one error shape.
@@ -114,9 +114,7 @@ export async function buildApp({ config, db, now = systemClock, logStream, lifec
     throw new HttpError(503, 'The service is shutting down. Try again in a moment.');
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
-  });
+  installAccessLog(app, pino({ level: config.logLevel }, destination));
 
   // Answers carry ids and voucher codes: no shared or browser cache may keep them.
   app.addHook('onSend', async (_request, reply) => {

@@ -6,6 +6,8 @@
  * lines to counters and to each other without the address itself.
  */
 import { type FastifyRequest } from 'fastify';
+import { type Logger } from 'pino';
+import { type App } from '../app-context';
 import { hashValue } from '../hash';
 import { limitSubject } from './client-ip';
 
@@ -57,4 +59,21 @@ export interface LoggedRequest {
 /** Fastify's `req` log serializer: replaces the default (full URL, address, port, host). */
 export function serializeRequest(request: FastifyRequest): LoggedRequest {
   return { method: request.method, url: maskUrl(request.url), addressHash: addressHash(request.ip) };
+}
+
+/**
+ * The access log: one line per request, once it is answered, in Fastify's shape (`reqId`, `req`,
+ * `res.statusCode`, `responseTime`). Written by a logger of its own, without redaction: every
+ * field is built above from nothing personal, and the app logger's redaction (kept for everything
+ * else, where an email or a voucher code could slip into a logged object) cost a gift read about
+ * a tenth of its time.
+ */
+export function installAccessLog(app: App, logger: Logger): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    logger.info(
+      { reqId: request.id, req: serializeRequest(request), res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+    done();
+  });
 }
