@@ -50,8 +50,8 @@ function installedVersion(pkg: string): string {
 }
 
 /**
- * The shared-singleton list. Every part shares exactly these, so one copy of React, one router
- * and one `shared` package run in the browser, whichever part loads first.
+ * The shared-singleton list. Every part shares exactly these, so one copy of React, one router,
+ * one query client and one `shared` package run in the browser, whichever part loads first.
  */
 export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: true; requiredVersion: string }> {
   const deps = pkg.dependencies ?? {};
@@ -71,6 +71,8 @@ export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: 
     'react-router-dom': entry(range('react-router-dom')),
     // One Iconify registry: the bundled icons are registered once, whichever part loads first.
     '@iconify/react/offline': entry(`^${installedVersion('@iconify/react')}`),
+    // One QueryClient context: every remote's pages use `shared/api/query-client` and its cache.
+    '@tanstack/react-query': entry(range('@tanstack/react-query')),
     ...Object.fromEntries(sharedEntries),
   };
 }

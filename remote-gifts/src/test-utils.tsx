@@ -1,14 +1,13 @@
 /**
- * Renders pages as the host does (a router, and the API client in context) with only the
- * network stubbed: a real client whose `fetch` answers with real Responses.
+ * Renders pages as the host does (a router, the API client in context, a query client: see
+ * renderAt) with only the network stubbed: a real client whose `fetch` answers with real Responses.
  */
-import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { ApiProvider } from 'shared/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import type { GiftView } from 'shared/api/contract';
 import { reasonPhrase } from 'shared/http-error';
+import { renderAt } from 'shared/testing/render-at';
 
 export const API_BASE = 'http://api.test';
 
@@ -56,17 +55,8 @@ export function deferredReply(): { reply: Reply; resolve: (response: Response) =
 
 export function renderWithApi(path: string, routes: Record<string, ReactElement>, fetchStub: FetchStub) {
   const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
-  return render(
-    <ApiProvider client={client}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          {Object.entries(routes).map(([routePath, element]) => (
-            <Route key={routePath} path={routePath} element={element} />
-          ))}
-        </Routes>
-      </MemoryRouter>
-    </ApiProvider>,
-  );
+  const withApi = Object.entries(routes).map(([routePath, element]) => [routePath, <ApiProvider client={client}>{element}</ApiProvider>]);
+  return renderAt(path, Object.fromEntries(withApi));
 }
 
 export const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';

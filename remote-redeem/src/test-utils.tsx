@@ -1,11 +1,13 @@
 /**
- * The redeem page under test, as the host renders it: inside the router and an ApiProvider
- * holding a real API client, whose fetch is the only thing stubbed (our network boundary).
+ * The redeem page under test, as the host renders it: inside the router (and a fresh query
+ * client, see renderAt) and an ApiProvider holding a real API client, whose fetch is the only
+ * thing stubbed (our network boundary).
  */
-import { Component, type ReactNode } from 'react';
+import { Component, StrictMode, type ReactNode } from 'react';
 import { ApiProvider } from 'shared/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { reasonPhrase, toHttpError, type HttpError } from 'shared/http-error';
+import { TestQueryProvider, type createTestQueryClient } from 'shared/testing/query-client';
 import { renderAt } from 'shared/testing/render-at';
 import RedeemPage from './exposed/redeem-page';
 import { REDEEM_ID } from './test-fixtures';
@@ -69,14 +71,24 @@ class CaughtError extends Component<{ children: ReactNode }, { error: HttpError 
   }
 }
 
-export function renderRedeemPage(fetchStub: FetchStub, redeemId: string = REDEEM_ID) {
+interface RenderOptions {
+  /** Mounts the page twice, as React does in development. */
+  strictMode?: boolean;
+  /** A query client the test looks into; otherwise a fresh one. */
+  queryClient?: ReturnType<typeof createTestQueryClient>;
+}
+
+export function renderRedeemPage(fetchStub: FetchStub, redeemId: string = REDEEM_ID, options: RenderOptions = {}) {
   const api = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
+  const page = (
+    <CaughtError>
+      <RedeemPage />
+    </CaughtError>
+  );
   return renderAt(`/redeem/${redeemId}`, {
     '/redeem/:redeemId': (
       <ApiProvider client={api}>
-        <CaughtError>
-          <RedeemPage />
-        </CaughtError>
+        <TestQueryProvider client={options.queryClient}>{options.strictMode ? <StrictMode>{page}</StrictMode> : page}</TestQueryProvider>
       </ApiProvider>
     ),
     '/gifts/:giftId': <p>The gift page</p>,

@@ -1,7 +1,12 @@
+import { PageQueryProvider } from 'shared/api/query-provider';
 import { ContentPage } from '../features/content/components/content-page';
 
 // "Updated": this build's date, which webpack writes into this module. The legal pages carry
 // the date written in their own text instead.
 export default function AboutPage() {
-  return <ContentPage page="about" updatedAt={__BUILD_TIMESTAMP__} />;
+  return (
+    <PageQueryProvider>
+      <ContentPage page="about" updatedAt={__BUILD_TIMESTAMP__} />
+    </PageQueryProvider>
+  );
 }

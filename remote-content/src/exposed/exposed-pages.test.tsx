@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ComponentType } from 'react';
+import { StrictMode, type ComponentType } from 'react';
 import { renderAt } from 'shared/testing/render-at';
 import { jsonResponse, stubFetch } from '../test-utils';
 import AboutPage from './about-page';
@@ -38,6 +38,19 @@ it.each(PAGES.slice(2))('the %s page carries only the date written in its own te
 
   expect(await screen.findByText('Last updated: [date].')).toBeInTheDocument();
   expect(screen.queryByText(/^Updated/)).not.toBeInTheDocument();
+});
+
+it('a page asks for its payload once under StrictMode, which mounts it twice', async () => {
+  const fetchMock = stubFetch(() => jsonResponse({ title: 'About Gift Box', html: '<p>Text</p>' }));
+  const page = (
+    <StrictMode>
+      <AboutPage />
+    </StrictMode>
+  );
+  renderAt('/', { '/': page });
+
+  expect(await screen.findByRole('heading', { level: 1, name: 'About Gift Box' })).toBeInTheDocument();
+  expect(fetchMock).toHaveBeenCalledTimes(1);
 });
 
 it('the home page invites to play, before its text has loaded', async () => {

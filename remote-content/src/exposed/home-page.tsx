@@ -1,8 +1,13 @@
+import { PageQueryProvider } from 'shared/api/query-provider';
 import { ContentPage } from '../features/content/components/content-page';
 import { PlayNowLink } from '../features/content/components/play-now-link';
 
 // "Updated": this build's date, which webpack writes into this module. The legal pages carry
 // the date written in their own text instead.
 export default function HomePage() {
-  return <ContentPage page="home" updatedAt={__BUILD_TIMESTAMP__} actions={<PlayNowLink />} />;
+  return (
+    <PageQueryProvider>
+      <ContentPage page="home" updatedAt={__BUILD_TIMESTAMP__} actions={<PlayNowLink />} />
+    </PageQueryProvider>
+  );
 }

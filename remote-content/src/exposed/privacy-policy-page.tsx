@@ -1,5 +1,10 @@
+import { PageQueryProvider } from 'shared/api/query-provider';
 import { ContentPage } from '../features/content/components/content-page';
 
 export default function PrivacyPolicyPage() {
-  return <ContentPage page="privacy-policy" />;
+  return (
+    <PageQueryProvider>
+      <ContentPage page="privacy-policy" />
+    </PageQueryProvider>
+  );
 }

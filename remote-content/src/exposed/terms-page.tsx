@@ -1,5 +1,10 @@
+import { PageQueryProvider } from 'shared/api/query-provider';
 import { ContentPage } from '../features/content/components/content-page';
 
 export default function TermsPage() {
-  return <ContentPage page="terms" />;
+  return (
+    <PageQueryProvider>
+      <ContentPage page="terms" />
+    </PageQueryProvider>
+  );
 }

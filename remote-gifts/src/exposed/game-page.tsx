@@ -1,3 +1,10 @@
+import { PageQueryProvider } from 'shared/api/query-provider';
 import { GameScreen } from '../features/game/components/game-screen';
 
-export default GameScreen;
+export default function GamePage() {
+  return (
+    <PageQueryProvider>
+      <GameScreen />
+    </PageQueryProvider>
+  );
+}

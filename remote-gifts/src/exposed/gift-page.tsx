@@ -1,3 +1,10 @@
+import { PageQueryProvider } from 'shared/api/query-provider';
 import { GiftScreen } from '../features/gift/components/gift-screen';
 
-export default GiftScreen;
+export default function GiftPage() {
+  return (
+    <PageQueryProvider>
+      <GiftScreen />
+    </PageQueryProvider>
+  );
+}

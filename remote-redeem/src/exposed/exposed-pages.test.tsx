@@ -10,4 +10,12 @@ describe('redeem remote exposed page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' })).toBeInTheDocument();
     expect(fetchStub).toHaveBeenCalledTimes(1);
   });
+
+  it('RedeemPage asks for the session once under StrictMode, which mounts it twice', async () => {
+    const fetchStub = stubApi({ [`GET /api/redeems/${REDEEM_ID}`]: [() => jsonResponse(aRedeem())] });
+    renderRedeemPage(fetchStub, REDEEM_ID, { strictMode: true });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' })).toBeInTheDocument();
+    expect(fetchStub).toHaveBeenCalledTimes(1);
+  });
 });

@@ -2,6 +2,8 @@
  * Counts the API requests in flight so the host's progress bar covers waits for the service as
  * well as page loads, whichever remote made the request.
  */
+import { createListeners } from '../listeners';
+
 export interface RequestActivity {
   /** Marks a request as started; call the returned function once when it settles (twice is harmless). */
   begin(): () => void;
@@ -12,10 +14,7 @@ export interface RequestActivity {
 
 export function createRequestActivity(): RequestActivity {
   let count = 0;
-  const listeners = new Set<() => void>();
-  const notify = () => {
-    for (const listener of [...listeners]) listener();
-  };
+  const { subscribe, notify } = createListeners();
 
   return {
     begin() {
@@ -30,11 +29,6 @@ export function createRequestActivity(): RequestActivity {
       };
     },
     pending: () => count,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe,
   };
 }

@@ -59,3 +59,20 @@ describe('createApiClient request activity', () => {
     expect(activity.pending()).toBe(0);
   });
 });
+
+describe('createApiClient failures', () => {
+  it('tells a request that timed out from one that could not connect', async () => {
+    const timedOut = createApiClient({ baseUrl: 'http://api.test', timeoutMs: 10, fetch: (_url, init) => new Promise<Response>((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+    }) });
+    const refused = createApiClient({
+      baseUrl: 'http://api.test',
+      fetch: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+
+    await expect(timedOut.getGift('x')).rejects.toMatchObject({ statusCode: 503, retryable: true, timedOut: true });
+    await expect(refused.getGift('x')).rejects.toMatchObject({ statusCode: 503, retryable: true, timedOut: false });
+  });
+});

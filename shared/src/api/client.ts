@@ -1,7 +1,7 @@
 /**
  * The browser's client for the backend API: one place for the base URL, credentials (the
  * visitor cookie), timeouts and turning every failure into an HttpError with the API's status
- * and message. Network failures and 5xx are marked retryable.
+ * and message. Whether a failure is retryable is the one rule in retry-rule.ts.
  */
 import { HttpError } from '../http-error';
 import type { RequestActivity } from './activity';
@@ -15,20 +15,28 @@ import {
   type PlayResult,
   type RedeemView,
 } from './contract';
+import { isRetryableStatus } from './retry-rule';
 
 export const DEFAULT_API_TIMEOUT_MS = 15_000;
 
 export class ApiError extends HttpError {
-  /** Seconds to wait before trying again, from a 429's Retry-After. */
+  /** Seconds to wait before trying again, from the answer's Retry-After (a 429's, a 503's). */
   readonly retryAfterSeconds: number | undefined;
-  /** Trying the same request again may succeed (network failure, timeout or 5xx). */
+  /** Trying the same request again may succeed (network failure, timeout, 408, 429 or 5xx). */
   readonly retryable: boolean;
+  /** No answer came within the client's timeout: the visitor has already waited that long. */
+  readonly timedOut: boolean;
 
-  constructor(statusCode: number, message: string, options: { statusMessage?: string; retryAfterSeconds?: number } = {}) {
+  constructor(
+    statusCode: number,
+    message: string,
+    options: { statusMessage?: string; retryAfterSeconds?: number; timedOut?: boolean } = {},
+  ) {
     super(statusCode, message, options.statusMessage);
     this.name = 'ApiError';
     this.retryAfterSeconds = options.retryAfterSeconds;
-    this.retryable = statusCode >= 500;
+    this.retryable = isRetryableStatus(statusCode);
+    this.timedOut = options.timedOut ?? false;
   }
 }
 
@@ -92,8 +100,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
-    } catch {
-      throw new ApiError(503, 'The service could not be reached. Check your connection and try again.');
+    } catch (error) {
+      // AbortSignal.timeout's DOMException (not always an `Error` instance across realms).
+      const timedOut = typeof error === 'object' && error !== null && 'name' in error && error.name === 'TimeoutError';
+      throw new ApiError(503, 'The service could not be reached. Check your connection and try again.', { timedOut });
     }
     if (!response.ok) throw await errorFrom(response);
     try {

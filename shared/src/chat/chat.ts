@@ -6,6 +6,8 @@
  * harmful. A widget that throws is only logged.
  */
 
+import { createListeners } from '../listeners';
+
 export type ChatCommand = 'show' | 'hide' | 'open' | 'close' | 'toggle';
 
 /** What the host's adapter connects: the provider's widget, one function per command. */
@@ -69,11 +71,7 @@ export function createChat(): Chat {
   let opened = false;
   let widget: ChatWidget | undefined;
   let queue: ChatCommand[] = [];
-  const listeners = new Set<() => void>();
-
-  const notify = () => {
-    for (const listener of [...listeners]) listener();
-  };
+  const { subscribe, notify } = createListeners();
   const setState = (next: ChatAvailability) => {
     if (next === state) return;
     state = next;
@@ -112,12 +110,7 @@ export function createChat(): Chat {
       notify();
     },
     isOpen: () => opened,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe,
   };
 }
 

@@ -5,6 +5,7 @@
  * Shared as a singleton, so the host's configuration is what every remote's icons use.
  */
 import type { IconifyIcon } from '@iconify/react/offline';
+import { createListeners } from '../listeners';
 import type { IconsConfig } from '../runtime-config';
 import { readCachedIcon, writeCachedIcon } from './icon-cache';
 import { ICON_NAME, iconFromSet } from './icon-data';
@@ -27,7 +28,7 @@ let service: Service | undefined;
 /** Bumped by each configuration, so an answer to an earlier one is dropped. */
 let generation = 0;
 const states = new Map<string, FallbackIcon>();
-const listeners = new Set<() => void>();
+const listeners = createListeners();
 
 /** Called by the host before its first render; without a configuration no icon is fetched. */
 export function configureIconService(config: IconsConfig | undefined): void {
@@ -37,21 +38,16 @@ export function configureIconService(config: IconsConfig | undefined): void {
   generation += 1;
   // Starts afresh: what failed under the previous configuration may load under this one.
   states.clear();
-  notify();
-}
-
-function notify(): void {
-  for (const listener of listeners) listener();
+  listeners.notify();
 }
 
 function settle(name: string, state: FallbackIcon): void {
   states.set(name, state);
-  notify();
+  listeners.notify();
 }
 
 export function subscribeToIcons(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return listeners.subscribe(listener);
 }
 
 /** Where a non-bundled icon stands; an icon cached by an earlier visit is loaded at once. */

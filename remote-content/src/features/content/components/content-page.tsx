@@ -2,10 +2,10 @@
 import { useId, type ReactNode } from 'react';
 import { usePayload } from '../api/get-payload';
 import type { ContentPageName } from '../content-pages';
+import { InlineError } from 'shared/feedback/inline-error';
 import { formatDate } from 'shared/format';
 import { useDocumentTitle } from 'shared/use-document-title';
 import { useInternalLinkClick } from '../hooks/use-internal-link-click';
-import { ContentError } from './content-error';
 import { TextSkeleton, TitleSkeleton } from './content-skeleton';
 import './content-page.css';
 
@@ -41,7 +41,7 @@ export function ContentPage({ page, actions, updatedAt }: ContentPageProps) {
           <TitleSkeleton />
         </>
       )}
-      {state.status === 'error' && <ContentError message={state.message} onRetry={retry} />}
+      {state.status === 'error' && <InlineError asHeading title="This page didn’t load" message={state.message} onRetry={retry} />}
       {actions && <div className="p-content__actions">{actions}</div>}
       {state.status === 'loading' && <TextSkeleton />}
       {state.status === 'ready' && (

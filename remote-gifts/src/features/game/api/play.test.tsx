@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { ApiProvider } from 'shared/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { recordAnalytics } from 'shared/testing/analytics';
+import { TestQueryProvider } from 'shared/testing/query-client';
 import { API_BASE, errorResponse, GIFT_ID, giftView, jsonResponse, silenceWarnings, stubFetch, type FetchStub } from '../../../test-utils';
 import { usePlay } from './play';
 
@@ -12,7 +13,11 @@ afterEach(() => jest.restoreAllMocks());
 
 function renderPlay(fetchStub: FetchStub) {
   const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
-  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <ApiProvider client={client}>
+      <TestQueryProvider>{children}</TestQueryProvider>
+    </ApiProvider>
+  );
   return renderHook(() => usePlay(), { wrapper });
 }
 

@@ -1,7 +1,7 @@
 /** `/game`: pick one of three boxes; the server decides what is inside. */
 import { useRef } from 'react';
 import { flushSync } from 'react-dom';
-import { InlineError } from '../../../components/inline-error';
+import { InlineError } from 'shared/feedback/inline-error';
 import { useDocumentTitle } from 'shared/use-document-title';
 import { usePlay } from '../api/play';
 import { useReveal } from '../hooks/use-reveal';

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { ApiProvider } from 'shared/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { recordAnalytics } from 'shared/testing/analytics';
+import { TestQueryProvider } from 'shared/testing/query-client';
 import { API_BASE, errorResponse, GIFT_ID, giftView, jsonResponse, stubFetch, type FetchStub } from '../../../test-utils';
 import { useGift } from './get-gift';
 
@@ -10,7 +11,11 @@ const { events } = recordAnalytics();
 
 function renderGift(fetchStub: FetchStub) {
   const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
-  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <ApiProvider client={client}>
+      <TestQueryProvider>{children}</TestQueryProvider>
+    </ApiProvider>
+  );
   const view = renderHook(() => useGift(GIFT_ID), { wrapper });
   return view.result;
 }

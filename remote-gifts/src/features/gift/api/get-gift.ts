@@ -1,45 +1,41 @@
 /** `GET /api/gifts/:giftId`, and the hook the gift page renders from. */
-import { useCallback, useEffect, useState } from 'react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { analytics } from 'shared/analytics';
 import { useApi } from 'shared/api/api-context';
+import { toApiFailure, type ApiFailure } from 'shared/api/api-failure';
+import type { ApiClient } from 'shared/api/client';
 import type { GiftView } from 'shared/api/contract';
-import { toApiFailure, type ApiFailure } from '../../../utils/api-failure';
+import { apiQueryKeys } from 'shared/api/query-keys';
 
 export type GiftState =
   | { status: 'loading' }
   | { status: 'ready'; gift: GiftView }
   | { status: 'failed'; failure: ApiFailure };
 
-const LOADING: GiftState = { status: 'loading' };
+/** Each answer is a view of the gift: reported once per fetch, by prize and status, never by id. */
+export function giftQueryOptions(api: ApiClient, giftId: string) {
+  return queryOptions({
+    queryKey: apiQueryKeys.gift(giftId),
+    queryFn: async () => {
+      try {
+        const gift = await api.getGift(giftId);
+        analytics.track({ name: 'Gift Viewed', properties: { prizeId: gift.prize.id, status: gift.status } });
+        return gift;
+      } catch (error) {
+        if (toApiFailure(error).retryable) console.warn('[gifts] the gift failed to load', error);
+        throw error;
+      }
+    },
+  });
+}
 
 export function useGift(giftId: string): { state: GiftState; retry: () => void } {
-  const api = useApi();
-  const [attempt, setAttempt] = useState(0);
-  // Each result remembers which request it answers, so a retry shows loading at once.
-  const [result, setResult] = useState<{ key: string; state: GiftState }>();
-  const key = `${giftId}#${attempt}`;
-
-  useEffect(() => {
-    // The client takes no signal; an answer nobody waits for any more is dropped here.
-    let current = true;
-    api.getGift(giftId).then(
-      (gift) => {
-        if (!current) return;
-        setResult({ key, state: { status: 'ready', gift } });
-        analytics.track({ name: 'Gift Viewed', properties: { prizeId: gift.prize.id, status: gift.status } });
-      },
-      (error: unknown) => {
-        if (!current) return;
-        const failure = toApiFailure(error);
-        if (failure.retryable) console.warn('[gifts] the gift failed to load', error);
-        setResult({ key, state: { status: 'failed', failure } });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, giftId, key]);
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { state: result?.key === key ? result.state : LOADING, retry };
+  const query = useQuery(giftQueryOptions(useApi(), giftId));
+  // A gift once shown stays shown: a later refetch that fails does not take it away.
+  const state: GiftState = query.data
+    ? { status: 'ready', gift: query.data }
+    : query.isError
+      ? { status: 'failed', failure: toApiFailure(query.error) }
+      : { status: 'loading' };
+  return { state, retry: () => void query.refetch() };
 }

@@ -4,6 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router-dom';
 import { ApiProvider } from 'shared/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { recordAnalytics } from 'shared/testing/analytics';
+import { TestQueryProvider } from 'shared/testing/query-client';
 import { API_BASE, errorResponse, GIFT_ID, jsonResponse, REDEEM_ID, stubFetch, type FetchStub } from '../../../test-utils';
 import { useOpenRedeem } from './open-redeem';
 
@@ -13,7 +14,9 @@ function renderOpenRedeem(fetchStub: FetchStub) {
   const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <ApiProvider client={client}>
-      <MemoryRouter initialEntries={[`/gifts/${GIFT_ID}`]}>{children}</MemoryRouter>
+      <TestQueryProvider>
+        <MemoryRouter initialEntries={[`/gifts/${GIFT_ID}`]}>{children}</MemoryRouter>
+      </TestQueryProvider>
     </ApiProvider>
   );
   const view = renderHook(() => ({ open: useOpenRedeem(GIFT_ID, 'cinema'), location: useLocation() }), { wrapper });

@@ -1,38 +1,46 @@
 /** `POST /api/gifts/:giftId/redeems`: opens (or resumes) a redeem session, then goes to it. */
-import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { analytics } from 'shared/analytics';
 import { useApi } from 'shared/api/api-context';
-import { toApiFailure, type ApiFailure } from '../../../utils/api-failure';
+import { toApiFailure, type ApiFailure } from 'shared/api/api-failure';
+import type { ApiClient } from 'shared/api/client';
+import { useMutationOnce } from 'shared/api/use-mutation-once';
 
 export type OpenRedeemState = { status: 'idle' } | { status: 'pending' } | { status: 'failed'; failure: ApiFailure };
 
+export function openRedeemMutationOptions(api: ApiClient, giftId: string) {
+  return {
+    mutationKey: ['api', 'gifts', giftId, 'redeems'] as const,
+    mutationFn: () => api.openRedeem(giftId),
+  };
+}
+
 /** `prizeId` only labels the analytics event; the gift id never leaves for analytics. */
 export function useOpenRedeem(giftId: string, prizeId: string) {
-  const api = useApi();
   const navigate = useNavigate();
-  const [state, setState] = useState<OpenRedeemState>({ status: 'idle' });
-  // State updates are not synchronous: a fast second click would still see 'idle'.
-  const inFlight = useRef(false);
+  const mutation = useMutationOnce({
+    ...openRedeemMutationOptions(useApi(), giftId),
+    onSuccess: ({ redeemId }) => {
+      analytics.track({ name: 'Redeem Started', properties: { prizeId } });
+      void navigate(`/redeem/${encodeURIComponent(redeemId)}`);
+    },
+    onError: (error) => {
+      if (toApiFailure(error).retryable) console.warn('[gifts] opening a redeem session failed', error);
+    },
+  });
 
-  const openRedeem = useCallback(() => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setState({ status: 'pending' });
-    api.openRedeem(giftId).then(
-      // Stays pending (and locked) while the page is left: there is nothing more to click.
-      ({ redeemId }) => {
-        analytics.track({ name: 'Redeem Started', properties: { prizeId } });
-        void navigate(`/redeem/${encodeURIComponent(redeemId)}`);
-      },
-      (error: unknown) => {
-        inFlight.current = false;
-        const failure = toApiFailure(error);
-        if (failure.retryable) console.warn('[gifts] opening a redeem session failed', error);
-        setState({ status: 'failed', failure });
-      },
-    );
-  }, [api, giftId, prizeId, navigate]);
+  // Stays pending (and locked) once the session is open, while the page is left: there is
+  // nothing more to click.
+  const state: OpenRedeemState =
+    mutation.isPending || mutation.isSuccess
+      ? { status: 'pending' }
+      : mutation.isError
+        ? { status: 'failed', failure: toApiFailure(mutation.error) }
+        : { status: 'idle' };
+
+  const openRedeem = () => {
+    if (!mutation.isSuccess) void mutation.send(undefined);
+  };
 
   return { state, openRedeem };
 }

@@ -1,10 +1,10 @@
 /** A loaded gift: the unwrap, the prize, where the gift stands, and what can be done with it. */
+import type { ApiFailure } from 'shared/api/api-failure';
 import type { GiftStatus as Status, GiftView } from 'shared/api/contract';
-import { GiftBox } from '../../../components/gift-box';
-import { InlineError } from '../../../components/inline-error';
-import type { ApiFailure } from '../../../utils/api-failure';
+import { InlineError } from 'shared/feedback/inline-error';
 import { formatPrizeValue } from 'shared/format';
 import { Icon } from 'shared/icons/icon';
+import { GiftBox } from '../../../components/gift-box';
 import { useOpenRedeem } from '../api/open-redeem';
 import { useShareLink } from '../hooks/use-share-link';
 import { GiftStatus } from './gift-status';

@@ -134,6 +134,7 @@ describe('GiftScreen, an available gift', () => {
   });
 
   it('says when copying failed and shows the address to copy by hand', async () => {
+    silenceWarnings();
     const user = userEvent.setup();
     stubNavigator('clipboard', { writeText: jest.fn().mockRejectedValue(new DOMException('Denied', 'NotAllowedError')) });
     renderGift(stubFetch(() => jsonResponse(giftView())));
@@ -334,5 +335,31 @@ describe('GiftScreen, when the API fails', () => {
     expect(await loaded()).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     expect(requestsOf(fetchStub)).toEqual([GET_GIFT, GET_GIFT]);
+  });
+});
+
+describe('GiftScreen and the one retry rule', () => {
+  it.each([
+    ['a timeout (408)', 408, 'The request took too long.'],
+    ['a rate limit (429)', 429, 'Too many requests.'],
+  ])('keeps %s on the page with "Try again"', async (_case, status, message) => {
+    silenceWarnings();
+    const fetchStub = stubFetch(() => errorResponse(status, message));
+    renderGift(fetchStub);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("Your gift didn't load");
+    expect(alert).toHaveTextContent(message);
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(requestsOf(fetchStub)).toEqual([GET_GIFT]);
+  });
+
+  it('shows a 400 for the gift id as the missing gift it is', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderGift(stubFetch(() => errorResponse(400, 'params/giftId must match pattern')));
+
+    const errorPage = await screen.findByTestId('error-page');
+    expect(errorPage).toHaveTextContent('404');
+    expect(errorPage).toHaveTextContent('This gift does not exist. Check the link you were sent.');
   });
 });

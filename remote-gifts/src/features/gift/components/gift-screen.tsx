@@ -1,10 +1,11 @@
 /** `/gifts/:giftId`: loads the gift and shows it, or ends on the host's error page when there is none. */
 import { useParams } from 'react-router-dom';
+import { loadFailureToThrow } from 'shared/api/api-failure';
+import { InlineError } from 'shared/feedback/inline-error';
 import { isValidId } from 'shared/ids';
-import { InlineError } from '../../../components/inline-error';
 import { useDocumentTitle } from 'shared/use-document-title';
 import { useGift } from '../api/get-gift';
-import { giftExpired, giftNotFound, giftPageError } from '../gift-errors';
+import { giftExpired, giftNotFound } from '../gift-errors';
 import { GiftDetails } from './gift-details';
 import { GiftSkeleton } from './gift-skeleton';
 import './gift-screen.css';
@@ -29,7 +30,8 @@ function GiftContent({ giftId }: { giftId: string }) {
   if (state.status === 'loading') return <GiftSkeleton />;
 
   // Thrown during render, so the host's error boundary shows it with its status.
-  const pageError = giftPageError(state.failure);
+  // Trying again can help (outage, timeout, rate limit): keep the visitor on the page.
+  const pageError = loadFailureToThrow(state.failure, giftNotFound);
   if (pageError) throw pageError;
   return (
     <section className="p-gift" aria-labelledby="p-gift-title">

@@ -1,15 +1,15 @@
-import type { ShareFeedback as Feedback } from '../hooks/use-share-link';
+import type { CopyStatus } from 'shared/feedback/use-copy-to-clipboard';
 
 /** What the share button did. On a failed copy, the address itself, ready to select by hand. */
-export function ShareFeedback({ feedback }: { feedback: Feedback | undefined }) {
+export function ShareFeedback({ feedback }: { feedback: CopyStatus }) {
   return (
     <>
       {/* Always in the page: a live region must exist before its text changes to be heard. */}
-      <p className="p-gift__feedback" role="status" data-tone={feedback}>
+      <p className="p-gift__feedback" role="status" data-tone={feedback === 'idle' ? undefined : feedback}>
         {feedback === 'copied' && 'Link copied'}
-        {feedback === 'copy-failed' && 'Copy failed: select and copy the address'}
+        {feedback === 'failed' && 'Copy failed: select and copy the address'}
       </p>
-      {feedback === 'copy-failed' && (
+      {feedback === 'failed' && (
         <input
           className="p-gift__link"
           type="text"

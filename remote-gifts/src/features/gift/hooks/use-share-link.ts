@@ -2,9 +2,8 @@
  * Shares the page's address: the system share sheet where there is one (phones), otherwise a
  * copy to the clipboard, with feedback either way so the visitor knows what happened.
  */
-import { useCallback, useEffect, useState } from 'react';
-
-export type ShareFeedback = 'copied' | 'copy-failed';
+import { useCallback } from 'react';
+import { useCopyToClipboard } from 'shared/feedback/use-copy-to-clipboard';
 
 /** Long enough to read; then cleared, so copying again is announced again. */
 const FEEDBACK_MS = 5_000;
@@ -15,17 +14,11 @@ function isAbort(error: unknown): boolean {
 
 export function useShareLink(title: string, text: string) {
   const canShare = typeof navigator.share === 'function';
-  const [feedback, setFeedback] = useState<ShareFeedback>();
-
-  useEffect(() => {
-    if (feedback !== 'copied') return;
-    const timer = setTimeout(() => setFeedback(undefined), FEEDBACK_MS);
-    return () => clearTimeout(timer);
-  }, [feedback]);
+  const { status: feedback, copy, clear } = useCopyToClipboard(FEEDBACK_MS);
 
   const shareLink = useCallback(async () => {
     const url = window.location.href;
-    setFeedback(undefined);
+    clear();
     if (typeof navigator.share === 'function') {
       try {
         await navigator.share({ title, text, url });
@@ -35,14 +28,8 @@ export function useShareLink(title: string, text: string) {
         if (isAbort(error)) return;
       }
     }
-    try {
-      // Missing on insecure origins and old browsers: the TypeError lands in the catch.
-      await navigator.clipboard.writeText(url);
-      setFeedback('copied');
-    } catch {
-      setFeedback('copy-failed');
-    }
-  }, [title, text]);
+    await copy(url);
+  }, [title, text, clear, copy]);
 
   return { canShare, feedback, shareLink };
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { ApiProvider } from 'shared/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { recordAnalytics } from 'shared/testing/analytics';
+import { TestQueryProvider } from 'shared/testing/query-client';
 import { REDEEM_ID } from '../../../test-fixtures';
 import { API_BASE, errorResponse, jsonResponse, stubApi, type FetchStub } from '../../../test-utils';
 import { useCompleteRedeem } from './complete-redeem';
@@ -15,7 +16,11 @@ const { events } = recordAnalytics();
 
 async function complete(fetchStub: FetchStub) {
   const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
-  const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={client}>{children}</ApiProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <ApiProvider client={client}>
+      <TestQueryProvider>{children}</TestQueryProvider>
+    </ApiProvider>
+  );
   const handlers = { onCompleted: jest.fn(), onClosed: jest.fn(async () => false) };
   const { result } = renderHook(() => useCompleteRedeem(REDEEM_ID, handlers, 'coffee-voucher'), { wrapper });
   await act(() => result.current.send({ email: EMAIL, acceptTerms: true }));

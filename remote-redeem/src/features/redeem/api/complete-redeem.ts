@@ -2,12 +2,14 @@
  * Completes a redeem session (`POST /api/redeems/:redeemId/complete`), and the hook the form
  * confirms with: one request at a time, and the same request again on "Try again".
  */
-import { useCallback, useRef, useState } from 'react';
+import { useState } from 'react';
 import { analytics } from 'shared/analytics';
 import { useApi } from 'shared/api/api-context';
-import { ApiError } from 'shared/api/client';
+import { toApiFailure } from 'shared/api/api-failure';
+import type { ApiClient } from 'shared/api/client';
 import type { CompleteRedeemBody, CompleteRedeemResult } from 'shared/api/contract';
-import { errorMessage, toHttpError, type HttpError } from 'shared/http-error';
+import { useMutationOnce } from 'shared/api/use-mutation-once';
+import { toHttpError, type HttpError } from 'shared/http-error';
 
 export type CompleteFailure =
   /** The answer never arrived: the gift may or may not be redeemed, and resending is safe. */
@@ -35,53 +37,46 @@ export interface CompleteRedeem {
 const IDLE: CompleteState = { status: 'idle' };
 const PENDING: CompleteState = { status: 'pending' };
 
+export function completeRedeemMutationOptions(api: ApiClient, redeemId: string) {
+  return {
+    mutationKey: ['api', 'redeems', redeemId, 'complete'] as const,
+    mutationFn: (body: CompleteRedeemBody) => api.completeRedeem(redeemId, body),
+  };
+}
+
 async function failureOf(value: unknown, onClosed: CompleteHandlers['onClosed']): Promise<CompleteFailure | undefined> {
-  const error = toHttpError(value);
-  if (error.statusCode === 409 || error.statusCode === 410) {
-    return (await onClosed(error)) ? undefined : { kind: 'rejected', message: error.message };
+  const failure = toApiFailure(value);
+  if (failure.statusCode === 409 || failure.statusCode === 410) {
+    return (await onClosed(toHttpError(value))) ? undefined : { kind: 'rejected', message: failure.message };
   }
-  if (error.statusCode === 429) {
-    return { kind: 'rate-limited', retryAfterSeconds: value instanceof ApiError ? value.retryAfterSeconds : undefined };
-  }
-  if (value instanceof ApiError && value.retryable) return { kind: 'unreachable' };
-  return { kind: 'rejected', message: errorMessage(error) };
+  if (failure.statusCode === 429) return { kind: 'rate-limited', retryAfterSeconds: failure.retryAfterSeconds };
+  if (failure.retryable) return { kind: 'unreachable' };
+  return { kind: 'rejected', message: failure.message };
 }
 
 /** `prizeId` only labels the analytics event; neither the redeem id nor the email leaves for analytics. */
 export function useCompleteRedeem(redeemId: string, { onCompleted, onClosed }: CompleteHandlers, prizeId: string): CompleteRedeem {
-  const api = useApi();
-  const [state, setState] = useState<CompleteState>(IDLE);
-  // The disabled button only renders after this event; a second click in the same tick must
-  // still find the request under way.
-  const inFlight = useRef(false);
-  const lastBody = useRef<CompleteRedeemBody | undefined>(undefined);
-
-  const send = useCallback(
-    async (body: CompleteRedeemBody) => {
-      if (inFlight.current) return;
-      inFlight.current = true;
-      lastBody.current = body;
-      setState(PENDING);
-      try {
-        const result = await api.completeRedeem(redeemId, body);
-        setState(IDLE);
-        analytics.track({ name: 'Redeem Completed', properties: { prizeId } });
-        onCompleted(result, body);
-      } catch (error) {
-        const failure = await failureOf(error, onClosed);
-        setState(failure ? { status: 'failed', failure } : IDLE);
-      } finally {
-        inFlight.current = false;
-      }
+  const [failure, setFailure] = useState<CompleteFailure>();
+  const mutation = useMutationOnce({
+    ...completeRedeemMutationOptions(useApi(), redeemId),
+    onSuccess: (result, body) => {
+      analytics.track({ name: 'Redeem Completed', properties: { prizeId } });
+      onCompleted(result, body);
     },
-    [api, redeemId, prizeId, onCompleted, onClosed],
-  );
+    // Awaited before the mutation settles, so the button stays busy while a refusal is explained.
+    onError: async (error) => setFailure(await failureOf(error, onClosed)),
+  });
 
-  const retry = useCallback(() => {
-    if (lastBody.current) void send(lastBody.current);
-  }, [send]);
+  const send = async (body: CompleteRedeemBody) => {
+    if (mutation.isPending) return;
+    setFailure(undefined);
+    await mutation.send(body);
+  };
 
-  const reset = useCallback(() => setState((current) => (current.status === 'failed' ? IDLE : current)), []);
+  const retry = () => {
+    if (mutation.variables) void send(mutation.variables);
+  };
 
-  return { state, send, retry, reset };
+  const state: CompleteState = mutation.isPending ? PENDING : failure ? { status: 'failed', failure } : IDLE;
+  return { state, send, retry, reset: () => setFailure(undefined) };
 }

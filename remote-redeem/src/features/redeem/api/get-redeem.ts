@@ -1,13 +1,17 @@
 /** Loads a redeem session (`GET /api/redeems/:redeemId`), and the hook the page renders from. */
-import { useCallback, useEffect, useState } from 'react';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useApi } from 'shared/api/api-context';
+import { loadFailureToThrow, toApiFailure } from 'shared/api/api-failure';
+import type { ApiClient } from 'shared/api/client';
 import type { RedeemView } from 'shared/api/contract';
-import { HttpError, toHttpError } from 'shared/http-error';
+import { apiQueryKeys } from 'shared/api/query-keys';
+import { HttpError } from 'shared/http-error';
 
 export type RedeemState =
   | { status: 'loading' }
   | { status: 'ready'; redeem: RedeemView }
-  /** Trying again may help (API unreachable, 5xx, 429): shown inside the page. */
+  /** Trying again may help (API unreachable, timeout, 5xx, 429): shown inside the page. */
   | { status: 'failed'; message: string }
   /** A wrong link: thrown, so the host shows its error page with this status. */
   | { status: 'missing'; error: HttpError };
@@ -21,58 +25,59 @@ export interface RedeemSession {
   refresh: () => Promise<RedeemView | undefined>;
 }
 
-const LOADING: RedeemState = { status: 'loading' };
-
 export function redeemNotFound(): HttpError {
   return new HttpError(404, 'This redeem session was not found. Check the link, or open your gift again to start a new one.');
 }
 
-function failedState(value: unknown): RedeemState {
-  const error = toHttpError(value);
-  if (error.statusCode >= 500 || error.statusCode === 429 || error.statusCode === 408) {
-    return { status: 'failed', message: error.message };
-  }
-  return { status: 'missing', error: error.statusCode === 404 ? redeemNotFound() : error };
+export function redeemQueryOptions(api: ApiClient, redeemId: string) {
+  return queryOptions({
+    queryKey: apiQueryKeys.redeem(redeemId),
+    queryFn: async () => {
+      try {
+        return await api.getRedeem(redeemId);
+      } catch (error) {
+        if (toApiFailure(error).retryable) console.warn('[redeem] the redeem session failed to load', error);
+        throw error;
+      }
+    },
+  });
+}
+
+function failedState(error: unknown): RedeemState {
+  const failure = toApiFailure(error);
+  const thrown = loadFailureToThrow(failure, redeemNotFound);
+  return thrown ? { status: 'missing', error: thrown } : { status: 'failed', message: failure.message };
 }
 
 export function useRedeem(redeemId: string): RedeemSession {
   const api = useApi();
-  const [attempt, setAttempt] = useState(0);
-  // Each result remembers which request it answers, so a retry shows loading at once.
-  const [result, setResult] = useState<{ key: string; state: RedeemState }>();
-  const key = `${redeemId}#${attempt}`;
+  const client = useQueryClient();
+  const query = useQuery(redeemQueryOptions(api, redeemId));
+  // A session once shown stays shown: a later refetch that fails does not take it away.
+  const state: RedeemState = query.data
+    ? { status: 'ready', redeem: query.data }
+    : query.isError
+      ? failedState(query.error)
+      : { status: 'loading' };
 
-  useEffect(() => {
-    let current = true;
-    api.getRedeem(redeemId).then(
-      (redeem) => {
-        if (current) setResult({ key, state: { status: 'ready', redeem } });
-      },
-      (error: unknown) => {
-        // Unmounted or superseded (StrictMode runs effects twice): nobody is waiting.
-        if (!current) return;
-        const state = failedState(error);
-        if (state.status === 'failed') console.warn('[redeem] the redeem session failed to load', error);
-        setResult({ key, state });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, redeemId, key]);
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  const replace = useCallback((redeem: RedeemView) => setResult({ key, state: { status: 'ready', redeem } }), [key]);
+  const { refetch } = query;
+  const retry = useCallback(() => void refetch(), [refetch]);
+  const replace = useCallback(
+    (redeem: RedeemView) => {
+      client.setQueryData(apiQueryKeys.redeem(redeemId), redeem);
+    },
+    [client, redeemId],
+  );
   const refresh = useCallback(async () => {
     try {
-      const redeem = await api.getRedeem(redeemId);
-      replace(redeem);
-      return redeem;
+      // Once, without automatic retries: it only explains a refusal, and the page has an
+      // answer of its own if it fails. A failure is logged here, not as a failed load.
+      return await client.fetchQuery({ queryKey: apiQueryKeys.redeem(redeemId), queryFn: () => api.getRedeem(redeemId), retry: false });
     } catch (error) {
       console.warn('[redeem] the redeem session failed to reload', error);
       return undefined;
     }
-  }, [api, redeemId, replace]);
+  }, [api, client, redeemId]);
 
-  return { state: result?.key === key ? result.state : LOADING, retry, replace, refresh };
+  return { state, retry, replace, refresh };
 }

@@ -1,6 +1,8 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { aCompletedRedeem, aRedeem, REDEEM_ID } from '../../../test-fixtures';
+import { apiQueryKeys } from 'shared/api/query-keys';
+import { createTestQueryClient } from 'shared/testing/query-client';
+import { aCompletedRedeem, aGift, aRedeem, GIFT_ID, REDEEM_ID } from '../../../test-fixtures';
 import { errorResponse, jsonResponse, networkFailure, renderRedeemPage, sentBodies, stubApi } from '../../../test-utils';
 
 const GET = `GET /api/redeems/${REDEEM_ID}`;
@@ -166,7 +168,8 @@ describe('RedeemForm confirmation', () => {
     await fillIn(user);
 
     const button = confirmButton();
-    act(() => {
+    // Both clicks in one tick; awaited after, because a mutation sends its request a microtask later.
+    await act(async () => {
       button.click();
       button.click();
     });
@@ -247,5 +250,38 @@ describe('RedeemForm confirmation', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('body/email must match format "email"');
     await user.type(emailField(), 'm');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('RedeemForm and the page’s cache', () => {
+  const giftKey = apiQueryKeys.gift(GIFT_ID);
+
+  it('once redeemed, shows a gift page that is still cached the gift redeemed', async () => {
+    const user = userEvent.setup();
+    const queryClient = createTestQueryClient();
+    queryClient.setQueryData(giftKey, aGift());
+    const fetchStub = stubApi({ [GET]: [() => jsonResponse(aRedeem())], [COMPLETE]: [() => jsonResponse(VOUCHER)] });
+    renderRedeemPage(fetchStub, REDEEM_ID, { queryClient });
+    await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' });
+
+    await fillIn(user);
+    await user.click(confirmButton());
+    await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' });
+
+    expect(queryClient.getQueryData(giftKey)).toEqual(aGift({ status: 'redeemed', redeemedAt: VOUCHER.redeemedAt }));
+    expect(fetchStub).toHaveBeenCalledTimes(2);
+  });
+
+  it('puts no gift into the cache that no page loaded', async () => {
+    const user = userEvent.setup();
+    const queryClient = createTestQueryClient();
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem())], [COMPLETE]: [() => jsonResponse(VOUCHER)] }), REDEEM_ID, { queryClient });
+    await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' });
+
+    await fillIn(user);
+    await user.click(confirmButton());
+    await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' });
+
+    expect(queryClient.getQueryData(giftKey)).toBeUndefined();
   });
 });

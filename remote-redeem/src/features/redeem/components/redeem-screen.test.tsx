@@ -154,3 +154,26 @@ describe('RedeemScreen on arrival', () => {
     expect(fetchStub).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('RedeemScreen and the one retry rule', () => {
+  it('keeps a timeout (408) on the page with "Try again"', async () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fetchStub = stubApi({ [GET]: [() => errorResponse(408, 'The request took too long.')] });
+    renderRedeemPage(fetchStub);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Your gift didn’t load');
+    expect(alert).toHaveTextContent('The request took too long.');
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(fetchStub).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a 400 for the session id as the missing session it is', async () => {
+    silenceCaughtErrors();
+    renderRedeemPage(stubApi({ [GET]: [() => errorResponse(400, 'params/redeemId must match pattern')] }));
+
+    const caught = await screen.findByRole('alert');
+    expect(caught).toHaveAttribute('data-status', '404');
+    expect(caught).toHaveTextContent('This redeem session was not found.');
+  });
+});

@@ -1,13 +1,15 @@
 /** One redeem session: loads it and shows the screen for its state, keeping up as it changes. */
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import type { CompleteRedeemBody, CompleteRedeemResult } from 'shared/api/contract';
+import type { CompleteRedeemBody, CompleteRedeemResult, GiftView } from 'shared/api/contract';
+import { apiQueryKeys } from 'shared/api/query-keys';
+import { InlineError } from 'shared/feedback/inline-error';
 import type { HttpError } from 'shared/http-error';
-import { useRedeem } from '../api/get-redeem';
 import { useDocumentTitle } from 'shared/use-document-title';
+import { useRedeem } from '../api/get-redeem';
 import { completedView } from '../redeem-view';
 import { CompletedScreen } from './completed-screen';
 import { ExpiredScreen } from './expired-screen';
-import { LoadError } from './load-error';
 import { OpenScreen } from './open-screen';
 import { RedeemSkeleton } from './redeem-skeleton';
 import { SupersededScreen } from './superseded-screen';
@@ -15,6 +17,7 @@ import './redeem-screen.css';
 
 export function RedeemSession({ redeemId }: { redeemId: string }) {
   const { state, retry, replace, refresh } = useRedeem(redeemId);
+  const queryClient = useQueryClient();
   // Whether the screen changed under the visitor's hands, rather than on arrival.
   const [changedHere, setChangedHere] = useState(false);
   const redeem = state.status === 'ready' ? state.redeem : undefined;
@@ -23,10 +26,14 @@ export function RedeemSession({ redeemId }: { redeemId: string }) {
   const onCompleted = useCallback(
     (result: CompleteRedeemResult, body: CompleteRedeemBody) => {
       if (!redeem) return;
-      replace(completedView(redeem, result, body.email));
+      const completed = completedView(redeem, result, body.email);
+      replace(completed);
+      // A gift page this visitor saw (the cache is the page's, every remote's) shows the gift
+      // redeemed straight away if they go back to it; it asks the API again all the same.
+      queryClient.setQueryData<GiftView>(apiQueryKeys.gift(completed.gift.giftId), (gift) => gift && completed.gift);
       setChangedHere(true);
     },
-    [redeem, replace],
+    [redeem, replace, queryClient],
   );
 
   // 409 or 410: the session's own state now says why (superseded, completed elsewhere, expired).
@@ -47,7 +54,14 @@ export function RedeemSession({ redeemId }: { redeemId: string }) {
 
   if (state.status === 'missing') throw state.error;
   if (state.status === 'loading') return <RedeemSkeleton />;
-  if (state.status === 'failed') return <LoadError message={state.message} onRetry={retry} />;
+  if (state.status === 'failed') {
+    // The API did not answer: a normal state of the page, with a way on that keeps the layout.
+    return (
+      <section className="p-redeem">
+        <InlineError asHeading title="Your gift didn’t load" message={state.message} onRetry={retry} />
+      </section>
+    );
+  }
 
   const view = state.redeem;
   switch (view.status) {

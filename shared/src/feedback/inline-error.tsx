@@ -3,15 +3,18 @@ import './inline-error.css';
 interface InlineErrorProps {
   title: string;
   message: string;
-  /** Present when sending the same request again can help. */
+  /** Present when sending the same request again can help: a "Try again" button. */
   onRetry?: () => void;
+  /** The title is the page's heading: nothing else on the page names it in this state. */
+  asHeading?: boolean;
 }
 
 /** A failed request is a normal state of the page: say what happened, keep the layout, offer a way on. */
-export function InlineError({ title, message, onRetry }: InlineErrorProps) {
+export function InlineError({ title, message, onRetry, asHeading = false }: InlineErrorProps) {
+  const Title = asHeading ? 'h1' : 'p';
   return (
     <div className="p-inline-error" role="alert">
-      <p className="p-inline-error__title">{title}</p>
+      <Title className="p-inline-error__title">{title}</Title>
       <p className="p-inline-error__message">{message}</p>
       {onRetry && (
         <button type="button" className="p-button p-button--primary" onClick={onRetry}>
