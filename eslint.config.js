@@ -6,7 +6,9 @@ const importX = require('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = require('eslint-import-resolver-typescript');
 const reactHooks = require('eslint-plugin-react-hooks');
 const globals = require('globals');
-const { join } = require('node:path');
+const ts = require('typescript');
+const { readFileSync, realpathSync, statSync } = require('node:fs');
+const { join, relative } = require('node:path');
 
 const REMOTES = ['remote-gifts', 'remote-redeem', 'remote-content'];
 const APPS = ['host', ...REMOTES, 'api'];
@@ -23,6 +25,9 @@ const zones = [
   { target: './shared', from: [...APPS, 'e2e'].map((app) => `./${app}`), message: '`shared` imports no app.' },
   { target: './api', from: ['host', ...REMOTES, 'e2e'].map((app) => `./${app}`), message: 'The API imports only `shared` contracts.' },
   { target: './e2e', from: [...APPS, 'shared'].map((app) => `./${app}`), message: 'Browser tests exercise the built, served apps; they import no source.' },
+  // The route table is data every side reads (the router, layouts, the host's Node server), so it reads none of them.
+  { target: './host/src/route-table', from: './host/src', except: ['./route-table'], message: 'The route table is data: it imports only itself and `shared`.' },
+  { target: './host/server', from: './host/src', except: ['./route-table'], message: "The host's server reads the route table, no browser code." },
 ];
 
 // Third-party libraries the host alone loads; remotes reach them through `shared` facades.
@@ -34,6 +39,89 @@ const SHARED_ONLY_LIBRARIES = [
   { name: '@iconify/react', message: 'Use `shared/icons/icon`: bundled icons and the configured icon service.' },
   { name: '@iconify/react/offline', message: 'Use `shared/icons/icon`: bundled icons and the configured icon service.' },
 ];
+// Remotes use @tanstack/react-query's hooks, but never a client of their own: one cache per page.
+const ONE_QUERY_CLIENT = [
+  { name: '@tanstack/react-query', importNames: ['QueryClient', 'QueryClientProvider'], message: 'Wrap exposed pages in `shared/api/query-provider`: one QueryClient per page.' },
+];
+
+// Import cycles, type imports included: `import-x/no-cycle` skips type imports (and has no option
+// to count them), yet a cycle through a type still ties two modules' designs together. Each
+// file's imports (any `import`, `export … from`, `import()`, `require()`) are read with
+// TypeScript's scanner, resolved as import-x resolves them, and kept until the file changes.
+const SOURCE_FILE = /(?<!\.d)\.[cm]?[jt]sx?$/;
+const importsCache = new Map();
+const importsIn = (text) => ts.preProcessFile(text, true, true).importedFiles;
+
+/** The repository's own source file `specifier` names from `file`, if any. */
+function sourceResolver(settings) {
+  return (specifier, file) => {
+    for (const resolver of settings['import-x/resolver-next'] ?? []) {
+      const { found, path } = resolver.resolve(specifier, file);
+      if (!found || !path) continue;
+      const real = SOURCE_FILE.test(path) ? realpathSync(path) : '';
+      return real && !real.includes('/node_modules/') ? real : undefined;
+    }
+    return undefined;
+  };
+}
+
+function importsOf(file, resolve) {
+  // A file removed since it was resolved (an editor session, a rename) imports nothing.
+  const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtimeMs === undefined) return [];
+  const cached = importsCache.get(file);
+  if (cached?.mtimeMs === mtimeMs) return cached.targets;
+  const targets = importsIn(readFileSync(file, 'utf8')).map((ref) => resolve(ref.fileName, file)).filter(Boolean);
+  importsCache.set(file, { mtimeMs, targets });
+  return targets;
+}
+
+/** The shortest chain of imports from `start` back to `goal` (both included), or undefined. */
+function chainBack(start, goal, resolve) {
+  const cameFrom = new Map([[start, undefined]]);
+  for (const queue = [start]; queue.length > 0; ) {
+    const file = queue.shift();
+    for (const next of importsOf(file, resolve)) {
+      if (next === goal) {
+        const chain = [goal];
+        for (let step = file; step; step = cameFrom.get(step)) chain.unshift(step);
+        return chain;
+      }
+      if (cameFrom.has(next)) continue;
+      cameFrom.set(next, file);
+      queue.push(next);
+    }
+  }
+  return undefined;
+}
+
+const noImportCycle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Forbid import cycles, type imports included' },
+    schema: [],
+    messages: { cycle: 'Import cycle (type imports count): {{chain}}. Move what they share into a module that imports none of them.' },
+  },
+  create(context) {
+    const file = context.physicalFilename;
+    const resolve = sourceResolver(context.settings);
+    const { sourceCode } = context;
+    return {
+      Program() {
+        for (const ref of importsIn(sourceCode.text)) {
+          const target = resolve(ref.fileName, file);
+          const chain = target && target !== file ? chainBack(target, file, resolve) : undefined;
+          if (!chain) continue;
+          context.report({
+            loc: { start: sourceCode.getLocFromIndex(ref.pos), end: sourceCode.getLocFromIndex(ref.end) },
+            messageId: 'cycle',
+            data: { chain: [file, ...chain].map((step) => relative(__dirname, step)).join(' → ') },
+          });
+        }
+      },
+    };
+  },
+};
 
 module.exports = tseslint.config(
   { ignores: ['**/dist/**', '**/dist-server/**', '**/node_modules/**', '**/coverage/**', '**/.e2e-tmp/**'] },
@@ -41,7 +129,7 @@ module.exports = tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks, local: { rules: { 'no-import-cycle': noImportCycle } } },
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: [join(__dirname, '*/tsconfig.json'), join(__dirname, 'tsconfig.json')], noWarnOnMultipleProjects: true })],
@@ -49,7 +137,7 @@ module.exports = tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'import-x/no-restricted-paths': ['error', { zones, basePath: __dirname }],
-      'import-x/no-cycle': ['error', { maxDepth: 10 }],
+      'local/no-import-cycle': 'error',
       'import-x/no-duplicates': 'error',
       'import-x/first': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -60,7 +148,7 @@ module.exports = tseslint.config(
   },
   {
     files: REMOTES.map((remote) => `${remote}/**/*.{ts,tsx}`),
-    rules: { 'no-restricted-imports': ['error', { paths: [...HOST_ONLY_LIBRARIES, ...SHARED_ONLY_LIBRARIES] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [...HOST_ONLY_LIBRARIES, ...SHARED_ONLY_LIBRARIES, ...ONE_QUERY_CLIENT] }] },
   },
   {
     files: ['host/**/*.{ts,tsx}'],

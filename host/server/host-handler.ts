@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from 'shared/http-error';
 import { safeRelativePath, sendFile, sendText, type RequestHandler } from 'shared/node/static-server';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import { resolvePath } from '../src/routes/route-table';
+import { resolvePath } from '../src/route-table/route-table';
 
 /** The build file, inside the built folder, whose id the host's `/healthz` reports. */
 export const HOST_BUILD_FILE = '_app/builds/latest.json';

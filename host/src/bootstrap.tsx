@@ -13,8 +13,10 @@ import { configureIconService } from 'shared/icons/icon-service';
 import { createRemoteLoader } from './federation/remote-loader';
 import { timeoutPlugin } from './federation/timeout-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
-import { createRoutes } from './routes/create-routes';
+import { createRoutes } from './router/create-routes';
 import { ThirdPartyStarter } from './third-party/third-party-starter';
+import { createThirdParties } from './third-party/third-parties';
+import { ThirdPartiesContext } from './third-party/third-parties-context';
 import { browserVersionCheckDeps, createVersionCheck } from './version-check/version-check';
 import './styles/host.css';
 
@@ -53,6 +55,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, browserReloadDeps, startedAt);
   const apiActivity = createRequestActivity();
   const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload, apiActivity };
+  const thirdParties = createThirdParties();
   const api = createApiClient({ baseUrl: config.apiBaseUrl, activity: apiActivity });
   const router = createBrowserRouter(
     createRoutes({
@@ -71,10 +74,12 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   root.render(
     <StrictMode>
       <AppServicesContext.Provider value={services}>
-        <ApiProvider client={api}>
-          <RouterProvider router={router} />
-          <ThirdPartyStarter config={config} router={router} />
-        </ApiProvider>
+        <ThirdPartiesContext.Provider value={thirdParties}>
+          <ApiProvider client={api}>
+            <RouterProvider router={router} />
+            <ThirdPartyStarter config={config} router={router} />
+          </ApiProvider>
+        </ThirdPartiesContext.Provider>
       </AppServicesContext.Provider>
     </StrictMode>,
   );

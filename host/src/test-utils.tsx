@@ -1,12 +1,14 @@
 /** Renders the host's real routes and layouts in memory, with remotes that tests control. */
 import { render } from '@testing-library/react';
 import { createRequestActivity, type RequestActivity } from 'shared/api/activity';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { RemoteName } from 'shared/remote-contract';
 import { AppServicesContext, type AppServices } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
-import { createRoutes } from './routes/create-routes';
+import { createRoutes } from './router/create-routes';
+import { createThirdParties, type ThirdParties } from './third-party/third-parties';
+import { ThirdPartiesContext } from './third-party/third-parties-context';
 import type { VersionCheck } from './version-check/version-check';
 
 export type LoadImpl = (remote: RemoteName, module: string) => Promise<ComponentType>;
@@ -14,6 +16,13 @@ export type LoadImpl = (remote: RemoteName, module: string) => Promise<Component
 export function pageNamed(text: string): ComponentType {
   return function TestPage() {
     return <h1>{text}</h1>;
+  };
+}
+
+/** A `wrapper` for render(): the host's third parties (a fresh set unless given) around the tree. */
+export function withThirdParties(thirdParties: ThirdParties = createThirdParties()) {
+  return function ThirdPartiesWrapper({ children }: { children: ReactNode }) {
+    return <ThirdPartiesContext.Provider value={thirdParties}>{children}</ThirdPartiesContext.Provider>;
   };
 }
 
@@ -39,10 +48,12 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), { initialEntries: [path] });
   const apiActivity = options.apiActivity ?? createRequestActivity();
   const services: AppServices = { remotes, versionCheck, reloadOnce, apiActivity };
+  const thirdParties = createThirdParties();
   const view = render(
     <AppServicesContext.Provider value={services}>
       <RouterProvider router={router} />
     </AppServicesContext.Provider>,
+    { wrapper: withThirdParties(thirdParties) },
   );
-  return { ...view, router, remotes, load, reloadOnce, fullLoad, apiActivity };
+  return { ...view, router, remotes, load, reloadOnce, fullLoad, apiActivity, thirdParties };
 }

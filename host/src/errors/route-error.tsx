@@ -4,12 +4,11 @@
  * reload guard first.
  */
 import { useEffect, useState } from 'react';
-import { useLocation, useMatches, useRevalidator, useRouteError } from 'react-router-dom';
-import type { RemoteName } from 'shared/remote-contract';
+import { useLocation, useRevalidator, useRouteError } from 'react-router-dom';
 import { useAppServices } from '../app-services';
 import { isCodeLoadFailure, RemoteLoadError } from '../federation/load-errors';
-import type { RouteHandle } from '../routes/create-routes';
 import { PageLoading } from '../navigation/page-loading';
+import { useRouteHandle } from '../route-table/route-handle';
 import { describeError } from './describe-error';
 import { ErrorPage } from './error-page';
 
@@ -18,7 +17,7 @@ export function RouteError() {
   const { remotes, reloadOnce } = useAppServices();
   const revalidator = useRevalidator();
   const { pathname, search } = useLocation();
-  const remote = (useMatches().at(-1)?.handle as RouteHandle | undefined)?.remote as RemoteName | undefined;
+  const remote = useRouteHandle()?.remote;
   const loadFailure = error instanceof RemoteLoadError || isCodeLoadFailure(error);
   const needsGuard = loadFailure && !(error instanceof RemoteLoadError);
   const [reloading, setReloading] = useState(needsGuard);

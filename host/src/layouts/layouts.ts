@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { LayoutName } from '../routes/route-table';
+import type { LayoutName } from '../route-table/route-table';
 import { DefaultLayout } from './default-layout';
 import { NoFooterLayout } from './no-footer-layout';
 import { RedeemLayout } from './redeem-layout';

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { NavLink, type NavLinkProps } from 'react-router-dom';
 import { useAppServices } from '../app-services';
-import { matchRoute } from '../routes/route-table';
+import { matchRoute } from '../route-table/route-table';
 
 type IdleWindow = Window & { requestIdleCallback?: (callback: () => void) => number };
 

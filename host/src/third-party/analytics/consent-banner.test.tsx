@@ -1,6 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
+import { withThirdParties } from '../../test-utils';
+import { createThirdParties } from '../third-parties';
 import { ConsentBanner } from './consent-banner';
 import { CONSENT_STORAGE_KEY, createConsentStore, type ConsentStore } from './consent-store';
 import { CookieSettingsButton } from './cookie-settings-button';
@@ -12,10 +14,11 @@ function renderPage(store: ConsentStore) {
         <a href="#content">A link on the page</a>
       </main>
       <footer>
-        <CookieSettingsButton store={store} />
+        <CookieSettingsButton />
       </footer>
-      <ConsentBanner store={store} />
+      <ConsentBanner />
     </MemoryRouter>,
+    { wrapper: withThirdParties(createThirdParties({ consent: store })) },
   );
 }
 

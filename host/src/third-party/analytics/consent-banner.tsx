@@ -6,7 +6,8 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import { useChatOutOfTheWay } from '../chat/use-chat-visibility';
-import { bannerOpen, consentStore, type ConsentChoice, type ConsentStore } from './consent-store';
+import { useThirdParties } from '../third-parties-context';
+import { bannerOpen, type ConsentChoice } from './consent-store';
 import { useConsent } from './use-consent';
 import './consent-banner.css';
 
@@ -32,7 +33,8 @@ function useKeepFocusAboveBanner(region: RefObject<HTMLElement | null> | undefin
   }, [region]);
 }
 
-export function ConsentBanner({ store = consentStore }: { store?: ConsentStore }) {
+export function ConsentBanner() {
+  const { consent: store } = useThirdParties();
   const state = useConsent(store);
   const open = bannerOpen(state);
   const region = useRef<HTMLElement>(null);

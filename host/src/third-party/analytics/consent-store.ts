@@ -123,6 +123,3 @@ export function createConsentStore(deps: ConsentDeps = browserDeps()): ConsentSt
 export function bannerOpen(state: ConsentState): boolean {
   return state.relevant && (state.choice === undefined || state.reopened > 0);
 }
-
-/** The page's one store: the banner, the footer's "Cookie settings" and the analytics start-up share it. */
-export const consentStore: ConsentStore = createConsentStore();

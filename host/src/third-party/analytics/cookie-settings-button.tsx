@@ -1,9 +1,10 @@
 /** The footer's way back to the consent banner; only there when something asks for consent. */
-import { consentStore, type ConsentStore } from './consent-store';
+import { useThirdParties } from '../third-parties-context';
 import { useConsent } from './use-consent';
 import './consent-banner.css';
 
-export function CookieSettingsButton({ store = consentStore }: { store?: ConsentStore }) {
+export function CookieSettingsButton() {
+  const { consent: store } = useThirdParties();
   const { relevant } = useConsent(store);
   if (!relevant) return null;
   return (

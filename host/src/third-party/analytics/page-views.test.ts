@@ -1,5 +1,5 @@
 import { recordAnalytics } from 'shared/testing/analytics';
-import { currentRoute, forwardPageViews, routePatternOf, trackPageView } from './page-views';
+import { createPageViews, routePatternOf } from './page-views';
 
 const recorded = recordAnalytics();
 
@@ -15,14 +15,15 @@ describe('page views', () => {
   });
 
   it('reach the facade, and the tag manager once it starts: first the page on screen, then each later one', () => {
-    trackPageView('/game');
+    const pageViews = createPageViews();
+    pageViews.track('/game');
     const tagManager = jest.fn();
 
-    forwardPageViews(tagManager);
-    trackPageView('/gifts/:giftId');
+    pageViews.forward(tagManager);
+    pageViews.track('/gifts/:giftId');
 
     expect(recorded.routes).toEqual(['/game', '/gifts/:giftId']);
     expect(tagManager.mock.calls).toEqual([['/game'], ['/gifts/:giftId']]);
-    expect(currentRoute()).toBe('/gifts/:giftId');
+    expect(pageViews.current()).toBe('/gifts/:giftId');
   });
 });

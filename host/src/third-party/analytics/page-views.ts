@@ -3,7 +3,7 @@
  * (`/gifts/:giftId`), never by the address: that would carry the gift or redeem id.
  */
 import { analytics } from 'shared/analytics';
-import { resolvePath } from '../../routes/route-table';
+import { resolvePath } from '../../route-table/route-table';
 
 /** The route pattern for a path; `*` for a path no route accepts (the not-found page). */
 export function routePatternOf(pathname: string): string {
@@ -11,25 +11,31 @@ export function routePatternOf(pathname: string): string {
   return 'route' in resolved ? resolved.route.path : '*';
 }
 
-let current: string | undefined;
-let tagManagerPageView: ((route: string) => void) | undefined;
-
-export function trackPageView(route: string): void {
-  current = route;
-  analytics.pageView({ route });
-  tagManagerPageView?.(route);
+export interface PageViews {
+  /** The router's page view: to the analytics facade, and the tag manager once it listens. */
+  track(route: string): void;
+  /** The route on screen, for a third party that starts after the first page view. */
+  current(): string;
+  /**
+   * The tag manager hears of every page view from the router: the one already on screen when
+   * it starts (if the router got there first), then each later one.
+   */
+  forward(to: (route: string) => void): void;
 }
 
-/** The route on screen, for a third party that starts after the first page view. */
-export function currentRoute(): string {
-  return current ?? routePatternOf(window.location.pathname);
-}
-
-/**
- * The tag manager hears of every page view from the router: the one already on screen when it
- * starts (if the router got there first), then each later one.
- */
-export function forwardPageViews(to: (route: string) => void): void {
-  tagManagerPageView = to;
-  if (current !== undefined) to(current);
+export function createPageViews(): PageViews {
+  let current: string | undefined;
+  let forwardTo: ((route: string) => void) | undefined;
+  return {
+    track(route) {
+      current = route;
+      analytics.pageView({ route });
+      forwardTo?.(route);
+    },
+    current: () => current ?? routePatternOf(window.location.pathname),
+    forward(to) {
+      forwardTo = to;
+      if (current !== undefined) to(current);
+    },
+  };
 }

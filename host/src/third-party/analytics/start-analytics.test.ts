@@ -2,6 +2,7 @@ import { analytics, type AnalyticsHit } from 'shared/analytics';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { createConsentStore, type ConsentStore } from './consent-store';
 import type { MixpanelLibrary } from './mixpanel-sink';
+import { createPageViews } from './page-views';
 import { startAnalytics } from './start-analytics';
 
 const BASE: RuntimeConfig = {
@@ -26,7 +27,8 @@ function setup(config: RuntimeConfig, { loadFails = false } = {}) {
     return library as unknown as MixpanelLibrary;
   });
   const consent: ConsentStore = createConsentStore();
-  return { library, loadMixpanel, consent, start: () => startAnalytics(config, { consent, loadMixpanel }) };
+  const pageViews = createPageViews();
+  return { library, loadMixpanel, consent, pageViews, start: () => startAnalytics(config, { consent, pageViews, loadMixpanel }) };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -142,14 +144,14 @@ describe('startAnalytics with Mixpanel', () => {
   });
 
   it('declined while the library was still loading: it neither connects nor tracks, and opts out', async () => {
-    const { library, consent } = setup({ ...BASE, ...MIXPANEL });
+    const { library, consent, pageViews } = setup({ ...BASE, ...MIXPANEL });
     let finishLoading: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (finishLoading = resolve));
     const loadMixpanel = jest.fn(async () => {
       await held;
       return library as unknown as MixpanelLibrary;
     });
-    startAnalytics({ ...BASE, ...MIXPANEL }, { consent, loadMixpanel });
+    startAnalytics({ ...BASE, ...MIXPANEL }, { consent, pageViews, loadMixpanel });
     analytics.pageView({ route: '/' });
     consent.choose('granted');
     consent.choose('denied');

@@ -5,33 +5,34 @@
  */
 import { analytics } from 'shared/analytics';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import { consentStore, type ConsentStore } from './consent-store';
-import { connectMixpanel, importMixpanel, type MixpanelConnection, type MixpanelLibrary } from './mixpanel-sink';
-import { currentRoute, forwardPageViews } from './page-views';
+import type { ConsentStore } from './consent-store';
+import { connectMixpanel, type MixpanelConnection, type MixpanelLibrary } from './mixpanel-sink';
+import type { PageViews } from './page-views';
 import { clearGoogleCookies, startTagManager, type TagManager } from './tag-manager';
 
 export interface AnalyticsDeps {
   consent: ConsentStore;
-  loadMixpanel: () => Promise<MixpanelLibrary>;
+  /** The route on screen when the tag starts, and each page view after. */
+  pageViews: Pick<PageViews, 'current' | 'forward'>;
+  /** Mixpanel's own chunk (mixpanel-sink.ts) unless a test stands in for it. */
+  loadMixpanel?: () => Promise<MixpanelLibrary>;
 }
 
-const browserDeps = (): AnalyticsDeps => ({ consent: consentStore, loadMixpanel: importMixpanel });
-
-export function startAnalytics(config: RuntimeConfig, deps: AnalyticsDeps = browserDeps()): void {
+export function startAnalytics(config: RuntimeConfig, deps: AnalyticsDeps): void {
   const { analytics: mixpanelConfig, tagManager: tagConfig } = config;
   // With no Mixpanel, nothing will ever take the buffered calls.
   if (!mixpanelConfig) analytics.disable();
   if (!mixpanelConfig && !tagConfig) return;
 
-  const { consent } = deps;
+  const { consent, pageViews } = deps;
   let choice = consent.getState().choice;
 
   let tags: TagManager | undefined;
   // A visitor who declined gets no tag at all, not even consent mode's cookieless pings.
   const startTags = (granted: boolean) => {
     if (!tagConfig || tags) return;
-    tags = startTagManager(tagConfig, { granted, route: currentRoute() });
-    forwardPageViews(tags.pageView);
+    tags = startTagManager(tagConfig, { granted, route: pageViews.current() });
+    pageViews.forward(tags.pageView);
   };
 
   let mixpanel: Promise<MixpanelConnection | undefined> | undefined;

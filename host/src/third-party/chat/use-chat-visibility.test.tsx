@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { chat, type ChatCommand, type ChatWidget } from 'shared/chat';
-import { renderApp } from '../../test-utils';
+import { renderApp, withThirdParties } from '../../test-utils';
 import { useChatOutOfTheWay, useChatVisibility } from './use-chat-visibility';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
@@ -65,7 +65,7 @@ it('keeps the bubble hidden while something asks it out of the way, then restore
     useChatOutOfTheWay(covered);
     return null;
   }
-  const view = render(<Page covered layoutVisible />);
+  const view = render(<Page covered layoutVisible />, { wrapper: withThirdParties() });
   expect(lastVisibility(widget)).toBe('hide');
 
   view.rerender(<Page covered={false} layoutVisible />);

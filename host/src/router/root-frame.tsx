@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { documentTitle } from 'shared/site';
 import { NavigationProgress } from '../navigation/navigation-progress';
+import { useRouteHandle } from '../route-table/route-handle';
 import { ConsentBanner } from '../third-party/analytics/consent-banner';
-import { routePatternOf, trackPageView } from '../third-party/analytics/page-views';
-import type { RouteHandle } from './create-routes';
+import { routePatternOf } from '../third-party/analytics/page-views';
+import { useThirdParties } from '../third-party/third-parties-context';
 
 /**
  * After a client-side navigation, focus moves to the new page's main region, as a full page
@@ -28,19 +29,19 @@ function useFocusMainOnNavigation(): void {
  * strict mode's second effect run from counting the same page twice.
  */
 function usePageViews(): void {
+  const { pageViews } = useThirdParties();
   const { pathname } = useLocation();
   const counted = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (counted.current === pathname) return;
     counted.current = pathname;
-    trackPageView(routePatternOf(pathname));
-  }, [pathname]);
+    pageViews.track(routePatternOf(pathname));
+  }, [pageViews, pathname]);
 }
 
 /** Around every layout: the progress bar, scroll restoration, the document title, focus, page views and the consent banner. */
 export function RootFrame() {
-  const matches = useMatches();
-  const title = (matches.at(-1)?.handle as RouteHandle | undefined)?.title;
+  const title = useRouteHandle()?.title;
   useEffect(() => {
     document.title = documentTitle(title);
   }, [title]);

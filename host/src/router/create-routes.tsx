@@ -4,15 +4,11 @@ import { FatalError } from '../errors/fatal-error';
 import { RouteError } from '../errors/route-error';
 import { LAYOUTS } from '../layouts/layouts';
 import { PageLoading } from '../navigation/page-loading';
-import { RootFrame } from './root-frame';
+import type { RouteHandle } from '../route-table/route-handle';
+import { ROUTES, type LayoutName } from '../route-table/route-table';
 import { RemotePage } from './remote-page';
+import { RootFrame } from './root-frame';
 import { createNotFoundLoader, createRouteLoader, type LoaderServices } from './route-loader';
-import { ROUTES, type LayoutName } from './route-table';
-
-export interface RouteHandle {
-  title?: string;
-  remote?: string;
-}
 
 export function createRoutes(services: LoaderServices): RouteObject[] {
   const leaves = (layout: LayoutName): RouteObject[] =>

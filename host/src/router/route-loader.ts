@@ -8,7 +8,7 @@ import type { LoaderFunction } from 'react-router-dom';
 import type { RemoteLoader } from '../federation/remote-loader';
 import { isLoadFailure, RemoteLoadError } from '../federation/load-errors';
 import type { VersionCheck } from '../version-check/version-check';
-import { notFoundError, validationError, type RouteDefinition } from './route-table';
+import { notFoundError, validationError, type RouteDefinition } from '../route-table/route-table';
 
 export interface LoaderServices {
   remotes: Pick<RemoteLoader, 'load'>;
