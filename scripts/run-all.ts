@@ -1,62 +1,45 @@
 /**
- * Runs every part at once, each as its own process on its own port.
+ * Runs every part at once, each as its own process on its own port, through concurrently.
  *   start: builds what is not built yet, then serves the production builds (`npm run serve`:
  *          plain node on each part's compiled server).
  *   dev:   webpack-dev-server with hot reload for every part.
- * Ctrl-C (or SIGTERM) stops them all; if one exits, the others are stopped too. Each part runs
- * in its own process group, so stopping it stops npm and the server beneath it together.
+ * Ctrl-C (or SIGTERM) stops them all; if one exits, the others are stopped too. Either way a
+ * part still running after GRACE_MS is killed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-
-interface Part {
-  name: string;
-  /**
-   * Files that exist once the part has been built: its server bundle, and its web build's
-   * last file. Any one missing (say, a web build from before the servers were bundled) means
-   * `npm run build -w <part>`.
-   */
-  builtMarkers: string[];
-}
+import { createConcurrently as concurrently, KillOthers, LogError, LogExit, Logger, type ConcurrentlyCommandInput } from 'concurrently';
+import { LogLines } from './log-lines';
 
 const ROOT = join(__dirname, '..');
-const PARTS: Part[] = [
-  { name: 'api', builtMarkers: ['dist/index.js'] },
-  { name: 'remote-content', builtMarkers: ['dist/builds/latest.json', 'dist-server/main.js'] },
-  { name: 'remote-gifts', builtMarkers: ['dist/builds/latest.json', 'dist-server/main.js'] },
-  { name: 'remote-redeem', builtMarkers: ['dist/builds/latest.json', 'dist-server/main.js'] },
-  { name: 'host', builtMarkers: ['dist/_app/builds/latest.json', 'dist-server/main.js'] },
-];
-const COLOURS = [36, 35, 33, 32, 34];
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/** Past the API's own bound (10 s for in-flight requests, then closing its database). */
+export const GRACE_MS = 12_000;
+
+/**
+ * Files that exist once a part has been built: its server bundle, and its web build's last
+ * file. Any one missing (say, a web build from before the servers were bundled) means
+ * `npm run build -w <part>`.
+ */
+const PARTS: Record<string, string[]> = {
+  api: ['dist/index.js'],
+  'remote-content': ['dist/builds/latest.json', 'dist-server/main.js'],
+  'remote-gifts': ['dist/builds/latest.json', 'dist-server/main.js'],
+  'remote-redeem': ['dist/builds/latest.json', 'dist-server/main.js'],
+  host: ['dist/_app/builds/latest.json', 'dist-server/main.js'],
+};
+const COLOURS = ['cyan', 'magenta', 'yellow', 'green', 'blue'];
 
 function buildMissing(): void {
-  for (const part of PARTS) {
-    if (part.builtMarkers.every((marker) => existsSync(join(ROOT, part.name, marker)))) continue;
-    console.log(`[run-all] building ${part.name}`);
-    const result = spawnSync(npm, ['run', 'build', '-w', part.name], { cwd: ROOT, stdio: 'inherit' });
+  for (const [part, markers] of Object.entries(PARTS)) {
+    if (markers.every((marker) => existsSync(join(ROOT, part, marker)))) continue;
+    console.log(`[run-all] building ${part}`);
+    // Through a shell, so Windows finds npm.cmd (Node refuses to spawn .cmd files without one).
+    const result = spawnSync(`npm run build -w ${part}`, { cwd: ROOT, stdio: 'inherit', shell: true });
     if (result.status !== 0) {
-      console.error(`[run-all] building ${part.name} failed`);
+      console.error(`[run-all] building ${part} failed`);
       process.exit(result.status ?? 1);
     }
-  }
-}
-
-function prefixLines(child: ChildProcess, label: string): void {
-  const write = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) stream.write(`${label} ${line}\n`);
-  };
-  child.stdout?.on('data', write(process.stdout));
-  child.stderr?.on('data', write(process.stderr));
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // the group has already gone
   }
 }
 
@@ -64,63 +47,88 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * In development each remote also runs its standalone shell on its own origin, which calls the
  * API directly; let the API accept those origins too (production allows the host's only).
  */
-function partEnv(script: 'serve' | 'dev'): NodeJS.ProcessEnv {
-  if (script !== 'dev' || process.env.CORS_ORIGINS) return process.env;
+function partEnv(script: 'serve' | 'dev'): Record<string, string> {
+  if (script !== 'dev' || process.env.CORS_ORIGINS) return {};
   const origins = [
     ['REMOTE_GIFTS_PORT', 3001],
     ['REMOTE_REDEEM_PORT', 3002],
     ['REMOTE_CONTENT_PORT', 3003],
   ].map(([variable, port]) => `http://localhost:${process.env[variable as string] || port}`);
-  return { ...process.env, CORS_ORIGINS: origins.join(',') };
+  return { CORS_ORIGINS: origins.join(',') };
 }
 
-function runAll(script: 'serve' | 'dev'): void {
-  const children: ChildProcess[] = [];
-  let stopping = false;
-  const stopAll = (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    for (const child of children) signalGroup(child, 'SIGTERM');
-    // Past the API's own bound (10 s for in-flight requests, then closing its database).
-    const force = setTimeout(() => {
-      for (const child of children) signalGroup(child, 'SIGKILL');
-      process.exit(code);
-    }, 12_000);
-    force.unref();
-    Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))))).then(
-      () => process.exit(code),
-      () => process.exit(code),
-    );
-  };
-  PARTS.forEach((part, index) => {
-    const label = `\u001b[${COLOURS[index % COLOURS.length]}m[${part.name}]\u001b[0m`;
-    const child = spawn(npm, ['run', '--silent', script, '-w', part.name], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: partEnv(script),
-      detached: true,
-    });
-    prefixLines(child, label);
-    child.on('exit', (code) => {
-      if (!stopping) {
-        console.error(`[run-all] ${part.name} exited (${code ?? 'signal'}); stopping the others`);
-        stopAll(code || 1);
-      }
-    });
-    children.push(child);
+/**
+ * On POSIX each part runs in its own process group, stopped as a whole (npm and the server
+ * beneath it), and always with SIGTERM: npm passes the signal on to the server as well, which
+ * ignores a repeated SIGTERM but takes a second SIGINT for "exit now". Ctrl-C in a terminal so
+ * reaches this process only. Windows has neither: concurrently's default ends the tree there.
+ */
+const processGroups =
+  process.platform === 'win32'
+    ? {}
+    : {
+        spawn: (command: string, options: SpawnOptions) => spawn(command, { ...options, shell: true, detached: true }),
+        kill: (pid: number, signal?: string) => {
+          try {
+            process.kill(-pid, signal === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM');
+          } catch {
+            // the group has already gone
+          }
+        },
+      };
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/**
+ * Runs the parts with prefixed output until one ends (then stops the others) or this process
+ * gets SIGINT/SIGTERM/SIGHUP (then stops them all). Resolves once every part has ended: 0 when
+ * they were asked to stop, 1 when one ended on its own.
+ */
+export async function runParts(parts: ConcurrentlyCommandInput[], graceMs = GRACE_MS): Promise<number> {
+  const logger = new Logger({});
+  // concurrently's own signal handling would pass SIGINT on as it is and never force a kill.
+  const { commands, result } = concurrently(parts, {
+    cwd: ROOT,
+    logger,
+    outputStream: process.stdout,
+    prefixColors: COLOURS,
+    controllers: [
+      new LogError({ logger }),
+      new LogLines(logger),
+      new LogExit({ logger }),
+      new KillOthers({ logger, conditions: ['success', 'failure'], killSignal: 'SIGTERM', timeoutMs: graceMs }),
+    ],
+    ...processGroups,
   });
-  process.on('SIGINT', () => stopAll(0));
-  process.on('SIGTERM', () => stopAll(0));
-  process.on('exit', () => children.forEach((child) => signalGroup(child, 'SIGTERM')));
+  let signalled = false;
+  const stopAll = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = true;
+    logger.logGlobalEvent(`${signal}: stopping every part`);
+    commands.forEach((command) => command.kill('SIGTERM'));
+    setTimeout(() => commands.forEach((command) => command.kill('SIGKILL')), graceMs).unref();
+  };
+  const onExit = () => commands.forEach((command) => command.kill('SIGTERM'));
+  for (const signal of STOP_SIGNALS) process.on(signal, stopAll);
+  process.on('exit', onExit);
+  await result.catch(() => undefined);
+  for (const signal of STOP_SIGNALS) process.off(signal, stopAll);
+  process.off('exit', onExit);
+  return signalled ? 0 : 1;
 }
 
-const mode = process.argv[2];
-if (mode === 'start') {
-  buildMissing();
-  runAll('serve');
-} else if (mode === 'dev') {
-  runAll('dev');
-} else {
-  console.error('usage: tsx scripts/run-all.ts start|dev');
-  process.exit(2);
+function main(mode: string | undefined): void {
+  if (mode !== 'start' && mode !== 'dev') {
+    console.error('usage: tsx scripts/run-all.ts start|dev');
+    process.exit(2);
+  }
+  if (mode === 'start') buildMissing();
+  const script = mode === 'start' ? 'serve' : 'dev';
+  const parts = Object.keys(PARTS).map((name) => ({
+    name,
+    command: `npm run --silent ${script} -w ${name}`,
+    env: partEnv(script),
+  }));
+  // Once every part has ended: the 12 s SIGKILL timer of concurrently's kill-others need not run out.
+  void runParts(parts).then((code) => process.exit(code));
 }
+
+if (require.main === module) main(process.argv[2]);

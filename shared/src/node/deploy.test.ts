@@ -231,6 +231,33 @@ describe('runDeployCli', () => {
     expect(JSON.parse(read(join(root, 'target/builds/latest.json'))).id).toBe('b7');
   });
 
+  it.each([
+    [['--keep-builds=3', '--from=b3', 'target']],
+    [['--keep-builds', '3', '--from', 'b3', 'target']],
+    [['target', '--from=b3', '--keep-builds', '3']],
+  ])('takes an option’s value after = or as the next argument: %j', async (argv) => {
+    const target = join(root, 'target');
+    for (const [name, id, timestamp] of [['b1', 'b1', 1000], ['b2', 'b2', 2000]] as const) await deploy({ source: makeBuild(name, id, timestamp), target });
+    makeBuild('b3', 'b3', 3000);
+    const cli = io(join(root, 'nowhere'));
+
+    expect(await runDeployCli(argv, cli)).toBe(0);
+
+    expect(cli.errLines).toEqual([]);
+    expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b3');
+    // Three builds kept: nothing removed yet.
+    expect(cli.outLines.join('\n')).toContain('; 0 files of older builds removed');
+    expect(existsSync(join(target, '190.b1.js'))).toBe(true);
+  });
+
+  it('prints the usage with --help and -h', async () => {
+    for (const flag of ['--help', '-h']) {
+      const cli = io(root);
+      expect(await runDeployCli([flag], cli)).toBe(0);
+      expect(cli.outLines.join('\n')).toMatch(/^Usage: npm run deploy/);
+    }
+  });
+
   it('exits 1 with the usage when the target is missing', async () => {
     const cli = io(root);
 
@@ -253,6 +280,11 @@ describe('runDeployCli', () => {
     [['--keep-builds'], /needs a value/],
     [['--force', 'target'], /unknown option --force/],
     [['a', 'b'], /exactly one target folder/],
+    [['--keep-builds=1', 'target'], /at least 2, got "1"/],
+    [['--keep-builds=two', 'target'], /whole number of at least 2, got "two"/],
+    [['--keep-builds', '--from', 'dist', 'target'], /--keep-builds needs a value/],
+    [['--from=', 'target'], /--from needs a value/],
+    [['--force=yes', 'target'], /unknown option --force\n\nUsage: npm run deploy/],
   ])('exits 1 on bad arguments %j', async (argv, message) => {
     const cli = io(root);
     expect(await runDeployCli(argv, cli)).toBe(1);

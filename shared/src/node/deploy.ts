@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { BuildInfo, BuildMeta } from '../build-info';
 
 export const LATEST_FILE = 'builds/latest.json';
@@ -214,7 +215,28 @@ const USAGE = `Usage: npm run deploy -w <remote> -- <target folder> [--from <bui
 Publishes the remote's build (default: its dist/) into the target folder, keeping the previous
 builds' files; remoteEntry.js, mf-manifest.json and builds/latest.json are replaced last.
   --from <folder>      the build to publish (default: dist/ of the package)
-  --keep-builds <n>    also remove the files of builds older than the newest n (n >= ${MIN_KEPT_BUILDS})`;
+  --keep-builds <n>    also remove the files of builds older than the newest n (n >= ${MIN_KEPT_BUILDS})
+  -h, --help           this text
+An option's value may also follow an equals sign: --keep-builds=3.`;
+
+const OPTIONS = {
+  from: { type: 'string' },
+  'keep-builds': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const parseCommandLine = (argv: readonly string[]) => parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+
+/** What parseArgs refused, in this command's words, naming the option as it was typed. */
+function describeArgsError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  const option = /'(-[^' ,<]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}`;
+  // "argument missing" (--keep-builds last), "ambiguous" (followed by another option).
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option && /missing|ambiguous/.test(message)) return `${option} needs a value`;
+  return message;
+}
 
 export interface CliIo {
   /** Where relative paths on the command line start from (npm's INIT_CWD: where it was run). */
@@ -227,42 +249,36 @@ export interface CliIo {
 
 /** The deploy command; resolves to the process exit code. */
 export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const positional: string[] = [];
-  let from: string | undefined;
+  const usageError = (problem: string) => {
+    io.err(`deploy: ${problem}\n\n${USAGE}`);
+    return 1;
+  };
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    return usageError(describeArgsError(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const { from } = values;
+  if (from === '') return usageError('--from needs a value');
   let keepBuilds: number | undefined;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') {
-      io.out(USAGE);
-      return 0;
-    } else if (arg === '--from' || arg === '--keep-builds') {
-      const value = argv[i + 1];
-      if (value === undefined || value === '') {
-        io.err(`deploy: ${arg} needs a value\n\n${USAGE}`);
-        return 1;
-      }
-      i += 1;
-      if (arg === '--from') from = value;
-      else {
-        keepBuilds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-        if (!Number.isInteger(keepBuilds) || keepBuilds < MIN_KEPT_BUILDS) {
-          io.err(`deploy: --keep-builds must be a whole number of at least ${MIN_KEPT_BUILDS}, got "${value}"`);
-          return 1;
-        }
-      }
-    } else if (arg.startsWith('-')) {
-      io.err(`deploy: unknown option ${arg}\n\n${USAGE}`);
-      return 1;
-    } else {
-      positional.push(arg);
+  if (values['keep-builds'] !== undefined) {
+    const value = values['keep-builds'];
+    keepBuilds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isInteger(keepBuilds) || keepBuilds < MIN_KEPT_BUILDS) {
+      return usageError(`--keep-builds must be a whole number of at least ${MIN_KEPT_BUILDS}, got "${value}"`);
     }
   }
-  if (positional.length !== 1) {
-    io.err(`deploy: ${positional.length === 0 ? 'the target folder is missing' : 'give exactly one target folder'}\n\n${USAGE}`);
-    return 1;
+  if (positionals.length !== 1) {
+    return usageError(positionals.length === 0 ? 'the target folder is missing' : 'give exactly one target folder');
   }
   const source = from === undefined ? join(io.packageDir, 'dist') : resolve(io.cwd, from);
-  const target = resolve(io.cwd, positional[0] as string);
+  const target = resolve(io.cwd, positionals[0] as string);
   try {
     const result = await deploy({ source, target, keepBuilds });
     io.out(

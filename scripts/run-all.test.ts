@@ -1,0 +1,117 @@
+/** @jest-environment node */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+const LONG_LINE = 'x'.repeat(200_000);
+
+/** Small stand-ins for the parts, each a node script. */
+const SCRIPTS: Record<string, string> = {
+  // Well past a pipe's 64 KiB, then the end of the line a moment later: several chunks.
+  'long-line.js': `process.stdout.write(${JSON.stringify(LONG_LINE)});
+setTimeout(() => process.stdout.write('END\\n'), 300);
+process.on('SIGTERM', () => process.exit(0));
+setInterval(() => undefined, 1000);`,
+  // A line every 20 ms, to cut into the long one.
+  'chatty.js': `setInterval(() => console.log('chat'), 20);
+process.on('SIGTERM', () => process.exit(0));`,
+  // Each says its pid once its signal handlers are in place.
+  'server.js': `for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { console.log('got', signal); process.exit(0); });
+console.log('pid', process.pid);
+setInterval(() => undefined, 1000);`,
+  'stubborn.js': `process.on('SIGTERM', () => console.log('ignoring SIGTERM'));
+console.log('pid', process.pid);
+setInterval(() => undefined, 1000);`,
+  // Exits 3 once the test creates the file named in its first argument.
+  'dies.js': `setInterval(() => require('node:fs').existsSync(process.argv[2]) && process.exit(3), 50);`,
+};
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'run-all-test-'));
+  for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(folder, name), text);
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+interface Runner {
+  /** Resolves once `text` has been printed. */
+  printed(text: string): Promise<void>;
+  signal(signal: NodeJS.Signals): void;
+  exited: Promise<{ code: number | null; output: string }>;
+}
+
+/** `runParts` in a process of its own, as `npm start` runs it, with the stand-ins as parts. */
+function run(parts: Record<string, string>, graceMs: number): Runner {
+  const commands = Object.entries(parts).map(([name, script]) => ({ name, command: `${process.execPath} ${join(folder, script)}` }));
+  const child = spawn(
+    process.execPath,
+    ['--require', 'tsx/cjs', '-e', `require('./scripts/run-all').runParts(${JSON.stringify(commands)}, ${graceMs}).then((code) => process.exit(code))`],
+    { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const waiting: Array<{ text: string; resolve: () => void }> = [];
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const wait of waiting.filter((entry) => output.includes(entry.text))) wait.resolve();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  return {
+    printed: (text) => (output.includes(text) ? Promise.resolve() : new Promise((resolve) => waiting.push({ text, resolve }))),
+    signal: (signal) => child.kill(signal),
+    exited: new Promise((resolve) => child.once('close', (code) => resolve({ code, output }))),
+  };
+}
+
+const pidOf = (output: string, part: string) => Number(new RegExp(`\\[${part}\\] pid (\\d+)`).exec(output)?.[1]);
+
+/** Running: a process that has exited but not been reaped yet (a zombie) does not count. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return !existsSync(`/proc/${pid}/stat`) || readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+}
+
+it('prints a line that came in several chunks whole, behind one prefix, whatever other parts print meanwhile', async () => {
+  const runner = run({ long: 'long-line.js', chatty: 'chatty.js' }, 5000);
+  await runner.printed('END');
+  runner.signal('SIGTERM');
+  const { code, output } = await runner.exited;
+
+  expect(code).toBe(0);
+  const lines = output.split('\n');
+  expect(lines.filter((line) => line.includes('xxxxxxxxxx')).map((line) => line.length)).toEqual([`[long] ${LONG_LINE}END`.length]);
+  expect(lines).toContain(`[long] ${LONG_LINE}END`);
+  expect(lines.filter((line) => line.startsWith('[chatty] chat')).length).toBeGreaterThan(3);
+}, 30_000);
+
+it('stops the others with SIGTERM when one part exits, and exits 1', async () => {
+  const runner = run({ dies: `dies.js ${join(folder, 'die-now')}`, server: 'server.js' }, 5000);
+  await runner.printed('[server] pid');
+  writeFileSync(join(folder, 'die-now'), '');
+  const { code, output } = await runner.exited;
+
+  expect(code).toBe(1);
+  expect(output).toContain('[server] got SIGTERM');
+  expect(alive(pidOf(output, 'server'))).toBe(false);
+}, 30_000);
+
+it('on Ctrl-C stops every part with SIGTERM, kills one still running after the grace, and exits 0', async () => {
+  const runner = run({ server: 'server.js', stubborn: 'stubborn.js' }, 1500);
+  await Promise.all([runner.printed('[server] pid'), runner.printed('[stubborn] pid')]);
+  const signalledAt = Date.now();
+  runner.signal('SIGINT');
+  const { code, output } = await runner.exited;
+
+  expect(code).toBe(0);
+  // SIGTERM, not SIGINT: npm passes the signal on too, and a server takes a second SIGINT for "exit now".
+  expect(output).toContain('[server] got SIGTERM');
+  expect(output).toContain('[stubborn] ignoring SIGTERM');
+  expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1500);
+  expect(alive(pidOf(output, 'stubborn'))).toBe(false);
+}, 30_000);

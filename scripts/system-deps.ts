@@ -1,0 +1,88 @@
+/**
+ * What the tests need from the system, as Debian packages: `npm test` runs this first. What is
+ * missing is installed when it can be (as root, with apt-get); otherwise one message names the
+ * command that installs it, and the run stops.
+ *   tsx scripts/system-deps.ts [package…]   (default: every package below)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { findPostgresBinaries } from '../api/test/support/postgres';
+import { CHROMIUM_PATH } from '../e2e/support/browser';
+
+export interface SystemPackage {
+  /** The Debian package. */
+  name: string;
+  /** Which tests need it. */
+  neededBy: string;
+  /** How to do without the package, on a system without apt-get. */
+  otherwise: string;
+  /** Whether what those tests use is there (or configured elsewhere). */
+  present(): boolean;
+}
+
+export const PACKAGES: readonly SystemPackage[] = [
+  {
+    name: 'chromium',
+    neededBy: 'the browser tests',
+    otherwise: `a Chromium binary at ${CHROMIUM_PATH} (or set E2E_CHROMIUM_PATH)`,
+    present: () => existsSync(CHROMIUM_PATH),
+  },
+  {
+    name: 'postgresql',
+    neededBy: "the API's tests",
+    otherwise: "PostgreSQL's initdb and pg_ctl on PATH (or TEST_DATABASE_URL naming a server where the role may create databases)",
+    present: () => {
+      if (process.env.TEST_DATABASE_URL) return true;
+      try {
+        findPostgresBinaries();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  },
+];
+
+export type Plan = { kind: 'ready' } | { kind: 'install'; names: string[] } | { kind: 'refuse'; message: string };
+
+const INSTALL = ['install', '-y', '--no-install-recommends'];
+
+/** What to do about the missing packages on this system. */
+export function plan(missing: readonly SystemPackage[], system: { root: boolean; aptGet: boolean }): Plan {
+  if (missing.length === 0) return { kind: 'ready' };
+  const names = missing.map((pkg) => pkg.name);
+  if (system.root && system.aptGet) return { kind: 'install', names };
+  const what = missing.map((pkg) => `${pkg.name} (${pkg.neededBy})`).join(' and ');
+  const message = system.aptGet
+    ? `The tests need ${what}. Install ${missing.length > 1 ? 'them' : 'it'}, then run the tests again:\n` +
+      `  sudo apt-get update && sudo apt-get ${[...INSTALL, ...names].join(' ')}`
+    : `The tests need ${what}, and this system has no apt-get to install ${missing.length > 1 ? 'them' : 'it'}. Provide ` +
+      `${missing.map((pkg) => pkg.otherwise).join(', and ')}, then run the tests again.`;
+  return { kind: 'refuse', message };
+}
+
+function run(command: string, args: string[]): boolean {
+  console.log(`[system-deps] ${command} ${args.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  return spawnSync(command, args, { stdio: 'inherit', env }).status === 0;
+}
+
+function main(wanted: readonly string[]): number {
+  const unknown = wanted.filter((name) => !PACKAGES.some((pkg) => pkg.name === name));
+  if (unknown.length > 0) {
+    console.error(`[system-deps] unknown package ${unknown.join(', ')}; known: ${PACKAGES.map((pkg) => pkg.name).join(', ')}`);
+    return 2;
+  }
+  const needed = PACKAGES.filter((pkg) => wanted.length === 0 || wanted.includes(pkg.name));
+  const missing = () => needed.filter((pkg) => !pkg.present());
+  const aptGet = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  const next = plan(missing(), { root: process.getuid?.() === 0, aptGet });
+  if (next.kind === 'refuse') console.error(next.message);
+  if (next.kind !== 'install') return next.kind === 'ready' ? 0 : 1;
+  if (!run('apt-get', ['update', '-q']) || !run('apt-get', [...INSTALL, '-q', ...next.names])) return 1;
+  const still = missing();
+  if (still.length > 0) console.error(`[system-deps] still missing after apt-get: ${still.map((pkg) => pkg.otherwise).join('; ')}`);
+  return still.length > 0 ? 1 : 0;
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
