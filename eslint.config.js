@@ -9,8 +9,13 @@ const globals = require('globals');
 const ts = require('typescript');
 const { readFileSync, realpathSync, statSync } = require('node:fs');
 const { join, relative } = require('node:path');
+const { builtinModules } = require('node:module');
 
-const REMOTES = ['remote-gifts', 'remote-redeem', 'remote-content'];
+// The remotes' folders, from the registry of remotes: TypeScript, loaded through tsx's API, whose
+// hooks are removed again at once (left in place, they trouble other loaders in the process).
+const tsx = require('tsx/cjs/api').register({ namespace: 'eslint-config' });
+const REMOTES = Object.values(tsx.require('./shared/src/remotes.ts', __filename).REMOTES).map((remote) => remote.packageDir);
+tsx.unregister();
 const APPS = ['host', ...REMOTES, 'api'];
 
 const zones = [
@@ -24,25 +29,68 @@ const zones = [
   { target: './host', from: [...REMOTES, 'api'].map((app) => `./${app}`), message: 'The host loads remotes at run time; import `shared` contracts instead.' },
   { target: './shared', from: [...APPS, 'e2e'].map((app) => `./${app}`), message: '`shared` imports no app.' },
   { target: './api', from: ['host', ...REMOTES, 'e2e'].map((app) => `./${app}`), message: 'The API imports only `shared` contracts.' },
-  { target: './e2e', from: [...APPS, 'shared'].map((app) => `./${app}`), message: 'Browser tests exercise the built, served apps; they import no source.' },
+  { target: './e2e', from: APPS.map((app) => `./${app}`), message: 'Browser tests exercise the built, served apps; they import no source.' },
+  // …but they read the registry of remotes, data on what is deployed where (names, ports, variables, routes).
+  { target: './e2e', from: './shared', except: ['./src/remotes.ts'], message: 'Browser tests import no source; `shared/remotes`, the registry of remotes, is the one exception.' },
   // The route table is data every side reads (the router, layouts, the host's Node server), so it reads none of them.
   { target: './host/src/route-table', from: './host/src', except: ['./route-table'], message: 'The route table is data: it imports only itself and `shared`.' },
   { target: './host/server', from: './host/src', except: ['./route-table'], message: "The host's server reads the route table, no browser code." },
+  // Inside `shared`, by where code runs: browser code reaches no Node module, nothing reaches test helpers.
+  { target: './shared/src/browser', from: './shared/src/node', message: 'Browser code runs in the browser: `node/` is for servers and build tools.' },
 ];
 
 // Third-party libraries the host alone loads; remotes reach them through `shared` facades.
 const HOST_ONLY_LIBRARIES = [
-  { name: 'mixpanel-browser', message: 'Track through `shared/analytics`; the host owns Mixpanel and consent.' },
-  { name: 'crisp-sdk-web', message: 'Use `shared/chat`; the host loads the chat widget.' },
+  { name: 'mixpanel-browser', message: 'Track through `shared/browser/analytics`; the host owns Mixpanel and consent.' },
+  { name: 'crisp-sdk-web', message: 'Use `shared/browser/chat`; the host loads the chat widget.' },
 ];
 const SHARED_ONLY_LIBRARIES = [
-  { name: '@iconify/react', message: 'Use `shared/icons/icon`: bundled icons and the configured icon service.' },
-  { name: '@iconify/react/offline', message: 'Use `shared/icons/icon`: bundled icons and the configured icon service.' },
+  { name: '@iconify/react', message: 'Use `shared/browser/icons/icon`: bundled icons and the configured icon service.' },
+  { name: '@iconify/react/offline', message: 'Use `shared/browser/icons/icon`: bundled icons and the configured icon service.' },
 ];
 // Remotes use @tanstack/react-query's hooks, but never a client of their own: one cache per page.
 const ONE_QUERY_CLIENT = [
-  { name: '@tanstack/react-query', importNames: ['QueryClient', 'QueryClientProvider'], message: 'Wrap exposed pages in `shared/api/query-provider`: one QueryClient per page.' },
+  { name: '@tanstack/react-query', importNames: ['QueryClient', 'QueryClientProvider'], message: 'Wrap exposed pages in `shared/browser/api/query-provider`: one QueryClient per page.' },
 ];
+
+// Where code runs. Browser bundles (the host's and remotes' `src`, and `shared` outside `node/` and
+// `testing/`) import no Node built-in and no `shared/node/…`; no production code, browser or
+// Node, imports test helpers (`shared/testing/…`, Testing Library, jest). Later blocks replace
+// an earlier block's `no-restricted-imports` for the files they match, so each block below
+// lists everything its files may not import.
+const TEST_FILES = ['**/*.test.{ts,tsx}', '**/test-utils.{ts,tsx}', '**/testing/**', 'api/test/**', 'api/bench/**', 'e2e/**', 'jest.*'];
+const NODE_ONLY = [
+  ...builtinModules.filter((name) => !name.startsWith('_')).flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Browser code runs in the browser: no Node built-ins.' })),
+];
+const NODE_ONLY_PATTERNS = [{ group: ['shared/node/*'], message: 'Browser code runs in the browser: `shared/node/…` is for servers and build tools.' }];
+const TEST_ONLY_PATTERNS = [
+  { group: ['shared/testing/*', '**/testing/*', '@testing-library/*', '@jest/*', 'jest', 'jest-*'], message: 'Test helpers stay in tests (`*.test.ts`, `test-utils`, `testing/`).' },
+];
+
+function whereCodeRuns() {
+  const remoteFiles = REMOTES.map((remote) => `${remote}/**/*.{ts,tsx}`);
+  const remoteSrc = REMOTES.map((remote) => `${remote}/src/**/*.{ts,tsx}`);
+  const restrict = (files, { paths = [], patterns = [] }, ignores = []) => ({
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
+  });
+  const remoteLibraries = [...HOST_ONLY_LIBRARIES, ...SHARED_ONLY_LIBRARIES, ...ONE_QUERY_CLIENT];
+  return [
+    // Production code anywhere: no test helpers.
+    restrict(['**/*.{ts,tsx}'], { patterns: TEST_ONLY_PATTERNS }, TEST_FILES),
+    // Remotes: their libraries through `shared`; no test helpers outside tests.
+    restrict(remoteFiles, { paths: remoteLibraries }),
+    restrict(remoteFiles, { paths: remoteLibraries, patterns: TEST_ONLY_PATTERNS }, TEST_FILES),
+    restrict(remoteSrc, { paths: [...remoteLibraries, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] }, TEST_FILES),
+    // The host.
+    restrict(['host/**/*.{ts,tsx}'], { paths: SHARED_ONLY_LIBRARIES }),
+    restrict(['host/**/*.{ts,tsx}'], { paths: SHARED_ONLY_LIBRARIES, patterns: TEST_ONLY_PATTERNS }, TEST_FILES),
+    restrict(['host/src/**/*.{ts,tsx}'], { paths: [...SHARED_ONLY_LIBRARIES, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] }, TEST_FILES),
+    // `shared`'s browser and universal code.
+    restrict(['shared/src/**/*.{ts,tsx}'], { paths: NODE_ONLY, patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] }, [...TEST_FILES, 'shared/src/node/**']),
+  ];
+}
 
 // Import cycles, type imports included: `import-x/no-cycle` skips type imports (and has no option
 // to count them), yet a cycle through a type still ties two modules' designs together. Each
@@ -146,14 +194,7 @@ module.exports = tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
-  {
-    files: REMOTES.map((remote) => `${remote}/**/*.{ts,tsx}`),
-    rules: { 'no-restricted-imports': ['error', { paths: [...HOST_ONLY_LIBRARIES, ...SHARED_ONLY_LIBRARIES, ...ONE_QUERY_CLIENT] }] },
-  },
-  {
-    files: ['host/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { paths: SHARED_ONLY_LIBRARIES }] },
-  },
+  ...whereCodeRuns(),
   {
     files: ['**/*.{js,cjs}'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },

@@ -1,14 +1,17 @@
 /** Unit and component tests of every workspace in one run; browser tests live in e2e/. */
 const preset = require('./jest.preset.js');
+// The registry of remotes is TypeScript: tsx's API loads it, then its hooks are removed again,
+// since left in place they break the resolution of jest's own TypeScript global set-ups.
+const tsx = require('tsx/cjs/api').register({ namespace: 'jest-config' });
+const { REMOTES } = tsx.require('./shared/src/remotes.ts', __filename);
+tsx.unregister();
 
 module.exports = {
   projects: [
     '<rootDir>/shared',
     '<rootDir>/api',
     '<rootDir>/host',
-    '<rootDir>/remote-content',
-    '<rootDir>/remote-gifts',
-    '<rootDir>/remote-redeem',
+    ...Object.values(REMOTES).map((remote) => `<rootDir>/${remote.packageDir}`),
     // The root's own scripts (npm start's runner, the test set-up).
     preset(__dirname, { displayName: 'scripts', roots: ['<rootDir>/scripts'], testMatch: ['<rootDir>/scripts/**/*.test.ts'], testEnvironment: 'node', setupFilesAfterEnv: [] }),
   ],

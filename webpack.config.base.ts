@@ -11,6 +11,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { BuildInfoPlugin } from './shared/src/node/build-info-plugin';
+import { remoteExposes } from './shared/src/node/remote-exposes';
 
 export interface FederatedAppOptions {
   /** Federation container name: `host`, `gifts`, `redeem` or `content`. */
@@ -19,7 +20,11 @@ export interface FederatedAppOptions {
   dir: string;
   /** Port of the development server. */
   port: number;
-  /** Exposed modules, `{ './GamePage': './src/exposed/game-page.tsx' }`. Remotes only. */
+  /**
+   * Remotes only, and best left out: the registry's (`shared/src/remotes.ts`) is used, checked
+   * against the remote's files; one given here, `{ './GamePage': './src/exposed/game-page.tsx' }`,
+   * must say the same or the build stops.
+   */
   exposes?: Record<string, string>;
   /** Title of the HTML page (the host's page, or a remote's standalone shell). */
   title: string;
@@ -53,14 +58,18 @@ function installedVersion(pkg: string): string {
  * The shared-singleton list. Every part shares exactly these, so one copy of React, one router,
  * one query client and one `shared` package run in the browser, whichever part loads first.
  */
+const NOT_IN_BROWSERS = ['./node/', './testing/'];
+
 export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: true; requiredVersion: string }> {
   const deps = pkg.dependencies ?? {};
   const range = (name: string) => deps[name] ?? `^${installedVersion(name)}`;
   const entry = (requiredVersion: string) => ({ singleton: true as const, requiredVersion });
   const sharedPkg = readJson<PackageJson>(join(ROOT, 'shared', 'package.json'));
   const sharedEntries = Object.keys(sharedPkg.exports ?? {})
-    // Node helpers, test helpers and stylesheets are not browser modules to share.
-    .filter((subpath) => !/^\.\/(node|testing)\//.test(subpath) && !subpath.endsWith('.css'))
+    // `shared`'s subpaths say where they run: `browser/…` and the universal contracts reach the
+    // browser and are shared; `node/…` and `testing/…` never do (lint keeps them out of
+    // browser code); a stylesheet is injected, not shared.
+    .filter((subpath) => !NOT_IN_BROWSERS.some((prefix) => subpath.startsWith(prefix)) && !subpath.endsWith('.css'))
     .map((subpath) => [`shared${subpath.slice(1)}`, entry(sharedPkg.version)] as const);
   return {
     react: entry(range('react')),
@@ -71,7 +80,7 @@ export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: 
     'react-router-dom': entry(range('react-router-dom')),
     // One Iconify registry: the bundled icons are registered once, whichever part loads first.
     '@iconify/react/offline': entry(`^${installedVersion('@iconify/react')}`),
-    // One QueryClient context: every remote's pages use `shared/api/query-client` and its cache.
+    // One QueryClient context: every remote's pages use `shared/browser/api/query-client` and its cache.
     '@tanstack/react-query': entry(range('@tanstack/react-query')),
     ...Object.fromEntries(sharedEntries),
   };
@@ -120,7 +129,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         new ModuleFederationPlugin({
           name: options.name,
           filename: 'remoteEntry.js',
-          exposes: options.exposes ?? {},
+          exposes: isHost ? {} : remoteExposes(options.name, options.dir, options.exposes),
           remotes: {},
           shared: sharedSingletons(pkg),
           // A remote that is down must never hold up the host: share what is loaded first.
@@ -134,11 +143,11 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           __BUILD_TIMESTAMP__: JSON.stringify(build.timestamp),
         }),
         new HtmlWebpackPlugin({
-          template: join(ROOT, 'shared', 'src', 'index.html'),
+          template: join(ROOT, 'shared', 'src', 'browser', 'index.html'),
           title: options.title,
           // The page's own scripts resolve from the root, so deep links work in standalone shells.
           publicPath: '/',
-          templateParameters: { themeCss: readFileSync(join(ROOT, 'shared', 'src', 'theme', 'theme.css'), 'utf8') },
+          templateParameters: { themeCss: readFileSync(join(ROOT, 'shared', 'src', 'browser', 'theme', 'theme.css'), 'utf8') },
           chunks: ['main'],
         }),
         new BuildInfoPlugin({ ...build, app: options.name, version: pkg.version, dir: buildsDir }),

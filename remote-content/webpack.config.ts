@@ -17,12 +17,6 @@ const config = createWebpackConfig({
   dir: __dirname,
   port: readPort('content'),
   title: 'Content remote',
-  exposes: {
-    './HomePage': './src/exposed/home-page.tsx',
-    './AboutPage': './src/exposed/about-page.tsx',
-    './PrivacyPolicyPage': './src/exposed/privacy-policy-page.tsx',
-    './TermsPage': './src/exposed/terms-page.tsx',
-  },
   plugins: [new PayloadPlugin({ contentDir, pages: CONTENT_PAGES })],
 });
 

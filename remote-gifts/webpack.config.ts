@@ -6,8 +6,4 @@ export default createWebpackConfig({
   dir: __dirname,
   port: readPort('gifts'),
   title: 'Gifts remote',
-  exposes: {
-    './GamePage': './src/exposed/game-page.tsx',
-    './GiftPage': './src/exposed/gift-page.tsx',
-  },
 });

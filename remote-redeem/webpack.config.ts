@@ -6,7 +6,4 @@ export default createWebpackConfig({
   dir: __dirname,
   port: readPort('redeem'),
   title: 'Redeem remote',
-  exposes: {
-    './RedeemPage': './src/exposed/redeem-page.tsx',
-  },
 });

@@ -10,6 +10,7 @@ import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConcurrently as concurrently, KillOthers, LogError, LogExit, Logger, type ConcurrentlyCommandInput } from 'concurrently';
+import { REMOTES } from 'shared/remotes';
 import { LogLines } from './log-lines';
 
 const ROOT = join(__dirname, '..');
@@ -19,13 +20,11 @@ export const GRACE_MS = 12_000;
 /**
  * Files that exist once a part has been built: its server bundle, and its web build's last
  * file. Any one missing (say, a web build from before the servers were bundled) means
- * `npm run build -w <part>`.
+ * `npm run build -w <part>`. The remotes are those of the registry (`shared/src/remotes.ts`).
  */
 const PARTS: Record<string, string[]> = {
   api: ['dist/index.js'],
-  'remote-content': ['dist/builds/latest.json', 'dist-server/main.js'],
-  'remote-gifts': ['dist/builds/latest.json', 'dist-server/main.js'],
-  'remote-redeem': ['dist/builds/latest.json', 'dist-server/main.js'],
+  ...Object.fromEntries(Object.values(REMOTES).map((remote) => [remote.packageDir, ['dist/builds/latest.json', 'dist-server/main.js']])),
   host: ['dist/_app/builds/latest.json', 'dist-server/main.js'],
 };
 const COLOURS = ['cyan', 'magenta', 'yellow', 'green', 'blue'];
@@ -49,11 +48,7 @@ function buildMissing(): void {
  */
 function partEnv(script: 'serve' | 'dev'): Record<string, string> {
   if (script !== 'dev' || process.env.CORS_ORIGINS) return {};
-  const origins = [
-    ['REMOTE_GIFTS_PORT', 3001],
-    ['REMOTE_REDEEM_PORT', 3002],
-    ['REMOTE_CONTENT_PORT', 3003],
-  ].map(([variable, port]) => `http://localhost:${process.env[variable as string] || port}`);
+  const origins = Object.values(REMOTES).map((remote) => `http://localhost:${process.env[remote.portEnv] || remote.port}`);
   return { CORS_ORIGINS: origins.join(',') };
 }
 

@@ -6,6 +6,7 @@
  * notice), then in-flight requests finish, then the database closes and the lock is released.
  */
 import { EnvError } from 'shared/node/env';
+import { onStopSignals } from 'shared/node/stop-signals';
 import { CatalogueError, loadCatalogue } from './catalogue/catalogue';
 import { seedPrizes } from './catalogue/seed';
 import { readServerConfig, type ServerConfig } from './config';
@@ -106,38 +107,34 @@ async function main(): Promise<void> {
   }, PRUNE_EVERY_MS);
   pruning.unref();
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      // npm forwards the SIGTERM its own process group got: a repeated SIGTERM is that copy.
-      if (signal === 'SIGTERM') return;
+  onStopSignals({
+    // Ctrl-C in a terminal stops at once; an orchestrator's SIGTERM gives balancers time to notice.
+    delayMs: config.shutdownDelayMs,
+    stop: (signal, delay) => {
+      lifecycle.stopping = true;
+      app.log.info({ signal, delayMs: delay }, 'shutting down: not ready any more, then finishing in-flight requests');
+      clearInterval(pruning);
+      setTimeout(() => {
+        app.log.error('shutdown took too long: exiting');
+        process.exit(1);
+      }, delay + SHUTDOWN_TIMEOUT_MS).unref();
+      new Promise((resolve) => setTimeout(resolve, delay))
+        .then(() => app.close())
+        .then(() => db.close())
+        .then(() => releaseLock())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            app.log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+    },
+    hurry: (signal) => {
       app.log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
-    }
-    stopping = true;
-    lifecycle.stopping = true;
-    // Ctrl-C in a terminal stops at once; an orchestrator's SIGTERM gives balancers time to notice.
-    const delay = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
-    app.log.info({ signal, delayMs: delay }, 'shutting down: not ready any more, then finishing in-flight requests');
-    clearInterval(pruning);
-    setTimeout(() => {
-      app.log.error('shutdown took too long: exiting');
-      process.exit(1);
-    }, delay + SHUTDOWN_TIMEOUT_MS).unref();
-    new Promise((resolve) => setTimeout(resolve, delay))
-      .then(() => app.close())
-      .then(() => db.close())
-      .then(() => releaseLock())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          app.log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+    },
+  });
 
   try {
     await listen(app, config);

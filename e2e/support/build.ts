@@ -5,23 +5,21 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { REMOTES } from 'shared/remotes';
 import { LOG_DIR, ROOT_DIR } from './test-env';
 
-/** A file each package's build writes last-ish, and each compiled server; missing means "not built". */
+/**
+ * A file each package's build writes last-ish, and each compiled server; missing means "not
+ * built". The remotes are those of the registry (`shared/src/remotes.ts`).
+ */
 const BUILT_MARKERS = [
   'api/dist/index.js',
   'host/dist-server/main.js',
   'host/dist/index.html',
   'host/dist/_app/builds/latest.json',
-  'remote-gifts/dist/mf-manifest.json',
-  'remote-gifts/dist/builds/latest.json',
-  'remote-gifts/dist-server/main.js',
-  'remote-redeem/dist/mf-manifest.json',
-  'remote-redeem/dist/builds/latest.json',
-  'remote-redeem/dist-server/main.js',
-  'remote-content/dist/mf-manifest.json',
-  'remote-content/dist/builds/latest.json',
-  'remote-content/dist-server/main.js',
+  ...Object.values(REMOTES).flatMap(({ packageDir }) =>
+    ['dist/mf-manifest.json', 'dist/builds/latest.json', 'dist-server/main.js'].map((file) => `${packageDir}/${file}`),
+  ),
 ];
 
 export const BUILD_LOG = join(LOG_DIR, 'build.log');

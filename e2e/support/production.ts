@@ -6,10 +6,11 @@
  * is on the servers' module path.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, cpSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { REMOTES } from 'shared/remotes';
 import { answersOk, delay } from './net';
 import { LOG_DIR, ROOT_DIR } from './test-env';
 
@@ -20,18 +21,24 @@ export const BUILT_FOLDERS = [
   'api/catalogue.json',
   'host/dist',
   'host/dist-server',
-  'remote-gifts/dist',
-  'remote-gifts/dist-server',
-  'remote-redeem/dist',
-  'remote-redeem/dist-server',
-  'remote-content/dist',
-  'remote-content/dist-server',
+  ...Object.values(REMOTES).flatMap(({ packageDir }) => [`${packageDir}/dist`, `${packageDir}/dist-server`]),
 ];
+
+/** The root package.json's workspace folders, its patterns (`remote-*`) matched as npm does. */
+export function workspaceFolders(): string[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { workspaces: string[] };
+  return manifest.workspaces.flatMap((pattern) => {
+    if (!pattern.includes('*')) return [pattern];
+    const matcher = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+    return readdirSync(ROOT_DIR)
+      .filter((name) => matcher.test(name) && existsSync(join(ROOT_DIR, name, 'package.json')))
+      .sort();
+  });
+}
 
 /** Copies the root manifest and lock, every workspace's manifest (npm ci wants them all) and the built folders. */
 export function copyShippedFiles(target: string): void {
-  const manifest = JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { workspaces: string[] };
-  const files = ['package.json', 'package-lock.json', ...manifest.workspaces.map((workspace) => `${workspace}/package.json`)];
+  const files = ['package.json', 'package-lock.json', ...workspaceFolders().map((workspace) => `${workspace}/package.json`)];
   for (const path of [...files, ...BUILT_FOLDERS]) cpSync(join(ROOT_DIR, path), join(target, path), { recursive: true });
 }
 

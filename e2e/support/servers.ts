@@ -9,11 +9,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { REMOTES } from 'shared/remotes';
 import { answersOk, delay, isPortInUse, waitForPortFree } from './net';
 import {
   API_DATA_DIR,
   HOST_ORIGIN,
   LOG_DIR,
+  REMOTE_NAMES,
   ROOT_DIR,
   SERVER_NAMES,
   TEST_PORTS,
@@ -30,13 +32,13 @@ interface ServerSpec {
   readyPath: string;
 }
 
-const SPECS: Record<ServerName, ServerSpec> = {
+const SPECS = {
   host: { packageDir: 'host', bundle: 'dist-server/main.js', readyPath: '/healthz' },
-  gifts: { packageDir: 'remote-gifts', bundle: 'dist-server/main.js', readyPath: '/healthz' },
-  redeem: { packageDir: 'remote-redeem', bundle: 'dist-server/main.js', readyPath: '/healthz' },
-  content: { packageDir: 'remote-content', bundle: 'dist-server/main.js', readyPath: '/healthz' },
+  ...Object.fromEntries(
+    REMOTE_NAMES.map((name) => [name, { packageDir: REMOTES[name].packageDir, bundle: 'dist-server/main.js', readyPath: '/healthz' }]),
+  ),
   api: { packageDir: 'api', bundle: 'dist/index.js', readyPath: '/api/health' },
-};
+} as Record<ServerName, ServerSpec>;
 
 const GUARD = join(__dirname, 'process-guard.cjs');
 // The API starts a whole PostgreSQL (PGlite): on a loaded two-core machine that can take long.
@@ -74,14 +76,15 @@ const lastEnv = new Map<ServerName, EnvOverrides>();
 export function baseServerEnv(): Record<string, string> {
   return {
     HOST_PORT: String(TEST_PORTS.host),
-    REMOTE_GIFTS_PORT: String(TEST_PORTS.gifts),
-    REMOTE_REDEEM_PORT: String(TEST_PORTS.redeem),
-    REMOTE_CONTENT_PORT: String(TEST_PORTS.content),
+    // REMOTE_GIFTS_PORT, REMOTE_GIFTS_URL and so on for every remote.
+    ...Object.fromEntries(
+      REMOTE_NAMES.flatMap((name) => [
+        [REMOTES[name].portEnv, String(TEST_PORTS[name])],
+        [REMOTES[name].urlEnv, manifestUrlOf(name)],
+      ]),
+    ),
     API_PORT: String(TEST_PORTS.api),
     HOST_ORIGIN,
-    REMOTE_GIFTS_URL: manifestUrlOf('gifts'),
-    REMOTE_REDEEM_URL: manifestUrlOf('redeem'),
-    REMOTE_CONTENT_URL: manifestUrlOf('content'),
     API_BASE_URL: originOf('api'),
     // The API: its own embedded database for the run, every play a win, limits out of the way.
     PGLITE_DATA_DIR: API_DATA_DIR,

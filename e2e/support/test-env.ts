@@ -3,6 +3,7 @@
  * `npm start` on 3000-3004. E2E_BASE_PORT moves them all (host on it, the others after it).
  */
 import { join } from 'node:path';
+import { REMOTE_NAMES as REGISTERED_REMOTES, REMOTES, type RemoteName as RegisteredRemote } from 'shared/remotes';
 
 export const E2E_DIR = join(__dirname, '..');
 export const ROOT_DIR = join(E2E_DIR, '..');
@@ -26,19 +27,19 @@ export const PROFILE_DIR = join(TMP_DIR, 'profiles');
 /** The API's embedded database for this run; emptied by the global setup. */
 export const API_DATA_DIR = join(TMP_DIR, 'api-data');
 
-export type ServerName = 'host' | 'gifts' | 'redeem' | 'content' | 'api';
-export type RemoteName = Exclude<ServerName, 'host' | 'api'>;
+/** The remotes are those of the registry (`shared/src/remotes.ts`). */
+export type RemoteName = RegisteredRemote;
+export type ServerName = 'host' | RemoteName | 'api';
 
-export const SERVER_NAMES: readonly ServerName[] = ['host', 'gifts', 'redeem', 'content', 'api'];
-export const REMOTE_NAMES: readonly RemoteName[] = ['gifts', 'redeem', 'content'];
+export const REMOTE_NAMES: readonly RemoteName[] = REGISTERED_REMOTES;
+export const SERVER_NAMES: readonly ServerName[] = ['host', ...REMOTE_NAMES, 'api'];
 
-export const TEST_PORTS: Readonly<Record<ServerName, number>> = {
+/** The host on BASE, the API on BASE + 4, each remote as far from BASE as its default port is from 3000. */
+export const TEST_PORTS = {
   host: BASE,
-  gifts: BASE + 1,
-  redeem: BASE + 2,
-  content: BASE + 3,
+  ...Object.fromEntries(REMOTE_NAMES.map((name) => [name, BASE + REMOTES[name].port - 3000])),
   api: BASE + 4,
-};
+} as Readonly<Record<ServerName, number>>;
 
 export function originOf(name: ServerName): string {
   return `http://localhost:${TEST_PORTS[name]}`;

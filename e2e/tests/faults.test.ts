@@ -11,7 +11,10 @@ import { errorPage, layoutName, mainNav, navLink, visit, waitForRenderedPage } f
 import { closedPort, fetchManifest, loadingIndicator, logSinceLastStart, reportLoads, retryButton, waitForRetryableError } from '../support/faults';
 import { logFileOf, restartServer, runningServer, startServer, stopServer } from '../support/servers';
 import { browserSuite } from '../support/suite';
-import { HOST_ORIGIN, manifestUrlOf, originOf } from '../support/test-env';
+import { HOST_ORIGIN, REMOTE_NAMES, manifestUrlOf, originOf } from '../support/test-env';
+
+/** A `remotes` section naming every remote, each at `url(remote)`. */
+const everyRemote = (url: (remote: (typeof REMOTE_NAMES)[number]) => string) => Object.fromEntries(REMOTE_NAMES.map((remote) => [remote, url(remote)]));
 
 /** What the browser logs itself for a request that failed (a refused connection, a 4xx/5xx). */
 const RESOURCE_ERROR = /^Failed to load resource: /;
@@ -326,7 +329,7 @@ describe('misconfiguration', () => {
     writeFileSync(
       file,
       JSON.stringify({
-        remotes: { gifts: manifestUrlOf('gifts'), redeem: manifestUrlOf('redeem'), content: manifestUrlOf('content') },
+        remotes: everyRemote(manifestUrlOf),
         apiBaseUrl: 'nope',
       }),
     );
@@ -341,7 +344,7 @@ describe('misconfiguration', () => {
   });
 
   test.each([
-    ['a wrong value', JSON.stringify({ remotes: { gifts: 'http://x.example/m.json', redeem: 'http://x.example/m.json', content: 'http://x.example/m.json' }, apiBaseUrl: 'nope' }), /"apiBaseUrl" must be an http\(s\) URL/],
+    ['a wrong value', JSON.stringify({ remotes: everyRemote(() => 'http://x.example/m.json'), apiBaseUrl: 'nope' }), /"apiBaseUrl" must be an http\(s\) URL/],
     ['a missing key', JSON.stringify({ apiBaseUrl: 'http://x.example' }), /"remotes" is missing/],
     ['a body that is not JSON', '{"remotes":', /\/config\.json is not valid JSON/],
   ])('an invalid /config.json (%s): the page shows 500 and names the problem', async (_what, body, message) => {

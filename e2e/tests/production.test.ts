@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REMOTES } from 'shared/remotes';
 import { httpGet, httpGetPage } from '../support/http';
 import {
   copyShippedFiles,
@@ -32,9 +33,14 @@ interface Part {
 const PARTS: readonly Part[] = [
   { name: 'api', portVariable: 'API_PORT', bundle: 'dist/index.js', health: '/api/health' },
   { name: 'host', portVariable: 'HOST_PORT', bundle: 'dist-server/main.js', health: '/healthz', buildFile: 'dist/_app/builds/latest.json' },
-  { name: 'remote-gifts', portVariable: 'REMOTE_GIFTS_PORT', bundle: 'dist-server/main.js', health: '/healthz', buildFile: 'dist/builds/latest.json' },
-  { name: 'remote-redeem', portVariable: 'REMOTE_REDEEM_PORT', bundle: 'dist-server/main.js', health: '/healthz', buildFile: 'dist/builds/latest.json' },
-  { name: 'remote-content', portVariable: 'REMOTE_CONTENT_PORT', bundle: 'dist-server/main.js', health: '/healthz', buildFile: 'dist/builds/latest.json' },
+  // remote-gifts on REMOTE_GIFTS_PORT, and so on for every remote of the registry.
+  ...Object.values(REMOTES).map((remote) => ({
+    name: remote.packageDir,
+    portVariable: remote.portEnv,
+    bundle: 'dist-server/main.js',
+    health: '/healthz',
+    buildFile: 'dist/builds/latest.json',
+  })),
 ];
 const STATIC_PARTS = PARTS.filter((part) => part.buildFile !== undefined);
 
@@ -56,11 +62,9 @@ function serverEnv(ports: Map<string, number>): Record<string, string> {
     API_HOST: '127.0.0.1',
     HOST_ORIGIN: originOf('host'),
     API_BASE_URL: originOf('api'),
-    REMOTE_GIFTS_URL: `${originOf('remote-gifts')}/mf-manifest.json`,
-    REMOTE_REDEEM_URL: `${originOf('remote-redeem')}/mf-manifest.json`,
-    REMOTE_CONTENT_URL: `${originOf('remote-content')}/mf-manifest.json`,
     LOG_LEVEL: 'warn',
   };
+  for (const remote of Object.values(REMOTES)) env[remote.urlEnv] = `${originOf(remote.packageDir)}/mf-manifest.json`;
   for (const part of PARTS) env[part.portVariable] = String(ports.get(part.name));
   return env;
 }

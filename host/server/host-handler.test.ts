@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { listen as listenWithHealth, type Serving } from 'shared/node/serve';
 import type { RequestHandler } from 'shared/node/static-server';
 import { parseRuntimeConfig } from 'shared/runtime-config';
+import { everyRemote } from 'shared/testing/runtime-config';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
@@ -22,6 +23,7 @@ const NAVIGATE = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.
 
 const config = parseRuntimeConfig({
   remotes: {
+    ...everyRemote(),
     gifts: 'https://gifts.example.com/mf-manifest.json',
     redeem: 'https://redeem.example.com/mf-manifest.json',
     content: 'https://content.example.com/mf-manifest.json',

@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from 'shared/runtime-config';
+import { everyRemote } from 'shared/testing/runtime-config';
 import { CONFIG_ENV, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 const DEFAULTS = {
   remotes: {
+    ...everyRemote(),
     gifts: 'http://localhost:3001/mf-manifest.json',
     redeem: 'http://localhost:3002/mf-manifest.json',
     content: 'http://localhost:3003/mf-manifest.json',
@@ -18,6 +20,7 @@ const DEFAULTS = {
 
 const FILE_CONFIG = {
   remotes: {
+    ...everyRemote((name) => `https://cdn.example.com/${name}/mf-manifest.json`),
     gifts: 'https://cdn.example.com/gifts/mf-manifest.json',
     redeem: 'https://cdn.example.com/redeem/mf-manifest.json',
     content: 'https://cdn.example.com/content/mf-manifest.json',
@@ -68,6 +71,7 @@ describe('runtimeConfigFromEnv from variables', () => {
       API_PORT: '4004',
     });
     expect(config.remotes).toStrictEqual({
+      ...everyRemote(),
       gifts: 'http://localhost:4001/mf-manifest.json',
       redeem: 'http://localhost:4002/mf-manifest.json',
       content: 'http://localhost:4003/mf-manifest.json',

@@ -4,15 +4,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { readInt, readPort } from 'shared/node/env';
+import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { ConfigError, DEFAULT_BUILD_CHECK_INTERVAL_MS, DEFAULT_REMOTE_TIMEOUT_MS, parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
 
 type Env = Record<string, string | undefined>;
 
+type RemoteUrlEnv = { readonly [R in RemoteName as `remotes.${R}`]: (typeof REMOTES)[R]['urlEnv'] };
+
+/** `remotes.gifts` is set by REMOTE_GIFTS_URL, and so on for every remote in the registry. */
+const REMOTE_URL_ENV = Object.fromEntries(REMOTE_NAMES.map((name) => [`remotes.${name}`, REMOTES[name].urlEnv])) as RemoteUrlEnv;
+
 /** Which environment variable sets which configuration key, for error messages and the README. */
 export const CONFIG_ENV = {
-  'remotes.gifts': 'REMOTE_GIFTS_URL',
-  'remotes.redeem': 'REMOTE_REDEEM_URL',
-  'remotes.content': 'REMOTE_CONTENT_URL',
+  ...REMOTE_URL_ENV,
   apiBaseUrl: 'API_BASE_URL',
   buildCheckIntervalMs: 'BUILD_CHECK_INTERVAL_MS',
   remoteTimeoutMs: 'REMOTE_TIMEOUT_MS',
@@ -57,8 +61,9 @@ function optionalSections(env: Env): Record<string, Record<string, string | numb
   return sections;
 }
 
-function manifestUrl(env: Env, variable: string, part: 'gifts' | 'redeem' | 'content'): string {
-  return env[variable] || `http://localhost:${readPort(part, env)}/mf-manifest.json`;
+/** The remote's URL variable, or its server on this machine at its port. */
+function manifestUrl(env: Env, remote: RemoteName): string {
+  return env[REMOTES[remote].urlEnv] || `http://localhost:${readPort(remote, env)}/mf-manifest.json`;
 }
 
 function fromFile(path: string): RuntimeConfig {
@@ -79,11 +84,7 @@ function fromFile(path: string): RuntimeConfig {
 export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
   if (env.RUNTIME_CONFIG_FILE) return fromFile(env.RUNTIME_CONFIG_FILE);
   const candidate = {
-    remotes: {
-      gifts: manifestUrl(env, CONFIG_ENV['remotes.gifts'], 'gifts'),
-      redeem: manifestUrl(env, CONFIG_ENV['remotes.redeem'], 'redeem'),
-      content: manifestUrl(env, CONFIG_ENV['remotes.content'], 'content'),
-    },
+    remotes: Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifestUrl(env, name)])),
     apiBaseUrl: env.API_BASE_URL || `http://localhost:${readPort('api', env)}`,
     buildCheckIntervalMs: readInt(CONFIG_ENV.buildCheckIntervalMs, DEFAULT_BUILD_CHECK_INTERVAL_MS, env),
     remoteTimeoutMs: readInt(CONFIG_ENV.remoteTimeoutMs, DEFAULT_REMOTE_TIMEOUT_MS, env),

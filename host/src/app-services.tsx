@@ -1,6 +1,6 @@
 /** What the host's components need from start-up: remote loading, the version check, the reload guard, API activity. */
 import { createContext, useContext } from 'react';
-import type { RequestActivity } from 'shared/api/activity';
+import type { RequestActivity } from 'shared/browser/api/activity';
 import type { RemoteLoader } from './federation/remote-loader';
 import type { VersionCheck } from './version-check/version-check';
 

@@ -2,14 +2,14 @@ import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@mo
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { createRequestActivity } from 'shared/api/activity';
-import { ApiProvider } from 'shared/api/api-context';
+import { createRequestActivity } from 'shared/browser/api/activity';
+import { ApiProvider } from 'shared/browser/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import type { RemoteName } from 'shared/remote-contract';
 import { AppServicesContext, type AppServices } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
 import { ConfigErrorScreen } from './errors/config-error-screen';
-import { configureIconService } from 'shared/icons/icon-service';
+import { configureIconService } from 'shared/browser/icons/icon-service';
 import { createRemoteLoader } from './federation/remote-loader';
 import { timeoutPlugin } from './federation/timeout-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';

@@ -1,6 +1,6 @@
 /** Renders the host's real routes and layouts in memory, with remotes that tests control. */
 import { render } from '@testing-library/react';
-import { createRequestActivity, type RequestActivity } from 'shared/api/activity';
+import { createRequestActivity, type RequestActivity } from 'shared/browser/api/activity';
 import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { RemoteName } from 'shared/remote-contract';

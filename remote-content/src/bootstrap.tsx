@@ -1,4 +1,4 @@
-import { renderStandalone } from 'shared/standalone-shell';
+import { renderStandalone } from 'shared/browser/standalone-shell';
 import AboutPage from './exposed/about-page';
 import HomePage from './exposed/home-page';
 import PrivacyPolicyPage from './exposed/privacy-policy-page';

@@ -1,4 +1,4 @@
-import { renderStandalone } from 'shared/standalone-shell';
+import { renderStandalone } from 'shared/browser/standalone-shell';
 import GamePage from './exposed/game-page';
 import GiftPage from './exposed/gift-page';
 

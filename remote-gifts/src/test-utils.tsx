@@ -3,7 +3,7 @@
  * renderAt) with only the network stubbed: a real client whose `fetch` answers with real Responses.
  */
 import type { ReactElement } from 'react';
-import { ApiProvider } from 'shared/api/api-context';
+import { ApiProvider } from 'shared/browser/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import type { GiftView } from 'shared/api/contract';
 import { reasonPhrase } from 'shared/http-error';

@@ -1,4 +1,4 @@
-import { renderStandalone } from 'shared/standalone-shell';
+import { renderStandalone } from 'shared/browser/standalone-shell';
 import RedeemPage from './exposed/redeem-page';
 
 renderStandalone('Redeem', [

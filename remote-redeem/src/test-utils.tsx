@@ -4,7 +4,7 @@
  * thing stubbed (our network boundary).
  */
 import { Component, StrictMode, type ReactNode } from 'react';
-import { ApiProvider } from 'shared/api/api-context';
+import { ApiProvider } from 'shared/browser/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { reasonPhrase, toHttpError, type HttpError } from 'shared/http-error';
 import { TestQueryProvider, type createTestQueryClient } from 'shared/testing/query-client';

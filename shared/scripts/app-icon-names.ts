@@ -1,7 +1,7 @@
 /** The icons the app shows: the interface's own and every prize icon of the API's catalogue. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UI_ICONS } from '../src/icons/icon-names';
+import { UI_ICONS } from '../src/browser/icons/icon-names';
 
 /** Read as data at build time; the API serves its prizes (and their icon names) from it. */
 export const CATALOGUE_FILE = join(__dirname, '..', '..', 'api', 'catalogue.json');

@@ -1,5 +1,5 @@
 /**
- * Writes src/icons/bundled-icons.json from the interface's icon names and the API's catalogue.
+ * Writes src/browser/icons/bundled-icons.json from the interface's icon names and the API's catalogue.
  * `--check` writes nothing and fails when the committed file differs from what it would write.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

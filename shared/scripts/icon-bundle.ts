@@ -8,7 +8,7 @@ import type { IconifyJSON } from '@iconify/react/offline';
 import { getIcons } from '@iconify/utils';
 
 const SHARED_DIR = join(__dirname, '..');
-export const BUNDLE_FILE = join(SHARED_DIR, 'src', 'icons', 'bundled-icons.json');
+export const BUNDLE_FILE = join(SHARED_DIR, 'src', 'browser', 'icons', 'bundled-icons.json');
 export const REGENERATE = 'npm run icons -w shared';
 
 export interface IconBundle {

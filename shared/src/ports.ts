@@ -1,9 +1,16 @@
 /** Where each part runs by default; each can be moved with the environment variable named here. */
+import { REMOTE_NAMES, REMOTES, type RemoteName } from './remotes';
+
+type RemotePorts = {
+  readonly [R in RemoteName]: { readonly env: (typeof REMOTES)[R]['portEnv']; readonly port: (typeof REMOTES)[R]['port'] };
+};
+
+/** The remotes' ports come from the registry (`./remotes`). */
+const REMOTE_PORTS = Object.fromEntries(REMOTE_NAMES.map((name) => [name, { env: REMOTES[name].portEnv, port: REMOTES[name].port }])) as RemotePorts;
+
 export const DEFAULT_PORTS = {
   host: { env: 'HOST_PORT', port: 3000 },
-  gifts: { env: 'REMOTE_GIFTS_PORT', port: 3001 },
-  redeem: { env: 'REMOTE_REDEEM_PORT', port: 3002 },
-  content: { env: 'REMOTE_CONTENT_PORT', port: 3003 },
+  ...REMOTE_PORTS,
   api: { env: 'API_PORT', port: 3004 },
 } as const;
 

@@ -1,16 +1,15 @@
 import type { ComponentType } from 'react';
+import { REMOTE_NAMES, REMOTES, type RemoteModuleName, type RemoteName } from './remotes';
 
-/** The names the host may load: `{remote}/{exposed module}`. Remotes expose exactly these. */
-export const REMOTE_MODULES = {
-  content: ['HomePage', 'AboutPage', 'PrivacyPolicyPage', 'TermsPage'],
-  gifts: ['GamePage', 'GiftPage'],
-  redeem: ['RedeemPage'],
-} as const;
+export { REMOTE_NAMES, type RemoteModuleName, type RemoteName } from './remotes';
 
-export type RemoteName = keyof typeof REMOTE_MODULES;
-export type RemoteModuleName<R extends RemoteName = RemoteName> = (typeof REMOTE_MODULES)[R][number];
-
-export const REMOTE_NAMES = Object.keys(REMOTE_MODULES) as RemoteName[];
+/**
+ * The names the host may load: `{remote}/{exposed module}`, from the registry (`./remotes`).
+ * Remotes expose exactly these: their webpack `exposes` is derived from the same entries.
+ */
+export const REMOTE_MODULES = Object.fromEntries(REMOTE_NAMES.map((name) => [name, Object.keys(REMOTES[name].exposes) as readonly RemoteModuleName[]])) as {
+  readonly [R in RemoteName]: readonly RemoteModuleName<R>[];
+};
 
 /**
  * Every exposed page is a module whose default export is a component without required props.

@@ -5,9 +5,11 @@ import {
   DEFAULT_REMOTE_TIMEOUT_MS,
   parseRuntimeConfig,
 } from './runtime-config';
+import { everyRemote } from './testing/runtime-config';
 
 const VALID = {
   remotes: {
+    ...everyRemote(),
     gifts: 'https://gifts.example.com/mf-manifest.json',
     redeem: 'https://redeem.example.com/mf-manifest.json',
     content: 'http://localhost:3003/mf-manifest.json',

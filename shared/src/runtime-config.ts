@@ -3,6 +3,7 @@
  * rebuild. Parsed once, by the host's server at start-up and by the browser before mounting.
  */
 import * as z from 'zod/mini';
+import { REMOTE_NAMES, type RemoteName } from './remotes';
 
 export const DEFAULT_BUILD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
@@ -56,12 +57,11 @@ const iconsSchema = z.strictObject({
   ),
 });
 
+/** Every remote in the registry (`./remotes`): the URL of its `mf-manifest.json`. */
+const remotesSchema = z.strictObject(Object.fromEntries(REMOTE_NAMES.map((name) => [name, httpUrl])) as Record<RemoteName, typeof httpUrl>);
+
 export const runtimeConfigSchema = z.strictObject({
-  remotes: z.strictObject({
-    gifts: httpUrl,
-    redeem: httpUrl,
-    content: httpUrl,
-  }),
+  remotes: remotesSchema,
   apiBaseUrl: httpUrl,
   buildCheckIntervalMs: z._default(positiveInt, DEFAULT_BUILD_CHECK_INTERVAL_MS),
   remoteTimeoutMs: z._default(positiveInt, DEFAULT_REMOTE_TIMEOUT_MS),

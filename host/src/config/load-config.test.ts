@@ -1,7 +1,9 @@
+import { everyRemote } from 'shared/testing/runtime-config';
 import { loadRuntimeConfig } from './load-config';
 
 const VALID = {
   remotes: {
+    ...everyRemote(),
     gifts: 'http://localhost:3001/mf-manifest.json',
     redeem: 'http://localhost:3002/mf-manifest.json',
     content: 'http://localhost:3003/mf-manifest.json',

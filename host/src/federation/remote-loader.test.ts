@@ -1,8 +1,10 @@
 import { parseRuntimeConfig } from 'shared/runtime-config';
+import { everyRemote } from 'shared/testing/runtime-config';
 import { createRemoteLoader, type FederationRuntime } from './remote-loader';
 
 const config = parseRuntimeConfig({
   remotes: {
+    ...everyRemote(),
     gifts: 'http://localhost:3001/mf-manifest.json',
     redeem: 'http://localhost:3002/mf-manifest.json',
     content: 'http://localhost:3003/mf-manifest.json',

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { chat } from 'shared/chat';
+import { chat } from 'shared/browser/chat';
 import { ChatButton } from './chat-button';
 
 const widget = { show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn(), toggle: jest.fn() };

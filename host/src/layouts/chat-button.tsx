@@ -1,6 +1,6 @@
-import { chat } from 'shared/chat';
-import { useChatAvailable } from 'shared/chat/use-chat-available';
-import { useChatOpen } from 'shared/chat/use-chat-open';
+import { chat } from 'shared/browser/chat';
+import { useChatAvailable } from 'shared/browser/chat/use-chat-available';
+import { useChatOpen } from 'shared/browser/chat/use-chat-open';
 
 /** Opens or closes the live chat; rendered only once a chat widget is configured and connected. */
 export function ChatButton() {

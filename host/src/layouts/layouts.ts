@@ -1,9 +1,10 @@
 import type { ComponentType } from 'react';
-import type { LayoutName } from '../route-table/route-table';
+import type { LayoutName } from 'shared/remotes';
 import { DefaultLayout } from './default-layout';
 import { NoFooterLayout } from './no-footer-layout';
 import { RedeemLayout } from './redeem-layout';
 
+/** The layouts the registry's routes name (`shared/src/remotes.ts`), by name. */
 export const LAYOUTS: Record<LayoutName, ComponentType> = {
   default: DefaultLayout,
   'no-footer': NoFooterLayout,

@@ -1,14 +1,16 @@
 /**
- * The seed's route table: path → remote module and layout. Read by the browser router and by
- * the host's server (for HTTP statuses), so it holds data only, no components.
+ * The route table: path → remote module and layout, from the routes each remote's entry in the
+ * registry (`shared/src/remotes.ts`) declares. Read by the browser router and by the host's
+ * server (for HTTP statuses), so it holds data only, no components.
  */
 import { matchRoutes } from 'react-router-dom';
 import { HttpError } from 'shared/http-error';
 import type { RemoteModuleName, RemoteName } from 'shared/remote-contract';
+import { REMOTE_NAMES, REMOTES, type LayoutName, type RemoteSpec } from 'shared/remotes';
 import { decodePath } from 'shared/url-path';
-import { giftIdValidator, redeemIdValidator, type RouteValidator } from './validators';
+import { VALIDATORS, type RouteValidator } from './validators';
 
-export type LayoutName = 'default' | 'no-footer' | 'redeem';
+export type { LayoutName } from 'shared/remotes';
 
 export type RouteParams = Record<string, string | undefined>;
 
@@ -24,29 +26,13 @@ interface RouteFor<R extends RemoteName> {
 
 export type RouteDefinition = { [R in RemoteName]: RouteFor<R> }[RemoteName];
 
-export const ROUTES: readonly RouteDefinition[] = [
-  { path: '/', remote: 'content', module: 'HomePage', layout: 'default', title: 'Gift Box' },
-  { path: '/about', remote: 'content', module: 'AboutPage', layout: 'default', title: 'About' },
-  { path: '/game', remote: 'gifts', module: 'GamePage', layout: 'default', title: 'Play' },
-  {
-    path: '/gifts/:giftId',
-    remote: 'gifts',
-    module: 'GiftPage',
-    layout: 'no-footer',
-    title: 'Your gift',
-    validate: giftIdValidator,
-  },
-  { path: '/privacy-policy', remote: 'content', module: 'PrivacyPolicyPage', layout: 'default', title: 'Privacy policy' },
-  {
-    path: '/redeem/:redeemId',
-    remote: 'redeem',
-    module: 'RedeemPage',
-    layout: 'redeem',
-    title: 'Redeem',
-    validate: redeemIdValidator,
-  },
-  { path: '/terms', remote: 'content', module: 'TermsPage', layout: 'default', title: 'Terms' },
-];
+/** Every route of every remote, by path. */
+export const ROUTES: readonly RouteDefinition[] = REMOTE_NAMES.flatMap((remote) => {
+  const spec: RemoteSpec = REMOTES[remote];
+  return Object.entries(spec.exposes).flatMap(([module, { routes }]) =>
+    routes.map(({ validator, ...route }) => ({ ...route, remote, module, ...(validator ? { validate: VALIDATORS[validator] } : {}) }) as RouteDefinition),
+  );
+}).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /** The path as a visitor typed it, for messages; React renders it as text. */
 export function displayPath(pathname: string): string {

@@ -1,5 +1,6 @@
 /** Route parameter validators: run before any remote or API request is made. */
 import { isValidId } from 'shared/ids';
+import type { ValidatorName } from 'shared/remotes';
 
 /**
  * `true` accepts; `false` is a plain failure (404 `Page Not Found: {path}`); an object fails with
@@ -12,3 +13,9 @@ export type RouteValidator = (
 export const giftIdValidator: RouteValidator = (params) => isValidId(params.giftId);
 
 export const redeemIdValidator: RouteValidator = (params) => isValidId(params.redeemId);
+
+/** The validators the registry's routes name (`shared/src/remotes.ts`), by name. */
+export const VALIDATORS: Record<ValidatorName, RouteValidator> = {
+  giftId: giftIdValidator,
+  redeemId: redeemIdValidator,
+};

@@ -1,10 +1,11 @@
 import type { RuntimeConfig } from 'shared/runtime-config';
+import { everyRemote } from 'shared/testing/runtime-config';
 import type { AfterPaintDeps, RouterLike } from './after-first-paint';
 import { createChatVisibility } from './chat/chat-visibility';
 import { createThirdParties } from './third-parties';
 
 const CONFIG: RuntimeConfig = {
-  remotes: { gifts: 'http://localhost:3001/mf-manifest.json', redeem: 'http://localhost:3002/mf-manifest.json', content: 'http://localhost:3003/mf-manifest.json' },
+  remotes: { ...everyRemote(), gifts: 'http://localhost:3001/mf-manifest.json', redeem: 'http://localhost:3002/mf-manifest.json', content: 'http://localhost:3003/mf-manifest.json' },
   apiBaseUrl: 'http://localhost:3004',
   buildCheckIntervalMs: 3_600_000,
   remoteTimeoutMs: 10_000,

@@ -1,4 +1,4 @@
-import { PageQueryProvider } from 'shared/api/query-provider';
+import { PageQueryProvider } from 'shared/browser/api/query-provider';
 import { ContentPage } from '../features/content/components/content-page';
 
 export default function TermsPage() {

@@ -1,4 +1,4 @@
-import { PageQueryProvider } from 'shared/api/query-provider';
+import { PageQueryProvider } from 'shared/browser/api/query-provider';
 import { GameScreen } from '../features/game/components/game-screen';
 
 export default function GamePage() {

@@ -1,4 +1,4 @@
-import { PageQueryProvider } from 'shared/api/query-provider';
+import { PageQueryProvider } from 'shared/browser/api/query-provider';
 import { GiftScreen } from '../features/gift/components/gift-screen';
 
 export default function GiftPage() {

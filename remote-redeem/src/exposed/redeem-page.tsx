@@ -1,4 +1,4 @@
-import { PageQueryProvider } from 'shared/api/query-provider';
+import { PageQueryProvider } from 'shared/browser/api/query-provider';
 import { RedeemScreen } from '../features/redeem/components/redeem-screen';
 
 export default function RedeemPage() {

@@ -1,4 +1,4 @@
-import { createRequestActivity } from './activity';
+import { createRequestActivity } from '../browser/api/activity';
 import { ApiError, createApiClient } from './client';
 
 function jsonResponse(status: number, body: unknown): Response {

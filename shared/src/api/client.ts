@@ -4,7 +4,7 @@
  * and message. Whether a failure is retryable is the one rule in retry-rule.ts.
  */
 import { HttpError } from '../http-error';
-import type { RequestActivity } from './activity';
+import type { RequestActivity } from '../browser/api/activity';
 import {
   API_PATHS,
   type ApiErrorBody,

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { answerHealth, isHealthUrl } from './health';
 import { createStaticHandler, type RequestHandler } from './static-server';
+import { onStopSignals } from './stop-signals';
 
 /** Inside the grace the supervisors give before SIGKILL (`npm start`: 12 s). */
 export const SHUTDOWN_TIMEOUT_MS = 3000;
@@ -109,23 +110,18 @@ export function listen(name: string, port: number, handler: RequestHandler, opti
  */
 export async function serve(name: string, port: number, handler: RequestHandler, options: ServeOptions): Promise<Server> {
   const { server, shutdown } = await listen(name, port, handler, options);
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) {
-      // npm forwards the signal it gets to its child as well: a repeated SIGTERM changes nothing.
-      if (signal === 'SIGINT') void shutdown(0);
-      return;
-    }
-    signalled = true;
-    const delayMs = signal === 'SIGTERM' ? (options.shutdownDelayMs ?? 0) : 0;
-    console.log(`[${name}] ${signal}: shutting down${delayMs > 0 ? `, health 503 for ${delayMs} ms first` : ''}`);
-    void shutdown(delayMs).then((complete) => {
-      if (!complete) console.error(`[${name}] requests still open after the shutdown timeout were dropped`);
-      process.exit(complete ? 0 : 1);
-    });
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  onStopSignals({
+    delayMs: options.shutdownDelayMs ?? 0,
+    stop: (signal, delayMs) => {
+      console.log(`[${name}] ${signal}: shutting down${delayMs > 0 ? `, health 503 for ${delayMs} ms first` : ''}`);
+      void shutdown(delayMs).then((complete) => {
+        if (!complete) console.error(`[${name}] requests still open after the shutdown timeout were dropped`);
+        process.exit(complete ? 0 : 1);
+      });
+    },
+    // Ends a delay under way: the drain starts now.
+    hurry: () => void shutdown(0),
+  });
   return server;
 }
 

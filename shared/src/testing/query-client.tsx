@@ -5,7 +5,7 @@
  */
 import { notifyManager, QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { createQueryClient } from '../api/query-client';
+import { createQueryClient } from '../browser/api/query-client';
 
 // Query tells React of a change on the next tick; tests look at the page right after the act()
 // that changed it, as they may after a useState. Told at once, the change lands inside that act().

@@ -4,7 +4,7 @@
  * failure (the chunk, init, a request) is logged and leaves the page alone.
  */
 import type { Config, Mixpanel } from 'mixpanel-browser';
-import type { AnalyticsHit, AnalyticsSink } from 'shared/analytics';
+import type { AnalyticsHit, AnalyticsSink } from 'shared/browser/analytics';
 import type { AnalyticsConfig } from 'shared/runtime-config';
 
 /** The part of the library this adapter uses, so tests can stand in for it. */

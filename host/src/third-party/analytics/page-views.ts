@@ -2,7 +2,7 @@
  * Page views come from the host's router, once per route change, named by the route pattern
  * (`/gifts/:giftId`), never by the address: that would carry the gift or redeem id.
  */
-import { analytics } from 'shared/analytics';
+import { analytics } from 'shared/browser/analytics';
 import { resolvePath } from '../../route-table/route-table';
 
 /** The route pattern for a path; `*` for a path no route accepts (the not-found page). */

@@ -1,12 +1,13 @@
-import { analytics, type AnalyticsHit } from 'shared/analytics';
+import { analytics, type AnalyticsHit } from 'shared/browser/analytics';
 import type { RuntimeConfig } from 'shared/runtime-config';
+import { everyRemote } from 'shared/testing/runtime-config';
 import { createConsentStore, type ConsentStore } from './consent-store';
 import type { MixpanelLibrary } from './mixpanel-sink';
 import { createPageViews } from './page-views';
 import { startAnalytics } from './start-analytics';
 
 const BASE: RuntimeConfig = {
-  remotes: { gifts: 'http://localhost:3001/mf-manifest.json', redeem: 'http://localhost:3002/mf-manifest.json', content: 'http://localhost:3003/mf-manifest.json' },
+  remotes: { ...everyRemote(), gifts: 'http://localhost:3001/mf-manifest.json', redeem: 'http://localhost:3002/mf-manifest.json', content: 'http://localhost:3003/mf-manifest.json' },
   apiBaseUrl: 'http://localhost:3004',
   buildCheckIntervalMs: 3_600_000,
   remoteTimeoutMs: 10_000,

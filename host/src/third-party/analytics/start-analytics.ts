@@ -3,7 +3,7 @@
  * first paint. Nothing reaches Mixpanel before the visitor accepts: its chunk is not even
  * loaded. Declining (now or later, in any tab) switches the facade off.
  */
-import { analytics } from 'shared/analytics';
+import { analytics } from 'shared/browser/analytics';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import type { ConsentStore } from './consent-store';
 import { connectMixpanel, type MixpanelConnection, type MixpanelLibrary } from './mixpanel-sink';

@@ -3,7 +3,7 @@
  * nothing has asked to keep it out of the way for now (the consent banner, whose buttons the
  * bubble would otherwise cover on a phone).
  */
-import { chat as sharedChat, type Chat } from 'shared/chat';
+import { chat as sharedChat, type Chat } from 'shared/browser/chat';
 
 export interface ChatVisibility {
   /** The layout's choice; before the widget has loaded it is queued and the latest one wins. */

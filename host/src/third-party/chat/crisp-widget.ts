@@ -1,6 +1,6 @@
 /** The Crisp chatbox as the chat facade's widget, through Crisp's own SDK (`crisp-sdk-web`). */
 import type { CrispClass } from 'crisp-sdk-web';
-import type { ChatWidget } from 'shared/chat';
+import type { ChatWidget } from 'shared/browser/chat';
 
 /** The part of the SDK's singleton the app uses; tests pass a fake or a fresh `CrispClass`. */
 export type CrispSdk = Pick<CrispClass, 'configure' | 'load' | 'createSingletonIfNecessary'> & {

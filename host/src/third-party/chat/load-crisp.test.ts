@@ -1,5 +1,5 @@
 import { CrispClass } from 'crisp-sdk-web';
-import { createChat, type Chat } from 'shared/chat';
+import { createChat, type Chat } from 'shared/browser/chat';
 import type { CrispSdk } from './crisp-widget';
 import { CRISP_SCRIPT_URL, loadCrisp } from './load-crisp';
 

@@ -4,7 +4,7 @@
  * tests and self-hosting can point it elsewhere. If either cannot load, chat goes off with a
  * warning and the page carries on.
  */
-import type { Chat } from 'shared/chat';
+import type { Chat } from 'shared/browser/chat';
 import type { ChatConfig } from 'shared/runtime-config';
 import { crispWidget, type CrispSdk } from './crisp-widget';
 

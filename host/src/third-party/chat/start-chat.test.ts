@@ -1,5 +1,5 @@
 import { waitFor } from '@testing-library/react';
-import { chat } from 'shared/chat';
+import { chat } from 'shared/browser/chat';
 import { startChat } from './start-chat';
 
 const mockImported = jest.fn();

@@ -1,5 +1,5 @@
 /** Live chat (Crisp) from the runtime configuration; off, and every `chat` call a no-op, without it. */
-import { chat } from 'shared/chat';
+import { chat } from 'shared/browser/chat';
 import type { ChatConfig } from 'shared/runtime-config';
 import { loadCrisp } from './load-crisp';
 

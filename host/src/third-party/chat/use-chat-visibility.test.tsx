@@ -1,5 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
-import { chat, type ChatCommand, type ChatWidget } from 'shared/chat';
+import { chat, type ChatCommand, type ChatWidget } from 'shared/browser/chat';
 import { renderApp, withThirdParties } from '../../test-utils';
 import { useChatOutOfTheWay, useChatVisibility } from './use-chat-visibility';
 

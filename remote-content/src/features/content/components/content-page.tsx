@@ -2,9 +2,9 @@
 import { useId, type ReactNode } from 'react';
 import { usePayload } from '../api/get-payload';
 import type { ContentPageName } from '../content-pages';
-import { InlineError } from 'shared/feedback/inline-error';
+import { InlineError } from 'shared/browser/feedback/inline-error';
 import { formatDate } from 'shared/format';
-import { useDocumentTitle } from 'shared/use-document-title';
+import { useDocumentTitle } from 'shared/browser/use-document-title';
 import { useInternalLinkClick } from '../hooks/use-internal-link-click';
 import { TextSkeleton, TitleSkeleton } from './content-skeleton';
 import './content-page.css';

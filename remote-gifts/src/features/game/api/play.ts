@@ -1,11 +1,11 @@
 /** `POST /api/game/plays`: one pick, the server decides. One pick is one request, however fast the clicks. */
 import { useState } from 'react';
-import { analytics } from 'shared/analytics';
-import { useApi } from 'shared/api/api-context';
+import { analytics } from 'shared/browser/analytics';
+import { useApi } from 'shared/browser/api/api-context';
 import { toApiFailure, type ApiFailure } from 'shared/api/api-failure';
 import type { ApiClient } from 'shared/api/client';
 import type { PlayResult } from 'shared/api/contract';
-import { useMutationOnce } from 'shared/api/use-mutation-once';
+import { useMutationOnce } from 'shared/browser/api/use-mutation-once';
 
 /** `box` is the picked box, 1 to 3: the server does not need it, the reveal does. */
 export type PlayState =

@@ -1,8 +1,8 @@
 /** `/game`: pick one of three boxes; the server decides what is inside. */
 import { useRef } from 'react';
 import { flushSync } from 'react-dom';
-import { InlineError } from 'shared/feedback/inline-error';
-import { useDocumentTitle } from 'shared/use-document-title';
+import { InlineError } from 'shared/browser/feedback/inline-error';
+import { useDocumentTitle } from 'shared/browser/use-document-title';
 import { usePlay } from '../api/play';
 import { useReveal } from '../hooks/use-reveal';
 import { BoxPicker } from './box-picker';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { GiftView, PlayResult } from 'shared/api/contract';
 import { formatPrizeValue } from 'shared/format';
-import { Icon } from 'shared/icons/icon';
+import { Icon } from 'shared/browser/icons/icon';
 import { OutcomePanel } from './outcome-panel';
 
 interface PlayOutcomeProps {

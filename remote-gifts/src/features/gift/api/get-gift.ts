@@ -1,11 +1,11 @@
 /** `GET /api/gifts/:giftId`, and the hook the gift page renders from. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { analytics } from 'shared/analytics';
-import { useApi } from 'shared/api/api-context';
+import { analytics } from 'shared/browser/analytics';
+import { useApi } from 'shared/browser/api/api-context';
 import { toApiFailure, type ApiFailure } from 'shared/api/api-failure';
 import type { ApiClient } from 'shared/api/client';
 import type { GiftView } from 'shared/api/contract';
-import { apiQueryKeys } from 'shared/api/query-keys';
+import { apiQueryKeys } from 'shared/browser/api/query-keys';
 
 export type GiftState =
   | { status: 'loading' }

@@ -1,10 +1,10 @@
 /** `POST /api/gifts/:giftId/redeems`: opens (or resumes) a redeem session, then goes to it. */
 import { useNavigate } from 'react-router-dom';
-import { analytics } from 'shared/analytics';
-import { useApi } from 'shared/api/api-context';
+import { analytics } from 'shared/browser/analytics';
+import { useApi } from 'shared/browser/api/api-context';
 import { toApiFailure, type ApiFailure } from 'shared/api/api-failure';
 import type { ApiClient } from 'shared/api/client';
-import { useMutationOnce } from 'shared/api/use-mutation-once';
+import { useMutationOnce } from 'shared/browser/api/use-mutation-once';
 
 export type OpenRedeemState = { status: 'idle' } | { status: 'pending' } | { status: 'failed'; failure: ApiFailure };
 

@@ -1,9 +1,9 @@
 /** A loaded gift: the unwrap, the prize, where the gift stands, and what can be done with it. */
 import type { ApiFailure } from 'shared/api/api-failure';
 import type { GiftStatus as Status, GiftView } from 'shared/api/contract';
-import { InlineError } from 'shared/feedback/inline-error';
+import { InlineError } from 'shared/browser/feedback/inline-error';
 import { formatPrizeValue } from 'shared/format';
-import { Icon } from 'shared/icons/icon';
+import { Icon } from 'shared/browser/icons/icon';
 import { GiftBox } from '../../../components/gift-box';
 import { useOpenRedeem } from '../api/open-redeem';
 import { useShareLink } from '../hooks/use-share-link';

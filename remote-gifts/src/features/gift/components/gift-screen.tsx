@@ -1,9 +1,9 @@
 /** `/gifts/:giftId`: loads the gift and shows it, or ends on the host's error page when there is none. */
 import { useParams } from 'react-router-dom';
 import { loadFailureToThrow } from 'shared/api/api-failure';
-import { InlineError } from 'shared/feedback/inline-error';
+import { InlineError } from 'shared/browser/feedback/inline-error';
 import { isValidId } from 'shared/ids';
-import { useDocumentTitle } from 'shared/use-document-title';
+import { useDocumentTitle } from 'shared/browser/use-document-title';
 import { useGift } from '../api/get-gift';
 import { giftExpired, giftNotFound } from '../gift-errors';
 import { GiftDetails } from './gift-details';

@@ -1,5 +1,5 @@
-import { Icon } from 'shared/icons/icon';
-import { UI_ICONS } from 'shared/icons/icon-names';
+import { Icon } from 'shared/browser/icons/icon';
+import { UI_ICONS } from 'shared/browser/icons/icon-names';
 
 interface ShareButtonProps {
   canShare: boolean;

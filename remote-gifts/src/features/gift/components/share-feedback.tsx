@@ -1,4 +1,4 @@
-import type { CopyStatus } from 'shared/feedback/use-copy-to-clipboard';
+import type { CopyStatus } from 'shared/browser/feedback/use-copy-to-clipboard';
 
 /** What the share button did. On a failed copy, the address itself, ready to select by hand. */
 export function ShareFeedback({ feedback }: { feedback: CopyStatus }) {

@@ -3,7 +3,7 @@
  * copy to the clipboard, with feedback either way so the visitor knows what happened.
  */
 import { useCallback } from 'react';
-import { useCopyToClipboard } from 'shared/feedback/use-copy-to-clipboard';
+import { useCopyToClipboard } from 'shared/browser/feedback/use-copy-to-clipboard';
 
 /** Long enough to read; then cleared, so copying again is announced again. */
 const FEEDBACK_MS = 5_000;

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { ApiProvider } from 'shared/api/api-context';
+import { ApiProvider } from 'shared/browser/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { recordAnalytics } from 'shared/testing/analytics';
 import { TestQueryProvider } from 'shared/testing/query-client';

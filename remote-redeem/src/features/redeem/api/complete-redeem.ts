@@ -3,12 +3,12 @@
  * confirms with: one request at a time, and the same request again on "Try again".
  */
 import { useState } from 'react';
-import { analytics } from 'shared/analytics';
-import { useApi } from 'shared/api/api-context';
+import { analytics } from 'shared/browser/analytics';
+import { useApi } from 'shared/browser/api/api-context';
 import { toApiFailure } from 'shared/api/api-failure';
 import type { ApiClient } from 'shared/api/client';
 import type { CompleteRedeemBody, CompleteRedeemResult } from 'shared/api/contract';
-import { useMutationOnce } from 'shared/api/use-mutation-once';
+import { useMutationOnce } from 'shared/browser/api/use-mutation-once';
 import { toHttpError, type HttpError } from 'shared/http-error';
 
 export type CompleteFailure =

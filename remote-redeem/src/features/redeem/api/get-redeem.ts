@@ -1,11 +1,11 @@
 /** Loads a redeem session (`GET /api/redeems/:redeemId`), and the hook the page renders from. */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useApi } from 'shared/api/api-context';
+import { useApi } from 'shared/browser/api/api-context';
 import { loadFailureToThrow, toApiFailure } from 'shared/api/api-failure';
 import type { ApiClient } from 'shared/api/client';
 import type { RedeemView } from 'shared/api/contract';
-import { apiQueryKeys } from 'shared/api/query-keys';
+import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { HttpError } from 'shared/http-error';
 
 export type RedeemState =

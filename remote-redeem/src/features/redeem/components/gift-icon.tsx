@@ -1,4 +1,4 @@
-import { Icon } from 'shared/icons/icon';
+import { Icon } from 'shared/browser/icons/icon';
 
 /** The prize's icon on a tinted tile; its size comes from the tile's font size (the CSS). */
 export function GiftIcon({ icon }: { icon: string }) {

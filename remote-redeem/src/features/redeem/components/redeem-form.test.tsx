@@ -1,6 +1,6 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { apiQueryKeys } from 'shared/api/query-keys';
+import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { createTestQueryClient } from 'shared/testing/query-client';
 import { aCompletedRedeem, aGift, aRedeem, GIFT_ID, REDEEM_ID } from '../../../test-fixtures';
 import { errorResponse, jsonResponse, networkFailure, renderRedeemPage, sentBodies, stubApi } from '../../../test-utils';

@@ -2,10 +2,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { CompleteRedeemBody, CompleteRedeemResult, GiftView } from 'shared/api/contract';
-import { apiQueryKeys } from 'shared/api/query-keys';
-import { InlineError } from 'shared/feedback/inline-error';
+import { apiQueryKeys } from 'shared/browser/api/query-keys';
+import { InlineError } from 'shared/browser/feedback/inline-error';
 import type { HttpError } from 'shared/http-error';
-import { useDocumentTitle } from 'shared/use-document-title';
+import { useDocumentTitle } from 'shared/browser/use-document-title';
 import { useRedeem } from '../api/get-redeem';
 import { completedView } from '../redeem-view';
 import { CompletedScreen } from './completed-screen';

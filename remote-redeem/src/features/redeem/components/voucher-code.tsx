@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useCopyToClipboard } from 'shared/feedback/use-copy-to-clipboard';
+import { useCopyToClipboard } from 'shared/browser/feedback/use-copy-to-clipboard';
 
 const COPY_MESSAGES = {
   idle: '',

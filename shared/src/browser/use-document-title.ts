@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { documentTitle } from './site';
+import { documentTitle } from '../site';
 
 /**
  * The host sets the route's title; a page refines it once it knows more (a prize's name, a

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
-import { queryClient } from 'shared/api/query-client';
-import { createTestQueryClient, TestQueryProvider } from '../testing/query-client';
+import { queryClient } from 'shared/browser/api/query-client';
+import { createTestQueryClient, TestQueryProvider } from '../../testing/query-client';
 import { PageQueryProvider } from './query-provider';
 
 afterEach(() => queryClient.clear());

@@ -3,7 +3,7 @@
  * configuration). A federation singleton, so host and remotes share this one context.
  */
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ApiClient } from './client';
+import type { ApiClient } from '../../api/client';
 
 const ApiContext = createContext<ApiClient | null>(null);
 

@@ -6,7 +6,7 @@
 import { Icon as IconifyIcon } from '@iconify/react/offline';
 import { useEffect, useSyncExternalStore } from 'react';
 // By package name, not path: the federation runtime then gives every remote the host's instance.
-import { fallbackIcon, requestIcon, subscribeToIcons, type FallbackIcon } from 'shared/icons/icon-service';
+import { fallbackIcon, requestIcon, subscribeToIcons, type FallbackIcon } from 'shared/browser/icons/icon-service';
 import { isBundledIcon } from './bundled-icons';
 
 export interface IconProps {

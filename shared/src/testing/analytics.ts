@@ -2,7 +2,7 @@
  * Test helper (`shared/testing/analytics`): records what reaches the analytics facade, afresh
  * for each test of the file that calls it.
  */
-import { analytics, type ProductEvent } from './analytics';
+import { analytics, type ProductEvent } from '../browser/analytics/analytics';
 
 export interface RecordedAnalytics {
   events: ProductEvent[];

@@ -3,8 +3,8 @@
  * bearer link are refused before they can leave the browser. Gift and redeem ids are
  * capabilities (whoever has the link can open the gift), so they count as personal here.
  */
-import { VOUCHER_CODE_SOURCE } from '../api/contract';
-import { isValidId } from '../ids';
+import { VOUCHER_CODE_SOURCE } from '../../api/contract';
+import { isValidId } from '../../ids';
 
 const EMAIL = /[^\s@]+@[^\s@]+/;
 /** A voucher code anywhere in the value. */

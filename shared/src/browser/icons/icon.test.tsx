@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import type { IconsConfig } from '../runtime-config';
+import type { IconsConfig } from '../../runtime-config';
 import { Icon } from './icon';
 import { ICON_CACHE_KEY, ICON_CACHE_MAX_ENTRIES, ICON_CACHE_TTL_HOURS, writeCachedIcon } from './icon-cache';
 import { configureIconService } from './icon-service';

@@ -6,7 +6,7 @@
  */
 import type { IconifyIcon } from '@iconify/react/offline';
 import { createListeners } from '../listeners';
-import type { IconsConfig } from '../runtime-config';
+import type { IconsConfig } from '../../runtime-config';
 import { readCachedIcon, writeCachedIcon } from './icon-cache';
 import { ICON_NAME, iconFromSet } from './icon-data';
 import { isSafeSvgBody } from './safe-svg-body';

@@ -2,11 +2,11 @@
  * The browser page's one QueryClient, and the defaults every remote's data loading follows.
  * This module is a federation singleton (as every browser subpath of `shared` is), so whichever
  * part loads it first creates `queryClient`, and every remote page uses that client and its
- * cache (docs/decisions/0012-data-loading.md). Import it as `shared/api/query-client`, never by
+ * cache (docs/decisions/0012-data-loading.md). Import it as `shared/browser/api/query-client`, never by
  * a relative path, or a bundle gets a client of its own.
  */
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
-import { retryDelay, shouldRetry } from './retry-rule';
+import { retryDelay, shouldRetry } from '../../api/retry-rule';
 
 export const QUERY_DEFAULTS = {
   queries: {

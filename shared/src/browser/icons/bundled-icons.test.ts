@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { appIconNames } from '../../scripts/app-icon-names';
+import { appIconNames } from '../../../scripts/app-icon-names';
 import { bundledIconNames, isBundledIcon } from './bundled-icons';
 import { UI_ICONS } from './icon-names';
 
@@ -20,7 +20,7 @@ describe('the bundled icons', () => {
 
   it('are exactly what the script generates from the installed icon sets', () => {
     // The script runs in Node, where the icon tools (ES modules only) load as they do for `npm run icons`.
-    const check = spawnSync(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../../scripts/bundle-icons.ts'), '--check'], {
+    const check = spawnSync(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../../../scripts/bundle-icons.ts'), '--check'], {
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -5,7 +5,7 @@
  * consent), is the host's business. Until the host connects a sink, calls wait in a small
  * buffer, so a remote running standalone just fills it harmlessly.
  */
-import type { GiftStatus } from '../api/contract';
+import type { GiftStatus } from '../../api/contract';
 import { personalDataIn } from './personal-data';
 
 /**

@@ -6,9 +6,9 @@ import { Component, StrictMode, type ErrorInfo, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
 import { ApiProvider } from './api/api-context';
-import { createApiClient } from './api/client';
-import { toHttpError } from './http-error';
-import { DEFAULT_PORTS } from './ports';
+import { createApiClient } from '../api/client';
+import { toHttpError } from '../http-error';
+import { DEFAULT_PORTS } from '../ports';
 
 export interface StandaloneRoute {
   path: string;

@@ -5,7 +5,7 @@
  */
 import { QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { useContext, type ReactNode } from 'react';
-import { queryClient } from 'shared/api/query-client';
+import { queryClient } from 'shared/browser/api/query-client';
 
 export function PageQueryProvider({ children }: { children: ReactNode }) {
   if (useContext(QueryClientContext)) return children;

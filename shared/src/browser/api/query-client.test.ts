@@ -1,5 +1,5 @@
 import { onlineManager } from '@tanstack/react-query';
-import { ApiError } from './client';
+import { ApiError } from '../../api/client';
 import { createQueryClient } from './query-client';
 
 /** A request that fails with each given status in turn, then answers "ok". */

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { TestQueryProvider } from '../testing/query-client';
+import { TestQueryProvider } from '../../testing/query-client';
 import { useMutationOnce } from './use-mutation-once';
 
 function deferred() {

@@ -1,0 +1,146 @@
+/**
+ * A remote is declared once (docs/adding-a-remote.md). In a throwaway copy of the repository,
+ * `npm run new-remote` makes a fourth remote, `news`, from the template, and the test adds only
+ * its entry to the registry (`shared/src/remotes.ts`), as the script says to. Then the host and
+ * the new remote are built (the remote's `exposes` checked against the registry) and served as
+ * production serves them: the host routes `/news` to the remote's page, on HTTP and in a browser.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitForRenderedPage, layoutName } from '../support/app-page';
+import { launchBrowser, type BrowserSession } from '../support/browser';
+import { httpGet, httpGetPage } from '../support/http';
+import {
+  freePort,
+  killBundles,
+  startBundle,
+  stopBundle,
+  waitUntilHealthy,
+  type BundleProcess,
+} from '../support/production';
+import { copyRepository, runCommand, type CommandResult } from '../support/repo-copy';
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const REGISTRY = join('shared', 'src', 'remotes.ts');
+const REGISTRY_END = '} as const satisfies Record<string, RemoteSpec>;';
+
+let copy: string;
+let scaffold: CommandResult;
+const servers: BundleProcess[] = [];
+const origins = { host: '', news: '' };
+let browser: BrowserSession | undefined;
+
+function succeeded(what: string, result: CommandResult): void {
+  if (result.exitCode !== 0)
+    throw new Error(`${what} failed (exit ${result.exitCode}):\n${result.output.slice(-4000)}`);
+}
+
+/** Step 2 of the guide: the entry the script printed, pasted at the end of REMOTES. */
+function addRegistryEntry(output: string): void {
+  const entry = /^ {2}news: \{\n[\s\S]*?^ {2}\},$/m.exec(output)?.[0];
+  if (!entry) throw new Error(`npm run new-remote printed no registry entry:\n${output}`);
+  const registry = readFileSync(join(copy, REGISTRY), 'utf8');
+  if (!registry.includes(REGISTRY_END)) throw new Error(`${REGISTRY} no longer ends REMOTES with "${REGISTRY_END}"`);
+  writeFileSync(join(copy, REGISTRY), registry.replace(REGISTRY_END, `${entry}\n${REGISTRY_END}`));
+}
+
+beforeAll(async () => {
+  const started = Date.now();
+  copy = mkdtempSync(join(tmpdir(), 'gift-box-new-remote-'));
+  copyRepository(copy);
+  // --no-install: the copy's node_modules links into the repository's, which npm must not touch.
+  scaffold = await runCommand(NPM, ['run', '--silent', 'new-remote', '--', 'news', '--no-install'], copy);
+  succeeded('npm run new-remote', scaffold);
+  addRegistryEntry(scaffold.output);
+
+  const builds = await Promise.all([
+    runCommand(NPM, ['run', 'build', '-w', 'host'], copy),
+    runCommand(NPM, ['run', 'build', '-w', 'remote-news'], copy),
+  ]);
+  succeeded('the build of the host', builds[0] as CommandResult);
+  succeeded('the build of remote-news', builds[1] as CommandResult);
+  console.log(`[e2e] new remote scaffolded and built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const [hostPort, newsPort] = [await freePort(), await freePort()];
+  origins.host = `http://127.0.0.1:${hostPort}`;
+  origins.news = `http://127.0.0.1:${newsPort}`;
+  const env = {
+    LISTEN_HOST: '127.0.0.1',
+    HOST_PORT: String(hostPort),
+    HOST_ORIGIN: origins.host,
+    REMOTE_NEWS_PORT: String(newsPort),
+    REMOTE_NEWS_URL: `${origins.news}/mf-manifest.json`,
+  };
+  servers.push(startBundle('new-remote-host', join(copy, 'host'), 'dist-server/main.js', env));
+  servers.push(startBundle('new-remote-news', join(copy, 'remote-news'), 'dist-server/main.js', env));
+  await Promise.all([
+    waitUntilHealthy(servers[0] as BundleProcess, `${origins.host}/healthz`),
+    waitUntilHealthy(servers[1] as BundleProcess, `${origins.news}/healthz`),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.allSettled(servers.map((server) => stopBundle(server)));
+  killBundles(servers);
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
+test('the template makes the remote folder, and the script prints the registry entry to add', () => {
+  for (const file of [
+    'package.json',
+    'webpack.config.ts',
+    'server/main.ts',
+    'src/index.ts',
+    'src/bootstrap.tsx',
+    'src/exposed/news-page.tsx',
+  ]) {
+    expect([file, existsSync(join(copy, 'remote-news', file))]).toEqual([file, true]);
+  }
+  expect(scaffold.output).toContain("portEnv: 'REMOTE_NEWS_PORT'");
+  expect(scaffold.output).toContain("file: './src/exposed/news-page.tsx',");
+  expect(scaffold.output).toContain("routes: [{ path: '/news', layout: 'default', title: 'News' }],");
+});
+
+test('the new remote passes its own typecheck, lint and tests', async () => {
+  for (const script of ['typecheck', 'lint', 'test'])
+    succeeded(`npm run ${script} -w remote-news`, await runCommand(NPM, ['run', script, '-w', 'remote-news'], copy));
+}, 60_000);
+
+test("the new remote's manifest lists the page the registry names", async () => {
+  const res = await httpGet(`${origins.news}/mf-manifest.json`);
+  expect(res.status).toBe(200);
+  const manifest = JSON.parse(res.body) as { name: string; exposes: { name: string }[] };
+  expect(manifest.name).toBe('news');
+  expect(manifest.exposes.map((exposed) => exposed.name)).toEqual(['NewsPage']);
+});
+
+test("the host's configuration names the new remote beside the others", async () => {
+  const config = JSON.parse((await httpGet(`${origins.host}/config.json`)).body) as { remotes: Record<string, string> };
+  expect(config.remotes).toStrictEqual({
+    gifts: 'http://localhost:3001/mf-manifest.json',
+    redeem: 'http://localhost:3002/mf-manifest.json',
+    content: 'http://localhost:3003/mf-manifest.json',
+    news: `${origins.news}/mf-manifest.json`,
+  });
+});
+
+test('the host answers the new route with its page, and still 404 beside it', async () => {
+  const page = await httpGetPage(`${origins.host}/news`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect((await httpGetPage(`${origins.host}/news/more`)).status).toBe(404);
+});
+
+test("a browser shows the new remote's page in the layout and with the title the registry names", async () => {
+  browser = await launchBrowser();
+  const { page, watch } = await browser.newPage();
+  await page.goto(`${origins.host}/news`, { waitUntil: 'domcontentloaded' });
+  const rendered = await waitForRenderedPage(page);
+  expect(rendered).toEqual({ heading: 'News', bodyText: 'The news remote serves this page.' });
+  expect(await layoutName(page)).toBe('default');
+  await expect(page.title()).resolves.toBe('News · Gift Box');
+  // The other remotes are not running here: their links' prefetches fail, which is only logged.
+  expect(watch.pageErrors).toEqual([]);
+});

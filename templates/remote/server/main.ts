@@ -1,0 +1,16 @@
+/**
+ * Serves this remote's production build (or the folder in STATIC_ROOT, such as a deploy target),
+ * as a static host or CDN would, for the host's origin. `npm run serve -w remote-__name__` runs its
+ * bundle, `dist-server/main.js`; from there, as from `server/`, the build is `../dist`.
+ */
+import { join } from 'node:path';
+import { readHostOrigin, readListenHost, readPort, readShutdownDelay, readStaticRoot } from 'shared/node/env';
+import { serveRemoteDist } from 'shared/node/serve';
+
+void serveRemoteDist('remote-__name__', {
+  port: readPort('__name__'),
+  root: readStaticRoot(join(__dirname, '..', 'dist')),
+  hostOrigin: readHostOrigin(),
+  listenHost: readListenHost(),
+  shutdownDelayMs: readShutdownDelay(),
+});
