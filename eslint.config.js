@@ -14,7 +14,9 @@ const { builtinModules } = require('node:module');
 // The remotes' folders, from the registry of remotes: TypeScript, loaded through tsx's API, whose
 // hooks are removed again at once (left in place, they trouble other loaders in the process).
 const tsx = require('tsx/cjs/api').register({ namespace: 'eslint-config' });
-const REMOTES = Object.values(tsx.require('./shared/src/remotes.ts', __filename).REMOTES).map((remote) => remote.packageDir);
+const REMOTES = Object.values(tsx.require('./shared/src/remotes.ts', __filename).REMOTES).map(
+  (remote) => remote.packageDir,
+);
 tsx.unregister();
 const APPS = ['host', ...REMOTES, 'api'];
 
@@ -26,31 +28,75 @@ const zones = [
     message: 'A remote imports only its own code and `shared`.',
   })),
   // The host reaches remotes through the federation runtime, never their source.
-  { target: './host', from: [...REMOTES, 'api'].map((app) => `./${app}`), message: 'The host loads remotes at run time; import `shared` contracts instead.' },
+  {
+    target: './host',
+    from: [...REMOTES, 'api'].map((app) => `./${app}`),
+    message: 'The host loads remotes at run time; import `shared` contracts instead.',
+  },
   { target: './shared', from: [...APPS, 'e2e'].map((app) => `./${app}`), message: '`shared` imports no app.' },
-  { target: './api', from: ['host', ...REMOTES, 'e2e'].map((app) => `./${app}`), message: 'The API imports only `shared` contracts.' },
-  { target: './e2e', from: APPS.map((app) => `./${app}`), message: 'Browser tests exercise the built, served apps; they import no source.' },
+  {
+    target: './api',
+    from: ['host', ...REMOTES, 'e2e'].map((app) => `./${app}`),
+    message: 'The API imports only `shared` contracts.',
+  },
+  {
+    target: './e2e',
+    from: APPS.map((app) => `./${app}`),
+    message: 'Browser tests exercise the built, served apps; they import no source.',
+  },
   // …but they read the registry of remotes, data on what is deployed where (names, ports, variables, routes).
-  { target: './e2e', from: './shared', except: ['./src/remotes.ts'], message: 'Browser tests import no source; `shared/remotes`, the registry of remotes, is the one exception.' },
+  {
+    target: './e2e',
+    from: './shared',
+    except: ['./src/remotes.ts'],
+    message: 'Browser tests import no source; `shared/remotes`, the registry of remotes, is the one exception.',
+  },
   // The route table is data every side reads (the router, layouts, the host's Node server), so it reads none of them.
-  { target: './host/src/route-table', from: './host/src', except: ['./route-table'], message: 'The route table is data: it imports only itself and `shared`.' },
-  { target: './host/server', from: './host/src', except: ['./route-table'], message: "The host's server reads the route table, no browser code." },
+  {
+    target: './host/src/route-table',
+    from: './host/src',
+    except: ['./route-table'],
+    message: 'The route table is data: it imports only itself and `shared`.',
+  },
+  {
+    target: './host/server',
+    from: './host/src',
+    except: ['./route-table'],
+    message: "The host's server reads the route table, no browser code.",
+  },
   // Inside `shared`, by where code runs: browser code reaches no Node module, nothing reaches test helpers.
-  { target: './shared/src/browser', from: './shared/src/node', message: 'Browser code runs in the browser: `node/` is for servers and build tools.' },
+  {
+    target: './shared/src/browser',
+    from: './shared/src/node',
+    message: 'Browser code runs in the browser: `node/` is for servers and build tools.',
+  },
 ];
 
 // Third-party libraries the host alone loads; remotes reach them through `shared` facades.
 const HOST_ONLY_LIBRARIES = [
-  { name: 'mixpanel-browser', message: 'Track through `shared/browser/analytics`; the host owns Mixpanel and consent.' },
+  {
+    name: 'mixpanel-browser',
+    message: 'Track through `shared/browser/analytics`; the host owns Mixpanel and consent.',
+  },
   { name: 'crisp-sdk-web', message: 'Use `shared/browser/chat`; the host loads the chat widget.' },
 ];
 const SHARED_ONLY_LIBRARIES = [
-  { name: '@iconify/react', message: 'Use `shared/browser/icons/icon`: bundled icons and the configured icon service.' },
-  { name: '@iconify/react/offline', message: 'Use `shared/browser/icons/icon`: bundled icons and the configured icon service.' },
+  {
+    name: '@iconify/react',
+    message: 'Use `shared/browser/icons/icon`: bundled icons and the configured icon service.',
+  },
+  {
+    name: '@iconify/react/offline',
+    message: 'Use `shared/browser/icons/icon`: bundled icons and the configured icon service.',
+  },
 ];
 // Remotes use @tanstack/react-query's hooks, but never a client of their own: one cache per page.
 const ONE_QUERY_CLIENT = [
-  { name: '@tanstack/react-query', importNames: ['QueryClient', 'QueryClientProvider'], message: 'Wrap exposed pages in `shared/browser/api/query-provider`: one QueryClient per page.' },
+  {
+    name: '@tanstack/react-query',
+    importNames: ['QueryClient', 'QueryClientProvider'],
+    message: 'Wrap exposed pages in `shared/browser/api/query-provider`: one QueryClient per page.',
+  },
 ];
 
 // Where code runs. Browser bundles (the host's and remotes' `src`, and `shared` outside `node/` and
@@ -58,13 +104,32 @@ const ONE_QUERY_CLIENT = [
 // Node, imports test helpers (`shared/testing/…`, Testing Library, jest). Later blocks replace
 // an earlier block's `no-restricted-imports` for the files they match, so each block below
 // lists everything its files may not import.
-const TEST_FILES = ['**/*.test.{ts,tsx}', '**/test-utils.{ts,tsx}', '**/testing/**', 'api/test/**', 'api/bench/**', 'e2e/**', 'jest.*'];
-const NODE_ONLY = [
-  ...builtinModules.filter((name) => !name.startsWith('_')).flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Browser code runs in the browser: no Node built-ins.' })),
+const TEST_FILES = [
+  '**/*.test.{ts,tsx}',
+  '**/test-utils.{ts,tsx}',
+  '**/testing/**',
+  'api/test/**',
+  'api/bench/**',
+  'e2e/**',
+  'jest.*',
 ];
-const NODE_ONLY_PATTERNS = [{ group: ['shared/node/*'], message: 'Browser code runs in the browser: `shared/node/…` is for servers and build tools.' }];
+const NODE_ONLY = [
+  ...builtinModules
+    .filter((name) => !name.startsWith('_'))
+    .flatMap((name) => [name, `node:${name}`])
+    .map((name) => ({ name, message: 'Browser code runs in the browser: no Node built-ins.' })),
+];
+const NODE_ONLY_PATTERNS = [
+  {
+    group: ['shared/node/*'],
+    message: 'Browser code runs in the browser: `shared/node/…` is for servers and build tools.',
+  },
+];
 const TEST_ONLY_PATTERNS = [
-  { group: ['shared/testing/*', '**/testing/*', '@testing-library/*', '@jest/*', 'jest', 'jest-*'], message: 'Test helpers stay in tests (`*.test.ts`, `test-utils`, `testing/`).' },
+  {
+    group: ['shared/testing/*', '**/testing/*', '@testing-library/*', '@jest/*', 'jest', 'jest-*'],
+    message: 'Test helpers stay in tests (`*.test.ts`, `test-utils`, `testing/`).',
+  },
 ];
 
 function whereCodeRuns() {
@@ -82,13 +147,25 @@ function whereCodeRuns() {
     // Remotes: their libraries through `shared`; no test helpers outside tests.
     restrict(remoteFiles, { paths: remoteLibraries }),
     restrict(remoteFiles, { paths: remoteLibraries, patterns: TEST_ONLY_PATTERNS }, TEST_FILES),
-    restrict(remoteSrc, { paths: [...remoteLibraries, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] }, TEST_FILES),
+    restrict(
+      remoteSrc,
+      { paths: [...remoteLibraries, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      TEST_FILES,
+    ),
     // The host.
     restrict(['host/**/*.{ts,tsx}'], { paths: SHARED_ONLY_LIBRARIES }),
     restrict(['host/**/*.{ts,tsx}'], { paths: SHARED_ONLY_LIBRARIES, patterns: TEST_ONLY_PATTERNS }, TEST_FILES),
-    restrict(['host/src/**/*.{ts,tsx}'], { paths: [...SHARED_ONLY_LIBRARIES, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] }, TEST_FILES),
+    restrict(
+      ['host/src/**/*.{ts,tsx}'],
+      { paths: [...SHARED_ONLY_LIBRARIES, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      TEST_FILES,
+    ),
     // `shared`'s browser and universal code.
-    restrict(['shared/src/**/*.{ts,tsx}'], { paths: NODE_ONLY, patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] }, [...TEST_FILES, 'shared/src/node/**']),
+    restrict(
+      ['shared/src/**/*.{ts,tsx}'],
+      { paths: NODE_ONLY, patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      [...TEST_FILES, 'shared/src/node/**'],
+    ),
   ];
 }
 
@@ -119,7 +196,9 @@ function importsOf(file, resolve) {
   if (mtimeMs === undefined) return [];
   const cached = importsCache.get(file);
   if (cached?.mtimeMs === mtimeMs) return cached.targets;
-  const targets = importsIn(readFileSync(file, 'utf8')).map((ref) => resolve(ref.fileName, file)).filter(Boolean);
+  const targets = importsIn(readFileSync(file, 'utf8'))
+    .map((ref) => resolve(ref.fileName, file))
+    .filter(Boolean);
   importsCache.set(file, { mtimeMs, targets });
   return targets;
 }
@@ -127,7 +206,7 @@ function importsOf(file, resolve) {
 /** The shortest chain of imports from `start` back to `goal` (both included), or undefined. */
 function chainBack(start, goal, resolve) {
   const cameFrom = new Map([[start, undefined]]);
-  for (const queue = [start]; queue.length > 0; ) {
+  for (const queue = [start]; queue.length > 0;) {
     const file = queue.shift();
     for (const next of importsOf(file, resolve)) {
       if (next === goal) {
@@ -148,7 +227,10 @@ const noImportCycle = {
     type: 'problem',
     docs: { description: 'Forbid import cycles, type imports included' },
     schema: [],
-    messages: { cycle: 'Import cycle (type imports count): {{chain}}. Move what they share into a module that imports none of them.' },
+    messages: {
+      cycle:
+        'Import cycle (type imports count): {{chain}}. Move what they share into a module that imports none of them.',
+    },
   },
   create(context) {
     const file = context.physicalFilename;
@@ -180,7 +262,12 @@ module.exports = tseslint.config(
     plugins: { 'import-x': importX, 'react-hooks': reactHooks, local: { rules: { 'no-import-cycle': noImportCycle } } },
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: [join(__dirname, '*/tsconfig.json'), join(__dirname, 'tsconfig.json')], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: [join(__dirname, '*/tsconfig.json'), join(__dirname, 'tsconfig.json')],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
     },
     rules: {
       ...reactHooks.configs.recommended.rules,

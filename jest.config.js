@@ -13,6 +13,12 @@ module.exports = {
     '<rootDir>/host',
     ...Object.values(REMOTES).map((remote) => `<rootDir>/${remote.packageDir}`),
     // The root's own scripts (npm start's runner, the test set-up).
-    preset(__dirname, { displayName: 'scripts', roots: ['<rootDir>/scripts'], testMatch: ['<rootDir>/scripts/**/*.test.ts'], testEnvironment: 'node', setupFilesAfterEnv: [] }),
+    preset(__dirname, {
+      displayName: 'scripts',
+      roots: ['<rootDir>/scripts'],
+      testMatch: ['<rootDir>/scripts/**/*.test.ts'],
+      testEnvironment: 'node',
+      setupFilesAfterEnv: [],
+    }),
   ],
 };

@@ -147,7 +147,9 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           title: options.title,
           // The page's own scripts resolve from the root, so deep links work in standalone shells.
           publicPath: '/',
-          templateParameters: { themeCss: readFileSync(join(ROOT, 'shared', 'src', 'browser', 'theme', 'theme.css'), 'utf8') },
+          templateParameters: {
+            themeCss: readFileSync(join(ROOT, 'shared', 'src', 'browser', 'theme', 'theme.css'), 'utf8'),
+          },
           chunks: ['main'],
         }),
         new BuildInfoPlugin({ ...build, app: options.name, version: pkg.version, dir: buildsDir }),

@@ -31,7 +31,11 @@ function externalPackages(workspace: string, dependencies: Record<string, string
         if (name === 'shared') return undefined; // bundled: esbuild resolves it through node_modules
         if (!(name in dependencies)) {
           // Fails the build, naming the importing file, before anything is written.
-          return { errors: [{ text: `${name} is not in ${workspace}/package.json "dependencies", so a production install lacks it` }] };
+          return {
+            errors: [
+              { text: `${name} is not in ${workspace}/package.json "dependencies", so a production install lacks it` },
+            ],
+          };
         }
         return { external: true };
       });

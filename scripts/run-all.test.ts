@@ -44,10 +44,18 @@ interface Runner {
 
 /** `runParts` in a process of its own, as `npm start` runs it, with the stand-ins as parts. */
 function run(parts: Record<string, string>, graceMs: number): Runner {
-  const commands = Object.entries(parts).map(([name, script]) => ({ name, command: `${process.execPath} ${join(folder, script)}` }));
+  const commands = Object.entries(parts).map(([name, script]) => ({
+    name,
+    command: `${process.execPath} ${join(folder, script)}`,
+  }));
   const child = spawn(
     process.execPath,
-    ['--require', 'tsx/cjs', '-e', `require('./scripts/run-all').runParts(${JSON.stringify(commands)}, ${graceMs}).then((code) => process.exit(code))`],
+    [
+      '--require',
+      'tsx/cjs',
+      '-e',
+      `require('./scripts/run-all').runParts(${JSON.stringify(commands)}, ${graceMs}).then((code) => process.exit(code))`,
+    ],
     { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -59,7 +67,8 @@ function run(parts: Record<string, string>, graceMs: number): Runner {
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   return {
-    printed: (text) => (output.includes(text) ? Promise.resolve() : new Promise((resolve) => waiting.push({ text, resolve }))),
+    printed: (text) =>
+      output.includes(text) ? Promise.resolve() : new Promise((resolve) => waiting.push({ text, resolve })),
     signal: (signal) => child.kill(signal),
     exited: new Promise((resolve) => child.once('close', (code) => resolve({ code, output }))),
   };
@@ -85,7 +94,9 @@ it('prints a line that came in several chunks whole, behind one prefix, whatever
 
   expect(code).toBe(0);
   const lines = output.split('\n');
-  expect(lines.filter((line) => line.includes('xxxxxxxxxx')).map((line) => line.length)).toEqual([`[long] ${LONG_LINE}END`.length]);
+  expect(lines.filter((line) => line.includes('xxxxxxxxxx')).map((line) => line.length)).toEqual([
+    `[long] ${LONG_LINE}END`.length,
+  ]);
   expect(lines).toContain(`[long] ${LONG_LINE}END`);
   expect(lines.filter((line) => line.startsWith('[chatty] chat')).length).toBeGreaterThan(3);
 }, 30_000);

@@ -9,7 +9,14 @@
 import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createConcurrently as concurrently, KillOthers, LogError, LogExit, Logger, type ConcurrentlyCommandInput } from 'concurrently';
+import {
+  createConcurrently as concurrently,
+  KillOthers,
+  LogError,
+  LogExit,
+  Logger,
+  type ConcurrentlyCommandInput,
+} from 'concurrently';
 import { REMOTES } from 'shared/remotes';
 import { LogLines } from './log-lines';
 
@@ -24,7 +31,9 @@ export const GRACE_MS = 12_000;
  */
 const PARTS: Record<string, string[]> = {
   api: ['dist/index.js'],
-  ...Object.fromEntries(Object.values(REMOTES).map((remote) => [remote.packageDir, ['dist/builds/latest.json', 'dist-server/main.js']])),
+  ...Object.fromEntries(
+    Object.values(REMOTES).map((remote) => [remote.packageDir, ['dist/builds/latest.json', 'dist-server/main.js']]),
+  ),
   host: ['dist/_app/builds/latest.json', 'dist-server/main.js'],
 };
 const COLOURS = ['cyan', 'magenta', 'yellow', 'green', 'blue'];
@@ -48,7 +57,9 @@ function buildMissing(): void {
  */
 function partEnv(script: 'serve' | 'dev'): Record<string, string> {
   if (script !== 'dev' || process.env.CORS_ORIGINS) return {};
-  const origins = Object.values(REMOTES).map((remote) => `http://localhost:${process.env[remote.portEnv] || remote.port}`);
+  const origins = Object.values(REMOTES).map(
+    (remote) => `http://localhost:${process.env[remote.portEnv] || remote.port}`,
+  );
   return { CORS_ORIGINS: origins.join(',') };
 }
 

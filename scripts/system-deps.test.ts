@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { plan, type SystemPackage } from './system-deps';
 
 const ROOT = join(__dirname, '..');
-const pkg = (name: string): SystemPackage => ({ name, neededBy: `the ${name} tests`, otherwise: `${name} from elsewhere`, present: () => false });
+const pkg = (name: string): SystemPackage => ({
+  name,
+  neededBy: `the ${name} tests`,
+  otherwise: `${name} from elsewhere`,
+  present: () => false,
+});
 const BOTH = [pkg('chromium'), pkg('postgresql')];
 
 describe('plan', () => {
@@ -54,7 +59,10 @@ describe('the command', () => {
   }, 30_000);
 
   it('exits 0 when what was asked for is there', () => {
-    const { status, stdout, stderr } = run(['postgresql'], { E2E_CHROMIUM_PATH: '/nonexistent/chromium', TEST_DATABASE_URL: 'postgres://localhost/x' });
+    const { status, stdout, stderr } = run(['postgresql'], {
+      E2E_CHROMIUM_PATH: '/nonexistent/chromium',
+      TEST_DATABASE_URL: 'postgres://localhost/x',
+    });
     expect({ status, stdout, stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
   }, 30_000);
 
@@ -64,14 +72,23 @@ describe('the command', () => {
     try {
       // A stand-in apt-get that records its arguments and "installs" chromium.
       const chromium = join(folder, 'chromium');
-      writeFileSync(join(folder, 'apt-get'), `#!/bin/sh\n[ "$1" = --version ] && exit 0\necho "$DEBIAN_FRONTEND $*" >> ${folder}/calls\n[ "$1" = install ] && touch ${chromium}\nexit 0\n`);
+      writeFileSync(
+        join(folder, 'apt-get'),
+        `#!/bin/sh\n[ "$1" = --version ] && exit 0\necho "$DEBIAN_FRONTEND $*" >> ${folder}/calls\n[ "$1" = install ] && touch ${chromium}\nexit 0\n`,
+      );
       chmodSync(join(folder, 'apt-get'), 0o755);
 
-      const { status, stderr } = run([], { PATH: `${folder}:/usr/bin:/bin`, E2E_CHROMIUM_PATH: chromium, TEST_DATABASE_URL: 'postgres://localhost/x' });
+      const { status, stderr } = run([], {
+        PATH: `${folder}:/usr/bin:/bin`,
+        E2E_CHROMIUM_PATH: chromium,
+        TEST_DATABASE_URL: 'postgres://localhost/x',
+      });
 
       if (process.getuid?.() === 0) {
         expect(status).toBe(0);
-        expect(readFileSync(join(folder, 'calls'), 'utf8')).toBe('noninteractive update -q\nnoninteractive install -y --no-install-recommends -q chromium\n');
+        expect(readFileSync(join(folder, 'calls'), 'utf8')).toBe(
+          'noninteractive update -q\nnoninteractive install -y --no-install-recommends -q chromium\n',
+        );
       } else {
         expect(status).toBe(1);
         expect(stderr).toContain('sudo apt-get update && sudo apt-get install');

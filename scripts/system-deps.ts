@@ -30,7 +30,8 @@ export const PACKAGES: readonly SystemPackage[] = [
   {
     name: 'postgresql',
     neededBy: "the API's tests",
-    otherwise: "PostgreSQL's initdb and pg_ctl on PATH (or TEST_DATABASE_URL naming a server where the role may create databases)",
+    otherwise:
+      "PostgreSQL's initdb and pg_ctl on PATH (or TEST_DATABASE_URL naming a server where the role may create databases)",
     present: () => {
       if (process.env.TEST_DATABASE_URL) return true;
       try {
@@ -70,7 +71,9 @@ function run(command: string, args: string[]): boolean {
 function main(wanted: readonly string[]): number {
   const unknown = wanted.filter((name) => !PACKAGES.some((pkg) => pkg.name === name));
   if (unknown.length > 0) {
-    console.error(`[system-deps] unknown package ${unknown.join(', ')}; known: ${PACKAGES.map((pkg) => pkg.name).join(', ')}`);
+    console.error(
+      `[system-deps] unknown package ${unknown.join(', ')}; known: ${PACKAGES.map((pkg) => pkg.name).join(', ')}`,
+    );
     return 2;
   }
   const needed = PACKAGES.filter((pkg) => wanted.length === 0 || wanted.includes(pkg.name));
@@ -81,7 +84,8 @@ function main(wanted: readonly string[]): number {
   if (next.kind !== 'install') return next.kind === 'ready' ? 0 : 1;
   if (!run('apt-get', ['update', '-q']) || !run('apt-get', [...INSTALL, '-q', ...next.names])) return 1;
   const still = missing();
-  if (still.length > 0) console.error(`[system-deps] still missing after apt-get: ${still.map((pkg) => pkg.otherwise).join('; ')}`);
+  if (still.length > 0)
+    console.error(`[system-deps] still missing after apt-get: ${still.map((pkg) => pkg.otherwise).join('; ')}`);
   return still.length > 0 ? 1 : 0;
 }
 

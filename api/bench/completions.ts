@@ -39,11 +39,16 @@ const newVisitor = () => randomBytes(18).toString('base64url');
 const processFor = (apis: readonly [Server, Server], n: number): Server => (n % 2 === 0 ? apis[0] : apis[1]);
 
 /** Runs `work` over `items`, at most `concurrency` at a time, in order of start. */
-async function inPool<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function inPool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index] as T, index);
+    for (let index = next++; index < items.length; index = next++)
+      results[index] = await work(items[index] as T, index);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return results;
@@ -64,19 +69,33 @@ async function timed<R>(work: () => Promise<R>): Promise<{ result: R; seconds: n
 }
 
 async function createGifts(apis: readonly [Server, Server], count: number, concurrency: number): Promise<string[]> {
-  return inPool(Array.from({ length: count }, (_, index) => index), concurrency, async (index) => {
-    const reply = await send(processFor(apis, index).baseUrl, '/api/game/plays', { method: 'POST', body: {}, visitor: newVisitor() });
-    const play = jsonObject(reply, 'POST /api/game/plays');
-    if (reply.status !== 200 || play.outcome !== 'win') throw new Error(`a play did not win (${reply.status} ${reply.text.slice(0, 200)}); is GAME_WIN_RATE=1?`);
-    return stringField(objectField(play, 'gift', 'play'), 'giftId', 'play');
-  });
+  return inPool(
+    Array.from({ length: count }, (_, index) => index),
+    concurrency,
+    async (index) => {
+      const reply = await send(processFor(apis, index).baseUrl, '/api/game/plays', {
+        method: 'POST',
+        body: {},
+        visitor: newVisitor(),
+      });
+      const play = jsonObject(reply, 'POST /api/game/plays');
+      if (reply.status !== 200 || play.outcome !== 'win')
+        throw new Error(`a play did not win (${reply.status} ${reply.text.slice(0, 200)}); is GAME_WIN_RATE=1?`);
+      return stringField(objectField(play, 'gift', 'play'), 'giftId', 'play');
+    },
+  );
 }
 
 async function openSession(api: Server, giftId: string, gift: number): Promise<Session> {
   const visitor = newVisitor();
   const reply = await send(api.baseUrl, `/api/gifts/${giftId}/redeems`, { method: 'POST', body: {}, visitor });
   if (reply.status !== 201) throw new Error(`opening a session answered ${reply.status}: ${reply.text.slice(0, 200)}`);
-  return { gift, redeemId: stringField(jsonObject(reply, 'open'), 'redeemId', 'open'), visitor, email: `bench-${gift}@example.com` };
+  return {
+    gift,
+    redeemId: stringField(jsonObject(reply, 'open'), 'redeemId', 'open'),
+    visitor,
+    email: `bench-${gift}@example.com`,
+  };
 }
 
 async function complete(session: Session, api: Server): Promise<Attempt> {
@@ -87,17 +106,31 @@ async function complete(session: Session, api: Server): Promise<Attempt> {
   });
   if (reply.status !== 200) return { session, api, status: reply.status };
   const body = jsonObject(reply, 'complete');
-  return { session, api, status: 200, voucherCode: stringField(body, 'voucherCode', 'complete'), redeemedAt: stringField(body, 'redeemedAt', 'complete') };
+  return {
+    session,
+    api,
+    status: 200,
+    voucherCode: stringField(body, 'voucherCode', 'complete'),
+    redeemedAt: stringField(body, 'redeemedAt', 'complete'),
+  };
 }
 
-export async function raceCompletions(apis: readonly [Server, Server], databaseUrl: string, options: CompletionOptions): Promise<CompletionReport> {
+export async function raceCompletions(
+  apis: readonly [Server, Server],
+  databaseUrl: string,
+  options: CompletionOptions,
+): Promise<CompletionReport> {
   const plays = await timed(() => createGifts(apis, options.gifts, options.concurrency));
   const giftIds = plays.result;
 
   const opens = await timed(async () => {
-    const first = await inPool(giftIds, options.concurrency, (giftId, gift) => openSession(processFor(apis, gift), giftId, gift));
+    const first = await inPool(giftIds, options.concurrency, (giftId, gift) =>
+      openSession(processFor(apis, gift), giftId, gift),
+    );
     const rivals = giftIds.map((giftId, gift) => ({ giftId, gift })).filter(({ gift }) => gift % 4 === 1);
-    const second = await inPool(rivals, options.concurrency, ({ giftId, gift }) => openSession(processFor(apis, gift + 1), giftId, gift));
+    const second = await inPool(rivals, options.concurrency, ({ giftId, gift }) =>
+      openSession(processFor(apis, gift + 1), giftId, gift),
+    );
     return { first, second };
   });
 

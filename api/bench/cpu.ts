@@ -23,7 +23,12 @@ function readProc(pid: string): ProcStat | undefined {
     const close = text.lastIndexOf(')');
     const fields = text.slice(close + 2).split(' ');
     const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0);
-    return { pid: Number(pid), ppid: Number(fields[1] ?? 0), ticks, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8') };
+    return {
+      pid: Number(pid),
+      ppid: Number(fields[1] ?? 0),
+      ticks,
+      command: readFileSync(`/proc/${pid}/cmdline`, 'utf8'),
+    };
   } catch {
     return undefined;
   }
@@ -39,7 +44,10 @@ function backends(database: string): ProcStat[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .map(readProc)
-    .filter((stat): stat is ProcStat => stat !== undefined && stat.command.startsWith('postgres: ') && stat.command.split(' ')[2] === database);
+    .filter(
+      (stat): stat is ProcStat =>
+        stat !== undefined && stat.command.startsWith('postgres: ') && stat.command.split(' ')[2] === database,
+    );
 }
 
 /** CPU seconds used so far by the backends connected to `database`. */
@@ -90,7 +98,8 @@ export interface CpuUse {
 
 /** Starts measuring; call the result to get the use since then. `postgresPort` finds the cluster's postmaster. */
 export function measureCpu(postgresPort: string | undefined): (() => CpuUse) | undefined {
-  const isOurPostgres = (command: string) => postgresPort !== undefined && command.includes('postgres\0') && command.includes(`\0-p\0${postgresPort}`);
+  const isOurPostgres = (command: string) =>
+    postgresPort !== undefined && command.includes('postgres\0') && command.includes(`\0-p\0${postgresPort}`);
   let startMachine: number;
   let startOurs: number;
   try {

@@ -40,16 +40,22 @@ export function send(baseUrl: string, path: string, options: RequestOptions = {}
   if (options.visitor) headers.cookie = `p_visitor=${options.visitor}`;
   const url = new URL(path, baseUrl);
   return new Promise<Reply>((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent: options.agent ?? sharedAgent, timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const cookies = res.headers['set-cookie'] ?? [];
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), setCookie: cookies });
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`)));
+    const req = httpRequest(
+      url,
+      { method, headers, agent: options.agent ?? sharedAgent, timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const cookies = res.headers['set-cookie'] ?? [];
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), setCookie: cookies });
+        });
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`${method} ${path}: no answer within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`)),
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -63,20 +69,23 @@ export function jsonObject(reply: Reply, what: string): Record<string, unknown> 
   } catch {
     throw new Error(`${what}: answer ${reply.status} is not JSON: ${reply.text.slice(0, 200)}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${what}: answer ${reply.status} is not an object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${what}: answer ${reply.status} is not an object`);
   return parsed as Record<string, unknown>;
 }
 
 /** A string field of a JSON object, or an error naming it. */
 export function stringField(object: Record<string, unknown>, key: string, what: string): string {
   const value = object[key];
-  if (typeof value !== 'string') throw new Error(`${what}: no string "${key}" in ${JSON.stringify(object).slice(0, 200)}`);
+  if (typeof value !== 'string')
+    throw new Error(`${what}: no string "${key}" in ${JSON.stringify(object).slice(0, 200)}`);
   return value;
 }
 
 /** A record field of a JSON object, or an error naming it. */
 export function objectField(object: Record<string, unknown>, key: string, what: string): Record<string, unknown> {
   const value = object[key];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${what}: no object "${key}"`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${what}: no object "${key}"`);
   return value as Record<string, unknown>;
 }

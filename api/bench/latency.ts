@@ -33,12 +33,18 @@ function latencyRow(label: string, result: Run): string[] {
 
 function notes(results: Run[]): void {
   const lag = Math.max(...results.map((result) => result.maxLag));
-  if (lag > 10) note(`(the pacer itself ran up to ${ms(lag)} late at times: the bench process was busy; that delay is in the figures)`);
+  if (lag > 10)
+    note(
+      `(the pacer itself ran up to ${ms(lag)} late at times: the bench process was busy; that delay is in the figures)`,
+    );
   const grew = results.some((result) => {
     const [before, after] = result.connections.split('→').map(Number);
     return before !== undefined && after !== undefined && after > before;
   });
-  if (grew) note("(db connections: the API's PostgreSQL connections before→after; pg's Pool closes those idle for 10 s, so a run may wait for new ones)");
+  if (grew)
+    note(
+      "(db connections: the API's PostgreSQL connections before→after; pg's Pool closes those idle for 10 s, so a run may wait for new ones)",
+    );
 }
 
 /** Per server, the p99 of each round: the median and the worst, against the target. */
@@ -66,7 +72,12 @@ export async function fixedRate(targets: readonly Target[], settings: Settings):
   const all: Run[] = [];
   for (let round = 1; round <= settings.latencyRounds; round += 1) {
     for (const target of rotate(targets, round - 1)) {
-      const result = await run(target, { path: target.giftPath, rate: settings.fixedRate, seconds: settings.fixedSeconds, sockets: 64 });
+      const result = await run(target, {
+        path: target.giftPath,
+        rate: settings.fixedRate,
+        seconds: settings.fixedSeconds,
+        sockets: 64,
+      });
       all.push(result);
       rows.push(latencyRow(`${round} ${target.label}`, result));
       p99s.add(target.label, result);
@@ -89,10 +100,20 @@ export async function readsDuringWrites(apis: readonly Target[], settings: Setti
     for (const api of rotate(apis, round - 1)) {
       const [reads, writes] = await Promise.all([
         run(api, { path: api.giftPath, rate: settings.fixedRate, seconds: settings.fixedSeconds, sockets: 64 }),
-        run(api, { path: '/api/game/plays', method: 'POST', body: {}, rate: settings.writeRate, seconds: settings.fixedSeconds, sockets: 16 }),
+        run(api, {
+          path: '/api/game/plays',
+          method: 'POST',
+          body: {},
+          rate: settings.writeRate,
+          seconds: settings.fixedSeconds,
+          sockets: 16,
+        }),
       ]);
       all.push(reads, writes);
-      rows.push(latencyRow(`${round} ${api.label} reads`, reads), latencyRow(`${round} ${api.label} writes`, { ...writes, connections: '' }));
+      rows.push(
+        latencyRow(`${round} ${api.label} reads`, reads),
+        latencyRow(`${round} ${api.label} writes`, { ...writes, connections: '' }),
+      );
       p99s.add(api.label, reads);
     }
   }

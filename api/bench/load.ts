@@ -37,7 +37,11 @@ export async function saturate(url: string, options: { connections: number; seco
   instances.add(instance);
   try {
     const result = await instance;
-    return { rps: result.requests.average, completed: result.requests.total, failures: result.non2xx + result.errors + result.timeouts };
+    return {
+      rps: result.requests.average,
+      completed: result.requests.total,
+      failures: result.non2xx + result.errors + result.timeouts,
+    };
   } finally {
     instances.delete(instance);
   }

@@ -24,13 +24,37 @@ export interface PgbenchRun {
   tps: number;
 }
 
-export async function runPgbench(binary: string, databaseUrl: string, options: { clients: number; seconds: number }): Promise<PgbenchRun[]> {
+export async function runPgbench(
+  binary: string,
+  databaseUrl: string,
+  options: { clients: number; seconds: number },
+): Promise<PgbenchRun[]> {
   const url = new URL(databaseUrl);
-  const connection = ['-h', url.hostname, '-p', url.port, '-U', decodeURIComponent(url.username), url.pathname.slice(1)];
+  const connection = [
+    '-h',
+    url.hostname,
+    '-p',
+    url.port,
+    '-U',
+    decodeURIComponent(url.username),
+    url.pathname.slice(1),
+  ];
   await run(binary, ['-i', '-s', '1', '-q', ...connection], { timeout: 120_000 });
   const runs: PgbenchRun[] = [];
   for (const mode of ['simple', 'extended', 'prepared'] as const) {
-    const args = ['-S', '-n', '-M', mode, '-c', String(options.clients), '-j', '2', '-T', String(options.seconds), ...connection];
+    const args = [
+      '-S',
+      '-n',
+      '-M',
+      mode,
+      '-c',
+      String(options.clients),
+      '-j',
+      '2',
+      '-T',
+      String(options.seconds),
+      ...connection,
+    ];
     const { stdout } = await run(binary, args, { timeout: (options.seconds + 60) * 1000 });
     const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
     if (!tps) throw new Error(`pgbench printed no tps:\n${stdout}`);

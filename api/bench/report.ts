@@ -4,7 +4,9 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** `items` rotated left by `by`: round r of an interleaved run starts with a different server. */
@@ -37,13 +39,17 @@ export function statuses(counts: ReadonlyMap<number, number>, failed = 0): strin
 
 /** Columns padded to their widest cell; the first column left-aligned, the others right-aligned. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
       .join('  ')
       .trimEnd();
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].map((text) => `  ${text}`).join('\n');
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)]
+    .map((text) => `  ${text}`)
+    .join('\n');
 }
 
 export function heading(title: string): void {

@@ -20,7 +20,16 @@ import { abortLoads } from './load';
 import { findPgbench, runPgbench } from './pgbench';
 import { heading, note, rps, statuses, table } from './report';
 import { fixedRate, readsDuringWrites } from './latency';
-import { createWorkspace, killAllSync, type Postgres, type Server, startApi, startBare, startPostgres, type Workspace } from './servers';
+import {
+  createWorkspace,
+  killAllSync,
+  type Postgres,
+  type Server,
+  startApi,
+  startBare,
+  startPostgres,
+  type Workspace,
+} from './servers';
 import { type Settings, type Target, wonGift } from './target';
 import { throughput } from './throughput';
 
@@ -28,14 +37,36 @@ const QUICK = process.argv.includes('--quick');
 const WATCHDOG_MS = 9 * 60 * 1000;
 
 const SETTINGS: Settings = QUICK
-  ? { rounds: 1, connections: 10, saturationSeconds: 2, warmupSeconds: 1, latencyRounds: 1, fixedRate: 500, fixedSeconds: 2, writeRate: 50 }
-  : { rounds: 4, connections: 10, saturationSeconds: 5, warmupSeconds: 1, latencyRounds: 3, fixedRate: 500, fixedSeconds: 4, writeRate: 50 };
+  ? {
+      rounds: 1,
+      connections: 10,
+      saturationSeconds: 2,
+      warmupSeconds: 1,
+      latencyRounds: 1,
+      fixedRate: 500,
+      fixedSeconds: 2,
+      writeRate: 50,
+    }
+  : {
+      rounds: 4,
+      connections: 10,
+      saturationSeconds: 5,
+      warmupSeconds: 1,
+      latencyRounds: 3,
+      fixedRate: 500,
+      fixedSeconds: 4,
+      writeRate: 50,
+    };
 const API_DATABASE = 'bench_api';
 const COMPLETION_GIFTS = QUICK ? 60 : 400;
 const PGBENCH_SECONDS = QUICK ? 1 : 4;
 
 /** High enough never to refuse the bench's requests, which all come from 127.0.0.1. */
-const NO_LIMITS = { PLAYS_PER_VISITOR_PER_DAY: '1000000', PLAYS_PER_IP_PER_DAY: '1000000', REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000000' };
+const NO_LIMITS = {
+  PLAYS_PER_VISITOR_PER_DAY: '1000000',
+  PLAYS_PER_IP_PER_DAY: '1000000',
+  REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000000',
+};
 
 let workspace: Workspace | undefined;
 let postgres: Postgres | undefined;
@@ -68,17 +99,26 @@ async function section<T>(work: () => Promise<T>): Promise<T> {
 }
 
 async function completionSection(url: string, catalogueFile: string): Promise<boolean> {
-  heading(`4. Completions on 2 API processes sharing one PostgreSQL database (${COMPLETION_GIFTS} gifts, 16 concurrent requests, duplicates included)`);
+  heading(
+    `4. Completions on 2 API processes sharing one PostgreSQL database (${COMPLETION_GIFTS} gifts, 16 concurrent requests, duplicates included)`,
+  );
   const env = { ...NO_LIMITS, DATABASE_URL: url, PRIZE_CATALOGUE_FILE: catalogueFile, GAME_WIN_RATE: '1' };
   const apis = await Promise.all([1, 2].map((n) => startApi(`API process ${n}`, env)));
   servers.push(...apis);
   const [first, second] = apis;
   if (!first || !second) throw new Error('two API processes expected');
   const report = await raceCompletions([first, second], url, { gifts: COMPLETION_GIFTS, concurrency: 16 });
-  note(`setup: ${report.gifts} gifts at ${rps(report.playsPerSecond)} plays/s, sessions opened at ${rps(report.opensPerSecond)}/s`);
-  note(`completions: ${report.requests} requests at ${rps(report.completionsPerSecond)}/s (${statuses(report.statuses)})`);
+  note(
+    `setup: ${report.gifts} gifts at ${rps(report.playsPerSecond)} plays/s, sessions opened at ${rps(report.opensPerSecond)}/s`,
+  );
+  note(
+    `completions: ${report.requests} requests at ${rps(report.completionsPerSecond)}/s (${statuses(report.statuses)})`,
+  );
   note(`races: ${report.rivals} gifts had a second visitor's session, which won ${report.rivalWins} of them`);
-  if (report.problems.length === 0) note('exactly-once: OK (one completed session per gift, every 200 voucher = the stored one, repeats got the same voucher)');
+  if (report.problems.length === 0)
+    note(
+      'exactly-once: OK (one completed session per gift, every 200 voucher = the stored one, repeats got the same voucher)',
+    );
   else for (const problem of report.problems) note(`EXACTLY-ONCE VIOLATED: ${problem}`);
   await stopServers();
   return report.problems.length === 0;
@@ -88,8 +128,16 @@ async function pgbenchSection(pg: Postgres): Promise<void> {
   const binary = findPgbench();
   heading('5. pgbench -S on the same cluster (reference), 10 clients');
   if (!binary) return note('pgbench not found in /usr/lib/postgresql/*/bin: skipped');
-  const runs = await runPgbench(binary, await pg.createDatabase('bench_pgbench'), { clients: 10, seconds: PGBENCH_SECONDS });
-  console.log(table(['protocol (-M)', 'tps'], runs.map((run) => [run.mode, rps(run.tps)])));
+  const runs = await runPgbench(binary, await pg.createDatabase('bench_pgbench'), {
+    clients: 10,
+    seconds: PGBENCH_SECONDS,
+  });
+  console.log(
+    table(
+      ['protocol (-M)', 'tps'],
+      runs.map((run) => [run.mode, rps(run.tps)]),
+    ),
+  );
 }
 
 async function main(): Promise<number> {
@@ -109,7 +157,9 @@ async function main(): Promise<number> {
   const [pgliteGift, pgGift] = [await wonGift(pglite), await wonGift(pg)];
   const bare = await startBare(pgliteGift.body);
   servers.push(bare);
-  note(`servers: bare pid ${bare.pid}, PGlite API pid ${pglite.pid}, PostgreSQL API pid ${pg.pid} (pool 10); ${postgres.cluster.url.replace(/\/postgres$/, '')}`);
+  note(
+    `servers: bare pid ${bare.pid}, PGlite API pid ${pglite.pid}, PostgreSQL API pid ${pg.pid} (pool 10); ${postgres.cluster.url.replace(/\/postgres$/, '')}`,
+  );
 
   const bareTarget: Target = { label: 'bare', server: bare, giftPath: pgliteGift.path };
   const apis: [Target, Target] = [

@@ -89,7 +89,14 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Serve
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
     cwd: API_DIR,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', API_HOST: '127.0.0.1', API_PORT: String(port), BENCH_PORT: String(port), ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      API_HOST: '127.0.0.1',
+      API_PORT: String(port),
+      BENCH_PORT: String(port),
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -99,7 +106,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Serve
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (let attempt = 0; ; attempt += 1) {
-    const problem = child.exitCode !== null ? `exited (${child.exitCode})` : Date.now() > deadline ? `was not ready within ${READY_TIMEOUT_MS} ms` : undefined;
+    const problem =
+      child.exitCode !== null
+        ? `exited (${child.exitCode})`
+        : Date.now() > deadline
+          ? `was not ready within ${READY_TIMEOUT_MS} ms`
+          : undefined;
     if (problem) {
       const text = output.recent();
       await stop();
@@ -116,12 +128,23 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Serve
 
 /** The API (`src/index.ts`) with production-like settings: LOG_LEVEL=info unless `env` says otherwise. */
 export function startApi(name: string, env: Record<string, string>, nodeArgs?: string[]): Promise<Server> {
-  return startNodeServer({ name, script: 'src/index.ts', env: { LOG_LEVEL: 'info', ...env }, nodeArgs, readyPath: '/api/health' });
+  return startNodeServer({
+    name,
+    script: 'src/index.ts',
+    env: { LOG_LEVEL: 'info', ...env },
+    nodeArgs,
+    readyPath: '/api/health',
+  });
 }
 
 /** A bare Fastify server answering `body` on GET /api/gifts/:giftId (bench/bare-server.ts). */
 export function startBare(body: string): Promise<Server> {
-  return startNodeServer({ name: 'bare Fastify', script: 'bench/bare-server.ts', env: { BENCH_BODY: body }, readyPath: '/api/health' });
+  return startNodeServer({
+    name: 'bare Fastify',
+    script: 'bench/bare-server.ts',
+    env: { BENCH_BODY: body },
+    readyPath: '/api/health',
+  });
 }
 
 export interface Workspace {
@@ -133,9 +156,14 @@ export interface Workspace {
 
 export function createWorkspace(): Workspace {
   const dir = mkdtempSync(join(tmpdir(), 'api-bench-'));
-  const catalogue = JSON.parse(readFileSync(join(API_DIR, 'catalogue.json'), 'utf8')) as { prizes: Record<string, unknown>[] };
+  const catalogue = JSON.parse(readFileSync(join(API_DIR, 'catalogue.json'), 'utf8')) as {
+    prizes: Record<string, unknown>[];
+  };
   const catalogueFile = join(dir, 'catalogue.json');
-  writeFileSync(catalogueFile, JSON.stringify({ ...catalogue, prizes: catalogue.prizes.map((prize) => ({ ...prize, stock: 100_000_000 })) }));
+  writeFileSync(
+    catalogueFile,
+    JSON.stringify({ ...catalogue, prizes: catalogue.prizes.map((prize) => ({ ...prize, stock: 100_000_000 })) }),
+  );
   return { dir, catalogueFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

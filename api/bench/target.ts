@@ -28,7 +28,10 @@ export const TARGETS = { pgliteRatio: 0.25, postgresRatio: 0.5, p99Ms: 50 } as c
 /** Plays until one wins (GAME_WIN_RATE 0.3: 100 plays all losing is practically impossible). */
 export async function wonGift(api: Server): Promise<{ path: string; body: string }> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const play = jsonObject(await send(api.baseUrl, '/api/game/plays', { method: 'POST', body: {} }), 'POST /api/game/plays');
+    const play = jsonObject(
+      await send(api.baseUrl, '/api/game/plays', { method: 'POST', body: {} }),
+      'POST /api/game/plays',
+    );
     if (play.outcome !== 'win') continue;
     const path = `/api/gifts/${stringField(objectField(play, 'gift', 'play'), 'giftId', 'play')}`;
     const reply = await send(api.baseUrl, path);

@@ -28,7 +28,11 @@ async function measure(target: Target, settings: Settings): Promise<Measured> {
   const [server0, backend0] = [processCpuSeconds(target.server.pid), backend()];
   const result = await saturate(url, { connections: settings.connections, seconds: settings.saturationSeconds });
   const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, result.completed);
-  return { ...result, serverCpu: perRequest(processCpuSeconds(target.server.pid) - server0), backendCpu: perRequest(backend() - backend0) };
+  return {
+    ...result,
+    serverCpu: perRequest(processCpuSeconds(target.server.pid) - server0),
+    backendCpu: perRequest(backend() - backend0),
+  };
 }
 
 export async function throughput(bare: Target, apis: readonly [Target, Target], settings: Settings): Promise<void> {
@@ -37,12 +41,21 @@ export async function throughput(bare: Target, apis: readonly [Target, Target], 
     `1. Saturation throughput, GET /api/gifts/:giftId: ${settings.connections} connections, ${settings.saturationSeconds} s after a ${settings.warmupSeconds} s warm-up, ` +
       `${settings.rounds} interleaved rounds (${targets.map((target) => target.label).join(' → ')}, each round starting one further)`,
   );
-  const sizes = await Promise.all(targets.map(async (target) => `${target.label} ${(await send(target.server.baseUrl, target.giftPath)).text.length} B`));
+  const sizes = await Promise.all(
+    targets.map(
+      async (target) => `${target.label} ${(await send(target.server.baseUrl, target.giftPath)).text.length} B`,
+    ),
+  );
   note(`answer bodies: ${sizes.join(', ')}`);
-  for (const api of apis) note(`log output per GET on ${api.label} (LOG_LEVEL=info, stdout to a pipe the bench drains): ${await logCost(api, 200)}`);
+  for (const api of apis)
+    note(
+      `log output per GET on ${api.label} (LOG_LEVEL=info, stdout to a pipe the bench drains): ${await logCost(api, 200)}`,
+    );
 
   const ratios: number[][] = apis.map(() => []);
-  const cpu = new Map<string, { server: number[]; backend: number[] }>(targets.map((target) => [target.label, { server: [], backend: [] }]));
+  const cpu = new Map<string, { server: number[]; backend: number[] }>(
+    targets.map((target) => [target.label, { server: [], backend: [] }]),
+  );
   const rows: string[][] = [];
   for (let round = 1; round <= settings.rounds; round += 1) {
     const results = new Map<string, Measured>();
@@ -63,14 +76,25 @@ export async function throughput(bare: Target, apis: readonly [Target, Target], 
     });
     rows.push([...row, String([...results.values()].reduce((sum, result) => sum + result.failures, 0))]);
   }
-  console.log(table(['round', `${bare.label} req/s`, ...apis.flatMap((api) => [`${api.label} req/s`, '×bare']), 'non-2xx/errors'], rows));
+  console.log(
+    table(
+      ['round', `${bare.label} req/s`, ...apis.flatMap((api) => [`${api.label} req/s`, '×bare']), 'non-2xx/errors'],
+      rows,
+    ),
+  );
   const [pgliteRatio, postgresRatio] = ratios.map((values) => median(values));
-  note(`median ratio ${apis[0].label}: ${ratio(pgliteRatio ?? Number.NaN)}   target ≥ ${TARGETS.pgliteRatio}× bare: ${verdict((pgliteRatio ?? 0) >= TARGETS.pgliteRatio)}`);
-  note(`median ratio ${apis[1].label}: ${ratio(postgresRatio ?? Number.NaN)}   target ≥ ${TARGETS.postgresRatio}× bare: ${verdict((postgresRatio ?? 0) >= TARGETS.postgresRatio)}`);
+  note(
+    `median ratio ${apis[0].label}: ${ratio(pgliteRatio ?? Number.NaN)}   target ≥ ${TARGETS.pgliteRatio}× bare: ${verdict((pgliteRatio ?? 0) >= TARGETS.pgliteRatio)}`,
+  );
+  note(
+    `median ratio ${apis[1].label}: ${ratio(postgresRatio ?? Number.NaN)}   target ≥ ${TARGETS.postgresRatio}× bare: ${verdict((postgresRatio ?? 0) >= TARGETS.postgresRatio)}`,
+  );
   const cpuText = targets.map((target) => {
     const used = cpu.get(target.label);
     const backend = target.database ? ` + ${median(used?.backend ?? []).toFixed(0)} in PostgreSQL` : '';
     return `${target.label} ${median(used?.server ?? []).toFixed(0)}${backend}`;
   });
-  note(`CPU per request, µs (median of the rounds; less sensitive to the machine's other load than req/s): ${cpuText.join(', ')}`);
+  note(
+    `CPU per request, µs (median of the rounds; less sensitive to the machine's other load than req/s): ${cpuText.join(', ')}`,
+  );
 }

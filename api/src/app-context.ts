@@ -21,7 +21,13 @@ export interface AppContext {
   gifts: GiftCache;
 }
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

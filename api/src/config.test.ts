@@ -76,7 +76,11 @@ describe('readServerConfig', () => {
     ['GAME_WIN_RATE', '1.5', 'GAME_WIN_RATE must be a number from 0 to 1, got "1.5"'],
     ['GAME_WIN_RATE', 'often', 'GAME_WIN_RATE must be a number from 0 to 1, got "often"'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
-    ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: "everyone"'],
+    [
+      'TRUST_PROXY',
+      'everyone',
+      'TRUST_PROXY must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: "everyone"',
+    ],
     ['TRUST_PROXY', '10.0.0.0/33, ::1', 'not valid: "10.0.0.0/33"'],
     ['TRUST_PROXY', '10.0.0.256', 'not valid: "10.0.0.256"'],
     ['TRUST_PROXY', 'fe80::/129', 'not valid: "fe80::/129"'],
@@ -90,10 +94,14 @@ describe('readServerConfig', () => {
   });
 
   it('reports every problem at once', () => {
-    expect(() => readServerConfig({ GAME_WIN_RATE: '2', PLAYS_PER_IP_PER_DAY: '-1' })).toThrow(/GAME_WIN_RATE[\s\S]*\n[\s\S]*PLAYS_PER_IP_PER_DAY/);
+    expect(() => readServerConfig({ GAME_WIN_RATE: '2', PLAYS_PER_IP_PER_DAY: '-1' })).toThrow(
+      /GAME_WIN_RATE[\s\S]*\n[\s\S]*PLAYS_PER_IP_PER_DAY/,
+    );
   });
 
   it('never echoes a DATABASE_URL, which may hold a password', () => {
-    expect(() => readServerConfig({ DATABASE_URL: 'mysql://user:hunter2@db/gifts' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(() => readServerConfig({ DATABASE_URL: 'mysql://user:hunter2@db/gifts' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
   });
 });

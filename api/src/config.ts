@@ -142,7 +142,8 @@ function readDelay(env: Env, name: string, fallback: number, max: number): numbe
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= max)) throw new EnvError(`${name} must be a whole number of milliseconds from 0 to ${max}, got "${raw}"`);
+  if (!(value >= 0 && value <= max))
+    throw new EnvError(`${name} must be a whole number of milliseconds from 0 to ${max}, got "${raw}"`);
   return value;
 }
 

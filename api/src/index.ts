@@ -44,7 +44,11 @@ async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: ServerC
   try {
     await app.listen({ port: config.port, host: '::' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' && (error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL') throw error;
+    if (
+      (error as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' &&
+      (error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL'
+    )
+      throw error;
     await app.listen({ port: config.port, host: '0.0.0.0' });
   }
 }
@@ -62,7 +66,10 @@ async function main(): Promise<void> {
   if (!config.databaseUrl && config.pgliteDataDir !== IN_MEMORY) {
     try {
       lock = await lockDataDir(config.pgliteDataDir, {
-        onWait: (owner) => console.error(`[api] the PGlite data folder is locked by process ${owner.pid} on ${owner.hostname}: waiting to see whether it is still alive`),
+        onWait: (owner) =>
+          console.error(
+            `[api] the PGlite data folder is locked by process ${owner.pid} on ${owner.hostname}: waiting to see whether it is still alive`,
+          ),
         onLost: (error) => {
           console.error(`[api] lost the lock on the PGlite data folder, stopping: ${error.message}`);
           process.exit(1);
@@ -93,7 +100,10 @@ async function main(): Promise<void> {
   try {
     const applied = await migrate(db);
     const seeded = await seedPrizes(db, () => loadCatalogue(config.catalogueFile), new Date());
-    app.log.info({ storage: describeStorage(config), migrationsApplied: applied, prizesSeeded: seeded }, 'database ready');
+    app.log.info(
+      { storage: describeStorage(config), migrationsApplied: applied, prizesSeeded: seeded },
+      'database ready',
+    );
     await pruneCounters(db, addDays(new Date(), -2));
   } catch (error) {
     await db.close().catch(() => undefined);
@@ -103,7 +113,9 @@ async function main(): Promise<void> {
   }
 
   const pruning = setInterval(() => {
-    pruneCounters(db, addDays(new Date(), -2)).catch((error: unknown) => app.log.warn({ err: error }, 'pruning limit counters failed'));
+    pruneCounters(db, addDays(new Date(), -2)).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'pruning limit counters failed'),
+    );
   }, PRUNE_EVERY_MS);
   pruning.unref();
 

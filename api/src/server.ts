@@ -65,11 +65,20 @@ const REDACT = [
   '*.voucher_code',
 ];
 
-export async function buildApp({ config, db, now = systemClock, logStream, lifecycle = { stopping: false } }: BuildAppOptions): Promise<App> {
+export async function buildApp({
+  config,
+  db,
+  now = systemClock,
+  logStream,
+  lifecycle = { stopping: false },
+}: BuildAppOptions): Promise<App> {
   // Both loggers write to one destination (stdout unless a test gives a stream), so their lines
   // stay in order. Pino's default for stdout: asynchronous, flushed on exit.
   const destination = logStream ?? pino.destination({ dest: 1, sync: false });
-  const logger: FastifyBaseLogger = pino({ level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } }, destination);
+  const logger: FastifyBaseLogger = pino(
+    { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } },
+    destination,
+  );
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -126,7 +135,14 @@ export async function buildApp({ config, db, now = systemClock, logStream, lifec
   await gifts.start();
   app.addHook('onClose', async () => gifts.stop());
   const context: AppContext = { config, db, now, lifecycle, gifts };
-  for (const register of [registerHealth, registerPlay, registerGetGift, registerOpenRedeem, registerGetRedeem, registerCompleteRedeem]) {
+  for (const register of [
+    registerHealth,
+    registerPlay,
+    registerGetGift,
+    registerOpenRedeem,
+    registerGetRedeem,
+    registerCompleteRedeem,
+  ]) {
     register(app, context);
   }
   return app;

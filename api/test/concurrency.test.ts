@@ -25,10 +25,14 @@ describe.each(drivers)('concurrency on %s', (driver) => {
     const giftId = await winGift(app);
     const sessions = await insertOpenSessions(db, giftId, 20, clock.now());
     const started = Date.now();
-    const responses = await Promise.all(sessions.map((id, i) => complete(app, id, `visitor${i}@example.com`, { ip: `10.1.0.${i}` })));
+    const responses = await Promise.all(
+      sessions.map((id, i) => complete(app, id, `visitor${i}@example.com`, { ip: `10.1.0.${i}` })),
+    );
     const elapsed = Date.now() - started;
     const counts = tally(responses);
-    console.log(`[${driver}] 20 concurrent completions of one gift across 20 sessions: ${counts[200] ?? 0} succeeded, ${counts[409] ?? 0} got 409, other: ${JSON.stringify(counts)} (${elapsed} ms)`);
+    console.log(
+      `[${driver}] 20 concurrent completions of one gift across 20 sessions: ${counts[200] ?? 0} succeeded, ${counts[409] ?? 0} got 409, other: ${JSON.stringify(counts)} (${elapsed} ms)`,
+    );
     expect(counts).toEqual({ 200: 1, 409: 19 });
 
     const rows = await db.query<{ status: string; count: number }>(
@@ -48,19 +52,27 @@ describe.each(drivers)('concurrency on %s', (driver) => {
     const giftId = await winGift(app);
     const cookie = newVisitor();
     const redeemId = await openRedeem(app, giftId, { cookie });
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => complete(app, redeemId, 'jane@example.com', { ip: `10.2.0.${i}`, cookie })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => complete(app, redeemId, 'jane@example.com', { ip: `10.2.0.${i}`, cookie })),
+    );
     const bodies = new Set(responses.map((response) => response.body));
-    console.log(`[${driver}] 20 concurrent completions of one session, same email: ${tally(responses)[200] ?? 0} answered 200, ${bodies.size} distinct answer(s)`);
+    console.log(
+      `[${driver}] 20 concurrent completions of one session, same email: ${tally(responses)[200] ?? 0} answered 200, ${bodies.size} distinct answer(s)`,
+    );
     expect(tally(responses)).toEqual({ 200: 20 });
     expect(bodies.size).toBe(1);
-    const [completed] = await db.query<{ count: number }>("SELECT count(*)::int AS count FROM redeem_sessions WHERE status = 'completed'");
+    const [completed] = await db.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM redeem_sessions WHERE status = 'completed'",
+    );
     expect(completed?.count).toBe(1);
   });
 
   it('lets one of several emails racing on one session win; the others get 409', async () => {
     const { app } = await harness.start({ limits: HIGH_LIMITS });
     const redeemId = await openRedeem(app, await winGift(app));
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => complete(app, redeemId, `racer${i}@example.com`)));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => complete(app, redeemId, `racer${i}@example.com`)),
+    );
     expect(tally(responses)).toEqual({ 200: 1, 409: 9 });
   });
 
@@ -68,7 +80,9 @@ describe.each(drivers)('concurrency on %s', (driver) => {
     const { app } = await harness.start({ limits: HIGH_LIMITS });
     const giftId = await winGift(app);
     const cookie = newVisitor();
-    const responses = await Promise.all(Array.from({ length: 10 }, () => post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie })),
+    );
     expect(tally(responses)).toEqual({ 200: 9, 201: 1 });
     expect(new Set(responses.map((response) => response.json().redeemId)).size).toBe(1);
   });
@@ -77,13 +91,19 @@ describe.each(drivers)('concurrency on %s', (driver) => {
     const { app, db } = await harness.start({ limits: HIGH_LIMITS });
     const giftId = await winGift(app);
     const visitors = Array.from({ length: 5 }, newVisitor);
-    const responses = await Promise.all(visitors.flatMap((cookie) => [0, 1].map(() => post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie }))));
+    const responses = await Promise.all(
+      visitors.flatMap((cookie) => [0, 1].map(() => post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie }))),
+    );
     expect(tally(responses)).toEqual({ 200: 5, 201: 5 });
     const sessions = visitors.map((_, i) => responses[2 * i]!.json<{ redeemId: string }>().redeemId);
     visitors.forEach((_, i) => expect(responses[2 * i + 1]!.json().redeemId).toBe(sessions[i]));
     expect(new Set(sessions).size).toBe(5);
 
-    const completions = await Promise.all(sessions.map((id, i) => complete(app, id, `visitor${i}@example.com`, { cookie: visitors[i]!, ip: `10.4.0.${i}` })));
+    const completions = await Promise.all(
+      sessions.map((id, i) =>
+        complete(app, id, `visitor${i}@example.com`, { cookie: visitors[i]!, ip: `10.4.0.${i}` }),
+      ),
+    );
     expect(tally(completions)).toEqual({ 200: 1, 409: 4 });
     const rows = await db.query<{ status: string; count: number }>(
       'SELECT status, count(*)::int AS count FROM redeem_sessions WHERE gift_id = $1 GROUP BY status ORDER BY status',
@@ -98,17 +118,26 @@ describe.each(drivers)('concurrency on %s', (driver) => {
   it('never oversells: stock 5 and 50 concurrent winning plays give exactly 5 gifts', async () => {
     const { app, db } = await harness.start(
       { gameWinRate: 1, limits: HIGH_LIMITS },
-      { prizes: [{ ...PRIZES[0]!, stock: 2 }, { ...PRIZES[1]!, stock: 3 }] },
+      {
+        prizes: [
+          { ...PRIZES[0]!, stock: 2 },
+          { ...PRIZES[1]!, stock: 3 },
+        ],
+      },
     );
     const started = Date.now();
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => play(app, { ip: `10.3.${Math.floor(i / 250)}.${i % 250}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => play(app, { ip: `10.3.${Math.floor(i / 250)}.${i % 250}` })),
+    );
     const elapsed = Date.now() - started;
     const outcomes = responses.map((response) => response.json<{ outcome: string; soldOut?: boolean }>());
     const wins = outcomes.filter((outcome) => outcome.outcome === 'win').length;
     const soldOut = outcomes.filter((outcome) => outcome.soldOut === true).length;
     const [gifts] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM gifts');
     const stock = await db.query<{ id: string; stock: number }>('SELECT id, stock FROM prizes ORDER BY id');
-    console.log(`[${driver}] stock 5, 50 concurrent winning plays: ${wins} wins, ${soldOut} sold-out losses, ${gifts?.count} gifts stored, stock left ${JSON.stringify(stock)} (${elapsed} ms)`);
+    console.log(
+      `[${driver}] stock 5, 50 concurrent winning plays: ${wins} wins, ${soldOut} sold-out losses, ${gifts?.count} gifts stored, stock left ${JSON.stringify(stock)} (${elapsed} ms)`,
+    );
     expect(tally(responses)).toEqual({ 200: 50 });
     expect(wins).toBe(5);
     expect(soldOut).toBe(45);
@@ -120,10 +149,18 @@ describe.each(drivers)('concurrency on %s', (driver) => {
   });
 
   it('counts concurrent plays of one visitor exactly against the limit', async () => {
-    const { app } = await harness.start({ gameWinRate: 0, limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 1000 } });
+    const { app } = await harness.start({
+      gameWinRate: 0,
+      limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 1000 },
+    });
     const cookie = 'p_visitor=BBBBBBBBBBBBBBBBBBBBBBBB';
     const responses = await Promise.all(Array.from({ length: 12 }, () => play(app, { cookie })));
     expect(tally(responses)).toEqual({ 200: 5, 429: 7 });
-    expect(responses.filter((response) => response.statusCode === 200).map((response) => response.json().playsRemaining).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(
+      responses
+        .filter((response) => response.statusCode === 200)
+        .map((response) => response.json().playsRemaining)
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4]);
   });
 });

@@ -31,9 +31,18 @@ async function state(): Promise<unknown> {
 }
 
 const raw = (url: string, headers: Record<string, string>, payload?: string): Promise<LightMyRequestResponse> =>
-  app.inject({ method: 'POST', url, headers: { cookie: newVisitor(), ...headers }, ...(payload === undefined ? {} : { payload }) });
+  app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie: newVisitor(), ...headers },
+    ...(payload === undefined ? {} : { payload }),
+  });
 
-const errorBody = (statusCode: number, message: string) => ({ statusCode, statusMessage: statusCode === 403 ? 'Forbidden' : 'Bad Request', message });
+const errorBody = (statusCode: number, message: string) => ({
+  statusCode,
+  statusMessage: statusCode === 403 ? 'Forbidden' : 'Bad Request',
+  message,
+});
 
 describe('state-changing requests from another site', () => {
   it('refuses a bodyless play from another origin (no preflight needed) with 403, spending nothing', async () => {
@@ -49,7 +58,10 @@ describe('state-changing requests from another site', () => {
     ['a JSON play from another origin', { origin: EVIL, 'content-type': 'application/json' }],
     ['a form play from another origin', { origin: EVIL, 'content-type': 'application/x-www-form-urlencoded' }],
     ['a play the browser marks cross-site', { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }],
-    ['a cross-site play claiming an allowed origin', { origin: HOST, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }],
+    [
+      'a cross-site play claiming an allowed origin',
+      { origin: HOST, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+    ],
     ['a play from an opaque origin (sandboxed frame, file)', { origin: 'null', 'content-type': 'application/json' }],
   ])('refuses %s with 403, spending nothing', async (_, headers) => {
     const before = await state();
@@ -63,7 +75,11 @@ describe('state-changing requests from another site', () => {
     const cookie = newVisitor();
     const redeemId = await openRedeem(app, giftId, { cookie });
     const before = await state();
-    const opened = await raw(`/api/gifts/${giftId}/redeems`, { origin: EVIL, 'content-type': 'application/json' }, '{}');
+    const opened = await raw(
+      `/api/gifts/${giftId}/redeems`,
+      { origin: EVIL, 'content-type': 'application/json' },
+      '{}',
+    );
     const completed = await raw(
       `/api/redeems/${redeemId}/complete`,
       { origin: EVIL, 'content-type': 'application/json', cookie },
@@ -96,13 +112,21 @@ describe('requests the guard lets through', () => {
     ['an extra CORS origin', { origin: 'http://localhost:4301' }],
     ['a client that is not a browser (no Origin)', {}],
   ])('accepts a JSON play from %s', async (_, headers) => {
-    const response = await raw('/api/game/plays', { 'content-type': 'application/json; charset=utf-8', ...headers }, '{}');
+    const response = await raw(
+      '/api/game/plays',
+      { 'content-type': 'application/json; charset=utf-8', ...headers },
+      '{}',
+    );
     expect(response.statusCode).toBe(200);
   });
 
   it('lets reads through from anywhere: GET changes nothing', async () => {
     const giftId = await winGift(app);
-    const response = await app.inject({ method: 'GET', url: `/api/gifts/${giftId}`, headers: { origin: EVIL, 'sec-fetch-site': 'cross-site' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/gifts/${giftId}`,
+      headers: { origin: EVIL, 'sec-fetch-site': 'cross-site' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
@@ -111,7 +135,11 @@ describe('requests the guard lets through', () => {
     const response = await app.inject({
       method: 'OPTIONS',
       url: '/api/game/plays',
-      headers: { origin: HOST, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: HOST,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(response.statusCode).toBe(204);
   });

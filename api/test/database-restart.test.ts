@@ -29,7 +29,13 @@ interface Answer {
   at: number;
 }
 
-async function call(server: ApiProcess, method: 'GET' | 'POST', path: string, body?: unknown, cookie?: string): Promise<Answer> {
+async function call(
+  server: ApiProcess,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  cookie?: string,
+): Promise<Answer> {
   try {
     const response = await fetch(`${server.baseUrl}${path}`, {
       method,
@@ -37,7 +43,12 @@ async function call(server: ApiProcess, method: 'GET' | 'POST', path: string, bo
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     });
-    return { status: response.status, body: (await response.json()) as Answer['body'], retryAfter: response.headers.get('retry-after'), at: Date.now() };
+    return {
+      status: response.status,
+      body: (await response.json()) as Answer['body'],
+      retryAfter: response.headers.get('retry-after'),
+      at: Date.now(),
+    };
   } catch {
     return { status: 'network error', body: {}, retryAfter: null, at: Date.now() };
   }
@@ -101,7 +112,13 @@ async function openSessions(count: number): Promise<Session[]> {
 }
 
 const completion = (server: ApiProcess, session: Session) =>
-  call(server, 'POST', `/api/redeems/${session.redeemId}/complete`, { email: session.email, acceptTerms: true }, session.cookie);
+  call(
+    server,
+    'POST',
+    `/api/redeems/${session.redeemId}/complete`,
+    { email: session.email, acceptTerms: true },
+    session.cookie,
+  );
 
 it('keeps both processes up through a PostgreSQL restart, answers 503 meanwhile, recovers by itself, and completes every redemption exactly once', async () => {
   const [a, b] = servers as [ApiProcess, ApiProcess];
@@ -182,7 +199,8 @@ it('keeps both processes up through a PostgreSQL restart, answers 503 meanwhile,
   expect(during.length).toBeGreaterThan(0);
   expect(completionsDuring.length).toBeGreaterThan(0);
   expect(unavailable.every((answer) => answer.retryAfter === '2')).toBe(true);
-  for (const server of [a, b]) expect((await call(server, 'GET', `/api/gifts/${sessions[0]?.giftId}`)).status).toBe(200);
+  for (const server of [a, b])
+    expect((await call(server, 'GET', `/api/gifts/${sessions[0]?.giftId}`)).status).toBe(200);
 
   // Every completion, repeated now (as the visitor whose answer was lost would), returns the one stored voucher.
   const client = new Client({ connectionString: databaseUrl });
@@ -192,12 +210,19 @@ it('keeps both processes up through a PostgreSQL restart, answers 503 meanwhile,
       const repeat = await completion(a, session);
       expect(repeat.status).toBe(200);
       seen(session, repeat);
-      const stored = await client.query<{ voucher_code: string }>("SELECT voucher_code FROM redeem_sessions WHERE id = $1 AND status = 'completed'", [session.redeemId]);
+      const stored = await client.query<{ voucher_code: string }>(
+        "SELECT voucher_code FROM redeem_sessions WHERE id = $1 AND status = 'completed'",
+        [session.redeemId],
+      );
       expect([...(vouchersSeen.get(session.redeemId) ?? [])]).toEqual([stored.rows[0]?.voucher_code]);
     }
-    const twice = await client.query("SELECT gift_id FROM redeem_sessions WHERE status = 'completed' GROUP BY gift_id HAVING count(*) > 1");
+    const twice = await client.query(
+      "SELECT gift_id FROM redeem_sessions WHERE status = 'completed' GROUP BY gift_id HAVING count(*) > 1",
+    );
     expect(twice.rows).toEqual([]);
-    const distinct = await client.query<{ n: number }>("SELECT count(DISTINCT voucher_code)::int AS n FROM redeem_sessions WHERE status = 'completed'");
+    const distinct = await client.query<{ n: number }>(
+      "SELECT count(DISTINCT voucher_code)::int AS n FROM redeem_sessions WHERE status = 'completed'",
+    );
     expect(distinct.rows[0]?.n).toBe(sessions.length);
   } finally {
     await client.end();

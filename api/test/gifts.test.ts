@@ -21,7 +21,11 @@ describe.each(drivers)('gifts on %s', (driver) => {
       expect(response.statusCode).toBe(200);
       expect(response.json()).toStrictEqual({
         giftId,
-        prize: expect.objectContaining({ id: expect.any(String), name: expect.any(String), icon: expect.stringMatching(/^mdi:/) }),
+        prize: expect.objectContaining({
+          id: expect.any(String),
+          name: expect.any(String),
+          icon: expect.stringMatching(/^mdi:/),
+        }),
         status: 'available',
         createdAt: clock.now().toISOString(),
         expiresAt: new Date(clock.now().getTime() + 30 * DAY).toISOString(),
@@ -106,7 +110,10 @@ describe.each(drivers)('gifts on %s', (driver) => {
       // Each visitor keeps getting their own.
       expect(await openRedeem(app, giftId, { cookie: owner })).toBe(mine);
       expect(await openRedeem(app, giftId, { cookie: stranger })).toBe(theirs.json().redeemId);
-      const [stored] = await harness.db.query<{ visitor_hash: string }>('SELECT visitor_hash FROM redeem_sessions WHERE id = $1', [mine]);
+      const [stored] = await harness.db.query<{ visitor_hash: string }>(
+        'SELECT visitor_hash FROM redeem_sessions WHERE id = $1',
+        [mine],
+      );
       expect(stored?.visitor_hash).toMatch(/^[A-Za-z0-9_-]{32}$/);
       expect(stored?.visitor_hash).not.toContain(owner.split('=')[1]);
     });
@@ -138,7 +145,11 @@ describe.each(drivers)('gifts on %s', (driver) => {
       for (const options of [{ cookie }, { cookie: newVisitor() }, {}]) {
         const response = await post(app, `/api/gifts/${giftId}/redeems`, {}, options);
         expect(response.statusCode).toBe(409);
-        expect(response.json()).toStrictEqual({ statusCode: 409, statusMessage: 'Conflict', message: 'This gift has already been redeemed.' });
+        expect(response.json()).toStrictEqual({
+          statusCode: 409,
+          statusMessage: 'Conflict',
+          message: 'This gift has already been redeemed.',
+        });
       }
     });
 
@@ -148,7 +159,11 @@ describe.each(drivers)('gifts on %s', (driver) => {
       clock.advance(30 * DAY);
       const response = await post(app, `/api/gifts/${giftId}/redeems`);
       expect(response.statusCode).toBe(410);
-      expect(response.json()).toStrictEqual({ statusCode: 410, statusMessage: 'Gone', message: 'This gift has expired.' });
+      expect(response.json()).toStrictEqual({
+        statusCode: 410,
+        statusMessage: 'Gone',
+        message: 'This gift has expired.',
+      });
     });
 
     it('answers an unknown gift with 404', async () => {
@@ -164,7 +179,9 @@ describe.each(drivers)('gifts on %s', (driver) => {
       const response = await post(app, `/api/gifts/${giftId}/redeems`, { email: 'jane@example.com' });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe('Invalid request body: Unrecognized key: "email"');
-      const [sessions] = await harness.db.query<{ count: number }>('SELECT count(*)::int AS count FROM redeem_sessions');
+      const [sessions] = await harness.db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM redeem_sessions',
+      );
       expect(sessions?.count).toBe(0);
     });
   });

@@ -24,7 +24,14 @@ async function appOn(db: Database, lifecycle: Lifecycle = { stopping: false }): 
 }
 
 const statuses = async (app: App) =>
-  Object.fromEntries(await Promise.all(['/api/health/live', '/api/health/ready', '/api/health'].map(async (path) => [path, (await get(app, path)).statusCode])));
+  Object.fromEntries(
+    await Promise.all(
+      ['/api/health/live', '/api/health/ready', '/api/health'].map(async (path) => [
+        path,
+        (await get(app, path)).statusCode,
+      ]),
+    ),
+  );
 
 it('is live and ready with a migrated database', async () => {
   const app = await appOn(harness.db);
@@ -33,10 +40,17 @@ it('is live and ready with a migrated database', async () => {
 });
 
 it('is live but not ready while the database is unreachable', async () => {
-  const down: Database = { ...harness.db, query: () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED 127.0.0.1:5432'))) };
+  const down: Database = {
+    ...harness.db,
+    query: () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED 127.0.0.1:5432'))),
+  };
   const app = await appOn(down);
   expect(await statuses(app)).toEqual({ '/api/health/live': 200, '/api/health/ready': 503, '/api/health': 503 });
-  expect((await get(app, '/api/health/ready')).json()).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'Not ready: the database is unavailable.' });
+  expect((await get(app, '/api/health/ready')).json()).toEqual({
+    statusCode: 503,
+    statusMessage: 'Service Unavailable',
+    message: 'Not ready: the database is unavailable.',
+  });
 });
 
 it('is not ready before the migrations of this build are applied', async () => {
@@ -44,7 +58,9 @@ it('is not ready before the migrations of this build are applied', async () => {
   try {
     const app = await appOn(empty);
     expect(await statuses(app)).toEqual({ '/api/health/live': 200, '/api/health/ready': 503, '/api/health': 503 });
-    expect((await get(app, '/api/health/ready')).json().message).toBe('Not ready: database migrations not applied yet (0001_initial, 0002_redeem_session_owner).');
+    expect((await get(app, '/api/health/ready')).json().message).toBe(
+      'Not ready: database migrations not applied yet (0001_initial, 0002_redeem_session_owner).',
+    );
   } finally {
     await Promise.all(apps.splice(0).map((app) => app.close()));
     await empty.close();

@@ -39,28 +39,53 @@ describe('the one error body', () => {
   });
 
   it('answers bad JSON with 400', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/game/plays', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/game/plays',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(errorBody(400, 'Bad Request', 'The request body is not valid JSON.'));
   });
 
   it('answers an empty JSON body with 400', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/game/plays', headers: { 'content-type': 'application/json' }, payload: '' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/game/plays',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(errorBody(400, 'Bad Request', 'The request body is not valid JSON.'));
   });
 
   it('answers a body over 4 KiB with 400', async () => {
-    const response = await post(app, '/api/redeems/AAAAAAAAAAAAAAAAAAAAAAAA/complete', { email: `${'a'.repeat(5000)}@example.com`, acceptTerms: true });
+    const response = await post(app, '/api/redeems/AAAAAAAAAAAAAAAAAAAAAAAA/complete', {
+      email: `${'a'.repeat(5000)}@example.com`,
+      acceptTerms: true,
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(errorBody(400, 'Bad Request', 'The request body is too large: at most 4096 bytes.'));
+    expect(response.json()).toEqual(
+      errorBody(400, 'Bad Request', 'The request body is too large: at most 4096 bytes.'),
+    );
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('answers a %s body with 400', async (type) => {
-    const response = await app.inject({ method: 'POST', url: '/api/game/plays', headers: { 'content-type': type }, payload: 'a=1' });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(errorBody(400, 'Bad Request', 'Send the request body as JSON (Content-Type: application/json).'));
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
+    'answers a %s body with 400',
+    async (type) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/game/plays',
+        headers: { 'content-type': type },
+        payload: 'a=1',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(
+        errorBody(400, 'Bad Request', 'Send the request body as JSON (Content-Type: application/json).'),
+      );
+    },
+  );
 
   it('answers unknown fields with 400', async () => {
     const response = await post(app, '/api/game/plays', { cheat: true });
@@ -77,14 +102,22 @@ describe('the one error body', () => {
 
 describe('headers', () => {
   it('allows the host origin with credentials, and exposes Retry-After', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'http://localhost:3000' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'http://localhost:3000' },
+    });
     expect(response.headers['access-control-allow-origin']).toBe('http://localhost:3000');
     expect(response.headers['access-control-allow-credentials']).toBe('true');
     expect(response.headers['access-control-expose-headers']).toBe('Retry-After');
   });
 
   it('allows the extra CORS_ORIGINS', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'http://localhost:4301' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'http://localhost:4301' },
+    });
     expect(response.headers['access-control-allow-origin']).toBe('http://localhost:4301');
   });
 
@@ -92,7 +125,11 @@ describe('headers', () => {
     const response = await app.inject({
       method: 'OPTIONS',
       url: '/api/game/plays',
-      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('http://localhost:3000');
@@ -100,7 +137,11 @@ describe('headers', () => {
   });
 
   it('does not allow other origins', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -113,10 +154,17 @@ describe('headers', () => {
 
 describe('failures', () => {
   it('answers an unexpected failure with 500 and no details', async () => {
-    const broken = await harness.start({}, { db: (db) => ({ ...db, query: () => Promise.reject(new Error('connection to 10.0.0.5 refused')) }) });
+    const broken = await harness.start(
+      {},
+      { db: (db) => ({ ...db, query: () => Promise.reject(new Error('connection to 10.0.0.5 refused')) }) },
+    );
     const response = await get(broken.app, '/api/health');
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toStrictEqual({ statusCode: 500, statusMessage: 'Internal Server Error', message: 'Internal Server Error' });
+    expect(response.json()).toStrictEqual({
+      statusCode: 500,
+      statusMessage: 'Internal Server Error',
+      message: 'Internal Server Error',
+    });
     expect(response.body).not.toMatch(/10\.0\.0\.5|at |stack/);
   });
 });

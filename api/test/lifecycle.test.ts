@@ -34,7 +34,9 @@ function stall(text: string): Promise<{ received: string; closedAfterMs: number 
 
 it('answers or closes a request whose body or headers never finish within seconds', async () => {
   const [body, headers] = await Promise.all([
-    stall('POST /api/game/plays HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{'),
+    stall(
+      'POST /api/game/plays HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    ),
     stall('GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: '),
   ]);
   console.log(`stalled body closed after ${body.closedAfterMs} ms, stalled headers after ${headers.closedAfterMs} ms`);
@@ -52,7 +54,11 @@ it('on SIGTERM turns readiness off first, keeps serving through SHUTDOWN_DELAY_M
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(await get('/api/health/ready')).toBe(503);
   expect(await get('/api/health/live')).toBe(200);
-  const play = await fetch(`${api.baseUrl}/api/game/plays`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const play = await fetch(`${api.baseUrl}/api/game/plays`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(play.status).toBe(200);
   expect(await exited).toBe(0);
   expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1_500);

@@ -30,7 +30,9 @@ it('writes one JSON object per line, without cookies, emails or voucher codes', 
   const done = await complete(app, redeemId, 'secret.person@example.com', { cookie });
   const { voucherCode } = done.json<{ voucherCode: string }>();
 
-  const entries = lines.map((line) => JSON.parse(line) as { level: number; msg: string; res?: { statusCode: number }; responseTime?: number });
+  const entries = lines.map(
+    (line) => JSON.parse(line) as { level: number; msg: string; res?: { statusCode: number }; responseTime?: number },
+  );
   // One line per request, written once it is answered, with its status and duration.
   const completed = entries.filter((entry) => entry.msg === 'request completed');
   expect(completed.map((entry) => entry.res?.statusCode)).toEqual([200, 200, 201, 200]);
@@ -42,7 +44,7 @@ it('writes one JSON object per line, without cookies, emails or voucher codes', 
   expect(log).not.toContain(voucherCode);
 });
 
-it('logs request paths with ids cut to four characters, and the address only as the counters\' hash', async () => {
+it("logs request paths with ids cut to four characters, and the address only as the counters' hash", async () => {
   lines.length = 0;
   const giftId = await winGift(app);
   const redeemId = await openRedeem(app, giftId);
@@ -65,7 +67,8 @@ it('logs request paths with ids cut to four characters, and the address only as 
   expect(requests[3]?.addressHash).toBe(addressHash('2001:db8:1:2::99'));
   expect(requests[3]?.addressHash).not.toBe(addressHash(DEFAULT_IP));
   const log = lines.join('\n');
-  for (const secret of [giftId, redeemId, giftId.slice(4), redeemId.slice(4), DEFAULT_IP, '2001:db8', 'token=abc']) expect(log).not.toContain(secret);
+  for (const secret of [giftId, redeemId, giftId.slice(4), redeemId.slice(4), DEFAULT_IP, '2001:db8', 'token=abc'])
+    expect(log).not.toContain(secret);
 });
 
 describe('maskUrl', () => {

@@ -60,7 +60,10 @@ beforeEach(() => {
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const recorded = (db: Database) => db.query<{ version: string; checksum: string | null }>('SELECT version, checksum FROM schema_migrations ORDER BY version');
+const recorded = (db: Database) =>
+  db.query<{ version: string; checksum: string | null }>(
+    'SELECT version, checksum FROM schema_migrations ORDER BY version',
+  );
 const checksumsOf = (dir: string) =>
   readdirSync(dir)
     .sort()
@@ -71,7 +74,10 @@ async function migrateAsBeforeChecksums(db: Database, dir: string): Promise<void
   await db.exec('CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL)');
   for (const file of readdirSync(dir).sort()) {
     await db.exec(readFileSync(join(dir, file), 'utf8'));
-    await db.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2::timestamptz)', [file.replace(/\.sql$/, ''), at]);
+    await db.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2::timestamptz)', [
+      file.replace(/\.sql$/, ''),
+      at,
+    ]);
   }
 }
 
@@ -96,7 +102,9 @@ it('refuses to migrate when an applied migration’s file has changed, naming it
     const migrating = migrate(db, folder);
 
     await expect(migrating).rejects.toThrow(MigrationChangedError);
-    await expect(migrating).rejects.toThrow(`the migration ${join(folder, '0001_initial.sql')} was changed after it was applied`);
+    await expect(migrating).rejects.toThrow(
+      `the migration ${join(folder, '0001_initial.sql')} was changed after it was applied`,
+    );
     expect(await recorded(db)).toEqual(before);
     expect(await db.query("SELECT to_regclass('later') AS later")).toEqual([{ later: null }]);
   } finally {
@@ -149,7 +157,9 @@ it('the API refuses to start on a database where an applied migration’s file h
 
     expect(code).toBe(1);
     expect(output).toContain(`cannot prepare the database (PostgreSQL at`);
-    expect(output).toContain(`the migration ${join(MIGRATIONS_DIR, '0001_initial.sql')} was changed after it was applied to this database`);
+    expect(output).toContain(
+      `the migration ${join(MIGRATIONS_DIR, '0001_initial.sql')} was changed after it was applied to this database`,
+    );
   } finally {
     await db.close();
     await database.drop();

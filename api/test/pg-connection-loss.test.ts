@@ -35,7 +35,9 @@ async function terminate(pid: number): Promise<void> {
 
 it('fails a transaction whose connection is killed between statements as unavailable, rolls it back, and recovers', async () => {
   const attempt = db.transaction(async (tx) => {
-    await tx.query("INSERT INTO prizes (id, name, description, value, icon, stock, weight, created_at) VALUES ('lost', 'Lost', 'x', '{\"label\":\"x\"}', 'mdi:gift', 1, 1, now())");
+    await tx.query(
+      "INSERT INTO prizes (id, name, description, value, icon, stock, weight, created_at) VALUES ('lost', 'Lost', 'x', '{\"label\":\"x\"}', 'mdi:gift', 1, 1, now())",
+    );
     const [row] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     await terminate(row?.pid ?? 0);
     // The client's 'error' event fires while the request still holds it: it must not crash the process.
@@ -65,7 +67,9 @@ it('answers "unavailable" when the server cannot be reached at all', async () =>
   const nowhere = openPostgres('postgres://nobody@127.0.0.1:9/none');
   try {
     await expect(nowhere.query('SELECT 1')).rejects.toBeInstanceOf(DatabaseUnavailableError);
-    await expect(nowhere.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(nowhere.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toBeInstanceOf(
+      DatabaseUnavailableError,
+    );
   } finally {
     await nowhere.close();
   }

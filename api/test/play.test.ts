@@ -26,7 +26,13 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
         playsRemaining: 4,
         gift: {
           giftId: expect.stringMatching(ID_PATTERN),
-          prize: { id: 'gift-card', name: '10 EUR gift card', description: 'A gift card.', value: { amount: 10, currency: 'EUR' }, icon: 'mdi:gift' },
+          prize: {
+            id: 'gift-card',
+            name: '10 EUR gift card',
+            description: 'A gift card.',
+            value: { amount: 10, currency: 'EUR' },
+            icon: 'mdi:gift',
+          },
           status: 'available',
           createdAt: clock.now().toISOString(),
           expiresAt: new Date(clock.now().getTime() + 30 * DAY).toISOString(),
@@ -50,7 +56,12 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
     it('wins a prize in proportion to its weight, only among prizes with stock', async () => {
       const { app } = await harness.start(
         { gameWinRate: 1 },
-        { prizes: [{ ...PRIZES[0]!, stock: 0, weight: 1000 }, { ...PRIZES[1]!, stock: 3 }] },
+        {
+          prizes: [
+            { ...PRIZES[0]!, stock: 0, weight: 1000 },
+            { ...PRIZES[1]!, stock: 3 },
+          ],
+        },
       );
       const prizes = [];
       for (let i = 0; i < 3; i += 1) prizes.push((await play(app, { ip: `192.0.2.${i}` })).json().gift.prize.id);
@@ -58,7 +69,15 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
     });
 
     it('says soldOut once no prize has stock, and nobody wins', async () => {
-      const { app } = await harness.start({ gameWinRate: 1 }, { prizes: [{ ...PRIZES[0]!, stock: 1 }, { ...PRIZES[1]!, stock: 0 }] });
+      const { app } = await harness.start(
+        { gameWinRate: 1 },
+        {
+          prizes: [
+            { ...PRIZES[0]!, stock: 1 },
+            { ...PRIZES[1]!, stock: 0 },
+          ],
+        },
+      );
       const cookie = 'p_visitor=AAAAAAAAAAAAAAAAAAAAAAAA';
       expect((await play(app, { cookie })).json().outcome).toBe('win');
       expect((await play(app, { cookie })).json()).toStrictEqual({ outcome: 'lose', playsRemaining: 3, soldOut: true });
@@ -135,7 +154,10 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
     });
 
     it('refuses an address past PLAYS_PER_IP_PER_DAY, whatever the cookie', async () => {
-      const { app } = await harness.start({ gameWinRate: 0, limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 2 } });
+      const { app } = await harness.start({
+        gameWinRate: 0,
+        limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 2 },
+      });
       expect((await play(app)).json().playsRemaining).toBe(1);
       expect((await play(app)).json().playsRemaining).toBe(0);
       const refused = await play(app);
@@ -146,7 +168,10 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
     });
 
     it('answers playsRemaining as the smaller of what the visitor and the address have left', async () => {
-      const { app } = await harness.start({ gameWinRate: 0, limits: { playsPerVisitorPerDay: 3, playsPerIpPerDay: 10 } });
+      const { app } = await harness.start({
+        gameWinRate: 0,
+        limits: { playsPerVisitorPerDay: 3, playsPerIpPerDay: 10 },
+      });
       const cookie = visitorCookie(await play(app));
       await play(app, { cookie });
       await play(app, { cookie });
@@ -162,19 +187,29 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       expect((await play(direct.app, { headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(200);
       expect((await play(direct.app, { headers: { 'x-forwarded-for': '203.0.113.2' } })).statusCode).toBe(429);
 
-      const proxied = await harness.start({ gameWinRate: 0, trustProxy: ['198.51.100.0/24'], limits: { playsPerIpPerDay: 1 } });
+      const proxied = await harness.start({
+        gameWinRate: 0,
+        trustProxy: ['198.51.100.0/24'],
+        limits: { playsPerIpPerDay: 1 },
+      });
       expect((await play(proxied.app, { headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(200);
       expect((await play(proxied.app, { headers: { 'x-forwarded-for': '203.0.113.2' } })).statusCode).toBe(200);
       expect((await play(proxied.app, { headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(429);
     });
 
     it('believes X-Forwarded-For only from the proxies TRUST_PROXY names: other clients cannot choose their address', async () => {
-      const { app } = await harness.start({ gameWinRate: 0, trustProxy: ['10.0.0.0/8'], limits: { playsPerIpPerDay: 1 } });
+      const { app } = await harness.start({
+        gameWinRate: 0,
+        trustProxy: ['10.0.0.0/8'],
+        limits: { playsPerIpPerDay: 1 },
+      });
       const direct = { ip: '192.0.2.60' };
       expect((await play(app, { ...direct, headers: { 'x-forwarded-for': '203.0.113.1' } })).statusCode).toBe(200);
       // A client that is not a named proxy, forging a fresh address on every play, is still one address.
       expect((await play(app, { ...direct, headers: { 'x-forwarded-for': '203.0.113.2' } })).statusCode).toBe(429);
-      expect((await play(app, { ...direct, headers: { 'x-forwarded-for': '203.0.113.3, 10.0.0.9' } })).statusCode).toBe(429);
+      expect((await play(app, { ...direct, headers: { 'x-forwarded-for': '203.0.113.3, 10.0.0.9' } })).statusCode).toBe(
+        429,
+      );
       // Through the proxy, the client it names is counted, not the proxy.
       expect((await play(app, { ip: '10.1.2.3', headers: { 'x-forwarded-for': '203.0.113.4' } })).statusCode).toBe(200);
       expect((await play(app, { ip: '10.1.2.3', headers: { 'x-forwarded-for': '192.0.2.60' } })).statusCode).toBe(429);

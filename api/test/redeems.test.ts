@@ -1,7 +1,16 @@
 /** GET /api/redeems/:redeemId and POST /api/redeems/:redeemId/complete. */
 import { VOUCHER_PATTERN } from '../src/codes';
 import { countingDb, harnessFor } from './support/harness';
-import { complete, get, insertOpenSessions, newVisitor, openRedeem, post, visitorCookie, winGift } from './support/test-app';
+import {
+  complete,
+  get,
+  insertOpenSessions,
+  newVisitor,
+  openRedeem,
+  post,
+  visitorCookie,
+  winGift,
+} from './support/test-app';
 import { DAY, MINUTE } from './support/test-clock';
 import { type Driver } from './support/test-db';
 
@@ -80,12 +89,22 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       const response = await complete(app, redeemId, '  Jane.Doe@Example.com ', { cookie });
       expect(response.statusCode).toBe(200);
       const result = response.json();
-      expect(result).toStrictEqual({ voucherCode: expect.stringMatching(VOUCHER_PATTERN), redeemedAt: clock.now().toISOString() });
+      expect(result).toStrictEqual({
+        voucherCode: expect.stringMatching(VOUCHER_PATTERN),
+        redeemedAt: clock.now().toISOString(),
+      });
 
       const view = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();
-      expect(view).toMatchObject({ status: 'completed', completedAt: result.redeemedAt, voucherCode: result.voucherCode, emailHint: 'J•••@Example.com' });
+      expect(view).toMatchObject({
+        status: 'completed',
+        completedAt: result.redeemedAt,
+        voucherCode: result.voucherCode,
+        emailHint: 'J•••@Example.com',
+      });
       expect(view.gift).toMatchObject({ giftId, status: 'redeemed', redeemedAt: result.redeemedAt });
-      const [stored] = await harness.db.query<{ email: string }>('SELECT email FROM redeem_sessions WHERE id = $1', [redeemId]);
+      const [stored] = await harness.db.query<{ email: string }>('SELECT email FROM redeem_sessions WHERE id = $1', [
+        redeemId,
+      ]);
       expect(stored?.email).toBe('Jane.Doe@Example.com');
     });
 
@@ -96,7 +115,9 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       const again = await complete(app, redeemId, 'JANE@example.com', { cookie });
       expect(again.statusCode).toBe(200);
       expect(again.json()).toStrictEqual(first);
-      const [count] = await harness.db.query<{ count: number }>("SELECT count(*)::int AS count FROM redeem_sessions WHERE status = 'completed'");
+      const [count] = await harness.db.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM redeem_sessions WHERE status = 'completed'",
+      );
       expect(count?.count).toBe(1);
     });
 
@@ -105,7 +126,9 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       await complete(app, redeemId, 'jane@example.com', { cookie });
       const response = await complete(app, redeemId, 'john@example.com', { cookie });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toStrictEqual(error(409, 'Conflict', 'This gift has already been redeemed with another email address.'));
+      expect(response.json()).toStrictEqual(
+        error(409, 'Conflict', 'This gift has already been redeemed with another email address.'),
+      );
     });
 
     it('refuses an expired session with 410, and leaves the gift available', async () => {
@@ -113,7 +136,9 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       clock.advance(30 * MINUTE);
       const response = await complete(app, redeemId);
       expect(response.statusCode).toBe(410);
-      expect(response.json()).toStrictEqual(error(410, 'Gone', 'This redeem session has expired. Open the gift again to start a new one.'));
+      expect(response.json()).toStrictEqual(
+        error(410, 'Gone', 'This redeem session has expired. Open the gift again to start a new one.'),
+      );
       expect((await get(app, `/api/gifts/${giftId}`)).json().status).toBe('available');
     });
 
@@ -130,7 +155,10 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
     it('supersedes the other open sessions of the gift: they read superseded and complete with 409', async () => {
       const { app, clock, db, giftId, redeemId } = await openSession();
       const [other, expiredOne] = await insertOpenSessions(db, giftId, 2, clock.now());
-      await db.query('UPDATE redeem_sessions SET expires_at = $2::timestamptz WHERE id = $1', [expiredOne, clock.now()]);
+      await db.query('UPDATE redeem_sessions SET expires_at = $2::timestamptz WHERE id = $1', [
+        expiredOne,
+        clock.now(),
+      ]);
       clock.advance(MINUTE);
       expect((await complete(app, redeemId)).statusCode).toBe(200);
 
@@ -156,11 +184,26 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       [{ email: '   ', acceptTerms: true }, 'Enter your email address.'],
       [{ email: `${'a'.repeat(250)}@example.com`, acceptTerms: true }, 'An email address has at most 254 characters.'],
       [{ email: 'jane@example.com', acceptTerms: false }, 'Accept the terms to redeem this gift.'],
-      [{ email: 'jane@example.com' }, 'Invalid request body: acceptTerms: Invalid input: expected boolean, received undefined'],
-      [{ email: 42, acceptTerms: true }, 'Invalid request body: email: Invalid input: expected string, received number'],
-      [{ email: 'jane@example.com', acceptTerms: 'yes' }, 'Invalid request body: acceptTerms: Invalid input: expected boolean, received string'],
-      [{ email: 'jane@example.com', acceptTerms: true, voucherCode: 'X' }, 'Invalid request body: Unrecognized key: "voucherCode"'],
-      [{}, 'Invalid request body: email: Invalid input: expected string, received undefined; acceptTerms: Invalid input: expected boolean, received undefined'],
+      [
+        { email: 'jane@example.com' },
+        'Invalid request body: acceptTerms: Invalid input: expected boolean, received undefined',
+      ],
+      [
+        { email: 42, acceptTerms: true },
+        'Invalid request body: email: Invalid input: expected string, received number',
+      ],
+      [
+        { email: 'jane@example.com', acceptTerms: 'yes' },
+        'Invalid request body: acceptTerms: Invalid input: expected boolean, received string',
+      ],
+      [
+        { email: 'jane@example.com', acceptTerms: true, voucherCode: 'X' },
+        'Invalid request body: Unrecognized key: "voucherCode"',
+      ],
+      [
+        {},
+        'Invalid request body: email: Invalid input: expected string, received undefined; acceptTerms: Invalid input: expected boolean, received undefined',
+      ],
       [[], 'Invalid request body: Invalid input: expected object, received array'],
     ])('refuses %j with 400 and changes nothing', async (body, message) => {
       const { app, redeemId } = await openSession();
@@ -174,7 +217,9 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       const { app, redeemId } = await openSession();
       const response = await app.inject({ method: 'POST', url: `/api/redeems/${redeemId}/complete` });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toStrictEqual(error(400, 'Bad Request', 'Send the request body as JSON (Content-Type: application/json).'));
+      expect(response.json()).toStrictEqual(
+        error(400, 'Bad Request', 'Send the request body as JSON (Content-Type: application/json).'),
+      );
     });
 
     it('refuses attempts past REDEEM_ATTEMPTS_PER_IP_PER_MINUTE with 429 and Retry-After, whatever their outcome', async () => {
@@ -182,13 +227,17 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       clock.set('2030-03-15T10:00:45.000Z');
       expect((await complete(app, UNKNOWN_ID)).statusCode).toBe(404);
       // Invalid input is refused before it is counted.
-      expect((await post(app, `/api/redeems/${redeemId}/complete`, { email: 'x', acceptTerms: true })).statusCode).toBe(400);
+      expect((await post(app, `/api/redeems/${redeemId}/complete`, { email: 'x', acceptTerms: true })).statusCode).toBe(
+        400,
+      );
       expect((await complete(app, redeemId, 'jane@example.com', { cookie })).statusCode).toBe(200);
       expect((await complete(app, redeemId, 'jane@example.com', { cookie })).statusCode).toBe(200);
       const refused = await complete(app, redeemId, 'jane@example.com', { cookie });
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe('15');
-      expect(refused.json()).toStrictEqual(error(429, 'Too Many Requests', 'Too many redeem attempts. Wait a minute and try again.'));
+      expect(refused.json()).toStrictEqual(
+        error(429, 'Too Many Requests', 'Too many redeem attempts. Wait a minute and try again.'),
+      );
       expect((await complete(app, redeemId, 'jane@example.com', { ip: '192.0.2.50', cookie })).statusCode).toBe(200);
       clock.advance(15_000);
       expect((await complete(app, redeemId, 'jane@example.com', { cookie })).statusCode).toBe(200);
@@ -202,7 +251,12 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       const { voucherCode, redeemedAt } = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
       // A reload: the same browser, so the same cookie, asks again.
       const view = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();
-      expect(view).toMatchObject({ status: 'completed', completedAt: redeemedAt, voucherCode, emailHint: 'j•••@example.com' });
+      expect(view).toMatchObject({
+        status: 'completed',
+        completedAt: redeemedAt,
+        voucherCode,
+        emailHint: 'j•••@example.com',
+      });
     });
 
     it('hides it from anyone else holding the session id: the status stays truthful', async () => {
@@ -252,7 +306,9 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       const { voucherCode } = done.json();
       expect((await get(app, `/api/redeems/${redeemId}`, { cookie: phone })).json().voucherCode).toBe(voucherCode);
       expect((await get(app, `/api/redeems/${redeemId}`, { cookie })).json().voucherCode).toBe(voucherCode);
-      expect((await complete(app, redeemId, 'jane@example.com', { cookie: phone })).json().voucherCode).toBe(voucherCode);
+      expect((await complete(app, redeemId, 'jane@example.com', { cookie: phone })).json().voucherCode).toBe(
+        voucherCode,
+      );
       expect((await get(app, `/api/redeems/${redeemId}`, { cookie: newVisitor() })).json().voucherCode).toBeNull();
     });
   });

@@ -13,7 +13,11 @@ import { createTestDatabase } from './support/postgres';
 let folder: string;
 
 async function playOnce(baseUrl: string): Promise<Extract<PlayResult, { outcome: 'win' }>> {
-  const response = await fetch(`${baseUrl}/api/game/plays`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const response = await fetch(`${baseUrl}/api/game/plays`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   const won = (await response.json()) as PlayResult;
   if (won.outcome !== 'win') throw new Error(`expected a win, got ${JSON.stringify(won)}`);
   return won;
@@ -27,7 +31,11 @@ afterAll(() => {
 });
 
 it('refuses to start with bad configuration, naming every bad variable', async () => {
-  const { code, output } = await runToExit({ GAME_WIN_RATE: '2', PLAYS_PER_IP_PER_DAY: 'lots', DATABASE_URL: 'mysql://db/gifts' });
+  const { code, output } = await runToExit({
+    GAME_WIN_RATE: '2',
+    PLAYS_PER_IP_PER_DAY: 'lots',
+    DATABASE_URL: 'mysql://db/gifts',
+  });
   expect(code).toBe(1);
   expect(output).toContain('GAME_WIN_RATE must be a number from 0 to 1, got "2"');
   expect(output).toContain('PLAYS_PER_IP_PER_DAY must be a positive whole number, got "lots"');
@@ -41,7 +49,9 @@ it('refuses to start with an invalid prize catalogue, naming the file', async ()
   try {
     const { code, output } = await runToExit({ DATABASE_URL: database.url, PRIZE_CATALOGUE_FILE: file });
     expect(code).toBe(1);
-    expect(output).toContain(`The prize catalogue ${file} (PRIZE_CATALOGUE_FILE) is invalid: prizes.0.id: use lowercase letters`);
+    expect(output).toContain(
+      `The prize catalogue ${file} (PRIZE_CATALOGUE_FILE) is invalid: prizes.0.id: use lowercase letters`,
+    );
   } finally {
     await database.drop();
   }
@@ -86,7 +96,9 @@ it('refuses a second process on the same PGlite folder, naming the folder and th
     won = await playOnce(first.baseUrl);
     const second = await runToExit(env);
     expect(second.code).toBe(1);
-    expect(second.output).toContain(`The PGlite data folder ${env.PGLITE_DATA_DIR} is in use by process ${first.child.pid}`);
+    expect(second.output).toContain(
+      `The PGlite data folder ${env.PGLITE_DATA_DIR} is in use by process ${first.child.pid}`,
+    );
     expect(second.output).toContain('Only one API process may use a PGlite data folder');
   } finally {
     first.child.kill('SIGKILL');

@@ -26,7 +26,13 @@ interface Answer {
   status?: string;
 }
 
-async function call(server: ApiProcess, method: 'GET' | 'POST', path: string, body?: unknown, cookie?: string): Promise<{ status: number; json: Answer }> {
+async function call(
+  server: ApiProcess,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  cookie?: string,
+): Promise<{ status: number; json: Answer }> {
   const response = await fetch(`${server.baseUrl}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(cookie ? { cookie } : {}) },
@@ -80,14 +86,22 @@ it('lets exactly one of 20 completions of one gift, racing across both processes
   const sessions = await insertOpenSessions(db, giftId, 20, new Date());
   const started = Date.now();
   const results = await Promise.all(
-    sessions.map((id, i) => call(i % 2 === 0 ? a : b, 'POST', `/api/redeems/${id}/complete`, { email: `racer${i}@example.com`, acceptTerms: true })),
+    sessions.map((id, i) =>
+      call(i % 2 === 0 ? a : b, 'POST', `/api/redeems/${id}/complete`, {
+        email: `racer${i}@example.com`,
+        acceptTerms: true,
+      }),
+    ),
   );
   const counts = tally(results.map((result) => result.status));
   console.log(
     `[postgres, 2 processes] 20 concurrent completions of one gift across 20 sessions over HTTP: ${counts[200] ?? 0} succeeded, ${counts[409] ?? 0} got 409, all: ${JSON.stringify(counts)} (${Date.now() - started} ms)`,
   );
   expect(counts).toEqual({ 200: 1, 409: 19 });
-  const [completed] = await db.query<{ count: number }>("SELECT count(*)::int AS count FROM redeem_sessions WHERE gift_id = $1 AND status = 'completed'", [giftId]);
+  const [completed] = await db.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM redeem_sessions WHERE gift_id = $1 AND status = 'completed'",
+    [giftId],
+  );
   expect(completed?.count).toBe(1);
   expect((await call(b, 'GET', `/api/gifts/${giftId}`)).json.status).toBe('redeemed');
 });
@@ -99,10 +113,20 @@ it('gives every repeat of one completion, across both processes, the same vouche
   const cookie = 'p_visitor=CCCCCCCCCCCCCCCCCCCCCCCC';
   const redeemId = (await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {}, cookie)).json.redeemId!;
   const results = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', `/api/redeems/${redeemId}/complete`, { email: 'jane@example.com', acceptTerms: true }, cookie)),
+    Array.from({ length: 10 }, (_, i) =>
+      call(
+        i % 2 === 0 ? a : b,
+        'POST',
+        `/api/redeems/${redeemId}/complete`,
+        { email: 'jane@example.com', acceptTerms: true },
+        cookie,
+      ),
+    ),
   );
   const vouchers = new Set(results.map((result) => result.json.voucherCode));
-  console.log(`[postgres, 2 processes] 10 concurrent repeats of one completion: ${tally(results.map((r) => r.status))[200] ?? 0} answered 200 with ${vouchers.size} distinct voucher(s)`);
+  console.log(
+    `[postgres, 2 processes] 10 concurrent repeats of one completion: ${tally(results.map((r) => r.status))[200] ?? 0} answered 200 with ${vouchers.size} distinct voucher(s)`,
+  );
   expect(results.map((result) => result.status)).toEqual(Array(10).fill(200));
   expect(vouchers.size).toBe(1);
 });
@@ -111,11 +135,15 @@ it('never oversells across processes: the last 5 units and 40 racing plays give 
   const [a, b] = servers as [ApiProcess, ApiProcess];
   const [before] = await db.query<{ stock: number }>('SELECT stock FROM prizes');
   expect(before?.stock).toBe(5);
-  const results = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', '/api/game/plays', {})));
+  const results = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', '/api/game/plays', {})),
+  );
   const wins = results.filter((result) => result.json.outcome === 'win').length;
   const [after] = await db.query<{ stock: number }>('SELECT stock FROM prizes');
   const [gifts] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM gifts');
-  console.log(`[postgres, 2 processes] stock 5, 40 concurrent winning plays over HTTP: ${wins} wins, stock left ${after?.stock}, ${gifts?.count} gifts in all`);
+  console.log(
+    `[postgres, 2 processes] stock 5, 40 concurrent winning plays over HTTP: ${wins} wins, stock left ${after?.stock}, ${gifts?.count} gifts in all`,
+  );
   expect(wins).toBe(5);
   expect(after?.stock).toBe(0);
   expect(gifts?.count).toBe(7);
@@ -126,10 +154,21 @@ it('shows a gift redeemed through one process as redeemed by the other, whose ca
   await db.query('UPDATE prizes SET stock = stock + 1');
   const giftId = (await call(a, 'POST', '/api/game/plays', {})).json.gift!.giftId;
   // Both read it (and keep it in memory) while it is available.
-  for (const server of [a, b, a, b]) expect((await call(server, 'GET', `/api/gifts/${giftId}`)).json.status).toBe('available');
+  for (const server of [a, b, a, b])
+    expect((await call(server, 'GET', `/api/gifts/${giftId}`)).json.status).toBe('available');
   const cookie = 'p_visitor=DDDDDDDDDDDDDDDDDDDDDDDD';
   const redeemId = (await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {}, cookie)).json.redeemId!;
-  expect((await call(a, 'POST', `/api/redeems/${redeemId}/complete`, { email: 'jane@example.com', acceptTerms: true }, cookie)).status).toBe(200);
+  expect(
+    (
+      await call(
+        a,
+        'POST',
+        `/api/redeems/${redeemId}/complete`,
+        { email: 'jane@example.com', acceptTerms: true },
+        cookie,
+      )
+    ).status,
+  ).toBe(200);
   const completedAt = Date.now();
   expect((await call(a, 'GET', `/api/gifts/${giftId}`)).json.status).toBe('redeemed');
   let status: string | undefined;
@@ -138,6 +177,8 @@ it('shows a gift redeemed through one process as redeemed by the other, whose ca
     if (status === 'redeemed') break;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  console.log(`[postgres, 2 processes] the other process showed the gift redeemed ${Date.now() - completedAt} ms after the completion's answer`);
+  console.log(
+    `[postgres, 2 processes] the other process showed the gift redeemed ${Date.now() - completedAt} ms after the completion's answer`,
+  );
   expect(status).toBe('redeemed');
 });

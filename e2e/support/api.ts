@@ -9,7 +9,8 @@ async function post<T>(path: string, expectedStatus: number[]): Promise<T> {
     signal: AbortSignal.timeout(10_000),
   });
   const body = await response.text();
-  if (!expectedStatus.includes(response.status)) throw new Error(`POST ${path} answered HTTP ${response.status}: ${body}`);
+  if (!expectedStatus.includes(response.status))
+    throw new Error(`POST ${path} answered HTTP ${response.status}: ${body}`);
   return JSON.parse(body) as T;
 }
 

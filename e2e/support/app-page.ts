@@ -43,7 +43,10 @@ export interface RenderedPage {
  * Waits until the page inside `main` has rendered: no loading placeholder left, a non-empty
  * h1 and, unless `headingOnly`, some text besides it (content pages fetch theirs at run time).
  */
-export async function waitForRenderedPage(page: Page, options: { headingOnly?: boolean; timeoutMs?: number } = {}): Promise<RenderedPage> {
+export async function waitForRenderedPage(
+  page: Page,
+  options: { headingOnly?: boolean; timeoutMs?: number } = {},
+): Promise<RenderedPage> {
   const headingOnly = options.headingOnly ?? false;
   try {
     const handle = await page.waitForFunction(

@@ -45,14 +45,17 @@ export async function buildAll(): Promise<void> {
     child.once('close', resolve);
   });
   await new Promise<void>((resolve) => log.end(resolve));
-  if (code !== 0) throw new Error(`npm run build failed (exit ${code}); ${BUILD_LOG} ends with:\n${tail(BUILD_LOG, 40)}`);
+  if (code !== 0)
+    throw new Error(`npm run build failed (exit ${code}); ${BUILD_LOG} ends with:\n${tail(BUILD_LOG, 40)}`);
 }
 
 export async function ensureBuilt(): Promise<void> {
   if (process.env.E2E_SKIP_BUILD === '1') {
     const missing = missingBuildOutputs();
     if (missing.length > 0) {
-      throw new Error(`E2E_SKIP_BUILD=1 but the build is incomplete (missing ${missing.join(', ')}); run npm run build`);
+      throw new Error(
+        `E2E_SKIP_BUILD=1 but the build is incomplete (missing ${missing.join(', ')}); run npm run build`,
+      );
     }
     console.log('[e2e] E2E_SKIP_BUILD=1: testing the existing builds');
     return;

@@ -65,7 +65,10 @@ function cors(request: IncomingMessage, response: ServerResponse): void {
   response.setHeader('Access-Control-Allow-Origin', request.headers.origin ?? '*');
   response.setHeader('Access-Control-Allow-Credentials', 'true');
   response.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-  response.setHeader('Access-Control-Allow-Headers', request.headers['access-control-request-headers'] ?? 'Content-Type');
+  response.setHeader(
+    'Access-Control-Allow-Headers',
+    request.headers['access-control-request-headers'] ?? 'Content-Type',
+  );
   response.setHeader('Vary', 'Origin');
 }
 
@@ -96,7 +99,14 @@ export async function startCollector(port: number): Promise<Collector> {
       } catch {
         decoded = body;
       }
-      collected.push({ endpoint, method: request.method ?? 'GET', receivedAt: Date.now(), url: request.url ?? '', body: decoded || body, events });
+      collected.push({
+        endpoint,
+        method: request.method ?? 'GET',
+        receivedAt: Date.now(),
+        url: request.url ?? '',
+        body: decoded || body,
+        events,
+      });
       for (const wake of [...waiters]) wake();
       const verbose = url.searchParams.get('verbose') === '1';
       response.writeHead(200, { 'Content-Type': verbose ? 'application/json' : 'text/plain' });

@@ -31,7 +31,9 @@ export async function waitForRetryableError(page: Page, timeoutMs = 20_000): Pro
     await retryButton(page).waitFor({ timeout: timeoutMs });
   } catch (error) {
     const shown = await page.evaluate(() => document.body.innerText).catch(() => '(page gone)');
-    throw new Error(`${page.url()} did not show the error page with "Try again": ${(error as Error).message}\npage shows: ${JSON.stringify(shown.slice(0, 500))}`);
+    throw new Error(
+      `${page.url()} did not show the error page with "Try again": ${(error as Error).message}\npage shows: ${JSON.stringify(shown.slice(0, 500))}`,
+    );
   }
   const error = errorPage(page);
   return {
@@ -44,7 +46,11 @@ export async function waitForRetryableError(page: Page, timeoutMs = 20_000): Pro
 /** Logs a scenario's document-load count for the report and gives it back. */
 export function reportLoads(label: string, watch: PageWatch): number {
   const loads = watch.documentLoads();
-  console.log(`[${label}] document loads:`, loads, watch.documents.map((load) => `${load.url} (${load.status ?? 'no response'})`).join(', '));
+  console.log(
+    `[${label}] document loads:`,
+    loads,
+    watch.documents.map((load) => `${load.url} (${load.status ?? 'no response'})`).join(', '),
+  );
   return loads;
 }
 

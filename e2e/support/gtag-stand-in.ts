@@ -82,6 +82,8 @@ export async function startGtagStandIn(port: number): Promise<GtagStandIn> {
 
 /** What the stand-in processed in the page, once it has run. */
 export async function gtagRecord(page: Page): Promise<GtagRecord> {
-  await page.waitForFunction(() => Boolean((window as { __gtagStandIn?: unknown }).__gtagStandIn), undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => Boolean((window as { __gtagStandIn?: unknown }).__gtagStandIn), undefined, {
+    timeout: 15_000,
+  });
   return page.evaluate(() => (window as unknown as { __gtagStandIn: GtagRecord }).__gtagStandIn);
 }

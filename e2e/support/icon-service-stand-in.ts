@@ -9,7 +9,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 /** The icons the stand-in serves; made-up shapes, in the format of the real sets. */
 const ICONS: Record<string, Record<string, { body: string }>> = {
   mdi: {
-    'rocket-launch': { body: '<path fill="currentColor" d="M12 2c3 2 5 6 5 10l2 3v3l-3-1H8l-3 1v-3l2-3c0-4 2-8 5-10m0 7a2 2 0 1 0 0 4a2 2 0 0 0 0-4"/>' },
+    'rocket-launch': {
+      body: '<path fill="currentColor" d="M12 2c3 2 5 6 5 10l2 3v3l-3-1H8l-3 1v-3l2-3c0-4 2-8 5-10m0 7a2 2 0 1 0 0 4a2 2 0 0 0 0-4"/>',
+    },
   },
 };
 

@@ -29,7 +29,12 @@ export function workspaceFolders(): string[] {
   const manifest = JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { workspaces: string[] };
   return manifest.workspaces.flatMap((pattern) => {
     if (!pattern.includes('*')) return [pattern];
-    const matcher = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+    const matcher = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*')}$`,
+    );
     return readdirSync(ROOT_DIR)
       .filter((name) => matcher.test(name) && existsSync(join(ROOT_DIR, name, 'package.json')))
       .sort();
@@ -38,8 +43,13 @@ export function workspaceFolders(): string[] {
 
 /** Copies the root manifest and lock, every workspace's manifest (npm ci wants them all) and the built folders. */
 export function copyShippedFiles(target: string): void {
-  const files = ['package.json', 'package-lock.json', ...workspaceFolders().map((workspace) => `${workspace}/package.json`)];
-  for (const path of [...files, ...BUILT_FOLDERS]) cpSync(join(ROOT_DIR, path), join(target, path), { recursive: true });
+  const files = [
+    'package.json',
+    'package-lock.json',
+    ...workspaceFolders().map((workspace) => `${workspace}/package.json`),
+  ];
+  for (const path of [...files, ...BUILT_FOLDERS])
+    cpSync(join(ROOT_DIR, path), join(target, path), { recursive: true });
 }
 
 export interface InstallResult {
@@ -55,8 +65,12 @@ export async function installProductionDependencies(dir: string): Promise<Instal
   const args = ['ci', '--omit=dev', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline'];
   let output = '';
   const exitCode = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr])
+      stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
     child.once('close', resolve);
   });
@@ -130,8 +144,10 @@ export async function waitUntilHealthy(server: BundleProcess, url: string): Prom
   void server.exited.then((code) => (exitCode = code));
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!(await answersOk(url))) {
-    if (exitCode !== undefined) throw new Error(`${server.name} exited (${exitCode}) before ${url} answered:\n${logOf(server)}`);
-    if (Date.now() > deadline) throw new Error(`${server.name}: ${url} did not answer 200 within ${READY_TIMEOUT_MS} ms:\n${logOf(server)}`);
+    if (exitCode !== undefined)
+      throw new Error(`${server.name} exited (${exitCode}) before ${url} answered:\n${logOf(server)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${server.name}: ${url} did not answer 200 within ${READY_TIMEOUT_MS} ms:\n${logOf(server)}`);
     await delay(100);
   }
 }
@@ -153,7 +169,8 @@ export async function stopBundle(server: BundleProcess): Promise<number | null> 
   clearTimeout(timer);
   // Whatever happened, nothing of the group may stay behind.
   signalGroup(server.pid, 'SIGKILL');
-  if (outcome === 'timeout') throw new Error(`${server.name} did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM:\n${logOf(server)}`);
+  if (outcome === 'timeout')
+    throw new Error(`${server.name} did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM:\n${logOf(server)}`);
   return outcome;
 }
 

@@ -59,7 +59,11 @@ async function run(label: string, args: string[], env: NodeJS.ProcessEnv, logNam
   log.write(`\n=== e2e ${new Date().toISOString()} ${label}: npm ${args.join(' ')}\n`);
   let output = '';
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+      cwd: ROOT_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk: Buffer) => {
         output += chunk.toString();
@@ -70,7 +74,10 @@ async function run(label: string, args: string[], env: NodeJS.ProcessEnv, logNam
     child.once('close', resolve);
   });
   await new Promise<void>((resolve) => log.end(resolve));
-  if (code !== 0) throw new Error(`${label} failed (exit ${code}); see ${logFile}:\n${output.trimEnd().split('\n').slice(-30).join('\n')}`);
+  if (code !== 0)
+    throw new Error(
+      `${label} failed (exit ${code}); see ${logFile}:\n${output.trimEnd().split('\n').slice(-30).join('\n')}`,
+    );
   return output;
 }
 

@@ -35,7 +35,10 @@ interface ServerSpec {
 const SPECS = {
   host: { packageDir: 'host', bundle: 'dist-server/main.js', readyPath: '/healthz' },
   ...Object.fromEntries(
-    REMOTE_NAMES.map((name) => [name, { packageDir: REMOTES[name].packageDir, bundle: 'dist-server/main.js', readyPath: '/healthz' }]),
+    REMOTE_NAMES.map((name) => [
+      name,
+      { packageDir: REMOTES[name].packageDir, bundle: 'dist-server/main.js', readyPath: '/healthz' },
+    ]),
   ),
   api: { packageDir: 'api', bundle: 'dist/index.js', readyPath: '/api/health' },
 } as Record<ServerName, ServerSpec>;
@@ -142,7 +145,9 @@ async function waitUntilReady(server: RunningServer, readyPath: string): Promise
       throw new Error(`${server.name} server exited (code ${code}) before serving ${url}:\n${logTail(server.name)}`);
     }
     if (Date.now() > deadline) {
-      throw new Error(`${server.name} server did not serve ${url} within ${READY_TIMEOUT_MS} ms:\n${logTail(server.name)}`);
+      throw new Error(
+        `${server.name} server did not serve ${url} within ${READY_TIMEOUT_MS} ms:\n${logTail(server.name)}`,
+      );
     }
     await delay(POLL_MS);
   }
@@ -170,7 +175,10 @@ function openLog(name: ServerName, overrides: EnvOverrides): number {
   mkdirSync(LOG_DIR, { recursive: true });
   const fd = openSync(logFileOf(name), 'a');
   const settings = Object.keys(overrides).length ? ` with ${JSON.stringify(overrides)}` : '';
-  writeSync(fd, `\n${START_MARK} ${new Date().toISOString()} starting ${name} on port ${TEST_PORTS[name]}${settings}\n`);
+  writeSync(
+    fd,
+    `\n${START_MARK} ${new Date().toISOString()} starting ${name} on port ${TEST_PORTS[name]}${settings}\n`,
+  );
   return fd;
 }
 
@@ -182,7 +190,9 @@ export async function startServer(name: ServerName, options: StartOptions = {}):
   if (running.has(name)) throw new Error(`${name} server is already running (pid ${running.get(name)?.pid})`);
   const port = TEST_PORTS[name];
   if (await isPortInUse(port)) {
-    throw new Error(`port ${port} for the ${name} server is already in use; stop whatever listens there or set E2E_BASE_PORT`);
+    throw new Error(
+      `port ${port} for the ${name} server is already in use; stop whatever listens there or set E2E_BASE_PORT`,
+    );
   }
   const spec = SPECS[name];
   const overrides = options.env ?? {};
@@ -205,7 +215,10 @@ export async function startServer(name: ServerName, options: StartOptions = {}):
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code, signal) => {
       exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : null);
-      appendFileSync(logFileOf(name), `${START_MARK} ${new Date().toISOString()} ${name} exited (${signal ?? `code ${code}`})\n`);
+      appendFileSync(
+        logFileOf(name),
+        `${START_MARK} ${new Date().toISOString()} ${name} exited (${signal ?? `code ${code}`})\n`,
+      );
       if (running.get(name)?.pid === pid) running.delete(name);
       resolve(exitCode);
     });
@@ -282,7 +295,9 @@ export async function startServers(
   const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failures.length > 0) {
     await stopAllServers();
-    throw new Error(failures.map((failure) => String((failure.reason as Error).message ?? failure.reason)).join('\n\n'));
+    throw new Error(
+      failures.map((failure) => String((failure.reason as Error).message ?? failure.reason)).join('\n\n'),
+    );
   }
   return results.map((result) => (result as PromiseFulfilledResult<RunningServer>).value);
 }

@@ -91,7 +91,8 @@ async function freshVisitor(): Promise<Visitor> {
   const chunkRequests: Visitor['chunkRequests'] = [];
   const warnings: string[] = [];
   page.on('request', (request: Request) => {
-    if (MIXPANEL_CHUNK.test(new URL(request.url()).pathname)) chunkRequests.push({ url: request.url(), at: Date.now() });
+    if (MIXPANEL_CHUNK.test(new URL(request.url()).pathname))
+      chunkRequests.push({ url: request.url(), at: Date.now() });
   });
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() === 'warning') warnings.push(message.text());
@@ -162,7 +163,9 @@ test('before the visitor accepts, nothing reaches the collector and the Mixpanel
   expect(chunkRequests).toHaveLength(1);
   expect(chunkRequests[0]?.at).toBeGreaterThanOrEqual(acceptedAt);
   // What was seen while waiting is sent once accepted, by route, dated when it was seen.
-  const byTime = pageViews(theCollector().events()).sort((a, b) => Number(a.properties.time) - Number(b.properties.time));
+  const byTime = pageViews(theCollector().events()).sort(
+    (a, b) => Number(a.properties.time) - Number(b.properties.time),
+  );
   expect(byTime.map((event) => event.properties.route)).toEqual(['/', ...paths]);
   expect(Number(byTime[0]?.properties.time) * 1000).toBeLessThan(acceptedAt - QUIET_MS);
   expect(watch.problems()).toEqual([]);
@@ -187,10 +190,14 @@ test('events are sent in batches of at most 50, flushed within about 5 s', async
   const batches = theCollector().batches();
   const sizes = batches.map((batch) => batch.events.length);
   // The batches holding the later events (`time` is when each happened, in seconds).
-  const laterBatches = batches.filter((batch) => batch.events.some((event) => Number(event.properties.time) * 1000 >= startedAt));
+  const laterBatches = batches.filter((batch) =>
+    batch.events.some((event) => Number(event.properties.time) * 1000 >= startedAt),
+  );
   const firstBatchAfterEvent = (laterBatches[0]?.receivedAt ?? Infinity) - startedAt;
   // How long each event of the second part waited in the queue (`time` is when it happened).
-  const waits = laterBatches.flatMap((batch) => batch.events.map((event) => batch.receivedAt - Number(event.properties.time) * 1000));
+  const waits = laterBatches.flatMap((batch) =>
+    batch.events.map((event) => batch.receivedAt - Number(event.properties.time) * 1000),
+  );
   console.log(
     [
       `[analytics] batch sizes: ${sizes.join(', ')} (total ${sizes.reduce((a, b) => a + b, 0)})`,
@@ -247,11 +254,17 @@ test('the tag starts after the app has rendered, with consent denied before its 
   await page.getByRole('heading', { name: /^Your gift/ }).waitFor();
 
   const record = await gtagRecord(page);
-  const inserted = await page.evaluate(() => (window as unknown as { __gtagInserted?: { at: number; appRendered: boolean } }).__gtagInserted);
-  const paint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity);
+  const inserted = await page.evaluate(
+    () => (window as unknown as { __gtagInserted?: { at: number; appRendered: boolean } }).__gtagInserted,
+  );
+  const paint = await page.evaluate(
+    () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+  );
   expect(inserted?.appRendered).toBe(true);
   expect(inserted?.at).toBeGreaterThan(paint);
-  expect(gtag.requests().map((request) => new URL(request.url, 'http://x').searchParams.get('id'))).toEqual([MEASUREMENT_ID]);
+  expect(gtag.requests().map((request) => new URL(request.url, 'http://x').searchParams.get('id'))).toEqual([
+    MEASUREMENT_ID,
+  ]);
   expect(record.id).toBe(MEASUREMENT_ID);
 
   const commands = record.commands.map((command) => command.args);
@@ -275,7 +288,8 @@ test('the tag starts after the app has rendered, with consent denied before its 
   await answerConsent(page, 'Accept');
   await page.waitForFunction(() =>
     (window as unknown as { __gtagStandIn: { commands: Array<{ args: unknown[] }> } }).__gtagStandIn.commands.some(
-      ({ args }) => args[0] === 'consent' && args[1] === 'update' && JSON.stringify(args[2]) === '{"analytics_storage":"granted"}',
+      ({ args }) =>
+        args[0] === 'consent' && args[1] === 'update' && JSON.stringify(args[2]) === '{"analytics_storage":"granted"}',
     ),
   );
   expect(watch.problems()).toEqual([]);
@@ -299,20 +313,47 @@ test('a full journey sends product events with no email, voucher code, gift id o
   await page.getByRole('textbox', { name: /Email address/ }).fill(EMAIL);
   await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
   await page.getByRole('button', { name: 'Redeem my gift' }).click();
-  const voucher = (await page.getByRole('group', { name: 'Voucher code' }).innerText()).match(/[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/)?.[0];
+  const voucher = (await page.getByRole('group', { name: 'Voucher code' }).innerText()).match(
+    /[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/,
+  )?.[0];
   expect(voucher).toBeDefined();
 
   const deadline = Date.now() + FLUSH_BOUND_MS + 5_000;
-  while (!theCollector().events().some((event) => event.event === 'Redeem Completed') && Date.now() < deadline) await delay(250);
+  while (
+    !theCollector()
+      .events()
+      .some((event) => event.event === 'Redeem Completed') &&
+    Date.now() < deadline
+  )
+    await delay(250);
 
   // Mixpanel's queue does not keep the order of events tracked in the same moment; `time` does.
   const events = theCollector().events();
   expect(events.map((event) => event.event).sort()).toEqual(
-    ['Page Viewed', 'Page Viewed', 'Game Played', 'Page Viewed', 'Gift Viewed', 'Redeem Started', 'Page Viewed', 'Redeem Completed'].sort(),
+    [
+      'Page Viewed',
+      'Page Viewed',
+      'Game Played',
+      'Page Viewed',
+      'Gift Viewed',
+      'Redeem Started',
+      'Page Viewed',
+      'Redeem Completed',
+    ].sort(),
   );
-  expect(pageViews(events).map((event) => event.properties.route).sort()).toEqual(['/', '/game', '/gifts/:giftId', '/redeem/:redeemId'].sort());
-  expect(events.find((event) => event.event === 'Game Played')?.properties).toMatchObject({ outcome: 'win', prizeId: expect.any(String) });
-  expect(events.find((event) => event.event === 'Gift Viewed')?.properties).toMatchObject({ prizeId: expect.any(String), status: 'available' });
+  expect(
+    pageViews(events)
+      .map((event) => event.properties.route)
+      .sort(),
+  ).toEqual(['/', '/game', '/gifts/:giftId', '/redeem/:redeemId'].sort());
+  expect(events.find((event) => event.event === 'Game Played')?.properties).toMatchObject({
+    outcome: 'win',
+    prizeId: expect.any(String),
+  });
+  expect(events.find((event) => event.event === 'Gift Viewed')?.properties).toMatchObject({
+    prizeId: expect.any(String),
+    status: 'available',
+  });
 
   // Everything that left for the collector or the tag, decoded.
   const sent = [
@@ -321,7 +362,8 @@ test('a full journey sends product events with no email, voucher code, gift id o
       .map((request) => `${request.url}\n${request.body}`),
     JSON.stringify((await gtagRecord(page)).commands),
   ].join('\n');
-  for (const secret of [EMAIL, voucher as string, giftId, redeemId]) expect({ secret, found: sent.includes(secret) }).toEqual({ secret, found: false });
+  for (const secret of [EMAIL, voucher as string, giftId, redeemId])
+    expect({ secret, found: sent.includes(secret) }).toEqual({ secret, found: false });
   expect(watch.problems()).toEqual([]);
 });
 
@@ -344,7 +386,9 @@ test('with the collector down, the app works and only logs', async () => {
     expect(await mainHeading(page).isVisible()).toBe(true);
     expect(watch.pageErrors).toEqual([]);
     // The browser notes the refused request itself; the app adds no error of its own.
-    expect(watch.problems().filter((problem) => !CONNECTION_REFUSED.test(problem.replace(/^console error: /, '')))).toEqual([]);
+    expect(
+      watch.problems().filter((problem) => !CONNECTION_REFUSED.test(problem.replace(/^console error: /, ''))),
+    ).toEqual([]);
     expect(warnings.some((warning) => warning.startsWith('[analytics] Mixpanel:'))).toBe(true);
   } finally {
     collector = await startCollector(COLLECTOR_PORT);

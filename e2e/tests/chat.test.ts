@@ -178,7 +178,9 @@ describe('chat configured', () => {
     expect(record.visible).toBe(false);
     expect(record.everVisible).toBe(false);
     // The hide was waiting in Crisp's queue before its script ran.
-    expect(record.commands.filter((command) => command.name === 'chat:hide').every((command) => command.queued)).toBe(true);
+    expect(record.commands.filter((command) => command.name === 'chat:hide').every((command) => command.queued)).toBe(
+      true,
+    );
     expect(await bubble(page).isVisible()).toBe(false);
     expect(suite.watch.problems()).toEqual([]);
   });
@@ -257,25 +259,30 @@ describe('chat configured', () => {
     expect(suite.watch.problems()).toEqual([]);
   });
 
-  test.each([404, 500])("Crisp's script answering %i: the app works, chat goes away, only a warning is logged", async (status) => {
-    const page = suite.page;
-    const warnings = collectWarnings(page);
-    standIn.answerWith(status);
-    expect(await visit(page, '/')).toBe(200);
-    await waitForRenderedPage(page);
-    await waitUntil(() => warnings.some((text) => text.includes('Live chat is off')), 'the warning that chat is off');
-    expect(standIn.requests).toHaveLength(1);
-    expect(await chatButton(page).count()).toBe(0);
-    expect(await bubble(page).count()).toBe(0);
+  test.each([404, 500])(
+    "Crisp's script answering %i: the app works, chat goes away, only a warning is logged",
+    async (status) => {
+      const page = suite.page;
+      const warnings = collectWarnings(page);
+      standIn.answerWith(status);
+      expect(await visit(page, '/')).toBe(200);
+      await waitForRenderedPage(page);
+      await waitUntil(() => warnings.some((text) => text.includes('Live chat is off')), 'the warning that chat is off');
+      expect(standIn.requests).toHaveLength(1);
+      expect(await chatButton(page).count()).toBe(0);
+      expect(await bubble(page).count()).toBe(0);
 
-    await navLink(page, 'About').click();
-    await page.waitForURL(`${HOST_ORIGIN}/about`);
-    await waitForRenderedPage(page);
-    expect(suite.watch.documentLoads()).toBe(1);
-    // The browser's own note on the failed request is the only console error.
-    const errors = suite.watch.consoleErrors.filter((text) => !(RESOURCE_ERROR.test(text) && text.includes(STAND_IN_URL)));
-    expect([...errors, ...suite.watch.pageErrors]).toEqual([]);
-  });
+      await navLink(page, 'About').click();
+      await page.waitForURL(`${HOST_ORIGIN}/about`);
+      await waitForRenderedPage(page);
+      expect(suite.watch.documentLoads()).toBe(1);
+      // The browser's own note on the failed request is the only console error.
+      const errors = suite.watch.consoleErrors.filter(
+        (text) => !(RESOURCE_ERROR.test(text) && text.includes(STAND_IN_URL)),
+      );
+      expect([...errors, ...suite.watch.pageErrors]).toEqual([]);
+    },
+  );
 });
 
 describe('chat not configured', () => {

@@ -8,13 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request, Route } from 'playwright-core';
 import { errorPage, layoutName, mainNav, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { closedPort, fetchManifest, loadingIndicator, logSinceLastStart, reportLoads, retryButton, waitForRetryableError } from '../support/faults';
+import {
+  closedPort,
+  fetchManifest,
+  loadingIndicator,
+  logSinceLastStart,
+  reportLoads,
+  retryButton,
+  waitForRetryableError,
+} from '../support/faults';
 import { logFileOf, restartServer, runningServer, startServer, stopServer } from '../support/servers';
 import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, REMOTE_NAMES, manifestUrlOf, originOf } from '../support/test-env';
 
 /** A `remotes` section naming every remote, each at `url(remote)`. */
-const everyRemote = (url: (remote: (typeof REMOTE_NAMES)[number]) => string) => Object.fromEntries(REMOTE_NAMES.map((remote) => [remote, url(remote)]));
+const everyRemote = (url: (remote: (typeof REMOTE_NAMES)[number]) => string) =>
+  Object.fromEntries(REMOTE_NAMES.map((remote) => [remote, url(remote)]));
 
 /** What the browser logs itself for a request that failed (a refused connection, a 4xx/5xx). */
 const RESOURCE_ERROR = /^Failed to load resource: /;
@@ -24,7 +33,11 @@ const suite = browserSuite({ withGift: true });
 /** Console errors that are not the browser's own note on a failed request from `origin`. */
 function problemsBesides(origin: string): string[] {
   const allowed = (text: string) => RESOURCE_ERROR.test(text) && text.includes(`(${origin}/`);
-  return [...suite.watch.consoleErrors.filter((text) => !allowed(text)), ...suite.watch.pageErrors, ...suite.watch.dialogs];
+  return [
+    ...suite.watch.consoleErrors.filter((text) => !allowed(text)),
+    ...suite.watch.pageErrors,
+    ...suite.watch.dialogs,
+  ];
 }
 
 async function expectInLayoutRemoteError(layout: string, remote: string): Promise<void> {
@@ -52,7 +65,10 @@ describe('remote down', () => {
     for (const [path, check] of [
       ['/', async () => void (await waitForRenderedPage(suite.page))],
       ['/about', async () => void (await waitForRenderedPage(suite.page))],
-      [`/redeem/${suite.ids.redeemId}`, async () => void (await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor())],
+      [
+        `/redeem/${suite.ids.redeemId}`,
+        async () => void (await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor()),
+      ],
     ] as const) {
       suite.watch.reset();
       expect(await visit(suite.page, path)).toBe(200);
@@ -102,14 +118,18 @@ describe('retries before the reload guard', () => {
   test('a chunk that always fails is tried 3 times per page load (1 + 2 retries, after any preload), then one reload, then the in-layout error', async () => {
     const manifestUrl = manifestUrlOf('content');
     const manifest = await fetchManifest(manifestUrl);
-    const file = manifest.exposes?.find((entry) => entry.name === 'AboutPage')?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
+    const file = manifest.exposes
+      ?.find((entry) => entry.name === 'AboutPage')
+      ?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
     expect(file).toBeDefined();
     const chunkUrl = new URL(file as string, manifestUrl).toString();
     const requests: ChunkRequest[] = [];
     suite.page.on('request', (request: Request) => {
       if (request.url() === chunkUrl) requests.push({ document: suite.watch.documentLoads(), at: Date.now() });
     });
-    await suite.page.route(chunkUrl, (route: Route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }));
+    await suite.page.route(chunkUrl, (route: Route) =>
+      route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
+    );
 
     expect(await visit(suite.page, '/about')).toBe(200);
     const shown = await waitForRetryableError(suite.page);
@@ -154,9 +174,13 @@ describe('retries before the reload guard', () => {
 
 describe('build manifest and content payload failures', () => {
   test('builds/meta answering 500: only a console message, the page works', async () => {
-    await suite.page.route('**/_app/builds/meta/**', (route: Route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'boom' }));
+    await suite.page.route('**/_app/builds/meta/**', (route: Route) =>
+      route.fulfill({ status: 500, contentType: 'text/plain', body: 'boom' }),
+    );
     const metaResponse = suite.page.waitForResponse((response) => response.url().includes('/_app/builds/meta/'));
-    const warning = suite.page.waitForEvent('console', (message) => message.text().includes('Fetching the build manifest failed'));
+    const warning = suite.page.waitForEvent('console', (message) =>
+      message.text().includes('Fetching the build manifest failed'),
+    );
     expect(await visit(suite.page, '/')).toBe(200);
     await waitForRenderedPage(suite.page);
     expect((await metaResponse).status()).toBe(500);
@@ -187,7 +211,9 @@ describe('build manifest and content payload failures', () => {
 
   test('a missing content payload shows a retryable error; "Try again" renders it once it is back', async () => {
     const payload = `${originOf('content')}/payload/about.json`;
-    await suite.page.route(payload, (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
+    await suite.page.route(payload, (route: Route) =>
+      route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }),
+    );
     expect(await visit(suite.page, '/about')).toBe(200);
     const alert = suite.page.locator('main [role="alert"]');
     await alert.getByRole('button', { name: 'Try again' }).waitFor();
@@ -251,7 +277,9 @@ describe('a hanging remote entry', () => {
     // The time window under test: the abandoned load fails within two timeouts and a retry
     // pause. Nothing may follow it: no reload, no full load of /game.
     const navigation = await suite.page
-      .waitForRequest((request) => request.isNavigationRequest() && request.frame() === suite.page.mainFrame(), { timeout: 2 * TIMEOUT_MS + 2500 })
+      .waitForRequest((request) => request.isNavigationRequest() && request.frame() === suite.page.mainFrame(), {
+        timeout: 2 * TIMEOUT_MS + 2500,
+      })
       .catch(() => undefined);
     const loads = reportLoads('hanging remote, after the abandoned /game load failed', suite.watch);
     expect(navigation?.url()).toBeUndefined();
@@ -317,7 +345,9 @@ describe('misconfiguration', () => {
   });
 
   test('a remote manifest that is not JSON: /game shows the remote error state', async () => {
-    await suite.page.route(manifestUrlOf('gifts'), (route: Route) => route.fulfill({ status: 200, contentType: 'application/json', body: 'not json' }));
+    await suite.page.route(manifestUrlOf('gifts'), (route: Route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: 'not json' }),
+    );
     expect(await visit(suite.page, '/game')).toBe(200);
     await expectInLayoutRemoteError('default', 'gifts');
     expect(reportLoads('manifest not JSON /game', suite.watch)).toBeLessThanOrEqual(2);
@@ -335,20 +365,30 @@ describe('misconfiguration', () => {
     );
     await stopServer('host');
     try {
-      await expect(startServer('host', { env: { RUNTIME_CONFIG_FILE: file } })).rejects.toThrow(/host server exited \(code 1\) before serving/);
+      await expect(startServer('host', { env: { RUNTIME_CONFIG_FILE: file } })).rejects.toThrow(
+        /host server exited \(code 1\) before serving/,
+      );
       const log = logSinceLastStart(logFileOf('host'), 'host');
-      expect(log).toContain(`[host] cannot start: Invalid runtime configuration: "apiBaseUrl" must be an http(s) URL (in ${file})`);
+      expect(log).toContain(
+        `[host] cannot start: Invalid runtime configuration: "apiBaseUrl" must be an http(s) URL (in ${file})`,
+      );
     } finally {
       if (!runningServer('host')) await startServer('host', { env: {} });
     }
   });
 
   test.each([
-    ['a wrong value', JSON.stringify({ remotes: everyRemote(() => 'http://x.example/m.json'), apiBaseUrl: 'nope' }), /"apiBaseUrl" must be an http\(s\) URL/],
+    [
+      'a wrong value',
+      JSON.stringify({ remotes: everyRemote(() => 'http://x.example/m.json'), apiBaseUrl: 'nope' }),
+      /"apiBaseUrl" must be an http\(s\) URL/,
+    ],
     ['a missing key', JSON.stringify({ apiBaseUrl: 'http://x.example' }), /"remotes" is missing/],
     ['a body that is not JSON', '{"remotes":', /\/config\.json is not valid JSON/],
   ])('an invalid /config.json (%s): the page shows 500 and names the problem', async (_what, body, message) => {
-    await suite.page.route(`${HOST_ORIGIN}/config.json`, (route: Route) => route.fulfill({ status: 200, contentType: 'application/json', body }));
+    await suite.page.route(`${HOST_ORIGIN}/config.json`, (route: Route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body }),
+    );
     expect(await visit(suite.page, '/')).toBe(200);
     const error = errorPage(suite.page);
     await error.waitFor();

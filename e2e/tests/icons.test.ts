@@ -32,7 +32,9 @@ afterAll(() => standIn?.close());
 
 const suite = browserSuite({
   withGift: true,
-  servers: { host: { env: { ICON_SERVICE_URL: `http://127.0.0.1:${STAND_IN_PORT}`, ICON_TIMEOUT_MS: String(ICON_TIMEOUT_MS) } } },
+  servers: {
+    host: { env: { ICON_SERVICE_URL: `http://127.0.0.1:${STAND_IN_PORT}`, ICON_TIMEOUT_MS: String(ICON_TIMEOUT_MS) } },
+  },
 });
 
 function service(): IconServiceStandIn {
@@ -79,7 +81,9 @@ async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> 
 }
 
 async function remInPx(page: Page, rem: number): Promise<number> {
-  return Math.round(await page.evaluate((n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize), rem));
+  return Math.round(
+    await page.evaluate((n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize), rem),
+  );
 }
 
 test('the prize icons are bundled: the gift page, the game and the redeem page show them without the icon service or any request off this machine', async () => {
@@ -113,7 +117,12 @@ describe('a prize whose icon is not bundled', () => {
 
   beforeAll(async () => {
     const catalogue = join(TMP_DIR, 'icons-catalogue.json');
-    const prize = { id: 'rocket-ride', name: 'Rocket ride', description: 'A ride to the edge of space.', value: { label: 'One ride' } };
+    const prize = {
+      id: 'rocket-ride',
+      name: 'Rocket ride',
+      description: 'A ride to the edge of space.',
+      value: { label: 'One ride' },
+    };
     writeFileSync(catalogue, JSON.stringify({ prizes: [{ ...prize, icon: FALLBACK_ICON, stock: 100, weight: 1 }] }));
     // A database of its own, seeded from the test catalogue.
     await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: 'memory://' } });
@@ -164,7 +173,9 @@ describe('a prize whose icon is not bundled', () => {
     expect(await sizeOf(icon)).toEqual({ width: side, height: side });
     expect(await icon.innerHTML()).toBe('');
     expect((await page.locator('.p-gift__value').boundingBox())?.y).toBe(valueTopWhileLoading);
-    expect(iconWarnings).toEqual([`Icon "${FALLBACK_ICON}" is shown as an empty box: no answer within ${ICON_TIMEOUT_MS} ms`]);
+    expect(iconWarnings).toEqual([
+      `Icon "${FALLBACK_ICON}" is shown as an empty box: no answer within ${ICON_TIMEOUT_MS} ms`,
+    ]);
     // The browser closed the request: the server sees it a moment later.
     await until(() => service().requests.every((request) => request.aborted));
     expect(service().requests).toEqual([{ path: '/mdi.json', icons: 'rocket-launch', aborted: true }]);
@@ -182,7 +193,9 @@ describe('a prize whose icon is not bundled', () => {
     iconWarnings = [];
     await page.reload();
     await page.locator(`.p-redeem__gift-icon span[data-icon="${FALLBACK_ICON}"][data-state="failed"]`).waitFor();
-    expect(iconWarnings).toEqual([`Icon "${FALLBACK_ICON}" is shown as an empty box: the icon service answered HTTP 503`]);
+    expect(iconWarnings).toEqual([
+      `Icon "${FALLBACK_ICON}" is shown as an empty box: the icon service answered HTTP 503`,
+    ]);
     expect(service().requests).toHaveLength(1);
     await page.getByRole('button', { name: 'Redeem my gift' }).waitFor();
     expect(offMachine).toEqual([]);

@@ -55,7 +55,9 @@ describe('host redeployed', () => {
 
       // Publish a new build: the poll sees it, and the next in-app navigation loads the document.
       const newId = `e2e-redeploy-${Date.now()}`;
-      const seen = suite.page.waitForResponse(async (res: Response) => isHostLatest(res.url()) && (await res.text()).includes(newId));
+      const seen = suite.page.waitForResponse(
+        async (res: Response) => isHostLatest(res.url()) && (await res.text()).includes(newId),
+      );
       latest.write(`${JSON.stringify({ id: newId, timestamp: Date.now() })}\n`);
       await seen;
       // The next poll starts only after this one was handled: the app knows it is stale.
@@ -82,7 +84,14 @@ describe('one React', () => {
   const ROUTES = ['/', '/about', '/game', '/gifts/:giftId', '/privacy-policy', '/redeem/:redeemId', '/terms'];
   const CONTENT_ROUTES = ['/', '/about', '/privacy-policy', '/terms'];
   /** Host-provided singletons: every copy of them must come from the host. */
-  const SINGLETONS = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react-router', 'react-router-dom'];
+  const SINGLETONS = [
+    'react',
+    'react-dom',
+    'react-dom/client',
+    'react/jsx-runtime',
+    'react-router',
+    'react-router-dom',
+  ];
 
   async function sharedFiles(names: readonly string[]): Promise<Map<string, string[]>> {
     const byOrigin = new Map<string, string[]>();
@@ -92,7 +101,9 @@ describe('one React', () => {
     ];
     for (const { origin, url } of manifests) {
       const manifest = await fetchManifest(url);
-      const files = (manifest.shared ?? []).filter((entry) => names.includes(entry.name)).flatMap((entry) => syncFiles(entry, url));
+      const files = (manifest.shared ?? [])
+        .filter((entry) => names.includes(entry.name))
+        .flatMap((entry) => syncFiles(entry, url));
       byOrigin.set(origin, [...new Set(files)]);
     }
     return byOrigin;
@@ -101,7 +112,8 @@ describe('one React', () => {
   function recordScripts(): ScriptFetch[] {
     const fetched: ScriptFetch[] = [];
     suite.page.on('request', (request) => {
-      if (request.resourceType() === 'script') fetched.push({ url: request.url(), document: suite.watch.documentLoads() });
+      if (request.resourceType() === 'script')
+        fetched.push({ url: request.url(), document: suite.watch.documentLoads() });
     });
     return fetched;
   }
@@ -203,40 +215,46 @@ describe('dark mode', () => {
     return new URL(src, HOST_ORIGIN).toString();
   }
 
-  const background = (target: Page) => target.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const background = (target: Page) =>
+    target.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
   test.each([
     ['dark', DARK_BG],
     ['light', LIGHT_BG],
-  ] as const)('%s: the first paint, before any app script runs, already has the %s background', async (scheme, expected) => {
-    const session = scheme === 'light' ? undefined : await launchBrowser({ colorScheme: scheme });
-    try {
-      const { page: themed, watch: themedWatch } = session ? await session.newPage() : { page: suite.page, watch: suite.watch };
-      expect(await themed.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
-      // The app's own script never arrives: what shows is the HTML and its inline styles alone.
-      const mainScript = await hostMainScript();
-      let blocked = 0;
-      await themed.route(mainScript, (route) => {
-        blocked += 1;
-        return route.abort('blockedbyclient');
-      });
-      expect(await visit(themed, '/')).toBe(200);
-      expect(blocked).toBe(1);
-      expect(await themed.locator('#root .p-boot').count()).toBe(1);
-      expect(await background(themed)).toBe(expected);
+  ] as const)(
+    '%s: the first paint, before any app script runs, already has the %s background',
+    async (scheme, expected) => {
+      const session = scheme === 'light' ? undefined : await launchBrowser({ colorScheme: scheme });
+      try {
+        const { page: themed, watch: themedWatch } = session
+          ? await session.newPage()
+          : { page: suite.page, watch: suite.watch };
+        expect(await themed.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+        // The app's own script never arrives: what shows is the HTML and its inline styles alone.
+        const mainScript = await hostMainScript();
+        let blocked = 0;
+        await themed.route(mainScript, (route) => {
+          blocked += 1;
+          return route.abort('blockedbyclient');
+        });
+        expect(await visit(themed, '/')).toBe(200);
+        expect(blocked).toBe(1);
+        expect(await themed.locator('#root .p-boot').count()).toBe(1);
+        expect(await background(themed)).toBe(expected);
 
-      // With the app: the background at DOMContentLoaded (before the app renders) and after.
-      await themed.unrouteAll({ behavior: 'ignoreErrors' });
-      await themed.addInitScript({ content: BACKGROUND_AT_DOM_CONTENT_LOADED });
-      expect(await visit(themed, '/')).toBe(200);
-      await waitForRenderedPage(themed);
-      expect(await themed.evaluate(() => (window as BackgroundWindow).__e2eBackgroundAtDcl)).toBe(expected);
-      expect(await background(themed)).toBe(expected);
-      expect(reportLoads(`dark mode (${scheme})`, themedWatch)).toBe(2);
-      expect(themedWatch.pageErrors).toEqual([]);
-      if (session) await themed.close();
-    } finally {
-      await session?.close();
-    }
-  });
+        // With the app: the background at DOMContentLoaded (before the app renders) and after.
+        await themed.unrouteAll({ behavior: 'ignoreErrors' });
+        await themed.addInitScript({ content: BACKGROUND_AT_DOM_CONTENT_LOADED });
+        expect(await visit(themed, '/')).toBe(200);
+        await waitForRenderedPage(themed);
+        expect(await themed.evaluate(() => (window as BackgroundWindow).__e2eBackgroundAtDcl)).toBe(expected);
+        expect(await background(themed)).toBe(expected);
+        expect(reportLoads(`dark mode (${scheme})`, themedWatch)).toBe(2);
+        expect(themedWatch.pageErrors).toEqual([]);
+        if (session) await themed.close();
+      } finally {
+        await session?.close();
+      }
+    },
+  );
 });

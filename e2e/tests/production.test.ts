@@ -32,7 +32,13 @@ interface Part {
 
 const PARTS: readonly Part[] = [
   { name: 'api', portVariable: 'API_PORT', bundle: 'dist/index.js', health: '/api/health' },
-  { name: 'host', portVariable: 'HOST_PORT', bundle: 'dist-server/main.js', health: '/healthz', buildFile: 'dist/_app/builds/latest.json' },
+  {
+    name: 'host',
+    portVariable: 'HOST_PORT',
+    bundle: 'dist-server/main.js',
+    health: '/healthz',
+    buildFile: 'dist/_app/builds/latest.json',
+  },
   // remote-gifts on REMOTE_GIFTS_PORT, and so on for every remote of the registry.
   ...Object.values(REMOTES).map((remote) => ({
     name: remote.packageDir,
@@ -74,7 +80,8 @@ beforeAll(async () => {
   copyShippedFiles(copy);
   install = await installProductionDependencies(copy);
   console.log(`[e2e] npm ci --omit=dev in a copy of what ships: ${(install.durationMs / 1000).toFixed(1)} s`);
-  if (install.exitCode !== 0) throw new Error(`npm ci --omit=dev failed (exit ${install.exitCode}):\n${install.output.slice(-3000)}`);
+  if (install.exitCode !== 0)
+    throw new Error(`npm ci --omit=dev failed (exit ${install.exitCode}):\n${install.output.slice(-3000)}`);
 
   const ports = new Map<string, number>();
   for (const part of PARTS) {
@@ -84,7 +91,11 @@ beforeAll(async () => {
   const env = serverEnv(ports);
   // The API keeps its data where it would by default: inside the copy, removed with it.
   for (const part of PARTS) servers.set(part.name, startBundle(part.name, join(copy, part.name), part.bundle, env));
-  await Promise.all(PARTS.map((part) => waitUntilHealthy(servers.get(part.name) as BundleProcess, `${originOf(part.name)}${part.health}`)));
+  await Promise.all(
+    PARTS.map((part) =>
+      waitUntilHealthy(servers.get(part.name) as BundleProcess, `${originOf(part.name)}${part.health}`),
+    ),
+  );
 }, 150_000);
 
 afterAll(() => {
@@ -95,19 +106,25 @@ afterAll(() => {
 test('npm ci --omit=dev installs the production dependencies only, with no engine warnings', () => {
   expect(install.output).not.toMatch(/EBADENGINE/);
   const installed = (name: string) => existsSync(join(copy, 'node_modules', name, 'package.json'));
-  for (const name of ['fastify', 'pg', '@electric-sql/pglite', 'zod', 'react-router-dom']) expect([name, installed(name)]).toEqual([name, true]);
-  for (const name of ['tsx', 'esbuild', 'webpack', 'webpack-dev-server', 'jest', 'eslint']) expect([name, installed(name)]).toEqual([name, false]);
+  for (const name of ['fastify', 'pg', '@electric-sql/pglite', 'zod', 'react-router-dom'])
+    expect([name, installed(name)]).toEqual([name, true]);
+  for (const name of ['tsx', 'esbuild', 'webpack', 'webpack-dev-server', 'jest', 'eslint'])
+    expect([name, installed(name)]).toEqual([name, false]);
   // Nothing to run from source: the servers are the bundles alone.
-  for (const source of ['api/src', 'host/server', 'shared/src', 'remote-gifts/server']) expect([source, existsSync(join(copy, source))]).toEqual([source, false]);
+  for (const source of ['api/src', 'host/server', 'shared/src', 'remote-gifts/server'])
+    expect([source, existsSync(join(copy, source))]).toEqual([source, false]);
 });
 
-test.each(STATIC_PARTS.map((part) => [part.name, part] as const))('%s answers GET /healthz with the build it serves', async (name, part) => {
-  const build = JSON.parse(readFileSync(join(copy, name, part.buildFile as string), 'utf8')) as { id: string };
-  const res = await httpGet(`${originOf(name)}/healthz`, { accept: 'text/html' });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('cache-control')).toBe('no-store');
-  expect(JSON.parse(res.body)).toStrictEqual({ status: 'ok', build: build.id });
-});
+test.each(STATIC_PARTS.map((part) => [part.name, part] as const))(
+  '%s answers GET /healthz with the build it serves',
+  async (name, part) => {
+    const build = JSON.parse(readFileSync(join(copy, name, part.buildFile as string), 'utf8')) as { id: string };
+    const res = await httpGet(`${originOf(name)}/healthz`, { accept: 'text/html' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(JSON.parse(res.body)).toStrictEqual({ status: 'ok', build: build.id });
+  },
+);
 
 test('the API answers GET /api/health', async () => {
   const res = await httpGet(`${originOf('api')}/api/health`);
@@ -120,13 +137,18 @@ test('the host serves its page at / and a runtime configuration pointing at the 
   expect(page.status).toBe(200);
   expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
   expect(page.body).toBe(readFileSync(join(copy, 'host', 'dist', 'index.html'), 'utf8'));
-  const config = JSON.parse((await httpGet(`${originOf('host')}/config.json`)).body) as { remotes: Record<string, string>; apiBaseUrl: string };
+  const config = JSON.parse((await httpGet(`${originOf('host')}/config.json`)).body) as {
+    remotes: Record<string, string>;
+    apiBaseUrl: string;
+  };
   expect(config.apiBaseUrl).toBe(originOf('api'));
   expect(config.remotes.gifts).toBe(`${originOf('remote-gifts')}/mf-manifest.json`);
 });
 
 // Last: it stops the servers.
 test('SIGTERM stops every server with exit code 0', async () => {
-  const codes = await Promise.all(PARTS.map(async (part) => [part.name, await stopBundle(servers.get(part.name) as BundleProcess)] as const));
+  const codes = await Promise.all(
+    PARTS.map(async (part) => [part.name, await stopBundle(servers.get(part.name) as BundleProcess)] as const),
+  );
   expect(codes).toStrictEqual(PARTS.map((part) => [part.name, 0]));
 });

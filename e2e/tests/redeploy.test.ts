@@ -42,7 +42,8 @@ interface Build {
 }
 
 function describeBuild(dir: string): Build {
-  const title = (page: string) => (JSON.parse(readFileSync(join(dir, 'payload', `${page}.json`), 'utf8')) as { title: string }).title;
+  const title = (page: string) =>
+    (JSON.parse(readFileSync(join(dir, 'payload', `${page}.json`), 'utf8')) as { title: string }).title;
   return {
     dir,
     info: readLatest(dir),
@@ -63,7 +64,10 @@ beforeAll(async () => {
   writeEditedContent(contentDir, (markdown) => markdown.replace(/^# (.+)$/m, `# $1${MARK}`));
   const distDir = tempFolder('dist-v2');
   // Content pages need no API; the others are the host and the remotes its header links name.
-  const results = await Promise.allSettled([buildContentRemote({ contentDir, distDir }), startServers(['host', 'gifts', 'redeem', 'content'])]);
+  const results = await Promise.allSettled([
+    buildContentRemote({ contentDir, distDir }),
+    startServers(['host', 'gifts', 'redeem', 'content']),
+  ]);
   for (const result of results) if (result.status === 'rejected') throw result.reason;
   next = describeBuild(distDir);
 }, 120_000);
@@ -83,7 +87,9 @@ function updatedAt(page: Page): Promise<string | null> {
 }
 
 async function waitForHeading(page: Page, heading: string): Promise<void> {
-  await page.waitForFunction((text) => document.querySelector('main h1')?.textContent?.trim() === text, heading, { timeout: 20_000 });
+  await page.waitForFunction((text) => document.querySelector('main h1')?.textContent?.trim() === text, heading, {
+    timeout: 20_000,
+  });
   await waitForRenderedPage(page);
 }
 
@@ -110,7 +116,9 @@ function nextDocument(page: Page): Promise<unknown> {
 
 function reportLoads(label: string, watch: PageWatch, extra = ''): number {
   const loads = watch.documentLoads();
-  console.log(`[redeploy] ${label}: document loads ${loads}${extra ? ` (${extra})` : ''}: ${watch.documents.map((load) => `${load.url} ${load.status ?? '-'}`).join(', ')}`);
+  console.log(
+    `[redeploy] ${label}: document loads ${loads}${extra ? ` (${extra})` : ''}: ${watch.documents.map((load) => `${load.url} ${load.status ?? '-'}`).join(', ')}`,
+  );
   return loads;
 }
 
@@ -173,7 +181,13 @@ describe('scenario 2: a remote redeployed without its old files while a visitor 
     expect(await updatedAt(page)).toBe(isoOf(next.info.timestamp));
     expect(oldChunkRequests.length).toBeGreaterThanOrEqual(1);
     expect(oldChunkRequests.every((status) => status === 404)).toBe(true);
-    expect(reportLoads('scenario 2, old chunks removed, navigate to About', watch, `old About chunk answered ${oldChunkRequests.join('/')}`)).toBe(2);
+    expect(
+      reportLoads(
+        'scenario 2, old chunks removed, navigate to About',
+        watch,
+        `old About chunk answered ${oldChunkRequests.join('/')}`,
+      ),
+    ).toBe(2);
     const firstEntry = await guardEntry(page);
     expect(firstEntry).toEqual({ path: '/about', expires: expect.any(Number) });
 
@@ -206,7 +220,11 @@ describe('scenario 2: a remote redeployed without its old files while a visitor 
     const now = await page.evaluate(() => Date.now());
     expect(entry?.expires).toBeGreaterThan(now);
     expect(entry?.expires).toBeLessThanOrEqual(now + 10_000);
-    reportLoads('scenario 2, About chunk failing for good', watch, `one reload ${reloadAfterMs} ms after the click, then the error`);
+    reportLoads(
+      'scenario 2, About chunk failing for good',
+      watch,
+      `one reload ${reloadAfterMs} ms after the click, then the error`,
+    );
 
     // Inside the window, "Try again" does not reload: the retry (which takes its loader's
     // retries, over a second, with the progress bar) ends in the error again.
@@ -311,7 +329,9 @@ describe('scenario 3: a safe deploy with the remote’s deploy command', () => {
     // The page still runs the old remote entry: About comes from the old build's chunk, which
     // the deploy kept, without a reload. (Its text is the new payload: payloads are data,
     // replaced in place, and the old page code reads them the same way.)
-    const oldChunk = page.waitForResponse((response) => response.url() === `${CONTENT_ORIGIN}/${current.aboutChunk}`, { timeout: 20_000 });
+    const oldChunk = page.waitForResponse((response) => response.url() === `${CONTENT_ORIGIN}/${current.aboutChunk}`, {
+      timeout: 20_000,
+    });
     await navLink(page, 'About').click();
     expect((await oldChunk).status()).toBe(200);
     // The chunk may arrive from the hover's prefetch, before the navigation has committed.
@@ -333,7 +353,9 @@ describe('scenario 3: a safe deploy with the remote’s deploy command', () => {
 
     // …so the next navigation is a full load, of the new build.
     const fullLoad = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 20_000 });
-    const newChunk = page.waitForResponse((response) => response.url() === `${CONTENT_ORIGIN}/${next.homeChunk}`, { timeout: 20_000 });
+    const newChunk = page.waitForResponse((response) => response.url() === `${CONTENT_ORIGIN}/${next.homeChunk}`, {
+      timeout: 20_000,
+    });
     await navLink(page, 'Home').click();
     expect((await fullLoad).url()).toBe(`${HOST_ORIGIN}/`);
     expect((await newChunk).status()).toBe(200);

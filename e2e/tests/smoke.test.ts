@@ -84,7 +84,10 @@ describe('in the browser', () => {
 
     await navLink(page, 'About').click();
     await page.waitForURL(`${HOST_ORIGIN}/about`);
-    await page.waitForFunction((before) => document.querySelector('main h1')?.textContent?.trim() !== before, home.heading);
+    await page.waitForFunction(
+      (before) => document.querySelector('main h1')?.textContent?.trim() !== before,
+      home.heading,
+    );
     await waitForRenderedPage(page);
     expect(watch.documentLoads()).toBe(1);
 
@@ -112,13 +115,16 @@ describe('in the browser', () => {
     expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
   });
 
-  test.each(['/gifts/not-an-id', '/redeem/x'])('a malformed id in %s answers 404 with the validation message', async (path) => {
-    expect(await visit(page, path)).toBe(404);
-    const error = errorPage(page);
-    await error.getByText(COPY.invalidIdMessage(path), { exact: true }).waitFor();
-    expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
-    expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
-  });
+  test.each(['/gifts/not-an-id', '/redeem/x'])(
+    'a malformed id in %s answers 404 with the validation message',
+    async (path) => {
+      expect(await visit(page, path)).toBe(404);
+      const error = errorPage(page);
+      await error.getByText(COPY.invalidIdMessage(path), { exact: true }).waitFor();
+      expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
+      expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
+    },
+  );
 
   test.each([
     ['a script tag', SCRIPT_PATH, '/<script>window.__pwned=1</script>'],
@@ -150,7 +156,9 @@ describe('served files', () => {
   test('entries, manifests, pages and build files must be revalidated', async () => {
     const urls = [
       ...REMOTE_NAMES.flatMap((remote) =>
-        ['remoteEntry.js', 'mf-manifest.json', 'builds/latest.json', 'index.html'].map((file) => `${originOf(remote)}/${file}`),
+        ['remoteEntry.js', 'mf-manifest.json', 'builds/latest.json', 'index.html'].map(
+          (file) => `${originOf(remote)}/${file}`,
+        ),
       ),
       `${HOST_ORIGIN}/mf-manifest.json`,
       `${HOST_ORIGIN}/_app/builds/latest.json`,
@@ -174,7 +182,9 @@ describe('served files', () => {
     const hashed = [new URL(hostScript as string, HOST_ORIGIN).toString()];
     for (const remote of REMOTE_NAMES) {
       const manifest = await httpGetJson<Manifest>(manifestUrlOf(remote));
-      const chunk = [...(manifest.exposes ?? []), ...(manifest.shared ?? [])].flatMap((entry) => entry.assets?.js?.sync ?? [])[0];
+      const chunk = [...(manifest.exposes ?? []), ...(manifest.shared ?? [])].flatMap(
+        (entry) => entry.assets?.js?.sync ?? [],
+      )[0];
       expect(chunk).toBeDefined();
       hashed.push(`${originOf(remote)}/${chunk}`);
     }
@@ -200,9 +210,15 @@ describe('served files', () => {
     for (const remote of REMOTE_NAMES) {
       const url = manifestUrlOf(remote);
       const allowed = await httpGet(url, { origin: HOST_ORIGIN });
-      expect({ url, allowOrigin: allowed.headers.get('access-control-allow-origin') }).toEqual({ url, allowOrigin: HOST_ORIGIN });
+      expect({ url, allowOrigin: allowed.headers.get('access-control-allow-origin') }).toEqual({
+        url,
+        allowOrigin: HOST_ORIGIN,
+      });
       const other = await httpGet(url, { origin: 'http://elsewhere.example' });
-      expect({ url, allowOrigin: other.headers.get('access-control-allow-origin') }).toEqual({ url, allowOrigin: null });
+      expect({ url, allowOrigin: other.headers.get('access-control-allow-origin') }).toEqual({
+        url,
+        allowOrigin: null,
+      });
     }
   });
 });

@@ -260,7 +260,9 @@ describe('a host that has not been built', () => {
     const empty = mkdtempSync(join(tmpdir(), 'host-handler-empty-'));
     const unbuilt = await listen(createHostHandler({ root: empty, config }));
     try {
-      const res = await fetch(`http://127.0.0.1:${(unbuilt.address() as AddressInfo).port}/about`, { headers: NAVIGATE });
+      const res = await fetch(`http://127.0.0.1:${(unbuilt.address() as AddressInfo).port}/about`, {
+        headers: NAVIGATE,
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(await res.text()).toMatch(/npm run build -w host/);

@@ -29,7 +29,11 @@ function main(): void {
     console.error('[host] cannot start: dist/index.html is missing; run npm run build -w host');
     process.exit(1);
   }
-  void serve('host', port, createHostHandler({ root, config }), { buildFile: join(root, HOST_BUILD_FILE), listenHost, shutdownDelayMs });
+  void serve('host', port, createHostHandler({ root, config }), {
+    buildFile: join(root, HOST_BUILD_FILE),
+    listenHost,
+    shutdownDelayMs,
+  });
 }
 
 main();

@@ -81,7 +81,10 @@ describe('runtimeConfigFromEnv from variables', () => {
 
   it('uses a remote URL as given, leaving the others at their defaults', () => {
     const config = runtimeConfigFromEnv({ REMOTE_CONTENT_URL: 'https://content.example.com/mf-manifest.json' });
-    expect(config.remotes).toStrictEqual({ ...DEFAULTS.remotes, content: 'https://content.example.com/mf-manifest.json' });
+    expect(config.remotes).toStrictEqual({
+      ...DEFAULTS.remotes,
+      content: 'https://content.example.com/mf-manifest.json',
+    });
   });
 
   it('prefers a URL over the port of the same part', () => {
@@ -150,7 +153,10 @@ describe('runtimeConfigFromEnv from RUNTIME_CONFIG_FILE', () => {
   });
 
   it('keeps the intervals the file sets', () => {
-    const path = writeConfig('intervals.json', JSON.stringify({ ...FILE_CONFIG, buildCheckIntervalMs: 5, remoteTimeoutMs: 6 }));
+    const path = writeConfig(
+      'intervals.json',
+      JSON.stringify({ ...FILE_CONFIG, buildCheckIntervalMs: 5, remoteTimeoutMs: 6 }),
+    );
     const config = runtimeConfigFromEnv({ RUNTIME_CONFIG_FILE: path });
     expect(config.buildCheckIntervalMs).toBe(5);
     expect(config.remoteTimeoutMs).toBe(6);
@@ -198,7 +204,10 @@ describe('runtimeConfigFromEnv from RUNTIME_CONFIG_FILE', () => {
   });
 
   it('names an unknown key and the file', () => {
-    const path = writeConfig('unknown-key.json', JSON.stringify({ ...FILE_CONFIG, remotes: { ...FILE_CONFIG.remotes, shop: 'https://x.example' } }));
+    const path = writeConfig(
+      'unknown-key.json',
+      JSON.stringify({ ...FILE_CONFIG, remotes: { ...FILE_CONFIG.remotes, shop: 'https://x.example' } }),
+    );
     const error = errorFor({ RUNTIME_CONFIG_FILE: path });
     expect(error.message).toContain('"remotes.shop"');
     expect(error.message).toContain(path);
@@ -226,7 +235,10 @@ describe('runtimeConfigFromEnv third parties', () => {
     });
     expect(config.analytics).toStrictEqual({ mixpanelToken: 'abc123', apiHost: 'https://api-eu.mixpanel.com' });
     expect(config.tagManager).toStrictEqual({ measurementId: 'G-TEST1234' });
-    expect(config.chat).toStrictEqual({ crispWebsiteId: '0a1b2c3d-0000-4000-8000-123456789abc', scriptUrl: 'http://127.0.0.1:9000/l.js' });
+    expect(config.chat).toStrictEqual({
+      crispWebsiteId: '0a1b2c3d-0000-4000-8000-123456789abc',
+      scriptUrl: 'http://127.0.0.1:9000/l.js',
+    });
     expect(config.icons).toStrictEqual({ serviceUrl: 'https://api.iconify.design', timeoutMs: 4000 });
   });
 

@@ -5,14 +5,22 @@
 import { readFileSync } from 'node:fs';
 import { readInt, readPort } from 'shared/node/env';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
-import { ConfigError, DEFAULT_BUILD_CHECK_INTERVAL_MS, DEFAULT_REMOTE_TIMEOUT_MS, parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
+import {
+  ConfigError,
+  DEFAULT_BUILD_CHECK_INTERVAL_MS,
+  DEFAULT_REMOTE_TIMEOUT_MS,
+  parseRuntimeConfig,
+  type RuntimeConfig,
+} from 'shared/runtime-config';
 
 type Env = Record<string, string | undefined>;
 
 type RemoteUrlEnv = { readonly [R in RemoteName as `remotes.${R}`]: (typeof REMOTES)[R]['urlEnv'] };
 
 /** `remotes.gifts` is set by REMOTE_GIFTS_URL, and so on for every remote in the registry. */
-const REMOTE_URL_ENV = Object.fromEntries(REMOTE_NAMES.map((name) => [`remotes.${name}`, REMOTES[name].urlEnv])) as RemoteUrlEnv;
+const REMOTE_URL_ENV = Object.fromEntries(
+  REMOTE_NAMES.map((name) => [`remotes.${name}`, REMOTES[name].urlEnv]),
+) as RemoteUrlEnv;
 
 /** Which environment variable sets which configuration key, for error messages and the README. */
 export const CONFIG_ENV = {
@@ -55,7 +63,10 @@ function optionalSections(env: Env): Record<string, Record<string, string | numb
       throw new ConfigError(`${others} is set but ${mainVariable} is not: set ${mainVariable} to switch ${section} on`);
     }
     sections[section] = Object.fromEntries(
-      entries.map(([key, variable, value]) => [key, key.endsWith('Ms') ? readInt(variable, 0, env) : (value as string)]),
+      entries.map(([key, variable, value]) => [
+        key,
+        key.endsWith('Ms') ? readInt(variable, 0, env) : (value as string),
+      ]),
     );
   }
   return sections;

@@ -29,10 +29,16 @@ describe('routes and layouts', () => {
     renderApp('/');
     await screen.findByRole('heading', { name: 'HomePage content' });
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    const hrefs = within(nav).getAllByRole('link').map((link) => link.getAttribute('href'));
+    const hrefs = within(nav)
+      .getAllByRole('link')
+      .map((link) => link.getAttribute('href'));
     expect(hrefs).toEqual(['/', '/game', '/about', '/privacy-policy', '/terms']);
     const footer = screen.getByRole('contentinfo');
-    expect(within(footer).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/about', '/privacy-policy', '/terms']);
+    expect(
+      within(footer)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/about', '/privacy-policy', '/terms']);
   });
 
   it('keeps the redeem layout free of the site navigation', async () => {
@@ -198,7 +204,9 @@ describe('a remote that fails to load', () => {
       },
     });
     await screen.findByText(/The gifts remote could not load GamePage/);
-    await userEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'About' }));
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'About' }),
+    );
     expect(await screen.findByRole('heading', { name: 'AboutPage content' })).toBeInTheDocument();
     consoleError.mockRestore();
   });

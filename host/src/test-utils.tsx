@@ -34,7 +34,9 @@ interface RenderAppOptions {
 }
 
 export function renderApp(path: string, options: RenderAppOptions = {}) {
-  const load = jest.fn<Promise<ComponentType>, [RemoteName, string]>(options.load ?? (async (_remote, module) => pageNamed(`${module} content`)));
+  const load = jest.fn<Promise<ComponentType>, [RemoteName, string]>(
+    options.load ?? (async (_remote, module) => pageNamed(`${module} content`)),
+  );
   const remotes: RemoteLoader = { load, prefetch: jest.fn(), reset: jest.fn() };
   const versionCheck: VersionCheck = {
     start: jest.fn(),
@@ -45,7 +47,9 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   };
   const reloadOnce = jest.fn<boolean, [string, number?]>(options.reloadOnce ?? (() => false));
   const fullLoad = jest.fn();
-  const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), { initialEntries: [path] });
+  const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), {
+    initialEntries: [path],
+  });
   const apiActivity = options.apiActivity ?? createRequestActivity();
   const services: AppServices = { remotes, versionCheck, reloadOnce, apiActivity };
   const thirdParties = createThirdParties();

@@ -11,7 +11,10 @@ function payloadOf(page: string) {
 }
 
 function wordCount(html: string): number {
-  return html.replace(/<[^>]+>/g, ' ').split(/\s+/).filter(Boolean).length;
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean).length;
 }
 
 describe('the authored content', () => {

@@ -24,7 +24,9 @@ describe('markdownToPayload', () => {
   });
 
   it('strips script tags and their content', () => {
-    const { html } = markdownToPayload('# T\n\nBefore\n\n<script>alert("x")</script>\n\nAfter <script src="https://evil.example/x.js"></script>');
+    const { html } = markdownToPayload(
+      '# T\n\nBefore\n\n<script>alert("x")</script>\n\nAfter <script src="https://evil.example/x.js"></script>',
+    );
     expect(html).not.toMatch(/script|alert|evil/i);
     expect(html).toContain('Before');
     expect(html).toContain('After');

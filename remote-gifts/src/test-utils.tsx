@@ -55,7 +55,10 @@ export function deferredReply(): { reply: Reply; resolve: (response: Response) =
 
 export function renderWithApi(path: string, routes: Record<string, ReactElement>, fetchStub: FetchStub) {
   const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
-  const withApi = Object.entries(routes).map(([routePath, element]) => [routePath, <ApiProvider client={client}>{element}</ApiProvider>]);
+  const withApi = Object.entries(routes).map(([routePath, element]) => [
+    routePath,
+    <ApiProvider client={client}>{element}</ApiProvider>,
+  ]);
   return renderAt(path, Object.fromEntries(withApi));
 }
 

@@ -22,7 +22,10 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
 
 /** An answer in the API's one error shape. */
 export function errorResponse(statusCode: number, message: string, headers?: HeadersInit): Response {
-  return jsonResponse({ statusCode, statusMessage: reasonPhrase(statusCode), message }, { status: statusCode, headers });
+  return jsonResponse(
+    { statusCode, statusMessage: reasonPhrase(statusCode), message },
+    { status: statusCode, headers },
+  );
 }
 
 export const networkFailure = () => Promise.reject(new TypeError('Failed to fetch'));
@@ -88,7 +91,9 @@ export function renderRedeemPage(fetchStub: FetchStub, redeemId: string = REDEEM
   return renderAt(`/redeem/${redeemId}`, {
     '/redeem/:redeemId': (
       <ApiProvider client={api}>
-        <TestQueryProvider client={options.queryClient}>{options.strictMode ? <StrictMode>{page}</StrictMode> : page}</TestQueryProvider>
+        <TestQueryProvider client={options.queryClient}>
+          {options.strictMode ? <StrictMode>{page}</StrictMode> : page}
+        </TestQueryProvider>
       </ApiProvider>
     ),
     '/gifts/:giftId': <p>The gift page</p>,

@@ -97,7 +97,11 @@ describe('toHttpError', () => {
   it('rebuilds an HttpError-like object from another bundle, keeping its fields', () => {
     const result = toHttpError({ statusCode: 410, statusMessage: 'Expired', message: 'This gift has expired' });
     expect(result).toBeInstanceOf(HttpError);
-    expect(result.toJSON()).toStrictEqual({ statusCode: 410, statusMessage: 'Expired', message: 'This gift has expired' });
+    expect(result.toJSON()).toStrictEqual({
+      statusCode: 410,
+      statusMessage: 'Expired',
+      message: 'This gift has expired',
+    });
   });
 
   it('fills in the reason phrase when the HttpError-like object has none', () => {

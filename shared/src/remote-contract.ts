@@ -7,7 +7,9 @@ export { REMOTE_NAMES, type RemoteModuleName, type RemoteName } from './remotes'
  * The names the host may load: `{remote}/{exposed module}`, from the registry (`./remotes`).
  * Remotes expose exactly these: their webpack `exposes` is derived from the same entries.
  */
-export const REMOTE_MODULES = Object.fromEntries(REMOTE_NAMES.map((name) => [name, Object.keys(REMOTES[name].exposes) as readonly RemoteModuleName[]])) as {
+export const REMOTE_MODULES = Object.fromEntries(
+  REMOTE_NAMES.map((name) => [name, Object.keys(REMOTES[name].exposes) as readonly RemoteModuleName[]]),
+) as {
   readonly [R in RemoteName]: readonly RemoteModuleName<R>[];
 };
 

@@ -179,8 +179,14 @@ describe('parseRuntimeConfig third parties', () => {
     [{ analytics: { mixpanelToken: 'a b' } }, '"analytics.mixpanelToken"'],
     [{ tagManager: { measurementId: 'tracking' } }, '"tagManager.measurementId"'],
     [{ chat: { crispWebsiteId: 'x', scriptUrl: 'file:///l.js' } }, '"chat.scriptUrl"'],
-    [{ icons: { serviceUrl: 'https://api.iconify.design', timeoutMs: 1999 } }, '"icons.timeoutMs" must be at least 2000'],
-    [{ icons: { serviceUrl: 'https://api.iconify.design', timeoutMs: 5001 } }, '"icons.timeoutMs" must be at most 5000'],
+    [
+      { icons: { serviceUrl: 'https://api.iconify.design', timeoutMs: 1999 } },
+      '"icons.timeoutMs" must be at least 2000',
+    ],
+    [
+      { icons: { serviceUrl: 'https://api.iconify.design', timeoutMs: 5001 } },
+      '"icons.timeoutMs" must be at most 5000',
+    ],
     [{ chat: { crispWebsiteId: 'x', widgetColour: 'red' } }, '"chat.widgetColour"'],
   ])('rejects %p, naming the key', (extra, message) => {
     expect(configErrorFor({ ...VALID, ...extra }).message).toContain(message);

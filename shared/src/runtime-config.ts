@@ -16,13 +16,17 @@ export const ICON_TIMEOUT_MIN_MS = 2_000;
 export const ICON_TIMEOUT_MAX_MS = 5_000;
 export const DEFAULT_ICON_TIMEOUT_MS = 3_000;
 
-const key = z.string().check(
-  z.trim(),
-  z.minLength(1, 'must not be empty'),
-  z.maxLength(200, 'must be at most 200 characters'),
-  z.regex(/^[A-Za-z0-9._:-]+$/, 'must contain only letters, digits, ".", "_", ":" and "-"'),
-);
-const measurementId = z.string().check(z.trim(), z.regex(/^[A-Z]{1,3}-[A-Z0-9-]{4,40}$/, 'must look like G-XXXXXXXXXX'));
+const key = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(200, 'must be at most 200 characters'),
+    z.regex(/^[A-Za-z0-9._:-]+$/, 'must contain only letters, digits, ".", "_", ":" and "-"'),
+  );
+const measurementId = z
+  .string()
+  .check(z.trim(), z.regex(/^[A-Z]{1,3}-[A-Z0-9-]{4,40}$/, 'must look like G-XXXXXXXXXX'));
 
 /** Each third party is off unless its section is present (SEED-SPEC.md sections 1, 7 and 9). */
 const analyticsSchema = z.strictObject({
@@ -49,16 +53,20 @@ const iconsSchema = z.strictObject({
   /** The Iconify API asked for icons that are not bundled, e.g. https://api.iconify.design. */
   serviceUrl: httpUrl,
   timeoutMs: z._default(
-    z.int({ error: 'must be a whole number' }).check(
-      z.minimum(ICON_TIMEOUT_MIN_MS, `must be at least ${ICON_TIMEOUT_MIN_MS}`),
-      z.maximum(ICON_TIMEOUT_MAX_MS, `must be at most ${ICON_TIMEOUT_MAX_MS}`),
-    ),
+    z
+      .int({ error: 'must be a whole number' })
+      .check(
+        z.minimum(ICON_TIMEOUT_MIN_MS, `must be at least ${ICON_TIMEOUT_MIN_MS}`),
+        z.maximum(ICON_TIMEOUT_MAX_MS, `must be at most ${ICON_TIMEOUT_MAX_MS}`),
+      ),
     DEFAULT_ICON_TIMEOUT_MS,
   ),
 });
 
 /** Every remote in the registry (`./remotes`): the URL of its `mf-manifest.json`. */
-const remotesSchema = z.strictObject(Object.fromEntries(REMOTE_NAMES.map((name) => [name, httpUrl])) as Record<RemoteName, typeof httpUrl>);
+const remotesSchema = z.strictObject(
+  Object.fromEntries(REMOTE_NAMES.map((name) => [name, httpUrl])) as Record<RemoteName, typeof httpUrl>,
+);
 
 export const runtimeConfigSchema = z.strictObject({
   remotes: remotesSchema,

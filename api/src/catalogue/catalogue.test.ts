@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { API_ROOT } from '../config';
 import { loadCatalogue, parseCatalogue } from './catalogue';
 
-const prize = { id: 'coffee', name: 'Coffee', description: 'A coffee.', value: { label: 'One coffee' }, icon: 'mdi:coffee', stock: 1, weight: 1 };
+const prize = {
+  id: 'coffee',
+  name: 'Coffee',
+  description: 'A coffee.',
+  value: { label: 'One coffee' },
+  icon: 'mdi:coffee',
+  stock: 1,
+  weight: 1,
+};
 
 describe('the prize catalogue', () => {
   it('ships a valid api/catalogue.json', async () => {
@@ -27,9 +35,13 @@ describe('the prize catalogue', () => {
   it('names the file when it cannot be read or parsed', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'catalogue-'));
     try {
-      await expect(loadCatalogue(join(folder, 'missing.json'))).rejects.toThrow(/missing\.json \(PRIZE_CATALOGUE_FILE\) cannot be read/);
+      await expect(loadCatalogue(join(folder, 'missing.json'))).rejects.toThrow(
+        /missing\.json \(PRIZE_CATALOGUE_FILE\) cannot be read/,
+      );
       writeFileSync(join(folder, 'broken.json'), '{ "prizes": [');
-      await expect(loadCatalogue(join(folder, 'broken.json'))).rejects.toThrow(/broken\.json \(PRIZE_CATALOGUE_FILE\) is not valid JSON/);
+      await expect(loadCatalogue(join(folder, 'broken.json'))).rejects.toThrow(
+        /broken\.json \(PRIZE_CATALOGUE_FILE\) is not valid JSON/,
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

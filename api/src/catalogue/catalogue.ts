@@ -7,7 +7,10 @@ const prizeSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
   description: z.string().trim().max(500),
   value: z.union([
-    z.strictObject({ amount: z.number().positive().finite(), currency: z.string().regex(/^[A-Z]{3}$/, 'use an ISO 4217 code such as EUR') }),
+    z.strictObject({
+      amount: z.number().positive().finite(),
+      currency: z.string().regex(/^[A-Z]{3}$/, 'use an ISO 4217 code such as EUR'),
+    }),
     z.strictObject({ label: z.string().trim().min(1).max(100) }),
   ]),
   icon: z.string().regex(/^[a-z0-9-]+:[a-z0-9-]+$/, 'use an Iconify name such as mdi:coffee'),
@@ -44,13 +47,17 @@ export async function loadCatalogue(file: string): Promise<Catalogue> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CatalogueError(`The prize catalogue ${file} (PRIZE_CATALOGUE_FILE) cannot be read: ${(error as Error).message}`);
+    throw new CatalogueError(
+      `The prize catalogue ${file} (PRIZE_CATALOGUE_FILE) cannot be read: ${(error as Error).message}`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new CatalogueError(`The prize catalogue ${file} (PRIZE_CATALOGUE_FILE) is not valid JSON: ${(error as Error).message}`);
+    throw new CatalogueError(
+      `The prize catalogue ${file} (PRIZE_CATALOGUE_FILE) is not valid JSON: ${(error as Error).message}`,
+    );
   }
   return parseCatalogue(json, `${file} (PRIZE_CATALOGUE_FILE)`);
 }

@@ -15,7 +15,16 @@ export async function seedPrizes(db: Database, loadCatalogue: () => Promise<Cata
       await tx.query(
         `INSERT INTO prizes (id, name, description, value, icon, stock, weight, created_at)
          VALUES ($1, $2, $3, $4::jsonb, $5, $6::int, $7::int, $8::timestamptz)`,
-        [prize.id, prize.name, prize.description, JSON.stringify(prize.value), prize.icon, prize.stock, prize.weight, now],
+        [
+          prize.id,
+          prize.name,
+          prize.description,
+          JSON.stringify(prize.value),
+          prize.icon,
+          prize.stock,
+          prize.weight,
+          now,
+        ],
       );
     }
     return catalogue.prizes.length;

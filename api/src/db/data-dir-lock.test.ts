@@ -24,7 +24,15 @@ async function deadPid(): Promise<number> {
 }
 
 function writeOwner(owner: Partial<LockOwner>, touchedAt?: Date): void {
-  const base: LockOwner = { pid: 1, hostname: 'elsewhere', bootId: null, pidNamespace: null, processStart: null, since: '2030-01-01T00:00:00.000Z', token: 'old' };
+  const base: LockOwner = {
+    pid: 1,
+    hostname: 'elsewhere',
+    bootId: null,
+    pidNamespace: null,
+    processStart: null,
+    since: '2030-01-01T00:00:00.000Z',
+    token: 'old',
+  };
   writeFileSync(lockPath(), JSON.stringify({ ...base, ...owner }));
   if (touchedAt) utimesSync(lockPath(), touchedAt, touchedAt);
 }
@@ -52,7 +60,9 @@ describe('lockDataDir', () => {
     try {
       const refused = lockDataDir(dir);
       await expect(refused).rejects.toThrow(DataDirLockedError);
-      await expect(refused).rejects.toThrow(`The PGlite data folder ${dir} is in use by process ${process.pid} on ${hostname()}`);
+      await expect(refused).rejects.toThrow(
+        `The PGlite data folder ${dir} is in use by process ${process.pid} on ${hostname()}`,
+      );
     } finally {
       await lock.release();
     }
@@ -93,7 +103,9 @@ describe('lockDataDir', () => {
     const waits: number[] = [];
     const heartbeat = setTimeout(() => utimesSync(lockPath(), new Date(), new Date()), 300);
     try {
-      await expect(lockDataDir(dir, { onWait: (owner) => waits.push(owner.pid) })).rejects.toThrow('is in use by process 4242 on elsewhere');
+      await expect(lockDataDir(dir, { onWait: (owner) => waits.push(owner.pid) })).rejects.toThrow(
+        'is in use by process 4242 on elsewhere',
+      );
     } finally {
       clearTimeout(heartbeat);
     }
@@ -116,7 +128,11 @@ describe('lockDataDir', () => {
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => lockDataDir(dir)));
     const taken = results.filter((result) => result.status === 'fulfilled');
     expect(taken).toHaveLength(1);
-    expect(results.filter((result) => result.status === 'rejected').every((result) => (result as PromiseRejectedResult).reason instanceof DataDirLockedError)).toBe(true);
+    expect(
+      results
+        .filter((result) => result.status === 'rejected')
+        .every((result) => (result as PromiseRejectedResult).reason instanceof DataDirLockedError),
+    ).toBe(true);
     await (taken[0] as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
   });
 });

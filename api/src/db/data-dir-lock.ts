@@ -128,18 +128,25 @@ function canCheckProcess(owner: LockOwner, self: LockOwner): boolean {
  * 'stale' when the recorded owner is certainly gone, 'alive' when it certainly runs, 'unknown'
  * when it runs elsewhere (another machine or container) and has touched the file recently.
  */
-export function ownerState(owner: LockOwner, touchedAt: Date, now: Date = new Date(), self: LockOwner = currentOwner()): 'stale' | 'alive' | 'unknown' {
+export function ownerState(
+  owner: LockOwner,
+  touchedAt: Date,
+  now: Date = new Date(),
+  self: LockOwner = currentOwner(),
+): 'stale' | 'alive' | 'unknown' {
   if (canCheckProcess(owner, self)) {
     if (!isRunning(owner.pid)) return 'stale';
     const start = processStartTime(owner.pid);
     return owner.processStart !== null && start !== null && start !== owner.processStart ? 'stale' : 'alive';
   }
   // The same machine after a reboot: every process of the old boot is gone.
-  if (owner.hostname === self.hostname && owner.bootId !== null && self.bootId !== null && owner.bootId !== self.bootId) return 'stale';
+  if (owner.hostname === self.hostname && owner.bootId !== null && self.bootId !== null && owner.bootId !== self.bootId)
+    return 'stale';
   return now.getTime() - touchedAt.getTime() > STALE_AFTER_MS ? 'stale' : 'unknown';
 }
 
-type Held = { kind: 'gone' } | { kind: 'owner'; owner: LockOwner; touchedAt: Date } | { kind: 'unreadable'; touchedAt: Date };
+type Held =
+  { kind: 'gone' } | { kind: 'owner'; owner: LockOwner; touchedAt: Date } | { kind: 'unreadable'; touchedAt: Date };
 
 async function readHeld(path: string): Promise<Held> {
   try {
@@ -248,7 +255,8 @@ export async function lockDataDir(dataDir: string, options: LockOptions = {}): P
       if (state === 'unknown') {
         // An owner we cannot see (another container or machine): alive if it keeps touching the file.
         options.onWait?.(held.owner);
-        if (await touchedWithin(path, held.owner, held.touchedAt, STALE_AFTER_MS)) throw new DataDirLockedError(dataDir, held.owner);
+        if (await touchedWithin(path, held.owner, held.touchedAt, STALE_AFTER_MS))
+          throw new DataDirLockedError(dataDir, held.owner);
         continue;
       }
     } else if (Date.now() - held.touchedAt.getTime() <= STALE_AFTER_MS) {
@@ -258,5 +266,7 @@ export async function lockDataDir(dataDir: string, options: LockOptions = {}): P
     }
     await removeStale(path, held.kind === 'owner' ? held.owner.token : undefined);
   }
-  throw new Error(`Could not take the lock ${path}: other processes keep taking it. Only one API process may use a PGlite data folder.`);
+  throw new Error(
+    `Could not take the lock ${path}: other processes keep taking it. Only one API process may use a PGlite data folder.`,
+  );
 }

@@ -43,7 +43,9 @@ export async function pendingMigrations(db: Queryable, dir: string = MIGRATIONS_
     known = migrationFiles(dir).then((files) => files.map(versionOf));
     knownVersions.set(dir, known);
   }
-  const [table] = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  const [table] = await db.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
   if (!table?.present) return known;
   const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
   const applied = new Set(rows.map((row) => row.version));
@@ -55,7 +57,12 @@ export async function migrate(db: Database, dir: string = MIGRATIONS_DIR): Promi
   const scripts = await Promise.all(
     files.map(async (file) => {
       const bytes = await readFile(join(dir, file));
-      return { file, version: versionOf(file), sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') };
+      return {
+        file,
+        version: versionOf(file),
+        sql: bytes.toString('utf8'),
+        checksum: createHash('sha256').update(bytes).digest('hex'),
+      };
     }),
   );
 
@@ -63,18 +70,28 @@ export async function migrate(db: Database, dir: string = MIGRATIONS_DIR): Promi
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL, checksum text);
       ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text;`);
-    const rows = await tx.query<{ version: string; checksum: string | null }>('SELECT version, checksum FROM schema_migrations');
+    const rows = await tx.query<{ version: string; checksum: string | null }>(
+      'SELECT version, checksum FROM schema_migrations',
+    );
     const recorded = new Map(rows.map((row) => [row.version, row.checksum]));
     for (const script of scripts.filter((candidate) => recorded.has(candidate.version))) {
       const checksum = recorded.get(script.version);
       // Applied before checksums were kept: take the file as it is now.
-      if (checksum === null) await tx.query('UPDATE schema_migrations SET checksum = $1 WHERE version = $2', [script.checksum, script.version]);
+      if (checksum === null)
+        await tx.query('UPDATE schema_migrations SET checksum = $1 WHERE version = $2', [
+          script.checksum,
+          script.version,
+        ]);
       else if (checksum !== script.checksum) throw new MigrationChangedError(join(dir, script.file));
     }
     const pending = scripts.filter((script) => !recorded.has(script.version));
     for (const script of pending) {
       await tx.exec(script.sql);
-      await tx.query('INSERT INTO schema_migrations (version, applied_at, checksum) VALUES ($1, $2::timestamptz, $3)', [script.version, new Date(), script.checksum]);
+      await tx.query('INSERT INTO schema_migrations (version, applied_at, checksum) VALUES ($1, $2::timestamptz, $3)', [
+        script.version,
+        new Date(),
+        script.checksum,
+      ]);
     }
     return pending.map((script) => script.version);
   });

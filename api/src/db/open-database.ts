@@ -4,7 +4,11 @@ import { type Database } from './database';
 import { openPostgres } from './pg-database';
 import { openPglite } from './pglite-database';
 
-export async function openDatabase(config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'pgliteDataDir'>, onConnectionError?: (error: Error) => void): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize, onConnectionError });
+export async function openDatabase(
+  config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'pgliteDataDir'>,
+  onConnectionError?: (error: Error) => void,
+): Promise<Database> {
+  if (config.databaseUrl)
+    return openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize, onConnectionError });
   return openPglite(config.pgliteDataDir);
 }

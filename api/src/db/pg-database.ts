@@ -36,14 +36,26 @@ export interface PgOptions {
 
 /** SQLSTATE of a server error, or Node's code of a socket error. */
 function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
-const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 // Class 08: connection exception; 57P01–57P03: the server is shutting down, crashed or starting.
 const SERVER_GONE = /^(08...|57P0[123])$/;
 // pg reports a lost socket, and a checked-out client that lost it, without a code.
-const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout/i;
+const LOST_CONNECTION =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout/i;
 
 /** Whether `error` means the server could not be reached or the connection was lost. */
 export function isConnectionFailure(error: unknown): boolean {
@@ -74,7 +86,12 @@ const LISTEN_RETRY_MS = [250, 1_000, 2_000, 5_000];
  * A dedicated connection that LISTENs on one channel, reconnecting after a loss (a restart):
  * the subscriber hears of the gap at once and of the recovery once LISTEN runs again.
  */
-function listenOn(url: string, channel: string, subscriber: Subscriber, reportLost: (error: Error) => void): () => Promise<void> {
+function listenOn(
+  url: string,
+  channel: string,
+  subscriber: Subscriber,
+  reportLost: (error: Error) => void,
+): () => Promise<void> {
   let closed = false;
   let client: Client | undefined;
   let failures = 0;
@@ -90,7 +107,12 @@ function listenOn(url: string, channel: string, subscriber: Subscriber, reportLo
     timer.unref();
   };
   const connect = async () => {
-    const current = new Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const current = new Client({
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     client = current;
     let lost = false;
     const onLost = (error: Error) => {

@@ -49,7 +49,8 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): ApiErrorBody 
 
 export function toErrorBody(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiErrorBody | undefined {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    if (error.validationContext === 'params') return body(404, request.routeOptions.config.notFoundMessage ?? 'Not found.');
+    if (error.validationContext === 'params')
+      return body(404, request.routeOptions.config.notFoundMessage ?? 'Not found.');
     const part = error.validationContext === 'body' ? 'request body' : (error.validationContext ?? 'request');
     return body(400, `Invalid ${part}: ${describeIssues(error.validation)}`);
   }

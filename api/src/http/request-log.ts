@@ -71,7 +71,12 @@ export function serializeRequest(request: FastifyRequest): LoggedRequest {
 export function installAccessLog(app: App, logger: Logger): void {
   app.addHook('onResponse', (request, reply, done) => {
     logger.info(
-      { reqId: request.id, req: serializeRequest(request), res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      {
+        reqId: request.id,
+        req: serializeRequest(request),
+        res: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+      },
       'request completed',
     );
     done();

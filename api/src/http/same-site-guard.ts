@@ -25,7 +25,10 @@ export function installSameSiteGuard(app: App, allowedOrigins: readonly string[]
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
     if (request.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !allowed.has(origin))) {
-      request.log.warn({ origin, secFetchSite: request.headers['sec-fetch-site'] }, 'refused a request from another site');
+      request.log.warn(
+        { origin, secFetchSite: request.headers['sec-fetch-site'] },
+        'refused a request from another site',
+      );
       throw new HttpError(403, CROSS_SITE_MESSAGE);
     }
     if (mediaType(request) !== 'application/json') throw new HttpError(400, JSON_ONLY_MESSAGE);

@@ -33,7 +33,8 @@ export async function consume(db: Queryable, rule: LimitRule, now: Date): Promis
     [bucketOf(rule), rule.window.start, rule.limit],
   );
   const hits = rows[0]?.hits;
-  if (hits === undefined || hits > rule.limit) throw new TooManyRequestsError(rule.message, secondsUntil(rule.window.end, now));
+  if (hits === undefined || hits > rule.limit)
+    throw new TooManyRequestsError(rule.message, secondsUntil(rule.window.end, now));
   return rule.limit - hits;
 }
 

@@ -14,7 +14,10 @@ import { type Expect, type Same } from './contract-check';
 
 const timestamp = z.iso.datetime();
 
-export const prizeValueSchema = z.union([z.object({ amount: z.number(), currency: z.string() }), z.object({ label: z.string() })]);
+export const prizeValueSchema = z.union([
+  z.object({ amount: z.number(), currency: z.string() }),
+  z.object({ label: z.string() }),
+]);
 
 export const prizeViewSchema = z.object({
   id: z.string(),

@@ -20,7 +20,11 @@ export interface Exited {
   output: string;
 }
 
-function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function launch(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
     cwd: API_DIR,
     // Only what the server needs: nothing from the test run's own configuration leaks in.

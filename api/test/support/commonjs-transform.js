@@ -10,7 +10,9 @@ const DYNAMIC_IMPORT = /\bimport\((["'][^"']+["'])\)/g;
 module.exports = {
   process(source) {
     // The bundle declares its own `var require` in places, so keep a handle on the module's.
-    return { code: `const __requireBuiltin = require;${source.replace(DYNAMIC_IMPORT, 'Promise.resolve(__requireBuiltin($1))')}` };
+    return {
+      code: `const __requireBuiltin = require;${source.replace(DYNAMIC_IMPORT, 'Promise.resolve(__requireBuiltin($1))')}`,
+    };
   },
   getCacheKey(source, filename) {
     return createHash('sha256').update('commonjs-transform-1').update(filename).update(source).digest('hex');

@@ -58,7 +58,11 @@ export function harnessFor(driver: Driver): Harness {
       const { db, reset } = current();
       await reset(options.prizes);
       const clock = options.clock ?? testClock();
-      const app = await buildApp({ config: testConfig(overrides), db: options.db ? options.db(db) : db, now: clock.now });
+      const app = await buildApp({
+        config: testConfig(overrides),
+        db: options.db ? options.db(db) : db,
+        now: clock.now,
+      });
       await app.ready();
       apps.push(app);
       return { app, clock, db };

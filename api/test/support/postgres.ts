@@ -43,10 +43,15 @@ export function findPostgresBinaries(): PostgresBinaries {
   const pgCtl = onPath('pg_ctl');
   if (initdb && pgCtl) return { initdb, pgCtl };
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const version of versions) {
     const bin = join(root, version, 'bin');
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl'))) return { initdb: join(bin, 'initdb'), pgCtl: join(bin, 'pg_ctl') };
+    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')))
+      return { initdb: join(bin, 'initdb'), pgCtl: join(bin, 'pg_ctl') };
   }
   throw new Error(`No PostgreSQL server binaries (initdb, pg_ctl) on PATH or in ${root}/*/bin. ${HOW_TO_GET_POSTGRES}`);
 }
@@ -65,7 +70,9 @@ function runAs(): RunAs {
     uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
   } catch {
-    throw new Error(`PostgreSQL refuses to run as root and there is no \`postgres\` system user. ${HOW_TO_GET_POSTGRES}`);
+    throw new Error(
+      `PostgreSQL refuses to run as root and there is no \`postgres\` system user. ${HOW_TO_GET_POSTGRES}`,
+    );
   }
   return { command: (program, args) => ['runuser', ['-u', 'postgres', '--', program, ...args]], uid, gid };
 }
@@ -98,7 +105,19 @@ export async function startCluster(): Promise<Cluster> {
   const stopArgs = ['stop', '-D', data, '-m', 'immediate', '-w'];
   const cleanUp = () => rmSync(dir, { recursive: true, force: true });
   try {
-    await exec(binaries.initdb, ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+    await exec(binaries.initdb, [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
+    ]);
     const port = await freePort();
     const options = [
       `-p ${port}`,
@@ -135,7 +154,9 @@ export async function startCluster(): Promise<Cluster> {
     const serverLog = existsSync(log) ? `\nserver log:\n${readFileSync(log, 'utf8').slice(-2000)}` : '';
     if (started) await exec(binaries.pgCtl, stopArgs).catch(() => undefined);
     cleanUp();
-    throw new Error(`Could not start a PostgreSQL cluster for the tests: ${(error as Error).message}${serverLog}\n${HOW_TO_GET_POSTGRES}`);
+    throw new Error(
+      `Could not start a PostgreSQL cluster for the tests: ${(error as Error).message}${serverLog}\n${HOW_TO_GET_POSTGRES}`,
+    );
   }
 }
 
@@ -146,7 +167,10 @@ export interface TestDatabase {
 
 function adminUrl(): string {
   const url = process.env[ADMIN_URL_ENV] ?? process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error(`No PostgreSQL for the tests: api/jest.config.js's globalSetup sets ${ADMIN_URL_ENV}. ${HOW_TO_GET_POSTGRES}`);
+  if (!url)
+    throw new Error(
+      `No PostgreSQL for the tests: api/jest.config.js's globalSetup sets ${ADMIN_URL_ENV}. ${HOW_TO_GET_POSTGRES}`,
+    );
   return url;
 }
 
@@ -169,6 +193,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      asAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }

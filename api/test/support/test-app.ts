@@ -13,7 +13,12 @@ export interface RequestOptions {
 
 export const DEFAULT_IP = '198.51.100.7';
 
-export function post(app: App, url: string, body: unknown = {}, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
+export function post(
+  app: App,
+  url: string,
+  body: unknown = {},
+  options: RequestOptions = {},
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url,
@@ -42,14 +47,16 @@ export const play = (app: App, options: RequestOptions = {}) => post(app, '/api/
 export async function winGift(app: App, options: RequestOptions = {}): Promise<string> {
   const response = await play(app, options);
   const body = response.json<{ outcome: string; gift?: { giftId: string } }>();
-  if (body.outcome !== 'win' || !body.gift) throw new Error(`expected a win, got ${response.statusCode} ${response.body}`);
+  if (body.outcome !== 'win' || !body.gift)
+    throw new Error(`expected a win, got ${response.statusCode} ${response.body}`);
   return body.gift.giftId;
 }
 
 /** Opens (or finds) the visitor's session; without a cookie, every call is a new visitor. */
 export async function openRedeem(app: App, giftId: string, options: RequestOptions = {}): Promise<string> {
   const response = await post(app, `/api/gifts/${giftId}/redeems`, {}, options);
-  if (response.statusCode !== 201 && response.statusCode !== 200) throw new Error(`open redeem: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201 && response.statusCode !== 200)
+    throw new Error(`open redeem: ${response.statusCode} ${response.body}`);
   return response.json<{ redeemId: string }>().redeemId;
 }
 
@@ -61,7 +68,13 @@ export const complete = (app: App, redeemId: string, email = 'jane@example.com',
  * at once only arise from outside it (an older version, an operator): the database must still
  * let exactly one of them redeem the gift.
  */
-export async function insertOpenSessions(db: Queryable, giftId: string, count: number, at: Date, ttlMinutes = 30): Promise<string[]> {
+export async function insertOpenSessions(
+  db: Queryable,
+  giftId: string,
+  count: number,
+  at: Date,
+  ttlMinutes = 30,
+): Promise<string[]> {
   const ids = Array.from({ length: count }, () => newId());
   for (const id of ids) {
     await db.query(

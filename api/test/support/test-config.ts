@@ -19,4 +19,8 @@ export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
 }
 
 /** For tests that fire many requests from one address. */
-export const HIGH_LIMITS = { playsPerVisitorPerDay: 10_000, playsPerIpPerDay: 10_000, redeemAttemptsPerIpPerMinute: 10_000 };
+export const HIGH_LIMITS = {
+  playsPerVisitorPerDay: 10_000,
+  playsPerIpPerDay: 10_000,
+  redeemAttemptsPerIpPerMinute: 10_000,
+};

@@ -13,8 +13,24 @@ import { createTestDatabase } from './postgres';
 export type Driver = 'pglite' | 'postgres';
 
 export const PRIZES: CataloguePrize[] = [
-  { id: 'coffee', name: 'Coffee voucher', description: 'A coffee.', value: { label: 'One free coffee' }, icon: 'mdi:coffee', stock: 100, weight: 3 },
-  { id: 'gift-card', name: '10 EUR gift card', description: 'A gift card.', value: { amount: 10, currency: 'EUR' }, icon: 'mdi:gift', stock: 100, weight: 1 },
+  {
+    id: 'coffee',
+    name: 'Coffee voucher',
+    description: 'A coffee.',
+    value: { label: 'One free coffee' },
+    icon: 'mdi:coffee',
+    stock: 100,
+    weight: 3,
+  },
+  {
+    id: 'gift-card',
+    name: '10 EUR gift card',
+    description: 'A gift card.',
+    value: { amount: 10, currency: 'EUR' },
+    icon: 'mdi:gift',
+    stock: 100,
+    weight: 1,
+  },
 ];
 
 export interface TestDb {

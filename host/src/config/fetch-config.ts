@@ -4,6 +4,8 @@
  */
 export const CONFIG_URL = '/config.json';
 
-export function fetchRuntimeConfig(fetchImpl: typeof fetch = (input, init) => window.fetch(input, init)): Promise<Response> {
+export function fetchRuntimeConfig(
+  fetchImpl: typeof fetch = (input, init) => window.fetch(input, init),
+): Promise<Response> {
   return fetchImpl(CONFIG_URL, { cache: 'no-store' });
 }

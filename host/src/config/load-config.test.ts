@@ -28,8 +28,12 @@ describe('loading the runtime configuration', () => {
   });
 
   it('says when the file is missing, unreadable or unreachable', async () => {
-    await expect(loadRuntimeConfig(answer('nope', 404))).rejects.toThrow('The runtime configuration /config.json answered HTTP 404');
+    await expect(loadRuntimeConfig(answer('nope', 404))).rejects.toThrow(
+      'The runtime configuration /config.json answered HTTP 404',
+    );
     await expect(loadRuntimeConfig(answer('{"remotes":'))).rejects.toThrow('/config.json is not valid JSON');
-    await expect(loadRuntimeConfig(Promise.reject(new TypeError('Failed to fetch')))).rejects.toThrow('/config.json could not be fetched');
+    await expect(loadRuntimeConfig(Promise.reject(new TypeError('Failed to fetch')))).rejects.toThrow(
+      '/config.json could not be fetched',
+    );
   });
 });

@@ -31,18 +31,25 @@ describe('load failures', () => {
 
   it.each([
     [
-      new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources. #View the docs: https://module-federation.io/x\n args: {}'),
+      new Error(
+        '[ Federation Runtime ]: RUNTIME-008 Failed to load script resources. #View the docs: https://module-federation.io/x\n args: {}',
+      ),
       'The gifts remote could not load GiftPage: its entry script could not be loaded (RUNTIME-008).',
     ],
     [
-      new Error('[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003\nargs: {"manifestUrl":"http://localhost:3001/mf-manifest.json"}'),
+      new Error(
+        '[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003\nargs: {"manifestUrl":"http://localhost:3001/mf-manifest.json"}',
+      ),
       'The gifts remote could not load GiftPage: its manifest could not be fetched (RUNTIME-003).',
     ],
     [
       named('ChunkLoadError', 'Loading chunk 227 failed.\n(error: http://localhost:3001/227.9f8d9dbda19e10d8.js)'),
       'The gifts remote could not load GiftPage: a code chunk (http://localhost:3001/227.9f8d9dbda19e10d8.js) could not be loaded.',
     ],
-    [new RemoteTimeoutError('gifts', 'GiftPage', 10000), 'The gifts remote could not load GiftPage: loading gifts/GiftPage took longer than 10000 ms.'],
+    [
+      new RemoteTimeoutError('gifts', 'GiftPage', 10000),
+      'The gifts remote could not load GiftPage: loading gifts/GiftPage took longer than 10000 ms.',
+    ],
   ])('names the remote, the module and the cause in plain words (%#)', (cause, message) => {
     const error = new RemoteLoadError('gifts', 'GiftPage', cause);
     expect(error.statusCode).toBe(500);
@@ -54,7 +61,9 @@ describe('load failures', () => {
 describe('code load failures seen while rendering', () => {
   it('counts webpack and federation download failures', () => {
     expect(isCodeLoadFailure(named('ChunkLoadError', 'Loading chunk 3 failed.'))).toBe(true);
-    expect(isCodeLoadFailure(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.'))).toBe(true);
+    expect(isCodeLoadFailure(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.'))).toBe(
+      true,
+    );
   });
 
   it("does not count a page's own failed request or timeout", () => {

@@ -49,7 +49,8 @@ const LOAD_ERROR_NAMES = new Set([
 ]);
 
 // Within remotes.load() a failed fetch or a timeout can only be the remote's own download.
-const LOAD_ERROR_MESSAGE = /RUNTIME-0(0[1-9]|1\d)|Loading (CSS )?chunk \S+ failed|ScriptNetworkError|Failed to fetch|NetworkError|timed out/;
+const LOAD_ERROR_MESSAGE =
+  /RUNTIME-0(0[1-9]|1\d)|Loading (CSS )?chunk \S+ failed|ScriptNetworkError|Failed to fetch|NetworkError|timed out/;
 
 /** Any failure of `remotes.load()` to download a remote: its manifest, entry, chunks, or a timeout. */
 export function isLoadFailure(error: unknown): boolean {

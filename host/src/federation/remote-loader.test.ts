@@ -58,20 +58,26 @@ describe('remote loader', () => {
       if (failures-- > 0) throw Object.assign(new Error('Loading chunk 7 failed.'), { name: 'ChunkLoadError' });
       return { default: Page };
     });
-    await expect(createRemoteLoader({ config, runtime: flaky, log, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage')).resolves.toBe(Page);
+    await expect(
+      createRemoteLoader({ config, runtime: flaky, log, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage'),
+    ).resolves.toBe(Page);
     expect(flaky.loadRemote).toHaveBeenCalledTimes(3);
     expect(log).toHaveBeenCalledTimes(2);
 
     const down = fakeRuntime(async () => {
       throw new Error('[ Federation Runtime ]: RUNTIME-003 Failed to get manifest.');
     });
-    await expect(createRemoteLoader({ config, runtime: down, log, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage')).rejects.toThrow('RUNTIME-003');
+    await expect(
+      createRemoteLoader({ config, runtime: down, log, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage'),
+    ).rejects.toThrow('RUNTIME-003');
     expect(down.loadRemote).toHaveBeenCalledTimes(3);
 
     const broken = fakeRuntime(async () => {
       throw new TypeError('x is not a function');
     });
-    await expect(createRemoteLoader({ config, runtime: broken, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage')).rejects.toThrow(TypeError);
+    await expect(
+      createRemoteLoader({ config, runtime: broken, retryDelaysMs: [1, 1] }).load('gifts', 'GamePage'),
+    ).rejects.toThrow(TypeError);
     expect(broken.loadRemote).toHaveBeenCalledTimes(1);
   });
 
@@ -89,7 +95,9 @@ describe('remote loader', () => {
 
   it('rejects a module without a default export', async () => {
     const loader = createRemoteLoader({ config, runtime: fakeRuntime(async () => ({ other: 1 })) });
-    await expect(loader.load('content', 'AboutPage')).rejects.toThrow('content/AboutPage has no default export to render');
+    await expect(loader.load('content', 'AboutPage')).rejects.toThrow(
+      'content/AboutPage has no default export to render',
+    );
   });
 
   it('gives up on a remote that never answers after remoteTimeoutMs', async () => {
@@ -115,7 +123,10 @@ describe('remote loader', () => {
     const loader = createRemoteLoader({ config, runtime });
     await loader.load('gifts', 'GamePage');
     loader.reset('gifts');
-    expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'gifts', entry: 'http://localhost:3001/mf-manifest.json' }], { force: true });
+    expect(runtime.registerRemotes).toHaveBeenLastCalledWith(
+      [{ name: 'gifts', entry: 'http://localhost:3001/mf-manifest.json' }],
+      { force: true },
+    );
     await loader.load('gifts', 'GamePage');
     expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
   });
@@ -153,10 +164,14 @@ describe('remote loader', () => {
     expect(log).toHaveBeenCalledWith(expect.stringContaining('gifts'), expect.any(Error));
     loader.prefetch('gifts');
     expect(runtime.preloadRemote).toHaveBeenCalledTimes(1);
-    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([{ nameOrAlias: 'gifts', exposes: ['(entry only)'], resourceCategory: 'sync' }]);
+    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([
+      { nameOrAlias: 'gifts', exposes: ['(entry only)'], resourceCategory: 'sync' },
+    ]);
     loader.prefetch('gifts', 'GiftPage');
     loader.prefetch('gifts', 'GiftPage');
     expect(runtime.preloadRemote).toHaveBeenCalledTimes(2);
-    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([{ nameOrAlias: 'gifts', exposes: ['GiftPage'], resourceCategory: 'all' }]);
+    expect(runtime.preloadRemote).toHaveBeenLastCalledWith([
+      { nameOrAlias: 'gifts', exposes: ['GiftPage'], resourceCategory: 'all' },
+    ]);
   });
 });

@@ -19,7 +19,9 @@ export const RETRY_DELAYS_MS = [250, 750] as const;
 export interface FederationRuntime {
   registerRemotes(remotes: { name: string; entry: string }[], options?: { force?: boolean }): void;
   loadRemote<T>(id: string): Promise<T | null>;
-  preloadRemote(options: { nameOrAlias: string; exposes?: string[]; resourceCategory?: 'all' | 'sync' }[]): Promise<void>;
+  preloadRemote(
+    options: { nameOrAlias: string; exposes?: string[]; resourceCategory?: 'all' | 'sync' }[],
+  ): Promise<void>;
 }
 
 export interface RemoteLoader {
@@ -93,10 +95,14 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
 
   /** A load waits for the remote's prefetches in flight, so the entry is fetched only once. */
   function prefetchesOf(remote: RemoteName): Promise<unknown> {
-    const pending = [...prefetched].filter(([key]) => key === remote || key.startsWith(`${remote}/`)).map(([, done]) => done);
+    const pending = [...prefetched]
+      .filter(([key]) => key === remote || key.startsWith(`${remote}/`))
+      .map(([, done]) => done);
     if (pending.length === 0) return Promise.resolve();
     // Never wait on a prefetch longer than a load itself may take.
-    return withTimeout(Promise.all(pending), config.remoteTimeoutMs, () => new Error('prefetch still running')).catch(() => undefined);
+    return withTimeout(Promise.all(pending), config.remoteTimeoutMs, () => new Error('prefetch still running')).catch(
+      () => undefined,
+    );
   }
   const loaded = new Set<RemoteName>();
 
@@ -132,13 +138,16 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       // Best effort: a failed prefetch is not repeated; the route's own load still tries.
       const done = runtime
         .preloadRemote([{ nameOrAlias: remote, exposes, resourceCategory: module ? 'all' : 'sync' }])
-        .catch((error: unknown) => log(`Prefetching the ${remote} remote failed; it will be loaded when needed.`, error));
+        .catch((error: unknown) =>
+          log(`Prefetching the ${remote} remote failed; it will be loaded when needed.`, error),
+        );
       prefetched.set(key, done);
     },
 
     reset(remote) {
       for (const id of [...modules.keys()]) if (id.startsWith(`${remote}/`)) modules.delete(id);
-      for (const key of [...prefetched.keys()]) if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
+      for (const key of [...prefetched.keys()])
+        if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
       runtime.registerRemotes([{ name: remote, entry: config.remotes[remote] }], { force: true });
     },
   };

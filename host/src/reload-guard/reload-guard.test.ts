@@ -92,7 +92,11 @@ describe('reload guard', () => {
   });
 
   it('never throws and never risks a loop when storage fails', () => {
-    const throwing = { storage: (): Storage => { throw new DOMException('denied', 'SecurityError'); } };
+    const throwing = {
+      storage: (): Storage => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+    };
     const a = setup(throwing);
     expect(reloadOnce('/about', a.deps)).toBe(false);
     expect(a.reload).not.toHaveBeenCalled();

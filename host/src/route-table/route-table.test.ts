@@ -17,8 +17,14 @@ describe('route table', () => {
   });
 
   it('matches paths with their parameters', () => {
-    expect(matchRoute(`/gifts/${VALID_ID}`)).toMatchObject({ route: { module: 'GiftPage' }, params: { giftId: VALID_ID } });
-    expect(matchRoute(`/redeem/${VALID_ID}`)).toMatchObject({ route: { module: 'RedeemPage' }, params: { redeemId: VALID_ID } });
+    expect(matchRoute(`/gifts/${VALID_ID}`)).toMatchObject({
+      route: { module: 'GiftPage' },
+      params: { giftId: VALID_ID },
+    });
+    expect(matchRoute(`/redeem/${VALID_ID}`)).toMatchObject({
+      route: { module: 'RedeemPage' },
+      params: { redeemId: VALID_ID },
+    });
     expect(matchRoute('/about/')).toMatchObject({ route: { module: 'AboutPage' } });
     expect(matchRoute('/gifts')).toBeUndefined();
     expect(matchRoute('/about/team')).toBeUndefined();
@@ -31,7 +37,10 @@ describe('route table', () => {
   });
 
   it('answers a malformed id with the plain validator failure: 404 and capitalised message', () => {
-    expect(resolvePath('/gifts/not-an-id')).toMatchObject({ statusCode: 404, message: 'Page Not Found: /gifts/not-an-id' });
+    expect(resolvePath('/gifts/not-an-id')).toMatchObject({
+      statusCode: 404,
+      message: 'Page Not Found: /gifts/not-an-id',
+    });
     expect(resolvePath('/redeem/x')).toMatchObject({ statusCode: 404, message: 'Page Not Found: /redeem/x' });
     expect(resolvePath(`/gifts/${VALID_ID}x`)).toMatchObject({ statusCode: 404 });
     expect(resolvePath(`/gifts/${VALID_ID.slice(1)}+`)).toMatchObject({ statusCode: 404 });
@@ -51,7 +60,10 @@ describe('route table', () => {
       title: 'Gift',
       validate: () => ({ statusCode: 410, message: 'This gift link has expired' }),
     };
-    expect(validationError(route, { giftId: 'x' }, '/gifts/x')).toMatchObject({ statusCode: 410, message: 'This gift link has expired' });
+    expect(validationError(route, { giftId: 'x' }, '/gifts/x')).toMatchObject({
+      statusCode: 410,
+      message: 'This gift link has expired',
+    });
   });
 
   it('shows a hostile or badly encoded path as decoded text, or as it came when it cannot be decoded', () => {

@@ -30,7 +30,10 @@ export type RouteDefinition = { [R in RemoteName]: RouteFor<R> }[RemoteName];
 export const ROUTES: readonly RouteDefinition[] = REMOTE_NAMES.flatMap((remote) => {
   const spec: RemoteSpec = REMOTES[remote];
   return Object.entries(spec.exposes).flatMap(([module, { routes }]) =>
-    routes.map(({ validator, ...route }) => ({ ...route, remote, module, ...(validator ? { validate: VALIDATORS[validator] } : {}) }) as RouteDefinition),
+    routes.map(
+      ({ validator, ...route }) =>
+        ({ ...route, remote, module, ...(validator ? { validate: VALIDATORS[validator] } : {}) }) as RouteDefinition,
+    ),
   );
 }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 

@@ -1,4 +1,10 @@
-import { afterFirstPage, FIRST_PAGE_TIMEOUT_MS, IDLE_TIMEOUT_MS, type AfterPaintDeps, type RouterLike } from './after-first-paint';
+import {
+  afterFirstPage,
+  FIRST_PAGE_TIMEOUT_MS,
+  IDLE_TIMEOUT_MS,
+  type AfterPaintDeps,
+  type RouterLike,
+} from './after-first-paint';
 
 type State = RouterLike['state'];
 
@@ -41,7 +47,8 @@ function fakeScheduler(withIdle = true) {
   };
   const next = (kind: string) => {
     const index = queue.findIndex((entry) => entry.kind === kind);
-    if (index < 0) throw new Error(`nothing scheduled as ${kind}; queued: ${queue.map((entry) => entry.kind).join(', ')}`);
+    if (index < 0)
+      throw new Error(`nothing scheduled as ${kind}; queued: ${queue.map((entry) => entry.kind).join(', ')}`);
     const [entry] = queue.splice(index, 1);
     entry?.run();
     return entry;

@@ -81,6 +81,10 @@ export function afterNextPaint(tasks: Record<string, () => void>, deps: AfterPai
 }
 
 /** Call from the application's first committed render (an effect). */
-export function afterFirstPage(router: RouterLike, tasks: Record<string, () => void>, deps: AfterPaintDeps = browserAfterPaintDeps()): void {
+export function afterFirstPage(
+  router: RouterLike,
+  tasks: Record<string, () => void>,
+  deps: AfterPaintDeps = browserAfterPaintDeps(),
+): void {
   whenFirstPageSettled(router, () => afterNextPaint(tasks, deps), deps);
 }

@@ -5,17 +5,29 @@ import { createChatVisibility } from './chat/chat-visibility';
 import { createThirdParties } from './third-parties';
 
 const CONFIG: RuntimeConfig = {
-  remotes: { ...everyRemote(), gifts: 'http://localhost:3001/mf-manifest.json', redeem: 'http://localhost:3002/mf-manifest.json', content: 'http://localhost:3003/mf-manifest.json' },
+  remotes: {
+    ...everyRemote(),
+    gifts: 'http://localhost:3001/mf-manifest.json',
+    redeem: 'http://localhost:3002/mf-manifest.json',
+    content: 'http://localhost:3003/mf-manifest.json',
+  },
   apiBaseUrl: 'http://localhost:3004',
   buildCheckIntervalMs: 3_600_000,
   remoteTimeoutMs: 10_000,
   analytics: { mixpanelToken: 'test-token' },
 };
-const FIRST_PAGE_SHOWN: RouterLike = { state: { initialized: true, navigation: { state: 'idle' } }, subscribe: () => () => undefined };
+const FIRST_PAGE_SHOWN: RouterLike = {
+  state: { initialized: true, navigation: { state: 'idle' } },
+  subscribe: () => () => undefined,
+};
 
 /** Frames and timeouts run at once, so the tasks start within start(). */
 function immediatePaint(): AfterPaintDeps & { requestAnimationFrame: jest.Mock } {
-  return { requestAnimationFrame: jest.fn((run: () => void) => run()), setTimeout: (run) => run(), clearTimeout: () => undefined };
+  return {
+    requestAnimationFrame: jest.fn((run: () => void) => run()),
+    setTimeout: (run) => run(),
+    clearTimeout: () => undefined,
+  };
 }
 
 beforeEach(() => window.localStorage.clear());

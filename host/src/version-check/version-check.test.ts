@@ -110,7 +110,9 @@ describe('new-version polling', () => {
 
 describe('remoteLatestUrl', () => {
   it('resolves beside a manifest or a remote entry, under any base path', () => {
-    expect(remoteLatestUrl('http://cdn.example/gifts/v1/mf-manifest.json')).toBe('http://cdn.example/gifts/v1/builds/latest.json');
+    expect(remoteLatestUrl('http://cdn.example/gifts/v1/mf-manifest.json')).toBe(
+      'http://cdn.example/gifts/v1/builds/latest.json',
+    );
     expect(remoteLatestUrl('https://x.example/remoteEntry.js')).toBe('https://x.example/builds/latest.json');
   });
 });

@@ -62,9 +62,14 @@ describe('createApiClient request activity', () => {
 
 describe('createApiClient failures', () => {
   it('tells a request that timed out from one that could not connect', async () => {
-    const timedOut = createApiClient({ baseUrl: 'http://api.test', timeoutMs: 10, fetch: (_url, init) => new Promise<Response>((_resolve, reject) => {
-      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
-    }) });
+    const timedOut = createApiClient({
+      baseUrl: 'http://api.test',
+      timeoutMs: 10,
+      fetch: (_url, init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        }),
+    });
     const refused = createApiClient({
       baseUrl: 'http://api.test',
       fetch: async () => {

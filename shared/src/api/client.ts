@@ -96,7 +96,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       response = await fetchImpl(`${baseUrl}${path}`, {
         method,
         credentials: 'include',
-        headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        headers:
+          body === undefined
+            ? { accept: 'application/json' }
+            : { accept: 'application/json', 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

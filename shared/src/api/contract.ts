@@ -3,7 +3,6 @@
  * call (PRODUCT.md, "Backend API"). Types only, plus the rules both sides check the same way.
  */
 
-
 /** A voucher code: seven groups of four Crockford base32 characters (no I, L, O or U), unanchored. */
 export const VOUCHER_CODE_SOURCE = '[0-9A-HJKMNP-TV-Z]{4}(?:-[0-9A-HJKMNP-TV-Z]{4}){6}';
 export const VOUCHER_CODE_PATTERN = new RegExp(`^${VOUCHER_CODE_SOURCE}$`);

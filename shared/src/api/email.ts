@@ -9,7 +9,8 @@ export type EmailCheck = { ok: true; email: string } | { ok: false; message: str
 export function checkEmail(raw: string): EmailCheck {
   const email = raw.trim();
   if (email === '') return { ok: false, message: 'Enter your email address.' };
-  if (email.length > EMAIL_MAX_LENGTH) return { ok: false, message: `An email address has at most ${EMAIL_MAX_LENGTH} characters.` };
+  if (email.length > EMAIL_MAX_LENGTH)
+    return { ok: false, message: `An email address has at most ${EMAIL_MAX_LENGTH} characters.` };
   if (!EMAIL_SHAPE.test(email)) return { ok: false, message: 'Enter an email address like name@example.com.' };
   return { ok: true, email };
 }

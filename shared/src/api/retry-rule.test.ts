@@ -82,11 +82,19 @@ describe('toApiFailure', () => {
       retryable: true,
       retryAfterSeconds: 120,
     });
-    expect(toApiFailure(new ApiError(404, 'No gift with this id.'))).toEqual({ statusCode: 404, message: 'No gift with this id.', retryable: false });
+    expect(toApiFailure(new ApiError(404, 'No gift with this id.'))).toEqual({
+      statusCode: 404,
+      message: 'No gift with this id.',
+      retryable: false,
+    });
   });
 
   it('makes a thrown bug a 500 that is not worth retrying', () => {
-    expect(toApiFailure(new TypeError('x is undefined'))).toEqual({ statusCode: 500, message: 'x is undefined', retryable: false });
+    expect(toApiFailure(new TypeError('x is undefined'))).toEqual({
+      statusCode: 500,
+      message: 'x is undefined',
+      retryable: false,
+    });
   });
 });
 
@@ -98,7 +106,9 @@ describe('loadFailureToThrow', () => {
   });
 
   it.each([400, 404])('turns %i into the page’s own not-found error', (status) => {
-    expect(loadFailureToThrow(toApiFailure(new ApiError(status, 'x')), notFound)?.toJSON()).toEqual(notFound().toJSON());
+    expect(loadFailureToThrow(toApiFailure(new ApiError(status, 'x')), notFound)?.toJSON()).toEqual(
+      notFound().toJSON(),
+    );
   });
 
   it('throws any other refusal with its status and message', () => {

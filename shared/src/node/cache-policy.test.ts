@@ -37,12 +37,13 @@ describe('cacheControlFor', () => {
   });
 
   // A build's meta file is named by its build id and written once, whatever the id looks like.
-  it.each(['builds/meta/c35f29a5-a23f-4db1-8c22-216bebc6615a.json', '_app/builds/meta/1f2e3d4c.json', 'builds/meta/release-42.json'])(
-    'keeps the build meta file %s for a year',
-    (path) => {
-      expect(cacheControlFor(path)).toBe('public, max-age=31536000, immutable');
-    },
-  );
+  it.each([
+    'builds/meta/c35f29a5-a23f-4db1-8c22-216bebc6615a.json',
+    '_app/builds/meta/1f2e3d4c.json',
+    'builds/meta/release-42.json',
+  ])('keeps the build meta file %s for a year', (path) => {
+    expect(cacheControlFor(path)).toBe('public, max-age=31536000, immutable');
+  });
 
   it('does not take a dash before hex digits for a content hash', () => {
     expect(cacheControlFor('payload/terms-2026abcdef.json')).toBe('no-cache');

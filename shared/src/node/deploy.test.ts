@@ -1,5 +1,14 @@
 /** @jest-environment node */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { deploy, DeployError, runDeployCli, type CliIo, type FileAction } from './deploy';
@@ -82,16 +91,30 @@ describe('deploy', () => {
 
     const files = listFiles(target);
     // The old build's hashed files and meta file are still served…
-    expect(files).toEqual(expect.arrayContaining(['__federation_expose_AboutPage.b1.js', '190.b1.js', 'main.b1.js', 'builds/meta/b1.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['__federation_expose_AboutPage.b1.js', '190.b1.js', 'main.b1.js', 'builds/meta/b1.json']),
+    );
     // …beside the new build's.
-    expect(files).toEqual(expect.arrayContaining(['__federation_expose_AboutPage.b2.js', '190.b2.js', 'main.b2.js', 'builds/meta/b2.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['__federation_expose_AboutPage.b2.js', '190.b2.js', 'main.b2.js', 'builds/meta/b2.json']),
+    );
     expect(read(join(target, 'remoteEntry.js'))).toContain('b2');
-    expect(JSON.parse(read(join(target, 'mf-manifest.json')))).toEqual({ id: 'b2', chunk: '__federation_expose_AboutPage.b2.js' });
+    expect(JSON.parse(read(join(target, 'mf-manifest.json')))).toEqual({
+      id: 'b2',
+      chunk: '__federation_expose_AboutPage.b2.js',
+    });
     expect(JSON.parse(read(join(target, 'builds/latest.json')))).toEqual({ id: 'b2', timestamp: 2000 });
     expect(read(join(target, 'payload/about.json'))).toContain('new text');
     expect(result.unchanged).toEqual(['470.stable.js']);
     expect(result.replaced.sort()).toEqual(
-      ['builds/latest.json', 'index.html', 'mf-manifest.json', 'mf-stats.json', 'payload/about.json', 'remoteEntry.js'].sort(),
+      [
+        'builds/latest.json',
+        'index.html',
+        'mf-manifest.json',
+        'mf-stats.json',
+        'payload/about.json',
+        'remoteEntry.js',
+      ].sort(),
     );
     // No temporary file is left behind.
     expect(files.filter((file) => file.includes('deploy-tmp'))).toEqual([]);
@@ -113,7 +136,10 @@ describe('deploy', () => {
         order.push(file);
         if (['remoteEntry.js', 'mf-manifest.json', 'builds/latest.json'].includes(file)) {
           // When a file that points at the new chunks appears, every one of them is there.
-          seenWhenSwapped.set(file, newChunks.every((chunk) => existsSync(join(target, chunk))));
+          seenWhenSwapped.set(
+            file,
+            newChunks.every((chunk) => existsSync(join(target, chunk))),
+          );
         }
         if (file !== 'builds/latest.json') {
           // Until the very end, a version check still sees the previous build.
@@ -130,7 +156,13 @@ describe('deploy', () => {
       expect(position(chunk)).toBeLessThan(position('mf-manifest.json'));
     }
     expect(position('payload/about.json')).toBeLessThan(position('remoteEntry.js'));
-    expect(order.slice(-5)).toEqual(['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html', 'builds/latest.json']);
+    expect(order.slice(-5)).toEqual([
+      'remoteEntry.js',
+      'mf-stats.json',
+      'mf-manifest.json',
+      'index.html',
+      'builds/latest.json',
+    ]);
     expect([...seenWhenSwapped.values()]).toEqual([true, true, true]);
   });
 
@@ -163,7 +195,9 @@ describe('deploy', () => {
     mkdirSync(empty);
 
     await expect(deploy({ source: empty, target: join(root, 'target') })).rejects.toThrow(DeployError);
-    await expect(deploy({ source: empty, target: join(root, 'target') })).rejects.toThrow(/builds\/latest\.json is missing/);
+    await expect(deploy({ source: empty, target: join(root, 'target') })).rejects.toThrow(
+      /builds\/latest\.json is missing/,
+    );
     expect(existsSync(join(root, 'target'))).toBe(false);
   });
 
@@ -187,9 +221,18 @@ describe('deploy', () => {
     const result = await deploy({ source: makeBuild('three', 'b3', 3000), target, keepBuilds: 2 });
 
     const files = listFiles(target);
-    expect(result.removed.sort()).toEqual(['190.b1.js', '__federation_expose_AboutPage.b1.js', 'builds/meta/b1.json', 'main.b1.js']);
-    expect(files).toEqual(expect.arrayContaining(['190.b2.js', '__federation_expose_AboutPage.b2.js', 'builds/meta/b2.json']));
-    expect(files).toEqual(expect.arrayContaining(['190.b3.js', '470.stable.js', 'remoteEntry.js', 'builds/latest.json']));
+    expect(result.removed.sort()).toEqual([
+      '190.b1.js',
+      '__federation_expose_AboutPage.b1.js',
+      'builds/meta/b1.json',
+      'main.b1.js',
+    ]);
+    expect(files).toEqual(
+      expect.arrayContaining(['190.b2.js', '__federation_expose_AboutPage.b2.js', 'builds/meta/b2.json']),
+    );
+    expect(files).toEqual(
+      expect.arrayContaining(['190.b3.js', '470.stable.js', 'remoteEntry.js', 'builds/latest.json']),
+    );
   });
 
   it('always keeps the previous build, even when asked to keep one', async () => {
@@ -207,7 +250,14 @@ describe('runDeployCli', () => {
   function io(packageDir: string): CliIo & { outLines: string[]; errLines: string[] } {
     const outLines: string[] = [];
     const errLines: string[] = [];
-    return { cwd: root, packageDir, out: (line) => outLines.push(line), err: (line) => errLines.push(line), outLines, errLines };
+    return {
+      cwd: root,
+      packageDir,
+      out: (line) => outLines.push(line),
+      err: (line) => errLines.push(line),
+      outLines,
+      errLines,
+    };
   }
 
   it('publishes the package’s dist/ into a target relative to where it was run', async () => {
@@ -237,7 +287,11 @@ describe('runDeployCli', () => {
     [['target', '--from=b3', '--keep-builds', '3']],
   ])('takes an option’s value after = or as the next argument: %j', async (argv) => {
     const target = join(root, 'target');
-    for (const [name, id, timestamp] of [['b1', 'b1', 1000], ['b2', 'b2', 2000]] as const) await deploy({ source: makeBuild(name, id, timestamp), target });
+    for (const [name, id, timestamp] of [
+      ['b1', 'b1', 1000],
+      ['b2', 'b2', 2000],
+    ] as const)
+      await deploy({ source: makeBuild(name, id, timestamp), target });
     makeBuild('b3', 'b3', 3000);
     const cli = io(join(root, 'nowhere'));
 
@@ -271,7 +325,9 @@ describe('runDeployCli', () => {
     const cli = io(pkg);
 
     expect(await runDeployCli([join(root, 'target')], cli)).toBe(1);
-    expect(cli.errLines.join('\n')).toMatch(/dist is not a build: builds\/latest\.json is missing \(run the package's build first\)/);
+    expect(cli.errLines.join('\n')).toMatch(
+      /dist is not a build: builds\/latest\.json is missing \(run the package's build first\)/,
+    );
     expect(existsSync(join(root, 'target'))).toBe(false);
   });
 

@@ -70,7 +70,9 @@ function isBuildInfo(value: unknown): value is BuildInfo {
 
 function isBuildMeta(value: unknown): value is BuildMeta {
   const candidate = value as Partial<BuildMeta> | null;
-  return isBuildInfo(value) && Array.isArray(candidate?.files) && candidate.files.every((file) => typeof file === 'string');
+  return (
+    isBuildInfo(value) && Array.isArray(candidate?.files) && candidate.files.every((file) => typeof file === 'string')
+  );
 }
 
 /** The build in `source`: its id and every file to publish, checked to be there. */
@@ -93,7 +95,8 @@ async function readBuild(source: string): Promise<{ id: string; files: string[] 
   } catch {
     throw new DeployError(`${source} is an incomplete build: ${metaFile} is missing or not valid JSON`);
   }
-  if (!isBuildMeta(meta) || meta.id !== latest.id) throw new DeployError(`${join(source, metaFile)} is not the meta file of build ${latest.id}`);
+  if (!isBuildMeta(meta) || meta.id !== latest.id)
+    throw new DeployError(`${join(source, metaFile)} is not the meta file of build ${latest.id}`);
   const files = [...new Set([...meta.files, metaFile])].filter((file) => file !== LATEST_FILE);
   for (const file of files) {
     if (resolve(source, file) !== join(resolve(source), file) || file.split('/').includes('..')) {
@@ -225,7 +228,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const parseCommandLine = (argv: readonly string[]) => parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+const parseCommandLine = (argv: readonly string[]) =>
+  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
 
 /** What parseArgs refused, in this command's words, naming the option as it was typed. */
 function describeArgsError(error: unknown): string {
@@ -234,7 +238,8 @@ function describeArgsError(error: unknown): string {
   const option = /'(-[^' ,<]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}`;
   // "argument missing" (--keep-builds last), "ambiguous" (followed by another option).
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option && /missing|ambiguous/.test(message)) return `${option} needs a value`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option && /missing|ambiguous/.test(message))
+    return `${option} needs a value`;
   return message;
 }
 
@@ -284,7 +289,9 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
     io.out(
       `deploy: build ${result.buildId} published to ${target}: ${result.added.length} added, ` +
         `${result.replaced.length} replaced, ${result.unchanged.length} unchanged` +
-        (keepBuilds === undefined ? '; earlier builds kept' : `; ${result.removed.length} files of older builds removed`),
+        (keepBuilds === undefined
+          ? '; earlier builds kept'
+          : `; ${result.removed.length} files of older builds removed`),
     );
     return 0;
   } catch (error) {

@@ -44,15 +44,20 @@ describe('readPort', () => {
     expect(readPort('host', { HOST_PORT: '65535' })).toBe(65535);
   });
 
-  it.each(['0', '70000', '65536', '-1', 'abc', '3000x', '30.5'])('rejects %p, naming the variable and the value', (raw) => {
-    const error = envErrorFrom(() => readPort('host', { HOST_PORT: raw }));
-    expect(error.name).toBe('EnvError');
-    expect(error.message).toContain('HOST_PORT');
-    expect(error.message).toContain(`"${raw}"`);
-  });
+  it.each(['0', '70000', '65536', '-1', 'abc', '3000x', '30.5'])(
+    'rejects %p, naming the variable and the value',
+    (raw) => {
+      const error = envErrorFrom(() => readPort('host', { HOST_PORT: raw }));
+      expect(error.name).toBe('EnvError');
+      expect(error.message).toContain('HOST_PORT');
+      expect(error.message).toContain(`"${raw}"`);
+    },
+  );
 
   it('names the variable of the part being read', () => {
-    expect(envErrorFrom(() => readPort('content', { REMOTE_CONTENT_PORT: 'x' })).message).toContain('REMOTE_CONTENT_PORT');
+    expect(envErrorFrom(() => readPort('content', { REMOTE_CONTENT_PORT: 'x' })).message).toContain(
+      'REMOTE_CONTENT_PORT',
+    );
   });
 
   it('reads process.env when no environment is given', () => {

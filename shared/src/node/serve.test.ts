@@ -91,7 +91,10 @@ describe('serve', () => {
     const failed = await fetch(urlOf(server));
     expect(failed.status).toBe(500);
     expect(await failed.text()).toBe('Internal Server Error');
-    expect(errorSpy).toHaveBeenCalledWith('[flaky] request failed', expect.objectContaining({ message: 'handler exploded' }));
+    expect(errorSpy).toHaveBeenCalledWith(
+      '[flaky] request failed',
+      expect.objectContaining({ message: 'handler exploded' }),
+    );
     const next = await fetch(urlOf(server));
     expect(next.status).toBe(200);
     expect(await next.text()).toBe('recovered');
@@ -170,7 +173,12 @@ describe('serveRemoteDist', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('serves the folder with CORS for the host origin only', async () => {
-    const server = await serveRemoteDist('remote', { port: 0, root, hostOrigin: 'http://localhost:3000', listenHost: '127.0.0.1' });
+    const server = await serveRemoteDist('remote', {
+      port: 0,
+      root,
+      hostOrigin: 'http://localhost:3000',
+      listenHost: '127.0.0.1',
+    });
     started.push(server);
     const fromHost = await fetch(urlOf(server, '/remoteEntry.js'), { headers: { Origin: 'http://localhost:3000' } });
     expect(fromHost.status).toBe(200);
@@ -187,7 +195,12 @@ describe('serveRemoteDist', () => {
   it('answers /healthz from builds/latest.json, 503 until a build is deployed, never with a file of that name', async () => {
     const target = mkdtempSync(join(tmpdir(), 'serve-remote-deploy-'));
     try {
-      const server = await serveRemoteDist('remote', { port: 0, root: target, hostOrigin: 'http://localhost:3000', listenHost: '127.0.0.1' });
+      const server = await serveRemoteDist('remote', {
+        port: 0,
+        root: target,
+        hostOrigin: 'http://localhost:3000',
+        listenHost: '127.0.0.1',
+      });
       started.push(server);
       writeFileSync(join(target, 'healthz'), 'a file in the folder');
       const empty = await fetch(urlOf(server, '/healthz'));
@@ -311,7 +324,9 @@ describe('serve on a signal', () => {
   afterEach(() => exit.mockRestore());
 
   /** Starts a server and gives the signal handler serve() registered for it. */
-  async function startSignalled(overrides: Partial<ServeOptions> = {}): Promise<{ server: Server; signal: (name: NodeJS.Signals) => void }> {
+  async function startSignalled(
+    overrides: Partial<ServeOptions> = {},
+  ): Promise<{ server: Server; signal: (name: NodeJS.Signals) => void }> {
     const before = process.listeners('SIGTERM');
     const server = await serve('signalled', 0, async (_req, res) => void res.end('ok'), options(overrides));
     started.push(server);
@@ -322,7 +337,8 @@ describe('serve on a signal', () => {
 
   async function exitCode(): Promise<unknown[][]> {
     const deadline = Date.now() + 2000;
-    while (exit.mock.calls.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (exit.mock.calls.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     return exit.mock.calls;
   }
 

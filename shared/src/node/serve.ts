@@ -108,7 +108,12 @@ export function listen(name: string, port: number, handler: RequestHandler, opti
  * SIGTERM (an orchestrator) waits `shutdownDelayMs` before the drain; SIGINT (Ctrl-C) does not,
  * and ends a delay under way.
  */
-export async function serve(name: string, port: number, handler: RequestHandler, options: ServeOptions): Promise<Server> {
+export async function serve(
+  name: string,
+  port: number,
+  handler: RequestHandler,
+  options: ServeOptions,
+): Promise<Server> {
   const { server, shutdown } = await listen(name, port, handler, options);
   onStopSignals({
     delayMs: options.shutdownDelayMs ?? 0,
@@ -134,7 +139,10 @@ export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile'> {
 }
 
 /** Serves a remote's built folder with CORS for the host's origin; health from `builds/latest.json`. */
-export function serveRemoteDist(name: string, { port, root, hostOrigin, ...options }: RemoteServeOptions): Promise<Server> {
+export function serveRemoteDist(
+  name: string,
+  { port, root, hostOrigin, ...options }: RemoteServeOptions,
+): Promise<Server> {
   const handler = createStaticHandler({ root, corsOrigins: [hostOrigin] });
   return serve(name, port, handler, { ...options, buildFile: join(root, 'builds', 'latest.json') });
 }

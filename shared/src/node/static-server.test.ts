@@ -41,7 +41,9 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -378,7 +380,9 @@ describe('createStaticHandler', () => {
       writeFileSync(path, '{"id":"old"}\n');
       const before = await raw('/builds/deploy-latest.json');
       writeFileSync(path, '{"id":"a-newer-build"}\n');
-      const after = await raw('/builds/deploy-latest.json', { headers: { 'If-None-Match': String(before.headers.etag) } });
+      const after = await raw('/builds/deploy-latest.json', {
+        headers: { 'If-None-Match': String(before.headers.etag) },
+      });
       expect(after.status).toBe(200);
       expect(after.body.toString()).toBe('{"id":"a-newer-build"}\n');
       expect(after.headers.etag).not.toBe(before.headers.etag);

@@ -103,7 +103,9 @@ export async function sendFile(
   }
   res.statusCode = status;
   const gzip =
-    COMPRESSIBLE.test(type) && stats.size >= MIN_GZIP_BYTES && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    COMPRESSIBLE.test(type) &&
+    stats.size >= MIN_GZIP_BYTES &&
+    /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (!gzip) res.setHeader('Content-Length', stats.size);
   if (req.method === 'HEAD') {
     res.end();

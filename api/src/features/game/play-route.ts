@@ -10,6 +10,7 @@ export function registerPlay(app: App, { db, config, now }: AppContext): void {
   app.post(
     '/api/game/plays',
     { schema: { body: emptyBodySchema, response: { 200: playResultSchema, ...errorResponses } } },
-    async (request, reply) => play(db, config, { visitorId: visitorId(request, reply), ip: limitSubject(request.ip) }, now()),
+    async (request, reply) =>
+      play(db, config, { visitorId: visitorId(request, reply), ip: limitSubject(request.ip) }, now()),
   );
 }

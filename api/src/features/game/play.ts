@@ -50,7 +50,9 @@ async function inStock(tx: Queryable): Promise<boolean> {
 /** Takes one unit of a weighted-random prize that has stock; undefined when none is left. */
 async function takePrize(tx: Queryable): Promise<PrizeRow | undefined> {
   for (let attempt = 0; attempt < MAX_PRIZE_ATTEMPTS; attempt += 1) {
-    const candidates = await tx.query<{ id: string; weight: number }>('SELECT id, weight FROM prizes WHERE stock > 0 ORDER BY id');
+    const candidates = await tx.query<{ id: string; weight: number }>(
+      'SELECT id, weight FROM prizes WHERE stock > 0 ORDER BY id',
+    );
     const chosen = pickWeighted(candidates);
     if (!chosen) return undefined;
     const [taken] = await tx.query<PrizeRow>(
@@ -69,12 +71,24 @@ export async function play(db: Database, config: AppConfig, player: Player, now:
   return db.transaction(async (tx) => {
     const visitorLeft = await consume(
       tx,
-      { scope: 'play:visitor', subject: player.visitorId, limit: config.limits.playsPerVisitorPerDay, window: day, message: `You have used all of today's plays. ${comeBack}` },
+      {
+        scope: 'play:visitor',
+        subject: player.visitorId,
+        limit: config.limits.playsPerVisitorPerDay,
+        window: day,
+        message: `You have used all of today's plays. ${comeBack}`,
+      },
       now,
     );
     const ipLeft = await consume(
       tx,
-      { scope: 'play:ip', subject: player.ip, limit: config.limits.playsPerIpPerDay, window: day, message: `Too many plays from your network today. ${comeBack}` },
+      {
+        scope: 'play:ip',
+        subject: player.ip,
+        limit: config.limits.playsPerIpPerDay,
+        window: day,
+        message: `Too many plays from your network today. ${comeBack}`,
+      },
       now,
     );
     const playsRemaining = Math.min(visitorLeft, ipLeft);

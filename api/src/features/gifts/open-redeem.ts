@@ -18,7 +18,11 @@ export function registerOpenRedeem(app: App, { db, now, config }: AppContext): v
   app.post(
     '/api/gifts/:giftId/redeems',
     {
-      schema: { params: giftParamsSchema, body: emptyBodySchema, response: { 200: openRedeemResultSchema, 201: openRedeemResultSchema, ...errorResponses } },
+      schema: {
+        params: giftParamsSchema,
+        body: emptyBodySchema,
+        response: { 200: openRedeemResultSchema, 201: openRedeemResultSchema, ...errorResponses },
+      },
       config: { notFoundMessage: giftNotFound().message },
     },
     async (request, reply) => {

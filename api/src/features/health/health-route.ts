@@ -22,10 +22,12 @@ export function registerHealth(app: App, { db, lifecycle }: AppContext): void {
     try {
       pending = await pendingMigrations(db);
     } catch (error) {
-      if (error instanceof DatabaseUnavailableError) throw new HttpError(503, 'Not ready: the database is unavailable.');
+      if (error instanceof DatabaseUnavailableError)
+        throw new HttpError(503, 'Not ready: the database is unavailable.');
       throw error;
     }
-    if (pending.length > 0) throw new HttpError(503, `Not ready: database migrations not applied yet (${pending.join(', ')}).`);
+    if (pending.length > 0)
+      throw new HttpError(503, `Not ready: database migrations not applied yet (${pending.join(', ')}).`);
     return ok;
   };
   app.get('/api/health/live', { schema }, async () => ok);

@@ -18,7 +18,11 @@ export function registerCompleteRedeem(app: App, { db, now, config, gifts }: App
   app.post(
     '/api/redeems/:redeemId/complete',
     {
-      schema: { params: redeemParamsSchema, body: completeRedeemBodySchema, response: { 200: completeRedeemResultSchema, ...errorResponses } },
+      schema: {
+        params: redeemParamsSchema,
+        body: completeRedeemBodySchema,
+        response: { 200: completeRedeemResultSchema, ...errorResponses },
+      },
       config: { notFoundMessage: redeemNotFound().message },
     },
     async (request, reply) => {
@@ -40,7 +44,12 @@ export function registerCompleteRedeem(app: App, { db, now, config, gifts }: App
       );
       // The completing browser may see its voucher again after a reload: it keeps (or gets) a cookie.
       const completer = visitorHash(visitorId(request, reply));
-      return redeemGift(db, { redeemId: request.params.redeemId, email: email.email, visitorHash: completer }, at, (giftId) => gifts.forget(giftId));
+      return redeemGift(
+        db,
+        { redeemId: request.params.redeemId, email: email.email, visitorHash: completer },
+        at,
+        (giftId) => gifts.forget(giftId),
+      );
     },
   );
 }

@@ -40,7 +40,9 @@ export async function redeemGift(
 ): Promise<CompleteRedeemResult> {
   let redeemedGift: string | undefined;
   const result = await db.transaction(async (tx) => {
-    const [session] = await tx.query<{ gift_id: string }>('SELECT gift_id FROM redeem_sessions WHERE id = $1', [redeemId]);
+    const [session] = await tx.query<{ gift_id: string }>('SELECT gift_id FROM redeem_sessions WHERE id = $1', [
+      redeemId,
+    ]);
     if (!session) throw redeemNotFound();
     const [gift] = await tx.query<{ status: string; expires_at: Date; redeemed_at: Date | null }>(
       'SELECT status, expires_at, redeemed_at FROM gifts WHERE id = $1 FOR UPDATE',

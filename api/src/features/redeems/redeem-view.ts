@@ -18,7 +18,10 @@ export interface RedeemRow extends GiftRow {
 }
 
 /** Whether the visitor opened or completed the session (the only ones shown its voucher). */
-export function isSessionOwner(row: Pick<RedeemRow, 'visitor_hash' | 'completed_visitor_hash'>, visitorId: string | undefined): boolean {
+export function isSessionOwner(
+  row: Pick<RedeemRow, 'visitor_hash' | 'completed_visitor_hash'>,
+  visitorId: string | undefined,
+): boolean {
   if (!visitorId) return false;
   const hash = visitorHash(visitorId);
   return row.visitor_hash === hash || row.completed_visitor_hash === hash;

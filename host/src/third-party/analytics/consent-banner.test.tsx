@@ -23,7 +23,8 @@ function renderPage(store: ConsentStore) {
 }
 
 const banner = () => screen.queryByRole('region', { name: 'Cookies and analytics' });
-const stored = () => JSON.parse(window.localStorage.getItem(CONSENT_STORAGE_KEY) ?? 'null') as { choice: string } | null;
+const stored = () =>
+  JSON.parse(window.localStorage.getItem(CONSENT_STORAGE_KEY) ?? 'null') as { choice: string } | null;
 
 beforeEach(() => window.localStorage.clear());
 
@@ -67,7 +68,10 @@ describe('ConsentBanner', () => {
   });
 
   it('stays closed on the next visit once answered', () => {
-    window.localStorage.setItem(CONSENT_STORAGE_KEY, JSON.stringify({ choice: 'denied', at: new Date().toISOString() }));
+    window.localStorage.setItem(
+      CONSENT_STORAGE_KEY,
+      JSON.stringify({ choice: 'denied', at: new Date().toISOString() }),
+    );
     const store = createConsentStore();
     store.markRelevant();
     renderPage(store);

@@ -1,4 +1,11 @@
-import { bannerOpen, CONSENT_LIFETIME_DAYS, CONSENT_STORAGE_KEY, createConsentStore, parseStoredConsent, type ConsentDeps } from './consent-store';
+import {
+  bannerOpen,
+  CONSENT_LIFETIME_DAYS,
+  CONSENT_STORAGE_KEY,
+  createConsentStore,
+  parseStoredConsent,
+  type ConsentDeps,
+} from './consent-store';
 
 const NOW = new Date('2030-02-01T12:00:00.000Z');
 
@@ -24,7 +31,10 @@ describe('the consent store', () => {
     store.choose('granted');
 
     expect(store.getState().choice).toBe('granted');
-    expect(JSON.parse(window.localStorage.getItem(CONSENT_STORAGE_KEY) ?? 'null')).toEqual({ choice: 'granted', at: NOW.toISOString() });
+    expect(JSON.parse(window.localStorage.getItem(CONSENT_STORAGE_KEY) ?? 'null')).toEqual({
+      choice: 'granted',
+      at: NOW.toISOString(),
+    });
   });
 
   it('reads the stored choice on the next visit', () => {
@@ -32,16 +42,21 @@ describe('the consent store', () => {
     expect(createConsentStore(deps()).getState().choice).toBe('denied');
   });
 
-  it.each([['not json'], ['{"choice":"maybe"}'], ['null'], [''], ['{"choice":"granted"}'], ['{"choice":"granted","at":"yesterday"}']])(
-    'treats a stored %j as no choice',
-    (raw) => {
-      expect(parseStoredConsent(raw, NOW)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['not json'],
+    ['{"choice":"maybe"}'],
+    ['null'],
+    [''],
+    ['{"choice":"granted"}'],
+    ['{"choice":"granted","at":"yesterday"}'],
+  ])('treats a stored %j as no choice', (raw) => {
+    expect(parseStoredConsent(raw, NOW)).toBeUndefined();
+  });
 
   it('asks again once a choice is a year old', () => {
     const day = 24 * 60 * 60 * 1000;
-    const madeAgo = (days: number) => JSON.stringify({ choice: 'granted', at: new Date(NOW.getTime() - days * day).toISOString() });
+    const madeAgo = (days: number) =>
+      JSON.stringify({ choice: 'granted', at: new Date(NOW.getTime() - days * day).toISOString() });
     expect(CONSENT_LIFETIME_DAYS).toBe(365);
     expect(parseStoredConsent(madeAgo(364), NOW)).toBe('granted');
     expect(parseStoredConsent(madeAgo(365), NOW)).toBeUndefined();

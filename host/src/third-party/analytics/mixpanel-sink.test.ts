@@ -37,7 +37,15 @@ describe('the Mixpanel settings', () => {
     expect(MIXPANEL_SETTINGS.save_referrer).toBe(false);
     expect(MIXPANEL_SETTINGS.cross_subdomain_cookie).toBe(false);
     expect(MIXPANEL_SETTINGS.property_blacklist).toEqual(
-      expect.arrayContaining(['$current_url', 'current_url_path', 'current_url_search', '$referrer', '$initial_referrer', '$referring_domain', '$initial_referring_domain']),
+      expect.arrayContaining([
+        '$current_url',
+        'current_url_path',
+        'current_url_search',
+        '$referrer',
+        '$initial_referrer',
+        '$referring_domain',
+        '$initial_referring_domain',
+      ]),
     );
   });
 });
@@ -62,7 +70,11 @@ describe('connectMixpanel, configured', () => {
     const library = fakeLibrary();
     const connection = await connectMixpanel({ mixpanelToken: TOKEN }, loading(library));
 
-    connection?.sink({ type: 'event', event: { name: 'Gift Viewed', properties: { prizeId: 'cinema', status: 'available' } }, at: 1_700_000_000_500 });
+    connection?.sink({
+      type: 'event',
+      event: { name: 'Gift Viewed', properties: { prizeId: 'cinema', status: 'available' } },
+      at: 1_700_000_000_500,
+    });
     connection?.sink({ type: 'page', view: { route: '/gifts/:giftId' }, at: 1_700_000_001_000 });
 
     expect(library.track.mock.calls).toEqual([

@@ -8,7 +8,10 @@ import type { AnalyticsHit, AnalyticsSink } from 'shared/browser/analytics';
 import type { AnalyticsConfig } from 'shared/runtime-config';
 
 /** The part of the library this adapter uses, so tests can stand in for it. */
-export type MixpanelLibrary = Pick<Mixpanel, 'init' | 'track' | 'has_opted_out_tracking' | 'opt_out_tracking' | 'clear_opt_in_out_tracking'>;
+export type MixpanelLibrary = Pick<
+  Mixpanel,
+  'init' | 'track' | 'has_opted_out_tracking' | 'opt_out_tracking' | 'clear_opt_in_out_tracking'
+>;
 
 /** Auto-collected properties that carry the page address (and so a gift or redeem id) or the referrer. */
 const URL_PROPERTIES = [
@@ -44,7 +47,9 @@ export const MIXPANEL_SETTINGS = {
 
 export function mixpanelSettings(config: AnalyticsConfig): Partial<Config> {
   // The library joins host and route with a slash of its own.
-  return config.apiHost ? { ...MIXPANEL_SETTINGS, api_host: config.apiHost.replace(/\/+$/, '') } : { ...MIXPANEL_SETTINGS };
+  return config.apiHost
+    ? { ...MIXPANEL_SETTINGS, api_host: config.apiHost.replace(/\/+$/, '') }
+    : { ...MIXPANEL_SETTINGS };
 }
 
 /**
@@ -52,7 +57,9 @@ export function mixpanelSettings(config: AnalyticsConfig): Partial<Config> {
  * ever be switched on, this build fetches the recorder when a recording starts.
  */
 export async function importMixpanel(): Promise<MixpanelLibrary> {
-  const module = await import(/* webpackChunkName: "mixpanel" */ 'mixpanel-browser/dist/mixpanel-with-async-modules.cjs.js');
+  const module = await import(
+    /* webpackChunkName: "mixpanel" */ 'mixpanel-browser/dist/mixpanel-with-async-modules.cjs.js'
+  );
   return module.default;
 }
 

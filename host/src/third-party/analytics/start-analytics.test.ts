@@ -7,7 +7,12 @@ import { createPageViews } from './page-views';
 import { startAnalytics } from './start-analytics';
 
 const BASE: RuntimeConfig = {
-  remotes: { ...everyRemote(), gifts: 'http://localhost:3001/mf-manifest.json', redeem: 'http://localhost:3002/mf-manifest.json', content: 'http://localhost:3003/mf-manifest.json' },
+  remotes: {
+    ...everyRemote(),
+    gifts: 'http://localhost:3001/mf-manifest.json',
+    redeem: 'http://localhost:3002/mf-manifest.json',
+    content: 'http://localhost:3003/mf-manifest.json',
+  },
   apiBaseUrl: 'http://localhost:3004',
   buildCheckIntervalMs: 3_600_000,
   remoteTimeoutMs: 10_000,
@@ -29,11 +34,18 @@ function setup(config: RuntimeConfig, { loadFails = false } = {}) {
   });
   const consent: ConsentStore = createConsentStore();
   const pageViews = createPageViews();
-  return { library, loadMixpanel, consent, pageViews, start: () => startAnalytics(config, { consent, pageViews, loadMixpanel }) };
+  return {
+    library,
+    loadMixpanel,
+    consent,
+    pageViews,
+    start: () => startAnalytics(config, { consent, pageViews, loadMixpanel }),
+  };
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-const tracked = (library: { track: jest.Mock }) => library.track.mock.calls.map(([name, properties]) => [name, properties.route ?? properties.prizeId]);
+const tracked = (library: { track: jest.Mock }) =>
+  library.track.mock.calls.map(([name, properties]) => [name, properties.route ?? properties.prizeId]);
 const gtagScripts = () => [...document.querySelectorAll('script[src*="gtag"]')];
 const gtagCommands = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>).slice(0, 2));
 
@@ -90,7 +102,10 @@ describe('startAnalytics with Mixpanel', () => {
     analytics.pageView({ route: '/gifts/:giftId' });
 
     expect(loadMixpanel).toHaveBeenCalledTimes(1);
-    expect(library.init).toHaveBeenCalledWith('test-token', expect.objectContaining({ api_host: 'http://127.0.0.1:4410', batch_size: 50 }));
+    expect(library.init).toHaveBeenCalledWith(
+      'test-token',
+      expect.objectContaining({ api_host: 'http://127.0.0.1:4410', batch_size: 50 }),
+    );
     expect(tracked(library)).toEqual([
       ['Page Viewed', '/game'],
       ['Game Played', 'cinema'],
@@ -201,13 +216,19 @@ describe('startAnalytics with the tag manager', () => {
     const { loadMixpanel, consent, start } = setup({ ...BASE, ...TAGS });
     start();
 
-    expect(gtagScripts().map((script) => script.getAttribute('src'))).toEqual(['http://127.0.0.1:4411/gtag/js?id=G-TEST1234']);
+    expect(gtagScripts().map((script) => script.getAttribute('src'))).toEqual([
+      'http://127.0.0.1:4411/gtag/js?id=G-TEST1234',
+    ]);
     expect(gtagCommands()[0]).toEqual(['consent', 'default']);
     expect(consent.getState().relevant).toBe(true);
 
     consent.choose('granted');
 
-    expect(Array.from(window.dataLayer?.at(-1) as ArrayLike<unknown>)).toEqual(['consent', 'update', { analytics_storage: 'granted' }]);
+    expect(Array.from(window.dataLayer?.at(-1) as ArrayLike<unknown>)).toEqual([
+      'consent',
+      'update',
+      { analytics_storage: 'granted' },
+    ]);
     // The tag alone needs no Mixpanel.
     expect(loadMixpanel).not.toHaveBeenCalled();
   });
@@ -227,14 +248,18 @@ describe('startAnalytics with the tag manager', () => {
     ]);
   });
 
-  it('denies analytics storage again and removes the tag\'s cookies when consent is withdrawn', () => {
+  it("denies analytics storage again and removes the tag's cookies when consent is withdrawn", () => {
     const { consent, start } = setup({ ...BASE, ...TAGS });
     consent.choose('granted');
     start();
     document.cookie = '_ga=GA1.1.123.456; path=/';
 
     consent.choose('denied');
-    expect(Array.from(window.dataLayer?.at(-1) as ArrayLike<unknown>)).toEqual(['consent', 'update', { analytics_storage: 'denied' }]);
+    expect(Array.from(window.dataLayer?.at(-1) as ArrayLike<unknown>)).toEqual([
+      'consent',
+      'update',
+      { analytics_storage: 'denied' },
+    ]);
     expect(document.cookie).not.toContain('_ga=');
   });
 });

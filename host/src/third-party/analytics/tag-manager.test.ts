@@ -10,7 +10,13 @@ function commands(): unknown[][] {
   });
 }
 
-const names = () => commands().map((args) => args.slice(0, 2).filter((arg) => typeof arg === 'string').join(' '));
+const names = () =>
+  commands().map((args) =>
+    args
+      .slice(0, 2)
+      .filter((arg) => typeof arg === 'string')
+      .join(' '),
+  );
 const gtagScripts = () => [...document.querySelectorAll<HTMLScriptElement>('script[src]')];
 
 afterEach(() => {
@@ -26,7 +32,12 @@ describe('startTagManager', () => {
 
     expect(names()).toEqual(['consent default', 'js', 'set', 'config G-TEST1234']);
     expect(commands()[0]).toEqual(['consent', 'default', CONSENT_DEFAULT]);
-    expect(CONSENT_DEFAULT).toEqual({ analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' });
+    expect(CONSENT_DEFAULT).toEqual({
+      analytics_storage: 'denied',
+      ad_storage: 'denied',
+      ad_user_data: 'denied',
+      ad_personalization: 'denied',
+    });
     expect(commands()[1]?.[1]).toBeInstanceOf(Date);
   });
 
@@ -39,7 +50,9 @@ describe('startTagManager', () => {
 
   it('loads gtag.js asynchronously, with the id, from Google unless configured otherwise', () => {
     startTagManager(CONFIG, { granted: false, route: '/' });
-    expect(gtagScripts().map((script) => [script.src, script.async])).toEqual([[`${DEFAULT_GTAG_SCRIPT_URL}?id=G-TEST1234`, true]]);
+    expect(gtagScripts().map((script) => [script.src, script.async])).toEqual([
+      [`${DEFAULT_GTAG_SCRIPT_URL}?id=G-TEST1234`, true],
+    ]);
   });
 
   it('loads the configured script URL', () => {
@@ -52,7 +65,9 @@ describe('startTagManager', () => {
     const tags = startTagManager(CONFIG, { granted: false, route: '/gifts/:giftId' });
     tags.pageView('/redeem/:redeemId');
 
-    const pageFields = commands().filter(([command]) => command === 'set' || command === 'config' || command === 'event');
+    const pageFields = commands().filter(
+      ([command]) => command === 'set' || command === 'config' || command === 'event',
+    );
     expect(pageFields.map((args) => args.at(-1))).toEqual([
       { page_location: 'http://localhost/gifts/:giftId' },
       { page_location: 'http://localhost/gifts/:giftId', send_page_view: false },
@@ -65,7 +80,9 @@ describe('startTagManager', () => {
   });
 
   it('cuts the referrer to its origin: the previous address may hold a gift id', () => {
-    const referrer = jest.spyOn(document, 'referrer', 'get').mockReturnValue('http://localhost/gifts/Zx9_-aBcDeFgHiJkLmNoPqRs?from=share');
+    const referrer = jest
+      .spyOn(document, 'referrer', 'get')
+      .mockReturnValue('http://localhost/gifts/Zx9_-aBcDeFgHiJkLmNoPqRs?from=share');
     startTagManager(CONFIG, { granted: false, route: '/redeem/:redeemId' });
     const config = commands().find(([command]) => command === 'config');
     expect(config?.at(-1)).toMatchObject({ page_referrer: 'http://localhost/' });
@@ -96,12 +113,14 @@ describe('startTagManager', () => {
 
     gtagScripts()[0]?.dispatchEvent(new Event('error'));
 
-    expect(warn).toHaveBeenCalledWith(`[tag manager] ${DEFAULT_GTAG_SCRIPT_URL}?id=G-TEST1234 could not be loaded; tags stay off`);
+    expect(warn).toHaveBeenCalledWith(
+      `[tag manager] ${DEFAULT_GTAG_SCRIPT_URL}?id=G-TEST1234 could not be loaded; tags stay off`,
+    );
   });
 });
 
 describe('clearGoogleCookies', () => {
-  it('removes the tag\'s cookies and leaves the others', () => {
+  it("removes the tag's cookies and leaves the others", () => {
     document.cookie = '_ga=GA1.1.123.456; path=/';
     document.cookie = '_ga_TEST1234=GS1.1.789; path=/';
     document.cookie = 'p-visitor=keep; path=/';

@@ -55,7 +55,10 @@ function pageFields(win: Window, route: string): Record<string, string> {
   return fields;
 }
 
-export function startTagManager(config: TagManagerConfig, { granted, route, win = window }: TagManagerOptions): TagManager {
+export function startTagManager(
+  config: TagManagerConfig,
+  { granted, route, win = window }: TagManagerOptions,
+): TagManager {
   const dataLayer = (win.dataLayer = win.dataLayer ?? []);
   // gtag.js reads each command as an Arguments object, exactly as Google's snippet pushes it.
   const gtag = function () {
@@ -76,7 +79,9 @@ export function startTagManager(config: TagManagerConfig, { granted, route, win 
   const script = win.document.createElement('script');
   script.async = true;
   script.src = gtagScriptUrl(config);
-  script.addEventListener('error', () => console.warn(`[tag manager] ${script.src} could not be loaded; tags stay off`));
+  script.addEventListener('error', () =>
+    console.warn(`[tag manager] ${script.src} could not be loaded; tags stay off`),
+  );
   win.document.head.appendChild(script);
 
   return {

@@ -13,7 +13,14 @@ function fakeSdk(): CrispSdk & { configure: jest.Mock; load: jest.Mock } {
     createSingletonIfNecessary: jest.fn(() => {
       window.$crisp ??= [];
     }),
-    chat: { show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn(), onChatOpened: jest.fn(), onChatClosed: jest.fn() },
+    chat: {
+      show: jest.fn(),
+      hide: jest.fn(),
+      open: jest.fn(),
+      close: jest.fn(),
+      onChatOpened: jest.fn(),
+      onChatClosed: jest.fn(),
+    },
   };
 }
 
@@ -36,7 +43,10 @@ afterEach(() => warn.mockRestore());
 describe('configured', () => {
   it('configures Crisp without autoload, with the configured script URL, then loads it and connects the facade', async () => {
     const Crisp = fakeSdk();
-    await loadCrisp({ crispWebsiteId: WEBSITE_ID, scriptUrl: SCRIPT_URL }, { chat, importSdk: async () => ({ Crisp }) });
+    await loadCrisp(
+      { crispWebsiteId: WEBSITE_ID, scriptUrl: SCRIPT_URL },
+      { chat, importSdk: async () => ({ Crisp }) },
+    );
     expect(Crisp.configure).toHaveBeenCalledWith(WEBSITE_ID, { autoload: false, clientUrl: SCRIPT_URL });
     expect(Crisp.load).toHaveBeenCalledTimes(1);
     expect(Crisp.configure.mock.invocationCallOrder[0]).toBeLessThan(Crisp.load.mock.invocationCallOrder[0] ?? 0);
@@ -61,7 +71,10 @@ describe('configured', () => {
     // A layout asked for the bubble and a visitor for the chat before the SDK arrived.
     chat.show();
     chat.toggle();
-    await loadCrisp({ crispWebsiteId: WEBSITE_ID, scriptUrl: SCRIPT_URL }, { chat, importSdk: async () => ({ Crisp: new CrispClass() }) });
+    await loadCrisp(
+      { crispWebsiteId: WEBSITE_ID, scriptUrl: SCRIPT_URL },
+      { chat, importSdk: async () => ({ Crisp: new CrispClass() }) },
+    );
     expect(crispScripts().map((script) => script.getAttribute('src'))).toEqual([SCRIPT_URL]);
     expect(window.CRISP_WEBSITE_ID).toBe(WEBSITE_ID);
     // The redeem layout, client-side, after connecting.
@@ -103,7 +116,10 @@ describe('unconfigured or failing', () => {
 
   it("Crisp's script failing to load switches chat off with a warning; the facade stops driving Crisp", async () => {
     const Crisp = new CrispClass();
-    await loadCrisp({ crispWebsiteId: WEBSITE_ID, scriptUrl: SCRIPT_URL }, { chat, importSdk: async () => ({ Crisp }) });
+    await loadCrisp(
+      { crispWebsiteId: WEBSITE_ID, scriptUrl: SCRIPT_URL },
+      { chat, importSdk: async () => ({ Crisp }) },
+    );
     expect(chat.availability()).toBe('on');
     const queued = [...(window.$crisp as unknown[])];
 

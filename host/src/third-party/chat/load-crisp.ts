@@ -17,7 +17,9 @@ export interface CrispDeps {
 
 /** The SDK appends the script itself and reports nothing; its element's error event tells. */
 function onScriptError(url: string, handler: () => void): void {
-  const script = Array.from(document.getElementsByTagName('script')).find((element) => element.getAttribute('src') === url);
+  const script = Array.from(document.getElementsByTagName('script')).find(
+    (element) => element.getAttribute('src') === url,
+  );
   script?.addEventListener('error', handler, { once: true });
 }
 

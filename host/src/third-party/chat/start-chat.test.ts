@@ -7,7 +7,14 @@ const mockCrisp = {
   configure: jest.fn(),
   load: jest.fn(),
   createSingletonIfNecessary: jest.fn(),
-  chat: { show: jest.fn(), hide: jest.fn(), open: jest.fn(), close: jest.fn(), onChatOpened: jest.fn(), onChatClosed: jest.fn() },
+  chat: {
+    show: jest.fn(),
+    hide: jest.fn(),
+    open: jest.fn(),
+    close: jest.fn(),
+    onChatOpened: jest.fn(),
+    onChatClosed: jest.fn(),
+  },
 };
 
 jest.mock('crisp-sdk-web', () => {
@@ -26,7 +33,10 @@ it('with one: fetches the SDK, loads Crisp from the configured script and connec
   startChat({ crispWebsiteId: 'site-1', scriptUrl: 'http://localhost:4510/l.js' });
   await waitFor(() => expect(chat.availability()).toBe('on'));
   expect(mockImported).toHaveBeenCalledTimes(1);
-  expect(mockCrisp.configure).toHaveBeenCalledWith('site-1', { autoload: false, clientUrl: 'http://localhost:4510/l.js' });
+  expect(mockCrisp.configure).toHaveBeenCalledWith('site-1', {
+    autoload: false,
+    clientUrl: 'http://localhost:4510/l.js',
+  });
   expect(mockCrisp.load).toHaveBeenCalledTimes(1);
   chat.open();
   expect(mockCrisp.chat.open).toHaveBeenCalledTimes(1);

@@ -8,7 +8,14 @@ const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 function recordingWidget(): ChatWidget & { calls: ChatCommand[] } {
   const calls: ChatCommand[] = [];
   const record = (name: ChatCommand) => () => void calls.push(name);
-  return { calls, show: record('show'), hide: record('hide'), open: record('open'), close: record('close'), toggle: record('toggle') };
+  return {
+    calls,
+    show: record('show'),
+    hide: record('hide'),
+    open: record('open'),
+    close: record('close'),
+    toggle: record('toggle'),
+  };
 }
 
 /** The visibility the widget ends up with: its latest show or hide. */

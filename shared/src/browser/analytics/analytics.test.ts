@@ -175,7 +175,10 @@ describe('personal data', () => {
     const { hits, sink } = collecting();
     analytics.connect(sink);
 
-    analytics.track({ name: 'Gift Viewed', properties: { prizeId: 'coffee-voucher-2030-limited', status: 'redeemed' } });
+    analytics.track({
+      name: 'Gift Viewed',
+      properties: { prizeId: 'coffee-voucher-2030-limited', status: 'redeemed' },
+    });
 
     expect(hits).toHaveLength(1);
   });

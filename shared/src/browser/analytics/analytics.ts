@@ -24,7 +24,8 @@ export interface PageView {
 }
 
 /** What a sink receives; `at` is when the call was made (ms since the epoch), not when it was sent. */
-export type AnalyticsHit = { type: 'event'; event: ProductEvent; at: number } | { type: 'page'; view: PageView; at: number };
+export type AnalyticsHit =
+  { type: 'event'; event: ProductEvent; at: number } | { type: 'page'; view: PageView; at: number };
 
 export type AnalyticsSink = (hit: AnalyticsHit) => void;
 
@@ -55,10 +56,13 @@ export function createAnalytics(now: () => number = Date.now): Analytics {
 
   const record = (hit: AnalyticsHit) => {
     if (disabled) return;
-    const values = hit.type === 'page' ? [hit.view.route] : Object.values(hit.event.properties).filter((v) => typeof v === 'string');
+    const values =
+      hit.type === 'page' ? [hit.view.route] : Object.values(hit.event.properties).filter((v) => typeof v === 'string');
     const refused = values.map(personalDataIn).find(Boolean);
     if (refused) {
-      console.warn(`[analytics] not sent: ${hit.type === 'page' ? 'the page view' : `"${hit.event.name}"`} holds ${refused}`);
+      console.warn(
+        `[analytics] not sent: ${hit.type === 'page' ? 'the page view' : `"${hit.event.name}"`} holds ${refused}`,
+      );
       return;
     }
     if (sink) {

@@ -36,7 +36,12 @@ describe('the page’s query client', () => {
 
   it('gives up after two retries, with the last failure', async () => {
     const client = createQueryClient();
-    const request = failingWith(new ApiError(502, 'one'), new ApiError(504, 'two'), new ApiError(503, 'three'), new ApiError(503, 'four'));
+    const request = failingWith(
+      new ApiError(502, 'one'),
+      new ApiError(504, 'two'),
+      new ApiError(503, 'three'),
+      new ApiError(503, 'four'),
+    );
     const loaded = client.fetchQuery({ queryKey: ['b'], queryFn: request });
     const settled = expect(loaded).rejects.toMatchObject({ statusCode: 503, message: 'three' });
 
@@ -48,7 +53,9 @@ describe('the page’s query client', () => {
   it.each([400, 403, 404, 409, 410])('does not retry a load that failed with %i', async (status) => {
     const client = createQueryClient();
     const request = failingWith(new ApiError(status, 'no'));
-    const settled = expect(client.fetchQuery({ queryKey: ['c', status], queryFn: request })).rejects.toMatchObject({ statusCode: status });
+    const settled = expect(client.fetchQuery({ queryKey: ['c', status], queryFn: request })).rejects.toMatchObject({
+      statusCode: status,
+    });
 
     await jest.advanceTimersByTimeAsync(10_000);
     await settled;
@@ -70,7 +77,9 @@ describe('the page’s query client', () => {
   it('never sends a mutation twice by itself, even after a retryable failure', async () => {
     const client = createQueryClient();
     const send = failingWith(new ApiError(503, 'down'));
-    const settled = expect(client.getMutationCache().build(client, { mutationFn: send }).execute(undefined)).rejects.toMatchObject({ statusCode: 503 });
+    const settled = expect(
+      client.getMutationCache().build(client, { mutationFn: send }).execute(undefined),
+    ).rejects.toMatchObject({ statusCode: 503 });
 
     await jest.advanceTimersByTimeAsync(10_000);
     await settled;

@@ -4,16 +4,26 @@
  * client's mutation cache knows at once, so `send` asks it, and does nothing while a mutation
  * with the same key is under way, whichever component started it.
  */
-import { useMutation, useQueryClient, type MutationKey, type UseMutationOptions, type UseMutationResult } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQueryClient,
+  type MutationKey,
+  type UseMutationOptions,
+  type UseMutationResult,
+} from '@tanstack/react-query';
 
-export type MutationOnceOptions<TData, TVariables> = UseMutationOptions<TData, Error, TVariables> & { mutationKey: MutationKey };
+export type MutationOnceOptions<TData, TVariables> = UseMutationOptions<TData, Error, TVariables> & {
+  mutationKey: MutationKey;
+};
 
 export type MutationOnce<TData, TVariables> = UseMutationResult<TData, Error, TVariables> & {
   /** Sends unless one is under way; settles when the mutation does, and never rejects (see `error`). */
   send: (variables: TVariables) => Promise<void>;
 };
 
-export function useMutationOnce<TData, TVariables>(options: MutationOnceOptions<TData, TVariables>): MutationOnce<TData, TVariables> {
+export function useMutationOnce<TData, TVariables>(
+  options: MutationOnceOptions<TData, TVariables>,
+): MutationOnce<TData, TVariables> {
   const client = useQueryClient();
   const mutation = useMutation(options);
   const { mutateAsync } = mutation;

@@ -3,7 +3,14 @@ import { createChat, MAX_QUEUED_ACTIONS, type ChatCommand, type ChatWidget } fro
 function recordingWidget(): ChatWidget & { calls: ChatCommand[] } {
   const calls: ChatCommand[] = [];
   const record = (name: ChatCommand) => () => void calls.push(name);
-  return { calls, show: record('show'), hide: record('hide'), open: record('open'), close: record('close'), toggle: record('toggle') };
+  return {
+    calls,
+    show: record('show'),
+    hide: record('hide'),
+    open: record('open'),
+    close: record('close'),
+    toggle: record('toggle'),
+  };
 }
 
 describe('before the widget is connected', () => {

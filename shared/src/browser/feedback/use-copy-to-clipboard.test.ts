@@ -39,7 +39,10 @@ describe('useCopyToClipboard', () => {
   });
 
   it.each([
-    ['the clipboard refuses', { writeText: jest.fn().mockRejectedValue(new DOMException('Denied', 'NotAllowedError')) }],
+    [
+      'the clipboard refuses',
+      { writeText: jest.fn().mockRejectedValue(new DOMException('Denied', 'NotAllowedError')) },
+    ],
     ['there is no clipboard (an insecure origin)', undefined],
   ])('says "failed" when %s, until cleared', async (_case, clipboard) => {
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);

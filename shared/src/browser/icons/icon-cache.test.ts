@@ -61,8 +61,14 @@ describe('the icon cache', () => {
   it.each([
     ['not JSON', '{not json'],
     ['another shape', '[1,2,3]'],
-    ['another version', JSON.stringify({ version: 99, entries: { 'mdi:rocket': { data: icon(1), storedAt: T0, usedAt: T0 } } })],
-    ['a malformed entry', JSON.stringify({ version: 1, entries: { 'mdi:rocket': { data: { body: 7 }, storedAt: T0, usedAt: T0 } } })],
+    [
+      'another version',
+      JSON.stringify({ version: 99, entries: { 'mdi:rocket': { data: icon(1), storedAt: T0, usedAt: T0 } } }),
+    ],
+    [
+      'a malformed entry',
+      JSON.stringify({ version: 1, entries: { 'mdi:rocket': { data: { body: 7 }, storedAt: T0, usedAt: T0 } } }),
+    ],
   ])('treats a stored value that is %s as empty, and stores over it', (_what, value) => {
     localStorage.setItem(ICON_CACHE_KEY, value);
     expect(readCachedIcon('mdi:rocket', T0)).toBeUndefined();

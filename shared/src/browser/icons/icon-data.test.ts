@@ -5,7 +5,14 @@ const body = '<path fill="currentColor" d="M0 0h24v24z"/>';
 describe('iconFromSet', () => {
   it('takes an icon with the set-wide size, as the icon service answers', () => {
     const set = { prefix: 'mdi', icons: { rocket: { body } }, width: 24, height: 24 };
-    expect(iconFromSet(set, 'mdi:rocket')).toEqual({ body, width: 24, height: 24, rotate: 0, hFlip: false, vFlip: false });
+    expect(iconFromSet(set, 'mdi:rocket')).toEqual({
+      body,
+      width: 24,
+      height: 24,
+      rotate: 0,
+      hFlip: false,
+      vFlip: false,
+    });
   });
 
   it('lets the icon’s own size win over the set’s', () => {
@@ -17,7 +24,10 @@ describe('iconFromSet', () => {
     const set = {
       prefix: 'mdi',
       icons: { arrow: { body, rotate: 1 } },
-      aliases: { 'arrow-flipped': { parent: 'arrow', hFlip: true, rotate: 1 }, 'arrow-back': { parent: 'arrow-flipped', hFlip: true, height: 20 } },
+      aliases: {
+        'arrow-flipped': { parent: 'arrow', hFlip: true, rotate: 1 },
+        'arrow-back': { parent: 'arrow-flipped', hFlip: true, height: 20 },
+      },
       height: 24,
     };
     expect(iconFromSet(set, 'mdi:arrow-back')).toEqual({ body, height: 20, rotate: 2, hFlip: false, vFlip: false });

@@ -39,7 +39,11 @@ export function iconFromSet(set: unknown, name: string): IconifyIcon | undefined
   let vFlip = false;
   let current = match[2] as string;
   for (let depth = 0; depth <= MAX_ALIAS_DEPTH; depth++) {
-    const item = Object.hasOwn(icons, current) ? icons[current] : Object.hasOwn(aliases, current) ? aliases[current] : undefined;
+    const item = Object.hasOwn(icons, current)
+      ? icons[current]
+      : Object.hasOwn(aliases, current)
+        ? aliases[current]
+        : undefined;
     if (!isObject(item)) return undefined;
     overrides = { ...dimensionsOf(item), ...overrides };
     rotate += typeof item.rotate === 'number' ? item.rotate : 0;

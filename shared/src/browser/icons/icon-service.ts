@@ -11,9 +11,7 @@ import { readCachedIcon, writeCachedIcon } from './icon-cache';
 import { ICON_NAME, iconFromSet } from './icon-data';
 import { isSafeSvgBody } from './safe-svg-body';
 
-export type FallbackIcon =
-  | { status: 'idle' | 'loading' | 'failed' }
-  | { status: 'loaded'; data: IconifyIcon };
+export type FallbackIcon = { status: 'idle' | 'loading' | 'failed' } | { status: 'loaded'; data: IconifyIcon };
 
 interface Service {
   serviceUrl: string;
@@ -32,9 +30,7 @@ const listeners = createListeners();
 
 /** Called by the host before its first render; without a configuration no icon is fetched. */
 export function configureIconService(config: IconsConfig | undefined): void {
-  service = config
-    ? { serviceUrl: config.serviceUrl.replace(/\/+$/, ''), timeoutMs: config.timeoutMs }
-    : undefined;
+  service = config ? { serviceUrl: config.serviceUrl.replace(/\/+$/, ''), timeoutMs: config.timeoutMs } : undefined;
   generation += 1;
   // Starts afresh: what failed under the previous configuration may load under this one.
   states.clear();
@@ -62,7 +58,8 @@ export function fallbackIcon(name: string): FallbackIcon {
 
 function reasonOf(error: unknown, timeoutMs: number): string {
   // By name: the DOMException class differs between realms (and test environments).
-  const { name, message } = typeof error === 'object' && error !== null ? (error as Error) : { name: '', message: String(error) };
+  const { name, message } =
+    typeof error === 'object' && error !== null ? (error as Error) : { name: '', message: String(error) };
   if (name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
   if (name === 'SyntaxError') return 'the answer is not JSON';
   if (name === 'TypeError') return `the icon service could not be reached (${message})`;
@@ -71,11 +68,14 @@ function reasonOf(error: unknown, timeoutMs: number): string {
 
 async function fetchIcon(name: string, { serviceUrl, timeoutMs }: Service): Promise<IconifyIcon> {
   const [, prefix, icon] = ICON_NAME.exec(name) ?? [];
-  const response = await fetch(`${serviceUrl}/${prefix}.json?icons=${icon}`, { signal: AbortSignal.timeout(timeoutMs) });
+  const response = await fetch(`${serviceUrl}/${prefix}.json?icons=${icon}`, {
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   if (!response.ok) throw new Error(`the icon service answered HTTP ${response.status}`);
   const data = iconFromSet(await response.json(), name);
   if (!data) throw new Error('the icon service does not have it');
-  if (!isSafeSvgBody(data.body)) throw new Error('its drawing holds a script, an event handler, a link out or foreign content');
+  if (!isSafeSvgBody(data.body))
+    throw new Error('its drawing holds a script, an event handler, a link out or foreign content');
   return data;
 }
 

@@ -155,7 +155,9 @@ describe('Icon, an icon that is not bundled', () => {
     const { container } = render(<Icon icon="mdi:rocket-launch" size={24} />);
     await waitFor(() => expect(container.querySelector('svg')).not.toBeNull());
 
-    const { entries } = JSON.parse(localStorage.getItem(ICON_CACHE_KEY) ?? '{}') as { entries: Record<string, unknown> };
+    const { entries } = JSON.parse(localStorage.getItem(ICON_CACHE_KEY) ?? '{}') as {
+      entries: Record<string, unknown>;
+    };
     expect(Object.keys(entries)).toHaveLength(ICON_CACHE_MAX_ENTRIES);
     expect(entries).toHaveProperty(['mdi:rocket-launch']);
     expect(entries).not.toHaveProperty(['mdi:cached-0']);
@@ -202,10 +204,18 @@ describe('Icon, an icon that is not bundled', () => {
   });
 
   it.each([
-    ['the service is unreachable', () => Promise.reject(new TypeError('Failed to fetch')), 'the icon service could not be reached'],
+    [
+      'the service is unreachable',
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      'the icon service could not be reached',
+    ],
     ['the service answers 404', () => json({ message: 'Not found' }, 404), 'HTTP 404'],
     ['the service answers 500', () => new Response('oops', { status: 500 }), 'HTTP 500'],
-    ['the service does not have the icon', () => json({ prefix: 'mdi', icons: {}, not_found: ['rocket-launch'] }), 'does not have it'],
+    [
+      'the service does not have the icon',
+      () => json({ prefix: 'mdi', icons: {}, not_found: ['rocket-launch'] }),
+      'does not have it',
+    ],
     ['the answer is not JSON', () => new Response('<html>', { status: 200 }), 'not JSON'],
     [
       'the drawing carries a script',
@@ -239,7 +249,13 @@ describe('Icon, an icon that is not bundled', () => {
       ICON_CACHE_KEY,
       JSON.stringify({
         version: 2,
-        entries: { 'mdi:rocket-launch': { data: { body: '<path d="M0 0" onload="window.pwned=1"/>' }, storedAt: Date.now(), usedAt: Date.now() } },
+        entries: {
+          'mdi:rocket-launch': {
+            data: { body: '<path d="M0 0" onload="window.pwned=1"/>' },
+            storedAt: Date.now(),
+            usedAt: Date.now(),
+          },
+        },
       }),
     );
     configureIconService(SERVICE);

@@ -3,8 +3,14 @@ import { isSafeSvgBody } from './safe-svg-body';
 describe('isSafeSvgBody', () => {
   it.each([
     ['a path', '<path fill="currentColor" d="M12 2L2 22h20z"/>'],
-    ['groups, gradients and internal references', '<defs><linearGradient id="a"><stop offset="0"/></linearGradient></defs><g fill="url(#a)"><use href="#b"/><path id="b" d="M0 0h1v1z"/></g>'],
-    ['an animation', '<circle cx="12" cy="12" r="4"><animate attributeName="r" values="4;6;4" dur="1s" repeatCount="indefinite"/></circle>'],
+    [
+      'groups, gradients and internal references',
+      '<defs><linearGradient id="a"><stop offset="0"/></linearGradient></defs><g fill="url(#a)"><use href="#b"/><path id="b" d="M0 0h1v1z"/></g>',
+    ],
+    [
+      'an animation',
+      '<circle cx="12" cy="12" r="4"><animate attributeName="r" values="4;6;4" dur="1s" repeatCount="indefinite"/></circle>',
+    ],
     ['an internal xlink reference', '<use xlink:href="#x"/><path id="x" d="M1 1h2"/>'],
   ])('accepts %s', (_what, body) => {
     expect(isSafeSvgBody(body)).toBe(true);

@@ -8,9 +8,31 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** The elements icon sets draw with: shapes, grouping, paint servers, clipping, masks, animation. */
 const ALLOWED_ELEMENTS = new Set([
-  'svg', 'g', 'path', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'rect',
-  'defs', 'symbol', 'use', 'clipPath', 'mask', 'pattern', 'linearGradient', 'radialGradient', 'stop',
-  'title', 'desc', 'animate', 'animateTransform', 'animateMotion', 'mpath', 'set',
+  'svg',
+  'g',
+  'path',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'rect',
+  'defs',
+  'symbol',
+  'use',
+  'clipPath',
+  'mask',
+  'pattern',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'title',
+  'desc',
+  'animate',
+  'animateTransform',
+  'animateMotion',
+  'mpath',
+  'set',
 ]);
 
 /** A reference must stay inside the icon: `#id` or `url(#id)`. */

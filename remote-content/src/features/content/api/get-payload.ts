@@ -27,9 +27,7 @@ export async function getPayload(page: ContentPageName): Promise<ContentPayload>
 }
 
 export type PayloadState =
-  | { status: 'loading' }
-  | { status: 'ready'; payload: ContentPayload }
-  | { status: 'error'; message: string };
+  { status: 'loading' } | { status: 'ready'; payload: ContentPayload } | { status: 'error'; message: string };
 
 export function payloadQueryOptions(page: ContentPageName) {
   return queryOptions({

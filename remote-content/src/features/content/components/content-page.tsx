@@ -41,7 +41,9 @@ export function ContentPage({ page, actions, updatedAt }: ContentPageProps) {
           <TitleSkeleton />
         </>
       )}
-      {state.status === 'error' && <InlineError asHeading title="This page didn’t load" message={state.message} onRetry={retry} />}
+      {state.status === 'error' && (
+        <InlineError asHeading title="This page didn’t load" message={state.message} onRetry={retry} />
+      )}
       {actions && <div className="p-content__actions">{actions}</div>}
       {state.status === 'loading' && <TextSkeleton />}
       {state.status === 'ready' && (

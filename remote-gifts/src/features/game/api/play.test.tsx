@@ -4,7 +4,16 @@ import { ApiProvider } from 'shared/browser/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { recordAnalytics } from 'shared/testing/analytics';
 import { TestQueryProvider } from 'shared/testing/query-client';
-import { API_BASE, errorResponse, GIFT_ID, giftView, jsonResponse, silenceWarnings, stubFetch, type FetchStub } from '../../../test-utils';
+import {
+  API_BASE,
+  errorResponse,
+  GIFT_ID,
+  giftView,
+  jsonResponse,
+  silenceWarnings,
+  stubFetch,
+  type FetchStub,
+} from '../../../test-utils';
 import { usePlay } from './play';
 
 const { events } = recordAnalytics();

@@ -24,7 +24,10 @@ export function playMutationOptions(api: ApiClient) {
 function trackPlay(result: PlayResult): void {
   analytics.track({
     name: 'Game Played',
-    properties: result.outcome === 'win' ? { outcome: 'win', prizeId: result.gift.prize.id } : { outcome: 'lose', soldOut: result.soldOut },
+    properties:
+      result.outcome === 'win'
+        ? { outcome: 'win', prizeId: result.gift.prize.id }
+        : { outcome: 'lose', soldOut: result.soldOut },
   });
 }
 
@@ -51,7 +54,8 @@ export function usePlay() {
   let state: PlayState = { status: 'idle' };
   if (box !== undefined && mutation.isPending) state = { status: 'pending', box };
   else if (box !== undefined && mutation.isSuccess) state = { status: 'done', box, result: mutation.data };
-  else if (box !== undefined && mutation.isError) state = { status: 'failed', box, failure: toApiFailure(mutation.error) };
+  else if (box !== undefined && mutation.isError)
+    state = { status: 'failed', box, failure: toApiFailure(mutation.error) };
 
   const reset = () => {
     setDismissedAt(mutation.submittedAt);

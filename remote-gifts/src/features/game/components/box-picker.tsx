@@ -16,7 +16,15 @@ interface BoxPickerProps {
 }
 
 /** Three real buttons, so a pick works with a keyboard, a pointer or a screen reader alike. */
-export function BoxPicker({ picked, pickedState, pickedContents, disabled, onPick, onOpened, firstBoxRef }: BoxPickerProps) {
+export function BoxPicker({
+  picked,
+  pickedState,
+  pickedContents,
+  disabled,
+  onPick,
+  onOpened,
+  firstBoxRef,
+}: BoxPickerProps) {
   return (
     <ul className="p-game__boxes" aria-label="Boxes">
       {BOXES.map((box) => {
@@ -33,7 +41,11 @@ export function BoxPicker({ picked, pickedState, pickedContents, disabled, onPic
               // Only the lid's animation can end while the box opens (see gift-box.css).
               onAnimationEnd={isPicked && pickedState === 'opening' ? onOpened : undefined}
             >
-              <GiftBox state={isPicked ? pickedState : 'closed'} tone={box} contents={isPicked ? pickedContents : 'empty'} />
+              <GiftBox
+                state={isPicked ? pickedState : 'closed'}
+                tone={box}
+                contents={isPicked ? pickedContents : 'empty'}
+              />
               <span className="p-game__box-label">Box {box}</span>
             </button>
           </li>

@@ -71,7 +71,11 @@ describe('GameScreen', () => {
   it("shows the won prize's icon", async () => {
     const user = userEvent.setup();
     const gift = giftView();
-    const result: PlayResult = { outcome: 'win', gift: { ...gift, prize: { ...gift.prize, icon: 'mdi:gift' } }, playsRemaining: 0 };
+    const result: PlayResult = {
+      outcome: 'win',
+      gift: { ...gift, prize: { ...gift.prize, icon: 'mdi:gift' } },
+      playsRemaining: 0,
+    };
     renderGame(stubFetch(() => jsonResponse(result)));
 
     await user.click(box(1));
@@ -150,7 +154,11 @@ describe('GameScreen', () => {
 
   it.each([
     ['the API is unreachable', networkFailure, 'could not be reached'],
-    ['the API fails (5xx)', () => errorResponse(503, 'The game is resting for a moment.'), 'The game is resting for a moment.'],
+    [
+      'the API fails (5xx)',
+      () => errorResponse(503, 'The game is resting for a moment.'),
+      'The game is resting for a moment.',
+    ],
   ])('offers to try again when %s, and the retry plays', async (_case, failure, message) => {
     silenceWarnings();
     const user = userEvent.setup();

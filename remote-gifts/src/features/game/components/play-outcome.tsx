@@ -13,7 +13,11 @@ interface PlayOutcomeProps {
 
 export function PlayOutcome({ box, result, onPlayAgain }: PlayOutcomeProps) {
   const playAgain = result.playsRemaining > 0 && (
-    <button type="button" className={`p-button${result.outcome === 'lose' ? ' p-button--primary' : ''}`} onClick={onPlayAgain}>
+    <button
+      type="button"
+      className={`p-button${result.outcome === 'lose' ? ' p-button--primary' : ''}`}
+      onClick={onPlayAgain}
+    >
       Play again
     </button>
   );

@@ -8,9 +8,7 @@ import type { GiftView } from 'shared/api/contract';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
 
 export type GiftState =
-  | { status: 'loading' }
-  | { status: 'ready'; gift: GiftView }
-  | { status: 'failed'; failure: ApiFailure };
+  { status: 'loading' } | { status: 'ready'; gift: GiftView } | { status: 'failed'; failure: ApiFailure };
 
 /** Each answer is a view of the gift: reported once per fetch, by prize and status, never by id. */
 export function giftQueryOptions(api: ApiClient, giftId: string) {

@@ -5,7 +5,15 @@ import { ApiProvider } from 'shared/browser/api/api-context';
 import { createApiClient } from 'shared/api/client';
 import { recordAnalytics } from 'shared/testing/analytics';
 import { TestQueryProvider } from 'shared/testing/query-client';
-import { API_BASE, errorResponse, GIFT_ID, jsonResponse, REDEEM_ID, stubFetch, type FetchStub } from '../../../test-utils';
+import {
+  API_BASE,
+  errorResponse,
+  GIFT_ID,
+  jsonResponse,
+  REDEEM_ID,
+  stubFetch,
+  type FetchStub,
+} from '../../../test-utils';
 import { useOpenRedeem } from './open-redeem';
 
 const { events } = recordAnalytics();

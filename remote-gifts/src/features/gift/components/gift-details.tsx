@@ -45,13 +45,15 @@ export function GiftDetails({ gift }: { gift: GiftView }) {
         <GiftStatus gift={gift} status={status} />
         <div className="p-gift__actions">
           {status === 'available' && (
-            <RedeemButton pending={redeem.status === 'pending'} retry={failure?.retryable ?? false} onRedeem={openRedeem} />
+            <RedeemButton
+              pending={redeem.status === 'pending'}
+              retry={failure?.retryable ?? false}
+              onRedeem={openRedeem}
+            />
           )}
           <ShareButton canShare={share.canShare} onShare={() => void share.shareLink()} />
         </div>
-        {failure && status === 'available' && (
-          <InlineError title="Redeeming didn't start" message={failure.message} />
-        )}
+        {failure && status === 'available' && <InlineError title="Redeeming didn't start" message={failure.message} />}
         <ShareFeedback feedback={share.feedback} />
       </div>
     </article>

@@ -136,7 +136,9 @@ describe('GiftScreen, an available gift', () => {
   it('says when copying failed and shows the address to copy by hand', async () => {
     silenceWarnings();
     const user = userEvent.setup();
-    stubNavigator('clipboard', { writeText: jest.fn().mockRejectedValue(new DOMException('Denied', 'NotAllowedError')) });
+    stubNavigator('clipboard', {
+      writeText: jest.fn().mockRejectedValue(new DOMException('Denied', 'NotAllowedError')),
+    });
     renderGift(stubFetch(() => jsonResponse(giftView())));
 
     await user.click(await screen.findByRole('button', { name: 'Copy link' }));
@@ -302,7 +304,9 @@ describe('GiftScreen, when there is no gift to show', () => {
   });
 
   it('throws a 410 for an expired gift, naming the day it expired, for the host to show its error page', async () => {
-    const fetchStub = stubFetch(() => jsonResponse(giftView({ status: 'expired', expiresAt: '2026-10-01T12:00:00.000Z' })));
+    const fetchStub = stubFetch(() =>
+      jsonResponse(giftView({ status: 'expired', expiresAt: '2026-10-01T12:00:00.000Z' })),
+    );
     renderGift(fetchStub);
 
     const errorPage = await screen.findByTestId('error-page');
@@ -318,24 +322,27 @@ describe('GiftScreen, when the API fails', () => {
   it.each([
     ['answers 5xx', () => errorResponse(500, 'Something broke on our side.'), 'Something broke on our side.'],
     ['is unreachable', networkFailure, 'could not be reached'],
-  ])('shows a retryable error inside the page when the API %s, and the retry loads the gift', async (_case, failure, message) => {
-    silenceWarnings();
-    const user = userEvent.setup();
-    const fetchStub = stubFetch(failure, () => jsonResponse(giftView()));
-    renderGift(fetchStub);
+  ])(
+    'shows a retryable error inside the page when the API %s, and the retry loads the gift',
+    async (_case, failure, message) => {
+      silenceWarnings();
+      const user = userEvent.setup();
+      const fetchStub = stubFetch(failure, () => jsonResponse(giftView()));
+      renderGift(fetchStub);
 
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent("Your gift didn't load");
-    expect(alert).toHaveTextContent(message);
-    expect(screen.getByRole('heading', { level: 1, name: 'Your gift' })).toBeInTheDocument();
-    expect(screen.queryByTestId('error-page')).not.toBeInTheDocument();
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent("Your gift didn't load");
+      expect(alert).toHaveTextContent(message);
+      expect(screen.getByRole('heading', { level: 1, name: 'Your gift' })).toBeInTheDocument();
+      expect(screen.queryByTestId('error-page')).not.toBeInTheDocument();
 
-    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+      await user.click(within(alert).getByRole('button', { name: 'Try again' }));
 
-    expect(await loaded()).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
-    expect(requestsOf(fetchStub)).toEqual([GET_GIFT, GET_GIFT]);
-  });
+      expect(await loaded()).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+      expect(requestsOf(fetchStub)).toEqual([GET_GIFT, GET_GIFT]);
+    },
+  );
 });
 
 describe('GiftScreen and the one retry rule', () => {

@@ -39,7 +39,9 @@ describe('useCompleteRedeem analytics', () => {
   });
 
   it('reports nothing when the redemption is refused', async () => {
-    const { result } = await complete(stubApi({ [COMPLETE]: [() => errorResponse(400, 'You must accept the terms.')] }));
+    const { result } = await complete(
+      stubApi({ [COMPLETE]: [() => errorResponse(400, 'You must accept the terms.')] }),
+    );
 
     expect(result.current.state.status).toBe('failed');
     expect(events).toEqual([]);

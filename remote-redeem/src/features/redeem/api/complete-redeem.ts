@@ -55,7 +55,11 @@ async function failureOf(value: unknown, onClosed: CompleteHandlers['onClosed'])
 }
 
 /** `prizeId` only labels the analytics event; neither the redeem id nor the email leaves for analytics. */
-export function useCompleteRedeem(redeemId: string, { onCompleted, onClosed }: CompleteHandlers, prizeId: string): CompleteRedeem {
+export function useCompleteRedeem(
+  redeemId: string,
+  { onCompleted, onClosed }: CompleteHandlers,
+  prizeId: string,
+): CompleteRedeem {
   const [failure, setFailure] = useState<CompleteFailure>();
   const mutation = useMutationOnce({
     ...completeRedeemMutationOptions(useApi(), redeemId),

@@ -26,7 +26,10 @@ export interface RedeemSession {
 }
 
 export function redeemNotFound(): HttpError {
-  return new HttpError(404, 'This redeem session was not found. Check the link, or open your gift again to start a new one.');
+  return new HttpError(
+    404,
+    'This redeem session was not found. Check the link, or open your gift again to start a new one.',
+  );
 }
 
 export function redeemQueryOptions(api: ApiClient, redeemId: string) {
@@ -72,7 +75,11 @@ export function useRedeem(redeemId: string): RedeemSession {
     try {
       // Once, without automatic retries: it only explains a refusal, and the page has an
       // answer of its own if it fails. A failure is logged here, not as a failed load.
-      return await client.fetchQuery({ queryKey: apiQueryKeys.redeem(redeemId), queryFn: () => api.getRedeem(redeemId), retry: false });
+      return await client.fetchQuery({
+        queryKey: apiQueryKeys.redeem(redeemId),
+        queryFn: () => api.getRedeem(redeemId),
+        retry: false,
+      });
     } catch (error) {
       console.warn('[redeem] the redeem session failed to reload', error);
       return undefined;

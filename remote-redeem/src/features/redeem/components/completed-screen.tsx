@@ -21,7 +21,8 @@ export function CompletedScreen({ redeem, takeFocus }: CompletedScreenProps) {
         <>
           <ScreenHeading takeFocus={takeFocus}>Your gift is redeemed</ScreenHeading>
           <p className="p-redeem__text">
-            Here is your voucher for <strong>{redeem.gift.prize.name}</strong>. Keep the code: you need it to use your gift.
+            Here is your voucher for <strong>{redeem.gift.prize.name}</strong>. Keep the code: you need it to use your
+            gift.
           </p>
           <VoucherCode code={voucherCode} />
         </>
@@ -29,8 +30,8 @@ export function CompletedScreen({ redeem, takeFocus }: CompletedScreenProps) {
         <>
           <ScreenHeading takeFocus={takeFocus}>This gift has been redeemed</ScreenHeading>
           <p className="p-redeem__text">
-            This gift has been redeemed. A gift can be redeemed only once, and its voucher code is shown only in the browser
-            where it was redeemed.
+            This gift has been redeemed. A gift can be redeemed only once, and its voucher code is shown only in the
+            browser where it was redeemed.
           </p>
         </>
       )}

@@ -19,7 +19,12 @@ export function OpenScreen({ redeem, onCompleted, onClosed }: OpenScreenProps) {
         </p>
       </header>
       <GiftSummary gift={redeem.gift} />
-      <RedeemForm redeemId={redeem.redeemId} prizeId={redeem.gift.prize.id} onCompleted={onCompleted} onClosed={onClosed} />
+      <RedeemForm
+        redeemId={redeem.redeemId}
+        prizeId={redeem.gift.prize.id}
+        onCompleted={onCompleted}
+        onClosed={onClosed}
+      />
     </section>
   );
 }

@@ -3,11 +3,21 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { createTestQueryClient } from 'shared/testing/query-client';
 import { aCompletedRedeem, aGift, aRedeem, GIFT_ID, REDEEM_ID } from '../../../test-fixtures';
-import { errorResponse, jsonResponse, networkFailure, renderRedeemPage, sentBodies, stubApi } from '../../../test-utils';
+import {
+  errorResponse,
+  jsonResponse,
+  networkFailure,
+  renderRedeemPage,
+  sentBodies,
+  stubApi,
+} from '../../../test-utils';
 
 const GET = `GET /api/redeems/${REDEEM_ID}`;
 const COMPLETE = `POST /api/redeems/${REDEEM_ID}/complete`;
-const VOUCHER = { voucherCode: '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE', redeemedAt: new Date(2030, 1, 1, 14, 9).toISOString() };
+const VOUCHER = {
+  voucherCode: '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE',
+  redeemedAt: new Date(2030, 1, 1, 14, 9).toISOString(),
+};
 
 type Reply = () => Response | Promise<Response>;
 
@@ -128,7 +138,9 @@ describe('RedeemForm confirmation', () => {
     const reloaded = stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] });
     renderRedeemPage(reloaded);
     expect(await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' })).toBeInTheDocument();
-    expect(within(screen.getByRole('group', { name: 'Voucher code' })).getByText(VOUCHER.voucherCode)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('group', { name: 'Voucher code' })).getByText(VOUCHER.voucherCode),
+    ).toBeInTheDocument();
     expect(reloaded.mock.calls[0]?.[1]?.credentials).toBe('include');
   });
 
@@ -207,7 +219,10 @@ describe('RedeemForm confirmation', () => {
     await fillIn(user);
     await user.click(confirmButton());
 
-    const heading = await screen.findByRole('heading', { level: 1, name: 'This gift was redeemed in another tab or session' });
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'This gift was redeemed in another tab or session',
+    });
     expect(heading).toHaveFocus();
   });
 
@@ -275,7 +290,11 @@ describe('RedeemForm and the page’s cache', () => {
   it('puts no gift into the cache that no page loaded', async () => {
     const user = userEvent.setup();
     const queryClient = createTestQueryClient();
-    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem())], [COMPLETE]: [() => jsonResponse(VOUCHER)] }), REDEEM_ID, { queryClient });
+    renderRedeemPage(
+      stubApi({ [GET]: [() => jsonResponse(aRedeem())], [COMPLETE]: [() => jsonResponse(VOUCHER)] }),
+      REDEEM_ID,
+      { queryClient },
+    );
     await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' });
 
     await fillIn(user);

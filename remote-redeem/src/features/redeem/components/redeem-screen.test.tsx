@@ -41,7 +41,9 @@ describe('RedeemScreen on arrival', () => {
     const fetchStub = stubApi({ [GET]: [() => jsonResponse(aRedeem())] });
     renderRedeemPage(fetchStub);
 
-    const summary = (await screen.findByRole('heading', { level: 2, name: 'Coffee shop voucher' })).closest('.p-redeem__gift') as HTMLElement;
+    const summary = (await screen.findByRole('heading', { level: 2, name: 'Coffee shop voucher' })).closest(
+      '.p-redeem__gift',
+    ) as HTMLElement;
     const icon = summary.querySelector('[data-icon="mdi:coffee"]');
     expect(icon?.tagName.toLowerCase()).toBe('svg');
     expect(icon?.querySelector('path')).toHaveAttribute('d', expect.stringMatching(/^M2 21h18/));
@@ -79,7 +81,9 @@ describe('RedeemScreen on arrival', () => {
 
   it('shows a session completed in another browser as redeemed, without a voucher or an email', async () => {
     // What the API answers anyone but the visitor who opened or completed the session.
-    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem({ voucherCode: null, emailHint: null }))] }));
+    renderRedeemPage(
+      stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem({ voucherCode: null, emailHint: null }))] }),
+    );
 
     expect(await screen.findByRole('heading', { level: 1, name: 'This gift has been redeemed' })).toBeInTheDocument();
     expect(screen.getByText(/^This gift has been redeemed\./)).toBeInTheDocument();
@@ -112,7 +116,10 @@ describe('RedeemScreen on arrival', () => {
   it('shows a superseded session: the gift was redeemed elsewhere', async () => {
     renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem({ status: 'superseded' }))] }));
 
-    const heading = await screen.findByRole('heading', { level: 1, name: 'This gift was redeemed in another tab or session' });
+    const heading = await screen.findByRole('heading', {
+      level: 1,
+      name: 'This gift was redeemed in another tab or session',
+    });
     expect(heading).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See the gift' })).toHaveAttribute('href', `/gifts/${GIFT_ID}`);
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();

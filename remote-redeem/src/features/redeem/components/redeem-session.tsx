@@ -21,7 +21,9 @@ export function RedeemSession({ redeemId }: { redeemId: string }) {
   // Whether the screen changed under the visitor's hands, rather than on arrival.
   const [changedHere, setChangedHere] = useState(false);
   const redeem = state.status === 'ready' ? state.redeem : undefined;
-  useDocumentTitle(redeem?.status === 'completed' ? (redeem.voucherCode ? 'Your voucher' : 'Gift redeemed') : 'Redeem your gift');
+  useDocumentTitle(
+    redeem?.status === 'completed' ? (redeem.voucherCode ? 'Your voucher' : 'Gift redeemed') : 'Redeem your gift',
+  );
 
   const onCompleted = useCallback(
     (result: CompleteRedeemResult, body: CompleteRedeemBody) => {

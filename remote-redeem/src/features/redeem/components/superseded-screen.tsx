@@ -13,7 +13,8 @@ export function SupersededScreen({ gift, takeFocus }: SupersededScreenProps) {
     <section className="p-redeem">
       <ScreenHeading takeFocus={takeFocus}>This gift was redeemed in another tab or session</ScreenHeading>
       <p className="p-redeem__text">
-        A gift can be redeemed only once. If that was you, the voucher code is shown in the browser where you redeemed it.
+        A gift can be redeemed only once. If that was you, the voucher code is shown in the browser where you redeemed
+        it.
       </p>
       <div className="p-redeem__actions">
         <Link className="p-button" to={`/gifts/${gift.giftId}`}>
