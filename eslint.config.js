@@ -1,5 +1,5 @@
 // One flat config for every workspace, with the import boundaries that keep the parts
-// independently deployable (CONVENTIONS.md: "Boundaries").
+// independently deployable (README: "For remote teams: develop and deploy a remote alone").
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const importX = require('eslint-plugin-import-x');

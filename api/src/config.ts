@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
-import { EnvError, readHostOrigin, readInt, readPort } from 'shared/node/env';
+import { EnvError, httpOrigin, readHostOrigin, readInt, readPort } from 'shared/node/env';
 
 export const API_ROOT = join(__dirname, '..');
 
@@ -103,16 +103,11 @@ function readOrigins(env: Env): string[] {
   if (raw === undefined || raw.trim() === '') return [];
   return raw.split(',').map((part) => {
     const value = part.trim();
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    const origin = httpOrigin(value);
+    if (!origin) {
       throw new EnvError(`CORS_ORIGINS must be comma-separated origins such as http://localhost:4301, got "${value}"`);
     }
-    return url.origin;
+    return origin;
   });
 }
 

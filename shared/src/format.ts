@@ -1,4 +1,4 @@
-/** How every page writes money, dates and times for people: English (SEED-SPEC: interface locale English). */
+/** How every page writes money, dates and times for people: English (the interface's one locale). */
 import type { PrizeValue } from './api/contract';
 
 // One formatter for every remote, so a prize reads the same on the gift and redeem pages.

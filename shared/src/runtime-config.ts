@@ -28,7 +28,7 @@ const measurementId = z
   .string()
   .check(z.trim(), z.regex(/^[A-Z]{1,3}-[A-Z0-9-]{4,40}$/, 'must look like G-XXXXXXXXXX'));
 
-/** Each third party is off unless its section is present (SEED-SPEC.md sections 1, 7 and 9). */
+/** Each third party is off unless its section is present (README: "Third parties"). */
 const analyticsSchema = z.strictObject({
   /** The Mixpanel project token. */
   mixpanelToken: key,

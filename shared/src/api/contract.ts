@@ -1,6 +1,6 @@
 /**
  * The backend API's contract: paths, shapes and statuses that the API serves and the remotes
- * call (PRODUCT.md, "Backend API"). Types only, plus the rules both sides check the same way.
+ * call (the endpoints are listed in api/README.md). Types only, plus the rules both sides check the same way.
  */
 
 /** A voucher code: seven groups of four Crockford base32 characters (no I, L, O or U), unanchored. */

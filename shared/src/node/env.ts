@@ -33,20 +33,24 @@ export function readInt(name: string, fallback: number, env: Env = process.env):
   return value;
 }
 
+/** The http(s) origin of `raw` (`https://example.com/path` → `https://example.com`), if it has one. */
+export function httpOrigin(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+}
+
 /** The origin visitors load the host from; remotes allow it through CORS. */
 export function readHostOrigin(env: Env = process.env): string {
   const raw = env.HOST_ORIGIN;
   if (raw === undefined || raw === '') return `http://localhost:${readPort('host', env)}`;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new EnvError(`HOST_ORIGIN must be an origin such as http://localhost:3000, got "${raw}"`);
-  }
-  return url.origin;
+  const origin = httpOrigin(raw);
+  if (!origin) throw new EnvError(`HOST_ORIGIN must be an origin such as http://localhost:3000, got "${raw}"`);
+  return origin;
 }
 
 /**

@@ -18,7 +18,7 @@ const loading = (library: ReturnType<typeof fakeLibrary>) => async () => library
 afterEach(() => jest.restoreAllMocks());
 
 describe('the Mixpanel settings', () => {
-  it('are the specification’s numbers (SEED-SPEC.md section 9)', () => {
+  it('are the product’s Mixpanel settings', () => {
     expect(MIXPANEL_SETTINGS).toMatchObject({
       cookie_expiration: 365,
       batch_requests: true,

@@ -24,7 +24,7 @@ const URL_PROPERTIES = [
   '$initial_referring_domain',
 ];
 
-/** SEED-SPEC.md section 9 ("Third-party analytics settings"). */
+/** The product’s Mixpanel settings: cookies for a year, batched requests (README: "Third parties"). */
 export const MIXPANEL_SETTINGS = {
   cookie_expiration: 365,
   batch_requests: true,

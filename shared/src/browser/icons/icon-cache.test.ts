@@ -14,7 +14,7 @@ beforeEach(() => localStorage.clear());
 afterEach(() => jest.restoreAllMocks());
 
 describe('the icon cache', () => {
-  it('keeps at most 50 entries for 168 hours, as SEED-SPEC.md section 9 says', () => {
+  it('keeps at most 50 entries for 168 hours, as the README promises operators', () => {
     expect(ICON_CACHE_MAX_ENTRIES).toBe(50);
     expect(ICON_CACHE_TTL_HOURS).toBe(168);
   });

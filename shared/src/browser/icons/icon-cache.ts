@@ -1,5 +1,5 @@
 /**
- * The browser's cache of icons fetched from the icon service (SEED-SPEC.md section 9): at most
+ * The browser's cache of icons fetched from the icon service (README: "Third parties"): at most
  * 50 entries, the least recently used leaving first, each kept 168 hours from when it was
  * stored. One localStorage key holds them all; storage that is missing, full or corrupt only
  * makes every lookup a miss.
