@@ -1,8 +1,7 @@
 import type { ComponentType } from 'react';
 import type { LayoutName } from 'shared/remotes';
-import { DefaultLayout } from './default-layout';
-import { NoFooterLayout } from './no-footer-layout';
 import { RedeemLayout } from './redeem-layout';
+import { DefaultLayout, NoFooterLayout } from './site-layout';
 
 /** The layouts the registry's routes name (`shared/src/remotes.ts`), by name. */
 export const LAYOUTS: Record<LayoutName, ComponentType> = {
