@@ -61,8 +61,29 @@ const zones = [
   {
     target: './host/server',
     from: './host/src',
-    except: ['./route-table'],
-    message: "The host's server reads the route table, no browser code.",
+    // The route table for statuses and preloads; the layouts (with the services they read and
+    // the host's stylesheet) to render a prerendered page's frame.
+    except: ['./route-table', './layouts', './app-services.tsx', './third-party', './styles'],
+    message: "The host's server reads the route table and renders the layouts' frame, no other browser code.",
+  },
+  // The bench measures the built, served apps (Node code); only its monolith build config
+  // (bench/monolith/) reads their source, and nothing imports the bench.
+  {
+    target: './bench/src',
+    from: [...APPS, 'e2e'].map((app) => `./${app}`),
+    message: 'The bench measures the built apps; only bench/monolith/ (the monolith build) imports their source.',
+  },
+  {
+    target: './bench/src',
+    from: './shared',
+    except: ['./src/remotes.ts'],
+    message: 'The bench imports no source; `shared/remotes`, the registry of remotes, is the one exception.',
+  },
+  { target: './bench/monolith', from: ['./api', './e2e'], message: 'The monolith is the browser apps only.' },
+  {
+    target: [...APPS, 'shared', 'e2e', 'scripts', 'templates'].map((dir) => `./${dir}`),
+    from: './bench',
+    message: 'Nothing imports the bench.',
   },
   // Inside `shared`, by where code runs: browser code reaches no Node module, nothing reaches test helpers.
   {
@@ -160,6 +181,12 @@ function whereCodeRuns() {
       { paths: [...SHARED_ONLY_LIBRARIES, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
       TEST_FILES,
     ),
+    // The bench is Node code, but its stand-in for the federation runtime runs in the monolith's pages.
+    restrict(
+      ['bench/monolith/federation-runtime.ts'],
+      { paths: NODE_ONLY, patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      TEST_FILES,
+    ),
     // `shared`'s browser and universal code.
     restrict(
       ['shared/src/**/*.{ts,tsx}'],
@@ -254,7 +281,16 @@ const noImportCycle = {
 };
 
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-server/**', '**/node_modules/**', '**/coverage/**', '**/.e2e-tmp/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/dist-server/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      '**/.e2e-tmp/**',
+      'bench/.work/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

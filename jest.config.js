@@ -1,4 +1,5 @@
 /** Unit and component tests of every workspace in one run; browser tests live in e2e/. */
+const { join } = require('node:path');
 const preset = require('./jest.preset.js');
 // The registry of remotes is TypeScript: tsx's API loads it, then its hooks are removed again,
 // since left in place they break the resolution of jest's own TypeScript global set-ups.
@@ -17,6 +18,14 @@ module.exports = {
       displayName: 'scripts',
       roots: ['<rootDir>/scripts'],
       testMatch: ['<rootDir>/scripts/**/*.test.ts'],
+      testEnvironment: 'node',
+      setupFilesAfterEnv: [],
+    }),
+    // The bench's own logic (medians, round trips, its command line); the bench itself runs on
+    // demand (`npm run bench`), never in `npm test`.
+    preset(join(__dirname, 'bench'), {
+      roots: ['<rootDir>/src'],
+      testMatch: ['<rootDir>/src/**/*.test.ts'],
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),

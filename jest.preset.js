@@ -24,7 +24,11 @@ function preset(dir, overrides = {}) {
     displayName: require(join(dir, 'package.json')).name,
     rootDir: dir,
     testEnvironment: join(__dirname, 'jest.environment.js'),
-    testMatch: ['<rootDir>/src/**/*.test.ts?(x)', '<rootDir>/server/**/*.test.ts', '<rootDir>/build/**/*.test.ts'],
+    testMatch: [
+      '<rootDir>/src/**/*.test.ts?(x)',
+      '<rootDir>/server/**/*.test.ts?(x)',
+      '<rootDir>/build/**/*.test.ts?(x)',
+    ],
     setupFilesAfterEnv: [join(__dirname, 'jest.setup.ts')],
     moduleNameMapper: { '\\.css$': join(__dirname, 'jest.style-stub.js') },
     transform: typescriptTransform,

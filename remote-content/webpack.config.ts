@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { readPort } from 'shared/node/env';
 import { createWebpackConfig } from '../webpack.config.base';
 import { PayloadPlugin } from './build/payload-plugin';
+import { PrerenderPlugin } from './build/prerender-plugin';
 import { CONTENT_PAGES } from './src/features/content/content-pages';
 
 /**
@@ -17,7 +18,7 @@ const config = createWebpackConfig({
   dir: __dirname,
   port: readPort('content'),
   title: 'Content remote',
-  plugins: [new PayloadPlugin({ contentDir, pages: CONTENT_PAGES })],
+  plugins: [new PayloadPlugin({ contentDir, pages: CONTENT_PAGES }), new PrerenderPlugin({ pages: CONTENT_PAGES })],
 });
 
 export default (...args: Parameters<typeof config>): ReturnType<typeof config> => {

@@ -65,6 +65,12 @@ async function main(): Promise<void> {
     // Stack traces need the lines, not the text; the sources stay out of the shipped map.
     sourcesContent: false,
     logLevel: 'warning',
+    // A server that renders the app's components (the host's page frame) imports their
+    // stylesheets as text: unused, or inlined into the HTML it sends.
+    loader: { '.css': 'text' },
+    // …so a component's bare `import './x.css'` is rightly dropped; esbuild need not say so.
+    logOverride: { 'ignored-bare-import': 'silent' },
+    jsx: 'automatic',
     plugins: [externalPackages(manifest.name, manifest.dependencies ?? {})],
   });
   console.log(`[build-server] ${manifest.name}: ${entry} → ${outfile}`);

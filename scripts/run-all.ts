@@ -1,13 +1,13 @@
 /**
  * Runs every part at once, each as its own process on its own port, through concurrently.
- *   start: builds what is not built yet, then serves the production builds (`npm run serve`:
- *          plain node on each part's compiled server).
+ *   start: builds what is not built yet or was built from other sources (scripts/build-stamp.ts),
+ *          then serves the production builds (`npm run serve`: plain node on each part's
+ *          compiled server).
  *   dev:   webpack-dev-server with hot reload for every part.
  * Ctrl-C (or SIGTERM) stops them all; if one exits, the others are stopped too. Either way a
  * part still running after GRACE_MS is killed.
  */
-import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type SpawnOptions } from 'node:child_process';
 import { join } from 'node:path';
 import {
   createConcurrently as concurrently,
@@ -18,36 +18,35 @@ import {
   type ConcurrentlyCommandInput,
 } from 'concurrently';
 import { REMOTES } from 'shared/remotes';
+import { buildParts } from './build-all';
+import { PARTS, staleReason } from './build-stamp';
 import { LogLines } from './log-lines';
 
 const ROOT = join(__dirname, '..');
 /** Past the API's own bound (10 s for in-flight requests, then closing its database). */
 export const GRACE_MS = 12_000;
 
-/**
- * Files that exist once a part has been built: its server bundle, and its web build's last
- * file. Any one missing (say, a web build from before the servers were bundled) means
- * `npm run build -w <part>`. The remotes are those of the registry (`shared/src/remotes.ts`).
- */
-const PARTS: Record<string, string[]> = {
-  api: ['dist/index.js'],
-  ...Object.fromEntries(
-    Object.values(REMOTES).map((remote) => [remote.packageDir, ['dist/builds/latest.json', 'dist-server/main.js']]),
-  ),
-  host: ['dist/_app/builds/latest.json', 'dist-server/main.js'],
-};
 const COLOURS = ['cyan', 'magenta', 'yellow', 'green', 'blue'];
 
-function buildMissing(): void {
-  for (const [part, markers] of Object.entries(PARTS)) {
-    if (markers.every((marker) => existsSync(join(ROOT, part, marker)))) continue;
-    console.log(`[run-all] building ${part}`);
-    // Through a shell, so Windows finds npm.cmd (Node refuses to spawn .cmd files without one).
-    const result = spawnSync(`npm run build -w ${part}`, { cwd: ROOT, stdio: 'inherit', shell: true });
-    if (result.status !== 0) {
-      console.error(`[run-all] building ${part} failed`);
-      process.exit(result.status ?? 1);
-    }
+/**
+ * The parts `npm start` must build first, with the reason: not built, or built from other
+ * sources than today's (scripts/build-stamp.ts). A stale build is rebuilt, never served.
+ */
+export function partsToBuild(root = ROOT): Array<{ part: string; reason: string }> {
+  return Object.keys(PARTS).flatMap((part) => {
+    const reason = staleReason(root, part);
+    return reason ? [{ part, reason }] : [];
+  });
+}
+
+async function buildMissing(): Promise<void> {
+  const stale = partsToBuild();
+  if (stale.length === 0) return;
+  for (const { part, reason } of stale) console.log(`[run-all] building ${part}: ${reason}`);
+  const failed = await buildParts(stale.map(({ part }) => part));
+  if (failed.length > 0) {
+    console.error(`[run-all] building ${failed.join(', ')} failed`);
+    process.exit(1);
   }
 }
 
@@ -121,12 +120,12 @@ export async function runParts(parts: ConcurrentlyCommandInput[], graceMs = GRAC
   return signalled ? 0 : 1;
 }
 
-function main(mode: string | undefined): void {
+async function main(mode: string | undefined): Promise<void> {
   if (mode !== 'start' && mode !== 'dev') {
     console.error('usage: tsx scripts/run-all.ts start|dev');
     process.exit(2);
   }
-  if (mode === 'start') buildMissing();
+  if (mode === 'start') await buildMissing();
   const script = mode === 'start' ? 'serve' : 'dev';
   const parts = Object.keys(PARTS).map((name) => ({
     name,
@@ -137,4 +136,4 @@ function main(mode: string | undefined): void {
   void runParts(parts).then((code) => process.exit(code));
 }
 
-if (require.main === module) main(process.argv[2]);
+if (require.main === module) void main(process.argv[2]);

@@ -40,8 +40,8 @@ export interface RenderedPage {
 }
 
 /**
- * Waits until the page inside `main` has rendered: no loading placeholder left, a non-empty
- * h1 and, unless `headingOnly`, some text besides it (content pages fetch theirs at run time).
+ * Waits until the page inside `main` has rendered: taken over by the app if prerendered, no
+ * loading placeholder left, a non-empty h1 and, unless `headingOnly`, some text besides it.
  */
 export async function waitForRenderedPage(
   page: Page,
@@ -51,6 +51,8 @@ export async function waitForRenderedPage(
   try {
     const handle = await page.waitForFunction(
       (wantBody) => {
+        // A page the host's server prerendered is the app's once the app has taken it over.
+        if (document.querySelector('[data-prerendered]')) return false;
         const main = document.querySelector('main');
         const heading = main?.querySelector('h1');
         if (!main || !heading || main.querySelector('[aria-busy="true"]')) return false;

@@ -116,10 +116,11 @@ describe('retries before the reload guard', () => {
   }
 
   test('a chunk that always fails is tried 3 times per page load (1 + 2 retries, after any preload), then one reload, then the in-layout error', async () => {
-    const manifestUrl = manifestUrlOf('content');
+    // The game page: a prerendered page would keep its text instead (prerender.test.ts).
+    const manifestUrl = manifestUrlOf('gifts');
     const manifest = await fetchManifest(manifestUrl);
     const file = manifest.exposes
-      ?.find((entry) => entry.name === 'AboutPage')
+      ?.find((entry) => entry.name === 'GamePage')
       ?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
     expect(file).toBeDefined();
     const chunkUrl = new URL(file as string, manifestUrl).toString();
@@ -131,10 +132,10 @@ describe('retries before the reload guard', () => {
       route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
     );
 
-    expect(await visit(suite.page, '/about')).toBe(200);
+    expect(await visit(suite.page, '/game')).toBe(200);
     const shown = await waitForRetryableError(suite.page);
     expect(shown.code).toBe('500');
-    expect(shown.message).toContain('The content remote could not load AboutPage');
+    expect(shown.message).toContain('The gifts remote could not load GamePage');
     expect(shown.message).toContain(chunkUrl);
     expect(await layoutName(suite.page)).toBe('default');
     const loads = reportLoads('chunk retry', suite.watch);
@@ -151,7 +152,7 @@ describe('retries before the reload guard', () => {
     });
     console.log('[chunk retry] requests of the failing chunk per document load:', JSON.stringify(summary));
     expect(loads).toBe(2);
-    expect(suite.watch.documents.map((load) => load.url)).toEqual([`${HOST_ORIGIN}/about`, `${HOST_ORIGIN}/about`]);
+    expect(suite.watch.documents.map((load) => load.url)).toEqual([`${HOST_ORIGIN}/game`, `${HOST_ORIGIN}/game`]);
     for (const { requests: count, gapsMs } of summary) {
       expect(count).toBeGreaterThanOrEqual(3);
       expect(count).toBeLessThanOrEqual(4);
@@ -161,7 +162,7 @@ describe('retries before the reload guard', () => {
     }
     expect(requests.filter((request) => request.document > 2)).toEqual([]);
     const guard = await suite.page.evaluate(() => window.sessionStorage.getItem('p-reload-guard'));
-    expect(JSON.parse(guard ?? 'null')).toEqual({ path: '/about', expires: expect.any(Number) });
+    expect(JSON.parse(guard ?? 'null')).toEqual({ path: '/game', expires: expect.any(Number) });
 
     // The chunk is back: "Try again" renders the page without another load.
     await suite.page.unroute(chunkUrl);
@@ -214,7 +215,10 @@ describe('build manifest and content payload failures', () => {
     await suite.page.route(payload, (route: Route) =>
       route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }),
     );
-    expect(await visit(suite.page, '/about')).toBe(200);
+    // A first load of /about has its text in the page; a navigation to it fetches the payload.
+    expect(await visit(suite.page, '/')).toBe(200);
+    await waitForRenderedPage(suite.page);
+    await navLink(suite.page, 'About').click();
     const alert = suite.page.locator('main [role="alert"]');
     await alert.getByRole('button', { name: 'Try again' }).waitFor();
     expect(await alert.innerText()).toContain('HTTP 404');
@@ -385,17 +389,30 @@ describe('misconfiguration', () => {
     ],
     ['a missing key', JSON.stringify({ apiBaseUrl: 'http://x.example' }), /"remotes" is missing/],
     ['a body that is not JSON', '{"remotes":', /\/config\.json is not valid JSON/],
-  ])('an invalid /config.json (%s): the page shows 500 and names the problem', async (_what, body, message) => {
-    await suite.page.route(`${HOST_ORIGIN}/config.json`, (route: Route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body }),
-    );
-    expect(await visit(suite.page, '/')).toBe(200);
-    const error = errorPage(suite.page);
-    await error.waitFor();
-    expect((await error.locator('.p-error__code').innerText()).trim()).toBe('500');
-    expect(await error.locator('.p-error__message').innerText()).toMatch(message);
-    expect(await error.getByRole('link', { name: 'Back to home' }).isVisible()).toBe(true);
-    expect(reportLoads('invalid /config.json', suite.watch)).toBe(1);
-    expect(suite.watch.pageErrors).toEqual([]);
-  });
+  ])(
+    'an invalid runtime configuration in the page (%s): the page shows 500 and names the problem',
+    async (_what, body, message) => {
+      // The server refuses to start with one (above); this is the page's own check, on a page whose
+      // configuration was changed on the way.
+      await suite.page.route(`${HOST_ORIGIN}/`, async (route: Route) => {
+        const page = await (await route.fetch()).text();
+        route.fulfill({
+          status: 200,
+          contentType: 'text/html; charset=utf-8',
+          body: page.replace(
+            /(<script type="application\/json" id="gift-box-config">)[\s\S]*?(<\/script>)/,
+            (_all, open: string, close: string) => `${open}${body}${close}`,
+          ),
+        });
+      });
+      expect(await visit(suite.page, '/')).toBe(200);
+      const error = errorPage(suite.page);
+      await error.waitFor();
+      expect((await error.locator('.p-error__code').innerText()).trim()).toBe('500');
+      expect(await error.locator('.p-error__message').innerText()).toMatch(message);
+      expect(await error.getByRole('link', { name: 'Back to home' }).isVisible()).toBe(true);
+      expect(reportLoads('invalid /config.json', suite.watch)).toBe(1);
+      expect(suite.watch.pageErrors).toEqual([]);
+    },
+  );
 });

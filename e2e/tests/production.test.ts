@@ -136,7 +136,15 @@ test('the host serves its page at / and a runtime configuration pointing at the 
   const page = await httpGetPage(`${originOf('host')}/`);
   expect(page.status).toBe(200);
   expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  expect(page.body).toBe(readFileSync(join(copy, 'host', 'dist', 'index.html'), 'utf8'));
+  // The built page, with the runtime configuration written in and the home page prerendered
+  // (the bundled server renders the host's frame; the content remote's text is in it).
+  const built = readFileSync(join(copy, 'host', 'dist', 'index.html'), 'utf8');
+  const mainScript = /<script[^>]* src="?([^" >]+)/.exec(built)?.[1];
+  expect(mainScript).toMatch(/^\/main\.[0-9a-f]+\.js$/);
+  expect(page.body).toContain(`src="${mainScript}"`);
+  expect(page.body).toContain('<script type="application/json" id="gift-box-config">');
+  expect(page.body).toContain('<div id="root" data-prerendered="HomePage">');
+  expect(page.body).toMatch(/<main id="main"[^>]*><article class="p-content"[^>]*><h1[^>]*>[^<]+<\/h1>/);
   const config = JSON.parse((await httpGet(`${originOf('host')}/config.json`)).body) as {
     remotes: Record<string, string>;
     apiBaseUrl: string;

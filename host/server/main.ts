@@ -5,10 +5,16 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readListenHost, readPort, readShutdownDelay } from 'shared/node/env';
+import { readInt, readListenHost, readPort, readShutdownDelay } from 'shared/node/env';
 import { serve } from 'shared/node/serve';
+// The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
+import hostCss from '../src/styles/host.css';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
+import { createRemoteSources } from './remote-sources';
 import { runtimeConfigFromEnv } from './runtime-config-from-env';
+
+/** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
+const DEFAULT_REMOTE_REFRESH_MS = 5_000;
 
 function main(): void {
   const root = join(__dirname, '..', 'dist');
@@ -16,11 +22,13 @@ function main(): void {
   let port;
   let listenHost;
   let shutdownDelayMs;
+  let refreshMs;
   try {
     config = runtimeConfigFromEnv(process.env);
     port = readPort('host');
     listenHost = readListenHost();
     shutdownDelayMs = readShutdownDelay();
+    refreshMs = process.env.REMOTE_REFRESH_MS === '0' ? 0 : readInt('REMOTE_REFRESH_MS', DEFAULT_REMOTE_REFRESH_MS);
   } catch (error) {
     console.error(`[host] cannot start: ${(error as Error).message}`);
     process.exit(1);
@@ -29,7 +37,14 @@ function main(): void {
     console.error('[host] cannot start: dist/index.html is missing; run npm run build -w host');
     process.exit(1);
   }
-  void serve('host', port, createHostHandler({ root, config }), {
+  // Each remote's latest build is read now and every refreshMs; pages never wait for it. With 0,
+  // the server reads no remote: its pages carry no preloads and no prerendered text.
+  let sources;
+  if (refreshMs > 0) {
+    sources = createRemoteSources({ remotes: config.remotes });
+    sources.start(refreshMs);
+  }
+  void serve('host', port, createHostHandler({ root, config, sources, hostCss: String(hostCss) }), {
     buildFile: join(root, HOST_BUILD_FILE),
     listenHost,
     shutdownDelayMs,

@@ -11,6 +11,17 @@ export interface AppServices {
   reloadOnce: (path: string, startedAt?: number) => boolean;
   /** API requests in flight, for the progress bar. */
   apiActivity: RequestActivity;
+  /**
+   * The page the host's server prerendered into this document, as it was before the app
+   * started: shown again, should its remote fail to load (route-error.tsx).
+   */
+  prerendered?: PrerenderedPage;
+}
+
+export interface PrerenderedPage {
+  pathname: string;
+  /** The markup inside the main region. */
+  html: string;
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);

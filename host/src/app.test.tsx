@@ -118,6 +118,41 @@ describe('error pages', () => {
 });
 
 describe('a remote that fails to load', () => {
+  it('keeps a prerendered page’s text, with a note and a retry that loads it anew', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail = true;
+    const { remotes } = renderApp('/about', {
+      load: async (_remote, module) => {
+        if (fail) throw new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.');
+        return pageNamed(`${module} content`);
+      },
+      prerendered: { pathname: '/about', html: '<article><h1>About Gift Box</h1><p>Last good text.</p></article>' },
+    });
+    expect(await screen.findByRole('heading', { name: 'About Gift Box' })).toBeInTheDocument();
+    expect(screen.getByText('Last good text.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Part of this page didn’t load, so it may not be up to date.');
+    expect(screen.queryByText('500')).toBeNull();
+    expect(layout()).toBe('default');
+
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'AboutPage content' })).toBeInTheDocument();
+    expect(screen.queryByText('Last good text.')).toBeNull();
+    expect(remotes.reset).toHaveBeenCalledWith('content');
+    consoleError.mockRestore();
+  });
+
+  it('shows the error, not a prerendered page, on another path', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp('/terms', {
+      load: () => Promise.reject(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.')),
+      prerendered: { pathname: '/about', html: '<h1>About Gift Box</h1>' },
+    });
+    expect(await screen.findByText(/The content remote could not load TermsPage/)).toBeInTheDocument();
+    expect(screen.queryByText('About Gift Box')).toBeNull();
+    consoleError.mockRestore();
+  });
+
   it('reloads through the guard instead of showing an error', async () => {
     const { reloadOnce } = renderApp('/game', {
       load: () => Promise.reject(new RemoteTimeoutError('gifts', 'GamePage', 10)),

@@ -1,12 +1,13 @@
 import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { createRequestActivity } from 'shared/browser/api/activity';
 import { ApiProvider } from 'shared/browser/api/api-context';
+import { PRERENDERED_ATTRIBUTE } from 'shared/page-data';
 import { createApiClient } from 'shared/api/client';
 import type { RemoteName } from 'shared/remote-contract';
-import { AppServicesContext, type AppServices } from './app-services';
+import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
 import { ConfigErrorScreen } from './errors/config-error-screen';
 import { configureIconService } from 'shared/browser/icons/icon-service';
@@ -26,9 +27,32 @@ function renderConfigError(root: Root, error: unknown): void {
   root.render(<ConfigErrorScreen error={error} />);
 }
 
+/** Runs `effect` once the tree around it has committed: the DOM is the app's from then on. */
+function AfterCommit({ effect }: { effect: () => void }) {
+  useEffect(effect, [effect]);
+  return null;
+}
+
+/** Resolves once the router has loaded its first route (its remote page, or the error it shows). */
+function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
 export async function start(configResponse: Promise<Response>): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
+  // A page the host's server prerendered keeps its markup on screen until the app's first
+  // render holds the same page (whose remote reads its data from the page: prerendered-state.ts).
+  const prerendered: PrerenderedPage | undefined = container.hasAttribute(PRERENDERED_ATTRIBUTE)
+    ? { pathname: window.location.pathname, html: container.querySelector('main')?.innerHTML ?? '' }
+    : undefined;
   const root = createRoot(container);
 
   let config;
@@ -54,7 +78,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   });
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, browserReloadDeps, startedAt);
   const apiActivity = createRequestActivity();
-  const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload, apiActivity };
+  const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload, apiActivity, prerendered };
   const thirdParties = createThirdParties();
   const api = createApiClient({ baseUrl: config.apiBaseUrl, activity: apiActivity });
   const router = createBrowserRouter(
@@ -62,10 +86,16 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
       remotes,
       versionCheck,
       reloadOnce: guardedReload,
+      // A route's data (the gift, the redeem session) is requested with its code.
+      api,
       // A loader sees no #fragment; the pending navigation's location has it.
       fullLoad: (path) => window.location.assign(`${path}${router.state.navigation.location?.hash ?? ''}`),
     }),
   );
+
+  if (prerendered) await firstRouteLoaded(router);
+  // The prerendered markup is gone once the app has rendered: the attribute says so to the page's scripts and tests.
+  const markTakenOver = () => container.removeAttribute(PRERENDERED_ATTRIBUTE);
 
   window.addEventListener('unhandledrejection', (event) => {
     console.error('Unhandled promise rejection', event.reason);
@@ -78,6 +108,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
           <ApiProvider client={api}>
             <RouterProvider router={router} />
             <ThirdPartyStarter config={config} router={router} />
+            {prerendered && <AfterCommit effect={markTakenOver} />}
           </ApiProvider>
         </ThirdPartiesContext.Provider>
       </AppServicesContext.Provider>

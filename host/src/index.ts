@@ -1,6 +1,7 @@
-// The runtime configuration is fetched at once, in parallel with the shared modules the app
-// needs; the async import is the boundary that lets those shared singletons be negotiated first.
+// The host's shared modules are eager (webpack.config.base.ts): React, the router and the rest
+// are in this entry chunk, so the app starts from it without waiting for another. The runtime
+// configuration is read first (inline in the page, or fetched at once in development).
+import { start } from './bootstrap';
 import { fetchRuntimeConfig } from './config/fetch-config';
 
-const configResponse = fetchRuntimeConfig();
-void import('./bootstrap').then(({ start }) => start(configResponse));
+void start(fetchRuntimeConfig());

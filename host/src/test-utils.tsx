@@ -4,7 +4,7 @@ import { createRequestActivity, type RequestActivity } from 'shared/browser/api/
 import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { RemoteName } from 'shared/remote-contract';
-import { AppServicesContext, type AppServices } from './app-services';
+import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
 import { createRoutes } from './router/create-routes';
 import { createThirdParties, type ThirdParties } from './third-party/third-parties';
@@ -31,6 +31,8 @@ interface RenderAppOptions {
   isStale?: () => boolean;
   reloadOnce?: (path: string) => boolean;
   apiActivity?: RequestActivity;
+  /** The page the host's server prerendered into the document. */
+  prerendered?: PrerenderedPage;
 }
 
 export function renderApp(path: string, options: RenderAppOptions = {}) {
@@ -51,7 +53,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     initialEntries: [path],
   });
   const apiActivity = options.apiActivity ?? createRequestActivity();
-  const services: AppServices = { remotes, versionCheck, reloadOnce, apiActivity };
+  const services: AppServices = { remotes, versionCheck, reloadOnce, apiActivity, prerendered: options.prerendered };
   const thirdParties = createThirdParties();
   const view = render(
     <AppServicesContext.Provider value={services}>

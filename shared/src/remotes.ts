@@ -22,6 +22,12 @@ export interface RouteSpec {
   readonly title: string;
   /** The validator run on the path's parameters before any remote or API request. */
   readonly validator?: ValidatorName;
+  /**
+   * The remote publishes this page's markup at build time (`prerender/{Module}.html`, with the data
+   * it was rendered from in `prerender/{Module}.json`), and the host's server puts it into the
+   * HTML it sends: the text is on screen before any script runs.
+   */
+  readonly prerendered?: boolean;
 }
 
 export interface ExposedModuleSpec {
@@ -77,18 +83,21 @@ export const REMOTES = {
     portEnv: 'REMOTE_CONTENT_PORT',
     urlEnv: 'REMOTE_CONTENT_URL',
     exposes: {
-      HomePage: { file: './src/exposed/home-page.tsx', routes: [{ path: '/', layout: 'default', title: 'Gift Box' }] },
+      HomePage: {
+        file: './src/exposed/home-page.tsx',
+        routes: [{ path: '/', layout: 'default', title: 'Gift Box', prerendered: true }],
+      },
       AboutPage: {
         file: './src/exposed/about-page.tsx',
-        routes: [{ path: '/about', layout: 'default', title: 'About' }],
+        routes: [{ path: '/about', layout: 'default', title: 'About', prerendered: true }],
       },
       PrivacyPolicyPage: {
         file: './src/exposed/privacy-policy-page.tsx',
-        routes: [{ path: '/privacy-policy', layout: 'default', title: 'Privacy policy' }],
+        routes: [{ path: '/privacy-policy', layout: 'default', title: 'Privacy policy', prerendered: true }],
       },
       TermsPage: {
         file: './src/exposed/terms-page.tsx',
-        routes: [{ path: '/terms', layout: 'default', title: 'Terms' }],
+        routes: [{ path: '/terms', layout: 'default', title: 'Terms', prerendered: true }],
       },
     },
   },

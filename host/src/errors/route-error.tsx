@@ -1,7 +1,8 @@
 /**
  * A route's error, shown inside its layout so the site's navigation keeps working. A failed
  * download that the loader did not see (a chunk a page loads while rendering) goes through the
- * reload guard first.
+ * reload guard first. A page the host's server prerendered, whose remote then fails to load,
+ * keeps its text on screen, with a note and a retry.
  */
 import { useEffect, useState } from 'react';
 import { useLocation, useRevalidator, useRouteError } from 'react-router-dom';
@@ -14,7 +15,7 @@ import { ErrorPage } from './error-page';
 
 export function RouteError() {
   const error = useRouteError();
-  const { remotes, reloadOnce } = useAppServices();
+  const { remotes, reloadOnce, prerendered } = useAppServices();
   const revalidator = useRevalidator();
   const { pathname, search } = useLocation();
   const remote = useRouteHandle()?.remote;
@@ -44,5 +45,25 @@ export function RouteError() {
           void revalidator.revalidate();
         }
       : undefined;
+  if (loadFailure && prerendered?.pathname === pathname) {
+    return <KeptPage html={prerendered.html} onRetry={retry} />;
+  }
   return <ErrorPage statusCode={statusCode} message={message} onRetry={retry} />;
+}
+
+/** The prerendered page as the host's server sent it (markup it sanitised), read-only. */
+function KeptPage({ html, onRetry }: { html: string; onRetry?: () => void }) {
+  return (
+    <>
+      <div className="p-kept-note" role="status">
+        <p>Part of this page didn’t load, so it may not be up to date.</p>
+        {onRetry && (
+          <button type="button" className="p-button" onClick={onRetry}>
+            Try again
+          </button>
+        )}
+      </div>
+      <div className="p-kept-page" dangerouslySetInnerHTML={{ __html: html }} />
+    </>
+  );
 }

@@ -165,13 +165,13 @@ describe('remote loader', () => {
     loader.prefetch('gifts');
     expect(runtime.preloadRemote).toHaveBeenCalledTimes(1);
     expect(runtime.preloadRemote).toHaveBeenLastCalledWith([
-      { nameOrAlias: 'gifts', exposes: ['(entry only)'], resourceCategory: 'sync' },
+      { nameOrAlias: 'gifts', exposes: ['(entry only)'], resourceCategory: 'sync', share: false, depsRemote: false },
     ]);
     loader.prefetch('gifts', 'GiftPage');
     loader.prefetch('gifts', 'GiftPage');
     expect(runtime.preloadRemote).toHaveBeenCalledTimes(2);
     expect(runtime.preloadRemote).toHaveBeenLastCalledWith([
-      { nameOrAlias: 'gifts', exposes: ['GiftPage'], resourceCategory: 'all' },
+      { nameOrAlias: 'gifts', exposes: ['GiftPage'], resourceCategory: 'sync', share: false, depsRemote: false },
     ]);
   });
 });

@@ -19,9 +19,16 @@ export const RETRY_DELAYS_MS = [250, 750] as const;
 export interface FederationRuntime {
   registerRemotes(remotes: { name: string; entry: string }[], options?: { force?: boolean }): void;
   loadRemote<T>(id: string): Promise<T | null>;
-  preloadRemote(
-    options: { nameOrAlias: string; exposes?: string[]; resourceCategory?: 'all' | 'sync' }[],
-  ): Promise<void>;
+  preloadRemote(options: PreloadOptions[]): Promise<void>;
+}
+
+/** What `preloadRemote` is told for one remote (the runtime's `PreloadRemoteArgs`, in part). */
+export interface PreloadOptions {
+  nameOrAlias: string;
+  exposes?: string[];
+  resourceCategory?: 'all' | 'sync';
+  share?: boolean;
+  depsRemote?: boolean;
 }
 
 export interface RemoteLoader {
@@ -43,6 +50,19 @@ export interface RemoteLoaderOptions {
 }
 
 const ENTRY_ONLY = '(entry only)';
+
+/**
+ * A prefetch asks for what the runtime's own `loadRemote` preloads (its snapshot plugin): the
+ * manifest, the entry and, with a module, that module's own chunks (`sync` in the remote's
+ * `mf-manifest.json`). A module's `async` chunks include the remote's fallback copies of shared
+ * libraries (its own react-router, ~61 KB), which the page never loads while the host provides
+ * them: `resourceCategory: 'all'` would download them for nothing.
+ */
+function preloadOptions(remote: RemoteName, module: string | undefined): PreloadOptions {
+  // Without a module, name no real expose so that only the manifest and entry are fetched.
+  const exposes = module ? [module] : [ENTRY_ONLY];
+  return { nameOrAlias: remote, exposes, resourceCategory: 'sync', share: false, depsRemote: false };
+}
 
 /** Our own timeout, or the runtime's script timeout for the remote entry. */
 function isTimeout(error: unknown): boolean {
@@ -133,11 +153,9 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       if (prefetched.has(key) || modules.has(key)) return;
       // A load of this remote already fetches (or fetched) its entry.
       if (!module && [...modules.keys()].some((id) => id.startsWith(`${remote}/`))) return;
-      // Without a module, name no real expose so that only the manifest and entry are fetched.
-      const exposes = module ? [module] : [ENTRY_ONLY];
       // Best effort: a failed prefetch is not repeated; the route's own load still tries.
       const done = runtime
-        .preloadRemote([{ nameOrAlias: remote, exposes, resourceCategory: module ? 'all' : 'sync' }])
+        .preloadRemote([preloadOptions(remote, module)])
         .catch((error: unknown) =>
           log(`Prefetching the ${remote} remote failed; it will be loaded when needed.`, error),
         );

@@ -1,11 +1,13 @@
 /**
  * A navigation link that fetches its route's remote ahead of the click: the remote's entry when
- * the link becomes visible (on idle), the page's own files when it is hovered or focused.
+ * the link is visible (on idle, once the route's own page is on screen: nothing speculative
+ * competes with it), the page's own files when it is hovered or focused.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { NavLink, type NavLinkProps } from 'react-router-dom';
 import { useAppServices } from '../app-services';
 import { matchRoute } from '../route-table/route-table';
+import { useFirstContent } from './first-content';
 
 type IdleWindow = Window & { requestIdleCallback?: (callback: () => void) => number };
 
@@ -17,6 +19,7 @@ function whenIdle(callback: () => void): void {
 
 export function PrefetchLink({ to, ...props }: NavLinkProps & { to: string }) {
   const { remotes } = useAppServices();
+  const firstContent = useFirstContent();
   const ref = useRef<HTMLAnchorElement>(null);
   const route = useMemo(() => matchRoute(to)?.route, [to]);
 
@@ -28,9 +31,16 @@ export function PrefetchLink({ to, ...props }: NavLinkProps & { to: string }) {
       observer.disconnect();
       whenIdle(() => remotes.prefetch(route.remote));
     });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [remotes, route]);
+    let stopped = false;
+    // Watched from then on: the page may have pushed the link out of view.
+    void firstContent.then(() => {
+      if (!stopped) observer.observe(element);
+    });
+    return () => {
+      stopped = true;
+      observer.disconnect();
+    };
+  }, [firstContent, remotes, route]);
 
   const prefetchPage = () => {
     if (route) remotes.prefetch(route.remote, route.module);

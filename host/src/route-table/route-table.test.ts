@@ -16,6 +16,17 @@ describe('route table', () => {
     ]);
   });
 
+  it('names the data a page needs, by a parameter of its path that a validator checks first', () => {
+    expect(ROUTES.filter((route) => route.data).map(({ path, data }) => ({ path, data }))).toEqual([
+      { path: '/gifts/:giftId', data: { query: 'gift', param: 'giftId' } },
+      { path: '/redeem/:redeemId', data: { query: 'redeem', param: 'redeemId' } },
+    ]);
+    for (const route of ROUTES.filter((candidate) => candidate.data)) {
+      expect(route.path.split('/')).toContain(`:${route.data?.param}`);
+      expect(route.validate).toBeDefined();
+    }
+  });
+
   it('matches paths with their parameters', () => {
     expect(matchRoute(`/gifts/${VALID_ID}`)).toMatchObject({
       route: { module: 'GiftPage' },

@@ -8,6 +8,7 @@ import { HttpError } from 'shared/http-error';
 import type { RemoteModuleName, RemoteName } from 'shared/remote-contract';
 import { REMOTE_NAMES, REMOTES, type LayoutName, type RemoteSpec } from 'shared/remotes';
 import { decodePath } from 'shared/url-path';
+import { routeDataOf, type RouteData } from './route-data';
 import { VALIDATORS, type RouteValidator } from './validators';
 
 export type { LayoutName } from 'shared/remotes';
@@ -22,6 +23,10 @@ interface RouteFor<R extends RemoteName> {
   /** Document title while the route is shown. */
   title: string;
   validate?: RouteValidator;
+  /** The API data the page needs, requested together with its code. */
+  data?: RouteData;
+  /** The remote publishes this page's markup, which the host's server puts into its HTML. */
+  prerendered?: boolean;
 }
 
 export type RouteDefinition = { [R in RemoteName]: RouteFor<R> }[RemoteName];
@@ -29,12 +34,19 @@ export type RouteDefinition = { [R in RemoteName]: RouteFor<R> }[RemoteName];
 /** Every route of every remote, by path. */
 export const ROUTES: readonly RouteDefinition[] = REMOTE_NAMES.flatMap((remote) => {
   const spec: RemoteSpec = REMOTES[remote];
-  return Object.entries(spec.exposes).flatMap(([module, { routes }]) =>
-    routes.map(
+  return Object.entries(spec.exposes).flatMap(([module, { routes }]) => {
+    const data = routeDataOf(remote, module);
+    return routes.map(
       ({ validator, ...route }) =>
-        ({ ...route, remote, module, ...(validator ? { validate: VALIDATORS[validator] } : {}) }) as RouteDefinition,
-    ),
-  );
+        ({
+          ...route,
+          remote,
+          module,
+          ...(validator ? { validate: VALIDATORS[validator] } : {}),
+          ...(data ? { data } : {}),
+        }) as RouteDefinition,
+    );
+  });
 }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /** The path as a visitor typed it, for messages; React renders it as text. */

@@ -3,12 +3,21 @@ import type { RouteObject } from 'react-router-dom';
 import { FatalError } from '../errors/fatal-error';
 import { RouteError } from '../errors/route-error';
 import { LAYOUTS } from '../layouts/layouts';
+import { ContentShown } from '../navigation/first-content';
 import { PageLoading } from '../navigation/page-loading';
 import type { RouteHandle } from '../route-table/route-handle';
 import { ROUTES, type LayoutName } from '../route-table/route-table';
 import { RemotePage } from './remote-page';
 import { RootFrame } from './root-frame';
 import { createNotFoundLoader, createRouteLoader, type LoaderServices } from './route-loader';
+
+/** A route's error page is its content too: prefetches waiting for the first page go ahead. */
+const routeError = (
+  <>
+    <RouteError />
+    <ContentShown />
+  </>
+);
 
 export function createRoutes(services: LoaderServices): RouteObject[] {
   const leaves = (layout: LayoutName): RouteObject[] =>
@@ -17,7 +26,7 @@ export function createRoutes(services: LoaderServices): RouteObject[] {
       loader: createRouteLoader(route, services),
       Component: RemotePage,
       HydrateFallback: PageLoading,
-      errorElement: <RouteError />,
+      errorElement: routeError,
       handle: { title: route.title, remote: route.remote } satisfies RouteHandle,
     }));
 
@@ -26,7 +35,7 @@ export function createRoutes(services: LoaderServices): RouteObject[] {
     loader: createNotFoundLoader(services),
     Component: RemotePage,
     HydrateFallback: PageLoading,
-    errorElement: <RouteError />,
+    errorElement: routeError,
     handle: { title: 'Page not found' } satisfies RouteHandle,
   };
 

@@ -1,7 +1,8 @@
 /**
  * The loader every route shares. In order: a pending full reload for a new deployment, the
- * route's validators (before any remote request), then the remote page itself, with the reload
- * guard between a failed download and the in-layout error state.
+ * route's validators (before any remote or API request), then the remote page itself, with the
+ * reload guard between a failed download and the in-layout error state, and at the same time
+ * the data the page needs (route-data.ts), so the page's request does not wait for its code.
  */
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router-dom';
@@ -9,8 +10,9 @@ import type { RemoteLoader } from '../federation/remote-loader';
 import { isLoadFailure, RemoteLoadError } from '../federation/load-errors';
 import type { VersionCheck } from '../version-check/version-check';
 import { notFoundError, validationError, type RouteDefinition } from '../route-table/route-table';
+import { prefetchRouteData, type RouteDataServices } from './route-data';
 
-export interface LoaderServices {
+export interface LoaderServices extends RouteDataServices {
   remotes: Pick<RemoteLoader, 'load'>;
   versionCheck: Pick<VersionCheck, 'isStale'>;
   /**
@@ -45,6 +47,7 @@ export function createRouteLoader(route: RouteDefinition, services: LoaderServic
     }
     const invalid = validationError(route, params, pathname);
     if (invalid) throw invalid;
+    prefetchRouteData(route, params, services);
     const startedAt = Date.now();
     try {
       return { Page: await services.remotes.load(route.remote, route.module) };

@@ -3,12 +3,14 @@
  * CORS for an allowed list of origins, and a real 404 for a missing file (never index.html).
  * Files are looked up on every request, so a deploy into the folder is served at once.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { createGzip, gzip as gzipCallback } from 'node:zlib';
 import { decodePath } from '../url-path';
 import { cacheControlFor } from './cache-policy';
 
@@ -29,6 +31,7 @@ const MIME_TYPES: Record<string, string> = {
 };
 const COMPRESSIBLE = /^(text\/|application\/json|image\/svg)/;
 const MIN_GZIP_BYTES = 1024;
+const gzipAsync = promisify(gzipCallback);
 
 export interface StaticOptions {
   /** Absolute path of the folder to serve. */
@@ -123,6 +126,39 @@ export async function sendFile(
     res.destroy();
   }
   return true;
+}
+
+export interface GeneratedBody {
+  status: number;
+  type: string;
+  body: string;
+  cacheControl: string;
+}
+
+/** Sends a body made for this request (a page's HTML) with the same compression rules as a file. */
+export async function sendBody(req: IncomingMessage, res: ServerResponse, generated: GeneratedBody): Promise<void> {
+  const { status, type, body, cacheControl } = generated;
+  const bytes = Buffer.from(body, 'utf8');
+  const etag = `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', cacheControl);
+  res.setHeader('ETag', etag);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Vary', 'Accept-Encoding');
+  if (status === 200 && req.headers['if-none-match'] === etag) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = status;
+  const gzip =
+    COMPRESSIBLE.test(type) &&
+    bytes.length >= MIN_GZIP_BYTES &&
+    /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const sent = gzip ? await gzipAsync(bytes) : bytes;
+  if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.setHeader('Content-Length', sent.length);
+  res.end(req.method === 'HEAD' ? undefined : sent);
 }
 
 /** A handler for a remote's dist: files or a plain 404, CORS for the listed origins. */

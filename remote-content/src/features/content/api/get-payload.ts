@@ -1,5 +1,6 @@
 /** Loads a content page's payload at run time, and the hook the page renders from. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { prerenderedData } from 'shared/browser/api/prerendered-state';
 import { errorMessage, HttpError } from 'shared/http-error';
 import type { ContentPageName } from '../content-pages';
 import { isContentPayload, type ContentPayload } from './content-payload';
@@ -30,8 +31,18 @@ export type PayloadState =
   { status: 'loading' } | { status: 'ready'; payload: ContentPayload } | { status: 'error'; message: string };
 
 export function payloadQueryOptions(page: ContentPageName) {
+  const queryKey = ['content', 'payload', page] as const;
   return queryOptions({
-    queryKey: ['content', 'payload', page] as const,
+    queryKey,
+    // A page the host's server prerendered (with this build) starts with the text it shows.
+    initialData: () => {
+      const prerendered = prerenderedData(queryKey, __BUILD_ID__);
+      return isContentPayload(prerendered) ? prerendered : undefined;
+    },
+    // A payload changes only with a deploy of this remote, which the host's version check turns
+    // into a full page load: the text the page started with (prerendered, or fetched once) is
+    // never fetched again behind the visitor's back.
+    staleTime: Infinity,
     // No abort signal: a page left in the middle of a load lets the answer land in the cache,
     // and StrictMode's second mount waits for the same request instead of sending another.
     queryFn: async () => {

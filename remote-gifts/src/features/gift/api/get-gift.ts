@@ -1,31 +1,16 @@
-/** `GET /api/gifts/:giftId`, and the hook the gift page renders from. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { analytics } from 'shared/browser/analytics';
+/**
+ * `GET /api/gifts/:giftId`: the hook the gift page renders from. The query itself (key and
+ * request) is `shared/browser/api/gift-query`, which the host's route loader starts ahead of
+ * this page's code: the hook then finds the answer on its way, or already there.
+ */
+import { useQuery } from '@tanstack/react-query';
 import { useApi } from 'shared/browser/api/api-context';
+import { giftQueryOptions } from 'shared/browser/api/gift-query';
 import { toApiFailure, type ApiFailure } from 'shared/api/api-failure';
-import type { ApiClient } from 'shared/api/client';
 import type { GiftView } from 'shared/api/contract';
-import { apiQueryKeys } from 'shared/browser/api/query-keys';
 
 export type GiftState =
   { status: 'loading' } | { status: 'ready'; gift: GiftView } | { status: 'failed'; failure: ApiFailure };
-
-/** Each answer is a view of the gift: reported once per fetch, by prize and status, never by id. */
-export function giftQueryOptions(api: ApiClient, giftId: string) {
-  return queryOptions({
-    queryKey: apiQueryKeys.gift(giftId),
-    queryFn: async () => {
-      try {
-        const gift = await api.getGift(giftId);
-        analytics.track({ name: 'Gift Viewed', properties: { prizeId: gift.prize.id, status: gift.status } });
-        return gift;
-      } catch (error) {
-        if (toApiFailure(error).retryable) console.warn('[gifts] the gift failed to load', error);
-        throw error;
-      }
-    },
-  });
-}
 
 export function useGift(giftId: string): { state: GiftState; retry: () => void } {
   const query = useQuery(giftQueryOptions(useApi(), giftId));

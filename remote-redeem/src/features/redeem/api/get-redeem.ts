@@ -1,11 +1,15 @@
-/** Loads a redeem session (`GET /api/redeems/:redeemId`), and the hook the page renders from. */
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+/**
+ * A redeem session (`GET /api/redeems/:redeemId`): the hook the page renders from. The query
+ * itself (key and request) is `shared/browser/api/redeem-query`, which the host's route loader
+ * starts ahead of this page's code: the hook then finds the answer on its way, or already there.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useApi } from 'shared/browser/api/api-context';
 import { loadFailureToThrow, toApiFailure } from 'shared/api/api-failure';
-import type { ApiClient } from 'shared/api/client';
 import type { RedeemView } from 'shared/api/contract';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
+import { redeemQueryOptions } from 'shared/browser/api/redeem-query';
 import { HttpError } from 'shared/http-error';
 
 export type RedeemState =
@@ -30,20 +34,6 @@ export function redeemNotFound(): HttpError {
     404,
     'This redeem session was not found. Check the link, or open your gift again to start a new one.',
   );
-}
-
-export function redeemQueryOptions(api: ApiClient, redeemId: string) {
-  return queryOptions({
-    queryKey: apiQueryKeys.redeem(redeemId),
-    queryFn: async () => {
-      try {
-        return await api.getRedeem(redeemId);
-      } catch (error) {
-        if (toApiFailure(error).retryable) console.warn('[redeem] the redeem session failed to load', error);
-        throw error;
-      }
-    },
-  });
 }
 
 function failedState(error: unknown): RedeemState {

@@ -1,0 +1,35 @@
+import { parseArgs } from './args';
+
+describe('parseArgs', () => {
+  it('defaults to 7 interleaved runs, a build, no Lighthouse', () => {
+    expect(parseArgs([])).toEqual({
+      runs: 7,
+      warmRuns: 4,
+      build: true,
+      lighthouse: false,
+      lighthouseRuns: 1,
+      help: false,
+    });
+  });
+
+  it('reads --runs in both spellings', () => {
+    expect(parseArgs(['--runs', '3']).runs).toBe(3);
+    expect(parseArgs(['--runs=5']).runs).toBe(5);
+  });
+
+  it('makes --quick short, unless --runs says otherwise', () => {
+    expect(parseArgs(['--quick'])).toMatchObject({ runs: 2, warmRuns: 1 });
+    expect(parseArgs(['--quick', '--runs', '4'])).toMatchObject({ runs: 4, warmRuns: 1 });
+  });
+
+  it('reads the switches', () => {
+    expect(parseArgs(['--no-build', '--lighthouse'])).toMatchObject({ build: false, lighthouse: true });
+    expect(parseArgs(['--lighthouse-runs', '3'])).toMatchObject({ lighthouse: true, lighthouseRuns: 3 });
+  });
+
+  it('refuses what it does not know, and a bad count', () => {
+    expect(() => parseArgs(['--run', '3'])).toThrow('unknown argument "--run"');
+    expect(() => parseArgs(['--runs', '0'])).toThrow('--runs takes a whole number from 1 to 100, got "0"');
+    expect(() => parseArgs(['--runs'])).toThrow('got nothing');
+  });
+});

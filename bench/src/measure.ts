@@ -1,0 +1,246 @@
+/** One cold load of a route, and one warm client-side navigation, in a throttled page. */
+import type { Browser, Page } from 'playwright-core';
+import { bodyBytes, isCode, succeeded, timed, type NetworkLog, type RecordedRequest } from './network-log';
+import { openThrottledPage } from './browser';
+import { CONTENT_VISIBLE, contentVisibleAt, PROBE_GLOBAL, READ_PROBE, type ProbeState } from './probe';
+import { chainDepths, serialRoundTrips } from './round-trips';
+import { WARM, type MeasuredRoute } from './routes';
+
+const LOAD_TIMEOUT_MS = 90_000;
+/** After the content shows: no request for this long, so that LCP and late requests settle. */
+const QUIET_MS = 1_000;
+const SETTLE_TIMEOUT_MS = 15_000;
+
+export interface ColdLoad {
+  jsRequests: number;
+  /** gzip bytes of those scripts' bodies. */
+  jsBytes: number;
+  roundTrips: number;
+  fcp: number;
+  lcp: number;
+  contentVisible: number;
+  /** Requests to blocked origins (the monolith's page never reaches the federated remotes). */
+  blocked: number;
+  /** Same-origin scripts the page's own HTML loads and those load directly (chain depth ≤ 3). */
+  hostFirstScripts: string[];
+  /** Console errors and page errors, for the report's footnotes. */
+  problems: string[];
+  /** Every request of the load, times in ms since the time origin, for bench/.work/logs/loads/. */
+  requests: LoggedRequest[];
+}
+
+export interface LoggedRequest {
+  url: string;
+  type: string;
+  status?: number;
+  blocked?: true;
+  sent: number;
+  finished?: number;
+  gzipBytes: number;
+  depth: number;
+  beforeContent: boolean;
+  /** The initiator's URLs (document, scripts on its stack). */
+  initiators: string[];
+}
+
+interface Target {
+  origin: string;
+  /** Origins whose requests fail at once. */
+  blockedOrigins: readonly string[];
+}
+
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return problems;
+}
+
+async function waitForContent(page: Page, what: string): Promise<void> {
+  try {
+    await page.waitForFunction(CONTENT_VISIBLE, undefined, { timeout: LOAD_TIMEOUT_MS, polling: 100 });
+  } catch (error) {
+    const shown = await page
+      .evaluate('(document.querySelector("main") || document.body).innerText')
+      .catch(() => '(page gone)');
+    throw new Error(
+      `${what}: the content did not show (${(error as Error).message}); the page shows ${JSON.stringify(String(shown).slice(0, 300))}`,
+    );
+  }
+}
+
+async function readProbe(page: Page): Promise<ProbeState & { timeOrigin: number }> {
+  const probe = (await page.evaluate(READ_PROBE)) as ProbeState | null;
+  if (!probe) throw new Error(`${page.url()}: the probe is missing`);
+  const timeOrigin = (await page.evaluate('performance.timeOrigin')) as number;
+  return { ...probe, timeOrigin };
+}
+
+/** Requests sent before `until` (ms since the time origin) that reached the server. */
+function requestsBefore(requests: readonly RecordedRequest[], timeOrigin: number, until: number): RecordedRequest[] {
+  return requests.filter((request) => !request.blocked && request.sentAt - timeOrigin <= until);
+}
+
+/**
+ * Loads `route` in a fresh throttled page and waits for its content. With `traceAsyncStacks`
+ * the request chains are exact (round trips, first scripts) but the timings are not: the
+ * tracing slows scripts down.
+ */
+export async function coldLoad(
+  browser: Browser,
+  target: Target,
+  route: MeasuredRoute,
+  giftId: string,
+  options: { traceAsyncStacks?: boolean } = {},
+): Promise<ColdLoad> {
+  const session = await openThrottledPage(browser, route.selector, target.blockedOrigins, options);
+  try {
+    const { page, network } = session;
+    const problems = watchProblems(page);
+    const url = `${target.origin}${route.path(giftId)}`;
+    await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    await waitForContent(page, url);
+    await network.settle(QUIET_MS, SETTLE_TIMEOUT_MS);
+    const probe = await readProbe(page);
+    const visible = contentVisibleAt(probe);
+    const before = requestsBefore(network.requests, probe.timeOrigin, visible);
+    const scripts = before.filter((request) => request.kind === 'script' && succeeded(request));
+    const chain = timed(before, probe.timeOrigin);
+    const reached = network.requests.filter((request) => !request.blocked);
+    // Over the whole load: the first scripts may still be loading when prerendered text shows.
+    const depths = chainDepths(timed(reached, probe.timeOrigin));
+    const pageOrigin = new URL(url).origin;
+    return {
+      jsRequests: scripts.length,
+      jsBytes: scripts.reduce((sum, request) => sum + bodyBytes(request), 0),
+      roundTrips: serialRoundTrips(chain, visible),
+      fcp: probe.fcp ?? Number.NaN,
+      lcp: probe.lcp ?? Number.NaN,
+      contentVisible: visible,
+      blocked: network.requests.filter((request) => request.blocked).length,
+      hostFirstScripts: reached
+        .filter(
+          (request) =>
+            request.kind === 'script' &&
+            succeeded(request) &&
+            new URL(request.url).origin === pageOrigin &&
+            (depths.get(request.id) ?? Infinity) <= 3,
+        )
+        .map((request) => request.url),
+      problems,
+      requests: network.requests.map((request) => ({
+        url: request.url,
+        type: request.resourceType,
+        status: request.status,
+        ...(request.blocked ? { blocked: true as const } : {}),
+        sent: Math.round(request.sentAt - probe.timeOrigin),
+        finished: request.finishedAt === undefined ? undefined : Math.round(request.finishedAt - probe.timeOrigin),
+        gzipBytes: bodyBytes(request),
+        depth: depths.get(request.id) ?? 0,
+        beforeContent: before.includes(request),
+        initiators: [...new Set(request.initiatorUrls)],
+      })),
+    };
+  } finally {
+    await session.close();
+  }
+}
+
+export interface WarmNavigation {
+  /** Code requests (scripts, federation manifests) the hover on the link started. */
+  hoverCodeRequests: number;
+  /** After the click, until the game's content showed. */
+  clickCodeRequests: number;
+  clickRoundTrips: number;
+  /** ms from the click to the game's content. */
+  clickToContent: number;
+  /** Back to the home page and forward to the game again: code requests (0 expected). */
+  backForthCodeRequests: number;
+  problems: string[];
+  /** The URLs each step requested, for bench/.work/logs/loads/. */
+  requests: { hover: string[]; click: string[]; backForth: string[] };
+}
+
+function codeRequests(requests: readonly RecordedRequest[]): number {
+  return requests.filter((request) => !request.blocked && isCode(request)).length;
+}
+
+function urls(requests: readonly RecordedRequest[]): string[] {
+  return requests.map((request) => `${request.blocked ? 'blocked ' : ''}${request.resourceType} ${request.url}`);
+}
+
+async function arm(page: Page, selector: string): Promise<void> {
+  await page.evaluate(`window.${PROBE_GLOBAL}.arm(${JSON.stringify(selector)})`);
+}
+
+/**
+ * Until the page is done: no request for a while and then an idle main thread with still no
+ * new request. A prerendered page shows its content long before its scripts have run, and a
+ * throttled CPU can run them for seconds without a request.
+ */
+async function settled(page: Page, network: NetworkLog): Promise<number> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS * 2;
+  for (;;) {
+    await network.settle(QUIET_MS, SETTLE_TIMEOUT_MS);
+    const seen = network.requests.length;
+    await page.evaluate('new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 }))');
+    await network.settle(QUIET_MS, SETTLE_TIMEOUT_MS);
+    if (network.requests.length === seen || Date.now() > deadline) return network.requests.length;
+  }
+}
+
+/**
+ * From the home page (cold, then left to settle, so the links' entry prefetches are done):
+ * hover the game's link, let its prefetch finish, click, and wait for the game; then back to
+ * the home page and forward to the game, both already visited.
+ */
+export async function warmNavigation(browser: Browser, target: Target): Promise<WarmNavigation> {
+  const session = await openThrottledPage(browser, WARM.from.selector, target.blockedOrigins, {
+    traceAsyncStacks: true,
+  });
+  try {
+    const { page, network } = session;
+    const problems = watchProblems(page);
+    const home = `${target.origin}${WARM.from.path('')}`;
+    await page.goto(home, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    await waitForContent(page, home);
+    const beforeHover = await settled(page, network);
+
+    await page.hover(WARM.link);
+    const beforeClick = await settled(page, network);
+
+    await arm(page, WARM.to.selector);
+    await page.click(WARM.link);
+    await waitForContent(page, `${home} → ${WARM.to.label}`);
+    const afterClick = await settled(page, network);
+    const probe = await readProbe(page);
+    const visible = contentVisibleAt(probe);
+    const navigation = requestsBefore(network.requests.slice(beforeClick, afterClick), probe.timeOrigin, visible);
+
+    await arm(page, WARM.from.selector);
+    await page.goBack({ waitUntil: 'commit' });
+    await waitForContent(page, `back to ${WARM.from.label}`);
+    await arm(page, WARM.to.selector);
+    await page.goForward({ waitUntil: 'commit' });
+    await waitForContent(page, `forward to ${WARM.to.label}`);
+    const afterBackForth = await settled(page, network);
+
+    return {
+      hoverCodeRequests: codeRequests(network.requests.slice(beforeHover, beforeClick)),
+      clickCodeRequests: codeRequests(navigation),
+      clickRoundTrips: serialRoundTrips(timed(navigation, probe.timeOrigin), visible),
+      clickToContent: visible - (probe.clickedAt ?? Number.NaN),
+      backForthCodeRequests: codeRequests(network.requests.slice(afterClick, afterBackForth)),
+      problems,
+      requests: {
+        hover: urls(network.requests.slice(beforeHover, beforeClick)),
+        click: urls(network.requests.slice(beforeClick, afterClick)),
+        backForth: urls(network.requests.slice(afterClick, afterBackForth)),
+      },
+    };
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The served copies (bench/.work/run/): the federated host, its three remotes, the API, and the
+ * monolith, each with the project's own production server (the host's dist-server/main.js serves
+ * the monolith too: the same handler, cache and gzip rules, the same runtime configuration).
+ * Ports 5300-5399 only: the browser tests use 4300 and up, `npm start` 3000 and up.
+ */
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
+import { logTail, startProcess, stopProcess, type Started } from './processes';
+import { RUN_DIR } from './paths';
+
+export const BASE_PORT = 5300;
+/** Each remote as far from BASE_PORT as its default port is from 3000 (5301-5303), as the e2e tests do. */
+export const PORTS = {
+  federatedHost: BASE_PORT,
+  ...(Object.fromEntries(REMOTE_NAMES.map((name) => [name, BASE_PORT + REMOTES[name].port - 3000])) as Record<
+    RemoteName,
+    number
+  >),
+  api: BASE_PORT + 4,
+  monolithHost: BASE_PORT + 10,
+  /** Lighthouse's chromium, for its DevTools protocol. */
+  lighthouseDebugging: BASE_PORT + 90,
+};
+
+/** 127.0.0.1 rather than localhost, so that no lookup tries ::1 first. */
+export function originAt(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
+export const FEDERATED_ORIGIN = originAt(PORTS.federatedHost);
+export const MONOLITH_ORIGIN = originAt(PORTS.monolithHost);
+export const API_ORIGIN = originAt(PORTS.api);
+export const REMOTE_ORIGINS: readonly string[] = REMOTE_NAMES.map((name) => originAt(PORTS[name]));
+
+/** The served copies' folders. */
+export const RUN = {
+  federated: join(RUN_DIR, 'federated'),
+  monolith: join(RUN_DIR, 'monolith'),
+  api: join(RUN_DIR, 'api'),
+  apiData: join(RUN_DIR, 'api-data'),
+};
+
+const READY_TIMEOUT_MS = 90_000;
+
+function isPortInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Fails at once when a port the bench needs is taken (another bench still running?). */
+export async function checkPortsFree(ports: readonly number[]): Promise<void> {
+  const taken: number[] = [];
+  for (const port of ports) if (await isPortInUse(port)) taken.push(port);
+  if (taken.length > 0) {
+    throw new Error(`port(s) ${taken.join(', ')} already in use: is another bench running? The bench uses 5300-5399.`);
+  }
+}
+
+async function answersOk(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** What every server's environment holds: nothing of the caller's but PATH, so no developer setting leaks in. */
+function serverEnv(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    LISTEN_HOST: '127.0.0.1',
+    HOST_PORT: String(PORTS.federatedHost),
+    HOST_ORIGIN: FEDERATED_ORIGIN,
+    ...Object.fromEntries(
+      REMOTE_NAMES.flatMap((name) => [
+        [REMOTES[name].portEnv, String(PORTS[name])],
+        [REMOTES[name].urlEnv, `${originAt(PORTS[name])}/mf-manifest.json`],
+      ]),
+    ),
+    API_PORT: String(PORTS.api),
+    API_HOST: '127.0.0.1',
+    API_BASE_URL: API_ORIGIN,
+    // The monolith's pages call the API from their own origin.
+    CORS_ORIGINS: MONOLITH_ORIGIN,
+    PGLITE_DATA_DIR: RUN.apiData,
+    GAME_WIN_RATE: '1',
+    PLAYS_PER_VISITOR_PER_DAY: '1000',
+    PLAYS_PER_IP_PER_DAY: '10000',
+    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+export interface Server {
+  name: string;
+  origin: string;
+  process: Started;
+}
+
+async function startServer(
+  name: string,
+  dir: string,
+  script: string,
+  port: number,
+  readyPath: string,
+  env: Record<string, string> = {},
+): Promise<Server> {
+  const origin = originAt(port);
+  const started = startProcess(
+    name,
+    process.execPath,
+    ['--require', join(__dirname, 'exit-with-parent.cjs'), '--enable-source-maps', script],
+    { cwd: dir, env: { ...serverEnv(), ...env }, ipc: true },
+  );
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await answersOk(`${origin}${readyPath}`))) {
+    if (started.hasExited() || Date.now() > deadline) {
+      const why = started.hasExited()
+        ? `exited (${await started.exited})`
+        : `did not answer within ${READY_TIMEOUT_MS} ms`;
+      await stopProcess(started);
+      throw new Error(`the ${name} server ${why}; ${started.log} ends with:\n${logTail(started.log)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { name, origin, process: started };
+}
+
+/** Starts every server (in parallel) and gives them once all serve. */
+export async function startServers(): Promise<Server[]> {
+  const starts = [
+    startServer('api', RUN.api, 'dist/index.js', PORTS.api, '/api/health'),
+    startServer('federated-host', join(RUN.federated, 'host'), 'dist-server/main.js', PORTS.federatedHost, '/healthz'),
+    // The monolith is the client-rendered baseline: its server reads no remote, so its pages
+    // carry neither the remotes' preloads nor their prerendered text.
+    startServer('monolith-host', join(RUN.monolith, 'host'), 'dist-server/main.js', PORTS.monolithHost, '/healthz', {
+      HOST_PORT: String(PORTS.monolithHost),
+      REMOTE_REFRESH_MS: '0',
+    }),
+    ...REMOTE_NAMES.map((name) =>
+      startServer(
+        `federated-${name}`,
+        join(RUN.federated, REMOTES[name].packageDir),
+        'dist-server/main.js',
+        PORTS[name],
+        '/healthz',
+      ),
+    ),
+  ];
+  const results = await Promise.allSettled(starts);
+  const servers = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as Error] : []));
+  if (failures.length > 0) {
+    await Promise.all(servers.map((server) => stopProcess(server.process)));
+    throw new Error(failures.map((failure) => failure.message).join('\n\n'));
+  }
+  return servers;
+}
+
+/** A fresh gift through the API, as the e2e tests make one (GAME_WIN_RATE=1: every play wins). */
+export async function winGift(): Promise<string> {
+  const response = await fetch(`${API_ORIGIN}/api/game/plays`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: '{}',
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`POST /api/game/plays answered HTTP ${response.status}: ${body}`);
+  const result = JSON.parse(body) as { outcome?: string; gift?: { giftId?: string } };
+  if (result.outcome !== 'win' || !result.gift?.giftId) throw new Error(`expected a win, got ${body}`);
+  return result.gift.giftId;
+}

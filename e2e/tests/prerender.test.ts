@@ -1,0 +1,132 @@
+/**
+ * The host's server starts the page from its HTML: the runtime configuration inline, the
+ * route's remote preloaded, and the content pages prerendered, so their text is on screen
+ * before any script runs and the app takes the same markup over without a visible change.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, Request } from 'playwright-core';
+import { mainHeading, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { launchBrowser } from '../support/browser';
+import { restartServer, stopServer } from '../support/servers';
+import { browserSuite } from '../support/suite';
+import { HOST_ORIGIN, ROOT_DIR, manifestUrlOf, originOf } from '../support/test-env';
+
+const suite = browserSuite();
+const CONTENT_ORIGIN = originOf('content');
+
+function payloadTitle(page: string): string {
+  const file = join(ROOT_DIR, 'remote-content', 'dist', 'payload', `${page}.json`);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { title: string }).title;
+}
+
+/** What the visitor sees before any script runs: the page with JavaScript off. */
+async function withoutScripts<T>(run: (page: Page) => Promise<T>): Promise<T> {
+  const browser = await launchBrowser({ contextOptions: { javaScriptEnabled: false } });
+  try {
+    const { page } = await browser.newPage();
+    return await run(page);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Layout shifts the page has seen since it started (the Layout Instability API). */
+async function watchLayoutShifts(): Promise<void> {
+  await suite.page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+describe('a content page from the host server', () => {
+  test.each([
+    ['/', 'home'],
+    ['/about', 'about'],
+    ['/terms', 'terms'],
+    ['/privacy-policy', 'privacy-policy'],
+  ])('%s shows its text, in the site frame, before any script runs', async (path, page) => {
+    await withoutScripts(async (tab) => {
+      expect(await visit(tab, path)).toBe(200);
+      expect(await mainHeading(tab).innerText()).toBe(payloadTitle(page));
+      expect(await navLink(tab, 'Play').getAttribute('href')).toBe('/game');
+      expect(await tab.locator('footer').count()).toBe(1);
+      // Styled as the app styles it: the header is a flex row, the page text in its column.
+      expect(await tab.locator('header').evaluate((el) => getComputedStyle(el).display)).toBe('flex');
+    });
+  });
+
+  test('the app takes the page over without a layout shift, a payload request or a configuration request', async () => {
+    await watchLayoutShifts();
+    const requests: string[] = [];
+    suite.page.on('request', (request: Request) => requests.push(request.url()));
+    expect(await visit(suite.page, '/about')).toBe(200);
+    const shown = await waitForRenderedPage(suite.page);
+    expect(shown.heading).toBe(payloadTitle('about'));
+    // Past the takeover (and a frame for the layout-shift entries to arrive): nothing moved.
+    await suite.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
+    const shifts = await suite.page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
+    expect(shifts.reduce((sum, value) => sum + value, 0)).toBe(0);
+    // The app's own markup now: a client-side navigation works from it.
+    await navLink(suite.page, 'Terms').click();
+    await suite.page.waitForURL(`${HOST_ORIGIN}/terms`);
+    expect(await waitForRenderedPage(suite.page)).toMatchObject({ heading: payloadTitle('terms') });
+    expect(suite.watch.documentLoads()).toBe(1);
+
+    // The about text came with the page; the terms text, navigated to, was fetched.
+    expect(requests.filter((url) => url.includes('/payload/'))).toEqual([`${CONTENT_ORIGIN}/payload/terms.json`]);
+    expect(requests.filter((url) => url.endsWith('/config.json'))).toEqual([]);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test("the HTML preloads the route's remote; the remote loads each file once", async () => {
+    const requests: string[] = [];
+    suite.page.on('request', (request: Request) => requests.push(request.url()));
+    expect(await visit(suite.page, '/game')).toBe(200);
+    await waitForRenderedPage(suite.page, { headingOnly: true });
+    const html = await (await fetch(`${HOST_ORIGIN}/game`, { headers: { Accept: 'text/html' } })).text();
+    expect(html).toContain(`<link rel="preload" href="${manifestUrlOf('gifts')}" as="fetch" crossorigin>`);
+    expect(html).toContain(`<link rel="preload" href="${originOf('gifts')}/remoteEntry.js" as="script">`);
+    const gifts = requests.filter((url) => url.startsWith(originOf('gifts')));
+    expect(gifts.length).toBeGreaterThan(2);
+    expect(new Set(gifts).size).toBe(gifts.length);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+});
+
+describe('the content remote down', () => {
+  afterAll(async () => {
+    await restartServer('content', { env: {} });
+  });
+
+  test('the last good text still shows, before scripts and after, with a note instead of an error', async () => {
+    const title = payloadTitle('about');
+    // The host's server has read the content remote's build; then the remote goes away.
+    expect(await visit(suite.page, '/about')).toBe(200);
+    await waitForRenderedPage(suite.page);
+    await stopServer('content');
+
+    await withoutScripts(async (tab) => {
+      expect(await visit(tab, '/about')).toBe(200);
+      expect(await mainHeading(tab).innerText()).toBe(title);
+    });
+
+    const { page, watch } = await suite.browser.newPage();
+    try {
+      expect(await visit(page, '/about')).toBe(200);
+      const note = page.getByRole('status').filter({ hasText: 'Part of this page didn’t load' });
+      await note.waitFor({ timeout: 30_000 });
+      expect(await mainHeading(page).innerText()).toBe(title);
+      expect(await page.locator('main [role="alert"]').count()).toBe(0);
+      // One reload through the guard (a failed remote may be a deploy in progress), then the kept text.
+      expect(watch.documentLoads()).toBeLessThanOrEqual(2);
+    } finally {
+      await page.close();
+    }
+  });
+});

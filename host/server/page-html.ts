@@ -1,0 +1,119 @@
+/**
+ * The HTML page the host's server sends for a route: the built `index.html` with the runtime
+ * configuration inline, `preconnect` to the remotes' and the API's origins, preloads of the
+ * route's remote (manifest, remoteEntry.js, the page's own scripts), and, for a prerendered
+ * page, its markup inside the host's frame with the styles it needs, so its text is on screen
+ * before any script runs (docs/decisions/0015-host-server-starts-the-page.md).
+ */
+import { REMOTE_NAMES, type RemoteName } from 'shared/remotes';
+import {
+  jsonForScriptElement,
+  PRERENDER_STATE_ELEMENT_ID,
+  PRERENDERED_ATTRIBUTE,
+  RUNTIME_CONFIG_ELEMENT_ID,
+} from 'shared/page-data';
+import type { RuntimeConfig } from 'shared/runtime-config';
+import { documentTitle } from 'shared/site';
+import type { RouteDefinition } from '../src/route-table/route-table';
+import { renderPageFrame } from './page-frame';
+import type { RemoteSnapshot } from './remote-sources';
+
+/** `#root`, the app's element, and what the build put in it (the boot indicator): up to the `</div>` before `<noscript>` or `</body>`. */
+const ROOT_ELEMENT = /<div id="?root"?>([\s\S]*?)<\/div>(?=\s*(?:<noscript>|<\/body>))/;
+const TITLE_ELEMENT = /<title>[\s\S]*?<\/title>/;
+
+export interface PageHtmlOptions {
+  /** The built `index.html`. */
+  template: string;
+  config: RuntimeConfig;
+  /** The host's own stylesheet, inlined with a prerendered page. */
+  hostCss: string;
+}
+
+export interface PageRequest {
+  pathname: string;
+  /** The route, or undefined for a page the app shows as an error. */
+  route: RouteDefinition | undefined;
+  snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+function escapeText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** CSS inside a `<style>` element: nothing in it may close the element. */
+function styleElement(css: string): string {
+  return `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Scripts and credentialed API requests share the browser's credentialed connections; the
+ * federation runtime fetches manifests without credentials, over connections of their own.
+ */
+function preconnects(config: RuntimeConfig): string[] {
+  const links = new Set<string>();
+  const api = originOf(config.apiBaseUrl);
+  if (api) links.add(`<link rel="preconnect" href="${escapeAttribute(api)}">`);
+  for (const remote of REMOTE_NAMES) {
+    const origin = originOf(config.remotes[remote]);
+    if (!origin) continue;
+    links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}">`);
+    links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}" crossorigin>`);
+  }
+  return [...links];
+}
+
+/** The route's remote, started from the HTML: what the federation runtime would ask for, one round trip at a time. */
+function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefined): string[] {
+  if (!snapshot) return [];
+  const links = [
+    `<link rel="preload" href="${escapeAttribute(snapshot.manifestUrl)}" as="fetch" crossorigin>`,
+    `<link rel="preload" href="${escapeAttribute(snapshot.remoteEntry)}" as="script">`,
+  ];
+  for (const script of snapshot.exposes.get(route.module)?.scripts ?? []) {
+    links.push(`<link rel="preload" href="${escapeAttribute(script)}" as="script">`);
+  }
+  return links;
+}
+
+export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
+  const configElement = `<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${jsonForScriptElement(config)}</script>`;
+  const connections = preconnects(config);
+  const canPrerender = ROOT_ELEMENT.test(template);
+
+  return function pageHtml({ pathname, route, snapshot }: PageRequest): string {
+    const remote = route ? snapshot(route.remote) : undefined;
+    const head = [...connections, ...(route ? routePreloads(route, remote) : []), configElement];
+    let root: string | undefined;
+    const prerendered = route?.prerendered && canPrerender ? remote?.prerendered.get(route.module) : undefined;
+    if (route && prerendered) {
+      try {
+        const frame = renderPageFrame({ pathname, layout: route.layout, pageHtml: prerendered.html, config });
+        const state = `<script type="application/json" id="${PRERENDER_STATE_ELEMENT_ID}" data-build="${escapeAttribute(prerendered.buildId)}">${jsonForScriptElement(prerendered.state)}</script>`;
+        root = `<div id="root" ${PRERENDERED_ATTRIBUTE}="${escapeAttribute(route.module)}">${frame}</div>${state}`;
+        head.push(styleElement(hostCss), ...(remote?.prerenderCss ? [styleElement(remote.prerenderCss)] : []));
+      } catch (error) {
+        // The page still works without its text in the HTML: the app renders it as usual.
+        console.error(`[host] prerendering ${pathname} failed`, error);
+      }
+    }
+    const title = `<title>${escapeText(documentTitle(route?.title))}</title>`;
+    let html = TITLE_ELEMENT.test(template)
+      ? template.replace(TITLE_ELEMENT, () => title)
+      : template.replace('</head>', () => `${title}</head>`);
+    html = html.replace('</head>', () => `${head.join('')}</head>`);
+    return root === undefined ? html : html.replace(ROOT_ELEMENT, () => root as string);
+  };
+}

@@ -1,0 +1,161 @@
+/** @jest-environment node */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { everyRemote } from 'shared/testing/runtime-config';
+import { createRemoteSources, readManifest, sanitizePrerenderedHtml } from './remote-sources';
+
+/** A content remote on loopback: its files by path, and every request it answered. */
+interface FakeRemote {
+  files: Map<string, string>;
+  requests: string[];
+  /** While set, requests are held unanswered. */
+  hang: boolean;
+  server: Server;
+  base: string;
+}
+
+const servers: Server[] = [];
+
+async function startRemote(): Promise<FakeRemote> {
+  const remote = { files: new Map<string, string>(), requests: [] as string[], hang: false } as FakeRemote;
+  remote.server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    remote.requests.push(path);
+    if (remote.hang) return;
+    const body = remote.files.get(path);
+    res.statusCode = body === undefined ? 404 : 200;
+    res.end(body ?? 'Not found');
+  });
+  servers.push(remote.server);
+  await new Promise<void>((resolve) => remote.server.listen(0, '127.0.0.1', resolve));
+  remote.base = `http://127.0.0.1:${(remote.server.address() as AddressInfo).port}`;
+  return remote;
+}
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+function manifest(exposeChunk: string): string {
+  return JSON.stringify({
+    metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' },
+    exposes: [{ name: 'AboutPage', assets: { js: { sync: [exposeChunk], async: ['later.js'] } } }],
+  });
+}
+
+function publish(remote: FakeRemote, build: string, text: string): void {
+  remote.files.set('/builds/latest.json', JSON.stringify({ id: build, timestamp: 1 }));
+  remote.files.set('/mf-manifest.json', manifest(`__federation_expose_AboutPage.${build}.js`));
+  remote.files.set('/prerender/pages.css', '.p-content{margin:0}');
+  for (const module of ['HomePage', 'AboutPage', 'PrivacyPolicyPage', 'TermsPage']) {
+    remote.files.set(
+      `/prerender/${module}.json`,
+      JSON.stringify({
+        buildId: build,
+        html: `<article class="p-content"><h1 onclick="x()">${text}</h1></article>`,
+        state: { queries: [{ text }] },
+      }),
+    );
+  }
+}
+
+function sourcesFor(remote: FakeRemote, log: string[] = [], timeoutMs = 2_000) {
+  return createRemoteSources({
+    // The other remotes at a port nothing listens on: refused at once.
+    remotes: {
+      ...everyRemote((name) => `http://127.0.0.1:9/${name}/mf-manifest.json`),
+      content: `${remote.base}/mf-manifest.json`,
+    },
+    timeoutMs,
+    log: (message) => log.push(message),
+  });
+}
+
+describe("reading a remote's build", () => {
+  it('names the entry and each page’s own scripts as absolute URLs, without the async ones', () => {
+    const read = readManifest('https://cdn.example.com/content/v7/mf-manifest.json', JSON.parse(manifest('a.js')));
+    expect(read.remoteEntry).toBe('https://cdn.example.com/content/v7/remoteEntry.js');
+    expect(read.exposes.get('AboutPage')).toEqual({ scripts: ['https://cdn.example.com/content/v7/a.js'] });
+    expect(() => readManifest('https://cdn.example.com/mf-manifest.json', { exposes: [] })).toThrow(
+      'it names no remoteEntry',
+    );
+  });
+
+  it('keeps the markup of a page and drops anything that could run', () => {
+    const clean = sanitizePrerenderedHtml(
+      '<article class="p-content" aria-busy="false"><h1 id="t" onclick="steal()">Hi</h1>' +
+        '<script>steal()</script><a href="javascript:steal()">x</a><a href="/game">Play</a>' +
+        '<p>Updated <time datetime="2030-02-14">February 14, 2030</time></p><img src=x onerror="steal()"></article>',
+    );
+    expect(clean).not.toMatch(/steal|script|onclick|onerror/);
+    expect(clean).toContain('<article class="p-content" aria-busy="false"><h1 id="t">Hi</h1>');
+    expect(clean).toContain('<a href="/game">Play</a>');
+    expect(clean).toContain('<time datetime="2030-02-14">February 14, 2030</time>');
+  });
+
+  it('reads the manifest and the prerendered pages, and again only when the build changes', async () => {
+    const remote = await startRemote();
+    publish(remote, 'b1', 'First text');
+    const sources = sourcesFor(remote);
+    await sources.refresh();
+    const first = sources.snapshot('content');
+    expect(first?.buildId).toBe('b1');
+    expect(first?.remoteEntry).toBe(`${remote.base}/remoteEntry.js`);
+    expect(first?.exposes.get('AboutPage')?.scripts).toEqual([`${remote.base}/__federation_expose_AboutPage.b1.js`]);
+    expect(first?.prerendered.get('AboutPage')).toEqual({
+      buildId: 'b1',
+      html: '<article class="p-content"><h1>First text</h1></article>',
+      state: { queries: [{ text: 'First text' }] },
+    });
+    expect(first?.prerenderCss).toBe('.p-content{margin:0}');
+
+    remote.requests.length = 0;
+    await sources.refresh();
+    expect(remote.requests).toEqual(['/builds/latest.json']);
+    expect(sources.snapshot('content')).toBe(first);
+
+    publish(remote, 'b2', 'Second text');
+    await sources.refresh();
+    expect(sources.snapshot('content')?.buildId).toBe('b2');
+    expect(sources.snapshot('content')?.prerendered.get('HomePage')?.html).toContain('Second text');
+  });
+
+  it('keeps the last good build while the remote is down or half-deployed, and says so once', async () => {
+    const remote = await startRemote();
+    publish(remote, 'b1', 'Good text');
+    const log: string[] = [];
+    const sources = sourcesFor(remote, log);
+    await sources.refresh();
+
+    // A build whose prerendered pages are missing is not taken.
+    publish(remote, 'b2', 'Broken');
+    remote.files.set('/prerender/AboutPage.json', '{"html":"<p>no build, no data</p>"}');
+    await sources.refresh();
+    await sources.refresh();
+    expect(sources.snapshot('content')?.buildId).toBe('b1');
+    const failures = log.filter((line) => line.includes('cannot read the content remote'));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toContain('keeping its last good build');
+
+    // Down altogether.
+    remote.server.closeAllConnections();
+    await new Promise((resolve) => remote.server.close(resolve));
+    await sources.refresh();
+    expect(sources.snapshot('content')?.prerendered.get('AboutPage')?.html).toContain('Good text');
+  });
+
+  it('gives up on a remote that does not answer, within its timeout', async () => {
+    const remote = await startRemote();
+    remote.hang = true;
+    const log: string[] = [];
+    const sources = sourcesFor(remote, log, 200);
+    const started = Date.now();
+    await sources.refresh();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(sources.snapshot('content')).toBeUndefined();
+    expect(log.join('\n')).toMatch(/cannot read the content remote .*its pages get no hints for now/);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * What the host's server knows of each remote, to start the route's remote from the HTML: the
+ * files its pages need (read from its `mf-manifest.json`) and the markup of its prerendered
+ * pages (`prerender/{Module}.json`). Each remote's `builds/latest.json` is polled;
+ * a new build id fetches the rest again. A remote that is down or answers nonsense changes
+ * nothing: the last good answer is kept, and a page is never held up waiting for a remote.
+ */
+import sanitizeHtml from 'sanitize-html';
+import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
+
+export interface ExposeFiles {
+  /** The module's own scripts, loaded when the page is: never the remote's copies of shared libraries. */
+  scripts: string[];
+}
+
+export interface PrerenderedMarkup {
+  /** The remote's build that rendered it: the browser uses the data only with that build's code. */
+  buildId: string;
+  /** Sanitised markup of the page. */
+  html: string;
+  /** The query cache the page's first render reads (TanStack's dehydrated state). */
+  state: unknown;
+}
+
+export interface RemoteSnapshot {
+  buildId: string;
+  manifestUrl: string;
+  remoteEntry: string;
+  exposes: ReadonlyMap<string, ExposeFiles>;
+  prerendered: ReadonlyMap<string, PrerenderedMarkup>;
+  /** The styles of the prerendered pages, which the remote's scripts would otherwise inject. */
+  prerenderCss?: string;
+}
+
+export interface RemoteSources {
+  /** The newest good snapshot of a remote, or undefined while none has been read. */
+  snapshot(remote: RemoteName): RemoteSnapshot | undefined;
+  /** Reads every remote's latest build now (and fetches what changed); never rejects. */
+  refresh(): Promise<void>;
+  /** Polls every `intervalMs`; returns a function that stops polling. */
+  start(intervalMs: number): () => void;
+}
+
+export interface RemoteSourcesOptions {
+  /** Manifest URL of each remote, as the runtime configuration gives it to browsers. */
+  remotes: Readonly<Record<RemoteName, string>>;
+  fetchImpl?: typeof fetch;
+  /** Longest wait for one answer from a remote. */
+  timeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+/** What a page's prerendered markup may hold: what the content build's Markdown allowlist emits, plus the page's frame. */
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'article', 'h1', 'time', 'span', 'div', 'section'],
+  allowedAttributes: {
+    '*': ['class', 'id', 'aria-*', 'role', 'lang', 'dir', 'title'],
+    a: ['href', 'name', 'target', 'rel'],
+    time: ['datetime'],
+    img: ['src', 'alt', 'width', 'height'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowProtocolRelative: false,
+};
+
+export function sanitizePrerenderedHtml(html: string): string {
+  return sanitizeHtml(html, SANITIZE).trim();
+}
+
+interface ManifestJson {
+  metaData?: { remoteEntry?: { name?: unknown; path?: unknown } };
+  exposes?: Array<{ name?: unknown; assets?: { js?: { sync?: unknown } } }>;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** The manifest's entry and per-module scripts as absolute URLs; throws on a manifest that lacks them. */
+export function readManifest(manifestUrl: string, body: unknown): Pick<RemoteSnapshot, 'remoteEntry' | 'exposes'> {
+  const manifest = body as ManifestJson;
+  const entry = manifest.metaData?.remoteEntry;
+  if (typeof entry?.name !== 'string' || entry.name === '') throw new Error('it names no remoteEntry');
+  const path = typeof entry.path === 'string' && entry.path !== '' ? `${entry.path.replace(/\/?$/, '/')}` : '';
+  const url = (file: string) => new URL(`${path}${file}`, manifestUrl).href;
+  const exposes = new Map<string, ExposeFiles>();
+  for (const expose of manifest.exposes ?? []) {
+    if (typeof expose.name !== 'string') continue;
+    exposes.set(expose.name, { scripts: strings(expose.assets?.js?.sync).map(url) });
+  }
+  return { remoteEntry: url(entry.name), exposes };
+}
+
+function prerenderedModules(remote: RemoteName): string[] {
+  const spec: RemoteSpec = REMOTES[remote];
+  return Object.entries(spec.exposes)
+    .filter(([, expose]) => expose.routes.some((route) => route.prerendered))
+    .map(([module]) => module);
+}
+
+export function createRemoteSources(options: RemoteSourcesOptions): RemoteSources {
+  const fetchImpl = options.fetchImpl ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 3_000;
+  const log = options.log ?? ((message) => console.warn(`[host] ${message}`));
+  const snapshots = new Map<RemoteName, RemoteSnapshot>();
+  /** One refresh of a remote at a time; a poll that finds one running waits for it. */
+  const running = new Map<RemoteName, Promise<void>>();
+  /** The last failure logged per remote, so a remote that stays down is logged once, not every poll. */
+  const lastFailure = new Map<RemoteName, string>();
+
+  async function getJson(url: string): Promise<unknown> {
+    const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    return response.json() as Promise<unknown>;
+  }
+
+  async function getText(url: string): Promise<string> {
+    const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    return response.text();
+  }
+
+  async function read(remote: RemoteName): Promise<void> {
+    const manifestUrl = options.remotes[remote];
+    const latest = (await getJson(new URL('builds/latest.json', manifestUrl).href)) as { id?: unknown };
+    if (typeof latest?.id !== 'string' || latest.id === '') throw new Error('builds/latest.json has no build id');
+    const current = snapshots.get(remote);
+    if (current?.buildId === latest.id && current.manifestUrl === manifestUrl) return;
+    const { remoteEntry, exposes } = readManifest(manifestUrl, await getJson(manifestUrl));
+    const prerendered = new Map<string, PrerenderedMarkup>();
+    const modules = prerenderedModules(remote);
+    const prerenderCss =
+      modules.length > 0 ? await getText(new URL('prerender/pages.css', manifestUrl).href) : undefined;
+    for (const module of modules) {
+      const url = new URL(`prerender/${module}.json`, manifestUrl).href;
+      const published = (await getJson(url)) as { buildId?: unknown; html?: unknown; state?: unknown } | null;
+      if (typeof published?.buildId !== 'string' || typeof published.html !== 'string' || !published.state) {
+        throw new Error(`${url} is not a prerendered page`);
+      }
+      prerendered.set(module, {
+        buildId: published.buildId,
+        html: sanitizePrerenderedHtml(published.html),
+        state: published.state,
+      });
+    }
+    snapshots.set(remote, { buildId: latest.id, manifestUrl, remoteEntry, exposes, prerendered, prerenderCss });
+    if (current) log(`the ${remote} remote is now build ${latest.id}`);
+  }
+
+  function refreshOne(remote: RemoteName): Promise<void> {
+    const pending = running.get(remote);
+    if (pending) return pending;
+    const done = read(remote)
+      .then(() => {
+        if (lastFailure.has(remote)) log(`the ${remote} remote answers again`);
+        lastFailure.delete(remote);
+      })
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (lastFailure.get(remote) !== reason) {
+          const kept = snapshots.has(remote) ? 'keeping its last good build' : 'its pages get no hints for now';
+          log(`cannot read the ${remote} remote (${reason}); ${kept}`);
+        }
+        lastFailure.set(remote, reason);
+      })
+      .finally(() => running.delete(remote));
+    running.set(remote, done);
+    return done;
+  }
+
+  return {
+    snapshot: (remote) => snapshots.get(remote),
+    refresh: async () => {
+      await Promise.all(REMOTE_NAMES.map(refreshOne));
+    },
+    start(intervalMs) {
+      void this.refresh();
+      const timer = setInterval(() => void this.refresh(), intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+}
