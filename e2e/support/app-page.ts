@@ -45,12 +45,12 @@ export interface RenderedPage {
  */
 export async function waitForRenderedPage(
   page: Page,
-  options: { headingOnly?: boolean; timeoutMs?: number } = {},
+  options: { headingOnly?: boolean; timeoutMs?: number; notHeading?: string } = {},
 ): Promise<RenderedPage> {
   const headingOnly = options.headingOnly ?? false;
   try {
     const handle = await page.waitForFunction(
-      (wantBody) => {
+      ({ wantBody, notHeading }) => {
         // A page the host's server prerendered is the app's once the app has taken it over.
         if (document.querySelector('[data-prerendered]')) return false;
         const main = document.querySelector('main');
@@ -58,11 +58,12 @@ export async function waitForRenderedPage(
         if (!main || !heading || main.querySelector('[aria-busy="true"]')) return false;
         const headingText = heading.innerText.trim();
         if (!headingText || heading.getBoundingClientRect().height === 0) return false;
+        if (headingText === notHeading) return false;
         const bodyText = main.innerText.replace(heading.innerText, '').trim();
         if (wantBody && !bodyText) return false;
         return { heading: headingText, bodyText };
       },
-      !headingOnly,
+      { wantBody: !headingOnly, notHeading: options.notHeading ?? null },
       { timeout: options.timeoutMs ?? 15_000 },
     );
     return (await handle.jsonValue()) as RenderedPage;
@@ -74,4 +75,22 @@ export async function waitForRenderedPage(
       `${page.url()} did not render a page (h1${headingOnly ? '' : ' and text'} in main): ${(error as Error).message}\nmain shows: ${JSON.stringify(shown.slice(0, 500))}`,
     );
   }
+}
+
+/**
+ * Follows a link (of the site's navigation, say) and waits for the page at `path` to render. The
+ * address changes before the new page commits (the router keeps the old page on screen while
+ * the new one loads), so the wait is for a heading other than the one shown before the click.
+ */
+export async function followLink(
+  page: Page,
+  link: Locator,
+  path: string,
+  options: { headingOnly?: boolean } = {},
+): Promise<RenderedPage> {
+  const before =
+    (await mainHeading(page).count()) > 0 ? (await mainHeading(page).first().innerText()).trim() : undefined;
+  await link.click();
+  await page.waitForURL((url) => url.pathname === path);
+  return waitForRenderedPage(page, { headingOnly: options.headingOnly, notHeading: before });
 }

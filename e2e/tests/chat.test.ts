@@ -6,7 +6,7 @@
  * configuration leaving the app working with at most a warning.
  */
 import type { ConsoleMessage, Page, Route } from 'playwright-core';
-import { layoutName, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { followLink, layoutName, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { startCrispStandIn, standInRecord, waitForStandIn, type CrispStandIn } from '../support/crisp-stand-in';
 import { httpGet, httpGetPage } from '../support/http';
 import { delay } from '../support/net';
@@ -276,9 +276,7 @@ describe('chat configured', () => {
       expect(await chatButton(page).count()).toBe(0);
       expect(await bubble(page).count()).toBe(0);
 
-      await navLink(page, 'About').click();
-      await page.waitForURL(`${HOST_ORIGIN}/about`);
-      await waitForRenderedPage(page);
+      await followLink(page, navLink(page, 'About'), '/about');
       expect(suite.watch.documentLoads()).toBe(1);
       // The browser's own note on the failed request is the only console error.
       const errors = suite.watch.consoleErrors.filter(
@@ -302,9 +300,7 @@ describe('chat not configured', () => {
     await afterStartUp(page);
     expect(await chatButton(page).count()).toBe(0);
 
-    await navLink(page, 'Play').click();
-    await page.waitForURL(`${HOST_ORIGIN}/game`);
-    await waitForRenderedPage(page, { headingOnly: true });
+    await followLink(page, navLink(page, 'Play'), '/game', { headingOnly: true });
     expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
     await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
     await afterStartUp(page);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request, Route } from 'playwright-core';
-import { errorPage, layoutName, mainNav, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { errorPage, followLink, layoutName, mainNav, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import {
   closedPort,
   fetchManifest,
@@ -187,9 +187,7 @@ describe('build manifest and content payload failures', () => {
     expect((await metaResponse).status()).toBe(500);
     expect((await warning).type()).toBe('warning');
 
-    await navLink(suite.page, 'About').click();
-    await suite.page.waitForURL(`${HOST_ORIGIN}/about`);
-    await waitForRenderedPage(suite.page);
+    await followLink(suite.page, navLink(suite.page, 'About'), '/about');
     expect(reportLoads('meta 500', suite.watch)).toBe(1);
     expect(problemsBesides(HOST_ORIGIN)).toEqual([]);
     expect(suite.watch.consoleErrors.every((text) => text.includes('/_app/builds/meta/'))).toBe(true);
@@ -202,9 +200,7 @@ describe('build manifest and content payload failures', () => {
     expect(await visit(suite.page, '/')).toBe(200);
     await waitForRenderedPage(suite.page);
     await metaRequest;
-    await navLink(suite.page, 'Terms').click();
-    await suite.page.waitForURL(`${HOST_ORIGIN}/terms`);
-    await waitForRenderedPage(suite.page);
+    await followLink(suite.page, navLink(suite.page, 'Terms'), '/terms');
     expect(held.length).toBe(1);
     expect(reportLoads('meta hanging', suite.watch)).toBe(1);
     expect(suite.watch.problems()).toEqual([]);
@@ -264,9 +260,7 @@ describe('a hanging remote entry', () => {
     await loadingIndicator(suite.page).waitFor();
     expect(new URL(suite.page.url()).pathname).toBe('/');
 
-    await navLink(suite.page, 'About').click();
-    await suite.page.waitForURL(`${HOST_ORIGIN}/about`);
-    await waitForRenderedPage(suite.page);
+    await followLink(suite.page, navLink(suite.page, 'About'), '/about');
   }
 
   test('the site stays usable while /game hangs: the loading indicator shows, header navigation to /about works', async () => {
@@ -309,9 +303,7 @@ describe('a hanging remote entry', () => {
     expect(elapsed).toBeLessThan(4 * TIMEOUT_MS + 5000);
 
     // No loop, and the rest of the site works.
-    await navLink(suite.page, 'About').click();
-    await suite.page.waitForURL(`${HOST_ORIGIN}/about`);
-    await waitForRenderedPage(suite.page);
+    await followLink(suite.page, navLink(suite.page, 'About'), '/about');
     expect(suite.watch.documentLoads()).toBe(2);
     expect(suite.watch.pageErrors).toEqual([]);
   });

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { launchBrowser, reactRendererCount } from '../support/browser';
 import { fetchManifest, keepFile, reportLoads, syncFiles } from '../support/faults';
 import { httpGetPage } from '../support/http';
@@ -25,9 +25,7 @@ function isHostLatest(url: string): boolean {
 
 /** Clicks a header link and waits until the page at `path` has rendered. */
 async function clickThrough(label: string, path: string, options: { headingOnly?: boolean } = {}): Promise<void> {
-  await navLink(suite.page, label).click();
-  await suite.page.waitForURL(`${HOST_ORIGIN}${path}`);
-  await waitForRenderedPage(suite.page, options);
+  await followLink(suite.page, navLink(suite.page, label), path, options);
 }
 
 describe('host redeployed', () => {
@@ -62,9 +60,7 @@ describe('host redeployed', () => {
       await seen;
       // The next poll starts only after this one was handled: the app knows it is stale.
       await suite.page.waitForRequest((request) => isHostLatest(request.url()));
-      await navLink(suite.page, 'Privacy').click();
-      await suite.page.waitForURL(`${HOST_ORIGIN}/privacy-policy`);
-      await waitForRenderedPage(suite.page);
+      await followLink(suite.page, navLink(suite.page, 'Privacy'), '/privacy-policy');
       const loads = reportLoads('host redeployed, new build', suite.watch);
       expect(loads).toBe(2);
       expect(suite.watch.documents[1]).toEqual({ url: `${HOST_ORIGIN}/privacy-policy`, status: 200 });
@@ -161,9 +157,7 @@ describe('one React', () => {
     await suite.page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
     await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
     await count('/redeem/:redeemId');
-    await suite.page.getByRole('link', { name: 'Gift Box, home' }).click();
-    await suite.page.waitForURL(`${HOST_ORIGIN}/`);
-    await waitForRenderedPage(suite.page);
+    await followLink(suite.page, suite.page.getByRole('link', { name: 'Gift Box, home' }), '/');
     expect(reportLoads('one React, client-side session', suite.watch)).toBe(1);
     expect(renderers).toEqual(Object.fromEntries(ROUTES.map((route) => [route, 1])));
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { mainHeading, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { followLink, mainHeading, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { launchBrowser } from '../support/browser';
 import { restartServer, stopServer } from '../support/servers';
 import { browserSuite } from '../support/suite';
@@ -73,9 +73,9 @@ describe('a content page from the host server', () => {
     const shifts = await suite.page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
     expect(shifts.reduce((sum, value) => sum + value, 0)).toBe(0);
     // The app's own markup now: a client-side navigation works from it.
-    await navLink(suite.page, 'Terms').click();
-    await suite.page.waitForURL(`${HOST_ORIGIN}/terms`);
-    expect(await waitForRenderedPage(suite.page)).toMatchObject({ heading: payloadTitle('terms') });
+    expect(await followLink(suite.page, navLink(suite.page, 'Terms'), '/terms')).toMatchObject({
+      heading: payloadTitle('terms'),
+    });
     expect(suite.watch.documentLoads()).toBe(1);
 
     // The about text came with the page; the terms text, navigated to, was fetched.
