@@ -17,6 +17,8 @@ const tsx = require('tsx/cjs/api').register({ namespace: 'eslint-config' });
 const REMOTES = Object.values(tsx.require('./shared/src/remotes.ts', __filename).REMOTES).map(
   (remote) => remote.packageDir,
 );
+// The router the browser parts share: react-router's client API (its list, below).
+const ROUTER_CLIENT_API = Object.keys(tsx.require('./shared/src/browser/router/react-router-dom.ts', __filename));
 tsx.unregister();
 const APPS = ['host', ...REMOTES, 'api'];
 
@@ -120,6 +122,22 @@ const ONE_QUERY_CLIENT = [
   },
 ];
 
+// The parts share react-router-dom as react-router's client API
+// (`shared/src/browser/router/react-router-dom.ts`): what it leaves out is not in the browser's
+// copy, and `react-router` itself would be a second, unshared router.
+const ONE_ROUTER = [
+  ...['react-router', 'react-router/dom'].map((name) => ({
+    name,
+    message: `Import \`react-router-dom\`, the router the parts share; \`${name}\` would be a copy of one's own.`,
+  })),
+  {
+    name: 'react-router-dom',
+    importNames: Object.keys(require('react-router-dom')).filter((name) => !ROUTER_CLIENT_API.includes(name)),
+    message:
+      "Not in the router the parts share (shared/src/browser/router/react-router-dom.ts): react-router's server, framework-mode and unstable APIs stay out of browser code.",
+  },
+];
+
 // Where code runs. Browser bundles (the host's and remotes' `src`, and `shared` outside `node/` and
 // `testing/`) import no Node built-in and no `shared/node/…`; no production code, browser or
 // Node, imports test helpers (`shared/testing/…`, Testing Library, jest). Later blocks replace
@@ -170,7 +188,10 @@ function whereCodeRuns() {
     restrict(remoteFiles, { paths: remoteLibraries, patterns: TEST_ONLY_PATTERNS }, TEST_FILES),
     restrict(
       remoteSrc,
-      { paths: [...remoteLibraries, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      {
+        paths: [...remoteLibraries, ...ONE_ROUTER, ...NODE_ONLY],
+        patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS],
+      },
       TEST_FILES,
     ),
     // The host.
@@ -178,7 +199,10 @@ function whereCodeRuns() {
     restrict(['host/**/*.{ts,tsx}'], { paths: SHARED_ONLY_LIBRARIES, patterns: TEST_ONLY_PATTERNS }, TEST_FILES),
     restrict(
       ['host/src/**/*.{ts,tsx}'],
-      { paths: [...SHARED_ONLY_LIBRARIES, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      {
+        paths: [...SHARED_ONLY_LIBRARIES, ...ONE_ROUTER, ...NODE_ONLY],
+        patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS],
+      },
       TEST_FILES,
     ),
     // The bench is Node code, but its stand-in for the federation runtime runs in the monolith's pages.
@@ -190,7 +214,7 @@ function whereCodeRuns() {
     // `shared`'s browser and universal code.
     restrict(
       ['shared/src/**/*.{ts,tsx}'],
-      { paths: NODE_ONLY, patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      { paths: [...ONE_ROUTER, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
       [...TEST_FILES, 'shared/src/node/**'],
     ),
   ];

@@ -84,7 +84,18 @@ function installedVersion(pkg: string): string {
  */
 const NOT_IN_BROWSERS = ['./node/', './testing/'];
 
-export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: true; requiredVersion: string }> {
+interface SharedSingleton {
+  singleton: true;
+  requiredVersion: string;
+  /** The module provided under the shared name, when it is not the package itself. */
+  import?: string;
+  version?: string;
+}
+
+/** react-router's client API, shared as `react-router-dom` (see the file). */
+const ROUTER_CLIENT_API = join(ROOT, 'shared', 'src', 'browser', 'router', 'react-router-dom.ts');
+
+export function sharedSingletons(pkg: PackageJson): Record<string, SharedSingleton> {
   const deps = pkg.dependencies ?? {};
   const range = (name: string) => deps[name] ?? `^${installedVersion(name)}`;
   const entry = (requiredVersion: string) => ({ singleton: true as const, requiredVersion });
@@ -100,8 +111,13 @@ export function sharedSingletons(pkg: PackageJson): Record<string, { singleton: 
     'react/jsx-runtime': entry(range('react')),
     'react-dom': entry(range('react-dom')),
     'react-dom/client': entry(range('react-dom')),
-    'react-router': entry(`^${installedVersion('react-router')}`),
-    'react-router-dom': entry(range('react-router-dom')),
+    // One router, and of react-router only what a browser page calls: a shared module is
+    // provided whole, and the whole package is 66 kB gzip to its client API's 37.
+    'react-router-dom': {
+      ...entry(range('react-router-dom')),
+      import: ROUTER_CLIENT_API,
+      version: installedVersion('react-router-dom'),
+    },
     // One Iconify registry: the bundled icons are registered once, whichever part loads first.
     '@iconify/react/offline': entry(`^${installedVersion('@iconify/react')}`),
     // One QueryClient context: every remote's pages use `shared/browser/api/query-client` and its cache.

@@ -44,6 +44,29 @@ describe('where code runs', () => {
   }, 60_000);
 });
 
+describe('the router the parts share', () => {
+  it('keeps react-router itself, and what the shared router leaves out, out of browser code', async () => {
+    const text =
+      "import { Link, createCookie } from 'react-router-dom';\nimport { useParams } from 'react-router';\nexport const x = [Link, createCookie, useParams];\n";
+    for (const file of ['host/src/probe.ts', 'remote-gifts/src/probe.tsx', 'shared/src/browser/probe.ts']) {
+      expect(await messagesFor(text, file)).toEqual([
+        expect.stringMatching(
+          /'createCookie' import from 'react-router-dom' is restricted.*Not in the router the parts share/,
+        ),
+        expect.stringMatching(/'react-router' import is restricted.*the router the parts share/),
+      ]);
+    }
+    // Tests and the host's server (Node) may use all of it.
+    expect(await messagesFor(text, 'host/src/probe.test.ts')).toEqual([]);
+    expect(
+      await messagesFor(
+        "import { StaticRouter } from 'react-router-dom';\nexport const x = StaticRouter;\n",
+        'host/server/probe.tsx',
+      ),
+    ).toEqual([]);
+  }, 60_000);
+});
+
 describe('import cycles', () => {
   it('reports a cycle that goes only through type imports', async () => {
     const folder = mkdtempSync(join(__dirname, '.cycle-probe-'));

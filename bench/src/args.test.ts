@@ -8,6 +8,7 @@ describe('parseArgs', () => {
       build: true,
       lighthouse: false,
       lighthouseRuns: 1,
+      routes: [],
       help: false,
     });
   });
@@ -25,6 +26,12 @@ describe('parseArgs', () => {
   it('reads the switches', () => {
     expect(parseArgs(['--no-build', '--lighthouse'])).toMatchObject({ build: false, lighthouse: true });
     expect(parseArgs(['--lighthouse-runs', '3'])).toMatchObject({ lighthouse: true, lighthouseRuns: 3 });
+  });
+
+  it('reads --routes, by the labels the report prints', () => {
+    expect(parseArgs(['--routes', '/game,/gifts/{id}']).routes).toEqual(['/game', '/gifts/{id}']);
+    expect(() => parseArgs(['--routes', '/games'])).toThrow('--routes takes labels from /, /about, /game, /gifts/{id}');
+    expect(() => parseArgs(['--routes'])).toThrow('got ""');
   });
 
   it('refuses what it does not know, and a bad count', () => {

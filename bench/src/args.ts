@@ -1,4 +1,8 @@
-/** The bench's command line: `npm run bench -- [--runs N] [--quick] [--no-build] [--lighthouse]`. */
+/** The bench's command line: `npm run bench -- [--runs N] [--quick] [--no-build] [--lighthouse] [--routes A,B]`. */
+
+import { ROUTES } from './routes';
+
+const ROUTE_LABELS = ROUTES.map((route) => route.label);
 
 export interface BenchOptions {
   /** Cold loads per route and build, interleaved federated/monolith. */
@@ -10,6 +14,8 @@ export interface BenchOptions {
   lighthouse: boolean;
   /** Lighthouse runs per page and build (the median score is printed). */
   lighthouseRuns: number;
+  /** The routes to load cold, by label (`/game`); all of them when empty. */
+  routes: string[];
   help: boolean;
 }
 
@@ -21,6 +27,7 @@ export const USAGE = `usage: npm run bench -- [options]
                        (the monolith is built every time: it is the bench's own)
   --lighthouse         also run Lighthouse (mobile, performance) on / and /game for both builds
   --lighthouse-runs N  Lighthouse runs per page and build (default 1)
+  --routes A,B         only these routes' cold loads, by label (/, /about, /game, /gifts/{id})
   --help               this text`;
 
 const DEFAULT_RUNS = 7;
@@ -40,6 +47,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
   let build = true;
   let lighthouse = false;
   let lighthouseRuns = 1;
+  let routes: string[] = [];
   let help = false;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? '';
@@ -62,6 +70,17 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         lighthouseRuns = positiveInt('--lighthouse-runs', value());
         lighthouse = true;
         break;
+      case '--routes':
+        routes = (value() ?? '')
+          .split(',')
+          .map((label) => label.trim())
+          .filter(Boolean);
+        for (const label of routes.length > 0 ? routes : ['']) {
+          if (!ROUTE_LABELS.includes(label)) {
+            throw new Error(`--routes takes labels from ${ROUTE_LABELS.join(', ')}, comma-separated; got "${label}"`);
+          }
+        }
+        break;
       case '--help':
       case '-h':
         help = true;
@@ -77,6 +96,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     build,
     lighthouse,
     lighthouseRuns,
+    routes,
     help,
   };
 }

@@ -128,7 +128,8 @@ async function measureCold(browser: Browser, options: BenchOptions, giftId: stri
   const notes: string[] = [];
   const firstScripts: Partial<Record<Build, string[]>> = {};
   const chainRuns = Math.min(options.runs, CHAIN_RUNS);
-  for (const route of ROUTES) {
+  const routes = options.routes.length > 0 ? ROUTES.filter((route) => options.routes.includes(route.label)) : ROUTES;
+  for (const route of routes) {
     progress(`cold loads of ${route.label}…`);
     const timing = await interleaved(options.runs, route.label, async (build) => {
       const load = await coldLoad(browser, TARGETS[build], route, giftId);

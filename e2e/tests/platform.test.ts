@@ -80,14 +80,7 @@ describe('one React', () => {
   const ROUTES = ['/', '/about', '/game', '/gifts/:giftId', '/privacy-policy', '/redeem/:redeemId', '/terms'];
   const CONTENT_ROUTES = ['/', '/about', '/privacy-policy', '/terms'];
   /** Host-provided singletons: every copy of them must come from the host. */
-  const SINGLETONS = [
-    'react',
-    'react-dom',
-    'react-dom/client',
-    'react/jsx-runtime',
-    'react-router',
-    'react-router-dom',
-  ];
+  const SINGLETONS = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react-router-dom'];
 
   async function sharedFiles(names: readonly string[]): Promise<Map<string, string[]>> {
     const byOrigin = new Map<string, string[]>();

@@ -141,7 +141,8 @@ const CACHE_FIX = 'ConsumeSharedCachePlugin';
 
 /**
  * Keeps a warm build (webpack's persistent cache) the same as a cold one for modules that
- * re-export a shared module (`export * from 'react-router'` in react-router-dom).
+ * re-export a shared module (react-router-dom's `export * from 'react-router'`, were both
+ * shared as packages: the parts now share react-router's client API instead).
  *
  * @module-federation/enhanced's ConsumeSharedPlugin gives each shared module's consumer the
  * build information of its fallback, at `finishModules` stage 10, after webpack has worked out
