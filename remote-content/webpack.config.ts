@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { readPort } from 'shared/node/env';
+import { PrerenderPlugin } from 'shared/node/prerender-plugin';
 import { createWebpackConfig } from '../webpack.config.base';
-import { PayloadPlugin } from './build/payload-plugin';
-import { PrerenderPlugin } from './build/prerender-plugin';
+import { PayloadPlugin, payloadInputs } from './build/payload-plugin';
 import { CONTENT_PAGES } from './src/features/content/content-pages';
 
 /**
@@ -13,12 +13,17 @@ import { CONTENT_PAGES } from './src/features/content/content-pages';
 const contentDir = process.env.CONTENT_DIR ? resolve(process.env.CONTENT_DIR) : join(__dirname, 'content');
 const distDir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : undefined;
 
+const PRERENDER_PAGES = join(__dirname, 'build', 'prerender-pages.tsx');
+
 const config = createWebpackConfig({
   name: 'content',
   dir: __dirname,
   port: readPort('content'),
   title: 'Content remote',
-  plugins: [new PayloadPlugin({ contentDir, pages: CONTENT_PAGES }), new PrerenderPlugin({ pages: CONTENT_PAGES })],
+  plugins: [
+    new PayloadPlugin({ contentDir, pages: CONTENT_PAGES }),
+    new PrerenderPlugin({ entry: PRERENDER_PAGES, inputs: payloadInputs(CONTENT_PAGES) }),
+  ],
 });
 
 export default (...args: Parameters<typeof config>): ReturnType<typeof config> => {

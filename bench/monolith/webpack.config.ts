@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { PrerenderPlugin } from 'shared/node/prerender-plugin';
 import type { Configuration, WebpackPluginInstance } from 'webpack';
 import { REMOTES } from 'shared/remotes';
 import hostConfig from '../../host/webpack.config';
@@ -54,7 +55,7 @@ function kindsOf(plugins: Configuration['plugins']): Set<unknown> {
 /**
  * The plugins a remote's config adds to those webpack.config.base.ts gives every remote (its
  * own build steps, such as remote-content's PayloadPlugin), by comparing its config with the
- * base's for the same remote without extra plugins.
+ * base's for the same remote without extra plugins; not their prerenders.
  */
 function remoteOwnPlugins(env: unknown, argv: Argv): WebpackPluginInstance[] {
   const load = createRequire(__filename);
@@ -64,7 +65,12 @@ function remoteOwnPlugins(env: unknown, argv: Argv): WebpackPluginInstance[] {
     const { default: remoteConfig } = load(join(dir, 'webpack.config.ts')) as { default: ConfigFunction };
     return (remoteConfig(env, argv).plugins ?? []).filter(
       (plugin): plugin is WebpackPluginInstance =>
-        typeof plugin === 'object' && plugin !== null && !base.has(plugin.constructor) && !isFederation(plugin),
+        typeof plugin === 'object' &&
+        plugin !== null &&
+        !base.has(plugin.constructor) &&
+        !isFederation(plugin) &&
+        // The monolith is the client-rendered baseline: its server reads no prerendered markup.
+        !(plugin instanceof PrerenderPlugin),
     );
   });
 }

@@ -116,11 +116,11 @@ describe('retries before the reload guard', () => {
   }
 
   test('a chunk that always fails is tried 3 times per page load (1 + 2 retries, after any preload), then one reload, then the in-layout error', async () => {
-    // The game page: a prerendered page would keep its text instead (prerender.test.ts).
+    // The gift page: a prerendered page (the game, the content pages) keeps its text instead (prerender.test.ts).
     const manifestUrl = manifestUrlOf('gifts');
     const manifest = await fetchManifest(manifestUrl);
     const file = manifest.exposes
-      ?.find((entry) => entry.name === 'GamePage')
+      ?.find((entry) => entry.name === 'GiftPage')
       ?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
     expect(file).toBeDefined();
     const chunkUrl = new URL(file as string, manifestUrl).toString();
@@ -132,12 +132,13 @@ describe('retries before the reload guard', () => {
       route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
     );
 
-    expect(await visit(suite.page, '/game')).toBe(200);
+    const giftPath = `/gifts/${suite.ids.giftId}`;
+    expect(await visit(suite.page, giftPath)).toBe(200);
     const shown = await waitForRetryableError(suite.page);
     expect(shown.code).toBe('500');
-    expect(shown.message).toContain('The gifts remote could not load GamePage');
+    expect(shown.message).toContain('The gifts remote could not load GiftPage');
     expect(shown.message).toContain(chunkUrl);
-    expect(await layoutName(suite.page)).toBe('default');
+    expect(await layoutName(suite.page)).toBe('no-footer');
     const loads = reportLoads('chunk retry', suite.watch);
     // Per document load: the runtime may preload the chunk once from the manifest, then the
     // loads proper are 1 + 2 retries, the last three requests.
@@ -152,7 +153,10 @@ describe('retries before the reload guard', () => {
     });
     console.log('[chunk retry] requests of the failing chunk per document load:', JSON.stringify(summary));
     expect(loads).toBe(2);
-    expect(suite.watch.documents.map((load) => load.url)).toEqual([`${HOST_ORIGIN}/game`, `${HOST_ORIGIN}/game`]);
+    expect(suite.watch.documents.map((load) => load.url)).toEqual([
+      `${HOST_ORIGIN}${giftPath}`,
+      `${HOST_ORIGIN}${giftPath}`,
+    ]);
     for (const { requests: count, gapsMs } of summary) {
       expect(count).toBeGreaterThanOrEqual(3);
       expect(count).toBeLessThanOrEqual(4);
@@ -162,7 +166,7 @@ describe('retries before the reload guard', () => {
     }
     expect(requests.filter((request) => request.document > 2)).toEqual([]);
     const guard = await suite.page.evaluate(() => window.sessionStorage.getItem('p-reload-guard'));
-    expect(JSON.parse(guard ?? 'null')).toEqual({ path: '/game', expires: expect.any(Number) });
+    expect(JSON.parse(guard ?? 'null')).toEqual({ path: giftPath, expires: expect.any(Number) });
 
     // The chunk is back: "Try again" renders the page without another load.
     await suite.page.unroute(chunkUrl);
@@ -289,14 +293,15 @@ describe('a hanging remote entry', () => {
   test('a direct visit shows the loading indicator, then after the timeout one reload, then the error with retry', async () => {
     await holdGiftsEntry();
     const started = Date.now();
-    expect(await visit(suite.page, '/game')).toBe(200);
+    // The gift page: the game is prerendered, its text on screen while its remote hangs (prerender.test.ts).
+    expect(await visit(suite.page, `/gifts/${suite.ids.giftId}`)).toBe(200);
     await loadingIndicator(suite.page).waitFor();
     const shown = await waitForRetryableError(suite.page, 4 * TIMEOUT_MS + 5000);
     const elapsed = Date.now() - started;
     console.log('[hanging remote] error shown after ms:', elapsed);
     expect(shown.code).toBe('500');
     expect(shown.message).toContain(`took longer than ${TIMEOUT_MS} ms`);
-    expect(await layoutName(suite.page)).toBe('default');
+    expect(await layoutName(suite.page)).toBe('no-footer');
     expect(reportLoads('hanging remote, direct visit', suite.watch)).toBe(2);
     // Bounded: two timeouts (before and after the one reload), not the default 10 s each.
     expect(elapsed).toBeGreaterThanOrEqual(2 * TIMEOUT_MS);
@@ -340,13 +345,13 @@ describe('misconfiguration', () => {
     }
   });
 
-  test('a remote manifest that is not JSON: /game shows the remote error state', async () => {
+  test('a remote manifest that is not JSON: the gift page shows the remote error state', async () => {
     await suite.page.route(manifestUrlOf('gifts'), (route: Route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: 'not json' }),
     );
-    expect(await visit(suite.page, '/game')).toBe(200);
-    await expectInLayoutRemoteError('default', 'gifts');
-    expect(reportLoads('manifest not JSON /game', suite.watch)).toBeLessThanOrEqual(2);
+    expect(await visit(suite.page, `/gifts/${suite.ids.giftId}`)).toBe(200);
+    await expectInLayoutRemoteError('no-footer', 'gifts');
+    expect(reportLoads('manifest not JSON /gifts/{id}', suite.watch)).toBeLessThanOrEqual(2);
     expect(suite.watch.pageErrors).toEqual([]);
   });
 

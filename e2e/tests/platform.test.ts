@@ -228,7 +228,7 @@ describe('dark mode', () => {
           return route.abort('blockedbyclient');
         });
         // A page the server does not prerender: only the boot indicator is in it.
-        expect(await visit(themed, '/game')).toBe(200);
+        expect(await visit(themed, `/gifts/${suite.ids.giftId}`)).toBe(200);
         expect(blocked).toBe(1);
         expect(await themed.locator('#root .p-boot').count()).toBe(1);
         expect(await background(themed)).toBe(expected);

@@ -96,6 +96,19 @@ describe("reading a remote's build", () => {
     expect(clean).toContain('<time datetime="2030-02-14">February 14, 2030</time>');
   });
 
+  it("keeps the game's boxes, buttons that do nothing before the app takes over", () => {
+    const clean = sanitizePrerenderedHtml(
+      '<ul class="p-game__boxes" aria-label="Boxes"><li><button type="button" class="p-game__box" onclick="steal()" formaction="/x">' +
+        '<span class="p-box" data-state="closed" data-x="1" aria-hidden="true"></span><span>Box 1</span></button></li></ul>' +
+        '<form action="/steal"><button type="submit">Send</button></form>',
+    );
+    expect(clean).toContain(
+      '<ul class="p-game__boxes" aria-label="Boxes"><li><button type="button" class="p-game__box">' +
+        '<span class="p-box" data-state="closed" aria-hidden="true"></span><span>Box 1</span></button></li></ul>',
+    );
+    expect(clean).not.toMatch(/steal|onclick|formaction|data-x|<form/);
+  });
+
   it('reads the manifest and the prerendered pages, and again only when the build changes', async () => {
     const remote = await startRemote();
     publish(remote, 'b1', 'First text');

@@ -50,12 +50,17 @@ export interface RemoteSourcesOptions {
   log?: (message: string) => void;
 }
 
-/** What a page's prerendered markup may hold: what the content build's Markdown allowlist emits, plus the page's frame. */
+/**
+ * What a page's prerendered markup may hold: what the content build's Markdown allowlist emits,
+ * the page's frame, and the game's boxes (buttons that do nothing until the app takes over; no
+ * script, form or event handler gets through).
+ */
 const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'article', 'h1', 'time', 'span', 'div', 'section'],
+  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'article', 'h1', 'time', 'span', 'div', 'section', 'button'],
   allowedAttributes: {
-    '*': ['class', 'id', 'aria-*', 'role', 'lang', 'dir', 'title'],
+    '*': ['class', 'id', 'aria-*', 'role', 'lang', 'dir', 'title', 'data-state'],
     a: ['href', 'name', 'target', 'rel'],
+    button: ['type', 'disabled'],
     time: ['datetime'],
     img: ['src', 'alt', 'width', 'height'],
   },

@@ -14,6 +14,7 @@ import { configureIconService } from 'shared/browser/icons/icon-service';
 import { createRemoteLoader } from './federation/remote-loader';
 import { timeoutPlugin } from './federation/timeout-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
+import { keepEarlyClicks } from './prerender/early-clicks';
 import { createRoutes } from './router/create-routes';
 import { ThirdPartyStarter } from './third-party/third-party-starter';
 import { createThirdParties } from './third-party/third-parties';
@@ -53,6 +54,8 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const prerendered: PrerenderedPage | undefined = container.hasAttribute(PRERENDERED_ATTRIBUTE)
     ? { pathname: window.location.pathname, html: container.querySelector('main')?.innerHTML ?? '' }
     : undefined;
+  // Its buttons do nothing until then: a click on one is made again on the app's.
+  const earlyClicks = prerendered ? keepEarlyClicks(container) : undefined;
   const root = createRoot(container);
 
   let config;
@@ -95,7 +98,10 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
 
   if (prerendered) await firstRouteLoaded(router);
   // The prerendered markup is gone once the app has rendered: the attribute says so to the page's scripts and tests.
-  const markTakenOver = () => container.removeAttribute(PRERENDERED_ATTRIBUTE);
+  const markTakenOver = () => {
+    container.removeAttribute(PRERENDERED_ATTRIBUTE);
+    earlyClicks?.replay();
+  };
 
   window.addEventListener('unhandledrejection', (event) => {
     console.error('Unhandled promise rejection', event.reason);

@@ -16,13 +16,19 @@ export interface PayloadPluginOptions {
 }
 
 const PLUGIN = 'PayloadPlugin';
+const OUTPUT_DIR = 'payload';
+
+/** The payloads, by page, as the prerender reads them from the build (`PrerenderPluginOptions.inputs`). */
+export function payloadInputs(pages: readonly string[], outputDir = OUTPUT_DIR): Record<string, string> {
+  return Object.fromEntries(pages.map((page) => [page, `${outputDir}/${page}.json`]));
+}
 
 export class PayloadPlugin {
   constructor(private readonly options: PayloadPluginOptions) {}
 
   apply(compiler: Compiler): void {
     const { Compilation: CompilationClass, WebpackError, sources } = compiler.webpack;
-    const { contentDir, pages, outputDir = 'payload' } = this.options;
+    const { contentDir, pages, outputDir = OUTPUT_DIR } = this.options;
 
     const publish = async (compilation: Compilation, page: string): Promise<void> => {
       const file = join(contentDir, `${page}.md`);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpack, { type Stats } from 'webpack';
 import { CONTENT_PAGES } from '../src/features/content/content-pages';
-import { PayloadPlugin } from './payload-plugin';
-import { PrerenderPlugin } from './prerender-plugin';
+import { PrerenderPlugin } from 'shared/node/prerender-plugin';
+import { PayloadPlugin, payloadInputs } from './payload-plugin';
 
 let dir: string;
 
@@ -26,7 +26,7 @@ function build(contentDir: string): Promise<Stats> {
     plugins: [
       new webpack.DefinePlugin({ __BUILD_ID__: '"b1"', __BUILD_TIMESTAMP__: String(Date.UTC(2031, 5, 1, 12)) }),
       new PayloadPlugin({ contentDir, pages: CONTENT_PAGES }),
-      new PrerenderPlugin({ pages: CONTENT_PAGES }),
+      new PrerenderPlugin({ entry: join(__dirname, 'prerender-pages.tsx'), inputs: payloadInputs(CONTENT_PAGES) }),
     ],
   });
   return new Promise((resolve, reject) => {

@@ -23,9 +23,9 @@ export interface RouteSpec {
   /** The validator run on the path's parameters before any remote or API request. */
   readonly validator?: ValidatorName;
   /**
-   * The remote publishes this page's markup at build time (`prerender/{Module}.html`, with the data
-   * it was rendered from in `prerender/{Module}.json`), and the host's server puts it into the
-   * HTML it sends: the text is on screen before any script runs.
+   * The remote publishes this page's markup at build time, with the data it was rendered from
+   * (`prerender/{Module}.json`, by its `build/prerender-pages.tsx`), and the host's server puts
+   * it into the HTML it sends: the page is on screen before any script runs.
    */
   readonly prerendered?: boolean;
 }
@@ -58,7 +58,10 @@ export const REMOTES = {
     portEnv: 'REMOTE_GIFTS_PORT',
     urlEnv: 'REMOTE_GIFTS_URL',
     exposes: {
-      GamePage: { file: './src/exposed/game-page.tsx', routes: [{ path: '/game', layout: 'default', title: 'Play' }] },
+      GamePage: {
+        file: './src/exposed/game-page.tsx',
+        routes: [{ path: '/game', layout: 'default', title: 'Play', prerendered: true }],
+      },
       GiftPage: {
         file: './src/exposed/gift-page.tsx',
         routes: [{ path: '/gifts/:giftId', layout: 'no-footer', title: 'Your gift', validator: 'giftId' }],

@@ -1,17 +1,34 @@
 /**
- * Publishes `prerender/{Module}.json` for each prerendered page (prerender-pages.tsx), from the
- * payloads PayloadPlugin has just emitted: the page's markup, the query cache it was rendered
- * from and the build that rendered it, in one file so they never disagree; and
- * `prerender/pages.css`, the stylesheets those pages import (which the browser otherwise gets
- * from their scripts). The pages' code is
- * bundled for Node with esbuild, the build's own constants defined as webpack defines them, and
- * run in this process: React, the router and TanStack Query come from node_modules.
+ * Publishes `prerender/{Module}.json` for each page a remote prerenders: the page's markup, the
+ * query cache it was rendered from and the build that rendered it, in one file so they never
+ * disagree; and `prerender/pages.css`, the stylesheets those pages import (which the browser
+ * otherwise gets from their scripts). The host's server puts them into the HTML it sends
+ * (docs/decisions/0015-host-server-starts-the-page.md).
+ *
+ * The remote's `build/prerender-pages.tsx` renders its pages (the registry's routes marked
+ * `prerendered`) with their real components: it exports `prerenderPages(inputs)`, given the
+ * build's assets it names (the content remote's payloads, say). It is bundled for Node with
+ * esbuild, the build's own constants defined as webpack defines them, and run in this process:
+ * React, the router and TanStack Query come from the remote's node_modules.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { DehydratedState } from '@tanstack/react-query';
 import { build, type Plugin } from 'esbuild';
 import type { Compilation, Compiler } from 'webpack';
-import type { PrerenderedPage } from './prerender-pages';
+
+/** A page as `prerenderPages` renders it. */
+export interface PrerenderedPage {
+  /** The exposed module, such as `HomePage`. */
+  module: string;
+  /** The page's markup, as its first render in the browser produces it. */
+  html: string;
+  /** The query cache that markup was rendered from, for the browser's first render. */
+  state: DehydratedState;
+}
+
+/** What the remote's prerender module exports. */
+export type PrerenderPages = (inputs: Record<string, unknown>) => PrerenderedPage[];
 
 /** `prerender/{Module}.json`, as the host's server reads it. */
 export interface PublishedPrerender {
@@ -22,17 +39,18 @@ export interface PublishedPrerender {
 }
 
 export interface PrerenderPluginOptions {
-  /** The pages whose payloads (`payload/{page}.json`) the prerender reads. */
-  pages: readonly string[];
-  /** Folder of the payloads inside the output (PayloadPlugin's). */
-  payloadDir?: string;
+  /** The module exporting `prerenderPages` (the remote's `build/prerender-pages.tsx`). */
+  entry: string;
+  /**
+   * JSON assets of this build that `prerenderPages` reads, by the name it gets them under:
+   * `{ home: 'payload/home.json' }`. A missing one (its plugin has reported why) publishes nothing.
+   */
+  inputs?: Readonly<Record<string, string>>;
   /** Folder inside the output. */
   outputDir?: string;
 }
 
 const PLUGIN = 'PrerenderPlugin';
-const ENTRY = join(__dirname, 'prerender-pages.tsx');
-
 /** `shared` is TypeScript source, so it is bundled; every other package is loaded from node_modules. */
 const keepPackagesExternal: Plugin = {
   name: 'keep-packages-external',
@@ -56,13 +74,13 @@ function buildDefines(compiler: Compiler): Record<string, string> {
 }
 
 interface LoadedPrerender {
-  prerenderPages: (payloads: Record<string, unknown>) => PrerenderedPage[];
+  prerenderPages: PrerenderPages;
   css: string;
 }
 
-async function loadPrerender(compiler: Compiler): Promise<LoadedPrerender> {
+async function loadPrerender(compiler: Compiler, entry: string): Promise<LoadedPrerender> {
   const result = await build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     outdir: join(compiler.context, 'prerender'),
@@ -78,12 +96,12 @@ async function loadPrerender(compiler: Compiler): Promise<LoadedPrerender> {
   });
   const code = result.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
   const css = result.outputFiles.find((file) => file.path.endsWith('.css'))?.text ?? '';
-  const module = { exports: {} as { prerenderPages?: (payloads: Record<string, unknown>) => PrerenderedPage[] } };
+  const module = { exports: {} as { prerenderPages?: PrerenderPages } };
   // The bundle's packages resolve from this package's folder, as its own code's would.
   const requireHere = createRequire(join(compiler.context, 'package.json'));
   new Function('require', 'module', 'exports', code)(requireHere, module, module.exports);
   const { prerenderPages } = module.exports;
-  if (!prerenderPages) throw new Error('prerender-pages.tsx exports no prerenderPages');
+  if (!prerenderPages) throw new Error(`${entry} exports no prerenderPages`);
   return { prerenderPages, css };
 }
 
@@ -92,20 +110,20 @@ export class PrerenderPlugin {
 
   apply(compiler: Compiler): void {
     const { Compilation: CompilationClass, WebpackError, sources } = compiler.webpack;
-    const { pages, payloadDir = 'payload', outputDir = 'prerender' } = this.options;
+    const { entry, inputs = {}, outputDir = 'prerender' } = this.options;
 
     const publish = async (compilation: Compilation): Promise<void> => {
-      const payloads: Record<string, unknown> = {};
-      for (const page of pages) {
-        const asset = compilation.getAsset(`${payloadDir}/${page}.json`);
-        // PayloadPlugin has reported why; there is nothing to render from.
+      const read: Record<string, unknown> = {};
+      for (const [name, file] of Object.entries(inputs)) {
+        const asset = compilation.getAsset(file);
+        // The plugin that emits it has reported why; there is nothing to render from.
         if (!asset) return;
-        payloads[page] = JSON.parse(asset.source.source().toString()) as unknown;
+        read[name] = JSON.parse(asset.source.source().toString()) as unknown;
       }
-      const { prerenderPages, css } = await loadPrerender(compiler);
+      const { prerenderPages, css } = await loadPrerender(compiler, entry);
       compilation.emitAsset(`${outputDir}/pages.css`, new sources.RawSource(css));
       const buildId = JSON.parse(buildDefines(compiler).__BUILD_ID__ ?? '""') as string;
-      for (const { module, html, state } of prerenderPages(payloads)) {
+      for (const { module, html, state } of prerenderPages(read)) {
         const published: PublishedPrerender = { buildId, html, state };
         compilation.emitAsset(`${outputDir}/${module}.json`, new sources.RawSource(`${JSON.stringify(published)}\n`));
       }
@@ -113,7 +131,7 @@ export class PrerenderPlugin {
 
     compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
       compilation.hooks.processAssets.tapPromise(
-        // After PayloadPlugin (stage ADDITIONAL), before the build-info file list is written.
+        // After the plugins that emit its inputs (stage ADDITIONAL), before the build-info file list is written.
         { name: PLUGIN, stage: CompilationClass.PROCESS_ASSETS_STAGE_ADDITIONAL + 1 },
         async () => {
           try {

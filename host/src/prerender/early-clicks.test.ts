@@ -1,0 +1,69 @@
+import { keepEarlyClicks } from './early-clicks';
+
+const BOXES =
+  '<main><ul><li><button>Box 1</button></li><li><button>Box 2</button></li><li><button>Box 3</button></li></ul></main>';
+
+let container: HTMLElement;
+
+beforeEach(() => {
+  container = document.createElement('div');
+  container.innerHTML = `<header><button>Menu</button></header>${BOXES}`;
+  document.body.append(container);
+});
+
+afterEach(() => container.remove());
+
+const button = (name: string) =>
+  [...container.querySelectorAll('button')].find((candidate) => candidate.textContent === name) as HTMLButtonElement;
+
+/** The app's own markup in place of the server's: the same buttons, each recording its clicks. */
+function takeOver(markup = BOXES): string[] {
+  const clicked: string[] = [];
+  container.innerHTML = `<header><button>Menu</button></header>${markup}`;
+  for (const element of container.querySelectorAll('button')) {
+    element.addEventListener('click', () => clicked.push(element.textContent ?? ''));
+  }
+  return clicked;
+}
+
+describe('a click on a prerendered button before the app takes over', () => {
+  it("is made again on the app's button, once", () => {
+    const early = keepEarlyClicks(container);
+    button('Box 2').click();
+    button('Box 3').click();
+    const clicked = takeOver();
+    early.replay();
+    early.replay();
+    expect(clicked).toEqual(['Box 2']);
+    // Listening stopped with the replay.
+    button('Box 1').click();
+    expect(clicked).toEqual(['Box 2', 'Box 1']);
+  });
+
+  it('is not made on a different page, on a disabled button, or when nothing was clicked', () => {
+    let early = keepEarlyClicks(container);
+    button('Box 2').click();
+    let clicked = takeOver(BOXES.replace('Box 2', 'Try again'));
+    early.replay();
+    expect(clicked).toEqual([]);
+
+    early = keepEarlyClicks(container);
+    button('Box 1').click();
+    clicked = takeOver(BOXES.replace('<button>Box 1', '<button disabled>Box 1'));
+    early.replay();
+    expect(clicked).toEqual([]);
+
+    early = keepEarlyClicks(container);
+    clicked = takeOver();
+    early.replay();
+    expect(clicked).toEqual([]);
+  });
+
+  it("keeps only the page's own buttons, not the frame's", () => {
+    const early = keepEarlyClicks(container);
+    button('Menu').click();
+    const clicked = takeOver();
+    early.replay();
+    expect(clicked).toEqual([]);
+  });
+});
