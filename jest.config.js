@@ -1,5 +1,6 @@
 /** Unit and component tests of every workspace in one run; browser tests live in e2e/. */
 const { join } = require('node:path');
+const { availableParallelism } = require('node:os');
 const preset = require('./jest.preset.js');
 // The registry of remotes is TypeScript: tsx's API loads it, then its hooks are removed again,
 // since left in place they break the resolution of jest's own TypeScript global set-ups.
@@ -8,6 +9,9 @@ const { REMOTES } = tsx.require('./shared/src/remotes.ts', __filename);
 tsx.unregister();
 
 module.exports = {
+  // jest's default, one worker less than the cores, is a single worker on a 2-core machine; the
+  // suites spend much of their time waiting on servers and databases, so two share 2 cores well.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     '<rootDir>/shared',
     '<rootDir>/api',

@@ -171,7 +171,7 @@ describe('retries before the reload guard', () => {
     // The chunk is back: "Try again" renders the page without another load.
     await suite.page.unroute(chunkUrl);
     await retryButton(suite.page).click();
-    await waitForRenderedPage(suite.page);
+    await suite.page.getByRole('heading', { name: /^Your gift/ }).waitFor();
     expect(await errorPage(suite.page).count()).toBe(0);
     expect(suite.watch.documentLoads()).toBe(2);
   });

@@ -21,14 +21,20 @@ function payloadTitle(page: string): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { title: string }).title;
 }
 
+/** A browser with JavaScript off, started once for the file. */
+let noScripts: ReturnType<typeof launchBrowser> | undefined;
+afterAll(async () => {
+  await (await noScripts)?.close();
+});
+
 /** What the visitor sees before any script runs: the page with JavaScript off. */
 async function withoutScripts<T>(run: (page: Page) => Promise<T>): Promise<T> {
-  const browser = await launchBrowser({ contextOptions: { javaScriptEnabled: false } });
+  noScripts ??= launchBrowser({ contextOptions: { javaScriptEnabled: false } });
+  const { page } = await (await noScripts).newPage();
   try {
-    const { page } = await browser.newPage();
     return await run(page);
   } finally {
-    await browser.close();
+    await page.close();
   }
 }
 
