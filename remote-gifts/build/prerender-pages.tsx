@@ -10,7 +10,7 @@ import { prerenderRemotePages } from 'shared/node/prerender-remote-pages';
 import GamePage from '../src/exposed/game-page';
 
 /** The exposed pages by module name, as the registry names them. */
-export const EXPOSED_PAGES: Record<string, ComponentType> = { GamePage };
+const EXPOSED_PAGES: Record<string, ComponentType> = { GamePage };
 
 export function prerenderPages(): PrerenderedPage[] {
   return prerenderRemotePages({ remote: 'gifts', pages: EXPOSED_PAGES });

@@ -51,6 +51,7 @@ export interface PrerenderPluginOptions {
 }
 
 const PLUGIN = 'PrerenderPlugin';
+
 /** `shared` is TypeScript source, so it is bundled; every other package is loaded from node_modules. */
 const keepPackagesExternal: Plugin = {
   name: 'keep-packages-external',
