@@ -13,7 +13,7 @@ import { restartServer, stopServer } from '../support/servers';
 import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, ROOT_DIR, manifestUrlOf, originOf } from '../support/test-env';
 
-const suite = browserSuite();
+const suite = browserSuite({ withGift: true });
 const CONTENT_ORIGIN = originOf('content');
 
 function payloadTitle(page: string): string {
@@ -104,6 +104,26 @@ describe('a content page from the host server', () => {
     const gifts = requests.filter((url) => url.startsWith(originOf('gifts')));
     expect(gifts.length).toBeGreaterThan(2);
     expect(new Set(gifts).size).toBe(gifts.length);
+    expect(suite.watch.problems()).toEqual([]);
+  });
+
+  test("a page drawn by its remote gets every script it needs from the HTML, the remote's copies of shared modules the host lacks included", async () => {
+    const scripts: string[] = [];
+    suite.page.on('request', (request: Request) => {
+      if (request.resourceType() === 'script' && request.url().startsWith(originOf('gifts'))) {
+        scripts.push(request.url());
+      }
+    });
+    const path = `/gifts/${suite.ids.giftId}`;
+    expect(await visit(suite.page, path)).toBe(200);
+    await waitForRenderedPage(suite.page);
+    const html = await (await fetch(`${HOST_ORIGIN}${path}`, { headers: { Accept: 'text/html' } })).text();
+    const preloaded = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="script">/g)].map((match) => match[1]);
+    // More than the entry and the page's own chunks: the gift page uses shared modules (the
+    // copy-to-clipboard hook, the icons) that the host's own code does not.
+    expect(scripts.length).toBeGreaterThan(4);
+    // None of them found only once the remote's entry had run, a round trip later.
+    expect(scripts.filter((url) => !preloaded.includes(url))).toEqual([]);
     expect(suite.watch.problems()).toEqual([]);
   });
 });

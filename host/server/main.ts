@@ -3,18 +3,30 @@
  * `dist-server/main.js`. Paths are relative to this file's folder, which is `server/` from
  * source and `dist-server/` once bundled: both sit beside `dist/`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readInt, readListenHost, readPort, readShutdownDelay } from 'shared/node/env';
 import { serve } from 'shared/node/serve';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
-import { createRemoteSources } from './remote-sources';
+import { createRemoteSources, sharedModulesOf } from './remote-sources';
 import { runtimeConfigFromEnv } from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
+
+/** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
+function hostShared(root: string): Set<string> | undefined {
+  try {
+    return sharedModulesOf(JSON.parse(readFileSync(join(root, 'mf-manifest.json'), 'utf8')));
+  } catch (error) {
+    console.warn(
+      `[host] dist/mf-manifest.json unreadable (${(error as Error).message}): pages preload no shared copies`,
+    );
+    return undefined;
+  }
+}
 
 function main(): void {
   const root = join(__dirname, '..', 'dist');
@@ -41,7 +53,7 @@ function main(): void {
   // the server reads no remote: its pages carry no preloads and no prerendered text.
   let sources;
   if (refreshMs > 0) {
-    sources = createRemoteSources({ remotes: config.remotes });
+    sources = createRemoteSources({ remotes: config.remotes, hostShared: hostShared(root) });
     sources.start(refreshMs);
   }
   void serve('host', port, createHostHandler({ root, config, sources, hostCss: String(hostCss) }), {

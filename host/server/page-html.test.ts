@@ -30,7 +30,15 @@ const gifts: RemoteSnapshot = {
   buildId: 'g1',
   manifestUrl: 'https://gifts.example.com/v2/mf-manifest.json',
   remoteEntry: 'https://gifts.example.com/v2/remoteEntry.js',
-  exposes: new Map([['GamePage', { scripts: ['https://gifts.example.com/v2/__federation_expose_GamePage.1.js'] }]]),
+  exposes: new Map([
+    [
+      'GamePage',
+      {
+        scripts: ['https://gifts.example.com/v2/__federation_expose_GamePage.1.js'],
+        sharedScripts: ['https://gifts.example.com/v2/1458.format.js'],
+      },
+    ],
+  ]),
   prerendered: new Map(),
 };
 
@@ -38,7 +46,15 @@ const content: RemoteSnapshot = {
   buildId: 'c1',
   manifestUrl: 'https://content.example.com/mf-manifest.json',
   remoteEntry: 'https://content.example.com/remoteEntry.js',
-  exposes: new Map([['AboutPage', { scripts: ['https://content.example.com/__federation_expose_AboutPage.2.js'] }]]),
+  exposes: new Map([
+    [
+      'AboutPage',
+      {
+        scripts: ['https://content.example.com/__federation_expose_AboutPage.2.js'],
+        sharedScripts: ['https://content.example.com/478.title.js'],
+      },
+    ],
+  ]),
   prerendered: new Map([
     [
       'AboutPage',
@@ -86,6 +102,19 @@ describe('the page the host sends', () => {
     );
     // Nothing of the other remotes: they are not needed for this page.
     expect(head).not.toContain('content.example.com/remoteEntry.js');
+  });
+
+  it("preloads the remote's copies of the shared modules its page needs and the host lacks, which the runtime asks for only after the entry ran", () => {
+    const head = headOf(render({ pathname: '/game', route: route('/game'), snapshot }));
+    expect(head).toContain('<link rel="preload" href="https://gifts.example.com/v2/1458.format.js" as="script">');
+  });
+
+  it('leaves those copies out of a page sent prerendered: its text is on screen already, and they would compete with the first scripts', () => {
+    const head = headOf(render({ pathname: '/about', route: route('/about'), snapshot }));
+    expect(head).toContain(
+      '<link rel="preload" href="https://content.example.com/__federation_expose_AboutPage.2.js" as="script">',
+    );
+    expect(head).not.toContain('478.title.js');
   });
 
   it('sends a plain page, without preloads, for a remote not read yet or an unknown path', () => {

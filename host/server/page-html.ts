@@ -75,17 +75,24 @@ function preconnects(config: RuntimeConfig): string[] {
   return [...links];
 }
 
-/** The route's remote, started from the HTML: what the federation runtime would ask for, one round trip at a time. */
-function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefined): string[] {
+/**
+ * The route's remote, started from the HTML: what the federation runtime would ask for, one
+ * round trip at a time. A page sent prerendered is on screen before any script runs: the
+ * remote's copies of shared modules, needed only to take it over, are left to the runtime and
+ * do not compete with the page's first scripts.
+ */
+function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefined, prerendered: boolean): string[] {
   if (!snapshot) return [];
-  const links = [
-    `<link rel="preload" href="${escapeAttribute(snapshot.manifestUrl)}" as="fetch" crossorigin>`,
-    `<link rel="preload" href="${escapeAttribute(snapshot.remoteEntry)}" as="script">`,
+  const files = snapshot.exposes.get(route.module);
+  const scripts = [
+    snapshot.remoteEntry,
+    ...(files?.scripts ?? []),
+    ...(prerendered ? [] : (files?.sharedScripts ?? [])),
   ];
-  for (const script of snapshot.exposes.get(route.module)?.scripts ?? []) {
-    links.push(`<link rel="preload" href="${escapeAttribute(script)}" as="script">`);
-  }
-  return links;
+  return [
+    `<link rel="preload" href="${escapeAttribute(snapshot.manifestUrl)}" as="fetch" crossorigin>`,
+    ...[...new Set(scripts)].map((script) => `<link rel="preload" href="${escapeAttribute(script)}" as="script">`),
+  ];
 }
 
 export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
@@ -95,7 +102,7 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
 
   return function pageHtml({ pathname, route, snapshot }: PageRequest): string {
     const remote = route ? snapshot(route.remote) : undefined;
-    const head = [...connections, ...(route ? routePreloads(route, remote) : []), configElement];
+    const styles: string[] = [];
     let root: string | undefined;
     const prerendered = route?.prerendered && canPrerender ? remote?.prerendered.get(route.module) : undefined;
     if (route && prerendered) {
@@ -103,12 +110,14 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
         const frame = renderPageFrame({ pathname, layout: route.layout, pageHtml: prerendered.html, config });
         const state = `<script type="application/json" id="${PRERENDER_STATE_ELEMENT_ID}" data-build="${escapeAttribute(prerendered.buildId)}">${jsonForScriptElement(prerendered.state)}</script>`;
         root = `<div id="root" ${PRERENDERED_ATTRIBUTE}="${escapeAttribute(route.module)}">${frame}</div>${state}`;
-        head.push(styleElement(hostCss), ...(remote?.prerenderCss ? [styleElement(remote.prerenderCss)] : []));
+        styles.push(styleElement(hostCss), ...(remote?.prerenderCss ? [styleElement(remote.prerenderCss)] : []));
       } catch (error) {
         // The page still works without its text in the HTML: the app renders it as usual.
         console.error(`[host] prerendering ${pathname} failed`, error);
       }
     }
+    const preloads = route ? routePreloads(route, remote, root !== undefined) : [];
+    const head = [...connections, ...preloads, configElement, ...styles];
     const title = `<title>${escapeText(documentTitle(route?.title))}</title>`;
     let html = TITLE_ELEMENT.test(template)
       ? template.replace(TITLE_ELEMENT, () => title)

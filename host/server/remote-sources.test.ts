@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { everyRemote } from 'shared/testing/runtime-config';
-import { createRemoteSources, readManifest, sanitizePrerenderedHtml } from './remote-sources';
+import { createRemoteSources, readManifest, sanitizePrerenderedHtml, sharedModulesOf } from './remote-sources';
 
 /** A content remote on loopback: its files by path, and every request it answered. */
 interface FakeRemote {
@@ -78,10 +78,49 @@ describe("reading a remote's build", () => {
   it('names the entry and each page’s own scripts as absolute URLs, without the async ones', () => {
     const read = readManifest('https://cdn.example.com/content/v7/mf-manifest.json', JSON.parse(manifest('a.js')));
     expect(read.remoteEntry).toBe('https://cdn.example.com/content/v7/remoteEntry.js');
-    expect(read.exposes.get('AboutPage')).toEqual({ scripts: ['https://cdn.example.com/content/v7/a.js'] });
+    expect(read.exposes.get('AboutPage')).toEqual({
+      scripts: ['https://cdn.example.com/content/v7/a.js'],
+      sharedScripts: [],
+    });
     expect(() => readManifest('https://cdn.example.com/mf-manifest.json', { exposes: [] })).toThrow(
       'it names no remoteEntry',
     );
+  });
+
+  it("names the remote's copies of the shared modules a page uses that the host does not provide, and what those copies use in turn", () => {
+    const body = {
+      ...(JSON.parse(manifest('a.js')) as object),
+      sharedFallbacks: {
+        exposes: { AboutPage: ['react', 'shared/format', 'shared/browser/icons/icon'] },
+        shared: {
+          react: { js: ['react.js'], uses: [] },
+          'shared/format': { js: ['format.js', 'a.js'], uses: [] },
+          'shared/browser/icons/icon': { js: ['icon.js'], uses: ['shared/browser/icons/icon-names', 'react'] },
+          'shared/browser/icons/icon-names': { js: ['names.js'], uses: [] },
+        },
+      },
+    };
+    const url = 'https://cdn.example.com/content/v7/mf-manifest.json';
+    const shared = (hostShared?: string[]) =>
+      readManifest(url, body, hostShared && new Set(hostShared)).exposes.get('AboutPage')?.sharedScripts;
+    const at = (file: string) => `https://cdn.example.com/content/v7/${file}`;
+    // The host provides the icon: the remote's icon, and the names only it uses, are not needed.
+    expect(shared(['react', 'shared/browser/icons/icon'])).toEqual([at('format.js')]);
+    expect(shared(['react'])).toEqual([at('format.js'), at('icon.js'), at('names.js')]);
+    // What the host provides is not known: nothing is guessed.
+    expect(shared()).toEqual([]);
+    // A remote built before the field existed: no copies, the page's own scripts as before.
+    expect(readManifest(url, JSON.parse(manifest('a.js')), new Set(['react'])).exposes.get('AboutPage')).toEqual({
+      scripts: [at('a.js')],
+      sharedScripts: [],
+    });
+  });
+
+  it("reads what a build provides from its manifest's shared list, and refuses a manifest without one", () => {
+    expect(sharedModulesOf({ shared: [{ name: 'react' }, { name: 'shared/format' }, { version: '1' }] })).toEqual(
+      new Set(['react', 'shared/format']),
+    );
+    expect(() => sharedModulesOf({ exposes: [] })).toThrow('it lists no shared modules');
   });
 
   it('keeps the markup of a page and drops anything that could run', () => {

@@ -6,11 +6,18 @@
  * nothing: the last good answer is kept, and a page is never held up waiting for a remote.
  */
 import sanitizeHtml from 'sanitize-html';
+import { sharedFallbackScripts } from 'shared/node/shared-fallbacks';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 
 export interface ExposeFiles {
-  /** The module's own scripts, loaded when the page is: never the remote's copies of shared libraries. */
+  /** The module's own scripts, loaded when the page is. */
   scripts: string[];
+  /**
+   * The remote's copies of the shared modules the module uses that the host's page does not
+   * provide (`shared/node/shared-fallbacks`): the runtime asks for them only once the remote's
+   * entry has run. Never copies of what the host provides.
+   */
+  sharedScripts: string[];
 }
 
 export interface PrerenderedMarkup {
@@ -44,6 +51,11 @@ export interface RemoteSources {
 export interface RemoteSourcesOptions {
   /** Manifest URL of each remote, as the runtime configuration gives it to browsers. */
   remotes: Readonly<Record<RemoteName, string>>;
+  /**
+   * The shared modules the host's page provides (its build's `mf-manifest.json`); the remotes'
+   * copies of the others are preloaded with their pages. None given: none are preloaded.
+   */
+  hostShared?: ReadonlySet<string>;
   fetchImpl?: typeof fetch;
   /** Longest wait for one answer from a remote. */
   timeoutMs?: number;
@@ -81,8 +93,15 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** The manifest's entry and per-module scripts as absolute URLs; throws on a manifest that lacks them. */
-export function readManifest(manifestUrl: string, body: unknown): Pick<RemoteSnapshot, 'remoteEntry' | 'exposes'> {
+/**
+ * The manifest's entry and per-module scripts as absolute URLs; throws on a manifest that lacks
+ * them. `hostShared`: the shared modules the host provides (none known: no shared scripts).
+ */
+export function readManifest(
+  manifestUrl: string,
+  body: unknown,
+  hostShared?: ReadonlySet<string>,
+): Pick<RemoteSnapshot, 'remoteEntry' | 'exposes'> {
   const manifest = body as ManifestJson;
   const entry = manifest.metaData?.remoteEntry;
   if (typeof entry?.name !== 'string' || entry.name === '') throw new Error('it names no remoteEntry');
@@ -91,9 +110,24 @@ export function readManifest(manifestUrl: string, body: unknown): Pick<RemoteSna
   const exposes = new Map<string, ExposeFiles>();
   for (const expose of manifest.exposes ?? []) {
     if (typeof expose.name !== 'string') continue;
-    exposes.set(expose.name, { scripts: strings(expose.assets?.js?.sync).map(url) });
+    const scripts = strings(expose.assets?.js?.sync).map(url);
+    const sharedScripts = hostShared
+      ? sharedFallbackScripts(manifest, expose.name, hostShared)
+          .map(url)
+          .filter((script) => !scripts.includes(script))
+      : [];
+    exposes.set(expose.name, { scripts, sharedScripts });
   }
   return { remoteEntry: url(entry.name), exposes };
+}
+
+/** The shared modules a build provides, from its `mf-manifest.json` (the host's: what its page provides). */
+export function sharedModulesOf(body: unknown): Set<string> {
+  const shared = (body as { shared?: unknown } | null)?.shared;
+  if (!Array.isArray(shared)) throw new Error('it lists no shared modules');
+  return new Set(
+    shared.flatMap((entry: { name?: unknown } | null) => (typeof entry?.name === 'string' ? [entry.name] : [])),
+  );
 }
 
 function prerenderedModules(remote: RemoteName): string[] {
@@ -131,7 +165,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     if (typeof latest?.id !== 'string' || latest.id === '') throw new Error('builds/latest.json has no build id');
     const current = snapshots.get(remote);
     if (current?.buildId === latest.id && current.manifestUrl === manifestUrl) return;
-    const { remoteEntry, exposes } = readManifest(manifestUrl, await getJson(manifestUrl));
+    const { remoteEntry, exposes } = readManifest(manifestUrl, await getJson(manifestUrl), options.hostShared);
     const prerendered = new Map<string, PrerenderedMarkup>();
     const modules = prerenderedModules(remote);
     const prerenderCss =

@@ -1,0 +1,130 @@
+/**
+ * A remote's own copies of the shared modules the page lacks, named in its `mf-manifest.json` so
+ * the host's HTML can fetch them with the page's scripts.
+ *
+ * A remote's page takes every shared module from the page when the page has it (the host
+ * provides what its own code imports) and otherwise loads the remote's own copy. The federation
+ * runtime finds that out only once the remote's entry has run: one more round trip, after the
+ * entry's. The remote's build knows which shared modules each exposed module needs and which
+ * scripts hold its copy of each; SharedFallbacksPlugin writes that into the manifest, and the
+ * host's server (`sharedFallbackScripts`) preloads the copies its page does not provide.
+ */
+import type { Chunk, ChunkGroup, Compilation, Compiler, Module } from 'webpack';
+
+/** The manifest's `sharedFallbacks` field. */
+export interface SharedFallbacks {
+  /** The shared modules each exposed module's code uses, by exposed name (`GiftPage`). */
+  exposes: Record<string, string[]>;
+  /** For each shared module: the scripts of the remote's own copy, and the shared modules that copy uses. */
+  shared: Record<string, { js: string[]; uses: string[] }>;
+}
+
+export const SHARED_FALLBACKS_FIELD = 'sharedFallbacks';
+const MANIFEST = 'mf-manifest.json';
+const PLUGIN = 'SharedFallbacksPlugin';
+/** The chunk @module-federation/enhanced makes of each exposed module. */
+const EXPOSE_CHUNK_PREFIX = '__federation_expose_';
+
+interface ConsumeSharedModule extends Module {
+  options: { shareKey: string };
+}
+
+/** @module-federation/enhanced's ProvideSharedModule: the remote's own copy, put in the share scope at its start. */
+interface ProvideSharedModule extends Module {
+  _name: string;
+}
+
+function isConsumeShared(module: Module): module is ConsumeSharedModule {
+  return module.type === 'consume-shared-module';
+}
+
+function isProvideShared(module: Module): module is ProvideSharedModule {
+  return module.type === 'provide-module';
+}
+
+export class SharedFallbacksPlugin {
+  apply(compiler: Compiler): void {
+    const { RawSource } = compiler.webpack.sources;
+    compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
+      compilation.hooks.processAssets.tap(
+        // After @module-federation/enhanced has written the manifest (OPTIMIZE_TRANSFER).
+        { name: PLUGIN, stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT - 1 },
+        () => {
+          const asset = compilation.getAsset(MANIFEST);
+          if (!asset) return;
+          const manifest = JSON.parse(asset.source.source().toString()) as Record<string, unknown>;
+          manifest[SHARED_FALLBACKS_FIELD] = sharedFallbacksOf(compilation);
+          compilation.updateAsset(MANIFEST, new RawSource(JSON.stringify(manifest, null, 2)));
+        },
+      );
+    });
+  }
+}
+
+function sharedFallbacksOf(compilation: Compilation): SharedFallbacks {
+  const { chunkGraph } = compilation;
+  const result: SharedFallbacks = { exposes: {}, shared: {} };
+
+  /** The shared modules the chunks' code takes from the share scope. */
+  const consumedIn = (chunks: Iterable<Chunk>): ConsumeSharedModule[] => {
+    const found = new Map<string, ConsumeSharedModule>();
+    for (const chunk of chunks) {
+      for (const module of chunkGraph.getChunkModulesIterable(chunk)) {
+        if (isConsumeShared(module)) found.set(module.options.shareKey, module);
+      }
+    }
+    return [...found.values()].sort((a, b) => a.options.shareKey.localeCompare(b.options.shareKey));
+  };
+
+  // The remote puts its own copy of each shared module in the page's share scope when it starts;
+  // a module the page lacks is then loaded through that copy's block (the consumer's own
+  // fallback, a duplicate chunk of the same code, serves only where nothing is in the scope).
+  const provided = new Map<string, ProvideSharedModule>();
+  for (const module of compilation.modules) if (isProvideShared(module)) provided.set(module._name, module);
+
+  const describe = (consumer: ConsumeSharedModule): void => {
+    const key = consumer.options.shareKey;
+    if (result.shared[key]) return;
+    // An eager copy is in the chunk that uses it; a lazy one is loaded through its block.
+    const block = (provided.get(key) ?? consumer).blocks[0];
+    const group: ChunkGroup | undefined = block ? chunkGraph.getBlockChunkGroup(block) : undefined;
+    const chunks = group?.chunks ?? [];
+    const js = chunks.flatMap((chunk) => [...chunk.files].filter((file) => file.endsWith('.js'))).sort();
+    const uses = consumedIn(chunks).filter((module) => module.options.shareKey !== key);
+    result.shared[key] = { js, uses: uses.map((module) => module.options.shareKey) };
+    uses.forEach(describe);
+  };
+
+  for (const [name, group] of compilation.namedChunkGroups) {
+    if (!name.startsWith(EXPOSE_CHUNK_PREFIX)) continue;
+    const consumers = consumedIn(group.chunks);
+    result.exposes[name.slice(EXPOSE_CHUNK_PREFIX.length)] = consumers.map((module) => module.options.shareKey);
+    consumers.forEach(describe);
+  }
+  return result;
+}
+
+/**
+ * The scripts of the remote's own copies of the shared modules an exposed module needs that the
+ * page does not provide (`provided`), and of what those copies need in turn, as file names
+ * relative to the manifest's files. An older manifest without the field gives none.
+ */
+export function sharedFallbackScripts(manifest: unknown, expose: string, provided: ReadonlySet<string>): string[] {
+  const fallbacks = (manifest as { [SHARED_FALLBACKS_FIELD]?: Partial<SharedFallbacks> } | null)?.[
+    SHARED_FALLBACKS_FIELD
+  ];
+  const roots = fallbacks?.exposes?.[expose];
+  if (!Array.isArray(roots) || !fallbacks?.shared) return [];
+  const shared = fallbacks.shared;
+  const scripts = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: unknown): void => {
+    if (typeof key !== 'string' || seen.has(key) || provided.has(key)) return;
+    seen.add(key);
+    const copy = Object.hasOwn(shared, key) ? shared[key] : undefined;
+    for (const file of Array.isArray(copy?.js) ? copy.js : []) if (typeof file === 'string') scripts.add(file);
+    (Array.isArray(copy?.uses) ? copy.uses : []).forEach(visit);
+  };
+  roots.forEach(visit);
+  return [...scripts];
+}
