@@ -20,9 +20,15 @@ export function loadingIndicator(page: Page): Locator {
 }
 
 export interface ShownError {
-  code: string;
+  /** The status code, on the generic error page; none on "this part is unavailable". */
+  code: string | undefined;
   title: string;
   message: string;
+  /** The collapsed "Details" (its text, closed or not), where the page has one. */
+  details: string | undefined;
+  detailsOpen: boolean;
+  /** The tab's title. */
+  documentTitle: string;
 }
 
 /** Waits for the in-layout error page with a retry and gives what it shows. */
@@ -36,10 +42,16 @@ export async function waitForRetryableError(page: Page, timeoutMs = 20_000): Pro
     );
   }
   const error = errorPage(page);
+  const code = error.locator('.p-error__code');
+  const details = error.locator('details');
+  const hasDetails = (await details.count()) > 0;
   return {
-    code: (await error.locator('.p-error__code').innerText()).trim(),
+    code: (await code.count()) > 0 ? (await code.innerText()).trim() : undefined,
     title: (await error.locator('h1').innerText()).trim(),
     message: (await error.locator('.p-error__message').innerText()).trim(),
+    details: hasDetails ? ((await details.textContent()) ?? '').trim() : undefined,
+    detailsOpen: hasDetails && (await details.evaluate((element) => (element as HTMLDetailsElement).open)),
+    documentTitle: await page.title(),
   };
 }
 

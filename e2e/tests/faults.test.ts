@@ -16,6 +16,7 @@ import {
   reportLoads,
   retryButton,
   waitForRetryableError,
+  type ShownError,
 } from '../support/faults';
 import { logFileOf, restartServer, runningServer, startServer, stopServer } from '../support/servers';
 import { browserSuite } from '../support/suite';
@@ -40,11 +41,22 @@ function problemsBesides(origin: string): string[] {
   ];
 }
 
+function expectPartUnavailable(shown: ShownError): void {
+  expect(shown).toMatchObject({
+    code: undefined,
+    title: 'This part of the site is unavailable right now',
+    message: 'It should be back shortly. Please try again in a moment.',
+    detailsOpen: false,
+    documentTitle: 'Unavailable right now · Gift Box',
+  });
+}
+
 async function expectInLayoutRemoteError(layout: string, remote: string): Promise<void> {
   const shown = await waitForRetryableError(suite.page);
-  expect(shown.code).toBe('500');
-  expect(shown.title).toBe('Internal Server Error');
-  expect(shown.message).toContain(`The ${remote} remote could not load`);
+  // Plain words for the visitor; the remote, module and cause in the console and a closed "Details".
+  expectPartUnavailable(shown);
+  expect(shown.details).toContain(`The ${remote} remote could not load`);
+  expect(suite.watch.consoleErrors.some((text) => text.includes(`The ${remote} remote could not load`))).toBe(true);
   expect(await layoutName(suite.page)).toBe(layout);
   // Inside the layout: the site's navigation is still there, not an app-wide error screen.
   expect(await mainNav(suite.page).isVisible()).toBe(true);
@@ -135,9 +147,9 @@ describe('retries before the reload guard', () => {
     const giftPath = `/gifts/${suite.ids.giftId}`;
     expect(await visit(suite.page, giftPath)).toBe(200);
     const shown = await waitForRetryableError(suite.page);
-    expect(shown.code).toBe('500');
-    expect(shown.message).toContain('The gifts remote could not load GiftPage');
-    expect(shown.message).toContain(chunkUrl);
+    expectPartUnavailable(shown);
+    expect(shown.details).toContain('The gifts remote could not load GiftPage');
+    expect(shown.details).toContain(chunkUrl);
     expect(await layoutName(suite.page)).toBe('no-footer');
     const loads = reportLoads('chunk retry', suite.watch);
     // Per document load: the runtime may preload the chunk once from the manifest, then the
@@ -299,8 +311,8 @@ describe('a hanging remote entry', () => {
     const shown = await waitForRetryableError(suite.page, 4 * TIMEOUT_MS + 5000);
     const elapsed = Date.now() - started;
     console.log('[hanging remote] error shown after ms:', elapsed);
-    expect(shown.code).toBe('500');
-    expect(shown.message).toContain(`took longer than ${TIMEOUT_MS} ms`);
+    expectPartUnavailable(shown);
+    expect(shown.details).toContain(`took longer than ${TIMEOUT_MS} ms`);
     expect(await layoutName(suite.page)).toBe('no-footer');
     expect(reportLoads('hanging remote, direct visit', suite.watch)).toBe(2);
     // Bounded: two timeouts (before and after the one reload), not the default 10 s each.

@@ -115,14 +115,28 @@ test.each([
 test.each([
   [`/gifts/${UNKNOWN_ID}`, /gift does not exist/i],
   [`/redeem/${UNKNOWN_ID}`, /redeem session was not found/i],
-])('an unknown well-formed id in %s shows the 404 error page', async (path, message) => {
-  expect(await visit(suite.page, path)).toBe(200);
-  const error = errorPage(suite.page);
-  await error.getByText(message).waitFor();
-  expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
-  expect(await mainHeading(suite.page).innerText()).toBe('Page Not Found');
-  expect(suite.page.url()).toBe(`${HOST_ORIGIN}${path}`);
-});
+])(
+  'an unknown well-formed id in %s shows the 404 error page, titled so, with one line in the console',
+  async (path, message) => {
+    const logged: string[] = [];
+    suite.page.on('console', (entry) => logged.push(entry.text()));
+    expect(await visit(suite.page, path)).toBe(200);
+    const error = errorPage(suite.page);
+    await error.getByText(message).waitFor();
+    expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
+    expect(await mainHeading(suite.page).innerText()).toBe('Page Not Found');
+    expect(suite.page.url()).toBe(`${HOST_ORIGIN}${path}`);
+    // The tab no longer names the page that was not found.
+    await suite.page.waitForFunction(() => document.title === 'Page not found · Gift Box', undefined, {
+      timeout: 5_000,
+    });
+    // An expected outcome, not a fault: one line from the app, no stack (the browser's own note
+    // on the API's 404 aside).
+    const fromApp = logged.filter((text) => !text.startsWith('Failed to load resource'));
+    expect(fromApp.filter((text) => text.includes('404'))).toEqual([expect.stringMatching(message)]);
+    expect(fromApp.filter((text) => /\n\s+at /.test(text))).toEqual([]);
+  },
+);
 
 test('a slow answer from the API shows the progress bar and a pending button until it arrives', async () => {
   const giftId = await winGift();

@@ -142,7 +142,10 @@ describe('pages', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-cache');
-    expectAppPage(await res.text());
+    const body = await res.text();
+    expectAppPage(body);
+    // The tab says what the app will show, from the first byte: not a route's own title.
+    expect(body).toContain('<title>Page not found · Gift Box</title>');
   });
 
   it('reflects nothing of a hostile path into the HTML', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
 import { safeRelativePath, sendBody, sendFile, sendText, type RequestHandler } from 'shared/node/static-server';
 import type { RuntimeConfig } from 'shared/runtime-config';
+import { errorTitleFor } from '../src/route-table/error-titles';
 import { resolvePath, type RouteDefinition } from '../src/route-table/route-table';
 import { createPageHtml } from './page-html';
 import type { RemoteSources } from './remote-sources';
@@ -48,7 +49,10 @@ export function createHostHandler({ root, config, sources, hostCss = '' }: HostH
   /** The page renderer of the built index.html last read (a new build of the host replaces it). */
   let page: { template: string; render: ReturnType<typeof createPageHtml> } | undefined;
 
-  async function renderPage(pathname: string, route: RouteDefinition | undefined): Promise<string | undefined> {
+  async function renderPage(
+    pathname: string,
+    resolved: { route: RouteDefinition } | HttpError,
+  ): Promise<string | undefined> {
     let template: string;
     try {
       template = await readFile(join(root, 'index.html'), 'utf8');
@@ -56,7 +60,10 @@ export function createHostHandler({ root, config, sources, hostCss = '' }: HostH
       return undefined;
     }
     if (page?.template !== template) page = { template, render: createPageHtml({ template, config, hostCss }) };
-    return page.render({ pathname, route, snapshot });
+    // An unknown path or an invalid id gets no preloads: the app shows an error, not the page.
+    return resolved instanceof HttpError
+      ? page.render({ pathname, route: undefined, errorTitle: errorTitleFor(resolved.statusCode, false), snapshot })
+      : page.render({ pathname, route: resolved.route, snapshot });
   }
 
   return async (req, res) => {
@@ -80,8 +87,7 @@ export function createHostHandler({ root, config, sources, hostCss = '' }: HostH
       return;
     }
     const status = resolved instanceof HttpError ? resolved.statusCode : 200;
-    // An unknown path or an invalid id gets no preloads: the app shows an error, not the page.
-    const html = await renderPage(pathname, resolved instanceof HttpError ? undefined : resolved.route);
+    const html = await renderPage(pathname, resolved);
     if (html === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');
       return;

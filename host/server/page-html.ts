@@ -34,6 +34,8 @@ export interface PageRequest {
   pathname: string;
   /** The route, or undefined for a page the app shows as an error. */
   route: RouteDefinition | undefined;
+  /** The title of the error the app will show instead of a route's page. */
+  errorTitle?: string;
   snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
 }
 
@@ -100,7 +102,7 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
   const connections = preconnects(config);
   const canPrerender = ROOT_ELEMENT.test(template);
 
-  return function pageHtml({ pathname, route, snapshot }: PageRequest): string {
+  return function pageHtml({ pathname, route, errorTitle, snapshot }: PageRequest): string {
     const remote = route ? snapshot(route.remote) : undefined;
     const styles: string[] = [];
     let root: string | undefined;
@@ -118,7 +120,7 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
     }
     const preloads = route ? routePreloads(route, remote, root !== undefined) : [];
     const head = [...connections, ...preloads, configElement, ...styles];
-    const title = `<title>${escapeText(documentTitle(route?.title))}</title>`;
+    const title = `<title>${escapeText(documentTitle(errorTitle ?? route?.title))}</title>`;
     let html = TITLE_ELEMENT.test(template)
       ? template.replace(TITLE_ELEMENT, () => title)
       : template.replace('</head>', () => `${title}</head>`);

@@ -113,6 +113,8 @@ describe('error pages', () => {
     expect(await screen.findByText('This gift does not exist')).toBeInTheDocument();
     expect(screen.getByText('404')).toBeInTheDocument();
     expect(layout()).toBe('no-footer');
+    // The tab says what the page does, not the gift page's own title.
+    await waitFor(() => expect(document.title).toBe('Page not found · Gift Box'));
     consoleError.mockRestore();
   });
 });
@@ -162,7 +164,7 @@ describe('a remote that fails to load', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('shows a 500 naming the remote inside the layout, with a retry that loads it anew', async () => {
+  it('says in plain words that this part is unavailable, inside the layout, with the detail collapsed and a retry that loads it anew', async () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     let fail = true;
     const { remotes } = renderApp('/game', {
@@ -171,9 +173,20 @@ describe('a remote that fails to load', () => {
         return pageNamed(`${module} content`);
       },
     });
-    expect(await screen.findByText(/The gifts remote could not load GamePage/)).toBeInTheDocument();
-    expect(screen.getByText('500')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    const heading = await screen.findByRole('heading', { name: 'This part of the site is unavailable right now' });
+    const alert = screen.getByRole('alert');
+    expect(alert).toContainElement(heading);
+    // No code, remote or module in what a visitor reads; all of it behind "Details", closed.
+    const details = within(alert).getByText('Details').closest('details');
+    expect(details).not.toBeNull();
+    expect(details?.open).toBe(false);
+    expect(details).toHaveTextContent(
+      'The gifts remote could not load GamePage: its entry script could not be loaded (RUNTIME-008).',
+    );
+    const visible = (alert.textContent ?? '').replace(details?.textContent ?? '', '');
+    expect(visible).not.toMatch(/RUNTIME|gifts|GamePage|500|Internal Server Error/);
+    expect(consoleError).toHaveBeenCalledWith(expect.objectContaining({ name: 'RemoteLoadError' }));
+    await waitFor(() => expect(document.title).toBe('Unavailable right now · Gift Box'));
     expect(layout()).toBe('default');
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
 

@@ -9,6 +9,7 @@ import { createApiClient } from 'shared/api/client';
 import type { RemoteName } from 'shared/remote-contract';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
+import { onCaughtError, onRouterError } from './errors/caught-errors';
 import { ConfigErrorScreen } from './errors/config-error-screen';
 import { configureIconService } from 'shared/browser/icons/icon-service';
 import { createRemoteLoader } from './federation/remote-loader';
@@ -56,7 +57,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     : undefined;
   // Its buttons do nothing until then: a click on one is made again on the app's.
   const earlyClicks = prerendered ? keepEarlyClicks(container) : undefined;
-  const root = createRoot(container);
+  const root = createRoot(container, { onCaughtError });
 
   let config;
   try {
@@ -112,7 +113,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
       <AppServicesContext.Provider value={services}>
         <ThirdPartiesContext.Provider value={thirdParties}>
           <ApiProvider client={api}>
-            <RouterProvider router={router} />
+            <RouterProvider router={router} onError={onRouterError} />
             <ThirdPartyStarter config={config} router={router} />
             {prerendered && <AfterCommit effect={markTakenOver} />}
           </ApiProvider>

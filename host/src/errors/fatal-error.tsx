@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { useRouteError } from 'react-router-dom';
 import { describeError } from './describe-error';
+import { documentTitle } from 'shared/site';
+import { errorTitleFor } from '../route-table/error-titles';
 import { ErrorPage } from './error-page';
 
 /** An error outside any route's page (a layout itself failed): the whole screen is the error. */
@@ -8,6 +10,9 @@ export function FatalError() {
   const error = useRouteError();
   useEffect(() => console.error(error), [error]);
   const { statusCode, message } = describeError(error);
+  useEffect(() => {
+    document.title = documentTitle(errorTitleFor(statusCode, false));
+  }, [statusCode]);
   return (
     <main data-layout="error">
       <ErrorPage statusCode={statusCode} message={message} homeAsDocumentLink />

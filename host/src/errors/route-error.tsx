@@ -1,17 +1,23 @@
 /**
  * A route's error, shown inside its layout so the site's navigation keeps working. A failed
  * download that the loader did not see (a chunk a page loads while rendering) goes through the
- * reload guard first. A page the host's server prerendered, whose remote then fails to load,
- * keeps its text on screen, with a note and a retry.
+ * reload guard first; a remote that cannot be loaded is said in plain words, its technical
+ * detail in the console and a collapsed "Details". A page the host's server prerendered, whose
+ * remote then fails to load, keeps its text on screen, with a note and a retry. The tab's title
+ * says what happened.
  */
 import { useEffect, useState } from 'react';
 import { useLocation, useRevalidator, useRouteError } from 'react-router-dom';
 import { useAppServices } from '../app-services';
 import { isCodeLoadFailure, RemoteLoadError } from '../federation/load-errors';
 import { PageLoading } from '../navigation/page-loading';
+import { errorTitleFor } from '../route-table/error-titles';
 import { useRouteHandle } from '../route-table/route-handle';
+import { isExpectedError, logExpectedError } from './caught-errors';
 import { describeError } from './describe-error';
 import { ErrorPage } from './error-page';
+import { useErrorTitle } from './error-title';
+import { PartUnavailable } from './part-unavailable';
 
 export function RouteError() {
   const error = useRouteError();
@@ -32,9 +38,11 @@ export function RouteError() {
 
   const { statusCode, message } = describeError(error);
   useEffect(() => {
-    // A 4xx is an expected outcome (a wrong link); only failures are worth a console error.
-    if (statusCode >= 500) console.error(error);
+    // A 4xx is an expected outcome (a wrong link): one line. A failure gets its stack.
+    if (isExpectedError(error)) logExpectedError(error);
+    else if (statusCode >= 500) console.error(error);
   }, [error, statusCode]);
+  useErrorTitle(errorTitleFor(statusCode, loadFailure));
 
   if (reloading) return <PageLoading />;
 
@@ -48,6 +56,7 @@ export function RouteError() {
   if (loadFailure && prerendered?.pathname === pathname) {
     return <KeptPage html={prerendered.html} onRetry={retry} />;
   }
+  if (loadFailure) return <PartUnavailable details={message} onRetry={retry} />;
   return <ErrorPage statusCode={statusCode} message={message} onRetry={retry} />;
 }
 

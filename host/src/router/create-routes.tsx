@@ -5,6 +5,7 @@ import { RouteError } from '../errors/route-error';
 import { LAYOUTS } from '../layouts/layouts';
 import { ContentShown } from '../navigation/first-content';
 import { PageLoading } from '../navigation/page-loading';
+import { NOT_FOUND_TITLE } from '../route-table/error-titles';
 import type { RouteHandle } from '../route-table/route-handle';
 import { ROUTES, type LayoutName } from '../route-table/route-table';
 import { RemotePage } from './remote-page';
@@ -36,7 +37,7 @@ export function createRoutes(services: LoaderServices): RouteObject[] {
     Component: RemotePage,
     HydrateFallback: PageLoading,
     errorElement: routeError,
-    handle: { title: 'Page not found' } satisfies RouteHandle,
+    handle: { title: NOT_FOUND_TITLE } satisfies RouteHandle,
   };
 
   return [

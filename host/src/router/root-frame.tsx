@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { documentTitle } from 'shared/site';
+import { ErrorTitleContext } from '../errors/error-title';
 import { NavigationProgress } from '../navigation/navigation-progress';
 import { useRouteHandle } from '../route-table/route-handle';
 import { ConsentBanner } from '../third-party/analytics/consent-banner';
@@ -39,20 +40,25 @@ function usePageViews(): void {
   }, [pageViews, pathname]);
 }
 
-/** Around every layout: the progress bar, scroll restoration, the document title, focus, page views and the consent banner. */
+/**
+ * Around every layout: the progress bar, scroll restoration, the document title (the route's, or
+ * that of the error shown instead of its page), focus, page views and the consent banner.
+ */
 export function RootFrame() {
-  const title = useRouteHandle()?.title;
+  const routeTitle = useRouteHandle()?.title;
+  const [errorTitle, setErrorTitle] = useState<string | undefined>();
+  const title = errorTitle ?? routeTitle;
   useEffect(() => {
     document.title = documentTitle(title);
   }, [title]);
   useFocusMainOnNavigation();
   usePageViews();
   return (
-    <>
+    <ErrorTitleContext.Provider value={setErrorTitle}>
       <NavigationProgress />
       <Outlet />
       <ConsentBanner />
       <ScrollRestoration />
-    </>
+    </ErrorTitleContext.Provider>
   );
 }
