@@ -16,12 +16,19 @@ import { type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-database';
 import { IN_MEMORY } from './db/pglite-database';
+import { prunePlays, PLAY_KEY_TTL_DAYS } from './features/game/play';
 import { pruneCounters } from './limits/rate-limit';
 import { buildApp } from './server';
 import { addDays } from './time';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** Limit counters of finished windows, and play answers past the time a key can be repeated. */
+async function pruneOldRows(db: Database): Promise<void> {
+  await pruneCounters(db, addDays(new Date(), -2));
+  await prunePlays(db, addDays(new Date(), -PLAY_KEY_TTL_DAYS));
+}
 
 function fail(message: string): never {
   console.error(`[api] ${message}`);
@@ -104,7 +111,7 @@ async function main(): Promise<void> {
       { storage: describeStorage(config), migrationsApplied: applied, prizesSeeded: seeded },
       'database ready',
     );
-    await pruneCounters(db, addDays(new Date(), -2));
+    await pruneOldRows(db);
   } catch (error) {
     await db.close().catch(() => undefined);
     await releaseLock();
@@ -113,9 +120,7 @@ async function main(): Promise<void> {
   }
 
   const pruning = setInterval(() => {
-    pruneCounters(db, addDays(new Date(), -2)).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'pruning limit counters failed'),
-    );
+    pruneOldRows(db).catch((error: unknown) => app.log.warn({ err: error }, 'pruning old rows failed'));
   }, PRUNE_EVERY_MS);
   pruning.unref();
 

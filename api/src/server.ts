@@ -17,6 +17,7 @@ import { registerOpenRedeem } from './features/gifts/open-redeem';
 import { registerHealth } from './features/health/health-route';
 import { registerCompleteRedeem } from './features/redeems/complete-redeem';
 import { registerGetRedeem } from './features/redeems/get-redeem';
+import { registerVisitorGifts } from './features/visitor/visitor-gifts';
 import { installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
 import { installAccessLog, serializeRequest } from './http/request-log';
@@ -138,6 +139,7 @@ export async function buildApp({
   for (const register of [
     registerHealth,
     registerPlay,
+    registerVisitorGifts,
     registerGetGift,
     registerOpenRedeem,
     registerGetRedeem,

@@ -17,12 +17,18 @@ import { createTestDatabase } from './support/postgres';
 import { PRIZES } from './support/test-db';
 
 const at = new Date('2030-01-01T00:00:00.000Z');
+/** Every migration this build ships, in order. */
+const ALL = readdirSync(MIGRATIONS_DIR)
+  .filter((file) => file.endsWith('.sql'))
+  .sort()
+  .map((file) => file.replace(/\.sql$/, ''));
 const catalogue = (prizes: CataloguePrize[]) => async () => ({ prizes });
 
 it('applies migrations once on PGlite, and seeds only an empty prizes table', async () => {
   const db = await openPglite();
   try {
-    expect(await migrate(db)).toEqual(['0001_initial', '0002_redeem_session_owner']);
+    expect(ALL.slice(0, 3)).toEqual(['0001_initial', '0002_redeem_session_owner', '0003_visitor_gifts']);
+    expect(await migrate(db)).toEqual(ALL);
     expect(await migrate(db)).toEqual([]);
     expect(await seedPrizes(db, catalogue(PRIZES), at)).toBe(2);
     expect(await seedPrizes(db, catalogue([{ ...PRIZES[0]!, id: 'another' }]), at)).toBe(0);
@@ -41,7 +47,7 @@ it('migrates and seeds once when two processes start together on PostgreSQL', as
   const pools: Database[] = [openPostgres(database.url), openPostgres(database.url)];
   try {
     const applied = await Promise.all(pools.map((db) => migrate(db)));
-    expect(applied.map((versions) => versions.length).sort()).toEqual([0, 2]);
+    expect(applied.map((versions) => versions.length).sort()).toEqual([0, ALL.length]);
     const seeded = await Promise.all(pools.map((db) => seedPrizes(db, catalogue(PRIZES), at)));
     expect(seeded.sort()).toEqual([0, 2]);
     const [count] = await pools[0]!.query<{ count: number }>('SELECT count(*)::int AS count FROM prizes');

@@ -1,11 +1,17 @@
 /** POST /api/game/plays: outcomes, stock, the visitor cookie and the daily limits. */
 import { ID_PATTERN } from 'shared/ids';
 import { harnessFor } from './support/harness';
-import { DEFAULT_IP, get, play, visitorCookie } from './support/test-app';
+import { prunePlays } from '../src/features/game/play';
+import { DEFAULT_IP, get, newVisitor, play, visitorCookie } from './support/test-app';
 import { DAY } from './support/test-clock';
 import { type Driver, PRIZES } from './support/test-db';
 
 const drivers: Driver[] = ['pglite', 'postgres'];
+
+/** Plays come back at the next UTC midnight after the test clock's start. */
+const RESET_AT = '2030-03-16T00:00:00.000Z';
+const keyed = (key: string, cookie?: string) => ({ cookie, headers: { 'idempotency-key': key } });
+const KEY = 'k3y-0f-a-play-0001';
 
 describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
   const harness = harnessFor(driver);
@@ -24,6 +30,7 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       expect(body).toStrictEqual({
         outcome: 'win',
         playsRemaining: 4,
+        playsResetAt: RESET_AT,
         gift: {
           giftId: expect.stringMatching(ID_PATTERN),
           prize: {
@@ -48,7 +55,12 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       const { app } = await harness.start({ gameWinRate: 0 });
       for (const remaining of [4, 3, 2]) {
         const response = await play(app, { cookie: 'p_visitor=AAAAAAAAAAAAAAAAAAAAAAAA' });
-        expect(response.json()).toStrictEqual({ outcome: 'lose', playsRemaining: remaining, soldOut: false });
+        expect(response.json()).toStrictEqual({
+          outcome: 'lose',
+          playsRemaining: remaining,
+          playsResetAt: RESET_AT,
+          soldOut: false,
+        });
       }
       expect(await stockOf('coffee')).toBe(100);
     });
@@ -80,8 +92,18 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       );
       const cookie = 'p_visitor=AAAAAAAAAAAAAAAAAAAAAAAA';
       expect((await play(app, { cookie })).json().outcome).toBe('win');
-      expect((await play(app, { cookie })).json()).toStrictEqual({ outcome: 'lose', playsRemaining: 3, soldOut: true });
-      expect((await play(app, { cookie })).json()).toStrictEqual({ outcome: 'lose', playsRemaining: 2, soldOut: true });
+      expect((await play(app, { cookie })).json()).toStrictEqual({
+        outcome: 'lose',
+        playsRemaining: 3,
+        playsResetAt: RESET_AT,
+        soldOut: true,
+      });
+      expect((await play(app, { cookie })).json()).toStrictEqual({
+        outcome: 'lose',
+        playsRemaining: 2,
+        playsResetAt: RESET_AT,
+        soldOut: true,
+      });
       expect(await stockOf('coffee')).toBe(0);
       const [gifts] = await harness.db.query<{ count: number }>('SELECT count(*)::int AS count FROM gifts');
       expect(gifts?.count).toBe(1);
@@ -89,7 +111,12 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
 
     it('says soldOut on a losing roll too', async () => {
       const { app } = await harness.start({ gameWinRate: 0 }, { prizes: [{ ...PRIZES[0]!, stock: 0 }] });
-      expect((await play(app)).json()).toStrictEqual({ outcome: 'lose', playsRemaining: 4, soldOut: true });
+      expect((await play(app)).json()).toStrictEqual({
+        outcome: 'lose',
+        playsRemaining: 4,
+        playsResetAt: RESET_AT,
+        soldOut: true,
+      });
     });
 
     it('refuses a play with no body at all: a bodyless POST needs no CORS preflight', async () => {
@@ -220,6 +247,79 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       expect((await play(app, { ip: '2001:db8:1:2::1' })).statusCode).toBe(200);
       expect((await play(app, { ip: '2001:db8:1:2:ffff::9' })).statusCode).toBe(429);
       expect((await play(app, { ip: '2001:db8:1:3::1' })).statusCode).toBe(200);
+    });
+  });
+
+  describe('an idempotency key', () => {
+    const countOf = async (table: 'gifts' | 'plays') => {
+      const [row] = await harness.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${table}`);
+      return row?.count;
+    };
+
+    it('gives a repeated play the first answer, and spends no second play and no stock', async () => {
+      const { app } = await harness.start({ gameWinRate: 1 }, { prizes: [PRIZES[1]!] });
+      const cookie = newVisitor();
+      const first = await play(app, keyed(KEY, cookie));
+      const again = await play(app, keyed(KEY, cookie));
+      expect(first.statusCode).toBe(200);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toStrictEqual(first.json());
+      expect(first.json().playsRemaining).toBe(4);
+      expect(await stockOf('gift-card')).toBe(99);
+      expect(await countOf('gifts')).toBe(1);
+      // The next play, with a new key, is the visitor's second.
+      expect((await play(app, keyed('k3y-0f-a-play-0002', cookie))).json().playsRemaining).toBe(3);
+    });
+
+    it('answers concurrent repeats of one play once: one gift, one play counted', async () => {
+      const { app } = await harness.start({ gameWinRate: 1 }, { prizes: [PRIZES[1]!] });
+      const cookie = newVisitor();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => play(app, keyed(KEY, cookie))));
+      const bodies = answers.map((answer) => answer.body);
+      expect(new Set(bodies).size).toBe(1);
+      expect(answers[0]?.json().playsRemaining).toBe(4);
+      expect(await stockOf('gift-card')).toBe(99);
+      expect(await countOf('gifts')).toBe(1);
+    });
+
+    it('belongs to its visitor: another visitor with the same key plays their own play', async () => {
+      const { app } = await harness.start({ gameWinRate: 1 }, { prizes: [PRIZES[1]!] });
+      const mine = (await play(app, keyed(KEY, newVisitor()))).json();
+      const theirs = (await play(app, keyed(KEY, newVisitor()))).json();
+      expect(theirs.gift.giftId).not.toBe(mine.gift.giftId);
+      expect(await stockOf('gift-card')).toBe(98);
+    });
+
+    it('changes nothing when the play is refused: the same key plays once the limit allows', async () => {
+      const { app, clock } = await harness.start({ gameWinRate: 0, limits: { playsPerVisitorPerDay: 1 } });
+      const cookie = newVisitor();
+      expect((await play(app, keyed('k3y-0f-a-play-0001', cookie))).statusCode).toBe(200);
+      expect((await play(app, keyed('k3y-0f-a-play-0002', cookie))).statusCode).toBe(429);
+      expect(await countOf('plays')).toBe(1);
+      clock.advance(DAY);
+      expect((await play(app, keyed('k3y-0f-a-play-0002', cookie))).statusCode).toBe(200);
+    });
+
+    it.each(['short', 'has spaces in it here', 'x'.repeat(65), 'bad!key/with+symbols'])(
+      'refuses a malformed key (%s) with 400, and counts nothing',
+      async (key) => {
+        const { app } = await harness.start({ gameWinRate: 1 });
+        const response = await play(app, keyed(key, newVisitor()));
+        expect(response.statusCode).toBe(400);
+        expect(response.json().message).toMatch(/Idempotency-Key/);
+        expect(await countOf('gifts')).toBe(0);
+        expect(await countOf('plays')).toBe(0);
+      },
+    );
+
+    it('is forgotten after two days: pruning drops old answers only', async () => {
+      const { app, clock } = await harness.start({ gameWinRate: 0 });
+      await play(app, keyed('k3y-0f-a-play-0001', newVisitor()));
+      clock.advance(3 * DAY);
+      await play(app, keyed('k3y-0f-a-play-0002', newVisitor()));
+      await prunePlays(harness.db, new Date(clock.now().getTime() - 2 * DAY));
+      const rows = await harness.db.query<{ idempotency_key: string }>('SELECT idempotency_key FROM plays');
+      expect(rows.map((row) => row.idempotency_key)).toEqual(['k3y-0f-a-play-0002']);
     });
   });
 });

@@ -112,4 +112,5 @@ it('refuses a second process on the same PGlite folder, naming the folder and th
   } finally {
     expect(await third.stop()).toBe(0);
   }
-});
+  // Three API processes start one after another, each opening PGlite and checking its migrations.
+}, 150_000);

@@ -28,7 +28,7 @@ export function networkFailure(): Promise<Response> {
   return Promise.reject(new TypeError('Failed to fetch'));
 }
 
-type Reply = () => Response | Promise<Response>;
+export type Reply = () => Response | Promise<Response>;
 export type FetchStub = jest.Mock<Promise<Response>, [RequestInfo | URL, RequestInit?]>;
 
 /** Each request is answered by the next reply; a Response body can be read once, hence factories. */
@@ -53,8 +53,28 @@ export function deferredReply(): { reply: Reply; resolve: (response: Response) =
   return { reply: () => pending, resolve };
 }
 
-export function renderWithApi(path: string, routes: Record<string, ReactElement>, fetchStub: FetchStub) {
-  const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
+export const VISITOR_GIFTS_URL = `${API_BASE}/api/visitor/gifts`;
+
+/**
+ * The visitor's gifts (GET /api/visitor/gifts), which the game page and a redeemed gift's page
+ * ask for beside their own requests, are answered apart from `fetchStub`, which sees the rest:
+ * by `visitorGifts` (each time), or as a visitor with no gifts.
+ */
+export function withVisitorGifts(
+  fetchStub: FetchStub,
+  visitorGifts: Reply = () => jsonResponse({ gifts: [] }),
+): typeof fetch {
+  return ((input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === VISITOR_GIFTS_URL ? Promise.resolve(visitorGifts()) : fetchStub(input, init)) as typeof fetch;
+}
+
+export function renderWithApi(
+  path: string,
+  routes: Record<string, ReactElement>,
+  fetchStub: FetchStub,
+  { visitorGifts }: { visitorGifts?: Reply } = {},
+) {
+  const client = createApiClient({ baseUrl: API_BASE, fetch: withVisitorGifts(fetchStub, visitorGifts) });
   const withApi = Object.entries(routes).map(([routePath, element]) => [
     routePath,
     <ApiProvider client={client}>{element}</ApiProvider>,

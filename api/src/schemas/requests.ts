@@ -1,6 +1,6 @@
 /** Request schemas: strict objects (an unknown field is a 400) and ids in shared's format. */
 import { z } from 'zod';
-import { type CompleteRedeemBody } from 'shared/api/contract';
+import { type CompleteRedeemBody, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from 'shared/api/contract';
 import { ID_PATTERN } from 'shared/ids';
 import { type Expect, type Same } from './contract-check';
 
@@ -9,6 +9,14 @@ const id = z.string().regex(ID_PATTERN);
 
 export const giftParamsSchema = z.strictObject({ giftId: id });
 export const redeemParamsSchema = z.strictObject({ redeemId: id });
+
+/** A play's optional idempotency key (the other headers pass through). */
+export const playHeadersSchema = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN, 'The Idempotency-Key header must be 16 to 64 characters of A-Z, a-z, 0-9, _ or -.')
+    .optional(),
+});
 
 /** POSTs that take no input accept no body, or `{}`. */
 export const emptyBodySchema = z.strictObject({}).nullish();

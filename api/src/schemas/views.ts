@@ -9,6 +9,7 @@ import {
   type PrizeValue,
   type PrizeView,
   type RedeemView,
+  type VisitorGifts,
 } from 'shared/api/contract';
 import { type Expect, type Same } from './contract-check';
 
@@ -37,9 +38,23 @@ export const giftViewSchema = z.object({
 });
 
 export const playResultSchema = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('win'), gift: giftViewSchema, playsRemaining: z.number().int().min(0) }),
-  z.object({ outcome: z.literal('lose'), playsRemaining: z.number().int().min(0), soldOut: z.boolean() }),
+  z.object({
+    outcome: z.literal('win'),
+    gift: giftViewSchema,
+    playsRemaining: z.number().int().min(0),
+    playsResetAt: timestamp,
+  }),
+  z.object({
+    outcome: z.literal('lose'),
+    playsRemaining: z.number().int().min(0),
+    playsResetAt: timestamp,
+    soldOut: z.boolean(),
+  }),
 ]);
+
+export const visitorGiftsSchema = z.object({
+  gifts: z.array(giftViewSchema.extend({ redeemId: z.string().nullable() })),
+});
 
 export const openRedeemResultSchema = z.object({ redeemId: z.string() });
 
@@ -72,6 +87,7 @@ export type ViewSchemasMatchContract = [
   Expect<Same<z.infer<typeof prizeViewSchema>, PrizeView>>,
   Expect<Same<z.infer<typeof giftViewSchema>, GiftView>>,
   Expect<Same<z.infer<typeof playResultSchema>, PlayResult>>,
+  Expect<Same<z.infer<typeof visitorGiftsSchema>, VisitorGifts>>,
   Expect<Same<z.infer<typeof openRedeemResultSchema>, OpenRedeemResult>>,
   Expect<Same<z.infer<typeof redeemViewSchema>, RedeemView>>,
   Expect<Same<z.infer<typeof completeRedeemResultSchema>, CompleteRedeemResult>>,

@@ -56,7 +56,7 @@ export async function openTestDb(driver: Driver): Promise<TestDb> {
   }
   await migrate(db);
   const reset = async (prizes: CataloguePrize[] = PRIZES) => {
-    await db.exec('TRUNCATE rate_counters, redeem_sessions, gifts, prizes');
+    await db.exec('TRUNCATE plays, rate_counters, redeem_sessions, gifts, prizes');
     const catalogue: Catalogue = { prizes };
     await seedPrizes(db, async () => catalogue, new Date('2030-01-01T00:00:00.000Z'));
   };

@@ -81,3 +81,27 @@ describe('createApiClient failures', () => {
     await expect(refused.getGift('x')).rejects.toMatchObject({ statusCode: 503, retryable: true, timedOut: false });
   });
 });
+
+describe('createApiClient plays', () => {
+  it('sends the idempotency key of a play in its header, and none without one', async () => {
+    const fetchStub = jest.fn(async (_url: string, _init?: RequestInit) => jsonResponse(200, { outcome: 'lose' }));
+    const client = createApiClient({ baseUrl: 'http://api.test/', fetch: fetchStub as unknown as typeof fetch });
+    await client.play('k3y-0f-a-play-0001');
+    await client.play();
+    const [keyed, plain] = fetchStub.mock.calls;
+    expect(keyed?.[0]).toBe('http://api.test/api/game/plays');
+    expect(keyed?.[1]?.headers).toMatchObject({
+      'idempotency-key': 'k3y-0f-a-play-0001',
+      'content-type': 'application/json',
+    });
+    expect(plain?.[1]?.headers).not.toHaveProperty('idempotency-key');
+  });
+
+  it("asks for the visitor's gifts with the visitor's cookie", async () => {
+    const fetchStub = jest.fn(async (_url: string, _init?: RequestInit) => jsonResponse(200, { gifts: [] }));
+    const client = createApiClient({ baseUrl: 'http://api.test', fetch: fetchStub as unknown as typeof fetch });
+    await expect(client.visitorGifts()).resolves.toStrictEqual({ gifts: [] });
+    expect(fetchStub.mock.calls[0]?.[0]).toBe('http://api.test/api/visitor/gifts');
+    expect(fetchStub.mock.calls[0]?.[1]).toMatchObject({ method: 'GET', credentials: 'include' });
+  });
+});

@@ -14,6 +14,8 @@ import {
   type OpenRedeemResult,
   type PlayResult,
   type RedeemView,
+  IDEMPOTENCY_KEY_HEADER,
+  type VisitorGifts,
 } from './contract';
 import { isRetryableStatus } from './retry-rule';
 
@@ -41,7 +43,10 @@ export class ApiError extends HttpError {
 }
 
 export interface ApiClient {
-  play(): Promise<PlayResult>;
+  /** One play; repeated with the same key, the same play (its first answer, nothing spent). */
+  play(idempotencyKey?: string): Promise<PlayResult>;
+  /** The gifts this browser won or redeemed, newest first. */
+  visitorGifts(): Promise<VisitorGifts>;
   getGift(giftId: string): Promise<GiftView>;
   openRedeem(giftId: string): Promise<OpenRedeemResult>;
   getRedeem(redeemId: string): Promise<RedeemView>;
@@ -80,26 +85,37 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_API_TIMEOUT_MS;
 
-  async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     const end = options.activity?.begin();
     try {
-      return await send<T>(method, path, body);
+      return await send<T>(method, path, body, headers);
     } finally {
       end?.();
     }
   }
 
-  async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function send<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<T> {
     const fetchImpl = options.fetch ?? globalThis.fetch;
     let response: Response;
     try {
       response = await fetchImpl(`${baseUrl}${path}`, {
         method,
         credentials: 'include',
-        headers:
-          body === undefined
-            ? { accept: 'application/json' }
-            : { accept: 'application/json', 'content-type': 'application/json' },
+        headers: {
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -117,7 +133,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    play: () => request('POST', API_PATHS.plays, {}),
+    play: (idempotencyKey) =>
+      request('POST', API_PATHS.plays, {}, idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } : {}),
+    visitorGifts: () => request('GET', API_PATHS.visitorGifts),
     getGift: (giftId) => request('GET', API_PATHS.gift(giftId)),
     openRedeem: (giftId) => request('POST', API_PATHS.giftRedeems(giftId), {}),
     getRedeem: (redeemId) => request('GET', API_PATHS.redeem(redeemId)),

@@ -31,10 +31,41 @@ export interface GiftView {
   redeemedAt: string | null;
 }
 
-/** `POST /api/game/plays` → 200. 429 once the visitor's or the address's plays are used up. */
+/**
+ * `POST /api/game/plays` → 200. 429 once the visitor's or the address's plays are used up.
+ * Sent with an `Idempotency-Key` header (16 to 64 characters of [A-Za-z0-9_-]), the same key from
+ * the same visitor gets the first answer again and spends nothing more.
+ */
 export type PlayResult =
-  | { outcome: 'win'; gift: GiftView; playsRemaining: number }
-  | { outcome: 'lose'; playsRemaining: number; /** No prize has stock left: nobody can win. */ soldOut: boolean };
+  | { outcome: 'win'; gift: GiftView; playsRemaining: number; playsResetAt: string }
+  | {
+      outcome: 'lose';
+      playsRemaining: number;
+      /** When today's plays come back (the next UTC midnight). */
+      playsResetAt: string;
+      /** No prize has stock left: nobody can win. */
+      soldOut: boolean;
+    };
+
+/** The header a play's idempotency key travels in, and the key's shape. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** A gift this browser won or redeemed, as `GET /api/visitor/gifts` lists it. */
+export interface VisitorGift extends GiftView {
+  /** The redeem session this browser completed for the gift, where its voucher is shown; null if none. */
+  redeemId: string | null;
+}
+
+/**
+ * `GET /api/visitor/gifts` → 200: the gifts of the browser's visitor cookie (sets one when it has
+ * none), newest first, at most VISITOR_GIFTS_LIMIT.
+ */
+export interface VisitorGifts {
+  gifts: VisitorGift[];
+}
+
+export const VISITOR_GIFTS_LIMIT = 50;
 
 /**
  * `POST /api/gifts/:giftId/redeems` → 201 (new) or 200 (this visitor's open session of the gift).
@@ -83,6 +114,7 @@ export interface ApiErrorBody {
 
 export const API_PATHS = {
   plays: '/api/game/plays',
+  visitorGifts: '/api/visitor/gifts',
   gift: (giftId: string) => `/api/gifts/${encodeURIComponent(giftId)}`,
   giftRedeems: (giftId: string) => `/api/gifts/${encodeURIComponent(giftId)}/redeems`,
   redeem: (redeemId: string) => `/api/redeems/${encodeURIComponent(redeemId)}`,

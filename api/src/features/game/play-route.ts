@@ -1,16 +1,34 @@
-/** `POST /api/game/plays` → PlayResult; 429 once the visitor's or the address's plays are used up. */
+/**
+ * `POST /api/game/plays` → PlayResult; 429 once the visitor's or the address's plays are used up.
+ * An `Idempotency-Key` header makes the play repeatable (play.ts).
+ */
 import { type App, type AppContext } from '../../app-context';
 import { limitSubject } from '../../http/client-ip';
 import { visitorId } from '../../http/visitor';
-import { emptyBodySchema } from '../../schemas/requests';
+import { emptyBodySchema, playHeadersSchema } from '../../schemas/requests';
 import { errorResponses, playResultSchema } from '../../schemas/views';
 import { play } from './play';
 
 export function registerPlay(app: App, { db, config, now }: AppContext): void {
   app.post(
     '/api/game/plays',
-    { schema: { body: emptyBodySchema, response: { 200: playResultSchema, ...errorResponses } } },
+    {
+      schema: {
+        headers: playHeadersSchema,
+        body: emptyBodySchema,
+        response: { 200: playResultSchema, ...errorResponses },
+      },
+    },
     async (request, reply) =>
-      play(db, config, { visitorId: visitorId(request, reply), ip: limitSubject(request.ip) }, now()),
+      play(
+        db,
+        config,
+        {
+          visitorId: visitorId(request, reply),
+          ip: limitSubject(request.ip),
+          idempotencyKey: request.headers['idempotency-key'],
+        },
+        now(),
+      ),
   );
 }

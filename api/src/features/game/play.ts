@@ -1,8 +1,14 @@
 /**
  * One play of the game, in one transaction: count it against the visitor's and the address's
  * daily limits, decide the outcome on the server, and on a win take one unit of stock and
- * create the gift. Stock is decremented with a conditional UPDATE, so it never goes below zero
- * however many plays race; a prize that raced to zero is replaced by another one in stock.
+ * create the gift, owned by the visitor. Stock is decremented with a conditional UPDATE, so it
+ * never goes below zero however many plays race; a prize that raced to zero is replaced by
+ * another one in stock.
+ *
+ * A play sent with an idempotency key is recorded under it: the same key from the same visitor
+ * (a retry, a reload while the answer was on its way) gets the first answer again, and spends
+ * no play and no stock. The key's row is claimed first, so a concurrent repeat waits for the
+ * first answer instead of playing again.
  */
 import { randomInt } from 'node:crypto';
 import { type PlayResult, type PrizeValue } from 'shared/api/contract';
@@ -11,6 +17,7 @@ import { newId } from '../../codes';
 import { type Database, type Queryable } from '../../db/database';
 import { consume } from '../../limits/rate-limit';
 import { addDays, dayWindow } from '../../time';
+import { visitorHash } from '../../http/visitor';
 import { toGiftView } from '../gifts/gift-view';
 
 const RANDOM_RANGE = 1_000_000;
@@ -29,7 +36,12 @@ interface PrizeRow {
 export interface Player {
   visitorId: string;
   ip: string;
+  /** The client's key for this play; plays without one are never repeated. */
+  idempotencyKey?: string;
 }
+
+/** Played answers are kept this long for their key to be repeated. */
+export const PLAY_KEY_TTL_DAYS = 2;
 
 function decidesWin(winRate: number): boolean {
   return randomInt(RANDOM_RANGE) < Math.round(winRate * RANDOM_RANGE);
@@ -66,59 +78,90 @@ async function takePrize(tx: Queryable): Promise<PrizeRow | undefined> {
 }
 
 export async function play(db: Database, config: AppConfig, player: Player, now: Date): Promise<PlayResult> {
+  return db.transaction(async (tx) => {
+    const { idempotencyKey } = player;
+    if (idempotencyKey === undefined) return playOnce(tx, config, player, now);
+    const owner = visitorHash(player.visitorId);
+    const claimed = await tx.query(
+      `INSERT INTO plays (visitor_hash, idempotency_key, created_at) VALUES ($1, $2, $3::timestamptz)
+       ON CONFLICT (visitor_hash, idempotency_key) DO NOTHING RETURNING 1`,
+      [owner, idempotencyKey, now],
+    );
+    if (claimed.length === 0) {
+      // Played before (committed, since the claim waited for it): its answer, nothing spent.
+      const [earlier] = await tx.query<{ result: PlayResult | null }>(
+        'SELECT result FROM plays WHERE visitor_hash = $1 AND idempotency_key = $2',
+        [owner, idempotencyKey],
+      );
+      if (earlier?.result) return earlier.result;
+    }
+    const result = await playOnce(tx, config, player, now);
+    await tx.query('UPDATE plays SET result = $3::jsonb WHERE visitor_hash = $1 AND idempotency_key = $2', [
+      owner,
+      idempotencyKey,
+      JSON.stringify(result),
+    ]);
+    return result;
+  });
+}
+
+/** Forgets the answers of plays made before `before`. */
+export async function prunePlays(db: Queryable, before: Date): Promise<void> {
+  await db.query('DELETE FROM plays WHERE created_at < $1::timestamptz', [before]);
+}
+
+async function playOnce(tx: Queryable, config: AppConfig, player: Player, now: Date): Promise<PlayResult> {
   const day = dayWindow(now);
   const comeBack = 'Come back tomorrow for more plays.';
-  return db.transaction(async (tx) => {
-    const visitorLeft = await consume(
-      tx,
-      {
-        scope: 'play:visitor',
-        subject: player.visitorId,
-        limit: config.limits.playsPerVisitorPerDay,
-        window: day,
-        message: `You have used all of today's plays. ${comeBack}`,
-      },
-      now,
-    );
-    const ipLeft = await consume(
-      tx,
-      {
-        scope: 'play:ip',
-        subject: player.ip,
-        limit: config.limits.playsPerIpPerDay,
-        window: day,
-        message: `Too many plays from your network today. ${comeBack}`,
-      },
-      now,
-    );
-    const playsRemaining = Math.min(visitorLeft, ipLeft);
+  const visitorLeft = await consume(
+    tx,
+    {
+      scope: 'play:visitor',
+      subject: player.visitorId,
+      limit: config.limits.playsPerVisitorPerDay,
+      window: day,
+      message: `You have used all of today's plays. ${comeBack}`,
+    },
+    now,
+  );
+  const ipLeft = await consume(
+    tx,
+    {
+      scope: 'play:ip',
+      subject: player.ip,
+      limit: config.limits.playsPerIpPerDay,
+      window: day,
+      message: `Too many plays from your network today. ${comeBack}`,
+    },
+    now,
+  );
+  const plays = { playsRemaining: Math.min(visitorLeft, ipLeft), playsResetAt: day.end.toISOString() };
 
-    if (!decidesWin(config.gameWinRate)) return { outcome: 'lose', playsRemaining, soldOut: !(await inStock(tx)) };
-    const prize = await takePrize(tx);
-    if (!prize) return { outcome: 'lose', playsRemaining, soldOut: !(await inStock(tx)) };
+  if (!decidesWin(config.gameWinRate)) return { outcome: 'lose', ...plays, soldOut: !(await inStock(tx)) };
+  const prize = await takePrize(tx);
+  if (!prize) return { outcome: 'lose', ...plays, soldOut: !(await inStock(tx)) };
 
-    const giftId = newId();
-    const expiresAt = addDays(now, config.giftTtlDays);
-    await tx.query(
-      `INSERT INTO gifts (id, prize_id, status, created_at, expires_at)
-       VALUES ($1, $2, 'available', $3::timestamptz, $4::timestamptz)`,
-      [giftId, prize.id, now, expiresAt],
-    );
-    const gift = toGiftView(
-      {
-        gift_id: giftId,
-        gift_status: 'available',
-        gift_created_at: now,
-        gift_expires_at: expiresAt,
-        redeemed_at: null,
-        prize_id: prize.id,
-        prize_name: prize.name,
-        prize_description: prize.description,
-        prize_value: prize.value,
-        prize_icon: prize.icon,
-      },
-      now,
-    );
-    return { outcome: 'win', gift, playsRemaining };
-  });
+  const giftId = newId();
+  const expiresAt = addDays(now, config.giftTtlDays);
+  await tx.query(
+    `INSERT INTO gifts (id, prize_id, status, created_at, expires_at, visitor_hash)
+     VALUES ($1, $2, 'available', $3::timestamptz, $4::timestamptz, $5)`,
+    [giftId, prize.id, now, expiresAt, visitorHash(player.visitorId)],
+  );
+  const gift = toGiftView(
+    {
+      gift_id: giftId,
+      gift_status: 'available',
+      gift_created_at: now,
+      gift_expires_at: expiresAt,
+      redeemed_at: null,
+      prize_id: prize.id,
+      prize_name: prize.name,
+      prize_description: prize.description,
+      prize_value: prize.value,
+      prize_icon: prize.icon,
+    },
+    now,
+  );
+  return { outcome: 'win', gift, ...plays };
 }

@@ -39,12 +39,15 @@ export function toGiftView(row: GiftRow, now: Date): GiftView {
   };
 }
 
+/** The columns of a GiftRow, from `gifts g JOIN prizes p`. */
+export const GIFT_COLUMNS = `g.id AS gift_id, g.status AS gift_status, g.created_at AS gift_created_at,
+  g.expires_at AS gift_expires_at, g.redeemed_at,
+  p.id AS prize_id, p.name AS prize_name, p.description AS prize_description,
+  p.value AS prize_value, p.icon AS prize_icon`;
+
 export async function findGift(db: Queryable, giftId: string): Promise<GiftRow | undefined> {
   const [row] = await db.query<GiftRow>(
-    `SELECT g.id AS gift_id, g.status AS gift_status, g.created_at AS gift_created_at,
-            g.expires_at AS gift_expires_at, g.redeemed_at,
-            p.id AS prize_id, p.name AS prize_name, p.description AS prize_description,
-            p.value AS prize_value, p.icon AS prize_icon
+    `SELECT ${GIFT_COLUMNS}
        FROM gifts g JOIN prizes p ON p.id = g.prize_id
       WHERE g.id = $1`,
     [giftId],

@@ -5,4 +5,5 @@
 export const apiQueryKeys = {
   gift: (giftId: string) => ['api', 'gifts', giftId] as const,
   redeem: (redeemId: string) => ['api', 'redeems', redeemId] as const,
+  visitorGifts: () => ['api', 'visitor', 'gifts'] as const,
 };

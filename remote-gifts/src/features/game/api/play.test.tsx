@@ -13,15 +13,17 @@ import {
   silenceWarnings,
   stubFetch,
   type FetchStub,
+  withVisitorGifts,
 } from '../../../test-utils';
 import { usePlay } from './play';
 
 const { events } = recordAnalytics();
+const RESET_AT = '2030-03-16T00:00:00.000Z';
 
 afterEach(() => jest.restoreAllMocks());
 
 function renderPlay(fetchStub: FetchStub) {
-  const client = createApiClient({ baseUrl: API_BASE, fetch: fetchStub });
+  const client = createApiClient({ baseUrl: API_BASE, fetch: withVisitorGifts(fetchStub) });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <ApiProvider client={client}>
       <TestQueryProvider>{children}</TestQueryProvider>
@@ -39,14 +41,18 @@ async function playBox(fetchStub: FetchStub) {
 
 describe('usePlay analytics', () => {
   it('reports a win with the prize, not the gift it made', async () => {
-    await playBox(stubFetch(() => jsonResponse({ outcome: 'win', gift: giftView(), playsRemaining: 2 })));
+    await playBox(
+      stubFetch(() => jsonResponse({ outcome: 'win', gift: giftView(), playsRemaining: 2, playsResetAt: RESET_AT })),
+    );
 
     expect(events).toEqual([{ name: 'Game Played', properties: { outcome: 'win', prizeId: 'cinema' } }]);
     expect(JSON.stringify(events)).not.toContain(GIFT_ID);
   });
 
   it('reports a loss, and whether nobody can win any more', async () => {
-    await playBox(stubFetch(() => jsonResponse({ outcome: 'lose', playsRemaining: 0, soldOut: true })));
+    await playBox(
+      stubFetch(() => jsonResponse({ outcome: 'lose', playsRemaining: 0, playsResetAt: RESET_AT, soldOut: true })),
+    );
 
     expect(events).toEqual([{ name: 'Game Played', properties: { outcome: 'lose', soldOut: true } }]);
   });

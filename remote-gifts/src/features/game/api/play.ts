@@ -1,23 +1,45 @@
-/** `POST /api/game/plays`: one pick, the server decides. One pick is one request, however fast the clicks. */
-import { useState } from 'react';
+/**
+ * `POST /api/game/plays`: one pick, the server decides. One pick is one request, however fast the
+ * clicks. Each pick has an idempotency key, kept for the tab (stored-play.ts): after a reload, or
+ * Back to the game, the same play is asked again and its first answer comes back, nothing spent.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { analytics } from 'shared/browser/analytics';
 import { useApi } from 'shared/browser/api/api-context';
 import { toApiFailure, type ApiFailure } from 'shared/api/api-failure';
 import type { ApiClient } from 'shared/api/client';
 import type { PlayResult } from 'shared/api/contract';
+import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { useMutationOnce } from 'shared/browser/api/use-mutation-once';
+import { visitorGiftsQueryOptions } from 'shared/browser/api/visitor-gifts-query';
+import { forgetPlay, newPlayKey, readStoredPlay, storePlay, type StoredPlay } from './stored-play';
 
-/** `box` is the picked box, 1 to 3: the server does not need it, the reveal does. */
+/**
+ * `box` is the picked box, 1 to 3: the server does not need it, the reveal does. `resumed`: the
+ * play was picked before this page was (a reload, Back), so its outcome is shown without the show.
+ */
 export type PlayState =
   | { status: 'idle' }
   | { status: 'pending'; box: number }
-  | { status: 'done'; box: number; result: PlayResult }
+  | { status: 'done'; box: number; result: PlayResult; resumed: boolean }
   | { status: 'failed'; box: number; failure: ApiFailure };
 
-export function playMutationOptions(api: ApiClient) {
+export interface PlayVariables extends StoredPlay {
+  resumed: boolean;
+}
+
+const PLAY_MUTATION_KEY = ['api', 'game', 'plays'] as const;
+
+export function playMutationOptions(api: ApiClient, queryClient: ReturnType<typeof useQueryClient>) {
   return {
-    mutationKey: ['api', 'game', 'plays'] as const,
-    mutationFn: (_box: number) => api.play(),
+    mutationKey: PLAY_MUTATION_KEY,
+    mutationFn: async ({ key }: PlayVariables) => {
+      // Asking for the visitor's gifts gives a new browser its visitor cookie before it plays,
+      // so a play whose answer is lost can be asked again as the same visitor.
+      await queryClient.ensureQueryData(visitorGiftsQueryOptions(api)).catch(() => undefined);
+      return api.play(key);
+    },
   };
 }
 
@@ -33,34 +55,70 @@ function trackPlay(result: PlayResult): void {
 
 export function usePlay() {
   const api = useApi();
+  const queryClient = useQueryClient();
   // What the server last said; kept when the visitor starts over, so the count stays on screen.
   const [playsRemaining, setPlaysRemaining] = useState<number>();
+  // When today's plays come back: from the last answer, or a refusal's Retry-After.
+  const [playsResetAt, setPlaysResetAt] = useState<string>();
   // The play the visitor has put behind them. Set with React state, so that flushSync(reset)
   // re-enables the boxes at once: the mutation's own reset reaches React a tick later.
   const [dismissedAt, setDismissedAt] = useState<number>();
   const mutation = useMutationOnce({
-    ...playMutationOptions(api),
-    onSuccess: (result) => {
+    ...playMutationOptions(api, queryClient),
+    onSuccess: (result, { resumed }) => {
       setPlaysRemaining(result.playsRemaining);
-      trackPlay(result);
+      setPlaysResetAt(result.playsResetAt);
+      if (!resumed) trackPlay(result);
+      if (result.outcome === 'win') void queryClient.invalidateQueries({ queryKey: apiQueryKeys.visitorGifts() });
     },
     onError: (error) => {
-      if (toApiFailure(error).statusCode === 429) setPlaysRemaining(0);
-      else console.warn('[gifts] a play failed', error);
+      const failure = toApiFailure(error);
+      // Asking again cannot change a refusal: the stored play is done with.
+      if (!failure.retryable || failure.statusCode === 429) forgetPlay();
+      if (failure.statusCode === 429) {
+        setPlaysRemaining(0);
+        const wait = failure.retryAfterSeconds;
+        setPlaysResetAt(wait === undefined ? undefined : new Date(Date.now() + wait * 1000).toISOString());
+      } else console.warn('[gifts] a play failed', error);
     },
   });
+  const { send } = mutation;
 
-  const box = mutation.submittedAt === dismissedAt ? undefined : mutation.variables;
+  // The play this tab was on when the page was left: asked again, it answers as it did.
+  useEffect(() => {
+    const stored = readStoredPlay();
+    if (stored) void send({ ...stored, resumed: true });
+    // Once, when the page opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const variables = mutation.submittedAt === dismissedAt ? undefined : mutation.variables;
+  const box = variables?.box;
   let state: PlayState = { status: 'idle' };
   if (box !== undefined && mutation.isPending) state = { status: 'pending', box };
-  else if (box !== undefined && mutation.isSuccess) state = { status: 'done', box, result: mutation.data };
+  else if (box !== undefined && mutation.isSuccess)
+    state = { status: 'done', box, result: mutation.data, resumed: variables?.resumed ?? false };
   else if (box !== undefined && mutation.isError)
     state = { status: 'failed', box, failure: toApiFailure(mutation.error) };
 
+  const play = (picked: number) => {
+    // A play under way keeps its key: a second click in the same tick is no second play.
+    if (queryClient.isMutating({ mutationKey: PLAY_MUTATION_KEY, exact: true }) > 0) return;
+    const next = { box: picked, key: newPlayKey(), at: Date.now() };
+    storePlay(next);
+    void send({ ...next, resumed: false });
+  };
+
+  /** Asks the same play again (same box, same key): a retry never spends a second play. */
+  const retry = () => {
+    if (mutation.variables) void send({ ...mutation.variables, resumed: false });
+  };
+
   const reset = () => {
+    forgetPlay();
     setDismissedAt(mutation.submittedAt);
     mutation.reset();
   };
 
-  return { state, playsRemaining, play: (picked: number) => void mutation.send(picked), reset };
+  return { state, playsRemaining, playsResetAt, play, retry, reset };
 }

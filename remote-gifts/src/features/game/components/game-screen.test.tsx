@@ -19,12 +19,29 @@ import { GameScreen } from './game-screen';
 
 const PLAY = 'POST http://api.test/api/game/plays';
 
-const win = (playsRemaining = 2): PlayResult => ({ outcome: 'win', gift: giftView(), playsRemaining });
-const lose = (playsRemaining = 2, soldOut = false): PlayResult => ({ outcome: 'lose', playsRemaining, soldOut });
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The next midnight UTC, when the API's day ends. */
+const RESET_AT = new Date(Math.ceil(Date.now() / DAY_MS) * DAY_MS).toISOString();
+const win = (playsRemaining = 2): PlayResult => ({
+  outcome: 'win',
+  gift: giftView(),
+  playsRemaining,
+  playsResetAt: RESET_AT,
+});
+const lose = (playsRemaining = 2, soldOut = false): PlayResult => ({
+  outcome: 'lose',
+  playsRemaining,
+  playsResetAt: RESET_AT,
+  soldOut,
+});
 
 function renderGame(fetchStub: FetchStub) {
   return renderWithApi('/game', { '/game': <GameScreen />, '/gifts/:giftId': <p>Gift page</p> }, fetchStub);
 }
+
+/** The idempotency key of each request made. */
+const keysOf = (fetchStub: FetchStub) =>
+  fetchStub.mock.calls.map(([, init]) => (init?.headers as Record<string, string>)['idempotency-key']);
 
 const box = (n: number) => screen.getByRole('button', { name: `Box ${n}` });
 const boxes = () => within(screen.getByRole('list', { name: 'Boxes' })).getAllByRole('button');
@@ -75,6 +92,7 @@ describe('GameScreen', () => {
       outcome: 'win',
       gift: { ...gift, prize: { ...gift.prize, icon: 'mdi:gift' } },
       playsRemaining: 0,
+      playsResetAt: RESET_AT,
     };
     renderGame(stubFetch(() => jsonResponse(result)));
 
@@ -112,7 +130,9 @@ describe('GameScreen', () => {
     finishOpening(3);
     expect(screen.getByText('Box 3 was empty.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Play again' })).not.toBeInTheDocument();
-    expect(screen.getByText(/That was your last play for today/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/^That was your last play for today\. New plays at \d\d:\d\d (today|tomorrow)\.$/),
+    ).toBeInTheDocument();
     expect(requestsOf(fetchStub)).toEqual([PLAY, PLAY]);
   });
 
@@ -130,14 +150,15 @@ describe('GameScreen', () => {
     expect(screen.queryByText('Not this time')).not.toBeInTheDocument();
   });
 
-  it('shows the daily limit (429) with roughly when to come back', async () => {
+  it('shows the daily limit (429) with when plays come back', async () => {
     const user = userEvent.setup();
     renderGame(stubFetch(() => errorResponse(429, 'Too many plays today.', { 'Retry-After': String(5 * 3600 - 120) })));
 
     await user.click(box(2));
 
     expect(await screen.findByRole('heading', { name: "You've used all your plays for today" })).toHaveFocus();
-    expect(screen.getByText('Come back in about 5 hours to play again.')).toBeInTheDocument();
+    // In the visitor's own time, not as a wait.
+    expect(screen.getByText(/^Come back at \d\d:\d\d (today|tomorrow) to play again\.$/)).toBeInTheDocument();
     expect(screen.getByText('No plays left today')).toBeInTheDocument();
     expect(boxes().every((button) => (button as HTMLButtonElement).disabled)).toBe(true);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
@@ -176,6 +197,8 @@ describe('GameScreen', () => {
     finishOpening(2);
     expect(screen.getByRole('heading', { name: 'You won!' })).toBeInTheDocument();
     expect(requestsOf(fetchStub)).toEqual([PLAY, PLAY]);
+    // The retry is the same play: the API answers it once, whatever reached it the first time.
+    expect(new Set(keysOf(fetchStub)).size).toBe(1);
   });
 
   it('disables every box while the server decides, so one pick is one play', async () => {
@@ -249,5 +272,102 @@ describe('GameScreen', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  describe('keeping what was won', () => {
+    afterEach(() => Reflect.deleteProperty(navigator, 'clipboard'));
+
+    it('shows the gift link with Copy link on a win', async () => {
+      const user = userEvent.setup();
+      const writeText = jest.fn(async () => undefined);
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+      renderGame(stubFetch(() => jsonResponse(win(2))));
+      await user.click(box(2));
+      await waitFor(() => expect(box(2)).toBeDisabled());
+      finishOpening(2);
+
+      const link = screen.getByRole('textbox', { name: 'Your gift’s link' });
+      expect(link).toHaveValue(`${window.location.origin}/gifts/${GIFT_ID}`);
+      await user.click(screen.getByRole('button', { name: 'Copy link' }));
+      expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/gifts/${GIFT_ID}`);
+      expect(await screen.findByText('Link copied')).toBeInTheDocument();
+    });
+
+    it('asks the same play again when the page is opened again (a reload), and shows its answer at once', async () => {
+      const user = userEvent.setup();
+      const first = deferredReply();
+      const firstStub = stubFetch(first.reply);
+      const page = renderGame(firstStub);
+      await user.click(box(3));
+      await waitFor(() => expect(firstStub).toHaveBeenCalledTimes(1));
+      // The tab reloads before the answer arrives.
+      page.unmount();
+
+      const againStub = stubFetch(() => jsonResponse(win(1)));
+      renderGame(againStub);
+      expect(await screen.findByRole('heading', { name: 'You won!' })).toBeInTheDocument();
+      expect(box(3)).toBeDisabled();
+      expect(keysOf(againStub)).toEqual(keysOf(firstStub));
+      expect(keysOf(firstStub)[0]).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    });
+
+    it('starts a new play with a new key after Play again, and does not ask the old one on the next visit', async () => {
+      const user = userEvent.setup();
+      const fetchStub = stubFetch(
+        () => jsonResponse(lose(2)),
+        () => jsonResponse(lose(1)),
+      );
+      const page = renderGame(fetchStub);
+      await user.click(box(1));
+      await waitFor(() => expect(box(1)).toBeDisabled());
+      finishOpening(1);
+      await user.click(await screen.findByRole('button', { name: 'Play again' }));
+      page.unmount();
+
+      const nextVisit = stubFetch(() => jsonResponse(lose(1)));
+      renderGame(nextVisit);
+      await user.click(box(2));
+      await waitFor(() => expect(nextVisit).toHaveBeenCalledTimes(1));
+      expect(keysOf(nextVisit)[0]).not.toBe(keysOf(fetchStub)[0]);
+    });
+
+    it("lists the visitor's gifts, newest first, each linking to its page", async () => {
+      const user = userEvent.setup();
+      const gifts = [
+        { ...giftView({ giftId: 'Bbbbbbbbbbbbbbbbbbbbbbbb' }), redeemId: null },
+        {
+          ...giftView({ status: 'redeemed', redeemedAt: '2026-11-23T09:00:00.000Z' }),
+          prize: { ...giftView().prize, name: 'Tote bag', value: { label: 'Organic cotton' } },
+          redeemId: 'Rd3_-eEmMeNoWpLeAsE12345',
+        },
+      ];
+      renderWithApi('/game', { '/game': <GameScreen />, '/gifts/:giftId': <p>Gift page</p> }, stubFetch(), {
+        visitorGifts: () => jsonResponse({ gifts }),
+      });
+
+      const list = await screen.findByRole('region', { name: 'Your gifts' });
+      const links = within(list).getAllByRole('link');
+      expect(links.map((link) => link.getAttribute('href'))).toEqual([
+        '/gifts/Bbbbbbbbbbbbbbbbbbbbbbbb',
+        `/gifts/${GIFT_ID}`,
+      ]);
+      expect(links[0]).toHaveTextContent('Ready to redeem');
+      expect(links[1]).toHaveTextContent('Tote bag');
+      expect(links[1]).toHaveTextContent('Redeemed on November 23, 2026');
+      await user.click(links[0]!);
+      expect(await screen.findByText('Gift page')).toBeInTheDocument();
+    });
+
+    it('shows no list to a visitor without gifts, nor when the list cannot load', async () => {
+      silenceWarnings();
+      renderWithApi('/game', { '/game': <GameScreen /> }, stubFetch(), {
+        visitorGifts: () => errorResponse(503, 'down'),
+      });
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      expect(screen.queryByRole('region', { name: 'Your gifts' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
   });
 });

@@ -9,13 +9,14 @@ import { BoxPicker } from './box-picker';
 import { LimitReached } from './limit-reached';
 import { PlayOutcome } from './play-outcome';
 import { PlaysLeft } from './plays-left';
+import { YourGifts } from './your-gifts';
 import './game-screen.css';
 
 export function GameScreen() {
   useDocumentTitle('Play');
-  const { state, playsRemaining, play, reset } = usePlay();
+  const { state, playsRemaining, playsResetAt, play, retry, reset } = usePlay();
   const done = state.status === 'done' ? state : undefined;
-  const { opening, revealed, onOpened } = useReveal(done?.result);
+  const { opening, revealed, onOpened } = useReveal(done?.result, done?.resumed);
   const firstBox = useRef<HTMLButtonElement>(null);
   const picked = state.status === 'pending' || state.status === 'done' ? state.box : undefined;
   const limitReached = state.status === 'failed' && state.failure.statusCode === 429;
@@ -48,14 +49,15 @@ export function GameScreen() {
       </p>
 
       {done && revealed && <PlayOutcome box={done.box} result={done.result} onPlayAgain={playAgain} />}
-      {limitReached && <LimitReached retryAfterSeconds={state.failure.retryAfterSeconds} />}
+      {limitReached && <LimitReached resetAt={playsResetAt} />}
       {state.status === 'failed' && !limitReached && (
         <InlineError
           title="Your play didn't go through"
           message={state.failure.message}
-          onRetry={state.failure.retryable ? () => play(state.box) : undefined}
+          onRetry={state.failure.retryable ? retry : undefined}
         />
       )}
+      <YourGifts />
     </section>
   );
 }

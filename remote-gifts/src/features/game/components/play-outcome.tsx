@@ -3,6 +3,8 @@ import { Link } from 'react-router-dom';
 import type { GiftView, PlayResult } from 'shared/api/contract';
 import { formatPrizeValue } from 'shared/format';
 import { Icon } from 'shared/browser/icons/icon';
+import { formatComeBack } from '../../../utils/format-come-back';
+import { GiftLink } from './gift-link';
 import { OutcomePanel } from './outcome-panel';
 
 interface PlayOutcomeProps {
@@ -22,7 +24,10 @@ export function PlayOutcome({ box, result, onPlayAgain }: PlayOutcomeProps) {
     </button>
   );
 
-  if (result.outcome === 'win') return <WinOutcome gift={result.gift} playAgain={playAgain} />;
+  const lastPlay = !playAgain && (
+    <p>That was your last play for today. New plays {formatComeBack(new Date(result.playsResetAt))}.</p>
+  );
+  if (result.outcome === 'win') return <WinOutcome gift={result.gift} playAgain={playAgain} lastPlay={lastPlay} />;
 
   if (result.soldOut) {
     return (
@@ -35,16 +40,13 @@ export function PlayOutcome({ box, result, onPlayAgain }: PlayOutcomeProps) {
   return (
     <OutcomePanel tone="lose" title="Not this time">
       <p>Box {box} was empty.</p>
-      {playAgain ? (
-        <div className="p-game__actions">{playAgain}</div>
-      ) : (
-        <p>That was your last play for today. Come back tomorrow for another go.</p>
-      )}
+      {playAgain ? <div className="p-game__actions">{playAgain}</div> : lastPlay}
     </OutcomePanel>
   );
 }
 
-function WinOutcome({ gift, playAgain }: { gift: GiftView; playAgain: ReactNode }) {
+function WinOutcome({ gift, playAgain, lastPlay }: { gift: GiftView; playAgain: ReactNode; lastPlay: ReactNode }) {
+  const path = `/gifts/${encodeURIComponent(gift.giftId)}`;
   return (
     <OutcomePanel tone="win" title="You won!">
       <p className="p-game__prize">
@@ -53,12 +55,17 @@ function WinOutcome({ gift, playAgain }: { gift: GiftView; playAgain: ReactNode 
         <span className="p-game__prize-value">{formatPrizeValue(gift.prize.value)}</span>
       </p>
       <div className="p-game__actions">
-        <Link className="p-button p-button--primary p-game__cta" to={`/gifts/${encodeURIComponent(gift.giftId)}`}>
+        <Link className="p-button p-button--primary p-game__cta" to={path}>
           Open your gift
         </Link>
         {playAgain}
       </div>
-      <p className="p-game__hint">Your gift has its own link: open it now, or keep the link to redeem it later.</p>
+      <p className="p-game__hint">
+        Your gift has its own link: keep it to redeem the gift later, on any device. It is listed under “Your gifts” on
+        this page too, in this browser.
+      </p>
+      <GiftLink url={new URL(path, window.location.href).href} prizeName={gift.prize.name} />
+      {lastPlay}
     </OutcomePanel>
   );
 }

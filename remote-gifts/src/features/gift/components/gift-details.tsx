@@ -1,4 +1,5 @@
 /** A loaded gift: the unwrap, the prize, where the gift stands, and what can be done with it. */
+import { Link } from 'react-router-dom';
 import type { ApiFailure } from 'shared/api/api-failure';
 import type { GiftStatus as Status, GiftView } from 'shared/api/contract';
 import { InlineError } from 'shared/browser/feedback/inline-error';
@@ -6,6 +7,7 @@ import { formatPrizeValue } from 'shared/format';
 import { Icon } from 'shared/browser/icons/icon';
 import { GiftBox } from '../../../components/gift-box';
 import { useOpenRedeem } from '../api/open-redeem';
+import { useVoucherSession } from '../api/get-voucher-session';
 import { useShareLink } from '../hooks/use-share-link';
 import { GiftStatus } from './gift-status';
 import { RedeemButton } from './redeem-button';
@@ -25,6 +27,7 @@ export function GiftDetails({ gift }: { gift: GiftView }) {
   const share = useShareLink(`${prize.name} · Gift Box`, `A gift for you: ${prize.name}`);
   const failure = redeem.status === 'failed' ? redeem.failure : undefined;
   const status = statusAfter(gift, failure);
+  const voucherSession = useVoucherSession(gift.giftId, status === 'redeemed');
 
   return (
     <article className="p-gift" aria-labelledby="p-gift-title" data-status={status}>
@@ -50,6 +53,11 @@ export function GiftDetails({ gift }: { gift: GiftView }) {
               retry={failure?.retryable ?? false}
               onRedeem={openRedeem}
             />
+          )}
+          {status === 'redeemed' && voucherSession && (
+            <Link className="p-button p-button--primary" to={`/redeem/${encodeURIComponent(voucherSession)}`}>
+              See your voucher
+            </Link>
           )}
           <ShareButton canShare={share.canShare} onShare={() => void share.shareLink()} />
         </div>

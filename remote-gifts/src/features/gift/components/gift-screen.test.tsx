@@ -16,6 +16,7 @@ import {
   silenceWarnings,
   stubFetch,
   type FetchStub,
+  type Reply,
 } from '../../../test-utils';
 import { GiftScreen } from './gift-screen';
 
@@ -47,7 +48,7 @@ function RedeemPage() {
   return <p>Redeem page for {useParams().redeemId}</p>;
 }
 
-function renderGift(fetchStub: FetchStub, giftId = GIFT_ID) {
+function renderGift(fetchStub: FetchStub, giftId = GIFT_ID, visitorGifts?: Reply) {
   return renderWithApi(
     `/gifts/${giftId}`,
     {
@@ -59,6 +60,7 @@ function renderGift(fetchStub: FetchStub, giftId = GIFT_ID) {
       '/redeem/:redeemId': <RedeemPage />,
     },
     fetchStub,
+    { visitorGifts },
   );
 }
 
@@ -274,6 +276,19 @@ describe('GiftScreen, a gift that cannot be redeemed', () => {
     expect(page).toHaveTextContent('Redeemed on November 30, 2026. It cannot be redeemed again.');
     expect(redeemButton()).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'See your voucher' })).not.toBeInTheDocument();
+  });
+
+  it('leads the browser that redeemed the gift back to its voucher', async () => {
+    const redeemed = giftView({ status: 'redeemed', redeemedAt: '2026-11-30T12:00:00.000Z' });
+    renderGift(
+      stubFetch(() => jsonResponse(redeemed)),
+      GIFT_ID,
+      () => jsonResponse({ gifts: [{ ...redeemed, redeemId: REDEEM_ID }] }),
+    );
+
+    const voucher = await screen.findByRole('link', { name: 'See your voucher' });
+    expect(voucher).toHaveAttribute('href', `/redeem/${REDEEM_ID}`);
   });
 });
 
