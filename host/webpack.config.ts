@@ -1,6 +1,7 @@
 import { readPort } from 'shared/node/env';
 import { createWebpackConfig } from '../webpack.config.base';
-import { runtimeConfigFromEnv } from './server/runtime-config-from-env';
+import { configAtHostname, pageHostname } from './server/page-hostname';
+import { defaultOrigins, runtimeConfigFromEnv } from './server/runtime-config-from-env';
 
 export default createWebpackConfig({
   name: 'host',
@@ -10,9 +11,11 @@ export default createWebpackConfig({
   devServer: {
     setupMiddlewares(middlewares, devServer) {
       const config = runtimeConfigFromEnv(process.env);
-      devServer.app?.get('/config.json', (_req, res) => {
+      const followed = defaultOrigins(process.env);
+      devServer.app?.get('/config.json', (req, res) => {
+        const hostname = pageHostname(req.headers.host, followed);
         res.setHeader('Cache-Control', 'no-cache');
-        res.json(config);
+        res.json(hostname === undefined ? config : configAtHostname(config, followed, hostname));
       });
       return middlewares;
     },

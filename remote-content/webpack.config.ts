@@ -2,13 +2,15 @@ import { join, resolve } from 'node:path';
 import { readPort } from 'shared/node/env';
 import { PrerenderPlugin } from 'shared/node/prerender-plugin';
 import { createWebpackConfig } from '../webpack.config.base';
+import { readOperator } from './build/operator';
 import { PayloadPlugin, payloadInputs } from './build/payload-plugin';
 import { CONTENT_PAGES } from './src/features/content/content-pages';
 
 /**
  * CONTENT_DIR: the folder holding the pages' Markdown (default `content/`); DIST_DIR: where the
  * build goes (default `dist/`). Both let a build of other text go elsewhere, as the browser
- * tests of a redeploy do, without touching this package's files.
+ * tests of a redeploy do, without touching this package's files. OPERATOR_NAME and the other
+ * settings of `build/operator.ts` say who runs the site, as the pages name it.
  */
 const contentDir = process.env.CONTENT_DIR ? resolve(process.env.CONTENT_DIR) : join(__dirname, 'content');
 const distDir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : undefined;
@@ -21,7 +23,7 @@ const config = createWebpackConfig({
   port: readPort('content'),
   title: 'Content remote',
   plugins: [
-    new PayloadPlugin({ contentDir, pages: CONTENT_PAGES }),
+    new PayloadPlugin({ contentDir, pages: CONTENT_PAGES, operator: readOperator() }),
     new PrerenderPlugin({ entry: PRERENDER_PAGES, inputs: payloadInputs(CONTENT_PAGES) }),
   ],
 });

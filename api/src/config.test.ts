@@ -6,7 +6,7 @@ describe('readServerConfig', () => {
     expect(readServerConfig({})).toEqual({
       port: 3004,
       listenHost: undefined,
-      hostOrigin: 'http://localhost:3000',
+      hostOrigin: expect.any(RegExp),
       corsOrigins: [],
       trustProxy: false,
       logLevel: 'info',

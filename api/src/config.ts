@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EnvError, httpOrigin, readHostOrigin, readInt, readPort } from 'shared/node/env';
+import type { AllowedOrigin } from 'shared/node/origins';
 
 export const API_ROOT = join(__dirname, '..');
 
@@ -22,7 +23,11 @@ export interface Limits {
 
 /** What `buildApp` needs. */
 export interface AppConfig {
-  hostOrigin: string;
+  /**
+   * The host's origin (HOST_ORIGIN); unset, the host's port on any hostname, which the same-site
+   * guard accepts only from a page on the hostname the API was reached at.
+   */
+  hostOrigin: AllowedOrigin;
   /** Further origins allowed through CORS (remote teams' standalone dev shells). */
   corsOrigins: string[];
   trustProxy: TrustProxy;

@@ -86,8 +86,18 @@ async function run(label: string, args: string[], env: NodeJS.ProcessEnv, logNam
  * Markdown in `contentDir` into `distDir` (its webpack config reads CONTENT_DIR and DIST_DIR).
  * Not `build`: that also rewrites the server bundle, which the content server may be starting from.
  */
-export async function buildContentRemote(options: { contentDir: string; distDir: string }): Promise<BuildInfo> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CONTENT_DIR: options.contentDir, DIST_DIR: options.distDir };
+export async function buildContentRemote(options: {
+  contentDir: string;
+  distDir: string;
+  /** Build variables, such as the operator's (OPERATOR_NAME…). */
+  env?: Record<string, string>;
+}): Promise<BuildInfo> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...options.env,
+    CONTENT_DIR: options.contentDir,
+    DIST_DIR: options.distDir,
+  };
   delete env.BUILD_ID; // a new build gets a new id
   await run('build of remote-content', ['run', 'build:web', '-w', 'remote-content'], env, 'redeploy-build.log');
   return readLatest(options.distDir);

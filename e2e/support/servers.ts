@@ -99,6 +99,17 @@ export function baseServerEnv(): Record<string, string> {
   };
 }
 
+/**
+ * Overrides that leave the runtime configuration to its defaults, as `npm start` runs it: only
+ * the ports are moved, no origin or URL is named (the development default follows the address
+ * the page was opened at).
+ */
+export const DEFAULT_CONFIGURATION: EnvOverrides = {
+  HOST_ORIGIN: undefined,
+  API_BASE_URL: undefined,
+  ...Object.fromEntries(REMOTE_NAMES.map((name) => [REMOTES[name].urlEnv, undefined])),
+};
+
 function serverEnv(overrides: EnvOverrides): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...baseServerEnv() };
   // A developer's own settings must not leak into the served configuration.

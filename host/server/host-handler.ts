@@ -8,11 +8,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
 import { safeRelativePath, sendBody, sendFile, sendText, type RequestHandler } from 'shared/node/static-server';
+import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { errorTitleFor } from '../src/route-table/error-titles';
 import { resolvePath, type RouteDefinition } from '../src/route-table/route-table';
 import { createPageHtml } from './page-html';
-import type { RemoteSources } from './remote-sources';
+import { configAtHostname, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
+import type { RemoteSnapshot, RemoteSources } from './remote-sources';
+import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
 
 /** The build file, inside the built folder, whose id the host's `/healthz` reports. */
 export const HOST_BUILD_FILE = '_app/builds/latest.json';
@@ -25,7 +28,19 @@ export interface HostHandlerOptions {
   sources?: Pick<RemoteSources, 'snapshot'>;
   /** The host's stylesheet, inlined with a prerendered page. */
   hostCss?: string;
+  /** Origins of `config` sent at the page's own hostname (the defaults: `defaultOrigins`). */
+  followed?: FollowedOrigins;
 }
+
+/** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
+interface HostnameView {
+  config: RuntimeConfig;
+  configBody: string;
+  snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
+}
+
+/** Views kept for this many hostnames at most (a Host header is the client's to choose). */
+const MAX_VIEWS = 16;
 
 function wantsHtml(req: IncomingMessage): boolean {
   return /\btext\/html\b/.test(String(req.headers.accept ?? ''));
@@ -43,15 +58,44 @@ function pathnameOf(url: string | undefined): string {
   return (url ?? '/').split('?')[0]?.split('#')[0] || '/';
 }
 
-export function createHostHandler({ root, config, sources, hostCss = '' }: HostHandlerOptions): RequestHandler {
-  const configBody = `${JSON.stringify(config)}\n`;
+export function createHostHandler({
+  root,
+  config,
+  sources,
+  hostCss = '',
+  followed = new Set(),
+}: HostHandlerOptions): RequestHandler {
   const snapshot = sources ? sources.snapshot : () => undefined;
-  /** The page renderer of the built index.html last read (a new build of the host replaces it). */
-  let page: { template: string; render: ReturnType<typeof createPageHtml> } | undefined;
+  const defaultView: HostnameView = { config, configBody: `${JSON.stringify(config)}\n`, snapshot };
+  const views = new Map<string, HostnameView>();
+  /** The page renderers of the built index.html last read (a new build of the host replaces them), by view. */
+  let page: { template: string; renders: Map<HostnameView, ReturnType<typeof createPageHtml>> } | undefined;
+
+  function viewFor(req: IncomingMessage): HostnameView {
+    const hostname = pageHostname(req.headers.host, followed);
+    if (hostname === undefined) return defaultView;
+    let view = views.get(hostname);
+    if (!view) {
+      if (views.size >= MAX_VIEWS) views.clear();
+      const atHostname = configAtHostname(config, followed, hostname);
+      view = {
+        config: atHostname,
+        configBody: `${JSON.stringify(atHostname)}\n`,
+        snapshot: (remote) => {
+          const current = snapshot(remote);
+          return current && snapshotAtHostname(current, followed, hostname);
+        },
+      };
+      views.set(hostname, view);
+    }
+    return view;
+  }
 
   async function renderPage(
+    view: HostnameView,
     pathname: string,
     resolved: { route: RouteDefinition } | HttpError,
+    noindex: boolean,
   ): Promise<string | undefined> {
     let template: string;
     try {
@@ -59,11 +103,23 @@ export function createHostHandler({ root, config, sources, hostCss = '' }: HostH
     } catch {
       return undefined;
     }
-    if (page?.template !== template) page = { template, render: createPageHtml({ template, config, hostCss }) };
+    if (page?.template !== template) page = { template, renders: new Map() };
+    let render = page.renders.get(view);
+    if (!render) {
+      render = createPageHtml({ template, config: view.config, hostCss });
+      page.renders.set(view, render);
+    }
+    const { snapshot: snapshotOf } = view;
     // An unknown path or an invalid id gets no preloads: the app shows an error, not the page.
     return resolved instanceof HttpError
-      ? page.render({ pathname, route: undefined, errorTitle: errorTitleFor(resolved.statusCode, false), snapshot })
-      : page.render({ pathname, route: resolved.route, snapshot });
+      ? render({
+          pathname,
+          route: undefined,
+          errorTitle: errorTitleFor(resolved.statusCode, false),
+          snapshot: snapshotOf,
+          noindex,
+        })
+      : render({ pathname, route: resolved.route, snapshot: snapshotOf, noindex });
   }
 
   return async (req, res) => {
@@ -74,10 +130,22 @@ export function createHostHandler({ root, config, sources, hostCss = '' }: HostH
       return;
     }
     const pathname = pathnameOf(req.url);
+    const view = viewFor(req);
     if (pathname === '/config.json') {
-      sendConfig(req, res, configBody);
+      sendConfig(req, res, view.configBody);
       return;
     }
+    if (pathname === '/robots.txt') {
+      await sendBody(req, res, {
+        status: 200,
+        type: 'text/plain; charset=utf-8',
+        body: ROBOTS_TXT,
+        cacheControl: 'no-cache',
+      });
+      return;
+    }
+    const noindex = isPrivatePath(pathname);
+    if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
     const relativePath = safeRelativePath(req.url);
     if (relativePath && relativePath !== 'index.html' && (await sendFile(req, res, root, relativePath))) return;
     const resolved = resolvePath(pathname);
@@ -87,7 +155,7 @@ export function createHostHandler({ root, config, sources, hostCss = '' }: HostH
       return;
     }
     const status = resolved instanceof HttpError ? resolved.statusCode : 200;
-    const html = await renderPage(pathname, resolved);
+    const html = await renderPage(view, pathname, resolved, noindex);
     if (html === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');
       return;

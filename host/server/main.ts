@@ -11,7 +11,7 @@ import { serve } from 'shared/node/serve';
 import hostCss from '../src/styles/host.css';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 import { createRemoteSources, sharedModulesOf } from './remote-sources';
-import { runtimeConfigFromEnv } from './runtime-config-from-env';
+import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
@@ -31,12 +31,14 @@ function hostShared(root: string): Set<string> | undefined {
 function main(): void {
   const root = join(__dirname, '..', 'dist');
   let config;
+  let followed;
   let port;
   let listenHost;
   let shutdownDelayMs;
   let refreshMs;
   try {
     config = runtimeConfigFromEnv(process.env);
+    followed = defaultOrigins(process.env);
     port = readPort('host');
     listenHost = readListenHost();
     shutdownDelayMs = readShutdownDelay();
@@ -56,7 +58,7 @@ function main(): void {
     sources = createRemoteSources({ remotes: config.remotes, hostShared: hostShared(root) });
     sources.start(refreshMs);
   }
-  void serve('host', port, createHostHandler({ root, config, sources, hostCss: String(hostCss) }), {
+  void serve('host', port, createHostHandler({ root, config, sources, hostCss: String(hostCss), followed }), {
     buildFile: join(root, HOST_BUILD_FILE),
     listenHost,
     shutdownDelayMs,

@@ -17,6 +17,7 @@ import { documentTitle } from 'shared/site';
 import type { RouteDefinition } from '../src/route-table/route-table';
 import { renderPageFrame } from './page-frame';
 import type { RemoteSnapshot } from './remote-sources';
+import { NOINDEX } from './robots';
 
 /** `#root`, the app's element, and what the build put in it (the boot indicator): up to the `</div>` before `<noscript>` or `</body>`. */
 const ROOT_ELEMENT = /<div id="?root"?>([\s\S]*?)<\/div>(?=\s*(?:<noscript>|<\/body>))/;
@@ -37,6 +38,8 @@ export interface PageRequest {
   /** The title of the error the app will show instead of a route's page. */
   errorTitle?: string;
   snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
+  /** A private page: search engines are told not to index it. */
+  noindex?: boolean;
 }
 
 function escapeAttribute(value: string): string {
@@ -102,7 +105,7 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
   const connections = preconnects(config);
   const canPrerender = ROOT_ELEMENT.test(template);
 
-  return function pageHtml({ pathname, route, errorTitle, snapshot }: PageRequest): string {
+  return function pageHtml({ pathname, route, errorTitle, snapshot, noindex = false }: PageRequest): string {
     const remote = route ? snapshot(route.remote) : undefined;
     const styles: string[] = [];
     let root: string | undefined;
@@ -119,7 +122,8 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
       }
     }
     const preloads = route ? routePreloads(route, remote, root !== undefined) : [];
-    const head = [...connections, ...preloads, configElement, ...styles];
+    const robots = noindex ? [`<meta name="robots" content="${NOINDEX}">`] : [];
+    const head = [...robots, ...connections, ...preloads, configElement, ...styles];
     const title = `<title>${escapeText(documentTitle(errorTitle ?? route?.title))}</title>`;
     let html = TITLE_ELEMENT.test(template)
       ? template.replace(TITLE_ELEMENT, () => title)

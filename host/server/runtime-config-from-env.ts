@@ -12,6 +12,7 @@ import {
   parseRuntimeConfig,
   type RuntimeConfig,
 } from 'shared/runtime-config';
+import { DEFAULT_HOSTNAME } from './page-hostname';
 
 type Env = Record<string, string | undefined>;
 
@@ -72,9 +73,22 @@ function optionalSections(env: Env): Record<string, Record<string, string | numb
   return sections;
 }
 
+/**
+ * The origins of the URLs no variable set, each `http://localhost:<port>`: the host's server sends
+ * them at the page's own hostname (`./page-hostname`). None with RUNTIME_CONFIG_FILE.
+ */
+export function defaultOrigins(env: Env): Set<string> {
+  if (env.RUNTIME_CONFIG_FILE) return new Set();
+  const parts = [
+    ...REMOTE_NAMES.filter((name) => !env[REMOTES[name].urlEnv]),
+    ...(env.API_BASE_URL ? [] : (['api'] as const)),
+  ];
+  return new Set(parts.map((part) => `http://${DEFAULT_HOSTNAME}:${readPort(part, env)}`));
+}
+
 /** The remote's URL variable, or its server on this machine at its port. */
 function manifestUrl(env: Env, remote: RemoteName): string {
-  return env[REMOTES[remote].urlEnv] || `http://localhost:${readPort(remote, env)}/mf-manifest.json`;
+  return env[REMOTES[remote].urlEnv] || `http://${DEFAULT_HOSTNAME}:${readPort(remote, env)}/mf-manifest.json`;
 }
 
 function fromFile(path: string): RuntimeConfig {
@@ -96,7 +110,7 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
   if (env.RUNTIME_CONFIG_FILE) return fromFile(env.RUNTIME_CONFIG_FILE);
   const candidate = {
     remotes: Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifestUrl(env, name)])),
-    apiBaseUrl: env.API_BASE_URL || `http://localhost:${readPort('api', env)}`,
+    apiBaseUrl: env.API_BASE_URL || `http://${DEFAULT_HOSTNAME}:${readPort('api', env)}`,
     buildCheckIntervalMs: readInt(CONFIG_ENV.buildCheckIntervalMs, DEFAULT_BUILD_CHECK_INTERVAL_MS, env),
     remoteTimeoutMs: readInt(CONFIG_ENV.remoteTimeoutMs, DEFAULT_REMOTE_TIMEOUT_MS, env),
     ...optionalSections(env),

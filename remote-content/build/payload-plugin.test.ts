@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpack, { type Stats } from 'webpack';
+import { readOperator } from './operator';
 import { PayloadPlugin } from './payload-plugin';
 
 let dir: string;
@@ -21,7 +22,13 @@ function build(pages: string[]): Promise<Stats> {
     context: dir,
     entry: './entry.js',
     output: { path: join(dir, 'dist') },
-    plugins: [new PayloadPlugin({ contentDir: join(dir, 'content'), pages })],
+    plugins: [
+      new PayloadPlugin({
+        contentDir: join(dir, 'content'),
+        pages,
+        operator: readOperator({ OPERATOR_NAME: 'Acme Gifts' }),
+      }),
+    ],
   });
   return new Promise((resolve, reject) => {
     compiler.run((error, stats) => {
@@ -45,4 +52,23 @@ it('fails the build with the file name when a page is missing or has no title', 
   const messages = stats.compilation.errors.map((error) => error.message).join('\n');
   expect(messages).toMatch(/PayloadPlugin: content\/about\.md: .*ENOENT/);
   expect(messages).toContain('PayloadPlugin: content/terms.md: expected exactly one "# Title" heading');
+});
+
+it("fills in the operator's details", async () => {
+  writeFileSync(join(dir, 'content', 'about.md'), '# About\n\nRun by {{operatorName}}.');
+  const stats = await build(['about']);
+  expect(stats.hasErrors()).toBe(false);
+  const payload: unknown = JSON.parse(readFileSync(join(dir, 'dist', 'payload', 'about.json'), 'utf8'));
+  expect(payload).toEqual({ title: 'About', html: '<p>Run by Acme Gifts.</p>' });
+});
+
+it('fails the build, naming the file and the text, when a placeholder would reach the page', async () => {
+  writeFileSync(join(dir, 'content', 'about.md'), '# About\n\n> **Sample text.** Run by [Operator name].');
+  writeFileSync(join(dir, 'content', 'terms.md'), '# Terms\n\nWrite to {{postalCode}}.');
+  const stats = await build(['about', 'terms']);
+  const messages = stats.compilation.errors.map((error) => error.message).join('\n');
+  expect(messages).toContain('PayloadPlugin: content/about.md: placeholder text would reach the page');
+  expect(messages).toContain('"[Operator name]"');
+  expect(messages).toContain('"Sample text"');
+  expect(messages).toContain('PayloadPlugin: content/terms.md: unknown setting {{postalCode}}');
 });

@@ -8,13 +8,14 @@ import { jsonForScriptElement, PRERENDER_STATE_ELEMENT_ID } from 'shared/page-da
 import { REMOTES } from 'shared/remotes';
 import { CONTENT_PAGES, type ContentPageName } from '../src/features/content/content-pages';
 import type { ContentPayload } from '../src/features/content/api/content-payload';
-import { markdownToPayload } from './markdown-to-payload';
+import { readOperator } from './operator';
+import { pagePayload } from './payload-plugin';
 import { EXPOSED_PAGES, prerenderPages } from './prerender-pages';
 
 const payloads = Object.fromEntries(
   CONTENT_PAGES.map((page) => [
     page,
-    markdownToPayload(readFileSync(join(__dirname, '..', 'content', `${page}.md`), 'utf8')),
+    pagePayload(readFileSync(join(__dirname, '..', 'content', `${page}.md`), 'utf8'), readOperator({})),
   ]),
 ) as Record<ContentPageName, ContentPayload>;
 

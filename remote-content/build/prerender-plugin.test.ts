@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import webpack, { type Stats } from 'webpack';
 import { CONTENT_PAGES } from '../src/features/content/content-pages';
 import { PrerenderPlugin } from 'shared/node/prerender-plugin';
+import { readOperator } from './operator';
 import { PayloadPlugin, payloadInputs } from './payload-plugin';
 
 let dir: string;
@@ -25,7 +26,7 @@ function build(contentDir: string): Promise<Stats> {
     output: { path: join(dir, 'dist') },
     plugins: [
       new webpack.DefinePlugin({ __BUILD_ID__: '"b1"', __BUILD_TIMESTAMP__: String(Date.UTC(2031, 5, 1, 12)) }),
-      new PayloadPlugin({ contentDir, pages: CONTENT_PAGES }),
+      new PayloadPlugin({ contentDir, pages: CONTENT_PAGES, operator: readOperator({}) }),
       new PrerenderPlugin({ entry: join(__dirname, 'prerender-pages.tsx'), inputs: payloadInputs(CONTENT_PAGES) }),
     ],
   });

@@ -28,6 +28,12 @@ export interface RouteSpec {
    * it into the HTML it sends: the page is on screen before any script runs.
    */
   readonly prerendered?: boolean;
+  /**
+   * A private page: its link is its key. The host's server tells search engines not to index it
+   * (`X-Robots-Tag` and a robots meta tag) and its `robots.txt` disallows the path up to the
+   * first parameter.
+   */
+  readonly noindex?: boolean;
 }
 
 export interface ExposedModuleSpec {
@@ -64,7 +70,9 @@ export const REMOTES = {
       },
       GiftPage: {
         file: './src/exposed/gift-page.tsx',
-        routes: [{ path: '/gifts/:giftId', layout: 'no-footer', title: 'Your gift', validator: 'giftId' }],
+        routes: [
+          { path: '/gifts/:giftId', layout: 'no-footer', title: 'Your gift', validator: 'giftId', noindex: true },
+        ],
       },
     },
   },
@@ -76,7 +84,9 @@ export const REMOTES = {
     exposes: {
       RedeemPage: {
         file: './src/exposed/redeem-page.tsx',
-        routes: [{ path: '/redeem/:redeemId', layout: 'redeem', title: 'Redeem', validator: 'redeemId' }],
+        routes: [
+          { path: '/redeem/:redeemId', layout: 'redeem', title: 'Redeem', validator: 'redeemId', noindex: true },
+        ],
       },
     },
   },

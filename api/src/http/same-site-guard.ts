@@ -6,8 +6,11 @@
  * cross-origin), and is refused when the browser says it came from another site
  * (`Sec-Fetch-Site: cross-site`) or names an origin that is not allowed. A request without an
  * Origin header does not come from a page (curl, a server) and carries no visitor's cookie.
+ * In the development default the allowed origin is a pattern (the host's port on any hostname);
+ * it then admits only a page on the hostname this request was sent to.
  */
 import { type FastifyRequest } from 'fastify';
+import { isAllowedOrigin, type AllowedOrigin } from 'shared/node/origins';
 import { type App } from '../app-context';
 import { HttpError } from './errors';
 
@@ -19,12 +22,14 @@ function mediaType(request: FastifyRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-export function installSameSiteGuard(app: App, allowedOrigins: readonly string[]): void {
-  const allowed = new Set(allowedOrigins);
+export function installSameSiteGuard(app: App, allowedOrigins: readonly AllowedOrigin[]): void {
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
-    if (request.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !allowed.has(origin))) {
+    if (
+      request.headers['sec-fetch-site'] === 'cross-site' ||
+      (origin !== undefined && !isAllowedOrigin(origin, allowedOrigins, request.headers.host))
+    ) {
       request.log.warn(
         { origin, secFetchSite: request.headers['sec-fetch-site'] },
         'refused a request from another site',

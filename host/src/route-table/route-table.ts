@@ -27,6 +27,8 @@ interface RouteFor<R extends RemoteName> {
   data?: RouteData;
   /** The remote publishes this page's markup, which the host's server puts into its HTML. */
   prerendered?: boolean;
+  /** A private page, kept out of search engines (`host/server/robots.ts`). */
+  noindex?: boolean;
 }
 
 export type RouteDefinition = { [R in RemoteName]: RouteFor<R> }[RemoteName];

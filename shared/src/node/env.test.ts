@@ -91,13 +91,28 @@ describe('readInt', () => {
 });
 
 describe('readHostOrigin', () => {
-  it('defaults to http://localhost:3000', () => {
-    expect(readHostOrigin({})).toBe('http://localhost:3000');
-    expect(readHostOrigin({ HOST_ORIGIN: '' })).toBe('http://localhost:3000');
+  it('defaults to the host port on any hostname: localhost, 127.0.0.1, a LAN address', () => {
+    for (const env of [{}, { HOST_ORIGIN: '' }]) {
+      const allowed = readHostOrigin(env);
+      expect(allowed).toBeInstanceOf(RegExp);
+      for (const origin of [
+        'http://localhost:3000',
+        'http://127.0.0.1:3000',
+        'http://192.168.1.20:3000',
+        'http://[::1]:3000',
+      ]) {
+        expect(origin).toMatch(allowed);
+      }
+      for (const origin of ['http://localhost:3001', 'https://localhost:3000', 'http://localhost:30000', 'null']) {
+        expect(origin).not.toMatch(allowed);
+      }
+    }
   });
 
   it('follows HOST_PORT when HOST_ORIGIN is unset', () => {
-    expect(readHostOrigin({ HOST_PORT: '4000' })).toBe('http://localhost:4000');
+    const allowed = readHostOrigin({ HOST_PORT: '4000' });
+    expect('http://127.0.0.2:4000').toMatch(allowed);
+    expect('http://127.0.0.2:3000').not.toMatch(allowed);
   });
 
   it('reports a bad HOST_PORT when it has to use it', () => {

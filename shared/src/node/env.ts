@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { DEFAULT_PORTS, type PartName } from '../ports';
+import { anyHostnameOnPort, type AllowedOrigin } from './origins';
 
 export class EnvError extends Error {
   constructor(message: string) {
@@ -44,10 +45,14 @@ export function httpOrigin(raw: string): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
 }
 
-/** The origin visitors load the host from; remotes allow it through CORS. */
-export function readHostOrigin(env: Env = process.env): string {
+/**
+ * The origin visitors load the host from (HOST_ORIGIN); the remotes and the API allow it through
+ * CORS. Unset, the development default: the host's port on whatever hostname the page was opened
+ * at (see `isAllowedOrigin`).
+ */
+export function readHostOrigin(env: Env = process.env): AllowedOrigin {
   const raw = env.HOST_ORIGIN;
-  if (raw === undefined || raw === '') return `http://localhost:${readPort('host', env)}`;
+  if (raw === undefined || raw === '') return anyHostnameOnPort(readPort('host', env));
   const origin = httpOrigin(raw);
   if (!origin) throw new EnvError(`HOST_ORIGIN must be an origin such as http://localhost:3000, got "${raw}"`);
   return origin;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { answerHealth, isHealthUrl } from './health';
 import { createStaticHandler, type RequestHandler } from './static-server';
 import { onStopSignals } from './stop-signals';
+import type { AllowedOrigin } from './origins';
 
 /** Inside the grace the supervisors give before SIGKILL (`npm start`: 12 s). */
 export const SHUTDOWN_TIMEOUT_MS = 3000;
@@ -134,8 +135,8 @@ export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile'> {
   port: number;
   /** The folder to serve: the remote's build or a deploy target. */
   root: string;
-  /** Allowed through CORS. */
-  hostOrigin: string;
+  /** Allowed through CORS: the host's origin, or the development default's pattern (`readHostOrigin`). */
+  hostOrigin: AllowedOrigin;
 }
 
 /** Serves a remote's built folder with CORS for the host's origin; health from `builds/latest.json`. */

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
 import { decodePath } from '../url-path';
 import { cacheControlFor } from './cache-policy';
+import { isAllowedOrigin, type AllowedOrigin } from './origins';
 
 const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -36,8 +37,8 @@ const gzipAsync = promisify(gzipCallback);
 export interface StaticOptions {
   /** Absolute path of the folder to serve. */
   root: string;
-  /** Origins allowed to read these files cross-origin (the host's origin for a remote). */
-  corsOrigins?: readonly string[];
+  /** Origins allowed to read these files cross-origin (the host's origin for a remote; `'*'`: any). */
+  corsOrigins?: readonly AllowedOrigin[];
 }
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -52,10 +53,10 @@ export function safeRelativePath(url: string | undefined): string | undefined {
   return normalised.split(sep).join('/');
 }
 
-export function applyCors(req: IncomingMessage, res: ServerResponse, origins: readonly string[]): void {
+export function applyCors(req: IncomingMessage, res: ServerResponse, origins: readonly AllowedOrigin[]): void {
   const origin = req.headers.origin;
   res.setHeader('Vary', 'Origin, Accept-Encoding');
-  if (origin && (origins.includes(origin) || origins.includes('*'))) {
+  if (origin && (origins.includes('*') || isAllowedOrigin(origin, origins, req.headers.host))) {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
     res.setHeader('Access-Control-Max-Age', '600');

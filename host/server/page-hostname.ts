@@ -1,0 +1,66 @@
+/**
+ * The development default follows the page's hostname. The remotes' and the API's URLs that no
+ * variable sets name `localhost`; a page opened at 127.0.0.1 or at the machine's LAN address is
+ * sent them at its own hostname instead, so every part is reached the way the page was. URLs an
+ * operator set are sent as they are (docs/decisions/0017-any-address-in-development.md).
+ */
+import { hostnameOfHost } from 'shared/node/origins';
+import type { RuntimeConfig } from 'shared/runtime-config';
+import type { RemoteSnapshot } from './remote-sources';
+
+/** The hostname the defaults name. */
+export const DEFAULT_HOSTNAME = 'localhost';
+
+/** The origins that follow the page: each `http://localhost:<port>` the defaults gave. */
+export type FollowedOrigins = ReadonlySet<string>;
+
+/** `url` at `hostname` when its origin follows the page; otherwise `url` itself. */
+export function atHostname(url: string, followed: FollowedOrigins, hostname: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const { origin } = parsed;
+  if (!followed.has(origin) || !url.startsWith(origin)) return url;
+  parsed.hostname = hostname;
+  return parsed.origin + url.slice(origin.length);
+}
+
+/** The hostname a page was requested at, when the configuration should follow it. */
+export function pageHostname(hostHeader: string | undefined, followed: FollowedOrigins): string | undefined {
+  if (followed.size === 0) return undefined;
+  const hostname = hostnameOfHost(hostHeader);
+  return hostname === DEFAULT_HOSTNAME ? undefined : hostname;
+}
+
+export function configAtHostname(config: RuntimeConfig, followed: FollowedOrigins, hostname: string): RuntimeConfig {
+  const at = (url: string) => atHostname(url, followed, hostname);
+  return {
+    ...config,
+    remotes: Object.fromEntries(
+      Object.entries(config.remotes).map(([name, url]) => [name, at(url)]),
+    ) as RuntimeConfig['remotes'],
+    apiBaseUrl: at(config.apiBaseUrl),
+  };
+}
+
+export function snapshotAtHostname(
+  snapshot: RemoteSnapshot,
+  followed: FollowedOrigins,
+  hostname: string,
+): RemoteSnapshot {
+  const at = (url: string) => atHostname(url, followed, hostname);
+  return {
+    ...snapshot,
+    manifestUrl: at(snapshot.manifestUrl),
+    remoteEntry: at(snapshot.remoteEntry),
+    exposes: new Map(
+      [...snapshot.exposes].map(([module, files]) => [
+        module,
+        { ...files, scripts: files.scripts.map(at), sharedScripts: files.sharedScripts.map(at) },
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Which pages a server answers cross-origin: exactly the origins an operator configured, or, in
+ * the development default, the host's port on the hostname the request itself was sent to, so
+ * the site works opened at localhost, 127.0.0.1 or the machine's LAN address alike
+ * (docs/decisions/0017-any-address-in-development.md).
+ */
+
+/** An exact origin, or a pattern that also requires the page and this server to share a hostname. */
+export type AllowedOrigin = string | RegExp;
+
+const HOSTNAME = String.raw`(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])`;
+const HOST_HEADER = new RegExp(`^(${HOSTNAME})(?::\\d{1,5})?$`);
+
+/** `http://<any hostname>:<port>`: what a browser sends as the Origin of the host's pages on that port. */
+export function anyHostnameOnPort(port: number): RegExp {
+  return new RegExp(`^http://${HOSTNAME}:${port}$`);
+}
+
+/** The hostname of a Host header (`127.0.0.1:3004` → `127.0.0.1`), lower-case; undefined when malformed. */
+export function hostnameOfHost(host: string | undefined): string | undefined {
+  return HOST_HEADER.exec((host ?? '').toLowerCase())?.[1];
+}
+
+function hostnameOfOrigin(origin: string): string | undefined {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a page at `origin` may use this server, reached at `requestHost` (its Host header). A
+ * pattern matches only a page on the same hostname as the request: another site on the host's
+ * port (`http://elsewhere.example:3000`) is not this deployment's page.
+ */
+export function isAllowedOrigin(
+  origin: string,
+  allowed: readonly AllowedOrigin[],
+  requestHost: string | undefined,
+): boolean {
+  return allowed.some((entry) =>
+    typeof entry === 'string'
+      ? entry === origin
+      : entry.test(origin) && hostnameOfOrigin(origin) === hostnameOfHost(requestHost),
+  );
+}
