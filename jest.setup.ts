@@ -5,3 +5,4 @@ if (typeof window !== 'undefined') window.scrollTo = () => undefined;
 
 // Each test is a new tab: nothing a page kept for the tab (a play in progress) leaks into the next.
 if (typeof window !== 'undefined') afterEach(() => window.sessionStorage.clear());
+if (typeof window !== 'undefined') afterEach(() => window.localStorage.clear());

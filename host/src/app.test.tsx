@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { rememberVisitorGifts } from 'shared/browser/api/visitor-gifts-hint';
 import { RemoteTimeoutError } from './federation/load-errors';
 import { pageNamed, renderApp } from './test-utils';
 
@@ -39,6 +40,17 @@ describe('routes and layouts', () => {
         .getAllByRole('link')
         .map((link) => link.getAttribute('href')),
     ).toEqual(['/about', '/privacy-policy', '/terms']);
+  });
+
+  it("links to the visitor's gifts from the header once the browser has some, and not before", async () => {
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'HomePage content' });
+    expect(screen.queryByRole('link', { name: 'Your gifts' })).toBeNull();
+
+    act(() => rememberVisitorGifts(1));
+    expect(screen.getByRole('link', { name: 'Your gifts' })).toHaveAttribute('href', '/game#your-gifts');
+    act(() => rememberVisitorGifts(0));
+    expect(screen.queryByRole('link', { name: 'Your gifts' })).toBeNull();
   });
 
   it('keeps the redeem layout free of the site navigation', async () => {

@@ -1,4 +1,6 @@
+import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router-dom';
+import { hasVisitorGifts, subscribeVisitorGifts, YOUR_GIFTS_PATH } from 'shared/browser/api/visitor-gifts-hint';
 import { PrefetchLink } from '../navigation/prefetch-link';
 
 const NAV_LINKS = [
@@ -36,12 +38,27 @@ export function Brand() {
   );
 }
 
-/** The site header: brand and links to every content page and the game. */
+/**
+ * Shown once this browser has won or redeemed a gift; prerendered pages never have it. A plain
+ * link: the Play link already fetches the game ahead, and this one is never the current page.
+ */
+function YourGiftsLink() {
+  const hasGifts = useSyncExternalStore(subscribeVisitorGifts, hasVisitorGifts, () => false);
+  if (!hasGifts) return null;
+  return (
+    <Link to={YOUR_GIFTS_PATH} className="p-header__gifts">
+      Your gifts
+    </Link>
+  );
+}
+
+/** The site header: brand, the visitor's gifts when there are some, and links to every content page and the game. */
 export function SiteHeader() {
   return (
     <header className="p-header">
       <SkipLink />
       <Brand />
+      <YourGiftsLink />
       <nav aria-label="Main" className="p-nav">
         {NAV_LINKS.map((link) => (
           <PrefetchLink key={link.to} to={link.to} end className="p-nav__link">

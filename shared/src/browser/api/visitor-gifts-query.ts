@@ -7,13 +7,16 @@ import { queryOptions } from '@tanstack/react-query';
 import { toApiFailure } from '../../api/api-failure';
 import type { ApiClient } from '../../api/client';
 import { apiQueryKeys } from './query-keys';
+import { rememberVisitorGifts } from './visitor-gifts-hint';
 
 export function visitorGiftsQueryOptions(api: ApiClient) {
   return queryOptions({
     queryKey: apiQueryKeys.visitorGifts(),
     queryFn: async () => {
       try {
-        return (await api.visitorGifts()).gifts;
+        const { gifts } = await api.visitorGifts();
+        rememberVisitorGifts(gifts.length);
+        return gifts;
       } catch (error) {
         if (toApiFailure(error).retryable) console.warn('your gifts failed to load', error);
         throw error;

@@ -1,14 +1,13 @@
 /** The gifts this browser won or redeemed, newest first, each a link to its page. Nothing until there is one. */
-import { Link } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import type { GiftStatus, VisitorGift } from 'shared/api/contract';
 import { formatDate, formatPrizeValue } from 'shared/format';
 import { Icon } from 'shared/browser/icons/icon';
+import { YOUR_GIFTS_ANCHOR } from 'shared/browser/api/visitor-gifts-hint';
 import { useInBrowser } from '../../../hooks/use-in-browser';
 import { useVisitorGifts } from '../api/get-visitor-gifts';
 import './your-gifts.css';
-
-/** Where a gift's id goes in a page address: the id the host links to. */
-export const YOUR_GIFTS_ID = 'your-gifts';
 
 const STATUS: Record<GiftStatus, string> = {
   available: 'Ready to redeem',
@@ -28,9 +27,26 @@ export function YourGifts() {
 
 function YourGiftsList() {
   const { data: gifts } = useVisitorGifts();
-  if (!gifts || gifts.length === 0) return null;
+  const { hash } = useLocation();
+  const section = useRef<HTMLElement>(null);
+  const shown = gifts !== undefined && gifts.length > 0;
+
+  // The header's "Your gifts" link: the list is the page's point once it is there.
+  useEffect(() => {
+    if (!shown || hash !== `#${YOUR_GIFTS_ANCHOR}`) return;
+    section.current?.scrollIntoView?.({ block: 'start' });
+    section.current?.focus({ preventScroll: true });
+  }, [shown, hash]);
+
+  if (!shown) return null;
   return (
-    <section id={YOUR_GIFTS_ID} className="p-your-gifts" aria-labelledby="p-your-gifts-title" tabIndex={-1}>
+    <section
+      ref={section}
+      id={YOUR_GIFTS_ANCHOR}
+      className="p-your-gifts"
+      aria-labelledby="p-your-gifts-title"
+      tabIndex={-1}
+    >
       <h2 id="p-your-gifts-title" className="p-your-gifts__title">
         Your gifts
       </h2>
