@@ -7,6 +7,7 @@ import { type Database, DatabaseUnavailableError } from '../src/db/database';
 import { openPglite } from '../src/db/pglite-database';
 import { buildApp } from '../src/server';
 import { harnessFor } from './support/harness';
+import { shippedMigrations } from './support/migrations';
 import { get } from './support/test-app';
 import { testConfig } from './support/test-config';
 
@@ -59,7 +60,7 @@ it('is not ready before the migrations of this build are applied', async () => {
     const app = await appOn(empty);
     expect(await statuses(app)).toEqual({ '/api/health/live': 200, '/api/health/ready': 503, '/api/health': 503 });
     expect((await get(app, '/api/health/ready')).json().message).toBe(
-      'Not ready: database migrations not applied yet (0001_initial, 0002_redeem_session_owner).',
+      `Not ready: database migrations not applied yet (${shippedMigrations().join(', ')}).`,
     );
   } finally {
     await Promise.all(apps.splice(0).map((app) => app.close()));
