@@ -10,6 +10,7 @@ import {
   renderRedeemPage,
   sentBodies,
   stubApi,
+  voucherCodeText,
 } from '../../../test-utils';
 
 const GET = `GET /api/redeems/${REDEEM_ID}`;
@@ -17,6 +18,7 @@ const COMPLETE = `POST /api/redeems/${REDEEM_ID}/complete`;
 const VOUCHER = {
   voucherCode: '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE',
   redeemedAt: new Date(2030, 1, 1, 14, 9).toISOString(),
+  voucherValidUntil: new Date(2030, 4, 2, 14, 9).toISOString(),
 };
 
 type Reply = () => Response | Promise<Response>;
@@ -49,7 +51,11 @@ function describedBy(field: HTMLElement): string {
   return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
 }
 
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+  // The form's draft lives in session storage, which outlives a test.
+  sessionStorage.clear();
+});
 
 describe('RedeemForm validation', () => {
   it('flags an empty email and unticked terms on submit, and sends nothing', async () => {
@@ -115,7 +121,7 @@ describe('RedeemForm confirmation', () => {
     expect(heading).toHaveFocus();
     expect(sentBodies(fetchStub, COMPLETE)).toEqual([{ email: 'jane@example.com', acceptTerms: true }]);
     const voucher = screen.getByRole('group', { name: 'Voucher code' });
-    expect(within(voucher).getByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(within(voucher).getByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
     expect(screen.getByText('j•••@example.com')).toBeInTheDocument();
     expect(document.title).toBe('Your voucher · Gift Box');
 
@@ -129,7 +135,7 @@ describe('RedeemForm confirmation', () => {
     const fetchStub = await openPage([() => jsonResponse(VOUCHER)]);
     await fillIn(user);
     await user.click(confirmButton());
-    expect(await screen.findByText(VOUCHER.voucherCode)).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText(VOUCHER.voucherCode))).toBeInTheDocument();
     // The API ties the session and its voucher to the p_visitor cookie: it must travel.
     expect(fetchStub.mock.calls.map(([, init]) => init?.credentials)).toEqual(['include', 'include']);
 
@@ -139,7 +145,7 @@ describe('RedeemForm confirmation', () => {
     renderRedeemPage(reloaded);
     expect(await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' })).toBeInTheDocument();
     expect(
-      within(screen.getByRole('group', { name: 'Voucher code' })).getByText(VOUCHER.voucherCode),
+      within(screen.getByRole('group', { name: 'Voucher code' })).getByText(voucherCodeText(VOUCHER.voucherCode)),
     ).toBeInTheDocument();
     expect(reloaded.mock.calls[0]?.[1]?.credentials).toBe('include');
   });
@@ -170,7 +176,7 @@ describe('RedeemForm confirmation', () => {
     expect(pending).toHaveAttribute('aria-busy', 'true');
     expect(sentBodies(fetchStub, COMPLETE)).toHaveLength(1);
     release(jsonResponse(VOUCHER));
-    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
   });
 
   it('sends one request for two clicks in the same tick, before the button can disable', async () => {
@@ -188,7 +194,7 @@ describe('RedeemForm confirmation', () => {
 
     expect(sentBodies(fetchStub, COMPLETE)).toHaveLength(1);
     release(jsonResponse(VOUCHER));
-    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
   });
 
   it('keeps the form after a network failure, and "Try again" resends the same request', async () => {
@@ -204,7 +210,7 @@ describe('RedeemForm confirmation', () => {
 
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
 
-    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
     const sent = sentBodies(fetchStub, COMPLETE);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toEqual(sent[0]);
