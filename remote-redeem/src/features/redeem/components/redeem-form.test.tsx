@@ -310,3 +310,84 @@ describe('RedeemForm and the page’s cache', () => {
     expect(queryClient.getQueryData(giftKey)).toBeUndefined();
   });
 });
+
+describe('RedeemForm draft', () => {
+  const DRAFT_KEY = 'p-redeem-draft';
+  const OTHER_ID = 'Rd_other00-0123456789abc';
+
+  async function renderAgain(redeemId = REDEEM_ID) {
+    cleanup();
+    renderRedeemPage(
+      stubApi({ [`GET /api/redeems/${redeemId}`]: [() => jsonResponse(aRedeem({ redeemId }))] }),
+      redeemId,
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' });
+  }
+
+  it('opens the terms in a new tab, said so to screen readers, so the form stays as it is', async () => {
+    await openPage([]);
+    const link = screen.getByRole('link', { name: 'terms' });
+    expect(link).toHaveAttribute('href', '/terms');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener');
+    expect(link).toHaveAccessibleDescription('Opens in a new tab');
+  });
+
+  it('gives back the typed email and the ticked terms when the visitor leaves the page and comes back', async () => {
+    const user = userEvent.setup();
+    await openPage([]);
+    await fillIn(user, 'jane@example.com');
+
+    await renderAgain();
+
+    expect(emailField()).toHaveValue('jane@example.com');
+    expect(termsBox()).toBeChecked();
+  });
+
+  it('keeps only the session, the email and the box, and forgets them once redeemed', async () => {
+    const user = userEvent.setup();
+    await openPage([() => jsonResponse(VOUCHER)]);
+    await fillIn(user, 'jane@example.com');
+    expect(JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? 'null')).toStrictEqual({
+      redeemId: REDEEM_ID,
+      email: 'jane@example.com',
+      acceptTerms: true,
+    });
+    expect(sessionStorage).toHaveLength(1);
+
+    await user.click(confirmButton());
+    await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' });
+
+    expect(sessionStorage.getItem(DRAFT_KEY)).toBeNull();
+  });
+
+  it('forgets the draft once the session can no longer be redeemed', async () => {
+    const user = userEvent.setup();
+    await openPage(
+      [() => errorResponse(409, 'This gift has already been redeemed.')],
+      [() => jsonResponse(aRedeem({ status: 'superseded' }))],
+    );
+    await fillIn(user, 'jane@example.com');
+    await user.click(confirmButton());
+    await screen.findByRole('heading', { level: 1, name: 'This gift was redeemed in another tab or session' });
+
+    expect(sessionStorage.getItem(DRAFT_KEY)).toBeNull();
+  });
+
+  it('does not carry one session’s draft into another', async () => {
+    const user = userEvent.setup();
+    await openPage([]);
+    await fillIn(user, 'jane@example.com');
+
+    await renderAgain(OTHER_ID);
+
+    expect(emailField()).toHaveValue('');
+    expect(termsBox()).not.toBeChecked();
+  });
+
+  it('starts empty when the stored draft is not one it wrote', async () => {
+    sessionStorage.setItem(DRAFT_KEY, '{"redeemId": 42');
+    await openPage([]);
+    expect(emailField()).toHaveValue('');
+  });
+});
