@@ -130,12 +130,12 @@ test('on a 320 px wide phone the code is at least 18 px, wraps between its group
 test('printing the voucher keeps the code, the QR code, the prize, conditions and validity, on one page, without the site’s header or buttons', async () => {
   const { page } = suite;
   await redeemNewGift(page);
-  await page.getByRole('img', { name: 'QR code of your voucher code' }).waitFor();
   expect(await page.locator('header').first().isVisible()).toBe(true);
 
   await page.emulateMedia({ media: 'print' });
 
   expect(await page.locator('header').first().isVisible()).toBe(false);
+  await page.getByRole('img', { name: 'QR code of your voucher code' }).waitFor();
   for (const name of ['Copy code', 'Print voucher']) {
     expect(await page.getByRole('button', { name }).isVisible()).toBe(false);
   }
@@ -151,34 +151,56 @@ test('printing the voucher keeps the code, the QR code, the prize, conditions an
   expect(pages).toHaveLength(1);
 });
 
-test('the terms open without losing the form: a new tab, and Back after the terms in the same tab gives it back', async () => {
-  const { page } = suite;
+/** A new redeem session of a new gift in `page`, with the form filled in; gives its address. */
+async function fillRedeemForm(page: Page): Promise<string> {
   const giftId = await winGift();
   expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
   await page.getByRole('button', { name: 'Redeem', exact: true }).click();
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
-  const redeemUrl = page.url();
   await emailField(page).fill(EMAIL);
   await termsBox(page).check();
+  return page.url();
+}
+
+test('the terms open in a new tab: the form stays as it was', async () => {
+  const { page } = suite;
+  const redeemUrl = await fillRedeemForm(page);
 
   const [terms] = await Promise.all([
     suite.browser.context.waitForEvent('page', { timeout: 5_000 }),
     page.getByRole('link', { name: 'terms' }).click(),
   ]);
   await terms.waitForURL(`${HOST_ORIGIN}/terms`);
+  await terms.getByRole('heading', { level: 1 }).waitFor();
   await terms.close();
+
   expect(page.url()).toBe(redeemUrl);
   expect(await emailField(page).inputValue()).toBe(EMAIL);
   expect(await termsBox(page).isChecked()).toBe(true);
+});
 
-  // A visitor who reads the terms in this tab instead, then goes Back.
+test('terms read in the same tab, then Back: the typed email and the ticked box are there; once redeemed, nothing is kept', async () => {
+  const { page } = suite;
+  await fillRedeemForm(page);
+
+  // Within the app, as a link to the terms would go.
+  await page.evaluate(() => {
+    history.pushState(null, '', '/terms');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor({ state: 'detached' });
+  await page.goBack();
+  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+  expect(await emailField(page).inputValue()).toBe(EMAIL);
+  expect(await termsBox(page).isChecked()).toBe(true);
+
+  // And after a full page load of the terms.
   expect(await visit(page, '/terms')).toBe(200);
   await page.goBack();
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
   expect(await emailField(page).inputValue()).toBe(EMAIL);
   expect(await termsBox(page).isChecked()).toBe(true);
 
-  // Once redeemed, nothing of the form is kept.
   await page.getByRole('button', { name: 'Redeem my gift' }).click();
   await page.getByRole('heading', { name: 'Your gift is redeemed' }).waitFor();
   expect(await page.evaluate(() => sessionStorage.getItem('p-redeem-draft'))).toBeNull();
