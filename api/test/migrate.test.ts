@@ -13,22 +13,19 @@ import { migrate, MigrationChangedError, MIGRATIONS_DIR } from '../src/db/migrat
 import { openPostgres } from '../src/db/pg-database';
 import { openPglite } from '../src/db/pglite-database';
 import { runToExit } from './support/api-process';
+import { shippedMigrations } from './support/migrations';
 import { createTestDatabase } from './support/postgres';
 import { PRIZES } from './support/test-db';
 
 const at = new Date('2030-01-01T00:00:00.000Z');
-/** Every migration this build ships, in order. */
-const ALL = readdirSync(MIGRATIONS_DIR)
-  .filter((file) => file.endsWith('.sql'))
-  .sort()
-  .map((file) => file.replace(/\.sql$/, ''));
 const catalogue = (prizes: CataloguePrize[]) => async () => ({ prizes });
+const shipped = shippedMigrations;
 
 it('applies migrations once on PGlite, and seeds only an empty prizes table', async () => {
   const db = await openPglite();
   try {
-    expect(ALL.slice(0, 3)).toEqual(['0001_initial', '0002_redeem_session_owner', '0003_visitor_gifts']);
-    expect(await migrate(db)).toEqual(ALL);
+    expect(await migrate(db)).toEqual(shipped());
+    expect(shipped().slice(0, 2)).toEqual(['0001_initial', '0002_redeem_session_owner']);
     expect(await migrate(db)).toEqual([]);
     expect(await seedPrizes(db, catalogue(PRIZES), at)).toBe(2);
     expect(await seedPrizes(db, catalogue([{ ...PRIZES[0]!, id: 'another' }]), at)).toBe(0);
@@ -47,7 +44,7 @@ it('migrates and seeds once when two processes start together on PostgreSQL', as
   const pools: Database[] = [openPostgres(database.url), openPostgres(database.url)];
   try {
     const applied = await Promise.all(pools.map((db) => migrate(db)));
-    expect(applied.map((versions) => versions.length).sort()).toEqual([0, ALL.length]);
+    expect(applied.map((versions) => versions.length).sort()).toEqual([0, shipped().length]);
     const seeded = await Promise.all(pools.map((db) => seedPrizes(db, catalogue(PRIZES), at)));
     expect(seeded.sort()).toEqual([0, 2]);
     const [count] = await pools[0]!.query<{ count: number }>('SELECT count(*)::int AS count FROM prizes');
@@ -86,6 +83,47 @@ async function migrateAsBeforeChecksums(db: Database, dir: string): Promise<void
     ]);
   }
 }
+
+it('0004 gives the shipped prizes their voucher details, earlier vouchers a validity, and the tote bag a value', async () => {
+  const db = await openPglite();
+  const before = mkdtempSync(join(tmpdir(), 'api-migrations-before-'));
+  try {
+    for (const file of ['0001_initial.sql', '0002_redeem_session_owner.sql']) {
+      cpSync(join(MIGRATIONS_DIR, file), join(before, file));
+    }
+    await migrate(db, before);
+    // The shipped catalogue as it was seeded then, and one redemption of its time.
+    await db.exec(`
+      INSERT INTO prizes (id, name, description, value, icon, stock, weight, created_at) VALUES
+        ('tote-bag', 'Tote bag', 'A bag.', '{"label":"Tote bag"}', 'mdi:shopping', 1, 1, '2030-01-01T00:00:00Z'),
+        ('own-prize', 'Own prize', 'Of the operator.', '{"label":"One thing"}', 'mdi:gift', 1, 1, '2030-01-01T00:00:00Z');
+      INSERT INTO gifts (id, prize_id, status, created_at, expires_at, redeemed_at) VALUES
+        ('g1', 'tote-bag', 'redeemed', '2030-01-01T00:00:00Z', '2030-01-31T00:00:00Z', '2030-01-02T10:00:00Z');
+      INSERT INTO redeem_sessions (id, gift_id, status, created_at, expires_at, completed_at, email, voucher_code) VALUES
+        ('s1', 'g1', 'completed', '2030-01-02T09:55:00Z', '2030-01-02T10:25:00Z', '2030-01-02T10:00:00Z', 'a@example.com', 'CODE');
+    `);
+
+    expect(await migrate(db)).toEqual(shipped().filter((version) => version > '0002_redeem_session_owner'));
+
+    const prizes = await db.query<{ id: string; value: unknown; how_to_use: string; voucher_valid_days: number }>(
+      'SELECT id, value, how_to_use, voucher_valid_days FROM prizes ORDER BY id',
+    );
+    expect(prizes).toEqual([
+      { id: 'own-prize', value: { label: 'One thing' }, how_to_use: '', voucher_valid_days: 90 },
+      {
+        id: 'tote-bag',
+        value: { amount: 15, currency: 'EUR' },
+        how_to_use: expect.stringContaining('code'),
+        voucher_valid_days: 60,
+      },
+    ]);
+    const [session] = await db.query<{ voucher_valid_until: Date }>('SELECT voucher_valid_until FROM redeem_sessions');
+    expect(session?.voucher_valid_until.toISOString()).toBe('2030-03-03T10:00:00.000Z');
+  } finally {
+    await db.close();
+    rmSync(before, { recursive: true, force: true });
+  }
+});
 
 it('records the sha256 of each migration file it applies', async () => {
   const db = await openPglite();

@@ -1,6 +1,6 @@
 /** GET /api/redeems/:redeemId and POST /api/redeems/:redeemId/complete. */
 import { VOUCHER_PATTERN } from '../src/codes';
-import { countingDb, harnessFor } from './support/harness';
+import { countingDb, harnessFor, type StartOptions } from './support/harness';
 import {
   complete,
   get,
@@ -12,19 +12,26 @@ import {
   winGift,
 } from './support/test-app';
 import { DAY, MINUTE } from './support/test-clock';
-import { type Driver } from './support/test-db';
+import { type Driver, PRIZES } from './support/test-db';
 
 const drivers: Driver[] = ['pglite', 'postgres'];
 const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 const notFound = { statusCode: 404, statusMessage: 'Not Found', message: 'Redeem session not found.' };
 const error = (statusCode: number, statusMessage: string, message: string) => ({ statusCode, statusMessage, message });
 
+/** The voucher terms of a prize of the test catalogue, as the API shows them. */
+function termsOf(prizeId: string) {
+  const prize = PRIZES.find((candidate) => candidate.id === prizeId);
+  if (!prize) throw new Error(`no prize ${prizeId} in the test catalogue`);
+  return { howToUse: prize.howToUse, conditions: prize.conditions, validDays: prize.voucherValidDays };
+}
+
 describe.each(drivers)('redeem sessions on %s', (driver) => {
   const harness = harnessFor(driver);
 
   /** A gift and a session opened by one visitor, whose Cookie header is `cookie`. */
-  async function openSession(overrides = {}) {
-    const started = await harness.start(overrides);
+  async function openSession(overrides = {}, options: StartOptions = {}) {
+    const started = await harness.start(overrides, options);
     const giftId = await winGift(started.app);
     const cookie = newVisitor();
     const redeemId = await openRedeem(started.app, giftId, { cookie });
@@ -46,6 +53,8 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
         completedAt: null,
         voucherCode: null,
         emailHint: null,
+        voucherTerms: termsOf(gift.prize.id),
+        voucherValidUntil: null,
       });
     });
 
@@ -82,6 +91,44 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
     });
   });
 
+  describe('the voucher’s details', () => {
+    it('a completion fixes until when the voucher can be used: its prize’s days from the redemption', async () => {
+      const { app, clock, redeemId, cookie } = await openSession();
+      clock.advance(5 * MINUTE);
+      const result = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
+      const view = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();
+      const { validDays } = termsOf(view.gift.prize.id);
+      expect(result.voucherValidUntil).toBe(new Date(clock.now().getTime() + validDays * DAY).toISOString());
+      expect(view.voucherValidUntil).toBe(result.voucherValidUntil);
+      expect(view.voucherTerms).toStrictEqual(termsOf(view.gift.prize.id));
+
+      // Later, and again: the same date, not one counted from the repeat.
+      clock.advance(3 * DAY);
+      const again = (await complete(app, redeemId, 'jane@example.com', { cookie })).json();
+      expect(again.voucherValidUntil).toBe(result.voucherValidUntil);
+      expect((await get(app, `/api/redeems/${redeemId}`, { cookie })).json().voucherValidUntil).toBe(
+        result.voucherValidUntil,
+      );
+    });
+
+    it('each prize’s own terms and days; anyone else with the link sees the terms but not the validity', async () => {
+      // One prize at a time, so the test knows which one is won.
+      for (const prize of PRIZES) {
+        const { app, clock, redeemId, cookie } = await openSession({}, { prizes: [prize] });
+        const open = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();
+        expect(open.voucherTerms).toStrictEqual(termsOf(prize.id));
+        await complete(app, redeemId, 'jane@example.com', { cookie });
+        const mine = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();
+        expect(mine.voucherValidUntil).toBe(
+          new Date(clock.now().getTime() + prize.voucherValidDays * DAY).toISOString(),
+        );
+        const theirs = (await get(app, `/api/redeems/${redeemId}`, { cookie: newVisitor() })).json();
+        expect(theirs).toMatchObject({ status: 'completed', voucherCode: null, voucherValidUntil: null });
+        expect(theirs.voucherTerms).toStrictEqual(termsOf(prize.id));
+      }
+    });
+  });
+
   describe('POST /api/redeems/:redeemId/complete', () => {
     it('redeems the gift and shows the voucher to its visitor', async () => {
       const { app, clock, giftId, redeemId, cookie } = await openSession();
@@ -92,6 +139,7 @@ describe.each(drivers)('redeem sessions on %s', (driver) => {
       expect(result).toStrictEqual({
         voucherCode: expect.stringMatching(VOUCHER_PATTERN),
         redeemedAt: clock.now().toISOString(),
+        voucherValidUntil: expect.any(String),
       });
 
       const view = (await get(app, `/api/redeems/${redeemId}`, { cookie })).json();

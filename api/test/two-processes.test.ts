@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { type Database } from '../src/db/database';
 import { openPostgres } from '../src/db/pg-database';
 import { type ApiProcess, startApi } from './support/api-process';
+import { shippedMigrations } from './support/migrations';
 import { createTestDatabase, type TestDatabase } from './support/postgres';
 import { insertOpenSessions } from './support/test-app';
 import { PRIZES } from './support/test-db';
@@ -74,7 +75,7 @@ afterAll(async () => {
 
 it('migrated and seeded once although both started together', async () => {
   const migrations = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
-  expect(migrations).toEqual([{ version: '0001_initial' }, { version: '0002_redeem_session_owner' }]);
+  expect(migrations.map(({ version }) => version).sort()).toEqual(shippedMigrations());
   const prizes = await db.query<{ id: string; stock: number }>('SELECT id, stock FROM prizes');
   expect(prizes).toEqual([{ id: 'coffee', stock: 7 }]);
 });

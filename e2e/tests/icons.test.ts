@@ -122,6 +122,9 @@ describe('a prize whose icon is not bundled', () => {
       name: 'Rocket ride',
       description: 'A ride to the edge of space.',
       value: { label: 'One ride' },
+      howToUse: 'Show the code at the launch pad.',
+      conditions: 'One ride per code.',
+      voucherValidDays: 30,
     };
     writeFileSync(catalogue, JSON.stringify({ prizes: [{ ...prize, icon: FALLBACK_ICON, stock: 100, weight: 1 }] }));
     // A database of its own, seeded from the test catalogue.

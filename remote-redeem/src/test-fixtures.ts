@@ -8,6 +8,13 @@ export const GIFT_ID = 'Gf_gift-00123456789abcde';
 export const SESSION_EXPIRES_AT = new Date(2030, 1, 1, 14, 32).toISOString();
 export const GIFT_EXPIRES_AT = new Date(2030, 1, 14, 12, 0).toISOString();
 export const REDEEMED_AT = new Date(2030, 1, 1, 14, 9).toISOString();
+export const VOUCHER_VALID_UNTIL = new Date(2030, 4, 2, 14, 9).toISOString();
+export const VOUCHER_CODE = '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE';
+export const VOUCHER_TERMS = {
+  howToUse: 'Show the code or its QR code at the counter of any partner café before you pay.',
+  conditions: 'One drink of any size. Not exchangeable for cash.',
+  validDays: 90,
+};
 
 export function aGift(overrides: Partial<GiftView> = {}): GiftView {
   return {
@@ -37,6 +44,8 @@ export function aRedeem(overrides: Partial<RedeemView> = {}): RedeemView {
     completedAt: null,
     voucherCode: null,
     emailHint: null,
+    voucherTerms: VOUCHER_TERMS,
+    voucherValidUntil: null,
     ...overrides,
   };
 }
@@ -45,8 +54,9 @@ export function aCompletedRedeem(overrides: Partial<RedeemView> = {}): RedeemVie
   return aRedeem({
     status: 'completed',
     completedAt: REDEEMED_AT,
-    voucherCode: '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE',
+    voucherCode: VOUCHER_CODE,
     emailHint: 'j•••@example.com',
+    voucherValidUntil: VOUCHER_VALID_UNTIL,
     gift: aGift({ status: 'redeemed', redeemedAt: REDEEMED_AT }),
     ...overrides,
   });

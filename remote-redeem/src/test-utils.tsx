@@ -28,6 +28,10 @@ export function errorResponse(statusCode: number, message: string, headers?: Hea
   );
 }
 
+/** Finds the voucher code showing exactly `code`: its groups are separate elements, its text is the code. */
+export const voucherCodeText = (code: string) => (_content: string, element: Element | null) =>
+  element?.tagName === 'CODE' && element.textContent === code;
+
 export const networkFailure = () => Promise.reject(new TypeError('Failed to fetch'));
 
 type Reply = () => Response | Promise<Response>;

@@ -9,6 +9,9 @@ const prize = {
   name: 'Coffee',
   description: 'A coffee.',
   value: { label: 'One coffee' },
+  howToUse: 'Show the code at the counter.',
+  conditions: 'One drink.',
+  voucherValidDays: 30,
   icon: 'mdi:coffee',
   stock: 1,
   weight: 1,
@@ -18,6 +21,11 @@ describe('the prize catalogue', () => {
   it('ships a valid api/catalogue.json', async () => {
     const catalogue = await loadCatalogue(join(API_ROOT, 'catalogue.json'));
     expect(catalogue.prizes.length).toBeGreaterThanOrEqual(5);
+    // Every prize of the shipped catalogue can tell a visitor how to use its voucher.
+    for (const prize of catalogue.prizes) {
+      expect(prize.howToUse.length).toBeGreaterThan(10);
+      expect(prize.conditions.length).toBeGreaterThan(10);
+    }
   });
 
   it.each([
@@ -28,6 +36,13 @@ describe('the prize catalogue', () => {
     [{ prizes: [{ ...prize, icon: 'coffee' }] }, 'prizes.0.icon: use an Iconify name such as mdi:coffee'],
     [{ prizes: [{ ...prize, value: { amount: 10, currency: 'euro' } }] }, 'prizes.0.value'],
     [{ prizes: [{ ...prize, colour: 'red' }] }, 'Unrecognized key: "colour"'],
+    [
+      { prizes: [{ ...prize, value: { label: ' coffee ' } }] },
+      'prizes.0.value.label: the value label repeats the name',
+    ],
+    [{ prizes: [{ ...prize, conditions: ' ' }] }, 'prizes.0.conditions: Too small'],
+    [{ prizes: [{ ...prize, howToUse: undefined }] }, 'prizes.0.howToUse'],
+    [{ prizes: [{ ...prize, voucherValidDays: 0 }] }, 'prizes.0.voucherValidDays: Too small'],
   ])('refuses %j', (value, problem) => {
     expect(() => parseCatalogue(value, 'test.json')).toThrow(problem);
   });

@@ -13,13 +13,29 @@ const prizeSchema = z.strictObject({
     }),
     z.strictObject({ label: z.string().trim().min(1).max(100) }),
   ]),
+  /** Where and how the voucher is used, shown next to its code. */
+  howToUse: z.string().trim().min(1).max(500),
+  conditions: z.string().trim().min(1).max(1000),
+  /** A voucher can be used for this many days after the gift is redeemed. */
+  voucherValidDays: z.number().int().min(1).max(3650),
   icon: z.string().regex(/^[a-z0-9-]+:[a-z0-9-]+$/, 'use an Iconify name such as mdi:coffee'),
   stock: z.number().int().min(0),
   weight: z.number().int().min(1),
 });
 
+const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+// Pages show the value under the name: "Tote bag / Tote bag" tells a visitor nothing.
+const prizeEntrySchema = prizeSchema.refine(
+  (prize) => !('label' in prize.value && sameText(prize.value.label, prize.name)),
+  {
+    message: 'the value label repeats the name: say what the prize is worth ("One free coffee"), or give an amount',
+    path: ['value', 'label'],
+  },
+);
+
 export const catalogueSchema = z
-  .strictObject({ prizes: z.array(prizeSchema).min(1) })
+  .strictObject({ prizes: z.array(prizeEntrySchema).min(1) })
   .refine((catalogue) => new Set(catalogue.prizes.map((prize) => prize.id)).size === catalogue.prizes.length, {
     message: 'prize ids must be unique',
     path: ['prizes'],

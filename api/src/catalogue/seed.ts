@@ -13,8 +13,9 @@ export async function seedPrizes(db: Database, loadCatalogue: () => Promise<Cata
     const catalogue = await loadCatalogue();
     for (const prize of catalogue.prizes) {
       await tx.query(
-        `INSERT INTO prizes (id, name, description, value, icon, stock, weight, created_at)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6::int, $7::int, $8::timestamptz)`,
+        `INSERT INTO prizes (id, name, description, value, icon, stock, weight, created_at,
+                             how_to_use, conditions, voucher_valid_days)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6::int, $7::int, $8::timestamptz, $9, $10, $11::int)`,
         [
           prize.id,
           prize.name,
@@ -24,6 +25,9 @@ export async function seedPrizes(db: Database, loadCatalogue: () => Promise<Cata
           prize.stock,
           prize.weight,
           now,
+          prize.howToUse,
+          prize.conditions,
+          prize.voucherValidDays,
         ],
       );
     }

@@ -10,6 +10,7 @@ import {
   type PrizeView,
   type RedeemView,
   type VisitorGifts,
+  type VoucherTerms,
 } from 'shared/api/contract';
 import { type Expect, type Same } from './contract-check';
 
@@ -58,6 +59,12 @@ export const visitorGiftsSchema = z.object({
 
 export const openRedeemResultSchema = z.object({ redeemId: z.string() });
 
+export const voucherTermsSchema = z.object({
+  howToUse: z.string(),
+  conditions: z.string(),
+  validDays: z.number().int(),
+});
+
 export const redeemViewSchema = z.object({
   redeemId: z.string(),
   status: z.enum(['open', 'completed', 'expired', 'superseded']),
@@ -67,9 +74,15 @@ export const redeemViewSchema = z.object({
   completedAt: timestamp.nullable(),
   voucherCode: z.string().nullable(),
   emailHint: z.string().nullable(),
+  voucherTerms: voucherTermsSchema,
+  voucherValidUntil: timestamp.nullable(),
 });
 
-export const completeRedeemResultSchema = z.object({ voucherCode: z.string(), redeemedAt: timestamp });
+export const completeRedeemResultSchema = z.object({
+  voucherCode: z.string(),
+  redeemedAt: timestamp,
+  voucherValidUntil: timestamp,
+});
 
 export const errorBodySchema = z.object({
   statusCode: z.number().int().min(400).max(599),
@@ -89,6 +102,7 @@ export type ViewSchemasMatchContract = [
   Expect<Same<z.infer<typeof playResultSchema>, PlayResult>>,
   Expect<Same<z.infer<typeof visitorGiftsSchema>, VisitorGifts>>,
   Expect<Same<z.infer<typeof openRedeemResultSchema>, OpenRedeemResult>>,
+  Expect<Same<z.infer<typeof voucherTermsSchema>, VoucherTerms>>,
   Expect<Same<z.infer<typeof redeemViewSchema>, RedeemView>>,
   Expect<Same<z.infer<typeof completeRedeemResultSchema>, CompleteRedeemResult>>,
   Expect<Same<z.infer<typeof errorBodySchema>, ApiErrorBody>>,

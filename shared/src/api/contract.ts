@@ -75,6 +75,16 @@ export interface OpenRedeemResult {
   redeemId: string;
 }
 
+/** How a prize's voucher is used: the same for every voucher of the prize. */
+export interface VoucherTerms {
+  /** Where and how to use the voucher. */
+  howToUse: string;
+  /** The prize's conditions ("Not exchangeable for cash."). */
+  conditions: string;
+  /** A voucher can be used for this many days after the gift is redeemed. */
+  validDays: number;
+}
+
 /** `GET /api/redeems/:redeemId` → 200. */
 export interface RedeemView {
   redeemId: string;
@@ -91,6 +101,9 @@ export interface RedeemView {
   voucherCode: string | null;
   /** The address the voucher went to, masked ("j•••@example.com"); shown like `voucherCode`. */
   emailHint: string | null;
+  voucherTerms: VoucherTerms;
+  /** Until when the voucher can be used (ISO 8601); shown like `voucherCode`. */
+  voucherValidUntil: string | null;
 }
 
 /** `POST /api/redeems/:redeemId/complete` body. */
@@ -103,6 +116,8 @@ export interface CompleteRedeemBody {
 export interface CompleteRedeemResult {
   voucherCode: string;
   redeemedAt: string;
+  /** Until when the voucher can be used (ISO 8601). */
+  voucherValidUntil: string;
 }
 
 /** Every API error, whatever the route. */

@@ -20,6 +20,7 @@ interface LockedSession {
   voucher_code: string | null;
   visitor_hash: string | null;
   completed_visitor_hash: string | null;
+  voucher_valid_until: Date | null;
 }
 
 export interface Completion {
@@ -27,6 +28,21 @@ export interface Completion {
   email: string;
   /** The completing visitor's hash (`visitorHash`). */
   visitorHash: string;
+}
+
+interface LockedGift {
+  [column: string]: unknown;
+  status: string;
+  expires_at: Date;
+  redeemed_at: Date | null;
+  voucher_valid_days: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A voucher issued `at` can be used for its prize's number of days. */
+export function voucherValidUntil(at: Date, validDays: number): Date {
+  return new Date(at.getTime() + validDays * DAY_MS);
 }
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -44,12 +60,15 @@ export async function redeemGift(
       redeemId,
     ]);
     if (!session) throw redeemNotFound();
-    const [gift] = await tx.query<{ status: string; expires_at: Date; redeemed_at: Date | null }>(
-      'SELECT status, expires_at, redeemed_at FROM gifts WHERE id = $1 FOR UPDATE',
+    const [gift] = await tx.query<LockedGift>(
+      `SELECT g.status, g.expires_at, g.redeemed_at, p.voucher_valid_days
+         FROM gifts g JOIN prizes p ON p.id = g.prize_id
+        WHERE g.id = $1 FOR UPDATE OF g`,
       [session.gift_id],
     );
     const [locked] = await tx.query<LockedSession>(
-      'SELECT status, expires_at, email, voucher_code, visitor_hash, completed_visitor_hash FROM redeem_sessions WHERE id = $1 FOR UPDATE',
+      `SELECT status, expires_at, email, voucher_code, visitor_hash, completed_visitor_hash, voucher_valid_until
+         FROM redeem_sessions WHERE id = $1 FOR UPDATE`,
       [redeemId],
     );
     if (!gift || !locked) throw redeemNotFound();
@@ -58,8 +77,18 @@ export async function redeemGift(
       const owner = locked.visitor_hash === visitorHash || locked.completed_visitor_hash === visitorHash;
       // Someone else holding the session id learns nothing about the voucher or the address.
       if (!owner) throw giftAlreadyRedeemed();
-      if (locked.email && locked.voucher_code && gift.redeemed_at && sameEmail(locked.email, email)) {
-        return { voucherCode: locked.voucher_code, redeemedAt: gift.redeemed_at.toISOString() };
+      if (
+        locked.email &&
+        locked.voucher_code &&
+        locked.voucher_valid_until &&
+        gift.redeemed_at &&
+        sameEmail(locked.email, email)
+      ) {
+        return {
+          voucherCode: locked.voucher_code,
+          redeemedAt: gift.redeemed_at.toISOString(),
+          voucherValidUntil: locked.voucher_valid_until.toISOString(),
+        };
       }
       throw new HttpError(409, 'This gift has already been redeemed with another email address.');
     }
@@ -80,12 +109,14 @@ export async function redeemGift(
     redeemedGift = session.gift_id;
 
     const voucherCode = newVoucherCode();
+    const validUntil = voucherValidUntil(now, gift.voucher_valid_days);
     const [completed] = await tx.query(
       `UPDATE redeem_sessions
-          SET status = 'completed', completed_at = $2::timestamptz, email = $3, voucher_code = $4, completed_visitor_hash = $5
+          SET status = 'completed', completed_at = $2::timestamptz, email = $3, voucher_code = $4,
+              completed_visitor_hash = $5, voucher_valid_until = $6::timestamptz
         WHERE id = $1 AND status = 'open'
         RETURNING id`,
-      [redeemId, now, email, voucherCode, visitorHash],
+      [redeemId, now, email, voucherCode, visitorHash, validUntil],
     );
     // Cannot happen while the row is locked; if it ever does, throwing rolls the gift back too.
     if (!completed) throw giftAlreadyRedeemed();
@@ -94,7 +125,11 @@ export async function redeemGift(
         WHERE gift_id = $1 AND id <> $2 AND status = 'open' AND expires_at > $3::timestamptz`,
       [session.gift_id, redeemId, now],
     );
-    return { voucherCode, redeemedAt: redeemed.redeemed_at.toISOString() };
+    return {
+      voucherCode,
+      redeemedAt: redeemed.redeemed_at.toISOString(),
+      voucherValidUntil: validUntil.toISOString(),
+    };
   });
   if (redeemedGift) onRedeemed(redeemedGift);
   return result;

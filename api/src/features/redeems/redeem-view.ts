@@ -15,6 +15,10 @@ export interface RedeemRow extends GiftRow {
   voucher_code: string | null;
   visitor_hash: string | null;
   completed_visitor_hash: string | null;
+  voucher_valid_until: Date | null;
+  how_to_use: string;
+  conditions: string;
+  voucher_valid_days: number;
 }
 
 /** Whether the visitor opened or completed the session (the only ones shown its voucher). */
@@ -52,6 +56,8 @@ export function toRedeemView(row: RedeemRow, now: Date, visitorId: string | unde
     completedAt: completed && row.completed_at ? row.completed_at.toISOString() : null,
     voucherCode: revealed ? row.voucher_code : null,
     emailHint: revealed && row.email ? maskEmail(row.email) : null,
+    voucherTerms: { howToUse: row.how_to_use, conditions: row.conditions, validDays: row.voucher_valid_days },
+    voucherValidUntil: revealed && row.voucher_valid_until ? row.voucher_valid_until.toISOString() : null,
   };
 }
 
@@ -59,11 +65,12 @@ export async function findRedeem(db: Queryable, redeemId: string): Promise<Redee
   const [row] = await db.query<RedeemRow>(
     `SELECT s.id AS redeem_id, s.status AS redeem_status, s.created_at AS redeem_created_at,
             s.expires_at AS redeem_expires_at, s.completed_at, s.email, s.voucher_code,
-            s.visitor_hash, s.completed_visitor_hash,
+            s.visitor_hash, s.completed_visitor_hash, s.voucher_valid_until,
             g.id AS gift_id, g.status AS gift_status, g.created_at AS gift_created_at,
             g.expires_at AS gift_expires_at, g.redeemed_at,
             p.id AS prize_id, p.name AS prize_name, p.description AS prize_description,
-            p.value AS prize_value, p.icon AS prize_icon
+            p.value AS prize_value, p.icon AS prize_icon,
+            p.how_to_use, p.conditions, p.voucher_valid_days
        FROM redeem_sessions s
        JOIN gifts g ON g.id = s.gift_id
        JOIN prizes p ON p.id = g.prize_id

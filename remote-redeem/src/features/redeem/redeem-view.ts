@@ -9,6 +9,7 @@ export function completedView(redeem: RedeemView, result: CompleteRedeemResult, 
     status: 'completed',
     completedAt: result.redeemedAt,
     voucherCode: result.voucherCode,
+    voucherValidUntil: result.voucherValidUntil,
     emailHint: maskEmail(email),
     gift: { ...redeem.gift, status: 'redeemed', redeemedAt: result.redeemedAt },
   };

@@ -1,7 +1,9 @@
+import { Link } from 'react-router-dom';
 import type { RedeemView } from 'shared/api/contract';
 import { formatDate, formatTime } from 'shared/format';
 import { ScreenHeading } from './screen-heading';
-import { VoucherCode } from './voucher-code';
+import { VoucherTerms } from './voucher-terms';
+import { VoucherTicket } from './voucher-ticket';
 
 interface CompletedScreenProps {
   redeem: RedeemView;
@@ -16,7 +18,7 @@ interface CompletedScreenProps {
 export function CompletedScreen({ redeem, takeFocus }: CompletedScreenProps) {
   const { completedAt, emailHint, voucherCode } = redeem;
   return (
-    <section className="p-redeem">
+    <section className={voucherCode ? 'p-redeem p-redeem--voucher' : 'p-redeem'}>
       {voucherCode ? (
         <>
           <ScreenHeading takeFocus={takeFocus}>Your gift is redeemed</ScreenHeading>
@@ -24,7 +26,8 @@ export function CompletedScreen({ redeem, takeFocus }: CompletedScreenProps) {
             Here is your voucher for <strong>{redeem.gift.prize.name}</strong>. Keep the code: you need it to use your
             gift.
           </p>
-          <VoucherCode code={voucherCode} />
+          <VoucherTicket redeem={redeem} code={voucherCode} />
+          <VoucherTerms terms={redeem.voucherTerms} />
         </>
       ) : (
         <>
@@ -53,6 +56,16 @@ export function CompletedScreen({ redeem, takeFocus }: CompletedScreenProps) {
           </div>
         )}
       </dl>
+      <div className="p-redeem__actions p-redeem__screen-only">
+        {voucherCode && (
+          <button type="button" className="p-button p-button--primary" onClick={() => window.print()}>
+            Print voucher
+          </button>
+        )}
+        <Link className="p-button" to="/">
+          Back to home
+        </Link>
+      </div>
     </section>
   );
 }

@@ -10,6 +10,7 @@ import {
   renderRedeemPage,
   sentBodies,
   stubApi,
+  voucherCodeText,
 } from '../../../test-utils';
 
 const GET = `GET /api/redeems/${REDEEM_ID}`;
@@ -17,6 +18,7 @@ const COMPLETE = `POST /api/redeems/${REDEEM_ID}/complete`;
 const VOUCHER = {
   voucherCode: '7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE',
   redeemedAt: new Date(2030, 1, 1, 14, 9).toISOString(),
+  voucherValidUntil: new Date(2030, 4, 2, 14, 9).toISOString(),
 };
 
 type Reply = () => Response | Promise<Response>;
@@ -49,7 +51,11 @@ function describedBy(field: HTMLElement): string {
   return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
 }
 
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+  // The form's draft lives in session storage, which outlives a test.
+  sessionStorage.clear();
+});
 
 describe('RedeemForm validation', () => {
   it('flags an empty email and unticked terms on submit, and sends nothing', async () => {
@@ -115,7 +121,7 @@ describe('RedeemForm confirmation', () => {
     expect(heading).toHaveFocus();
     expect(sentBodies(fetchStub, COMPLETE)).toEqual([{ email: 'jane@example.com', acceptTerms: true }]);
     const voucher = screen.getByRole('group', { name: 'Voucher code' });
-    expect(within(voucher).getByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(within(voucher).getByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
     expect(screen.getByText('j•••@example.com')).toBeInTheDocument();
     expect(document.title).toBe('Your voucher · Gift Box');
 
@@ -129,7 +135,7 @@ describe('RedeemForm confirmation', () => {
     const fetchStub = await openPage([() => jsonResponse(VOUCHER)]);
     await fillIn(user);
     await user.click(confirmButton());
-    expect(await screen.findByText(VOUCHER.voucherCode)).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText(VOUCHER.voucherCode))).toBeInTheDocument();
     // The API ties the session and its voucher to the p_visitor cookie: it must travel.
     expect(fetchStub.mock.calls.map(([, init]) => init?.credentials)).toEqual(['include', 'include']);
 
@@ -139,7 +145,7 @@ describe('RedeemForm confirmation', () => {
     renderRedeemPage(reloaded);
     expect(await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' })).toBeInTheDocument();
     expect(
-      within(screen.getByRole('group', { name: 'Voucher code' })).getByText(VOUCHER.voucherCode),
+      within(screen.getByRole('group', { name: 'Voucher code' })).getByText(voucherCodeText(VOUCHER.voucherCode)),
     ).toBeInTheDocument();
     expect(reloaded.mock.calls[0]?.[1]?.credentials).toBe('include');
   });
@@ -170,7 +176,7 @@ describe('RedeemForm confirmation', () => {
     expect(pending).toHaveAttribute('aria-busy', 'true');
     expect(sentBodies(fetchStub, COMPLETE)).toHaveLength(1);
     release(jsonResponse(VOUCHER));
-    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
   });
 
   it('sends one request for two clicks in the same tick, before the button can disable', async () => {
@@ -188,7 +194,7 @@ describe('RedeemForm confirmation', () => {
 
     expect(sentBodies(fetchStub, COMPLETE)).toHaveLength(1);
     release(jsonResponse(VOUCHER));
-    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
   });
 
   it('keeps the form after a network failure, and "Try again" resends the same request', async () => {
@@ -204,7 +210,7 @@ describe('RedeemForm confirmation', () => {
 
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
 
-    expect(await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(await screen.findByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
     const sent = sentBodies(fetchStub, COMPLETE);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toEqual(sent[0]);
@@ -302,5 +308,86 @@ describe('RedeemForm and the page’s cache', () => {
     await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' });
 
     expect(queryClient.getQueryData(giftKey)).toBeUndefined();
+  });
+});
+
+describe('RedeemForm draft', () => {
+  const DRAFT_KEY = 'p-redeem-draft';
+  const OTHER_ID = 'Rd_other00-0123456789abc';
+
+  async function renderAgain(redeemId = REDEEM_ID) {
+    cleanup();
+    renderRedeemPage(
+      stubApi({ [`GET /api/redeems/${redeemId}`]: [() => jsonResponse(aRedeem({ redeemId }))] }),
+      redeemId,
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Redeem your gift' });
+  }
+
+  it('opens the terms in a new tab, said so to screen readers, so the form stays as it is', async () => {
+    await openPage([]);
+    const link = screen.getByRole('link', { name: 'terms' });
+    expect(link).toHaveAttribute('href', '/terms');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener');
+    expect(link).toHaveAccessibleDescription('Opens in a new tab');
+  });
+
+  it('gives back the typed email and the ticked terms when the visitor leaves the page and comes back', async () => {
+    const user = userEvent.setup();
+    await openPage([]);
+    await fillIn(user, 'jane@example.com');
+
+    await renderAgain();
+
+    expect(emailField()).toHaveValue('jane@example.com');
+    expect(termsBox()).toBeChecked();
+  });
+
+  it('keeps only the session, the email and the box, and forgets them once redeemed', async () => {
+    const user = userEvent.setup();
+    await openPage([() => jsonResponse(VOUCHER)]);
+    await fillIn(user, 'jane@example.com');
+    expect(JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? 'null')).toStrictEqual({
+      redeemId: REDEEM_ID,
+      email: 'jane@example.com',
+      acceptTerms: true,
+    });
+    expect(sessionStorage).toHaveLength(1);
+
+    await user.click(confirmButton());
+    await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' });
+
+    expect(sessionStorage.getItem(DRAFT_KEY)).toBeNull();
+  });
+
+  it('forgets the draft once the session can no longer be redeemed', async () => {
+    const user = userEvent.setup();
+    await openPage(
+      [() => errorResponse(409, 'This gift has already been redeemed.')],
+      [() => jsonResponse(aRedeem({ status: 'superseded' }))],
+    );
+    await fillIn(user, 'jane@example.com');
+    await user.click(confirmButton());
+    await screen.findByRole('heading', { level: 1, name: 'This gift was redeemed in another tab or session' });
+
+    expect(sessionStorage.getItem(DRAFT_KEY)).toBeNull();
+  });
+
+  it('does not carry one session’s draft into another', async () => {
+    const user = userEvent.setup();
+    await openPage([]);
+    await fillIn(user, 'jane@example.com');
+
+    await renderAgain(OTHER_ID);
+
+    expect(emailField()).toHaveValue('');
+    expect(termsBox()).not.toBeChecked();
+  });
+
+  it('starts empty when the stored draft is not one it wrote', async () => {
+    sessionStorage.setItem(DRAFT_KEY, '{"redeemId": 42');
+    await openPage([]);
+    expect(emailField()).toHaveValue('');
   });
 });

@@ -1,6 +1,7 @@
 /** The email and terms the API needs, and the one button that redeems the gift. */
 import { useRef, type FormEvent } from 'react';
 import { useCompleteRedeem, type CompleteHandlers } from '../api/complete-redeem';
+import { clearDraft } from '../hooks/redeem-draft';
 import { useRedeemForm } from '../hooks/use-redeem-form';
 import { ConfirmFailure } from './confirm-failure';
 import { EmailField } from './email-field';
@@ -13,8 +14,23 @@ interface RedeemFormProps extends CompleteHandlers {
 }
 
 export function RedeemForm({ redeemId, prizeId, onCompleted, onClosed }: RedeemFormProps) {
-  const form = useRedeemForm();
-  const confirm = useCompleteRedeem(redeemId, { onCompleted, onClosed }, prizeId);
+  const form = useRedeemForm(redeemId);
+  // Once the session is redeemed or can no longer be, the draft has done its job.
+  const confirm = useCompleteRedeem(
+    redeemId,
+    {
+      onCompleted: (result, body) => {
+        clearDraft(redeemId);
+        onCompleted(result, body);
+      },
+      onClosed: async (error) => {
+        const closed = await onClosed(error);
+        if (closed) clearDraft(redeemId);
+        return closed;
+      },
+    },
+    prizeId,
+  );
   const emailRef = useRef<HTMLInputElement>(null);
   const termsRef = useRef<HTMLInputElement>(null);
   const pending = confirm.state.status === 'pending';

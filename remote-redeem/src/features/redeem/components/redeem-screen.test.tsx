@@ -1,7 +1,22 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { aCompletedRedeem, aGift, aRedeem, GIFT_ID, REDEEM_ID } from '../../../test-fixtures';
-import { errorResponse, jsonResponse, networkFailure, renderRedeemPage, stubApi } from '../../../test-utils';
+import {
+  aCompletedRedeem,
+  aGift,
+  aRedeem,
+  GIFT_ID,
+  REDEEM_ID,
+  VOUCHER_CODE,
+  VOUCHER_TERMS,
+} from '../../../test-fixtures';
+import {
+  errorResponse,
+  jsonResponse,
+  networkFailure,
+  renderRedeemPage,
+  stubApi,
+  voucherCodeText,
+} from '../../../test-utils';
 
 const GET = `GET /api/redeems/${REDEEM_ID}`;
 
@@ -10,7 +25,11 @@ function silenceCaughtErrors(): jest.SpyInstance {
   return jest.spyOn(console, 'error').mockImplementation(() => undefined);
 }
 
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  jest.restoreAllMocks();
+  // The form's draft lives in session storage, which outlives a test.
+  sessionStorage.clear();
+});
 
 describe('RedeemScreen on arrival', () => {
   it('shows a skeleton, then the open session: gift summary, its expiry and the form', async () => {
@@ -64,7 +83,7 @@ describe('RedeemScreen on arrival', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Your gift is redeemed' })).toBeInTheDocument();
     const voucher = screen.getByRole('group', { name: 'Voucher code' });
-    expect(within(voucher).getByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE')).toBeInTheDocument();
+    expect(within(voucher).getByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'))).toBeInTheDocument();
     expect(screen.getByText('j•••@example.com')).toBeInTheDocument();
     expect(screen.getByText('February 1, 2030, 14:09')).toBeInTheDocument();
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
@@ -74,9 +93,66 @@ describe('RedeemScreen on arrival', () => {
   it('shows the whole voucher code as one piece of text, with its seven groups', async () => {
     renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] }));
 
-    const code = await screen.findByText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE');
+    const code = await screen.findByText(voucherCodeText('7KQ4-M2XD-9HTR-B3WF-QZ6C-P08N-4VYE'));
     expect(code.tagName).toBe('CODE');
     expect(code).toHaveClass('p-redeem__code');
+  });
+
+  it('a voucher says how and where to use it, the prize’s conditions and until when it can be used', async () => {
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] }));
+
+    const howTo = await screen.findByRole('region', { name: 'How to use your voucher' });
+    expect(howTo).toHaveTextContent(VOUCHER_TERMS.howToUse);
+    expect(screen.getByRole('region', { name: 'Conditions' })).toHaveTextContent(VOUCHER_TERMS.conditions);
+    expect(screen.getByText(/^Valid until/)).toHaveTextContent('Valid until May 2, 2030, 14:09');
+  });
+
+  it('leaves out a text the catalogue left empty, and a validity the API did not give', async () => {
+    const voucherTerms = { ...VOUCHER_TERMS, conditions: '' };
+    renderRedeemPage(
+      stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem({ voucherTerms, voucherValidUntil: null }))] }),
+    );
+
+    await screen.findByRole('region', { name: 'How to use your voucher' });
+    expect(screen.queryByRole('region', { name: 'Conditions' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Valid until/)).not.toBeInTheDocument();
+  });
+
+  it('shows the code in its seven groups, each keeping its dash, so the text is exactly the code', async () => {
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] }));
+
+    const code = await screen.findByText(voucherCodeText(VOUCHER_CODE));
+    const groups = [...code.querySelectorAll('.p-redeem__code-group')].map((group) => group.textContent);
+    expect(groups).toEqual(['7KQ4-', 'M2XD-', '9HTR-', 'B3WF-', 'QZ6C-', 'P08N-', '4VYE']);
+    // Line breaks are allowed between groups only.
+    expect(code.querySelectorAll('wbr')).toHaveLength(6);
+  });
+
+  it('shows the code as a QR code, loaded with the voucher, named for screen readers', async () => {
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] }));
+
+    const qr = await screen.findByRole('img', { name: 'QR code of your voucher code' });
+    expect(qr.tagName.toLowerCase()).toBe('svg');
+    expect(qr).toHaveAttribute('viewBox', '0 0 33 33');
+    expect(qr.querySelector('path')).toHaveAttribute('d', expect.stringMatching(/^M0 0h7v1h-7z/));
+  });
+
+  it('leads back home, and prints the voucher', async () => {
+    const print = jest.spyOn(window, 'print').mockImplementation(() => undefined);
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aCompletedRedeem())] }));
+
+    expect(await screen.findByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+    await userEvent.click(screen.getByRole('button', { name: 'Print voucher' }));
+    expect(print).toHaveBeenCalledTimes(1);
+  });
+
+  it('never writes a value that only repeats the prize’s name', async () => {
+    const gift = aGift();
+    const prize = { ...gift.prize, name: 'Tote bag', value: { label: 'Tote bag' } };
+    renderRedeemPage(stubApi({ [GET]: [() => jsonResponse(aRedeem({ gift: { ...gift, prize } }))] }));
+
+    expect(await screen.findByRole('heading', { level: 2, name: 'Tote bag' })).toBeInTheDocument();
+    expect(screen.getAllByText('Tote bag')).toHaveLength(1);
   });
 
   it('shows a session completed in another browser as redeemed, without a voucher or an email', async () => {
@@ -93,6 +169,8 @@ describe('RedeemScreen on arrival', () => {
     expect(screen.queryByText('Email')).not.toBeInTheDocument();
     expect(screen.getByText('February 1, 2030, 14:09')).toBeInTheDocument();
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /QR code/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
     expect(document.title).toBe('Gift redeemed · Gift Box');
   });
 

@@ -12,6 +12,7 @@ interface TermsFieldProps {
 export function TermsField({ checked, error, onChange, ref }: TermsFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  const newTabId = `${id}-new-tab`;
   return (
     <div className="p-redeem__field">
       <div className="p-redeem__check">
@@ -28,8 +29,17 @@ export function TermsField({ checked, error, onChange, ref }: TermsFieldProps) {
           onChange={(event) => onChange(event.target.checked)}
         />
         <label htmlFor={id}>
-          I accept the <Link to="/terms">terms</Link>
+          I accept the {/* A new tab: reading the terms does not take the visitor away from what they typed. */}
+          <Link to="/terms" target="_blank" rel="noopener" aria-describedby={newTabId}>
+            terms
+            <span className="p-redeem__new-tab" aria-hidden="true">
+              ↗
+            </span>
+          </Link>
         </label>
+        <span id={newTabId} hidden>
+          Opens in a new tab
+        </span>
       </div>
       <FieldError id={errorId} message={error} />
     </div>

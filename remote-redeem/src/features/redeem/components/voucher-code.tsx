@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { Fragment, useEffect, useId, useRef } from 'react';
 import { useCopyToClipboard } from 'shared/browser/feedback/use-copy-to-clipboard';
 
 const COPY_MESSAGES = {
@@ -7,7 +7,15 @@ const COPY_MESSAGES = {
   failed: 'Copying did not work here. The code is selected: copy it with your keyboard or menu.',
 } as const;
 
-/** The voucher code, big enough to read out or type, with a copy button. */
+/** "XXXX-XXXX-…" as ["XXXX-", "XXXX-", …, "XXXX"]: each group keeps its dash, so the text is the code. */
+export function codeGroups(code: string): string[] {
+  return code.match(/[^-]+-?/g) ?? [code];
+}
+
+/**
+ * The voucher code, big enough to read out or type, with a copy button. On a narrow screen the
+ * groups wrap onto more lines rather than the letters shrinking; a group never breaks.
+ */
 export function VoucherCode({ code }: { code: string }) {
   const { status, copy } = useCopyToClipboard();
   const labelId = useId();
@@ -25,12 +33,17 @@ export function VoucherCode({ code }: { code: string }) {
         Voucher code
       </p>
       <code ref={codeRef} className="p-redeem__code">
-        {code}
+        {codeGroups(code).map((group, index) => (
+          <Fragment key={index}>
+            {index > 0 && <wbr />}
+            <span className="p-redeem__code-group">{group}</span>
+          </Fragment>
+        ))}
       </code>
-      <button type="button" className="p-button p-redeem__copy" onClick={() => void copy(code)}>
+      <button type="button" className="p-button p-redeem__copy p-redeem__screen-only" onClick={() => void copy(code)}>
         Copy code
       </button>
-      <p className={`p-redeem__copy-status p-redeem__copy-status--${status}`} role="status">
+      <p className={`p-redeem__copy-status p-redeem__copy-status--${status} p-redeem__screen-only`} role="status">
         {COPY_MESSAGES[status]}
       </p>
     </div>

@@ -1,10 +1,12 @@
 /**
  * The redeem form's values and inline messages. Nothing is flagged before the first submit;
  * after it, a field is checked again when the visitor leaves it, and a fixed field clears at once.
+ * The values start from this session's draft, and every change is kept in it.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { CompleteRedeemBody } from 'shared/api/contract';
 import { checkEmail } from 'shared/api/email';
+import { readDraft, saveDraft } from './redeem-draft';
 
 export const TERMS_MESSAGE = 'Accept the terms to redeem your gift.';
 
@@ -24,11 +26,13 @@ function termsError(accepted: boolean): string | undefined {
   return accepted ? undefined : TERMS_MESSAGE;
 }
 
-export function useRedeemForm() {
-  const [email, setEmailValue] = useState('');
-  const [acceptTerms, setAcceptTermsValue] = useState(false);
+export function useRedeemForm(redeemId: string) {
+  const [email, setEmailValue] = useState(() => readDraft(redeemId)?.email ?? '');
+  const [acceptTerms, setAcceptTermsValue] = useState(() => readDraft(redeemId)?.acceptTerms ?? false);
   const [submitted, setSubmitted] = useState(false);
   const [errors, setErrors] = useState<RedeemFormErrors>({});
+
+  useEffect(() => saveDraft(redeemId, { email, acceptTerms }), [redeemId, email, acceptTerms]);
 
   function setEmail(value: string) {
     setEmailValue(value);
