@@ -8,7 +8,7 @@ import type { PlayResult } from 'shared/api/contract';
 import { useReducedMotion } from '../../../hooks/use-reduced-motion';
 
 /** Longer than the opening animation: animationend never comes in a hidden tab or without the stylesheet. */
-export const REVEAL_FALLBACK_MS = 2_000;
+export const REVEAL_FALLBACK_MS = 1_000;
 
 export function useReveal(result: PlayResult | undefined, immediate = false) {
   const reducedMotion = useReducedMotion();
