@@ -100,7 +100,7 @@ test('the prize icons are bundled: the gift page, the game and the redeem page s
   await page.getByRole('button', { name: 'Box 2' }).click();
   const outcome = page.getByRole('region', { name: 'You won!' });
   await outcome.waitFor();
-  await loadedIcon(outcome).waitFor();
+  await loadedIcon(outcome.locator('.p-game__prize')).waitFor();
 
   expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();

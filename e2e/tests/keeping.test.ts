@@ -79,7 +79,7 @@ test("a win is kept: the card gives the gift's link to copy, Back shows it again
 
   await page.getByRole('link', { name: 'Open your gift' }).click();
   await page.waitForURL(`**/gifts/${giftId}`);
-  await page.getByRole('heading', { name: /^Your gift/ }).waitFor();
+  await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
   await page.goBack();
   await page.getByRole('heading', { name: 'You won!' }).waitFor();
 

@@ -118,10 +118,12 @@ test("the new remote's manifest lists the page the registry names", async () => 
 
 test("the host's configuration names the new remote beside the others", async () => {
   const config = JSON.parse((await httpGet(`${origins.host}/config.json`)).body) as { remotes: Record<string, string> };
+  // Remotes left unset are at their default ports, on the hostname the host was reached at.
+  const { hostname } = new URL(origins.host);
   expect(config.remotes).toStrictEqual({
-    gifts: 'http://localhost:3001/mf-manifest.json',
-    redeem: 'http://localhost:3002/mf-manifest.json',
-    content: 'http://localhost:3003/mf-manifest.json',
+    gifts: `http://${hostname}:3001/mf-manifest.json`,
+    redeem: `http://${hostname}:3002/mf-manifest.json`,
+    content: `http://${hostname}:3003/mf-manifest.json`,
     news: `${origins.news}/mf-manifest.json`,
   });
 });

@@ -32,7 +32,7 @@ test('play, win, open the gift, redeem it, see the voucher; a reload shows it ag
   await suite.page.getByRole('link', { name: 'Open your gift' }).click();
   await suite.page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
   const giftId = new URL(suite.page.url()).pathname.split('/')[2] ?? '';
-  await suite.page.getByRole('heading', { name: /^Your gift/ }).waitFor();
+  await suite.page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
   expect(await layoutName(suite.page)).toBe('no-footer');
 
   await suite.page.getByRole('button', { name: 'Redeem', exact: true }).click();
@@ -142,7 +142,7 @@ test('a slow answer from the API shows the progress bar and a pending button unt
   const giftId = await winGift();
   const page = suite.page;
   expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
-  await page.getByRole('heading', { name: /^Your gift/ }).waitFor();
+  await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
   const bar = page.getByRole('progressbar', { name: 'Waiting for the service' });
   await bar.waitFor({ state: 'detached' });
 
