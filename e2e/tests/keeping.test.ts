@@ -122,6 +122,23 @@ test('the browser that redeemed a gift sees its voucher again from the gift page
   await expect(stranger.page.getByRole('link', { name: 'See your voucher' }).count()).resolves.toBe(0);
 });
 
+test('at 1280 × 800 the whole win card is on screen, "Open your gift" included', async () => {
+  const { page } = await newVisitor({ viewport: { width: 1280, height: 800 } });
+  await visit(page, '/game');
+  await winOnce(page);
+  // Once the card has slid into place.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+  );
+  const outcome = await page.getByRole('region', { name: 'You won!' }).boundingBox();
+  const open = await page.getByRole('link', { name: 'Open your gift' }).boundingBox();
+  expect(outcome?.y).toBeGreaterThanOrEqual(0);
+  expect((outcome?.y ?? 0) + (outcome?.height ?? 0)).toBeLessThanOrEqual(800);
+  expect((open?.y ?? 0) + (open?.height ?? 0)).toBeLessThanOrEqual(800);
+});
+
 test("a gift's page shows the prize and its Redeem button at once, not after the unwrap", async () => {
   const { page } = await newVisitor();
   await visit(page, '/game');
