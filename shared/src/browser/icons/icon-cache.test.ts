@@ -8,7 +8,8 @@ import {
 
 const HOUR = 60 * 60 * 1000;
 const T0 = Date.parse('2026-11-22T12:00:00Z');
-const icon = (n: number) => ({ body: `<path d="M${n} 0h1v1z"/>`, width: 24, height: 24 });
+// Stored as the sanitiser writes it (sanitize-svg-body.ts).
+const icon = (n: number) => ({ body: `<path d="M${n} 0h1v1z"></path>`, width: 24, height: 24 });
 
 beforeEach(() => localStorage.clear());
 afterEach(() => jest.restoreAllMocks());

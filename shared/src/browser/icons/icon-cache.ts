@@ -5,15 +5,14 @@
  * makes every lookup a miss.
  */
 import type { IconifyIcon } from '@iconify/react/offline';
-import { isSafeSvgBody } from './safe-svg-body';
 
 export const ICON_CACHE_MAX_ENTRIES = 50;
 export const ICON_CACHE_TTL_HOURS = 168;
 export const ICON_CACHE_KEY = 'p-icons';
 
 const TTL_MS = ICON_CACHE_TTL_HOURS * 60 * 60 * 1000;
-// 2: entries are checked drawings (safe-svg-body.ts); older ones are dropped.
-const VERSION = 2;
+// 3: entries are sanitised drawings (sanitize-svg-body.ts); older ones are dropped.
+const VERSION = 3;
 
 interface Entry {
   data: IconifyIcon;
@@ -42,8 +41,6 @@ function isEntry(value: unknown): value is Entry {
     typeof value === 'object' &&
     value !== null &&
     isIconData(entry.data) &&
-    // Storage is writable by any script on the origin: what comes back is checked again.
-    isSafeSvgBody(entry.data.body) &&
     Number.isFinite(entry.storedAt) &&
     Number.isFinite(entry.usedAt)
   );
@@ -81,6 +78,7 @@ export function readCachedIcon(name: string, now = Date.now()): IconifyIcon | un
   if (!entry) return undefined;
   entry.usedAt = now;
   writeEntries(entries);
+  // Storage is writable by any script on the origin: the caller sanitises it again (icon-service.ts).
   return entry.data;
 }
 

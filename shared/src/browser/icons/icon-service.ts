@@ -2,6 +2,8 @@
  * Icons that are not bundled, from the configured icon service (an Iconify API): asked for once
  * per page however many components show them, with a time limit, kept in the local cache
  * (icon-cache.ts), and a failure only logged: the icon then stays an empty box of its size.
+ * Every drawing, fetched or read back from the cache, is drawn as the sanitiser gives it
+ * (sanitize-svg-body.ts), loaded only when such an icon is on a page: most pages have none.
  * Shared as a singleton, so the host's configuration is what every remote's icons use.
  */
 import type { IconifyIcon } from '@iconify/react/offline';
@@ -9,7 +11,12 @@ import { createListeners } from '../listeners';
 import type { IconsConfig } from '../../runtime-config';
 import { readCachedIcon, writeCachedIcon } from './icon-cache';
 import { ICON_NAME, iconFromSet } from './icon-data';
-import { isSafeSvgBody } from './safe-svg-body';
+
+/** The sanitiser and DOMPurify, in a chunk of their own. */
+async function sanitize(body: string): Promise<string | undefined> {
+  const { sanitizeSvgBody } = await import(/* webpackChunkName: "svg-sanitizer" */ './sanitize-svg-body');
+  return sanitizeSvgBody(body);
+}
 
 export type FallbackIcon = { status: 'idle' | 'loading' | 'failed' } | { status: 'loaded'; data: IconifyIcon };
 
@@ -46,14 +53,9 @@ export function subscribeToIcons(listener: () => void): () => void {
   return listeners.subscribe(listener);
 }
 
-/** Where a non-bundled icon stands; an icon cached by an earlier visit is loaded at once. */
+/** Where a non-bundled icon stands. */
 export function fallbackIcon(name: string): FallbackIcon {
-  const known = states.get(name);
-  if (known) return known;
-  const cached = readCachedIcon(name);
-  const state: FallbackIcon = cached ? { status: 'loaded', data: cached } : IDLE;
-  states.set(name, state);
-  return state;
+  return states.get(name) ?? IDLE;
 }
 
 function reasonOf(error: unknown, timeoutMs: number): string {
@@ -74,9 +76,26 @@ async function fetchIcon(name: string, { serviceUrl, timeoutMs }: Service): Prom
   if (!response.ok) throw new Error(`the icon service answered HTTP ${response.status}`);
   const data = iconFromSet(await response.json(), name);
   if (!data) throw new Error('the icon service does not have it');
-  if (!isSafeSvgBody(data.body))
-    throw new Error('its drawing holds a script, an event handler, a link out or foreign content');
-  return data;
+  return sanitized(data);
+}
+
+/** What is drawn is the sanitiser's output, never the stored or served text. */
+async function sanitized(data: IconifyIcon): Promise<IconifyIcon> {
+  const body = await sanitize(data.body);
+  if (body === undefined) throw new Error('nothing drawable is left once its drawing is sanitised');
+  return { ...data, body };
+}
+
+/** An icon cached by an earlier visit: drawn without asking the service, once sanitised again. */
+async function loadCached(name: string, cached: IconifyIcon): Promise<void> {
+  const started = generation;
+  settle(name, LOADING);
+  try {
+    const data = await sanitized(cached);
+    if (started === generation) settle(name, { status: 'loaded', data });
+  } catch (error) {
+    if (started === generation) fail(name, `its cached drawing cannot be used: ${(error as Error).message}`);
+  }
 }
 
 function fail(name: string, reason: string): void {
@@ -91,6 +110,8 @@ function fail(name: string, reason: string): void {
 export async function requestIcon(name: string): Promise<void> {
   if (fallbackIcon(name).status !== 'idle') return;
   if (!ICON_NAME.test(name)) return fail(name, 'it is not an Iconify icon name such as mdi:coffee');
+  const cached = readCachedIcon(name);
+  if (cached) return loadCached(name, cached);
   if (!service) return fail(name, 'it is not bundled and no icon service is configured');
   const current = service;
   const started = generation;
