@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createStaticHandler, safeRelativePath, type RequestHandler } from './static-server';
+import { createStaticHandler, safeRelativePath, sendFile, type RequestHandler } from './static-server';
 
 const HOST_ORIGIN = 'http://host.example:3000';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -188,6 +188,22 @@ describe('createStaticHandler', () => {
   });
 
   describe('compression', () => {
+    it('says a compressible file varies with Accept-Encoding when served on its own, without CORS (the host)', async () => {
+      const bare = await listen(async (req, res) => {
+        if (!(await sendFile(req, res, root, 'main.1a2b3c4d.js'))) res.end();
+      });
+      try {
+        const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+        for (const encoding of ['gzip', 'identity']) {
+          const res = await fetch(url, { headers: { 'Accept-Encoding': encoding } });
+          expect(res.headers.get('vary')).toBe('Accept-Encoding');
+          await res.arrayBuffer();
+        }
+      } finally {
+        await close(bare);
+      }
+    });
+
     it('gzips a text file of at least 1 KiB when the client accepts gzip', async () => {
       expect(Buffer.byteLength(BIG_JS)).toBeGreaterThanOrEqual(1024);
       const res = await raw('/main.1a2b3c4d.js', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });

@@ -53,6 +53,16 @@ export function safeRelativePath(url: string | undefined): string | undefined {
   return normalised.split(sep).join('/');
 }
 
+/**
+ * Adds to the Vary header. A file that may be sent gzipped varies with Accept-Encoding whoever
+ * serves it, or a shared cache could hand compressed bytes to a client that did not ask for them.
+ */
+function vary(res: ServerResponse, header: string): void {
+  const current = String(res.getHeader('Vary') ?? '');
+  const names = current.split(',').map((name) => name.trim().toLowerCase());
+  if (!names.includes(header.toLowerCase())) res.setHeader('Vary', current ? `${current}, ${header}` : header);
+}
+
 export function applyCors(req: IncomingMessage, res: ServerResponse, origins: readonly AllowedOrigin[]): void {
   const origin = req.headers.origin;
   res.setHeader('Vary', 'Origin, Accept-Encoding');
@@ -98,6 +108,7 @@ export async function sendFile(
   res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', cacheControlFor(relativePath));
   res.setHeader('ETag', etag);
+  if (COMPRESSIBLE.test(type) && stats.size >= MIN_GZIP_BYTES) vary(res, 'Accept-Encoding');
   res.setHeader('Last-Modified', stats.mtime.toUTCString());
   res.setHeader('X-Content-Type-Options', 'nosniff');
   if (status === 200 && req.headers['if-none-match'] === etag) {
@@ -145,7 +156,7 @@ export async function sendBody(req: IncomingMessage, res: ServerResponse, genera
   res.setHeader('Cache-Control', cacheControl);
   res.setHeader('ETag', etag);
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Vary', 'Accept-Encoding');
+  vary(res, 'Accept-Encoding');
   if (status === 200 && req.headers['if-none-match'] === etag) {
     res.statusCode = 304;
     res.end();
