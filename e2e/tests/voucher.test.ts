@@ -24,12 +24,7 @@ const termsBox = (page: Page) => page.getByRole('checkbox', { name: /I accept th
 
 /** A new gift, opened and redeemed in this page's browser, which is then shown its voucher. */
 async function redeemNewGift(page: Page): Promise<string> {
-  const giftId = await winGift();
-  expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
-  await page.getByRole('button', { name: 'Redeem', exact: true }).click();
-  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
-  await emailField(page).fill(EMAIL);
-  await termsBox(page).check();
+  await fillRedeemForm(page);
   await page.getByRole('button', { name: 'Redeem my gift' }).click();
   await page.getByRole('heading', { name: 'Your gift is redeemed' }).waitFor();
   return voucherCode(page);

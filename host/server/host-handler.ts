@@ -109,17 +109,15 @@ export function createHostHandler({
       render = createPageHtml({ template, config: view.config, hostCss });
       page.renders.set(view, render);
     }
-    const { snapshot: snapshotOf } = view;
     // An unknown path or an invalid id gets no preloads: the app shows an error, not the page.
-    return resolved instanceof HttpError
-      ? render({
-          pathname,
-          route: undefined,
-          errorTitle: errorTitleFor(resolved.statusCode, false),
-          snapshot: snapshotOf,
-          noindex,
-        })
-      : render({ pathname, route: resolved.route, snapshot: snapshotOf, noindex });
+    const failed = resolved instanceof HttpError;
+    return render({
+      pathname,
+      route: failed ? undefined : resolved.route,
+      errorTitle: failed ? errorTitleFor(resolved.statusCode, false) : undefined,
+      snapshot: view.snapshot,
+      noindex,
+    });
   }
 
   return async (req, res) => {

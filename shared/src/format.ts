@@ -24,12 +24,12 @@ function formatInstant(iso: string, options: Intl.DateTimeFormatOptions): string
   return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(LOCALE, options).format(date);
 }
 
-/** "February 14, 2030", in the visitor's time zone. */
-export function formatDate(iso: string): string {
-  return formatInstant(iso, { dateStyle: 'long' });
+/** "February 14, 2030", in the visitor's time zone unless another is given. */
+export function formatDate(iso: string, timeZone?: string): string {
+  return formatInstant(iso, { dateStyle: 'long', timeZone });
 }
 
-/** "14:32", in the visitor's time zone. */
-export function formatTime(iso: string): string {
-  return formatInstant(iso, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+/** "14:32", in the visitor's time zone unless another is given. */
+export function formatTime(iso: string, timeZone?: string): string {
+  return formatInstant(iso, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
 }

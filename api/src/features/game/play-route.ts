@@ -2,6 +2,7 @@
  * `POST /api/game/plays` → PlayResult; 429 once the visitor's or the address's plays are used up.
  * An `Idempotency-Key` header makes the play repeatable (play.ts).
  */
+import { IDEMPOTENCY_KEY_HEADER } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
 import { limitSubject } from '../../http/client-ip';
 import { visitorId } from '../../http/visitor';
@@ -26,7 +27,7 @@ export function registerPlay(app: App, { db, config, now }: AppContext): void {
         {
           visitorId: visitorId(request, reply),
           ip: limitSubject(request.ip),
-          idempotencyKey: request.headers['idempotency-key'],
+          idempotencyKey: request.headers[IDEMPOTENCY_KEY_HEADER],
         },
         now(),
       ),

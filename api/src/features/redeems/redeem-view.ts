@@ -3,7 +3,7 @@ import { type RedeemStatus, type RedeemView } from 'shared/api/contract';
 import { maskEmail } from 'shared/api/email';
 import { type Queryable } from '../../db/database';
 import { visitorHash } from '../../http/visitor';
-import { type GiftRow, toGiftView } from '../gifts/gift-view';
+import { GIFT_COLUMNS, type GiftRow, toGiftView } from '../gifts/gift-view';
 
 export interface RedeemRow extends GiftRow {
   redeem_id: string;
@@ -66,10 +66,7 @@ export async function findRedeem(db: Queryable, redeemId: string): Promise<Redee
     `SELECT s.id AS redeem_id, s.status AS redeem_status, s.created_at AS redeem_created_at,
             s.expires_at AS redeem_expires_at, s.completed_at, s.email, s.voucher_code,
             s.visitor_hash, s.completed_visitor_hash, s.voucher_valid_until,
-            g.id AS gift_id, g.status AS gift_status, g.created_at AS gift_created_at,
-            g.expires_at AS gift_expires_at, g.redeemed_at,
-            p.id AS prize_id, p.name AS prize_name, p.description AS prize_description,
-            p.value AS prize_value, p.icon AS prize_icon,
+            ${GIFT_COLUMNS},
             p.how_to_use, p.conditions, p.voucher_valid_days
        FROM redeem_sessions s
        JOIN gifts g ON g.id = s.gift_id

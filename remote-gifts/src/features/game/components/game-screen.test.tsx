@@ -358,6 +358,14 @@ describe('GameScreen', () => {
       expect(await screen.findByText('Gift page')).toBeInTheDocument();
     });
 
+    it("takes the visitor to the list when they came by the header's link (#your-gifts)", async () => {
+      renderWithApi('/game#your-gifts', { '/game': <GameScreen /> }, stubFetch(), {
+        visitorGifts: () => jsonResponse({ gifts: [{ ...giftView(), redeemId: null }] }),
+      });
+      const list = await screen.findByRole('region', { name: 'Your gifts' });
+      await waitFor(() => expect(list).toHaveFocus());
+    });
+
     it('shows no list to a visitor without gifts, nor when the list cannot load', async () => {
       silenceWarnings();
       renderWithApi('/game', { '/game': <GameScreen /> }, stubFetch(), {

@@ -5,26 +5,16 @@
 import { useId } from 'react';
 import { Icon } from 'shared/browser/icons/icon';
 import { UI_ICONS } from 'shared/browser/icons/icon-names';
-import { useCopyToClipboard } from 'shared/browser/feedback/use-copy-to-clipboard';
-
-function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
+import { useShareLink } from '../../../hooks/use-share-link';
 
 export function GiftLink({ url, prizeName }: { url: string; prizeName: string }) {
   const inputId = useId();
-  const { status, copy, clear } = useCopyToClipboard();
-  const canShare = typeof navigator.share === 'function';
-
-  const share = async () => {
-    clear();
-    try {
-      await navigator.share({ title: `${prizeName} · Gift Box`, text: `A gift for you: ${prizeName}`, url });
-    } catch (error) {
-      // Closing the share sheet is a choice, not a failure.
-      if (!isAbort(error)) await copy(url);
-    }
-  };
+  const {
+    canShare,
+    feedback: status,
+    shareLink,
+    copyLink,
+  } = useShareLink(`${prizeName} · Gift Box`, `A gift for you: ${prizeName}`, url);
 
   return (
     <div className="p-game__link">
@@ -40,12 +30,12 @@ export function GiftLink({ url, prizeName }: { url: string; prizeName: string })
         onFocus={(event) => event.currentTarget.select()}
       />
       <div className="p-game__link-actions">
-        <button type="button" className="p-button" onClick={() => void copy(url)}>
+        <button type="button" className="p-button" onClick={() => void copyLink()}>
           <Icon icon={UI_ICONS.copyLink} size="1.15em" />
           Copy link
         </button>
         {canShare && (
-          <button type="button" className="p-button" onClick={() => void share()}>
+          <button type="button" className="p-button" onClick={() => void shareLink()}>
             <Icon icon={UI_ICONS.share} size="1.15em" />
             Share
           </button>

@@ -1,19 +1,14 @@
 /** The gifts this browser won or redeemed, newest first, each a link to its page. Nothing until there is one. */
 import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import type { GiftStatus, VisitorGift } from 'shared/api/contract';
+import type { VisitorGift } from 'shared/api/contract';
 import { formatDate, formatPrizeValue } from 'shared/format';
 import { Icon } from 'shared/browser/icons/icon';
 import { YOUR_GIFTS_ANCHOR } from 'shared/browser/api/visitor-gifts-hint';
+import { GIFT_STATUS_LABELS } from '../../../components/gift-status-labels';
 import { useInBrowser } from '../../../hooks/use-in-browser';
 import { useVisitorGifts } from '../api/get-visitor-gifts';
 import './your-gifts.css';
-
-const STATUS: Record<GiftStatus, string> = {
-  available: 'Ready to redeem',
-  redeemed: 'Redeemed',
-  expired: 'Expired',
-};
 
 function When({ gift }: { gift: VisitorGift }) {
   if (gift.status === 'available') return <>Redeem by {formatDate(gift.expiresAt)}</>;
@@ -58,7 +53,7 @@ function YourGiftsList() {
               <span className="p-your-gifts__name">{gift.prize.name}</span>
               <span className="p-your-gifts__value">{formatPrizeValue(gift.prize.value)}</span>
               <span className="p-your-gifts__status" data-status={gift.status}>
-                {STATUS[gift.status]}
+                {GIFT_STATUS_LABELS[gift.status]}
               </span>
               <span className="p-your-gifts__when">
                 <When gift={gift} />

@@ -8,7 +8,7 @@ import { Icon } from 'shared/browser/icons/icon';
 import { GiftBox } from '../../../components/gift-box';
 import { useOpenRedeem } from '../api/open-redeem';
 import { useVoucherSession } from '../api/get-voucher-session';
-import { useShareLink } from '../hooks/use-share-link';
+import { useShareLink } from '../../../hooks/use-share-link';
 import { GiftStatus } from './gift-status';
 import { RedeemButton } from './redeem-button';
 import { ShareButton } from './share-button';

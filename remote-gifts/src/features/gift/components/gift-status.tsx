@@ -1,11 +1,6 @@
 import type { GiftStatus as Status, GiftView } from 'shared/api/contract';
 import { formatDate } from 'shared/format';
-
-const BADGES: Record<Status, string> = {
-  available: 'Ready to redeem',
-  redeemed: 'Redeemed',
-  expired: 'Expired',
-};
+import { GIFT_STATUS_LABELS } from '../../../components/gift-status-labels';
 
 function Day({ timestamp }: { timestamp: string }) {
   return <time dateTime={timestamp}>{formatDate(timestamp)}</time>;
@@ -19,7 +14,7 @@ export function GiftStatus({ gift, status }: { gift: GiftView; status: Status })
   return (
     // A live region: a status learned from a failed redeem is announced, not only drawn.
     <div className="p-gift__status" data-status={status} role="status">
-      <p className="p-gift__badge">{BADGES[status]}</p>
+      <p className="p-gift__badge">{GIFT_STATUS_LABELS[status]}</p>
       <p className="p-gift__when">
         {status === 'available' && (
           <>

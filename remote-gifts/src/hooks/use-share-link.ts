@@ -1,6 +1,7 @@
 /**
- * Shares the page's address: the system share sheet where there is one (phones), otherwise a
- * copy to the clipboard, with feedback either way so the visitor knows what happened.
+ * Shares a gift's address (the page's unless given): the system share sheet where there is one
+ * (phones), otherwise a copy to the clipboard, with feedback either way so the visitor knows
+ * what happened. `copyLink` copies it whatever the system offers.
  */
 import { useCallback } from 'react';
 import { useCopyToClipboard } from 'shared/browser/feedback/use-copy-to-clipboard';
@@ -12,12 +13,12 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-export function useShareLink(title: string, text: string) {
+export function useShareLink(title: string, text: string, link?: string) {
   const canShare = typeof navigator.share === 'function';
   const { status: feedback, copy, clear } = useCopyToClipboard(FEEDBACK_MS);
 
   const shareLink = useCallback(async () => {
-    const url = window.location.href;
+    const url = link ?? window.location.href;
     clear();
     if (typeof navigator.share === 'function') {
       try {
@@ -29,7 +30,9 @@ export function useShareLink(title: string, text: string) {
       }
     }
     await copy(url);
-  }, [title, text, clear, copy]);
+  }, [title, text, link, clear, copy]);
 
-  return { canShare, feedback, shareLink };
+  const copyLink = useCallback(() => copy(link ?? window.location.href), [link, copy]);
+
+  return { canShare, feedback, shareLink, copyLink };
 }
