@@ -15,6 +15,7 @@ import type MinimizerPlugin from 'minimizer-webpack-plugin';
 import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { BuildInfoPlugin } from './shared/src/node/build-info-plugin';
+import { RemoteIntegrityPlugin } from './shared/src/node/integrity-plugin';
 import { remoteExposes } from './shared/src/node/remote-exposes';
 import { SharedFallbacksPlugin } from './shared/src/node/shared-fallbacks';
 import {
@@ -218,6 +219,10 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         publicPath: isHost ? '/' : 'auto',
         uniqueName: options.name,
         chunkLoadTimeout: CHUNK_LOAD_TIMEOUT_MS,
+        // A remote's chunks are scripts of another origin on the host's page, fetched with CORS
+        // (the host's own runtime does the same for the remote's entry): a script with
+        // `integrity` must be, and a preload is reused only by a request of the same mode.
+        crossOriginLoading: isHost ? false : 'anonymous',
         clean: true,
       },
       resolve: { extensions: ['.tsx', '.ts', '.js'] },
@@ -291,6 +296,10 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         ...(isHost
           ? []
           : [new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }), new SharedFallbacksPlugin()]),
+        // A remote's production build records the integrity of its scripts, and its runtime checks
+        // its chunks' (docs/decisions/0019-remote-code-integrity.md). Not under `webpack serve`:
+        // a hot update changes the chunks behind a running page's back.
+        ...(production && !isHost ? [new RemoteIntegrityPlugin()] : []),
         ...(production ? precompression() : []),
         new BuildInfoPlugin({ ...build, app: options.name, version: pkg.version, dir: buildsDir }),
         ...(options.plugins ?? []),
