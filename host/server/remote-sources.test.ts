@@ -126,6 +126,46 @@ describe("reading a remote's build", () => {
     });
   });
 
+  it('gives the integrity the manifest records for each script, by the URL the browser loads it from', () => {
+    const entryIntegrity = `sha384-${'A'.repeat(64)}`;
+    const chunkIntegrity = `sha384-${'B'.repeat(64)}`;
+    const body = {
+      ...(JSON.parse(manifest('a.js')) as object),
+      integrity: { 'remoteEntry.js': entryIntegrity, 'a.js': chunkIntegrity, 'broken.js': 'md5-nope' },
+    };
+    const read = readManifest('https://cdn.example.com/content/v7/mf-manifest.json', body);
+    expect(read.integrity).toEqual(
+      new Map([
+        ['https://cdn.example.com/content/v7/remoteEntry.js', entryIntegrity],
+        ['https://cdn.example.com/content/v7/a.js', chunkIntegrity],
+      ]),
+    );
+    // A build from before integrity was recorded: none.
+    expect(readManifest('https://cdn.example.com/mf-manifest.json', JSON.parse(manifest('a.js'))).integrity.size).toBe(
+      0,
+    );
+  });
+
+  it('refuses a manifest whose scripts are at an origin remotes may not come from, or whose public path it cannot check', () => {
+    const url = 'https://cdn.example.com/content/mf-manifest.json';
+    const elsewhere = {
+      ...(JSON.parse(manifest('a.js')) as { metaData: object }),
+      metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'https://evil.example/' },
+    };
+    expect(() => readManifest(url, elsewhere, undefined, ['https://cdn.example.com'])).toThrow(
+      'its scripts are at https://evil.example, which is not an allowed remote origin',
+    );
+    expect(
+      readManifest(url, elsewhere, undefined, ['https://cdn.example.com', 'https://evil.example']).remoteEntry,
+    ).toBe('https://evil.example/remoteEntry.js');
+    // The default: the manifest's own origin.
+    expect(() => readManifest(url, elsewhere)).toThrow('not an allowed remote origin');
+    const functionPath = {
+      metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, getPublicPath: 'return "/"' },
+    };
+    expect(() => readManifest(url, functionPath)).toThrow('its publicPath is neither "auto" nor an absolute URL');
+  });
+
   it("reads what a build provides from its manifest's shared list, and refuses a manifest without one", () => {
     expect(sharedModulesOf({ shared: [{ name: 'react' }, { name: 'shared/format' }, { version: '1' }] })).toEqual(
       new Set(['react', 'shared/format']),
