@@ -273,7 +273,7 @@ export function buildBefore<T extends { id: string }>(builds: readonly T[], curr
  * the current build, the one it replaced (pages still run it), the one before it (what a plain
  * rollback restores), then the newest builds whose copy is whole until there are `keep`.
  * The meta files stay: they record what was deployed here, so a rollback to a pruned build is
- * told so, and are a few hundred bytes each.
+ * told so, and are a few kilobytes each.
  */
 async function prune(
   target: string,
