@@ -87,9 +87,9 @@ function unique(values: ReadonlyArray<string | undefined>): string[] {
 /**
  * Google's tag (GA4 through gtag.js), as Google's CSP guide lists it: the loader and the tags it
  * loads (the default loader is on www.googletagmanager.com), and where hits go (requests and
- * image beacons). A custom loader URL replaces only the
- * loader's origin; the hits still go to Google. Google signals would need Google's advertising
- * domains too: consent mode keeps advertising storage denied, so they are not allowed.
+ * image beacons). A custom loader URL replaces only the loader's origin; the hits still go to
+ * Google. Google signals would need Google's advertising domains too: consent mode keeps
+ * advertising storage denied, so they are not allowed.
  */
 const GOOGLE_TAG = {
   script: 'https://*.googletagmanager.com',
