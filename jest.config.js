@@ -17,11 +17,11 @@ module.exports = {
     '<rootDir>/api',
     '<rootDir>/host',
     ...Object.values(REMOTES).map((remote) => `<rootDir>/${remote.packageDir}`),
-    // The root's own scripts (npm start's runner, the test set-up).
+    // The root's own scripts (npm start's runner, the test set-up) and deploy/'s.
     preset(__dirname, {
       displayName: 'scripts',
-      roots: ['<rootDir>/scripts'],
-      testMatch: ['<rootDir>/scripts/**/*.test.ts'],
+      roots: ['<rootDir>/scripts', '<rootDir>/deploy'],
+      testMatch: ['<rootDir>/scripts/**/*.test.ts', '<rootDir>/deploy/**/*.test.ts'],
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),

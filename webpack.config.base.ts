@@ -7,12 +7,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
+import { constants as zlibConstants, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type MinimizerPlugin from 'minimizer-webpack-plugin';
 import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { BuildInfoPlugin } from './shared/src/node/build-info-plugin';
+import { RemoteIntegrityPlugin } from './shared/src/node/integrity-plugin';
 import { remoteExposes } from './shared/src/node/remote-exposes';
 import { SharedFallbacksPlugin } from './shared/src/node/shared-fallbacks';
 import {
@@ -58,6 +61,36 @@ const CHUNK_LOAD_TIMEOUT_MS = 10_000;
  * transpiler and minifier alike. Type checking is `npm run typecheck`'s, not the build's.
  */
 export const BROWSER_TARGET = 'es2022';
+/**
+ * The files written beside their gzip and brotli forms, for a web server that sends them as they
+ * are (nginx's `gzip_static` and `brotli_static`, deploy/nginx): those whose name carries a
+ * content hash. They are most of the bytes and never change, so the slowest, smallest settings
+ * pay off once per build. Files that name the current build (entries, manifests, payloads) are
+ * left to the server's on-the-fly gzip: a compressed copy beside one would be a second file to
+ * swap in step with it at every deploy and rollback.
+ */
+export const PRECOMPRESSED = /\.[0-9a-f]{8,}\.(js|css|svg)$/;
+/** Below this size a compressed copy saves less than its headers cost. */
+const PRECOMPRESS_MIN_BYTES = 1024;
+
+function precompression(): webpack.WebpackPluginInstance[] {
+  const common = { test: PRECOMPRESSED, threshold: PRECOMPRESS_MIN_BYTES, minRatio: 0.9 };
+  return [
+    new CompressionPlugin({
+      ...common,
+      algorithm: 'gzip',
+      compressionOptions: { level: 9 },
+      filename: '[path][base].gz',
+    }),
+    new CompressionPlugin<BrotliOptions>({
+      ...common,
+      algorithm: 'brotliCompress',
+      compressionOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } },
+      filename: '[path][base].br',
+    }),
+  ];
+}
+
 /** webpack's own terser plugin, from webpack's dependencies. */
 const TerserPlugin = createRequire(require.resolve('webpack'))('minimizer-webpack-plugin') as typeof MinimizerPlugin;
 
@@ -186,6 +219,10 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         publicPath: isHost ? '/' : 'auto',
         uniqueName: options.name,
         chunkLoadTimeout: CHUNK_LOAD_TIMEOUT_MS,
+        // A remote's chunks are scripts of another origin on the host's page, fetched with CORS
+        // (the host's own runtime does the same for the remote's entry): a script with
+        // `integrity` must be, and a preload is reused only by a request of the same mode.
+        crossOriginLoading: isHost ? false : 'anonymous',
         clean: true,
       },
       resolve: { extensions: ['.tsx', '.ts', '.js'] },
@@ -259,6 +296,11 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         ...(isHost
           ? []
           : [new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }), new SharedFallbacksPlugin()]),
+        // A remote's production build records the integrity of its scripts, and its runtime checks
+        // its chunks' (docs/decisions/0019-remote-code-integrity.md). Not under `webpack serve`:
+        // a hot update changes the chunks behind a running page's back.
+        ...(production && !isHost ? [new RemoteIntegrityPlugin()] : []),
+        ...(production ? precompression() : []),
         new BuildInfoPlugin({ ...build, app: options.name, version: pkg.version, dir: buildsDir }),
         ...(options.plugins ?? []),
       ],

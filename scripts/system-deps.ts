@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findPostgresBinaries } from '../api/test/support/postgres';
 import { CHROMIUM_PATH } from '../e2e/support/browser';
+import { BROTLI_STATIC_MODULE, NGINX_PATH } from '../e2e/support/nginx';
 
 export interface SystemPackage {
   /** The Debian package. */
@@ -41,6 +42,18 @@ export const PACKAGES: readonly SystemPackage[] = [
         return false;
       }
     },
+  },
+  {
+    name: 'nginx',
+    neededBy: 'the browser tests of the production topology',
+    otherwise: `nginx at ${NGINX_PATH} (or set E2E_NGINX_PATH)`,
+    present: () => existsSync(NGINX_PATH),
+  },
+  {
+    name: 'libnginx-mod-http-brotli-static',
+    neededBy: "nginx's brotli_static, in the same tests",
+    otherwise: `the brotli_static module at ${BROTLI_STATIC_MODULE}`,
+    present: () => existsSync(BROTLI_STATIC_MODULE),
   },
 ];
 

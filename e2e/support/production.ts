@@ -107,12 +107,23 @@ export interface BundleProcess {
  * crash of the test process leaves nothing behind. Only PATH, HOME and `env` are passed on.
  */
 export function startBundle(name: string, cwd: string, bundle: string, env: Record<string, string>): BundleProcess {
+  return startBundleCommand(name, cwd, process.execPath, ['--enable-source-maps', bundle], env);
+}
+
+/** Any program, as `startBundle` runs node (nginx, for one). */
+export function startBundleCommand(
+  name: string,
+  cwd: string,
+  program: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): BundleProcess {
   mkdirSync(LOG_DIR, { recursive: true });
   const logFile = join(LOG_DIR, `production-${name}.log`);
   const fd = openSync(logFile, 'w');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [GUARD, process.execPath, '--enable-source-maps', bundle], {
+    child = spawn(process.execPath, [GUARD, program, ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? cwd, ...env },
       detached: true,

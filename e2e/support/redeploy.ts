@@ -2,7 +2,7 @@
  * Redeploying the content remote during a test: a second build of it with other text (built into
  * a temporary folder from edited copies of its Markdown, never touching remote-content/dist or
  * remote-content/content, which other test files use), the folders a remote's server serves
- * (STATIC_ROOT), and the remote's own deploy command.
+ * (STATIC_ROOT), and the remote's own deploy and rollback commands.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -107,6 +107,12 @@ export async function buildContentRemote(options: {
 export function deployContentRemote(target: string, from?: string): Promise<string> {
   const args = ['run', 'deploy', '-w', 'remote-content', '--', target, ...(from ? ['--from', from] : [])];
   return run('deploy of remote-content', args, { ...process.env }, 'redeploy-deploy.log');
+}
+
+/** `npm run rollback -w remote-content -- <target> [<build id>]`; gives the command's output. */
+export function rollbackContentRemote(target: string, buildId?: string): Promise<string> {
+  const args = ['run', 'rollback', '-w', 'remote-content', '--', target, ...(buildId ? [buildId] : [])];
+  return run('rollback of remote-content', args, { ...process.env }, 'redeploy-deploy.log');
 }
 
 /** What a deploy that does not keep old assets does: the folder holds the new build only. */

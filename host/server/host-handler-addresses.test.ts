@@ -85,7 +85,7 @@ describe('the default configuration follows the address the page was opened at',
     });
     const page = await get(server, '/about', `${address}:3000`);
     expect(inlineConfig(page.body)).toEqual(JSON.parse(config));
-    expect(page.body).toContain(`<link rel="preconnect" href="http://${address}:3003">`);
+    expect(page.body).toContain(`<link rel="preconnect" href="http://${address}:3003" crossorigin>`);
     expect(page.body).not.toContain('localhost');
     // The page's policy lets it load what it was sent: the remotes and the API at that address.
     const policy = String(page.headers['content-security-policy']);
@@ -114,6 +114,27 @@ describe('the default configuration follows the address the page was opened at',
     expect(config.remotes.content).toBe('https://cdn.example.com/content/mf-manifest.json');
     // A remote the operator left at its default still follows the page.
     expect(config.remotes.gifts).toBe('http://127.0.0.2:3001/mf-manifest.json');
+  });
+});
+
+describe('the allowed remote origins follow the page with the URLs they allow', () => {
+  it('sends REMOTE_ORIGINS that name the default remotes at the address the page was opened at', async () => {
+    const server = await hostServer({
+      REMOTE_ORIGINS: 'http://localhost:3001,http://localhost:3002,http://localhost:3003,https://cdn.example.com',
+    });
+    const config = JSON.parse((await get(server, '/config.json', '127.0.0.2:3000')).body) as RuntimeConfig;
+    expect(config.remoteOrigins).toEqual([
+      'http://127.0.0.2:3001',
+      'http://127.0.0.2:3002',
+      'http://127.0.0.2:3003',
+      'https://cdn.example.com',
+    ]);
+    expect(config.remotes.gifts).toBe('http://127.0.0.2:3001/mf-manifest.json');
+  });
+
+  it('sends none when none is set: the browser allows the remote URLs’ own origins', async () => {
+    const config = JSON.parse((await get(await hostServer({}), '/config.json', '127.0.0.2:3000')).body) as object;
+    expect(config).not.toHaveProperty('remoteOrigins');
   });
 });
 

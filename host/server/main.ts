@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { readInt, readListenHost, readPort, readShutdownDelay } from 'shared/node/env';
 import { serve } from 'shared/node/serve';
 import { readTrustProxy } from 'shared/node/trust-proxy';
+import { allowedRemoteOrigins } from 'shared/runtime-config';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
@@ -60,7 +61,11 @@ function main(): void {
   // the server reads no remote: its pages carry no preloads and no prerendered text.
   let sources;
   if (refreshMs > 0) {
-    sources = createRemoteSources({ remotes: config.remotes, hostShared: hostShared(root) });
+    sources = createRemoteSources({
+      remotes: config.remotes,
+      allowedOrigins: allowedRemoteOrigins(config),
+      hostShared: hostShared(root),
+    });
     sources.start(refreshMs);
   }
   const handler = createHostHandler({

@@ -42,6 +42,8 @@ export function configAtHostname(config: RuntimeConfig, followed: FollowedOrigin
     remotes: Object.fromEntries(
       Object.entries(config.remotes).map(([name, url]) => [name, at(url)]),
     ) as RuntimeConfig['remotes'],
+    // An origin an operator allowed that the defaults also gave follows the page with the URLs at it.
+    ...(config.remoteOrigins ? { remoteOrigins: config.remoteOrigins.map(at) } : {}),
     apiBaseUrl: at(config.apiBaseUrl),
   };
 }
@@ -62,5 +64,6 @@ export function snapshotAtHostname(
         { ...files, scripts: files.scripts.map(at), sharedScripts: files.sharedScripts.map(at) },
       ]),
     ),
+    integrity: new Map([...snapshot.integrity].map(([url, integrity]) => [at(url), integrity])),
   };
 }

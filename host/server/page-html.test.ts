@@ -20,6 +20,9 @@ const config = parseRuntimeConfig({
   apiBaseUrl: 'https://api.example.com',
 });
 
+/** A well-formed integrity, different per `seed`. */
+const sri = (seed: string) => `sha384-${Buffer.from(seed.padEnd(48, '.')).toString('base64')}`;
+
 function route(path: string): RouteDefinition {
   const found = ROUTES.find((candidate) => candidate.path === path);
   if (!found) throw new Error(`no route ${path}`);
@@ -39,6 +42,11 @@ const gifts: RemoteSnapshot = {
       },
     ],
   ]),
+  integrity: new Map([
+    ['https://gifts.example.com/v2/remoteEntry.js', sri('entry')],
+    ['https://gifts.example.com/v2/__federation_expose_GamePage.1.js', sri('game')],
+    ['https://gifts.example.com/v2/1458.format.js', sri('format')],
+  ]),
   prerendered: new Map(),
 };
 
@@ -54,6 +62,11 @@ const content: RemoteSnapshot = {
         sharedScripts: ['https://content.example.com/478.title.js'],
       },
     ],
+  ]),
+  integrity: new Map([
+    ['https://content.example.com/remoteEntry.js', sri('content entry')],
+    ['https://content.example.com/__federation_expose_AboutPage.2.js', sri('about')],
+    ['https://content.example.com/478.title.js', sri('title')],
   ]),
   prerendered: new Map([
     [
@@ -83,22 +96,26 @@ describe('the page the host sends', () => {
     expect(JSON.parse(inline ?? 'null')).toStrictEqual(config);
   });
 
-  it("connects early to the API's and every remote's origin", () => {
+  it("connects early to the API's and every remote's origin, each as it will be used", () => {
     const head = headOf(render({ pathname: '/game', route: route('/game'), snapshot }));
+    // The API with the visitor's cookie; the remotes' manifests and scripts with CORS, without.
     expect(head).toContain('<link rel="preconnect" href="https://api.example.com">');
-    expect(head).toContain('<link rel="preconnect" href="https://gifts.example.com">');
     expect(head).toContain('<link rel="preconnect" href="https://gifts.example.com" crossorigin>');
     expect(head).toContain('<link rel="preconnect" href="https://content.example.com" crossorigin>');
+    expect(head).not.toContain('<link rel="preconnect" href="https://gifts.example.com">');
   });
 
-  it("preloads the route's remote: its manifest, its entry and the page's own scripts", () => {
+  it("preloads the route's remote: its manifest, its entry and the page's own scripts, each with its integrity", () => {
     const head = headOf(render({ pathname: '/game', route: route('/game'), snapshot }));
     expect(head).toContain(
       '<link rel="preload" href="https://gifts.example.com/v2/mf-manifest.json" as="fetch" crossorigin>',
     );
-    expect(head).toContain('<link rel="preload" href="https://gifts.example.com/v2/remoteEntry.js" as="script">');
+    // With CORS and the integrity the browser's runtime loads them with, or it would fetch them again.
     expect(head).toContain(
-      '<link rel="preload" href="https://gifts.example.com/v2/__federation_expose_GamePage.1.js" as="script">',
+      `<link rel="preload" href="https://gifts.example.com/v2/remoteEntry.js" as="script" crossorigin integrity="${sri('entry')}">`,
+    );
+    expect(head).toContain(
+      `<link rel="preload" href="https://gifts.example.com/v2/__federation_expose_GamePage.1.js" as="script" crossorigin integrity="${sri('game')}">`,
     );
     // Nothing of the other remotes: they are not needed for this page.
     expect(head).not.toContain('content.example.com/remoteEntry.js');
@@ -106,13 +123,22 @@ describe('the page the host sends', () => {
 
   it("preloads the remote's copies of the shared modules its page needs and the host lacks, which the runtime asks for only after the entry ran", () => {
     const head = headOf(render({ pathname: '/game', route: route('/game'), snapshot }));
-    expect(head).toContain('<link rel="preload" href="https://gifts.example.com/v2/1458.format.js" as="script">');
+    expect(head).toContain(
+      `<link rel="preload" href="https://gifts.example.com/v2/1458.format.js" as="script" crossorigin integrity="${sri('format')}">`,
+    );
+  });
+
+  it('preloads no script the manifest gives no integrity for: the browser would refuse to run it', () => {
+    const withoutIntegrity = { ...gifts, integrity: new Map([...gifts.integrity].slice(1)) };
+    const head = headOf(render({ pathname: '/game', route: route('/game'), snapshot: () => withoutIntegrity }));
+    expect(head).not.toContain('remoteEntry.js');
+    expect(head).toContain('__federation_expose_GamePage.1.js');
   });
 
   it('leaves those copies out of a page sent prerendered: its text is on screen already, and they would compete with the first scripts', () => {
     const head = headOf(render({ pathname: '/about', route: route('/about'), snapshot }));
     expect(head).toContain(
-      '<link rel="preload" href="https://content.example.com/__federation_expose_AboutPage.2.js" as="script">',
+      `<link rel="preload" href="https://content.example.com/__federation_expose_AboutPage.2.js" as="script" crossorigin integrity="${sri('about')}">`,
     );
     expect(head).not.toContain('478.title.js');
   });

@@ -64,8 +64,9 @@ function originOf(url: string): string | undefined {
 }
 
 /**
- * Scripts and credentialed API requests share the browser's credentialed connections; the
- * federation runtime fetches manifests without credentials, over connections of their own.
+ * The API's requests carry the visitor's cookie, over the browser's credentialed connections; a
+ * remote's manifest and scripts are fetched without credentials (its scripts with CORS, for
+ * their integrity), over connections of their own.
  */
 function preconnects(config: RuntimeConfig): string[] {
   const links = new Set<string>();
@@ -73,9 +74,7 @@ function preconnects(config: RuntimeConfig): string[] {
   if (api) links.add(`<link rel="preconnect" href="${escapeAttribute(api)}">`);
   for (const remote of REMOTE_NAMES) {
     const origin = originOf(config.remotes[remote]);
-    if (!origin) continue;
-    links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}">`);
-    links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}" crossorigin>`);
+    if (origin) links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}" crossorigin>`);
   }
   return [...links];
 }
@@ -94,10 +93,16 @@ function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefi
     ...(files?.scripts ?? []),
     ...(prerendered ? [] : (files?.sharedScripts ?? [])),
   ];
-  return [
-    `<link rel="preload" href="${escapeAttribute(snapshot.manifestUrl)}" as="fetch" crossorigin>`,
-    ...[...new Set(scripts)].map((script) => `<link rel="preload" href="${escapeAttribute(script)}" as="script">`),
-  ];
+  // As the host's runtime loads them (federation/loading-plugin.ts): with CORS and the integrity
+  // the manifest gives, or the browser would fetch them again. One the manifest gives none for is
+  // refused by the browser, so not preloaded either.
+  const preloads = [...new Set(scripts)].flatMap((script) => {
+    const integrity = snapshot.integrity.get(script);
+    if (!integrity) return [];
+    const attributes = `href="${escapeAttribute(script)}" as="script" crossorigin integrity="${escapeAttribute(integrity)}"`;
+    return [`<link rel="preload" ${attributes}>`];
+  });
+  return [`<link rel="preload" href="${escapeAttribute(snapshot.manifestUrl)}" as="fetch" crossorigin>`, ...preloads];
 }
 
 export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {

@@ -46,13 +46,23 @@ function manifest(exposeChunk: string): string {
   });
 }
 
-function publish(remote: FakeRemote, build: string, text: string): void {
-  remote.files.set('/builds/latest.json', JSON.stringify({ id: build, timestamp: 1 }));
-  remote.files.set('/mf-manifest.json', manifest(`__federation_expose_AboutPage.${build}.js`));
-  remote.files.set('/prerender/pages.css', '.p-content{margin:0}');
+/**
+ * Puts a build's files where a deploy does: at the root (`folder` '/'), or in the folder it
+ * keeps the build in (`/builds/{id}/`).
+ */
+function publish(
+  remote: FakeRemote,
+  build: string,
+  text: string,
+  options: { folder?: string; timestamp?: number } = {},
+): void {
+  const folder = options.folder ?? '/';
+  remote.files.set(`${folder}builds/latest.json`, JSON.stringify({ id: build, timestamp: options.timestamp ?? 1 }));
+  remote.files.set(`${folder}mf-manifest.json`, manifest(`__federation_expose_AboutPage.${build}.js`));
+  remote.files.set(`${folder}prerender/pages.css`, '.p-content{margin:0}');
   for (const module of ['HomePage', 'AboutPage', 'PrivacyPolicyPage', 'TermsPage']) {
     remote.files.set(
-      `/prerender/${module}.json`,
+      `${folder}prerender/${module}.json`,
       JSON.stringify({
         buildId: build,
         html: `<article class="p-content"><h1 onclick="x()">${text}</h1></article>`,
@@ -62,12 +72,12 @@ function publish(remote: FakeRemote, build: string, text: string): void {
   }
 }
 
-function sourcesFor(remote: FakeRemote, log: string[] = [], timeoutMs = 2_000) {
+function sourcesFor(remote: FakeRemote, log: string[] = [], timeoutMs = 2_000, manifestPath = '/mf-manifest.json') {
   return createRemoteSources({
     // The other remotes at a port nothing listens on: refused at once.
     remotes: {
       ...everyRemote((name) => `http://127.0.0.1:9/${name}/mf-manifest.json`),
-      content: `${remote.base}/mf-manifest.json`,
+      content: `${remote.base}${manifestPath}`,
     },
     timeoutMs,
     log: (message) => log.push(message),
@@ -114,6 +124,46 @@ describe("reading a remote's build", () => {
       scripts: [at('a.js')],
       sharedScripts: [],
     });
+  });
+
+  it('gives the integrity the manifest records for each script, by the URL the browser loads it from', () => {
+    const entryIntegrity = `sha384-${'A'.repeat(64)}`;
+    const chunkIntegrity = `sha384-${'B'.repeat(64)}`;
+    const body = {
+      ...(JSON.parse(manifest('a.js')) as object),
+      integrity: { 'remoteEntry.js': entryIntegrity, 'a.js': chunkIntegrity, 'broken.js': 'md5-nope' },
+    };
+    const read = readManifest('https://cdn.example.com/content/v7/mf-manifest.json', body);
+    expect(read.integrity).toEqual(
+      new Map([
+        ['https://cdn.example.com/content/v7/remoteEntry.js', entryIntegrity],
+        ['https://cdn.example.com/content/v7/a.js', chunkIntegrity],
+      ]),
+    );
+    // A build from before integrity was recorded: none.
+    expect(readManifest('https://cdn.example.com/mf-manifest.json', JSON.parse(manifest('a.js'))).integrity.size).toBe(
+      0,
+    );
+  });
+
+  it('refuses a manifest whose scripts are at an origin remotes may not come from, or whose public path it cannot check', () => {
+    const url = 'https://cdn.example.com/content/mf-manifest.json';
+    const elsewhere = {
+      ...(JSON.parse(manifest('a.js')) as { metaData: object }),
+      metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'https://evil.example/' },
+    };
+    expect(() => readManifest(url, elsewhere, undefined, ['https://cdn.example.com'])).toThrow(
+      'its scripts are at https://evil.example, which is not an allowed remote origin',
+    );
+    expect(
+      readManifest(url, elsewhere, undefined, ['https://cdn.example.com', 'https://evil.example']).remoteEntry,
+    ).toBe('https://evil.example/remoteEntry.js');
+    // The default: the manifest's own origin.
+    expect(() => readManifest(url, elsewhere)).toThrow('not an allowed remote origin');
+    const functionPath = {
+      metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, getPublicPath: 'return "/"' },
+    };
+    expect(() => readManifest(url, functionPath)).toThrow('its publicPath is neither "auto" nor an absolute URL');
   });
 
   it("reads what a build provides from its manifest's shared list, and refuses a manifest without one", () => {
@@ -173,6 +223,41 @@ describe("reading a remote's build", () => {
     await sources.refresh();
     expect(sources.snapshot('content')?.buildId).toBe('b2');
     expect(sources.snapshot('content')?.prerendered.get('HomePage')?.html).toContain('Second text');
+  });
+
+  it('reads a rollback to a build made before the current one', async () => {
+    const remote = await startRemote();
+    publish(remote, 'b2', 'Second text', { timestamp: 2_000 });
+    const sources = sourcesFor(remote);
+    await sources.refresh();
+    expect(sources.snapshot('content')?.buildId).toBe('b2');
+
+    publish(remote, 'b1', 'First text', { timestamp: 1_000 });
+    await sources.refresh();
+
+    expect(sources.snapshot('content')?.buildId).toBe('b1');
+    expect(sources.snapshot('content')?.exposes.get('AboutPage')?.scripts).toEqual([
+      `${remote.base}/__federation_expose_AboutPage.b1.js`,
+    ]);
+    expect(sources.snapshot('content')?.prerendered.get('AboutPage')?.html).toContain('First text');
+  });
+
+  it('pinned to the folder a deploy kept a build in, reads that build whatever is current', async () => {
+    const remote = await startRemote();
+    publish(remote, 'b1', 'First text', { folder: '/builds/b1/' });
+    publish(remote, 'b2', 'Second text');
+    const sources = sourcesFor(remote, [], 2_000, '/builds/b1/mf-manifest.json');
+
+    await sources.refresh();
+
+    const pinned = sources.snapshot('content');
+    expect(pinned?.buildId).toBe('b1');
+    expect(pinned?.remoteEntry).toBe(`${remote.base}/builds/b1/remoteEntry.js`);
+    expect(pinned?.exposes.get('AboutPage')?.scripts).toEqual([
+      `${remote.base}/builds/b1/__federation_expose_AboutPage.b1.js`,
+    ]);
+    expect(pinned?.prerendered.get('AboutPage')?.html).toContain('First text');
+    expect(remote.requests.filter((path) => !path.startsWith('/builds/b1/'))).toEqual([]);
   });
 
   it('keeps the last good build while the remote is down or half-deployed, and says so once', async () => {

@@ -7,7 +7,9 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { sharedFallbackScripts } from 'shared/node/shared-fallbacks';
+import { manifestFileUrl, manifestIntegrity, manifestPublicPath, manifestRemoteEntry } from 'shared/remote-manifest';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
+import { isAllowedRemoteUrl } from 'shared/runtime-config';
 
 export interface ExposeFiles {
   /** The module's own scripts, loaded when the page is. */
@@ -34,6 +36,11 @@ export interface RemoteSnapshot {
   manifestUrl: string;
   remoteEntry: string;
   exposes: ReadonlyMap<string, ExposeFiles>;
+  /**
+   * The integrity of each script (by URL) that the remote's manifest gives: the browser loads the
+   * scripts with it, so a preload must carry the same, or it is not used.
+   */
+  integrity: ReadonlyMap<string, string>;
   prerendered: ReadonlyMap<string, PrerenderedMarkup>;
   /** The styles of the prerendered pages, which the remote's scripts would otherwise inject. */
   prerenderCss?: string;
@@ -51,6 +58,11 @@ export interface RemoteSources {
 export interface RemoteSourcesOptions {
   /** Manifest URL of each remote, as the runtime configuration gives it to browsers. */
   remotes: Readonly<Record<RemoteName, string>>;
+  /**
+   * The origins remote code may come from (`allowedRemoteOrigins`): a manifest whose scripts are
+   * elsewhere is refused, as the browser refuses it. None given: the manifests' own origins.
+   */
+  allowedOrigins?: readonly string[];
   /**
    * The shared modules the host's page provides (its build's `mf-manifest.json`); the remotes'
    * copies of the others are preloaded with their pages. None given: none are preloaded.
@@ -85,7 +97,6 @@ export function sanitizePrerenderedHtml(html: string): string {
 }
 
 interface ManifestJson {
-  metaData?: { remoteEntry?: { name?: unknown; path?: unknown } };
   exposes?: Array<{ name?: unknown; assets?: { js?: { sync?: unknown } } }>;
 }
 
@@ -94,19 +105,28 @@ function strings(value: unknown): string[] {
 }
 
 /**
- * The manifest's entry and per-module scripts as absolute URLs; throws on a manifest that lacks
- * them. `hostShared`: the shared modules the host provides (none known: no shared scripts).
+ * The manifest's entry and per-module scripts as absolute URLs, where the federation runtime will
+ * ask for them, and their integrity; throws on a manifest that lacks them or whose scripts are not
+ * at an allowed origin (`allowedOrigins`; none given: the manifest's own). `hostShared`: the
+ * shared modules the host provides (none known: no shared scripts).
  */
 export function readManifest(
   manifestUrl: string,
   body: unknown,
   hostShared?: ReadonlySet<string>,
-): Pick<RemoteSnapshot, 'remoteEntry' | 'exposes'> {
+  allowedOrigins: readonly string[] = [new URL(manifestUrl).origin],
+): Pick<RemoteSnapshot, 'remoteEntry' | 'exposes' | 'integrity'> {
   const manifest = body as ManifestJson;
-  const entry = manifest.metaData?.remoteEntry;
-  if (typeof entry?.name !== 'string' || entry.name === '') throw new Error('it names no remoteEntry');
-  const path = typeof entry.path === 'string' && entry.path !== '' ? `${entry.path.replace(/\/?$/, '/')}` : '';
-  const url = (file: string) => new URL(`${path}${file}`, manifestUrl).href;
+  const entry = manifestRemoteEntry(body);
+  if (!entry) throw new Error('it names no remoteEntry');
+  const publicPath = manifestPublicPath(manifestUrl, body);
+  if (publicPath === undefined) throw new Error('its publicPath is neither "auto" nor an absolute URL');
+  const url = (file: string) => manifestFileUrl(publicPath, file);
+  const remoteEntry = url(entry.file);
+  if (!isAllowedRemoteUrl(remoteEntry, allowedOrigins)) {
+    throw new Error(`its scripts are at ${new URL(remoteEntry).origin}, which is not an allowed remote origin`);
+  }
+  const integrity = new Map([...manifestIntegrity(body)].map(([file, value]) => [url(file), value]));
   const exposes = new Map<string, ExposeFiles>();
   for (const expose of manifest.exposes ?? []) {
     if (typeof expose.name !== 'string') continue;
@@ -118,7 +138,7 @@ export function readManifest(
       : [];
     exposes.set(expose.name, { scripts, sharedScripts });
   }
-  return { remoteEntry: url(entry.name), exposes };
+  return { remoteEntry, exposes, integrity };
 }
 
 /** The shared modules a build provides, from its `mf-manifest.json` (the host's: what its page provides). */
@@ -165,7 +185,12 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     if (typeof latest?.id !== 'string' || latest.id === '') throw new Error('builds/latest.json has no build id');
     const current = snapshots.get(remote);
     if (current?.buildId === latest.id && current.manifestUrl === manifestUrl) return;
-    const { remoteEntry, exposes } = readManifest(manifestUrl, await getJson(manifestUrl), options.hostShared);
+    const { remoteEntry, exposes, integrity } = readManifest(
+      manifestUrl,
+      await getJson(manifestUrl),
+      options.hostShared,
+      options.allowedOrigins,
+    );
     const prerendered = new Map<string, PrerenderedMarkup>();
     const modules = prerenderedModules(remote);
     const prerenderCss =
@@ -182,7 +207,15 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
         state: published.state,
       });
     }
-    snapshots.set(remote, { buildId: latest.id, manifestUrl, remoteEntry, exposes, prerendered, prerenderCss });
+    snapshots.set(remote, {
+      buildId: latest.id,
+      manifestUrl,
+      remoteEntry,
+      exposes,
+      integrity,
+      prerendered,
+      prerenderCss,
+    });
     if (current) log(`the ${remote} remote is now build ${latest.id}`);
   }
 

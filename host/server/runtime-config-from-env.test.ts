@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from 'shared/runtime-config';
+import { ConfigError, RemoteOriginError } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { CONFIG_ENV, runtimeConfigFromEnv } from './runtime-config-from-env';
 
@@ -211,6 +211,59 @@ describe('runtimeConfigFromEnv from RUNTIME_CONFIG_FILE', () => {
     const error = errorFor({ RUNTIME_CONFIG_FILE: path });
     expect(error.message).toContain('"remotes.shop"');
     expect(error.message).toContain(path);
+  });
+});
+
+describe('runtimeConfigFromEnv: the origins remotes may come from', () => {
+  it('reads REMOTE_ORIGINS, comma-separated, and leaves it out when unset', () => {
+    const config = runtimeConfigFromEnv({
+      REMOTE_GIFTS_URL: 'https://cdn.example.com/gifts/mf-manifest.json',
+      REMOTE_REDEEM_URL: 'https://cdn.example.com/redeem/mf-manifest.json',
+      REMOTE_CONTENT_URL: 'https://content.example.com/mf-manifest.json',
+      REMOTE_ORIGINS: ' https://cdn.example.com, https://content.example.com ,',
+    });
+    expect(config.remoteOrigins).toEqual(['https://cdn.example.com', 'https://content.example.com']);
+    expect(runtimeConfigFromEnv({})).not.toHaveProperty('remoteOrigins');
+  });
+
+  it('refuses to start with a remote URL outside them, naming the URL, its key and both variables', () => {
+    const error = errorFor({
+      REMOTE_CONTENT_URL: 'https://content.example.com/mf-manifest.json',
+      REMOTE_ORIGINS: 'http://localhost:3001,http://localhost:3002',
+    });
+    expect(error).toBeInstanceOf(RemoteOriginError);
+    expect(error.message).toBe(
+      'Invalid runtime configuration: "remotes.content" https://content.example.com/mf-manifest.json is not at an ' +
+        'allowed remote origin ("remoteOrigins": http://localhost:3001, http://localhost:3002) ' +
+        '(remotes.content is set by REMOTE_CONTENT_URL; remoteOrigins is set by REMOTE_ORIGINS)',
+    );
+  });
+
+  it('refuses an entry that is not an origin, naming the variable and the value', () => {
+    const error = errorFor({ REMOTE_ORIGINS: 'http://localhost:3001,https://cdn.example.com/gifts/' });
+    expect(error.message).toContain('"remoteOrigins.1" must be an origin');
+    expect(error.message).toContain('got "https://cdn.example.com/gifts/"');
+    expect(error.message).toContain('remoteOrigins is set by REMOTE_ORIGINS');
+  });
+
+  it('refuses a file whose remote is outside its remoteOrigins, naming the file', () => {
+    const path = writeConfig(
+      'outside.json',
+      JSON.stringify({ ...FILE_CONFIG, remoteOrigins: ['https://cdn.example.com', 'https://other.example.com'] }),
+    );
+    expect(runtimeConfigFromEnv({ RUNTIME_CONFIG_FILE: path }).remoteOrigins).toHaveLength(2);
+    const outside = writeConfig(
+      'outside-2.json',
+      JSON.stringify({
+        ...FILE_CONFIG,
+        remotes: { ...FILE_CONFIG.remotes, redeem: 'https://redeem.evil.example/mf-manifest.json' },
+        remoteOrigins: ['https://cdn.example.com'],
+      }),
+    );
+    const error = errorFor({ RUNTIME_CONFIG_FILE: outside });
+    expect(error).toBeInstanceOf(RemoteOriginError);
+    expect(error.message).toContain('"remotes.redeem" https://redeem.evil.example/mf-manifest.json');
+    expect(error.message).toContain(outside);
   });
 });
 

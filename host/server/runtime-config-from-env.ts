@@ -10,6 +10,7 @@ import {
   DEFAULT_BUILD_CHECK_INTERVAL_MS,
   DEFAULT_REMOTE_TIMEOUT_MS,
   parseRuntimeConfig,
+  RemoteOriginError,
   type RuntimeConfig,
 } from 'shared/runtime-config';
 import { DEFAULT_HOSTNAME } from './page-hostname';
@@ -26,6 +27,7 @@ const REMOTE_URL_ENV = Object.fromEntries(
 /** Which environment variable sets which configuration key, for error messages and the README. */
 export const CONFIG_ENV = {
   ...REMOTE_URL_ENV,
+  remoteOrigins: 'REMOTE_ORIGINS',
   apiBaseUrl: 'API_BASE_URL',
   buildCheckIntervalMs: 'BUILD_CHECK_INTERVAL_MS',
   remoteTimeoutMs: 'REMOTE_TIMEOUT_MS',
@@ -91,6 +93,25 @@ function manifestUrl(env: Env, remote: RemoteName): string {
   return env[REMOTES[remote].urlEnv] || `http://${DEFAULT_HOSTNAME}:${readPort(remote, env)}/mf-manifest.json`;
 }
 
+/** The same error, of the same kind, with more said. */
+function rephrased(error: ConfigError, message: string): ConfigError {
+  return error instanceof RemoteOriginError
+    ? new RemoteOriginError(error.outside, error.allowed, message)
+    : new ConfigError(message);
+}
+
+/** REMOTE_ORIGINS, comma-separated: `https://gifts.example.com,https://cdn.example.com`. Unset: none given. */
+function remoteOrigins(env: Env): { remoteOrigins?: string[] } {
+  const value = env[CONFIG_ENV.remoteOrigins];
+  if (!value) return {};
+  return {
+    remoteOrigins: value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== ''),
+  };
+}
+
 function fromFile(path: string): RuntimeConfig {
   let raw: string;
   try {
@@ -101,7 +122,7 @@ function fromFile(path: string): RuntimeConfig {
   try {
     return parseRuntimeConfig(JSON.parse(raw));
   } catch (error) {
-    if (error instanceof ConfigError) throw new ConfigError(`${error.message} (in ${path})`);
+    if (error instanceof ConfigError) throw rephrased(error, `${error.message} (in ${path})`);
     throw new ConfigError(`RUNTIME_CONFIG_FILE ${path} is not valid JSON: ${(error as Error).message}`);
   }
 }
@@ -110,6 +131,7 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
   if (env.RUNTIME_CONFIG_FILE) return fromFile(env.RUNTIME_CONFIG_FILE);
   const candidate = {
     remotes: Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifestUrl(env, name)])),
+    ...remoteOrigins(env),
     apiBaseUrl: env.API_BASE_URL || `http://${DEFAULT_HOSTNAME}:${readPort('api', env)}`,
     buildCheckIntervalMs: readInt(CONFIG_ENV.buildCheckIntervalMs, DEFAULT_BUILD_CHECK_INTERVAL_MS, env),
     remoteTimeoutMs: readInt(CONFIG_ENV.remoteTimeoutMs, DEFAULT_REMOTE_TIMEOUT_MS, env),
@@ -119,9 +141,10 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
     return parseRuntimeConfig(candidate);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
+    // `"remoteOrigins.1"` is set by the variable of `remoteOrigins`.
     const hints = Object.entries(CONFIG_ENV)
-      .filter(([key]) => error.message.includes(`"${key}"`))
+      .filter(([key]) => error.message.includes(`"${key}"`) || error.message.includes(`"${key}.`))
       .map(([key, variable]) => `${key} is set by ${variable}`);
-    throw new ConfigError(`${error.message} (${hints.join('; ')})`);
+    throw rephrased(error, `${error.message} (${hints.join('; ')})`);
   }
 }

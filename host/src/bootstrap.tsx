@@ -6,6 +6,7 @@ import { createRequestActivity } from 'shared/browser/api/activity';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { PRERENDERED_ATTRIBUTE } from 'shared/page-data';
 import { createApiClient } from 'shared/api/client';
+import { allowedRemoteOrigins } from 'shared/runtime-config';
 import type { RemoteName } from 'shared/remote-contract';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
@@ -13,7 +14,7 @@ import { onCaughtError, onRouterError } from './errors/caught-errors';
 import { ConfigErrorScreen } from './errors/config-error-screen';
 import { configureIconService } from 'shared/browser/icons/icon-service';
 import { createRemoteLoader } from './federation/remote-loader';
-import { timeoutPlugin } from './federation/timeout-plugin';
+import { loadingPlugin } from './federation/loading-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
 import { createRoutes } from './router/create-routes';
@@ -72,7 +73,14 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     intervalMs: config.buildCheckIntervalMs,
     deps: browserVersionCheckDeps(),
   });
-  registerPlugins([timeoutPlugin(config.remoteTimeoutMs)]);
+  registerPlugins([
+    loadingPlugin({
+      timeoutMs: config.remoteTimeoutMs,
+      allowedOrigins: allowedRemoteOrigins(config),
+      // The remotes' development builds (`webpack serve`) record no integrity.
+      requireIntegrity: process.env.NODE_ENV === 'production',
+    }),
+  ]);
   // Before the first render: a page may ask for an icon that is not bundled straight away.
   configureIconService(config.icons);
   const remotes = createRemoteLoader({

@@ -9,4 +9,6 @@ export interface BuildMeta extends BuildInfo {
   version: string;
   /** Every file this build emitted, so a deploy can keep the previous build's assets. */
   files: string[];
+  /** A remote's: the sha384 integrity of each of its scripts, by file (as in its `mf-manifest.json`). */
+  integrity?: Record<string, string>;
 }

@@ -1,9 +1,12 @@
 /** @jest-environment node */
 import {
+  allowedRemoteOrigins,
   ConfigError,
   DEFAULT_BUILD_CHECK_INTERVAL_MS,
   DEFAULT_REMOTE_TIMEOUT_MS,
+  isAllowedRemoteUrl,
   parseRuntimeConfig,
+  RemoteOriginError,
 } from './runtime-config';
 import { everyRemote } from './testing/runtime-config';
 
@@ -190,5 +193,67 @@ describe('parseRuntimeConfig third parties', () => {
     [{ chat: { crispWebsiteId: 'x', widgetColour: 'red' } }, '"chat.widgetColour"'],
   ])('rejects %p, naming the key', (extra, message) => {
     expect(configErrorFor({ ...VALID, ...extra }).message).toContain(message);
+  });
+});
+
+describe('the origins remotes may come from', () => {
+  it('are the remote URLs’ own origins when the configuration names none', () => {
+    expect(allowedRemoteOrigins(parseRuntimeConfig(VALID))).toEqual([
+      'https://gifts.example.com',
+      'https://redeem.example.com',
+      'http://localhost:3003',
+    ]);
+  });
+
+  it('are the configured ones otherwise, which every remote URL must be at', () => {
+    const remoteOrigins = ['https://gifts.example.com', 'https://redeem.example.com', 'http://localhost:3003'];
+    const config = parseRuntimeConfig({ ...VALID, remoteOrigins: [...remoteOrigins, 'https://spare.example.com'] });
+    expect(allowedRemoteOrigins(config)).toEqual([...remoteOrigins, 'https://spare.example.com']);
+  });
+
+  it('refuse a remote URL outside them, naming its key and the URL', () => {
+    const error = configErrorFor({ ...VALID, remoteOrigins: ['https://gifts.example.com', 'http://localhost:3003'] });
+    expect(error).toBeInstanceOf(RemoteOriginError);
+    expect((error as RemoteOriginError).urls).toEqual(['https://redeem.example.com/mf-manifest.json']);
+    expect(error.message).toBe(
+      'Invalid runtime configuration: "remotes.redeem" https://redeem.example.com/mf-manifest.json is not at an ' +
+        'allowed remote origin ("remoteOrigins": https://gifts.example.com, http://localhost:3003)',
+    );
+  });
+
+  it('tell apart a port, a scheme and a lookalike host', () => {
+    const error = configErrorFor({
+      ...VALID,
+      remotes: {
+        ...VALID.remotes,
+        gifts: 'https://gifts.example.com:8443/mf-manifest.json',
+        redeem: 'http://redeem.example.com/mf-manifest.json',
+        content: 'https://gifts.example.com.evil.example/mf-manifest.json',
+      },
+      remoteOrigins: ['https://gifts.example.com', 'https://redeem.example.com'],
+    }) as RemoteOriginError;
+    expect(error.urls).toHaveLength(3);
+  });
+
+  it.each([
+    ['a path', 'https://gifts.example.com/remotes'],
+    ['a trailing slash', 'https://gifts.example.com/'],
+    ['upper case', 'https://Gifts.example.com'],
+    ['a default port', 'https://gifts.example.com:443'],
+    ['credentials', 'https://user@gifts.example.com'],
+    ['another scheme', 'ftp://gifts.example.com'],
+    ['not a URL', 'gifts.example.com'],
+  ])('must each be an origin as a browser writes it, not one with %s', (_label, value) => {
+    const error = configErrorFor({ ...VALID, remoteOrigins: [value] });
+    expect(error.message).toContain('"remoteOrigins.0" must be an origin');
+    expect(error.message).toContain(`got "${value}"`);
+  });
+
+  it('isAllowedRemoteUrl checks the URL’s origin, and only for http(s) URLs', () => {
+    const origins = ['https://gifts.example.com'];
+    expect(isAllowedRemoteUrl('https://gifts.example.com/a/remoteEntry.js', origins)).toBe(true);
+    expect(isAllowedRemoteUrl('https://gifts.example.com:444/remoteEntry.js', origins)).toBe(false);
+    expect(isAllowedRemoteUrl('data:text/javascript,alert(1)', origins)).toBe(false);
+    expect(isAllowedRemoteUrl('/relative.js', origins)).toBe(false);
   });
 });

@@ -68,8 +68,33 @@ const remotesSchema = z.strictObject(
   Object.fromEntries(REMOTE_NAMES.map((name) => [name, httpUrl])) as Record<RemoteName, typeof httpUrl>,
 );
 
+/** `value` written as a browser writes an origin: `https://gifts.example.com`, `http://localhost:3001`. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const origin = z
+  .string()
+  .check(
+    z.refine(
+      isOrigin,
+      'must be an origin: scheme, host and port only, no path or trailing slash (https://gifts.example.com)',
+    ),
+  );
+
 export const runtimeConfigSchema = z.strictObject({
   remotes: remotesSchema,
+  /**
+   * The origins the remotes' code may come from: every remote URL above, and every script a
+   * remote's manifest names, must be at one of them. Absent: the origins of the remote URLs
+   * (`allowedRemoteOrigins`).
+   */
+  remoteOrigins: z.optional(z.array(origin)),
   apiBaseUrl: httpUrl,
   buildCheckIntervalMs: z._default(positiveInt, DEFAULT_BUILD_CHECK_INTERVAL_MS),
   remoteTimeoutMs: z._default(positiveInt, DEFAULT_REMOTE_TIMEOUT_MS),
@@ -92,10 +117,72 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A remote URL outside the allowed remote origins. Its message is for the operator; a visitor is
+ * told in plain words which address the site refused (`urls`).
+ */
+export class RemoteOriginError extends ConfigError {
+  constructor(
+    /** The remote URLs outside the allowed origins, by configuration key (`remotes.gifts`). */
+    readonly outside: ReadonlyArray<{ key: string; url: string }>,
+    readonly allowed: readonly string[],
+    /** The message, when a caller adds to it (the variables that set the keys). */
+    message?: string,
+  ) {
+    const allowedList = allowed.length > 0 ? allowed.join(', ') : 'none';
+    const problems = outside.map(
+      ({ key, url }) => `"${key}" ${url} is not at an allowed remote origin ("remoteOrigins": ${allowedList})`,
+    );
+    super(message ?? `Invalid runtime configuration: ${problems.join('; ')}`);
+    this.name = 'RemoteOriginError';
+  }
+
+  get urls(): string[] {
+    return this.outside.map(({ url }) => url);
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The origins the remotes' code may come from: `remoteOrigins` as configured, or else the origins
+ * of the remote URLs themselves. What a Content-Security-Policy's `script-src` names for the
+ * remotes, and what the host checks every remote script's URL against.
+ */
+export function allowedRemoteOrigins(config: Pick<RuntimeConfig, 'remotes' | 'remoteOrigins'>): string[] {
+  if (config.remoteOrigins) return [...new Set(config.remoteOrigins)];
+  const origins = Object.values<string>(config.remotes).map(originOf);
+  return [...new Set(origins.filter((origin): origin is string => origin !== undefined))];
+}
+
+/** Whether `url` is an http(s) URL at one of `origins`. */
+export function isAllowedRemoteUrl(url: string, origins: readonly string[]): boolean {
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && origins.includes(parsed.origin);
+  } catch {
+    return false;
+  }
+}
+
 /** Throws a ConfigError whose message names every offending key. */
 export function parseRuntimeConfig(input: unknown): RuntimeConfig {
   const result = runtimeConfigSchema.safeParse(input, { reportInput: true });
-  if (result.success) return result.data;
+  if (result.success) {
+    const config = result.data;
+    const allowed = allowedRemoteOrigins(config);
+    const outside = Object.entries<string>(config.remotes)
+      .filter(([, url]) => !isAllowedRemoteUrl(url, allowed))
+      .map(([name, url]) => ({ key: `remotes.${name}`, url }));
+    if (outside.length > 0) throw new RemoteOriginError(outside, allowed);
+    return config;
+  }
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -104,6 +191,8 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
     }
     if (issue.code === 'invalid_type' && !key) return 'the configuration must be a JSON object';
     if (issue.code === 'invalid_type' && issue.input === undefined) return `"${key}" is missing`;
+    if (issue.code === 'custom' && typeof issue.input === 'string')
+      return `"${key}" ${issue.message}, got "${issue.input}"`;
     return `"${key}" ${issue.message}`;
   });
   return throwConfig(problems);

@@ -47,6 +47,14 @@ describe('load failures', () => {
       'The gifts remote could not load GiftPage: a code chunk (http://localhost:3001/227.9f8d9dbda19e10d8.js) could not be loaded.',
     ],
     [
+      new Error(
+        '[ Federation Runtime ]: Failed to get manifest. #RUNTIME-003\nargs: {}\nOriginal Error Message:\n ' +
+          'RemoteRefusedError: Refused https://cdn.evil.example/remoteEntry.js: https://cdn.evil.example is not an allowed remote origin (remoteOrigins)',
+      ),
+      'The gifts remote could not load GiftPage: the host refused https://cdn.evil.example/remoteEntry.js ' +
+        '(https://cdn.evil.example is not an allowed remote origin (remoteOrigins)).',
+    ],
+    [
       new RemoteTimeoutError('gifts', 'GiftPage', 10000),
       'The gifts remote could not load GiftPage: loading gifts/GiftPage took longer than 10000 ms.',
     ],

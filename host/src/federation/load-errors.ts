@@ -69,6 +69,9 @@ const PLAIN_CAUSES: [RegExp, string][] = [
 /** The cause in words a visitor can pass on, keeping the runtime's code or the chunk's URL. */
 function summarise(cause: unknown): string {
   const message = errorMessage(cause);
+  // The host's own refusal (loading-plugin.ts), whichever runtime error carries it.
+  const refused = /\bRefused (\S+): ([^\n]+)/.exec(message);
+  if (refused) return `the host refused ${refused[1]} (${refused[2]})`;
   const code = /RUNTIME-\d{3}/.exec(message)?.[0];
   for (const [pattern, plain] of PLAIN_CAUSES) if (pattern.test(message)) return code ? `${plain} (${code})` : plain;
   const chunk = /Loading (?:CSS )?chunk (\S+) failed/.exec(message);

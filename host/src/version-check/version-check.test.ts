@@ -1,11 +1,12 @@
+import type { BuildInfo } from 'shared/build-info';
 import { createVersionCheck, remoteLatestUrl, type ConnectionInfo, type VersionCheckDeps } from './version-check';
 
 const BUILD_ID = 'build-1';
 const HOUR = 60 * 60 * 1000;
 
-/** A fake network: URL (without query) → build id, or an HTTP status to fail with. */
+/** A fake network: URL (without query) → build id (or build file), or an HTTP status to fail with. */
 function setup(options: { connection?: ConnectionInfo; intervalMs?: number } = {}) {
-  const answers = new Map<string, string | number>([['/_app/builds/latest.json', BUILD_ID]]);
+  const answers = new Map<string, string | number | BuildInfo>([['/_app/builds/latest.json', BUILD_ID]]);
   const requests: string[] = [];
   const log = jest.fn();
   const fetchImpl = jest.fn(async (input: RequestInfo | URL) => {
@@ -13,7 +14,8 @@ function setup(options: { connection?: ConnectionInfo; intervalMs?: number } = {
     requests.push(url);
     const answer = answers.get(url.split('?')[0] ?? url) ?? 404;
     if (typeof answer === 'number') return new Response('nope', { status: answer });
-    return new Response(JSON.stringify({ id: answer, timestamp: 1 }), { status: 200 });
+    const build = typeof answer === 'string' ? { id: answer, timestamp: 1 } : answer;
+    return new Response(JSON.stringify(build), { status: 200 });
   });
   const deps: VersionCheckDeps = {
     fetch: fetchImpl as unknown as typeof fetch,
@@ -105,6 +107,33 @@ describe('new-version polling', () => {
     answers.set('http://localhost:3003/builds/latest.json', 'content-2');
     await check.poll();
     expect(check.isStale()).toBe(true);
+  });
+});
+
+describe('rollbacks and pinned builds', () => {
+  it('turns stale when a remote is rolled back to a build made before the loaded one', async () => {
+    const { check, answers } = setup();
+    const latest = 'http://localhost:3003/builds/latest.json';
+    answers.set(latest, { id: 'content-2', timestamp: 2_000 });
+    await check.trackRemote('content', 'http://localhost:3003/mf-manifest.json');
+
+    answers.set(latest, { id: 'content-1', timestamp: 1_000 });
+    await check.poll();
+
+    expect(check.isStale()).toBe(true);
+  });
+
+  it("watches a pinned build's own latest.json, which names that build whatever is deployed since", async () => {
+    const { check, answers, requests } = setup();
+    const pinned = 'http://localhost:3003/builds/content-1/mf-manifest.json';
+    answers.set('http://localhost:3003/builds/content-1/builds/latest.json', 'content-1');
+    answers.set('http://localhost:3003/builds/latest.json', 'content-2');
+    await check.trackRemote('content', pinned);
+
+    await check.poll();
+
+    expect(check.isStale()).toBe(false);
+    expect(requests.filter((url) => url.startsWith('http://localhost:3003/builds/latest.json'))).toEqual([]);
   });
 });
 

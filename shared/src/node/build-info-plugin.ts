@@ -28,8 +28,23 @@ export class BuildInfoPlugin {
             .getAssets()
             .map((asset) => asset.name)
             .sort();
+          // RemoteIntegrityPlugin's digests, recorded with the build for good.
+          const integrity = Object.fromEntries(
+            files.flatMap((file) => {
+              const asset = compilation.getAsset(file);
+              const value: unknown = asset?.info.integrity;
+              return typeof value === 'string' ? [[file, value] as const] : [];
+            }),
+          );
           const latest: BuildInfo = { id, timestamp };
-          const meta: BuildMeta = { id, timestamp, app, version, files };
+          const meta: BuildMeta = {
+            id,
+            timestamp,
+            app,
+            version,
+            files,
+            ...(Object.keys(integrity).length > 0 ? { integrity } : {}),
+          };
           compilation.emitAsset(`${dir}/latest.json`, new RawSource(`${JSON.stringify(latest)}\n`));
           compilation.emitAsset(`${dir}/meta/${id}.json`, new RawSource(`${JSON.stringify(meta, null, 2)}\n`));
         },

@@ -1,17 +1,10 @@
 /** @jest-environment node */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { deploy, DeployError, runDeployCli, type CliIo, type FileAction } from './deploy';
+import { rollback } from './rollback';
+import { listFiles, makeBuild as makeBuildAt, read, write } from './testing/remote-builds';
 
 let root: string;
 
@@ -20,51 +13,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-function read(path: string): string {
-  return readFileSync(path, 'utf8');
-}
-
-/** Every file under `dir`, relative, sorted. */
-function listFiles(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files.push(relative(dir, path));
-    }
-  };
-  walk(dir);
-  return files.sort();
-}
-
-/**
- * A remote's build as webpack writes it: hashed chunks named after the build, the entry files
- * pointing at them, a payload, and the build-info files with the list of emitted files.
- */
-function makeBuild(name: string, id: string, timestamp: number, payload = `text of ${id}`): string {
-  const dir = join(root, name);
-  const files: Record<string, string> = {
-    [`__federation_expose_AboutPage.${id}.js`]: `about chunk of ${id}`,
-    [`190.${id}.js`]: `shared chunk of ${id}`,
-    '470.stable.js': 'react, the same in every build',
-    'remoteEntry.js': `entry of ${id} -> __federation_expose_AboutPage.${id}.js`,
-    'mf-manifest.json': JSON.stringify({ id, chunk: `__federation_expose_AboutPage.${id}.js` }),
-    'mf-stats.json': JSON.stringify({ id }),
-    'index.html': `<script src="/main.${id}.js"></script>`,
-    [`main.${id}.js`]: `standalone shell of ${id}`,
-    'payload/about.json': JSON.stringify({ title: 'About', html: payload }),
-  };
-  for (const [file, text] of Object.entries(files)) write(join(dir, file), text);
-  const meta = { id, timestamp, app: 'content', version: '0.1.0', files: Object.keys(files).sort() };
-  write(join(dir, 'builds', 'latest.json'), JSON.stringify({ id, timestamp }));
-  write(join(dir, 'builds', 'meta', `${id}.json`), JSON.stringify(meta));
-  return dir;
+/** A build in `{root}/{name}` (see testing/remote-builds). */
+function makeBuild(name: string, id: string, timestamp: number, payload?: string): string {
+  return makeBuildAt(join(root, name), id, timestamp, payload);
 }
 
 describe('deploy', () => {
@@ -76,8 +27,13 @@ describe('deploy', () => {
     const result = await deploy({ source: dist, target });
 
     expect(result.buildId).toBe('b1');
-    expect(listFiles(target)).toEqual(listFiles(dist).filter((file) => file !== 'stray.txt'));
-    for (const file of listFiles(target)) expect(read(join(target, file))).toBe(read(join(dist, file)));
+    const built = listFiles(dist).filter((file) => file !== 'stray.txt');
+    // The build at the root, and whole again in its own folder.
+    expect(listFiles(target)).toEqual([...built, ...built.map((file) => `builds/b1/${file}`)].sort());
+    for (const file of built) {
+      expect(read(join(target, file))).toBe(read(join(dist, file)));
+      expect(read(join(target, 'builds/b1', file))).toBe(read(join(dist, file)));
+    }
     expect(result.replaced).toEqual([]);
     expect(result.added).toHaveLength(listFiles(target).length);
   });
@@ -187,7 +143,7 @@ describe('deploy', () => {
 
     expect(again.added).toEqual([]);
     expect(again.replaced).toEqual([]);
-    expect(again.unchanged).toHaveLength(listFiles(dist).length);
+    expect(again.unchanged).toHaveLength(2 * listFiles(dist).length);
   });
 
   it('refuses a folder that is not a build, naming what is missing', async () => {
@@ -221,15 +177,23 @@ describe('deploy', () => {
     const result = await deploy({ source: makeBuild('three', 'b3', 3000), target, keepBuilds: 2 });
 
     const files = listFiles(target);
-    expect(result.removed.sort()).toEqual([
-      '190.b1.js',
-      '__federation_expose_AboutPage.b1.js',
-      'builds/meta/b1.json',
-      'main.b1.js',
-    ]);
+    // The oldest build's own files and its whole copy go; its meta file stays, the record that
+    // it was deployed here.
+    expect(result.removed.sort()).toEqual(
+      [
+        '190.b1.js',
+        '__federation_expose_AboutPage.b1.js',
+        'main.b1.js',
+        ...listFiles(join(root, 'one')).map((file) => `builds/b1/${file}`),
+      ].sort(),
+    );
+    expect(files.filter((file) => file.startsWith('builds/b1/'))).toEqual([]);
+    expect(existsSync(join(target, 'builds/b1'))).toBe(false);
+    expect(files).toContain('builds/meta/b1.json');
     expect(files).toEqual(
       expect.arrayContaining(['190.b2.js', '__federation_expose_AboutPage.b2.js', 'builds/meta/b2.json']),
     );
+    expect(files).toEqual(expect.arrayContaining(['builds/b2/remoteEntry.js', 'builds/b3/remoteEntry.js']));
     expect(files).toEqual(
       expect.arrayContaining(['190.b3.js', '470.stable.js', 'remoteEntry.js', 'builds/latest.json']),
     );
@@ -243,6 +207,105 @@ describe('deploy', () => {
 
     expect(result.removed).toEqual([]);
     expect(existsSync(join(target, '__federation_expose_AboutPage.b1.js'))).toBe(true);
+  });
+});
+
+describe('each build kept whole in builds/{id}/', () => {
+  it('holds the build byte for byte, its latest.json naming it, whichever build is current', async () => {
+    const target = join(root, 'target');
+    const one = makeBuild('one', 'b1', 1000, 'first text');
+    await deploy({ source: one, target });
+    await deploy({ source: makeBuild('two', 'b2', 2000, 'second text'), target });
+
+    // A host pinned to builds/b1/ gets build 1's entry (the very bytes that were current),
+    // its manifest, its payload, and a latest.json that will always say b1.
+    expect(listFiles(join(target, 'builds/b1'))).toEqual(listFiles(one));
+    for (const file of listFiles(one)) expect(read(join(target, 'builds/b1', file))).toBe(read(join(one, file)));
+    expect(JSON.parse(read(join(target, 'builds/b1/builds/latest.json')))).toEqual({ id: 'b1', timestamp: 1000 });
+    expect(read(join(target, 'builds/b1/payload/about.json'))).toContain('first text');
+    expect(read(join(target, 'remoteEntry.js'))).toBe(read(join(target, 'builds/b2/remoteEntry.js')));
+    expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b2');
+  });
+
+  it('is written before any file at the root, its own latest.json last', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    const order: string[] = [];
+
+    await deploy({
+      source: makeBuild('two', 'b2', 2000),
+      target,
+      onFile: (file, action) => {
+        if (action !== 'unchanged') order.push(file);
+      },
+    });
+
+    const own = order.filter((file) => file.startsWith('builds/b2/'));
+    expect(order.slice(0, own.length)).toEqual(own);
+    expect(own.at(-1)).toBe('builds/b2/builds/latest.json');
+    expect(own.slice(-5, -1)).toEqual(
+      ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html'].map((file) => `builds/b2/${file}`),
+    );
+  });
+
+  it.each(['meta', 'latest.json', '../b1', 'a/b', '.hidden'])(
+    'refuses a build whose id %j cannot name its folder, and writes nothing',
+    async (id) => {
+      const dist = makeBuild('one', 'b1', 1000);
+      write(join(dist, 'builds', 'latest.json'), JSON.stringify({ id, timestamp: 1000 }));
+      const target = join(root, 'target');
+
+      await expect(deploy({ source: dist, target })).rejects.toThrow(/cannot name its folder/);
+      expect(existsSync(target)).toBe(false);
+    },
+  );
+});
+
+describe('keepBuilds and rollbacks', () => {
+  it('after a rollback, keeps the build pages may still run and the one a rollback would go back to', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    await deploy({ source: makeBuild('two', 'b2', 2000), target });
+    await rollback({ target });
+    expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b1');
+
+    // b3 replaces b1 (visitors run it) and was built after b2 (a plain rollback's target).
+    const result = await deploy({ source: makeBuild('three', 'b3', 3000), target, keepBuilds: 2 });
+
+    expect(result.removed).toEqual([]);
+    for (const id of ['b1', 'b2', 'b3']) {
+      expect(existsSync(join(target, `__federation_expose_AboutPage.${id}.js`))).toBe(true);
+      expect(existsSync(join(target, `builds/${id}/builds/latest.json`))).toBe(true);
+    }
+
+    // The next deploy replaces b3 and goes back to b3: b1 and b2 go.
+    const next = await deploy({ source: makeBuild('four', 'b4', 4000), target, keepBuilds: 2 });
+    expect(next.removed).toEqual(expect.arrayContaining(['190.b1.js', '190.b2.js', 'builds/b2/remoteEntry.js']));
+    expect(listFiles(join(target, 'builds')).filter((file) => !file.startsWith('meta/'))).toEqual(
+      expect.arrayContaining(['b3/remoteEntry.js', 'b4/remoteEntry.js', 'latest.json']),
+    );
+    expect(existsSync(join(target, 'builds/b1'))).toBe(false);
+    expect(existsSync(join(target, 'builds/b2'))).toBe(false);
+  });
+
+  it('counts the builds that can still be made current: one without its copy is pruned first', async () => {
+    const target = join(root, 'target');
+    for (const [name, id, timestamp] of [
+      ['one', 'b1', 1000],
+      ['two', 'b2', 2000],
+      ['three', 'b3', 3000],
+    ] as const)
+      await deploy({ source: makeBuild(name, id, timestamp), target });
+    // b2's copy is gone (removed by hand, or deployed before deploys kept copies).
+    rmSync(join(target, 'builds/b2'), { recursive: true });
+
+    await deploy({ source: makeBuild('four', 'b4', 4000), target, keepBuilds: 3 });
+
+    // Kept: b4, b3 (replaced, and a plain rollback's target), and b1, the newest other that can
+    // still be made current. b2's chunks go.
+    expect(existsSync(join(target, '190.b2.js'))).toBe(false);
+    for (const id of ['b1', 'b3', 'b4']) expect(existsSync(join(target, `190.${id}.js`))).toBe(true);
+    expect(existsSync(join(target, 'builds/b1/remoteEntry.js'))).toBe(true);
   });
 });
 
@@ -270,6 +333,7 @@ describe('runDeployCli', () => {
 
     expect(JSON.parse(read(join(root, 'deployed/content/builds/latest.json'))).id).toBe('b1');
     expect(cli.outLines.join('\n')).toMatch(/build b1 published to .*deployed\/content/);
+    expect(cli.outLines.join('\n')).toContain('pin a host to it with …/builds/b1/mf-manifest.json');
     expect(cli.errLines).toEqual([]);
   });
 

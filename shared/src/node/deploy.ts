@@ -2,21 +2,26 @@
  * Publishes a remote's build (its `dist/`) into the folder its origin serves, so that visitors
  * in the middle of a session need no reload:
  *
- * 1. the new build's files that the target lacks or that differ (new content-hashed chunks,
+ * 1. the build, whole, into its own folder `builds/{id}/`, where it stays as it was built: a
+ *    host can be pinned to it (`…/builds/{id}/mf-manifest.json`) and a rollback can make it
+ *    current again (rollback.ts). Its `remoteEntry.js` finds its chunks beside it (the remotes'
+ *    public path is `auto`: the entry's own folder), and its `builds/latest.json` always names
+ *    it, so a pinned host's version check never sees another build;
+ * 2. the new build's files that the target lacks or that differ (new content-hashed chunks,
  *    the new `builds/meta/{id}.json`, payloads) are written first; the previous builds' files
  *    stay where they are, so a page that still runs the old remote entry finds its chunks;
- * 2. then the files that point at the others, each swapped in one step: `remoteEntry.js`,
+ * 3. then the files that point at the others, each swapped in one step: `remoteEntry.js`,
  *    `mf-stats.json`, `mf-manifest.json`, `index.html`;
- * 3. `builds/latest.json` last, so a host's version check sees the new build only once every
+ * 4. `builds/latest.json` last, so a host's version check sees the new build only once every
  *    file of it is in place.
  *
  * Every file is written to a temporary name in its own folder and renamed over the old one,
  * which is atomic on POSIX file systems: a request gets the old file or the new one, never a
- * half-written one. Optionally, files of builds older than the newest `keepBuilds` are removed
- * (never those of the new build or of the one before it).
+ * half-written one. Optionally, the files of older builds are removed (`keepBuilds`; never
+ * those of the new build, of the build it replaced, or of the one a rollback would go back to).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +33,22 @@ export const META_DIR = 'builds/meta';
 export const ENTRY_FILES = ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html'] as const;
 /** The fewest builds `keepBuilds` keeps: the new one and the one visitors may still be running. */
 export const MIN_KEPT_BUILDS = 2;
+
+/** Where a deploy keeps a build whole: `builds/{id}`. */
+export function buildFolder(id: string): string {
+  return `builds/${id}`;
+}
+
+/**
+ * A build id names a folder (`builds/{id}/`) and a file (`builds/meta/{id}.json`): one path
+ * segment of plain characters, and not one of the names `builds/` already holds.
+ */
+const SAFE_BUILD_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const RESERVED_BUILD_IDS = new Set(['meta', 'latest.json']);
+
+export function isSafeBuildId(id: string): boolean {
+  return SAFE_BUILD_ID.test(id) && !RESERVED_BUILD_IDS.has(id);
+}
 
 export class DeployError extends Error {
   constructor(message: string) {
@@ -43,7 +64,10 @@ export interface DeployOptions {
   source: string;
   /** The folder the remote's origin serves; created when absent. */
   target: string;
-  /** Keep the files of this many newest builds (at least 2) and remove older ones' files. */
+  /**
+   * Keep the files of this many builds (at least 2): the newest that can still be made current,
+   * and always the new build, the one it replaced and the one before it. Older ones' files go.
+   */
   keepBuilds?: number;
   /** Called as each file is put in place (or removed), in order. */
   onFile?: (path: string, action: FileAction) => void;
@@ -51,6 +75,8 @@ export interface DeployOptions {
 
 export interface DeployResult {
   buildId: string;
+  /** The build that was current before, if the target had one. */
+  previousId?: string;
   /** Paths relative to the target, in the order they were written. */
   added: string[];
   replaced: string[];
@@ -59,7 +85,7 @@ export interface DeployResult {
   removed: string[];
 }
 
-async function readJson<T>(path: string): Promise<T> {
+export async function readJson<T>(path: string): Promise<T> {
   return JSON.parse(await readFile(path, 'utf8')) as T;
 }
 
@@ -71,12 +97,21 @@ function isBuildInfo(value: unknown): value is BuildInfo {
 function isBuildMeta(value: unknown): value is BuildMeta {
   const candidate = value as Partial<BuildMeta> | null;
   return (
-    isBuildInfo(value) && Array.isArray(candidate?.files) && candidate.files.every((file) => typeof file === 'string')
+    isBuildInfo(value) &&
+    typeof candidate?.timestamp === 'number' &&
+    Array.isArray(candidate.files) &&
+    candidate.files.every((file) => typeof file === 'string')
   );
 }
 
+export interface Build {
+  id: string;
+  /** Every file to publish, relative to the build folder, `builds/latest.json` excepted. */
+  files: string[];
+}
+
 /** The build in `source`: its id and every file to publish, checked to be there. */
-async function readBuild(source: string): Promise<{ id: string; files: string[] }> {
+export async function readBuild(source: string): Promise<Build> {
   const latestPath = join(source, LATEST_FILE);
   if (!existsSync(latestPath)) {
     throw new DeployError(`${source} is not a build: ${LATEST_FILE} is missing (run the package's build first)`);
@@ -88,6 +123,12 @@ async function readBuild(source: string): Promise<{ id: string; files: string[] 
     throw new DeployError(`${latestPath} is not valid JSON: ${(error as Error).message}`);
   }
   if (!isBuildInfo(latest)) throw new DeployError(`${latestPath} names no build id`);
+  if (!isSafeBuildId(latest.id)) {
+    throw new DeployError(
+      `${latestPath} names build "${latest.id}", which cannot name its folder builds/${latest.id}/: a build id ` +
+        '(BUILD_ID) is letters, digits, ".", "_" and "-", up to 128 of them, and not "meta"',
+    );
+  }
   const metaFile = `${META_DIR}/${latest.id}.json`;
   let meta: unknown;
   try {
@@ -102,10 +143,24 @@ async function readBuild(source: string): Promise<{ id: string; files: string[] 
     if (resolve(source, file) !== join(resolve(source), file) || file.split('/').includes('..')) {
       throw new DeployError(`${metaFile} lists a file outside the build: ${file}`);
     }
+    // A build's own copy lives in builds/{id}/; a build that shipped one would nest copies.
+    if (file.startsWith('builds/') && !file.startsWith(`${META_DIR}/`)) {
+      throw new DeployError(`${metaFile} lists ${file}, inside the folders deploys keep builds in`);
+    }
   }
   const missing = files.filter((file) => !existsSync(join(source, file)));
   if (missing.length > 0) throw new DeployError(`${source} is an incomplete build; missing: ${missing.join(', ')}`);
   return { id: latest.id, files };
+}
+
+/** The id `builds/latest.json` of a deployment names, or undefined when it names none. */
+export async function currentBuildId(target: string): Promise<string | undefined> {
+  try {
+    const latest = await readJson<unknown>(join(target, LATEST_FILE));
+    return isBuildInfo(latest) ? latest.id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function sameContent(a: string, b: string): Promise<boolean> {
@@ -119,12 +174,17 @@ async function sameContent(a: string, b: string): Promise<boolean> {
   }
 }
 
-/** Copies to a temporary name beside the destination, then renames it over the old file. */
+/**
+ * Copies to a temporary name beside the destination, then renames it over the old file. The
+ * copy is a new file with a new modification time even when its bytes are an old build's (a
+ * rollback), so validators derived from it change with it. Where the file system can, the
+ * copy shares the source's blocks (copy-on-write) instead of duplicating them.
+ */
 async function putAtomically(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
   const temporary = join(dirname(to), `.${randomBytes(6).toString('hex')}.deploy-tmp`);
   try {
-    await copyFile(from, temporary);
+    await copyFile(from, temporary, constants.COPYFILE_FICLONE);
     await rename(temporary, to);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -132,8 +192,55 @@ async function putAtomically(from: string, to: string): Promise<void> {
   }
 }
 
-/** The meta files of the builds in `target`, newest first. */
-async function deployedBuilds(target: string): Promise<BuildMeta[]> {
+/**
+ * Writes a build's files from `from` into `to` in the order that keeps every request answered
+ * with files that agree: the files `to` lacks (nothing refers to them yet), then the changed
+ * ones, then the entry files, then `builds/latest.json`. `report` gets each file's path relative
+ * to `to` and what happened to it.
+ */
+async function writeBuildFiles(
+  from: string,
+  to: string,
+  files: readonly string[],
+  report: (file: string, action: Exclude<FileAction, 'removed'>) => void,
+): Promise<void> {
+  const entryFiles: readonly string[] = ENTRY_FILES;
+  const late = [...ENTRY_FILES.filter((file) => files.includes(file)), LATEST_FILE];
+  const early = files.filter((file) => !entryFiles.includes(file) && file !== LATEST_FILE);
+  const missing = early.filter((file) => !existsSync(join(to, file)));
+  const present = early.filter((file) => existsSync(join(to, file)));
+
+  for (const file of [...missing, ...present, ...late]) {
+    const source = join(from, file);
+    const destination = join(to, file);
+    const existed = existsSync(destination);
+    if (existed && (await sameContent(source, destination))) {
+      report(file, 'unchanged');
+      continue;
+    }
+    await putAtomically(source, destination);
+    report(file, existed ? 'replaced' : 'added');
+  }
+}
+
+/**
+ * Why the copy a deploy kept of build `id` cannot be made current, or undefined when it is
+ * whole: its `builds/latest.json` names it and every file its meta file lists is there.
+ */
+export async function ownCopyProblem(target: string, id: string): Promise<string | undefined> {
+  const folder = join(target, buildFolder(id));
+  if (!existsSync(folder)) return `${buildFolder(id)}/ is missing`;
+  try {
+    const build = await readBuild(folder);
+    if (build.id !== id) return `${buildFolder(id)}/${LATEST_FILE} names build ${build.id}`;
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The meta files of the builds in `target`, newest first (by build time, then id). */
+export async function deployedBuilds(target: string): Promise<BuildMeta[]> {
   let names: string[];
   try {
     names = await readdir(join(target, META_DIR));
@@ -144,29 +251,65 @@ async function deployedBuilds(target: string): Promise<BuildMeta[]> {
   for (const name of names.filter((file) => file.endsWith('.json'))) {
     try {
       const meta = await readJson<unknown>(join(target, META_DIR, name));
-      if (isBuildMeta(meta) && `${meta.id}.json` === name) metas.push(meta);
+      if (isBuildMeta(meta) && `${meta.id}.json` === name && isSafeBuildId(meta.id)) metas.push(meta);
     } catch {
       // Not a meta file this tool understands: leave it alone.
     }
   }
-  return metas.sort((a, b) => b.timestamp - a.timestamp);
+  return metas.sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
-/** Removes the files only builds older than the newest `keep` list, and their meta files. */
-async function prune(target: string, currentId: string, keep: number): Promise<string[]> {
+/**
+ * The build a rollback goes back to by default: the newest one built before `currentId`
+ * (`builds` newest first). Undefined when there is none.
+ */
+export function buildBefore<T extends { id: string }>(builds: readonly T[], currentId: string): T | undefined {
+  const index = builds.findIndex((build) => build.id === currentId);
+  return index === -1 ? undefined : builds[index + 1];
+}
+
+/**
+ * Removes the files of the builds not kept, and their own copies under `builds/{id}/`. Kept:
+ * the current build, the one it replaced (pages still run it), the one before it (what a plain
+ * rollback restores), then the newest builds whose copy is whole until there are `keep`.
+ * The meta files stay: they record what was deployed here, so a rollback to a pruned build is
+ * told so, and are a few hundred bytes each.
+ */
+async function prune(
+  target: string,
+  currentId: string,
+  previousId: string | undefined,
+  keep: number,
+): Promise<string[]> {
   const builds = await deployedBuilds(target);
-  const current = builds.find((build) => build.id === currentId);
-  const others = builds.filter((build) => build.id !== currentId);
-  const kept = [...(current ? [current] : []), ...others.slice(0, Math.max(keep, MIN_KEPT_BUILDS) - 1)];
-  const pruned = others.filter((build) => !kept.includes(build));
-  const keptFiles = new Set(kept.flatMap((build) => [...build.files, `${META_DIR}/${build.id}.json`]));
+  const kept = new Set<string>([currentId]);
+  if (previousId) kept.add(previousId);
+  const before = buildBefore(builds, currentId);
+  if (before) kept.add(before.id);
+  for (const build of builds) {
+    if (kept.size >= Math.max(keep, MIN_KEPT_BUILDS)) break;
+    if (!kept.has(build.id) && (await ownCopyProblem(target, build.id)) === undefined) kept.add(build.id);
+  }
+  const keptFiles = new Set(
+    builds.filter((build) => kept.has(build.id)).flatMap((build) => [...build.files, `${META_DIR}/${build.id}.json`]),
+  );
   keptFiles.add(LATEST_FILE);
   const removed: string[] = [];
-  for (const build of pruned) {
-    for (const file of [...build.files, `${META_DIR}/${build.id}.json`]) {
-      if (keptFiles.has(file) || removed.includes(file)) continue;
-      await rm(join(target, file), { force: true });
-      removed.push(file);
+  const removeFile = async (file: string) => {
+    if (!existsSync(join(target, file))) return;
+    await rm(join(target, file), { force: true });
+    removed.push(file);
+  };
+  for (const build of builds.filter((candidate) => !kept.has(candidate.id))) {
+    // Its own copy first: from then on no rollback is offered it, and no host may be pinned to it.
+    const folder = buildFolder(build.id);
+    if (existsSync(join(target, folder))) {
+      for (const file of [...build.files, `${META_DIR}/${build.id}.json`, LATEST_FILE])
+        await removeFile(`${folder}/${file}`);
+      await rm(join(target, folder), { recursive: true, force: true });
+    }
+    for (const file of build.files) {
+      if (!keptFiles.has(file)) await removeFile(file);
     }
   }
   return removed;
@@ -181,44 +324,53 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
   const build = await readBuild(source);
   await mkdir(target, { recursive: true });
-
-  const result: DeployResult = { buildId: build.id, added: [], replaced: [], unchanged: [], removed: [] };
-  const entryFiles: readonly string[] = ENTRY_FILES;
-  const late = [...ENTRY_FILES.filter((file) => build.files.includes(file)), LATEST_FILE];
-  const early = build.files.filter((file) => !entryFiles.includes(file));
-  // Files the target lacks first (nothing refers to them yet), then changed ones, then the
-  // entry files, then latest.json.
-  const missing = early.filter((file) => !existsSync(join(target, file)));
-  const present = early.filter((file) => existsSync(join(target, file)));
-
-  for (const file of [...missing, ...present, ...late]) {
-    const from = join(source, file);
-    const to = join(target, file);
-    const existed = existsSync(to);
-    if (existed && (await sameContent(from, to))) {
-      result.unchanged.push(file);
-      options.onFile?.(file, 'unchanged');
-      continue;
-    }
-    await putAtomically(from, to);
-    const action = existed ? 'replaced' : 'added';
-    result[action].push(file);
-    options.onFile?.(file, action);
-  }
+  const previousId = await currentBuildId(target);
+  const result = await publish(build, source, target, { ownCopy: true, onFile: options.onFile });
+  if (previousId !== undefined && previousId !== build.id) result.previousId = previousId;
 
   if (options.keepBuilds !== undefined) {
-    result.removed = await prune(target, build.id, options.keepBuilds);
+    result.removed = await prune(target, build.id, previousId, options.keepBuilds);
     for (const file of result.removed) options.onFile?.(file, 'removed');
   }
+  return result;
+}
+
+/**
+ * Makes `build` (its files in `source`) the current one in `target`, in a deploy's order; with
+ * `ownCopy`, first keeps it whole in `builds/{id}/`.
+ */
+export async function publish(
+  build: Build,
+  source: string,
+  target: string,
+  options: { ownCopy: boolean; onFile?: (path: string, action: FileAction) => void },
+): Promise<DeployResult> {
+  const result: DeployResult = { buildId: build.id, added: [], replaced: [], unchanged: [], removed: [] };
+  const record =
+    (prefix: string) =>
+    (file: string, action: Exclude<FileAction, 'removed'>): void => {
+      const path = `${prefix}${file}`;
+      result[action].push(path);
+      options.onFile?.(path, action);
+    };
+  const copy = join(target, buildFolder(build.id));
+  if (options.ownCopy && resolve(source) !== copy) {
+    await writeBuildFiles(source, copy, build.files, record(`${buildFolder(build.id)}/`));
+  }
+  await writeBuildFiles(source, target, build.files, record(''));
   return result;
 }
 
 const USAGE = `Usage: npm run deploy -w <remote> -- <target folder> [--from <build folder>] [--keep-builds <n>]
 
 Publishes the remote's build (default: its dist/) into the target folder, keeping the previous
-builds' files; remoteEntry.js, mf-manifest.json and builds/latest.json are replaced last.
+builds' files; remoteEntry.js, mf-manifest.json and builds/latest.json are replaced last. The
+build is also kept whole in builds/<id>/: a host can be pinned to builds/<id>/mf-manifest.json,
+and npm run rollback makes it current again later.
   --from <folder>      the build to publish (default: dist/ of the package)
-  --keep-builds <n>    also remove the files of builds older than the newest n (n >= ${MIN_KEPT_BUILDS})
+  --keep-builds <n>    also remove the files of older builds, keeping the newest n that can be
+                       made current again (n >= ${MIN_KEPT_BUILDS}), and always the build this one
+                       replaces and the one before it
   -h, --help           this text
 An option's value may also follow an equals sign: --keep-builds=3.`;
 
@@ -292,6 +444,11 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
         (keepBuilds === undefined
           ? '; earlier builds kept'
           : `; ${result.removed.length} files of older builds removed`),
+    );
+    io.out(
+      `deploy: kept whole in ${buildFolder(result.buildId)}/: pin a host to it with ` +
+        `…/${buildFolder(result.buildId)}/mf-manifest.json` +
+        (result.previousId ? `; go back to build ${result.previousId} with npm run rollback` : ''),
     );
     return 0;
   } catch (error) {

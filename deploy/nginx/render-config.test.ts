@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HSTS, NginxConfigError, renderNginxConfig } from './render-config';
+
+const REQUIRED = {
+  GIFT_BOX_API_SERVERS: '10.0.0.5:3004, 10.0.0.6:3004',
+  GIFT_BOX_HOST_DIST: '/srv/gift-box/host/dist',
+  GIFT_BOX_REMOTES_DIR: '/srv/gift-box/remotes/',
+};
+
+describe('renderNginxConfig', () => {
+  it('fills in every value: one upstream server per API process, the folders, the defaults', () => {
+    const config = renderNginxConfig(REQUIRED);
+    expect(config).toContain(
+      '    server 10.0.0.5:3004 max_fails=1 fail_timeout=10s;\n    server 10.0.0.6:3004 max_fails=1',
+    );
+    expect(config).toContain('server 127.0.0.1:3000 max_fails=1');
+    expect(config).toContain('root /srv/gift-box/host/dist;');
+    expect(config).toContain('alias /srv/gift-box/remotes/;');
+    expect(config).toContain('listen 80;');
+    expect(config).toContain('server_name _;');
+    expect(config).not.toMatch(/\$\{GIFT_BOX_/);
+    // Over plain HTTP no Strict-Transport-Security is sent.
+    expect(config).not.toContain('Strict-Transport-Security');
+  });
+
+  it('with a certificate and its key: TLS, and HSTS with the built files', () => {
+    const config = renderNginxConfig({
+      ...REQUIRED,
+      GIFT_BOX_LISTEN: '443 ssl',
+      GIFT_BOX_SERVER_NAME: 'gifts.example.com',
+      GIFT_BOX_TLS_CERTIFICATE: '/etc/ssl/gifts.pem',
+      GIFT_BOX_TLS_CERTIFICATE_KEY: '/etc/ssl/gifts.key',
+    });
+    expect(config).toContain('listen 443 ssl;');
+    expect(config).toContain('ssl_certificate /etc/ssl/gifts.pem;');
+    expect(config).toContain('ssl_certificate_key /etc/ssl/gifts.key;');
+    expect(config).toContain('add_header Strict-Transport-Security $gift_box_hsts always;');
+    expect(config).toContain(`static "${HSTS}";`);
+  });
+
+  it.each([
+    [{ GIFT_BOX_API_SERVERS: undefined }, 'GIFT_BOX_API_SERVERS is not set'],
+    [{ GIFT_BOX_API_SERVERS: '10.0.0.5' }, 'GIFT_BOX_API_SERVERS must be host:port addresses'],
+    [{ GIFT_BOX_API_SERVERS: '10.0.0.5:3004;deny all' }, 'not valid: "10.0.0.5:3004;deny all"'],
+    [{ GIFT_BOX_HOST_DIST: 'host/dist' }, 'GIFT_BOX_HOST_DIST must be an absolute path'],
+    [{ GIFT_BOX_REMOTES_DIR: '/srv/my remotes' }, 'GIFT_BOX_REMOTES_DIR must be an absolute path without spaces'],
+    [{ GIFT_BOX_SERVER_NAME: 'a; include /etc/passwd' }, 'GIFT_BOX_SERVER_NAME must not contain'],
+    [{ GIFT_BOX_TLS_CERTIFICATE: '/etc/ssl/gifts.pem' }, 'go together: set both'],
+  ])('refuses %j, naming the variable', (change, message) => {
+    expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(NginxConfigError);
+    expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(message);
+  });
+
+  it('refuses a template naming a value it does not know', () => {
+    expect(() => renderNginxConfig(REQUIRED, 'root ${GIFT_BOX_ROOT};')).toThrow('unknown value ${GIFT_BOX_ROOT}');
+  });
+});
+
+describe('npm run nginx-config', () => {
+  const run = (args: string[], env: Record<string, string | undefined>) =>
+    spawnSync('npx', ['tsx', join(__dirname, 'render-config.ts'), ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      encoding: 'utf8',
+    });
+
+  it('writes the file it is given', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nginx-config-'));
+    try {
+      const { status, stderr } = run([join(folder, 'gift-box.conf')], REQUIRED);
+      expect(status).toBe(0);
+      expect(stderr).toContain('check it with nginx -t');
+      expect(readFileSync(join(folder, 'gift-box.conf'), 'utf8')).toBe(renderNginxConfig(REQUIRED));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('stops with exit code 1 and the variable, writing nothing, when a value is missing', () => {
+    const { status, stdout, stderr } = run([], { ...REQUIRED, GIFT_BOX_HOST_DIST: '' });
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain("nginx-config: GIFT_BOX_HOST_DIST is not set: the host's built folder");
+  }, 30_000);
+});

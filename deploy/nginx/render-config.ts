@@ -1,0 +1,153 @@
+/**
+ * `npm run nginx-config [-- <output file>]`: deploy/nginx/gift-box.conf.template with the
+ * operator's values, from GIFT_BOX_* environment variables (README: "Running in production"). A missing
+ * or malformed value stops it with a message naming the variable; nothing is written then.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+
+export const TEMPLATE_FILE = resolve(__dirname, 'gift-box.conf.template');
+
+type Env = Record<string, string | undefined>;
+
+/** A failure to stop for, naming the variable. */
+export class NginxConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NginxConfigError';
+  }
+}
+
+/** How long nginx leaves out a process that refused a connection before trying it again. */
+export const FAIL_TIMEOUT = '10s';
+/** Strict-Transport-Security sent with the built files over HTTPS (the host's server sends it with pages). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The variables, their defaults (undefined: required) and what they mean, for errors and the README. */
+export const VARIABLES = {
+  GIFT_BOX_API_SERVERS: { default: undefined, means: 'the API processes, host:port, comma-separated' },
+  GIFT_BOX_HOST_SERVERS: { default: '127.0.0.1:3000', means: "the host's servers, host:port, comma-separated" },
+  GIFT_BOX_HOST_DIST: { default: undefined, means: "the host's built folder (host/dist), an absolute path" },
+  GIFT_BOX_REMOTES_DIR: {
+    default: undefined,
+    means: 'the folder holding one deployed folder per remote (gifts, redeem, content), an absolute path',
+  },
+  GIFT_BOX_LISTEN: { default: '80', means: "nginx's listen parameters, e.g. 443 ssl" },
+  GIFT_BOX_SERVER_NAME: { default: '_', means: 'the site name(s), e.g. gifts.example.com' },
+  GIFT_BOX_TLS_CERTIFICATE: { default: '', means: 'with its key: the certificate file; HTTPS and HSTS on' },
+  GIFT_BOX_TLS_CERTIFICATE_KEY: { default: '', means: "the certificate's key file" },
+} as const;
+
+type Variable = keyof typeof VARIABLES;
+
+/** Characters that would end or extend an nginx directive. */
+const UNSAFE = /[\s;{}'"\\$#]/;
+const SERVER_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+
+function read(env: Env, name: Variable): string {
+  const value = env[name]?.trim();
+  if (value) return value;
+  const fallback = VARIABLES[name].default;
+  if (fallback === undefined) throw new NginxConfigError(`${name} is not set: ${VARIABLES[name].means}`);
+  return fallback;
+}
+
+function path(env: Env, name: Variable): string {
+  const value = read(env, name);
+  if (!isAbsolute(value) || UNSAFE.test(value)) {
+    throw new NginxConfigError(`${name} must be an absolute path without spaces or quotes, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '') || '/';
+}
+
+function servers(env: Env, name: Variable): string[] {
+  const list = read(env, name)
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const bad = list.filter((entry) => !SERVER_ADDRESS.test(entry) || Number(entry.split(':').pop()) > 65535);
+  if (list.length === 0 || bad.length > 0) {
+    throw new NginxConfigError(
+      `${name} must be host:port addresses, comma-separated (e.g. 10.0.0.5:3004,10.0.0.6:3004)` +
+        (bad.length ? `; not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}` : ''),
+    );
+  }
+  return list;
+}
+
+function plain(env: Env, name: Variable): string {
+  const value = read(env, name);
+  if (/[;{}'"\\$#\n]/.test(value)) throw new NginxConfigError(`${name} must not contain ; { } quotes $ or #`);
+  return value;
+}
+
+function tls(env: Env): string {
+  const certificate = env.GIFT_BOX_TLS_CERTIFICATE?.trim();
+  const key = env.GIFT_BOX_TLS_CERTIFICATE_KEY?.trim();
+  if (!certificate && !key) return '';
+  if (!certificate || !key) {
+    throw new NginxConfigError('GIFT_BOX_TLS_CERTIFICATE and GIFT_BOX_TLS_CERTIFICATE_KEY go together: set both');
+  }
+  return [
+    `    ssl_certificate ${path(env, 'GIFT_BOX_TLS_CERTIFICATE')};`,
+    `    ssl_certificate_key ${path(env, 'GIFT_BOX_TLS_CERTIFICATE_KEY')};`,
+    '    ssl_protocols TLSv1.2 TLSv1.3;',
+    `    add_header Strict-Transport-Security $gift_box_hsts always;`,
+  ].join('\n');
+}
+
+/** The configuration, for an nginx `http` block. */
+export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FILE, 'utf8')): string {
+  const values: Record<string, string> = {
+    GIFT_BOX_API_UPSTREAM: servers(env, 'GIFT_BOX_API_SERVERS')
+      .map((server) => `    server ${server} max_fails=1 fail_timeout=${FAIL_TIMEOUT};`)
+      .join('\n'),
+    GIFT_BOX_HOST_UPSTREAM: servers(env, 'GIFT_BOX_HOST_SERVERS')
+      .map((server) => `    server ${server} max_fails=1 fail_timeout=${FAIL_TIMEOUT};`)
+      .join('\n'),
+    GIFT_BOX_HOST_DIST: path(env, 'GIFT_BOX_HOST_DIST'),
+    GIFT_BOX_REMOTES_DIR: path(env, 'GIFT_BOX_REMOTES_DIR'),
+    GIFT_BOX_LISTEN: plain(env, 'GIFT_BOX_LISTEN'),
+    GIFT_BOX_SERVER_NAME: plain(env, 'GIFT_BOX_SERVER_NAME'),
+    GIFT_BOX_TLS: tls(env),
+    GIFT_BOX_HSTS: HSTS,
+  };
+  const rendered = template.replace(/\$\{(GIFT_BOX_[A-Z_]+)\}/g, (whole, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new NginxConfigError(`the template names an unknown value ${whole}`);
+    return value;
+  });
+  return rendered;
+}
+
+function main(argv: readonly string[]): number {
+  if (argv.length > 1 || argv[0] === '-h' || argv[0] === '--help') {
+    const lines = Object.entries(VARIABLES).map(
+      ([name, { default: fallback, means }]) =>
+        `  ${name.padEnd(30)} ${means}${fallback === undefined ? ' (required)' : fallback ? ` (default ${fallback})` : ''}`,
+    );
+    console.log(`Usage: npm run nginx-config [-- <output file>]\n\nReads:\n${lines.join('\n')}`);
+    return argv.length > 1 ? 1 : 0;
+  }
+  let config: string;
+  try {
+    config = renderNginxConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof NginxConfigError)) throw error;
+    console.error(`nginx-config: ${error.message}`);
+    return 1;
+  }
+  const output = argv[0];
+  if (!output) {
+    process.stdout.write(config);
+    return 0;
+  }
+  // Written beside the file and renamed over it: nginx never reads half a configuration.
+  const target = resolve(process.env.INIT_CWD || process.cwd(), output);
+  writeFileSync(`${target}.tmp`, config);
+  renameSync(`${target}.tmp`, target);
+  console.error(`nginx-config: wrote ${target}; check it with nginx -t, then reload nginx`);
+  return 0;
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));

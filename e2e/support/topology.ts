@@ -1,0 +1,138 @@
+/**
+ * The production topology of README "Running in production", on this machine: nginx (Debian's,
+ * with deploy/nginx's configuration) on one public origin in front of the host's server, the
+ * remotes' deployed folders (published with each remote's own deploy command) and two API
+ * processes on one real PostgreSQL. Every process runs under process-guard.cjs; `stop()` takes
+ * them all down.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { REMOTES } from 'shared/remotes';
+import { startCluster, type Cluster } from '../../api/test/support/postgres';
+import { startNginx, type RunningNginx } from './nginx';
+import { freePort, killBundles, startBundle, waitUntilHealthy, type BundleProcess } from './production';
+import { REMOTE_NAMES, ROOT_DIR, TMP_DIR, type RemoteName } from './test-env';
+
+export const TOPOLOGY_DIR = join(TMP_DIR, 'topology');
+/** Each remote's deployed folder is `<this>/<remote>`, served at `/remotes/<remote>/`. */
+export const REMOTES_DIR = join(TOPOLOGY_DIR, 'remotes');
+
+export interface ApiProcess extends BundleProcess {
+  port: number;
+}
+
+export interface Topology {
+  /** The one origin visitors use: nginx. */
+  origin: string;
+  nginx: RunningNginx;
+  host: BundleProcess;
+  apis: ApiProcess[];
+  database: Cluster;
+  remoteFolder(remote: RemoteName): string;
+  stop(): Promise<void>;
+}
+
+/** `npm run deploy -w <remote's package> -- <folder>`: what a remote team runs. */
+export function deployRemote(remote: RemoteName, target: string, from?: string): Promise<string> {
+  const args = ['run', 'deploy', '-w', REMOTES[remote].packageDir, '--', target, ...(from ? ['--from', from] : [])];
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', args, { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`npm ${args.join(' ')} failed (${code}):\n${output}`)),
+    );
+  });
+}
+
+/** What each API process is started with; `port` differs. */
+function apiEnv(origin: string, databaseUrl: string, port: number): Record<string, string> {
+  return {
+    API_PORT: String(port),
+    API_HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '5',
+    HOST_ORIGIN: origin,
+    // nginx is on loopback: X-Forwarded-For from it names the visitor.
+    TRUST_PROXY: 'loopback',
+    GAME_WIN_RATE: '1',
+    PLAYS_PER_VISITOR_PER_DAY: '1000',
+    PLAYS_PER_IP_PER_DAY: '10000',
+    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** Starts everything; what was started is stopped again if a later part fails. */
+export async function startTopology(options: { hostEnv?: Record<string, string> } = {}): Promise<Topology> {
+  rmSync(TOPOLOGY_DIR, { recursive: true, force: true });
+  mkdirSync(REMOTES_DIR, { recursive: true });
+  const started: BundleProcess[] = [];
+  const starting = startCluster();
+  try {
+    const [nginxPort, hostPort] = [await freePort(), await freePort()];
+    const origin = `http://127.0.0.1:${nginxPort}`;
+    const apiPorts = [await freePort(), await freePort()];
+    const remoteFolder = (remote: RemoteName) => join(REMOTES_DIR, remote);
+    await Promise.all(REMOTE_NAMES.map((remote) => deployRemote(remote, remoteFolder(remote))));
+    const database = await starting;
+    const nginx = await startNginx(
+      {
+        dir: join(TOPOLOGY_DIR, 'nginx'),
+        env: {
+          GIFT_BOX_LISTEN: `127.0.0.1:${nginxPort}`,
+          GIFT_BOX_SERVER_NAME: '127.0.0.1',
+          GIFT_BOX_HOST_DIST: join(ROOT_DIR, 'host', 'dist'),
+          GIFT_BOX_REMOTES_DIR: REMOTES_DIR,
+          GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
+          GIFT_BOX_API_SERVERS: apiPorts.map((port) => `127.0.0.1:${port}`).join(','),
+        },
+      },
+      `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,
+    );
+    started.push(nginx);
+    // One process first: it applies the migrations; the second finds none left to apply.
+    const apis: ApiProcess[] = [];
+    for (const [index, port] of apiPorts.entries()) {
+      const api = startBundle(`topology-api-${index + 1}`, join(ROOT_DIR, 'api'), 'dist/index.js', {
+        ...apiEnv(origin, database.url, port),
+      });
+      started.push(api);
+      await waitUntilHealthy(api, `http://127.0.0.1:${port}/api/health/ready`);
+      apis.push({ ...api, port });
+    }
+    const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', {
+      HOST_PORT: String(hostPort),
+      LISTEN_HOST: '127.0.0.1',
+      API_BASE_URL: origin,
+      HOST_ORIGIN: origin,
+      TRUST_PROXY: 'loopback',
+      REMOTE_REFRESH_MS: '500',
+      ...Object.fromEntries(
+        REMOTE_NAMES.map((remote) => [REMOTES[remote].urlEnv, `${origin}/remotes/${remote}/mf-manifest.json`]),
+      ),
+      ...options.hostEnv,
+    });
+    started.push(host);
+    await waitUntilHealthy(host, `${origin}/healthz`);
+    return {
+      origin,
+      nginx,
+      host,
+      apis,
+      database,
+      remoteFolder,
+      async stop() {
+        killBundles(started);
+        await Promise.all(started.map((process) => process.exited));
+        await database.stop();
+      },
+    };
+  } catch (error) {
+    killBundles(started);
+    await starting.then((database) => database.stop()).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * Issue 14, item 5: a remote's builds kept whole, so that a host can be pinned to one and a
+ * rollback can make an earlier one current again while visitors are on the site.
+ *
+ * Build A is remote-content's own build; build B is a second build with other text (and so new
+ * chunk names), made once into a temporary folder. The content server serves a deploy target
+ * (STATIC_ROOT) into which the remote's deploy and rollback commands publish.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, Request, Response, Route } from 'playwright-core';
+import { navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { launchBrowser, type BrowserSession } from '../support/browser';
+import {
+  buildContentRemote,
+  CONTENT_DIST,
+  deployContentRemote,
+  exposeChunk,
+  readLatest,
+  removeRedeployFolders,
+  rollbackContentRemote,
+  tempFolder,
+  writeEditedContent,
+  type BuildInfo,
+} from '../support/redeploy';
+import { restartServer, startServers, stopAllServers } from '../support/servers';
+import { HOST_ORIGIN, originOf } from '../support/test-env';
+
+const CONTENT_ORIGIN = originOf('content');
+const MARK = ' (build B)';
+
+interface Build {
+  dir: string;
+  info: BuildInfo;
+  homeTitle: string;
+  aboutTitle: string;
+  aboutChunk: string;
+  homeChunk: string;
+}
+
+function describeBuild(dir: string): Build {
+  const title = (page: string) =>
+    (JSON.parse(readFileSync(join(dir, 'payload', `${page}.json`), 'utf8')) as { title: string }).title;
+  return {
+    dir,
+    info: readLatest(dir),
+    homeTitle: title('home'),
+    aboutTitle: title('about'),
+    aboutChunk: exposeChunk(dir, 'AboutPage'),
+    homeChunk: exposeChunk(dir, 'HomePage'),
+  };
+}
+
+let buildA: Build;
+let buildB: Build;
+
+beforeAll(async () => {
+  buildA = describeBuild(CONTENT_DIST);
+  const contentDir = tempFolder('content-b');
+  writeEditedContent(contentDir, (markdown) => markdown.replace(/^# (.+)$/m, `# $1${MARK}`));
+  const distDir = tempFolder('dist-b');
+  const results = await Promise.allSettled([
+    buildContentRemote({ contentDir, distDir }),
+    startServers(['host', 'gifts', 'redeem', 'content']),
+  ]);
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
+  buildB = describeBuild(distDir);
+}, 120_000);
+
+afterAll(async () => {
+  await stopAllServers();
+  removeRedeployFolders();
+});
+
+/** The "Updated" date of the content page shown: the timestamp of the build whose code drew it. */
+function updatedAt(page: Page): Promise<string | null> {
+  return page.locator('main .p-content__updated time').getAttribute('datetime');
+}
+
+function isoOf(build: Build): string {
+  return new Date(build.info.timestamp).toISOString();
+}
+
+async function waitForHeading(page: Page, heading: string): Promise<void> {
+  await page.waitForFunction((text) => document.querySelector('main h1')?.textContent?.trim() === text, heading, {
+    timeout: 20_000,
+  });
+  await waitForRenderedPage(page);
+}
+
+function isDocumentRequest(page: Page, request: Request): boolean {
+  return request.isNavigationRequest() && request.frame() === page.mainFrame();
+}
+
+function pathOf(url: string): string | undefined {
+  const parsed = new URL(url);
+  return parsed.origin === CONTENT_ORIGIN ? parsed.pathname : undefined;
+}
+
+/** The next answer of a content `latest.json` at `path` that names `id`. */
+function nextLatest(page: Page, path: string, id: string): Promise<Response> {
+  return page.waitForResponse(
+    async (response) => pathOf(response.url()) === path && ((await response.json()) as BuildInfo).id === id,
+    { timeout: 20_000 },
+  );
+}
+
+/**
+ * The page's failed requests, but for those the browser cancelled because the document that
+ * made them was replaced by a full load (a hover's prefetch or a version-check poll still in
+ * flight when a navigation found the page stale): those are no failure of the site. A request
+ * belongs to the document committed when it was made.
+ */
+function failuresOf(page: Page): () => string[] {
+  let committed = 0;
+  let loading = false;
+  const madeIn = new WeakMap<Request, number>();
+  const failures: string[] = [];
+  page.on('request', (request) => {
+    if (isDocumentRequest(page, request)) loading = true;
+    madeIn.set(request, committed);
+  });
+  page.on('framenavigated', (frame) => {
+    // A history navigation inside the page commits no new document.
+    if (frame !== page.mainFrame() || !loading) return;
+    loading = false;
+    committed += 1;
+  });
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText ?? 'failed';
+    if (error === 'net::ERR_ABORTED' && committed > (madeIn.get(request) ?? committed)) {
+      console.log(`[rollback] cancelled with the document that made it: ${request.url()}`);
+    } else {
+      failures.push(`${request.method()} ${request.url()}: ${error}`);
+    }
+  });
+  return () => failures;
+}
+
+/** Asks the host's server for a page, as a browser would, until its HTML holds `text`. */
+async function waitForServedPage(path: string, text: string): Promise<string> {
+  let html = '';
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const response = await fetch(`${HOST_ORIGIN}${path}`, { headers: { accept: 'text/html' } });
+    html = await response.text();
+    if (html.includes(text)) return html;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the host's server never served ${path} with ${JSON.stringify(text)}; it served:\n${html}`);
+}
+
+/**
+ * Holds the page's requests for content's `builds/latest.json` while closed, so a test decides
+ * when the version check may see a deploy or a rollback.
+ */
+async function versionCheckGate(page: Page) {
+  let gate: Promise<void> | undefined;
+  let open = () => undefined as void;
+  let onHeld: (() => void) | undefined;
+  await page.route(
+    (url) => pathOf(url.href) === '/builds/latest.json',
+    async (route: Route) => {
+      if (gate) {
+        onHeld?.();
+        await gate;
+      }
+      await route.continue();
+    },
+  );
+  return {
+    /** Closes the gate; resolves once a poll is held by it. */
+    async close(): Promise<void> {
+      const held = new Promise<void>((resolve) => {
+        onHeld = resolve;
+      });
+      gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      await held;
+    },
+    open(): void {
+      gate = undefined;
+      open();
+    },
+  };
+}
+
+describe('rolling back the content remote while a visitor is on the site', () => {
+  let session: BrowserSession | undefined;
+  let target: string;
+
+  beforeEach(async () => {
+    target = tempFolder('rollback-target');
+    expect(await deployContentRemote(target)).toContain(`build ${buildA.info.id} published`);
+    await Promise.all([
+      restartServer('content', { env: { STATIC_ROOT: target } }),
+      restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_REFRESH_MS: '1000' } }),
+    ]);
+    session = await launchBrowser();
+  }, 60_000);
+
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+    await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
+  }, 60_000);
+
+  test('B deployed over A, then A made current again mid-session: the next navigation shows A, with one full load and no chunk error', async () => {
+    if (!session) throw new Error('no browser');
+    const { page, watch } = await session.newPage();
+    const failures = failuresOf(page);
+    const gate = await versionCheckGate(page);
+
+    // A visitor on build A's home page.
+    const tracked = nextLatest(page, '/builds/latest.json', buildA.info.id);
+    expect(await visit(page, '/')).toBe(200);
+    await waitForHeading(page, buildA.homeTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildA));
+    await tracked;
+
+    // B is deployed; once the version check has seen it, the next navigation is a full load of B.
+    const sawB = nextLatest(page, '/builds/latest.json', buildB.info.id);
+    expect(await deployContentRemote(target, buildB.dir)).toContain(`build ${buildB.info.id} published`);
+    await sawB;
+    const loadOfB = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 20_000 });
+    await navLink(page, 'About').click();
+    expect((await loadOfB).url()).toBe(`${HOST_ORIGIN}/about`);
+    await waitForHeading(page, buildB.aboutTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildB));
+    expect(watch.documentLoads()).toBe(2);
+
+    // Hold the version check, then roll back: A is current again.
+    await gate.close();
+    const output = await rollbackContentRemote(target);
+    expect(output).toContain(`build ${buildA.info.id}`);
+    expect(output).toContain(`is current again in ${target}, in place of build ${buildB.info.id}`);
+    expect(readLatest(target)).toEqual(buildA.info);
+
+    // Before the check sees it, the page still runs B's entry: Home comes from B's chunk, which
+    // the rollback left in place, without a reload and without a chunk error. (Its text is A's
+    // payload: payloads are data, put back in place with the rest of A.)
+    const chunkOfB = page.waitForResponse((response) => pathOf(response.url()) === `/${buildB.homeChunk}`, {
+      timeout: 20_000,
+    });
+    await navLink(page, 'Home').click();
+    expect((await chunkOfB).status()).toBe(200);
+    await waitForHeading(page, buildA.homeTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildB));
+    expect(watch.documentLoads()).toBe(2);
+
+    // The host's server reads A again (its preloads and prerendered page)…
+    const served = await waitForServedPage('/about', `${CONTENT_ORIGIN}/${buildA.aboutChunk}`);
+    expect(served).toContain(buildA.aboutTitle);
+    expect(served).not.toContain(buildB.aboutTitle);
+
+    // …and once the version check sees A, although A was built before B, the next navigation is
+    // a full load of A.
+    const sawA = nextLatest(page, '/builds/latest.json', buildA.info.id);
+    gate.open();
+    await sawA;
+    const loadOfA = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 20_000 });
+    const chunkOfA = page.waitForResponse((response) => pathOf(response.url()) === `/${buildA.aboutChunk}`, {
+      timeout: 20_000,
+    });
+    await navLink(page, 'About').click();
+    expect((await loadOfA).url()).toBe(`${HOST_ORIGIN}/about`);
+    expect((await chunkOfA).status()).toBe(200);
+    await waitForHeading(page, buildA.aboutTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildA));
+    expect(watch.documentLoads()).toBe(3);
+
+    // No reload loop: the check goes on seeing A, and the next navigation stays in the page.
+    await nextLatest(page, '/builds/latest.json', buildA.info.id);
+    await navLink(page, 'Home').click();
+    await page.waitForURL(`${HOST_ORIGIN}/`);
+    await waitForHeading(page, buildA.homeTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildA));
+    expect(watch.documentLoads()).toBe(3);
+    expect(watch.documents.map((load) => load.status)).toEqual([200, 200, 200]);
+    expect(watch.problems()).toEqual([]);
+    expect(failures()).toEqual([]);
+  }, 120_000);
+});
+
+describe('a host pinned to one build of the content remote', () => {
+  let session: BrowserSession | undefined;
+  let target: string;
+  let pinned: string;
+
+  beforeEach(async () => {
+    target = tempFolder('pinned-target');
+    expect(await deployContentRemote(target)).toContain(`build ${buildA.info.id} published`);
+    pinned = `/builds/${buildA.info.id}`;
+    await Promise.all([
+      restartServer('content', { env: { STATIC_ROOT: target } }),
+      restartServer('host', {
+        env: {
+          REMOTE_CONTENT_URL: `${CONTENT_ORIGIN}${pinned}/mf-manifest.json`,
+          BUILD_CHECK_INTERVAL_MS: '1000',
+          REMOTE_REFRESH_MS: '1000',
+        },
+      }),
+    ]);
+    session = await launchBrowser();
+  }, 60_000);
+
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+    await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
+  }, 60_000);
+
+  test('keeps build A, its pages, its text and its prerendered markup, after B is deployed', async () => {
+    if (!session) throw new Error('no browser');
+    const { page, watch } = await session.newPage();
+    const failures = failuresOf(page);
+    const contentRequests: string[] = [];
+    page.on('request', (request) => {
+      const path = pathOf(request.url());
+      if (path !== undefined) contentRequests.push(path);
+    });
+
+    const tracked = nextLatest(page, `${pinned}/builds/latest.json`, buildA.info.id);
+    expect(await visit(page, '/')).toBe(200);
+    await waitForHeading(page, buildA.homeTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildA));
+    await tracked;
+
+    // B becomes the remote's current build.
+    expect(await deployContentRemote(target, buildB.dir)).toContain(`build ${buildB.info.id} published`);
+    expect(readLatest(target).id).toBe(buildB.info.id);
+
+    // The version check keeps seeing A, the build the host is pinned to: no full load is due.
+    for (let poll = 0; poll < 2; poll += 1) await nextLatest(page, `${pinned}/builds/latest.json`, buildA.info.id);
+    await navLink(page, 'About').click();
+    await page.waitForURL(`${HOST_ORIGIN}/about`);
+    await waitForHeading(page, buildA.aboutTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildA));
+    expect(watch.documentLoads()).toBe(1);
+
+    // The host's server, which has read the remote since the deploy, still sends A: its
+    // preloads from A's folder and A's prerendered page.
+    const served = await waitForServedPage('/about', buildA.aboutTitle);
+    expect(served).toContain(`${CONTENT_ORIGIN}${pinned}/remoteEntry.js`);
+    expect(served).toContain(`${CONTENT_ORIGIN}${pinned}/${buildA.aboutChunk}`);
+    expect(served).not.toContain(buildB.aboutTitle);
+
+    // A new visit is A again.
+    expect(await visit(page, '/about')).toBe(200);
+    await waitForHeading(page, buildA.aboutTitle);
+    expect(await updatedAt(page)).toBe(isoOf(buildA));
+
+    // Everything of content's came from A's own folder, none of B's files were asked for.
+    expect(contentRequests.length).toBeGreaterThan(0);
+    expect(contentRequests.filter((path) => !path.startsWith(`${pinned}/`))).toEqual([]);
+    expect(watch.documentLoads()).toBe(2);
+    expect(watch.problems()).toEqual([]);
+    expect(failures()).toEqual([]);
+  }, 120_000);
+});

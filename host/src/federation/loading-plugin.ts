@@ -1,0 +1,163 @@
+/**
+ * What the federation runtime downloads, checked before any of it runs
+ * (docs/decisions/0019-remote-code-integrity.md):
+ *
+ * - A manifest, a remote entry and every script or preload the runtime adds must be at one of
+ *   the allowed remote origins (`remoteOrigins`). A manifest whose files are elsewhere (another
+ *   `publicPath`), whose public path is a function the runtime would run, or whose entry is not a
+ *   classic script (an ES module cannot carry an integrity) is refused.
+ * - Every script the runtime adds (a remote's entry, the chunks it loads ahead) and every script
+ *   preload carries the integrity the remote's manifest gives for it, with `crossorigin`, so the
+ *   browser runs it only if its bytes are those the remote's build emitted. A script the manifest
+ *   gives no integrity for is refused. The remote's own runtime checks its chunks against the
+ *   digests in its entry, which this has checked.
+ * - Every download is bounded by `remoteTimeoutMs`: a server that accepts a connection and never
+ *   answers would otherwise leave a route loading forever. Non-2xx manifests fail here too, with
+ *   their status, instead of as a JSON parse error.
+ *
+ * A refusal fails the download like a network error: the loader's retries, the reload guard and
+ * the remote's in-layout error follow, as for a remote that is down.
+ */
+import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { manifestFileUrl, manifestIntegrity, manifestPublicPath, manifestRemoteEntry } from 'shared/remote-manifest';
+import { isAllowedRemoteUrl } from 'shared/runtime-config';
+
+export interface LoadingPluginOptions {
+  timeoutMs: number;
+  /** The origins remote code may come from (`allowedRemoteOrigins` of the configuration). */
+  allowedOrigins: readonly string[];
+  /**
+   * Refuse a script the manifest gives no integrity for. Off only for the host's development
+   * build, whose remotes run under `webpack serve` and record none (their chunks change under a
+   * running page with every hot update).
+   */
+  requireIntegrity: boolean;
+}
+
+/** Remote code the host will not load; its message names the URL and why. */
+export class RemoteRefusedError extends Error {
+  constructor(url: string, reason: string) {
+    super(`Refused ${url}: ${reason}`);
+    this.name = 'RemoteRefusedError';
+  }
+}
+
+/** The entry types the runtime loads with a `<script>` element: the others are ES modules or SystemJS. */
+const CLASSIC_SCRIPT_ENTRY = new Set(['global', 'var', 'script']);
+
+export function loadingPlugin({
+  timeoutMs,
+  allowedOrigins,
+  requireIntegrity,
+}: LoadingPluginOptions): ModuleFederationRuntimePlugin {
+  /** The integrity of each remote file the manifests read so far name, by absolute URL. */
+  const integrityByUrl = new Map<string, string>();
+
+  const absolute = (url: string) => new URL(url, typeof document === 'undefined' ? undefined : document.baseURI).href;
+
+  function checkOrigin(url: string): void {
+    if (!isAllowedRemoteUrl(url, allowedOrigins)) {
+      throw new RemoteRefusedError(url, `${originOf(url)} is not an allowed remote origin (remoteOrigins)`);
+    }
+  }
+
+  /** Checks a manifest and records its integrity; throws a RemoteRefusedError for one not to load. */
+  function acceptManifest(manifestUrl: string, manifest: unknown): void {
+    const entry = manifestRemoteEntry(manifest);
+    // Not a manifest the runtime can use: it says so itself.
+    if (!entry) return;
+    const publicPath = manifestPublicPath(manifestUrl, manifest);
+    if (publicPath === undefined) {
+      throw new RemoteRefusedError(manifestUrl, 'its publicPath is neither "auto" nor an absolute URL');
+    }
+    const entryUrl = manifestFileUrl(publicPath, entry.file);
+    checkOrigin(entryUrl);
+    if (!CLASSIC_SCRIPT_ENTRY.has(entry.type)) {
+      throw new RemoteRefusedError(
+        entryUrl,
+        `its type "${entry.type}" is not a script a browser checks the integrity of`,
+      );
+    }
+    for (const [file, integrity] of manifestIntegrity(manifest)) {
+      integrityByUrl.set(manifestFileUrl(publicPath, file), integrity);
+    }
+    if (requireIntegrity && !integrityByUrl.has(entryUrl)) {
+      throw new RemoteRefusedError(entryUrl, `${manifestUrl} gives no integrity for it`);
+    }
+  }
+
+  /** The integrity a script must match; throws for one not to load at all. */
+  function scriptIntegrity(url: string): string | undefined {
+    checkOrigin(url);
+    const integrity = integrityByUrl.get(url);
+    if (!integrity && requireIntegrity) {
+      throw new RemoteRefusedError(url, 'no manifest read gives its integrity');
+    }
+    return integrity;
+  }
+
+  return {
+    name: 'p-loading-plugin',
+
+    async fetch(url, init) {
+      checkOrigin(absolute(url));
+      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+      const text = await response.text();
+      let manifest: unknown;
+      try {
+        manifest = JSON.parse(text);
+      } catch {
+        manifest = undefined; // the runtime reports a manifest that is not JSON itself
+      }
+      if (manifest !== undefined) acceptManifest(absolute(url), manifest);
+      return new Response(text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    },
+
+    createScript({ url, attrs }) {
+      const href = absolute(url);
+      const integrity = scriptIntegrity(href);
+      const script = document.createElement('script');
+      for (const [name, value] of Object.entries(attrs ?? {})) {
+        if (name === 'async' || name === 'defer') script[name] = Boolean(value);
+        else if (typeof value === 'string') script.setAttribute(name, value);
+      }
+      script.setAttribute('crossorigin', 'anonymous');
+      if (integrity) script.setAttribute('integrity', integrity);
+      script.src = href;
+      return { script, timeout: timeoutMs };
+    },
+
+    createLink({ url, attrs }) {
+      const href = absolute(url);
+      const isScript = attrs?.as === 'script' || attrs?.rel === 'modulepreload';
+      let integrity: string | undefined;
+      if (isScript) {
+        integrity = scriptIntegrity(href);
+      } else {
+        checkOrigin(href);
+        integrity = integrityByUrl.get(href);
+      }
+      const link = document.createElement('link');
+      for (const [name, value] of Object.entries(attrs ?? {})) {
+        if (typeof value === 'string') link.setAttribute(name, value);
+      }
+      link.setAttribute('crossorigin', 'anonymous');
+      if (integrity) link.setAttribute('integrity', integrity);
+      link.href = href;
+      return { link, timeout: timeoutMs };
+    },
+  };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

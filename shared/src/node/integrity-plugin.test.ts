@@ -1,0 +1,150 @@
+/** @jest-environment node */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import webpack, { type Configuration, type WebpackPluginInstance } from 'webpack';
+import type { BuildMeta } from '../build-info';
+import { BuildInfoPlugin } from './build-info-plugin';
+import { RemoteIntegrityPlugin, sha384Integrity } from './integrity-plugin';
+
+// A webpack build each, minified: seconds on a busy two-core machine.
+jest.setTimeout(60_000);
+
+let dir: string;
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), text);
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'integrity-plugin-'));
+  write('src/index.js', 'import("./page");\n');
+  // An exposed page that loads a chunk of its own later, as the remotes' pages do.
+  write('src/page.js', 'export default function page() { return import("./later").then((m) => m.later); }\n');
+  write('src/later.js', 'export const later = "a chunk the page loads when it needs it";\n');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function filesIn(folder: string): Record<string, Buffer> {
+  const files: Record<string, Buffer> = {};
+  const visit = (current: string) => {
+    for (const name of readdirSync(current)) {
+      const path = join(current, name);
+      if (statSync(path).isDirectory()) visit(path);
+      else files[relative(folder, path)] = readFileSync(path);
+    }
+  };
+  visit(folder);
+  return files;
+}
+
+/** A remote's production build, as webpack.config.base.ts makes one; resolves with every file it wrote. */
+async function build(
+  plugins: WebpackPluginInstance[],
+  output: Configuration['output'] = {},
+): Promise<Record<string, Buffer>> {
+  const compiler = webpack({
+    mode: 'production',
+    context: dir,
+    entry: { main: './src/index.js' },
+    devtool: false,
+    output: {
+      path: join(dir, 'dist'),
+      filename: '[name].[fullhash:8].js',
+      chunkFilename: '[name].[contenthash:16].js',
+      publicPath: 'auto',
+      crossOriginLoading: 'anonymous',
+      clean: true,
+      ...output,
+    },
+    infrastructureLogging: { level: 'error' },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: 'gifts',
+        filename: 'remoteEntry.js',
+        exposes: { './Page': './src/page.js' },
+        manifest: true,
+        dts: false,
+      }),
+      ...plugins,
+    ],
+  });
+  return new Promise((resolve, reject) => {
+    compiler.run((error, stats) => {
+      compiler.close(() => {
+        if (error || !stats || stats.hasErrors()) return reject(error ?? new Error(stats?.toString('errors-only')));
+        resolve(filesIn(join(dir, 'dist')));
+      });
+    });
+  });
+}
+
+const digest = (bytes: Buffer) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+const scripts = (files: Record<string, Buffer>) => Object.keys(files).filter((file) => file.endsWith('.js'));
+
+describe('RemoteIntegrityPlugin', () => {
+  it("records in the manifest the sha384 of every script's emitted bytes, remoteEntry.js among them", async () => {
+    const files = await build([new RemoteIntegrityPlugin()]);
+    const manifest = JSON.parse(String(files['mf-manifest.json'])) as { integrity: Record<string, string> };
+    expect(Object.keys(manifest.integrity).sort()).toEqual(scripts(files).sort());
+    expect(manifest.integrity['remoteEntry.js']).toBeDefined();
+    for (const [file, integrity] of Object.entries(manifest.integrity)) {
+      expect(integrity).toBe(digest(files[file] as Buffer));
+    }
+  });
+
+  it("gives the entry's own chunk loading the digest of every chunk it loads, so the entry's integrity covers them", async () => {
+    const files = await build([new RemoteIntegrityPlugin()]);
+    const entry = String(files['remoteEntry.js']);
+    expect(entry).not.toMatch(/__remote_integrity_/);
+    // Every chunk but the runtime chunks, as finally named and minified.
+    const chunks = scripts(files).filter((file) => file !== 'remoteEntry.js' && !file.startsWith('main.'));
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    for (const chunk of chunks) expect(entry).toContain(digest(files[chunk] as Buffer));
+    // …and sets it, with CORS, on the scripts it adds.
+    expect(entry).toMatch(/\.integrity\s*=/);
+    expect(entry).toContain('crossOrigin="anonymous"');
+  });
+
+  it('keeps the digests with the build in builds/meta/{id}.json', async () => {
+    const info = { id: 'b1', timestamp: 1, app: 'gifts', version: '1.0.0', dir: 'builds' };
+    const files = await build([new RemoteIntegrityPlugin(), new BuildInfoPlugin(info)]);
+    const meta = JSON.parse(String(files[join('builds', 'meta', 'b1.json')])) as BuildMeta;
+    expect(meta.integrity?.['remoteEntry.js']).toBe(digest(files['remoteEntry.js'] as Buffer));
+    expect(Object.keys(meta.integrity ?? {}).sort()).toEqual(scripts(files).sort());
+  });
+
+  it('fails the build when a later step changes a script after its digest was taken', async () => {
+    const changesEntryLate: WebpackPluginInstance = {
+      apply(compiler) {
+        compiler.hooks.thisCompilation.tap('late', (compilation) => {
+          compilation.hooks.processAssets.tap(
+            { name: 'late', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER },
+            () => {
+              compilation.updateAsset(
+                'remoteEntry.js',
+                (source) => new webpack.sources.ConcatSource(source, '\n/* changed */'),
+              );
+            },
+          );
+        });
+      },
+    };
+    await expect(build([new RemoteIntegrityPlugin(), changesEntryLate])).rejects.toThrow(
+      'remoteEntry.js changed after its integrity was recorded',
+    );
+  });
+
+  it('needs scripts fetched with CORS (crossOriginLoading "anonymous")', async () => {
+    await expect(build([new RemoteIntegrityPlugin()], { crossOriginLoading: false })).rejects.toThrow(
+      "needs output.crossOriginLoading 'anonymous'",
+    );
+  });
+
+  it('sha384Integrity is what a browser compares an integrity attribute with', () => {
+    expect(sha384Integrity('')).toBe('sha384-OLBgp1GsljhM2TJ+sbHjaiH9txEUvgdDTAzHv2P24donTt6/529l+9Ua0vFImLlb');
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Makes an earlier build of a remote current again in the folder its origin serves, from the
+ * copy every deploy keeps of its build in `builds/{id}/` (deploy.ts). It is a deploy of that
+ * copy, in a deploy's order: the build's files the folder lacks or that differ (its payloads,
+ * its prerendered pages), then `remoteEntry.js`, `mf-stats.json`, `mf-manifest.json`,
+ * `index.html`, and `builds/latest.json` last, each written beside the old one and renamed over
+ * it. Nothing is removed: the build that was current keeps its files for the pages still running
+ * it, and the hosts' version checks (which compare build ids, never times) see `latest.json`
+ * name another build and load the restored one on the next navigation.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  buildBefore,
+  buildFolder,
+  currentBuildId,
+  DeployError,
+  deployedBuilds,
+  LATEST_FILE,
+  META_DIR,
+  ownCopyProblem,
+  publish,
+  readBuild,
+  type CliIo,
+  type FileAction,
+} from './deploy';
+
+export interface KnownBuild {
+  id: string;
+  /** When it was built (ms since the epoch). */
+  timestamp: number;
+  /** Named by the folder's `builds/latest.json`. */
+  current: boolean;
+  /** Why it cannot be made current again (its files were pruned…), or undefined when it can. */
+  problem?: string;
+}
+
+export interface Deployment {
+  target: string;
+  currentId: string;
+  /** Every build the folder has a meta file of, newest first. */
+  builds: KnownBuild[];
+}
+
+export interface RollbackOptions {
+  /** The folder the remote's origin serves, as deploys left it. */
+  target: string;
+  /** The build to make current; default: the one built before the current one. */
+  buildId?: string;
+  onFile?: (path: string, action: FileAction) => void;
+}
+
+export interface RollbackResult {
+  buildId: string;
+  /** The build that was current. */
+  previousId: string;
+  added: string[];
+  replaced: string[];
+  unchanged: string[];
+}
+
+/** A refusal that knows the builds of the folder, so the command can list them. */
+export class RollbackError extends DeployError {
+  constructor(
+    message: string,
+    readonly deployment?: Deployment,
+  ) {
+    super(message);
+    this.name = 'RollbackError';
+  }
+}
+
+const PRUNED_NOTE = 'pruned by deploy --keep-builds, or deployed before deploys kept each build whole';
+
+/** The builds a deployment folder knows, newest first, and which is current. */
+export async function listBuilds(targetFolder: string): Promise<Deployment> {
+  const target = resolve(targetFolder);
+  if (!existsSync(target)) throw new RollbackError(`${target} does not exist`);
+  if (!existsSync(join(target, LATEST_FILE))) {
+    throw new RollbackError(`${target} is not a deployment: ${LATEST_FILE} is missing (deploy a build there first)`);
+  }
+  const currentId = await currentBuildId(target);
+  if (currentId === undefined) {
+    throw new RollbackError(`${target} is not a deployment: ${join(target, LATEST_FILE)} names no build`);
+  }
+  const metas = await deployedBuilds(target);
+  if (!metas.some((meta) => meta.id === currentId)) {
+    throw new RollbackError(
+      `${target} is not a deployment this command knows: build ${currentId}, which ${LATEST_FILE} names, has no ` +
+        `builds/meta/${currentId}.json`,
+    );
+  }
+  const builds: KnownBuild[] = [];
+  for (const meta of metas) {
+    const current = meta.id === currentId;
+    const problem = current ? undefined : await ownCopyProblem(target, meta.id);
+    builds.push({ id: meta.id, timestamp: meta.timestamp, current, ...(problem ? { problem } : {}) });
+  }
+  return { target, currentId, builds };
+}
+
+function chooseBuild(deployment: Deployment, requested: string | undefined): KnownBuild {
+  const { target, currentId, builds } = deployment;
+  if (requested === undefined) {
+    const chosen = buildBefore(builds, currentId);
+    if (!chosen) {
+      throw new RollbackError(`no build in ${target} was built before the current one, ${currentId}`, deployment);
+    }
+    return chosen;
+  }
+  const chosen = builds.find((build) => build.id === requested);
+  if (!chosen) {
+    throw new RollbackError(
+      `build ${requested} was never deployed to ${target} (there is no ${META_DIR}/${requested}.json)`,
+      deployment,
+    );
+  }
+  return chosen;
+}
+
+export async function rollback(options: RollbackOptions): Promise<RollbackResult> {
+  const deployment = await listBuilds(options.target);
+  const { target, currentId } = deployment;
+  const chosen = chooseBuild(deployment, options.buildId);
+  const label =
+    options.buildId === undefined ? `the build before the current one, ${chosen.id},` : `build ${chosen.id}`;
+  if (chosen.problem) {
+    throw new RollbackError(
+      `${label} cannot be made current again: its files are no longer in ${target} (${chosen.problem}; ${PRUNED_NOTE})`,
+      deployment,
+    );
+  }
+  const source = join(target, buildFolder(chosen.id));
+  // Naming the current build puts its files back as its copy has them; without a copy (a build
+  // deployed before deploys kept them) there is nothing to put back.
+  const result =
+    chosen.current && (await ownCopyProblem(target, chosen.id)) !== undefined
+      ? { added: [], replaced: [], unchanged: [] }
+      : await publish(await readBuild(source), source, target, { ownCopy: false, onFile: options.onFile });
+  return {
+    buildId: chosen.id,
+    previousId: currentId,
+    added: result.added,
+    replaced: result.replaced,
+    unchanged: result.unchanged,
+  };
+}
+
+function isoOf(timestamp: number): string {
+  return new Date(timestamp).toISOString();
+}
+
+/** The builds as the command prints them: one a line, `*` on the current one. */
+export function describeBuilds(deployment: Deployment): string {
+  const width = Math.max(...deployment.builds.map((build) => build.id.length));
+  const lines = deployment.builds.map((build) => {
+    const state = build.current ? 'current' : build.problem ? 'files pruned: cannot be made current' : '';
+    return `${build.current ? '*' : ' '} ${build.id.padEnd(width)}  built ${isoOf(build.timestamp)}  ${state}`.trimEnd();
+  });
+  return `Builds in ${deployment.target}, newest first:\n${lines.join('\n')}`;
+}
+
+const USAGE = `Usage: npm run rollback -w <remote> -- <target folder> [<build id>] [--list]
+
+Makes an earlier build current again in the folder a deploy published to, from the copy the
+deploy kept in builds/<id>/, in a deploy's order: the build's files, then remoteEntry.js,
+mf-stats.json, mf-manifest.json, index.html and, last, builds/latest.json. No file is removed.
+  <build id>    the build to make current (default: the one built before the current one)
+  --list        only list the builds the folder knows, newest first, and which is current
+  -h, --help    this text`;
+
+const OPTIONS = {
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const parseCommandLine = (argv: readonly string[]) =>
+  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+
+/** The rollback command; resolves to the process exit code. */
+export async function runRollbackCli(argv: readonly string[], io: Pick<CliIo, 'cwd' | 'out' | 'err'>): Promise<number> {
+  const usageError = (problem: string) => {
+    io.err(`rollback: ${problem}\n\n${USAGE}`);
+    return 1;
+  };
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const option = /'(-[^' ,<]+)/.exec(message)?.[1];
+    return usageError(option ? `unknown option ${option}` : message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) return usageError('the target folder is missing');
+  if (positionals.length > (values.list ? 1 : 2)) {
+    return usageError(
+      values.list ? '--list takes the target folder only' : 'give a target folder and at most one build id',
+    );
+  }
+  const target = resolve(io.cwd, positionals[0] as string);
+  try {
+    if (values.list) {
+      io.out(describeBuilds(await listBuilds(target)));
+      return 0;
+    }
+    const result = await rollback({ target, buildId: positionals[1] });
+    const deployment = await listBuilds(target);
+    const built = deployment.builds.find((build) => build.id === result.buildId)?.timestamp;
+    io.out(
+      (result.buildId === result.previousId
+        ? `rollback: build ${result.buildId} was already current in ${target}`
+        : `rollback: build ${result.buildId}${built === undefined ? '' : ` (built ${isoOf(built)})`} is current ` +
+          `again in ${target}, in place of build ${result.previousId}`) +
+        `: ${result.added.length} added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged`,
+    );
+    io.out(describeBuilds(deployment));
+    return 0;
+  } catch (error) {
+    io.err(`rollback: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof RollbackError && error.deployment) io.err(describeBuilds(error.deployment));
+    return 1;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The integrity of a remote's scripts, as its build records it in its `mf-manifest.json`: the
+ * field `integrity` gives, for `remoteEntry.js` and every chunk, by file name (relative to the
+ * manifest's public path, as the manifest names its files), the `sha384-…` digest of the bytes the
+ * build emitted. The host loads each of the remote's scripts with it, so a browser runs none
+ * whose bytes differ (docs/decisions/0019-remote-code-integrity.md).
+ */
+
+export const INTEGRITY_FIELD = 'integrity';
+
+/** What an `integrity` attribute takes for one sha384 digest: `sha384-` and 64 base64 characters. */
+const SHA384_INTEGRITY = /^sha384-[A-Za-z0-9+/]{64}$/;
+
+export function isSha384Integrity(value: unknown): value is string {
+  return typeof value === 'string' && SHA384_INTEGRITY.test(value);
+}
+
+/** The manifest's integrity of each file; a manifest without the field (an older build) gives none. */
+export function manifestIntegrity(manifest: unknown): Map<string, string> {
+  const field = (manifest as { [INTEGRITY_FIELD]?: unknown } | null)?.[INTEGRITY_FIELD];
+  const integrity = new Map<string, string>();
+  if (typeof field !== 'object' || field === null || Array.isArray(field)) return integrity;
+  for (const [file, value] of Object.entries(field)) if (isSha384Integrity(value)) integrity.set(file, value);
+  return integrity;
+}
+
+interface ManifestMetaData {
+  publicPath?: unknown;
+  remoteEntry?: { name?: unknown; path?: unknown; type?: unknown };
+}
+
+function metaDataOf(manifest: unknown): ManifestMetaData | undefined {
+  const metaData = (manifest as { metaData?: unknown } | null)?.metaData;
+  return typeof metaData === 'object' && metaData !== null ? (metaData as ManifestMetaData) : undefined;
+}
+
+/**
+ * Where the manifest's files are, as the federation runtime reads it: for `publicPath` "auto" (or
+ * empty) the manifest's own folder, else `publicPath` itself, which must be an absolute http(s)
+ * URL. Undefined for any other: a relative one (the runtime would resolve it against the page), or
+ * none at all (a `getPublicPath` function, which the runtime would run as code: the host never
+ * lets it).
+ */
+export function manifestPublicPath(manifestUrl: string, manifest: unknown): string | undefined {
+  const publicPath = metaDataOf(manifest)?.publicPath;
+  if (typeof publicPath !== 'string') return undefined;
+  if (publicPath === 'auto' || publicPath === '') {
+    return manifestUrl
+      .replace(/#.*$/, '')
+      .replace(/\?.*$/, '')
+      .replace(/\/[^/]+$/, '/');
+  }
+  try {
+    const { protocol } = new URL(publicPath);
+    return protocol === 'https:' || protocol === 'http:' ? publicPath : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file the manifest names, as the runtime addresses it: the public path and the name, end to end. */
+export function manifestFileUrl(publicPath: string, file: string): string {
+  return new URL(`${publicPath}${file}`).href;
+}
+
+/**
+ * The remote entry's file (its `path` and `name` joined as the runtime joins them) and how it is
+ * loaded (`type`: "global" for a classic script); undefined when the manifest names none.
+ */
+export function manifestRemoteEntry(manifest: unknown): { file: string; type: string } | undefined {
+  const entry = metaDataOf(manifest)?.remoteEntry;
+  if (typeof entry?.name !== 'string' || entry.name === '') return undefined;
+  const type = typeof entry.type === 'string' ? entry.type : 'global';
+  const path = (typeof entry.path === 'string' ? entry.path : '')
+    .replace(/^\.$/, '')
+    .replace(/^\.?\//, '')
+    .replace(/\/$/, '');
+  return { file: path ? `${path}/${entry.name}` : entry.name, type };
+}
