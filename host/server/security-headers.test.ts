@@ -6,7 +6,7 @@ import {
   DEFAULT_GTAG_SCRIPT_URL,
   MIXPANEL_DEFAULT_API_HOST,
 } from '../src/third-party/third-party-addresses';
-import { contentSecurityPolicy, remoteOrigins, securityHeaders } from './security-headers';
+import { contentSecurityPolicy, securityHeaders } from './security-headers';
 
 const base = {
   remotes: {
@@ -78,9 +78,26 @@ describe('the Content-Security-Policy of a page', () => {
       remotes: everyRemote((name) => `https://static.example.com/${name}/mf-manifest.json`),
       apiBaseUrl: 'https://static.example.com/api',
     });
-    expect(remoteOrigins(config)).toEqual(['https://static.example.com']);
     expect(directives(config)['script-src']).toEqual(["'self'", 'https://static.example.com']);
     expect(directives(config)['connect-src']).toEqual(["'self'", 'https://static.example.com']);
+  });
+
+  it('names the allowed remote origins when the configuration lists them (remoteOrigins)', () => {
+    const config = configWith({
+      remoteOrigins: [
+        'https://gifts.example.com',
+        'https://redeem.example.com',
+        'https://content.example.com',
+        'https://next.example.com',
+      ],
+    });
+    expect(directives(config)['script-src']).toEqual(["'self'", ...ORIGINS, 'https://next.example.com']);
+    expect(directives(config)['connect-src']).toEqual([
+      "'self'",
+      'https://api.example.com',
+      ...ORIGINS,
+      'https://next.example.com',
+    ]);
   });
 
   it('keeps the port of a remote or an API off the default port', () => {

@@ -8,7 +8,7 @@
  * script and no eval. The page's `<script type="application/json">` elements are data blocks,
  * which a browser never runs, so they need no nonce or hash.
  */
-import type { RuntimeConfig } from 'shared/runtime-config';
+import { allowedRemoteOrigins, type RuntimeConfig } from 'shared/runtime-config';
 import { CRISP_SCRIPT_URL, MIXPANEL_DEFAULT_API_HOST } from '../src/third-party/third-party-addresses';
 
 export interface SecurityHeaderOptions {
@@ -72,14 +72,6 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/**
- * The origins the remotes' code comes from: each remote's manifest, `remoteEntry.js` and chunks
- * are served from the origin of its configured manifest URL.
- */
-export function remoteOrigins(config: RuntimeConfig): string[] {
-  return unique(Object.values(config.remotes).map(originOf));
-}
-
 function unique(values: ReadonlyArray<string | undefined>): string[] {
   return [...new Set(values.filter((value): value is string => value !== undefined))];
 }
@@ -138,7 +130,9 @@ type Directive =
  * of them does.
  */
 export function contentSecurityPolicy(config: RuntimeConfig): string {
-  const remotes = remoteOrigins(config);
+  // `remoteOrigins` when configured, else the origins of the remote URLs: the same list the host
+  // checks every remote script's URL against.
+  const remotes = allowedRemoteOrigins(config);
   const policy: Record<Directive, string[]> = {
     'default-src': ["'none'"],
     // The host's scripts, and each remote's entry and chunks (the federation runtime adds them as
