@@ -2,18 +2,15 @@
  * The API's configuration, read from the environment once at start-up. Every problem names the
  * variable; all problems are reported together.
  */
-import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EnvError, httpOrigin, readHostOrigin, readInt, readPort } from 'shared/node/env';
 import type { AllowedOrigin } from 'shared/node/origins';
+import { readTrustProxy, type TrustProxy } from 'shared/node/trust-proxy';
 
 export const API_ROOT = join(__dirname, '..');
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** Fastify's `trustProxy`: off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
-export type TrustProxy = false | string[];
 
 export interface Limits {
   playsPerVisitorPerDay: number;
@@ -30,6 +27,7 @@ export interface AppConfig {
   hostOrigin: AllowedOrigin;
   /** Further origins allowed through CORS (remote teams' standalone dev shells). */
   corsOrigins: string[];
+  /** Fastify's `trustProxy`: off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
   trustProxy: TrustProxy;
   logLevel: LogLevel;
   /** Probability of a win, 0..1. */
@@ -68,39 +66,6 @@ function readLogLevel(env: Env): LogLevel {
   const level = LOG_LEVELS.find((candidate) => candidate === raw);
   if (!level) throw new EnvError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return level;
-}
-
-// proxy-addr's names for address ranges.
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** An address, or an address with a prefix length (or an IPv4 netmask) that fits its family. */
-function isProxyAddress(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address = '', range, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (range === undefined) return true;
-  if (family === 4 && isIP(range) === 4) return true;
-  return /^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128);
-}
-
-function readTrustProxy(env: Env): TrustProxy {
-  const raw = env.TRUST_PROXY?.trim();
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true' || /^\d+$/.test(raw)) {
-    throw new EnvError(
-      `TRUST_PROXY=${raw} would believe X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits: ` +
-        'name your proxies or load balancers instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback',
-    );
-  }
-  const entries = raw.split(',').map((part) => part.trim());
-  const bad = entries.filter((entry) => !isProxyAddress(entry));
-  if (bad.length > 0) {
-    throw new EnvError(
-      `TRUST_PROXY must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}`,
-    );
-  }
-  return entries;
 }
 
 function readOrigins(env: Env): string[] {
@@ -169,7 +134,14 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     listenHost: readListenHost(env),
     hostOrigin: read(() => readHostOrigin(env), ''),
     corsOrigins: read(() => readOrigins(env), []),
-    trustProxy: read(() => readTrustProxy(env), false),
+    trustProxy: read(
+      () =>
+        readTrustProxy(
+          'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
+          env,
+        ),
+      false,
+    ),
     logLevel: read(() => readLogLevel(env), 'info'),
     gameWinRate: read(() => readWinRate(env), 0),
     giftTtlDays: read(() => readInt('GIFT_TTL_DAYS', 30, env), 0),

@@ -1,7 +1,8 @@
 /**
  * A real browser (Debian's chromium through playwright-core) and what a test counts on a page:
  * full document loads, their HTTP statuses, console errors, page errors, dialogs, failed
- * requests, and how many React renderers registered with the devtools hook.
+ * requests, Content-Security-Policy violations, and how many React renderers registered with
+ * the devtools hook.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +48,53 @@ export const REACT_HOOK_STUB = `(() => {
   });
 })();`;
 
+/** The function the context gives every frame, called with each CSP violation it sees. */
+const VIOLATION_BINDING = '__e2eSecurityPolicyViolation';
+
+/** What a `securitypolicyviolation` event says. */
+export interface PolicyViolation {
+  /** The directive that refused, such as `script-src-elem`. */
+  directive: string;
+  /** The refused URL, or `inline`, `eval`… */
+  blocked: string;
+  /** Where the refused code or request came from. */
+  source: string;
+  line: number;
+  /** The start of refused inline code, when the policy asks for it. */
+  sample: string;
+  /** The document that saw it. */
+  documentUrl: string;
+}
+
+/**
+ * Runs before any page script, in every frame: each violation of the page's
+ * Content-Security-Policy (a refused script, style, request, frame or eval, even one whose
+ * exception the code caught) is handed to the test. A string, like REACT_HOOK_STUB.
+ */
+export const VIOLATION_RECORDER = `(() => {
+  window.addEventListener('securitypolicyviolation', (event) => {
+    const report = window.${VIOLATION_BINDING};
+    if (typeof report !== 'function') return;
+    report({
+      directive: event.effectiveDirective,
+      blocked: event.blockedURI,
+      source: event.sourceFile,
+      line: event.lineNumber,
+      sample: event.sample,
+      documentUrl: event.documentURI,
+    });
+  }, true);
+})();`;
+
+/** Each watched page's recorder of violations. */
+const violationRecorders = new WeakMap<Page, (violation: PolicyViolation) => void>();
+
+export function describeViolation(violation: PolicyViolation): string {
+  const where = violation.source ? ` from ${violation.source}:${violation.line}` : '';
+  const sample = violation.sample ? ` ("${violation.sample}")` : '';
+  return `${violation.directive} refused ${violation.blocked || 'inline'}${sample}${where} on ${violation.documentUrl}`;
+}
+
 export interface LaunchOptions {
   colorScheme?: 'light' | 'dark' | 'no-preference';
   viewport?: { width: number; height: number };
@@ -75,6 +123,10 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     ...options.contextOptions,
   });
   await context.addInitScript({ content: REACT_HOOK_STUB });
+  await context.exposeBinding(VIOLATION_BINDING, ({ page }, violation: PolicyViolation) => {
+    if (page) violationRecorders.get(page)?.(violation);
+  });
+  await context.addInitScript({ content: VIOLATION_RECORDER });
   // The persistent context opens a first tab before the init script exists; tests use their own.
   await Promise.all(context.pages().map((page) => page.close()));
   return {
@@ -113,9 +165,11 @@ export interface PageWatch {
   /** Dialogs (alert, confirm, prompt) are recorded and dismissed. */
   readonly dialogs: readonly string[];
   readonly failedRequests: readonly string[];
+  /** Violations of the Content-Security-Policy, in every frame of the page. */
+  readonly violations: readonly PolicyViolation[];
   documentLoads(): number;
   lastDocumentStatus(): number | undefined;
-  /** Console errors, page errors and dialogs together; a clean page has none. */
+  /** Console errors, page errors, dialogs and CSP violations together; a clean page has none. */
   problems(options?: ProblemOptions): string[];
   /** Forgets everything seen so far. */
   reset(): void;
@@ -146,6 +200,8 @@ export function watchPage(page: Page): PageWatch {
   const pageErrors: string[] = [];
   const dialogs: string[] = [];
   const failedRequests: string[] = [];
+  const violations: PolicyViolation[] = [];
+  violationRecorders.set(page, (violation) => violations.push(violation));
 
   const isDocumentStatusError = (entry: ConsoleError) =>
     RESOURCE_ERROR.test(entry.text) && documents.some((load) => load.url === entry.url && (load.status ?? 0) >= 400);
@@ -184,6 +240,7 @@ export function watchPage(page: Page): PageWatch {
     pageErrors,
     dialogs,
     failedRequests,
+    violations,
     documentLoads: () => documents.length,
     lastDocumentStatus: () => documents.at(-1)?.status,
     problems: (options = {}) => [
@@ -192,6 +249,7 @@ export function watchPage(page: Page): PageWatch {
         .map((entry) => `console error: ${entry.url ? `${entry.text} (${entry.url}:${entry.line})` : entry.text}`),
       ...pageErrors.map((text) => `page error: ${text}`),
       ...dialogs.map((text) => `dialog: ${text}`),
+      ...violations.map((violation) => `security policy violation: ${describeViolation(violation)}`),
     ],
     reset() {
       documents.length = 0;
@@ -201,6 +259,7 @@ export function watchPage(page: Page): PageWatch {
       pageErrors.length = 0;
       dialogs.length = 0;
       failedRequests.length = 0;
+      violations.length = 0;
     },
   };
 }

@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { visit } from '../support/app-page';
 import { launchBrowser, type BrowserSession, type LaunchOptions, type PageWatch } from '../support/browser';
+import { clipboardText } from '../support/clipboard';
 import { restartServer, startServers, stopAllServers } from '../support/servers';
 
 /** The suite's API allows this many plays a day (servers.ts). */
@@ -75,7 +76,7 @@ test("a win is kept: the card gives the gift's link to copy, Back shows it again
   await expect(page.getByRole('textbox', { name: 'Your gift’s link' }).inputValue()).resolves.toBe(link);
   await page.getByRole('button', { name: 'Copy link' }).click();
   await page.getByText('Link copied').waitFor();
-  await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(link);
+  await expect(clipboardText(page.context())).resolves.toBe(link);
 
   await page.getByRole('link', { name: 'Open your gift' }).click();
   await page.waitForURL(`**/gifts/${giftId}`);

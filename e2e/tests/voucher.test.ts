@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { winGift } from '../support/api';
 import { visit } from '../support/app-page';
 import { launchBrowser } from '../support/browser';
+import { clipboardText } from '../support/clipboard';
 import { restartServer } from '../support/servers';
 import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, ROOT_DIR, TMP_DIR } from '../support/test-env';
@@ -81,7 +82,7 @@ test('the voucher says how and where to use it, its conditions and until when, s
 
   await page.getByRole('button', { name: 'Copy code' }).click();
   await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+  expect(await clipboardText(suite.browser.context)).toBe(code);
 
   // After a reload, the same voucher with the same details.
   await page.reload();

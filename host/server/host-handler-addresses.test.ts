@@ -87,6 +87,11 @@ describe('the default configuration follows the address the page was opened at',
     expect(inlineConfig(page.body)).toEqual(JSON.parse(config));
     expect(page.body).toContain(`<link rel="preconnect" href="http://${address}:3003" crossorigin>`);
     expect(page.body).not.toContain('localhost');
+    // The page's policy lets it load what it was sent: the remotes and the API at that address.
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy).toContain(`script-src 'self' http://${address}:3001 http://${address}:3002 http://${address}:3003;`);
+    expect(policy).toContain(`connect-src 'self' http://${address}:3004 http://${address}:3001`);
+    expect(policy).not.toContain('localhost');
   });
 
   it('at localhost, or with a malformed Host, sends the defaults as they are', async () => {

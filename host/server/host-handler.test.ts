@@ -9,6 +9,7 @@ import type { RequestHandler } from 'shared/node/static-server';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
+import { securityHeaders } from './security-headers';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -44,6 +45,23 @@ function listen(handler: RequestHandler): Promise<Server> {
 function close(target: Server): Promise<void> {
   target.closeAllConnections();
   return new Promise((resolve) => target.close(() => resolve()));
+}
+
+/** Every security header of a page for this configuration, over plain HTTP. */
+const PAGE_HEADERS = securityHeaders(config, { page: true, https: false });
+
+function expectPageHeaders(res: Response): void {
+  for (const [name, value] of Object.entries(PAGE_HEADERS))
+    expect([name, res.headers.get(name)]).toEqual([name, value]);
+  expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self' https:\/\/gifts/);
+  expect(res.headers.get('strict-transport-security')).toBeNull();
+}
+
+/** What a response that is not a page carries: no sniffing, the referrer rule, and no page policy. */
+function expectOtherHeaders(res: Response): void {
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  expect(res.headers.get('content-security-policy')).toBeNull();
 }
 
 /** The built page, with the runtime configuration written into it. */
@@ -185,10 +203,67 @@ describe('pages', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('sets a referrer policy', async () => {
-    const res = await get('/', { headers: NAVIGATE });
-    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  it.each([
+    ['/', 200],
+    [`/redeem/${ID}`, 200],
+    ['/nope', 404],
+    ['/gifts/short', 404],
+  ])('sends %s (%i) with the security headers of a page', async (path, status) => {
+    const res = await get(path, { headers: NAVIGATE });
+    expect(res.status).toBe(status);
+    expectPageHeaders(res);
     await res.arrayBuffer();
+  });
+
+  it('sends the security headers with a 304 and a HEAD too', async () => {
+    const first = await get('/game', { headers: NAVIGATE });
+    await first.arrayBuffer();
+    const revalidated = await get('/game', {
+      headers: { ...NAVIGATE, 'If-None-Match': first.headers.get('etag') ?? '' },
+    });
+    expect(revalidated.status).toBe(304);
+    expectPageHeaders(revalidated);
+    const head = await get('/game', { method: 'HEAD', headers: NAVIGATE });
+    expectPageHeaders(head);
+    await head.arrayBuffer();
+  });
+});
+
+describe('security headers of what is not a page', () => {
+  it.each([
+    ['/config.json', '*/*', 200],
+    ['/robots.txt', '*/*', 200],
+    ['/main.1a2b3c4d.js', '*/*', 200],
+    ['/_app/builds/latest.json', '*/*', 200],
+    ['/missing.1a2b3c4d.js', '*/*', 404],
+  ])('sends %s without sniffing and without a page policy', async (path, accept, status) => {
+    const res = await get(path, { headers: { Accept: accept } });
+    expect(res.status).toBe(status);
+    expectOtherHeaders(res);
+    await res.arrayBuffer();
+  });
+
+  it('sends a 405 without sniffing', async () => {
+    const res = await get('/', { method: 'POST', headers: NAVIGATE });
+    expect(res.status).toBe(405);
+    expectOtherHeaders(res);
+    await res.arrayBuffer();
+  });
+});
+
+describe('over HTTPS', () => {
+  it('adds HSTS to pages and to everything else', async () => {
+    const https = await listen(createHostHandler({ root: join(tmp, 'dist'), config, isHttps: () => true }));
+    const origin = `http://127.0.0.1:${(https.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/', '/nope', '/config.json', '/main.1a2b3c4d.js']) {
+        const res = await fetch(`${origin}${path}`, { headers: NAVIGATE });
+        expect([path, res.headers.get('strict-transport-security')]).toEqual([path, 'max-age=31536000']);
+        await res.arrayBuffer();
+      }
+    } finally {
+      await close(https);
+    }
   });
 });
 
@@ -280,6 +355,7 @@ describe('a host that has not been built', () => {
       });
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expectPageHeaders(res);
       expect(await res.text()).toMatch(/npm run build -w host/);
     } finally {
       await close(unbuilt);

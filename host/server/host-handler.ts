@@ -16,6 +16,7 @@ import { createPageHtml } from './page-html';
 import { configAtHostname, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
 import type { RemoteSnapshot, RemoteSources } from './remote-sources';
 import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
+import { securityHeaders } from './security-headers';
 
 /** The build file, inside the built folder, whose id the host's `/healthz` reports. */
 export const HOST_BUILD_FILE = '_app/builds/latest.json';
@@ -30,6 +31,8 @@ export interface HostHandlerOptions {
   hostCss?: string;
   /** Origins of `config` sent at the page's own hostname (the defaults: `defaultOrigins`). */
   followed?: FollowedOrigins;
+  /** Whether a request reached the site over HTTPS (https-check.ts); by default, its own connection's TLS. */
+  isHttps?: (req: IncomingMessage) => boolean;
 }
 
 /** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
@@ -37,7 +40,27 @@ interface HostnameView {
   config: RuntimeConfig;
   configBody: string;
   snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
+  /** A page's security headers, over HTTP and over HTTPS: its policy allows the origins this view names. */
+  pageHeaders: (https: boolean) => Record<string, string>;
 }
+
+function pageHeadersFor(config: RuntimeConfig): HostnameView['pageHeaders'] {
+  const made = new Map<boolean, Record<string, string>>();
+  return (https) => {
+    let headers = made.get(https);
+    if (!headers) {
+      headers = securityHeaders(config, { page: true, https });
+      made.set(https, headers);
+    }
+    return headers;
+  };
+}
+
+function setHeaders(res: ServerResponse, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
+
+const socketIsTls = (req: IncomingMessage) => 'encrypted' in req.socket && req.socket.encrypted === true;
 
 /** Views kept for this many hostnames at most (a Host header is the client's to choose). */
 const MAX_VIEWS = 16;
@@ -64,9 +87,15 @@ export function createHostHandler({
   sources,
   hostCss = '',
   followed = new Set(),
+  isHttps = socketIsTls,
 }: HostHandlerOptions): RequestHandler {
   const snapshot = sources ? sources.snapshot : () => undefined;
-  const defaultView: HostnameView = { config, configBody: `${JSON.stringify(config)}\n`, snapshot };
+  const defaultView: HostnameView = {
+    config,
+    configBody: `${JSON.stringify(config)}\n`,
+    snapshot,
+    pageHeaders: pageHeadersFor(config),
+  };
   const views = new Map<string, HostnameView>();
   /** The page renderers of the built index.html last read (a new build of the host replaces them), by view. */
   let page: { template: string; renders: Map<HostnameView, ReturnType<typeof createPageHtml>> } | undefined;
@@ -85,6 +114,7 @@ export function createHostHandler({
           const current = snapshot(remote);
           return current && snapshotAtHostname(current, followed, hostname);
         },
+        pageHeaders: pageHeadersFor(atHostname),
       };
       views.set(hostname, view);
     }
@@ -121,7 +151,9 @@ export function createHostHandler({
   }
 
   return async (req, res) => {
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    const https = isHttps(req);
+    // What every response carries; a page gets the whole set below.
+    setHeaders(res, securityHeaders(config, { page: false, https }));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       sendText(res, 405, 'Method not allowed');
@@ -153,6 +185,8 @@ export function createHostHandler({
       return;
     }
     const status = resolved instanceof HttpError ? resolved.statusCode : 200;
+    // Every page, a 404 page and the page that says the host is not built alike.
+    setHeaders(res, view.pageHeaders(https));
     const html = await renderPage(view, pathname, resolved, noindex);
     if (html === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');

@@ -7,10 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readInt, readListenHost, readPort, readShutdownDelay } from 'shared/node/env';
 import { serve } from 'shared/node/serve';
+import { readTrustProxy } from 'shared/node/trust-proxy';
 import { allowedRemoteOrigins } from 'shared/runtime-config';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
+import { createHttpsCheck } from './https-check';
 import { createRemoteSources, sharedModulesOf } from './remote-sources';
 import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
 
@@ -37,6 +39,7 @@ function main(): void {
   let listenHost;
   let shutdownDelayMs;
   let refreshMs;
+  let trustProxy;
   try {
     config = runtimeConfigFromEnv(process.env);
     followed = defaultOrigins(process.env);
@@ -44,6 +47,8 @@ function main(): void {
     listenHost = readListenHost();
     shutdownDelayMs = readShutdownDelay();
     refreshMs = process.env.REMOTE_REFRESH_MS === '0' ? 0 : readInt('REMOTE_REFRESH_MS', DEFAULT_REMOTE_REFRESH_MS);
+    // Behind a TLS proxy, its X-Forwarded-Proto says whether a page came over HTTPS (HSTS).
+    trustProxy = readTrustProxy('X-Forwarded-Proto from any client, so any client could say how it reached the site');
   } catch (error) {
     console.error(`[host] cannot start: ${(error as Error).message}`);
     process.exit(1);
@@ -63,7 +68,15 @@ function main(): void {
     });
     sources.start(refreshMs);
   }
-  void serve('host', port, createHostHandler({ root, config, sources, hostCss: String(hostCss), followed }), {
+  const handler = createHostHandler({
+    root,
+    config,
+    sources,
+    hostCss: String(hostCss),
+    followed,
+    isHttps: createHttpsCheck(trustProxy),
+  });
+  void serve('host', port, handler, {
     buildFile: join(root, HOST_BUILD_FILE),
     listenHost,
     shutdownDelayMs,

@@ -4,6 +4,9 @@
  * address sent is the route pattern, as for Mixpanel: gift and redeem links are bearer links.
  */
 import type { TagManagerConfig } from 'shared/runtime-config';
+import { DEFAULT_GTAG_SCRIPT_URL } from '../third-party-addresses';
+
+export { DEFAULT_GTAG_SCRIPT_URL };
 
 declare global {
   interface Window {
@@ -11,8 +14,6 @@ declare global {
     gtag?: (...args: unknown[]) => void;
   }
 }
-
-export const DEFAULT_GTAG_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
 
 export const CONSENT_DEFAULT = {
   analytics_storage: 'denied',

@@ -6,9 +6,10 @@
  */
 import type { Chat } from 'shared/browser/chat';
 import type { ChatConfig } from 'shared/runtime-config';
+import { CRISP_SCRIPT_URL } from '../third-party-addresses';
 import { crispWidget, type CrispSdk } from './crisp-widget';
 
-export const CRISP_SCRIPT_URL = 'https://client.crisp.chat/l.js';
+export { CRISP_SCRIPT_URL };
 
 export interface CrispDeps {
   chat: Chat;

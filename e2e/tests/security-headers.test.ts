@@ -1,0 +1,351 @@
+/**
+ * The security headers of the host's pages, with every third party switched on (loopback
+ * stand-ins for Mixpanel, Google's tag, Crisp and the icon service): every route of the route
+ * table, an unknown path's 404 and a malformed id's carry them; the policy is enforced (a script
+ * from elsewhere or inline does not run, and the browser reports it); another site cannot frame
+ * a page; and the whole journey, home to voucher, with analytics accepted, the tag, the chat and
+ * an icon from the icon service, meets no Content-Security-Policy violation.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { REMOTES, type RemoteSpec } from 'shared/remotes';
+import { errorPage, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { describeViolation, launchBrowser, type BrowserSession } from '../support/browser';
+import { startCollector, type Collector } from '../support/collector';
+import { startCrispStandIn, waitForStandIn, type CrispStandIn } from '../support/crisp-stand-in';
+import { gtagRecord, startGtagStandIn, type GtagStandIn } from '../support/gtag-stand-in';
+import { httpGet, httpGetPage, type HttpResult } from '../support/http';
+import { startIconServiceStandIn, type IconServiceStandIn } from '../support/icon-service-stand-in';
+import { delay } from '../support/net';
+import { browserSuite } from '../support/suite';
+import { HOST_ORIGIN, REMOTE_NAMES, TEST_PORTS, TMP_DIR, originOf } from '../support/test-env';
+
+const CRISP_PORT = TEST_PORTS.host + 10;
+const GTAG_PORT = TEST_PORTS.host + 11;
+const COLLECTOR_PORT = TEST_PORTS.host + 12;
+const ICONS_PORT = TEST_PORTS.host + 13;
+/** Another site: the page that tries to frame the host's, and the origin of refused scripts. */
+const ELSEWHERE_PORT = TEST_PORTS.host + 14;
+const ELSEWHERE = `http://127.0.0.1:${ELSEWHERE_PORT}`;
+
+/** The only prize of the suite's catalogue has an icon that is not bundled: the icon service draws it. */
+const SERVICE_ICON = 'mdi:rocket-launch';
+const CATALOGUE = join(TMP_DIR, 'security-headers-catalogue.json');
+const EMAIL = 'headers.winner@example.com';
+
+let crisp: CrispStandIn | undefined;
+let gtag: GtagStandIn | undefined;
+let collector: Collector | undefined;
+let icons: IconServiceStandIn | undefined;
+let elsewhere: Server | undefined;
+/** Paths the other site was asked for. */
+const elsewhereRequests: string[] = [];
+
+beforeAll(async () => {
+  const prize = {
+    id: 'rocket-ride',
+    name: 'Rocket ride',
+    description: 'A ride to the edge of space.',
+    value: { label: 'One ride' },
+    howToUse: 'Show the code at the launch pad.',
+    conditions: 'One ride per code.',
+    voucherValidDays: 30,
+  };
+  writeFileSync(CATALOGUE, JSON.stringify({ prizes: [{ ...prize, icon: SERVICE_ICON, stock: 1000, weight: 1 }] }));
+  [crisp, gtag, collector, icons] = await Promise.all([
+    startCrispStandIn(CRISP_PORT),
+    startGtagStandIn(GTAG_PORT),
+    startCollector(COLLECTOR_PORT),
+    startIconServiceStandIn(ICONS_PORT),
+  ]);
+  elsewhere = createServer((request, response) => {
+    elsewhereRequests.push(request.url ?? '');
+    const path = new URL(request.url ?? '/', ELSEWHERE).pathname;
+    if (path === '/framing') {
+      const target = new URL(request.url ?? '/', ELSEWHERE).searchParams.get('target') ?? '/';
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><title>Another site</title><iframe title="framed" src="${HOST_ORIGIN}${target}"></iframe>`,
+      );
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/javascript' });
+    response.end('window.__fromElsewhere = true;');
+  });
+  await new Promise<void>((resolve) => elsewhere?.listen(ELSEWHERE_PORT, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+  elsewhere?.closeAllConnections();
+  await Promise.all([
+    crisp?.close(),
+    gtag?.close(),
+    collector?.close(),
+    icons?.close(),
+    new Promise((resolve) => (elsewhere ? elsewhere.close(resolve) : resolve(undefined))),
+  ]);
+});
+
+const suite = browserSuite({
+  withGift: true,
+  servers: {
+    host: {
+      env: {
+        MIXPANEL_TOKEN: 'e2e-token',
+        MIXPANEL_API_HOST: `http://127.0.0.1:${COLLECTOR_PORT}`,
+        GTAG_MEASUREMENT_ID: 'G-E2ETEST01',
+        GTAG_SCRIPT_URL: `http://127.0.0.1:${GTAG_PORT}/gtag/js`,
+        CRISP_WEBSITE_ID: '00000000-0000-4000-8000-000000000000',
+        CRISP_SCRIPT_URL: `http://localhost:${CRISP_PORT}/l.js`,
+        ICON_SERVICE_URL: `http://127.0.0.1:${ICONS_PORT}`,
+        // The test's requests come from loopback, as a proxy's would.
+        TRUST_PROXY: 'loopback',
+      },
+    },
+    // Its own database, seeded from the catalogue above.
+    api: { env: { PRIZE_CATALOGUE_FILE: CATALOGUE, PGLITE_DATA_DIR: 'memory://' } },
+  },
+});
+
+/** Every route of the route table (the registry of remotes), with the suite's real ids. */
+function routePaths(): string[] {
+  return Object.values<RemoteSpec>(REMOTES)
+    .flatMap((remote) => Object.values(remote.exposes).flatMap((module) => module.routes.map((route) => route.path)))
+    .map((path) => path.replace(':giftId', suite.ids.giftId).replace(':redeemId', suite.ids.redeemId));
+}
+
+const NOT_FOUND = ['/no-such-page', '/gifts/not-an-id'];
+
+/** The policy as `{ directive: [sources] }`. */
+function policyOf(result: HttpResult): Record<string, string[]> {
+  const header = result.headers.get('content-security-policy');
+  if (!header) throw new Error('no Content-Security-Policy header');
+  return Object.fromEntries(
+    header
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name = '', ...sources]) => [name, sources]),
+  );
+}
+
+const REMOTE_ORIGINS = REMOTE_NAMES.map(originOf);
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
+    await delay(50);
+  }
+}
+
+function expectPageHeaders(path: string, result: HttpResult): void {
+  const policy = policyOf(result);
+  // Scripts: the page's origin, the remotes' and the configured loaders', nothing inline, no eval.
+  expect([path, [...(policy['script-src'] ?? [])].sort()]).toEqual([
+    path,
+    ["'self'", ...REMOTE_ORIGINS, `http://127.0.0.1:${GTAG_PORT}`, `http://localhost:${CRISP_PORT}`].sort(),
+  ]);
+  expect(result.headers.get('content-security-policy')).not.toMatch(/'unsafe-eval'/);
+  expect(policy['default-src']).toEqual(["'none'"]);
+  expect(policy['object-src']).toEqual(["'none'"]);
+  expect(policy['base-uri']).toEqual(["'none'"]);
+  expect(policy['frame-ancestors']).toEqual(["'none'"]);
+  expect(policy['connect-src']).toEqual(
+    expect.arrayContaining([
+      "'self'",
+      originOf('api'),
+      ...REMOTE_ORIGINS,
+      `http://127.0.0.1:${COLLECTOR_PORT}`,
+      `http://127.0.0.1:${ICONS_PORT}`,
+    ]),
+  );
+  expect({
+    path,
+    coop: result.headers.get('cross-origin-opener-policy'),
+    referrer: result.headers.get('referrer-policy'),
+    nosniff: result.headers.get('x-content-type-options'),
+    frameOptions: result.headers.get('x-frame-options'),
+    hsts: result.headers.get('strict-transport-security'),
+  }).toEqual({
+    path,
+    coop: 'same-origin',
+    referrer: 'strict-origin-when-cross-origin',
+    nosniff: 'nosniff',
+    frameOptions: 'DENY',
+    // Plain HTTP, and no proxy said otherwise.
+    hsts: null,
+  });
+  const features = result.headers.get('permissions-policy')?.split(', ') ?? [];
+  expect(features).toEqual(expect.arrayContaining(['clipboard-write=(self)', 'camera=()', 'geolocation=()']));
+  expect(result.headers.get('vary')).toMatch(/\bAccept-Encoding\b/);
+}
+
+describe('the headers', () => {
+  it('every route of the route table, an unknown path and a malformed id carry the security headers', async () => {
+    const paths = routePaths();
+    expect(paths).toHaveLength(7);
+    for (const path of paths) {
+      const result = await httpGetPage(`${HOST_ORIGIN}${path}`);
+      expect([path, result.status]).toEqual([path, 200]);
+      expectPageHeaders(path, result);
+    }
+    for (const path of NOT_FOUND) {
+      const result = await httpGetPage(`${HOST_ORIGIN}${path}`);
+      expect([path, result.status]).toEqual([path, 404]);
+      expectPageHeaders(path, result);
+    }
+  });
+
+  it('the configuration and the built files are never sniffed, and carry no page policy', async () => {
+    for (const path of ['/config.json', '/robots.txt', '/_app/builds/latest.json']) {
+      const result = await httpGet(`${HOST_ORIGIN}${path}`);
+      expect([path, result.status, result.headers.get('x-content-type-options')]).toEqual([path, 200, 'nosniff']);
+      expect(result.headers.get('content-security-policy')).toBeNull();
+    }
+  });
+
+  it('a page that a proxy TRUST_PROXY names says came over HTTPS gets HSTS', async () => {
+    const page = await httpGet(`${HOST_ORIGIN}/`, { accept: 'text/html', 'x-forwarded-proto': 'https' });
+    expect(page.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    const config = await httpGet(`${HOST_ORIGIN}/config.json`, { 'x-forwarded-proto': 'https' });
+    expect(config.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    const plain = await httpGet(`${HOST_ORIGIN}/`, { accept: 'text/html', 'x-forwarded-proto': 'http' });
+    expect(plain.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('in the browser', () => {
+  /** Console warnings of the page, such as a Permissions-Policy feature the browser does not know. */
+  function warningsOf(page: Page): string[] {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    return warnings;
+  }
+
+  it('every route, an unknown path and a malformed id render with no violation and no warning about the headers', async () => {
+    const { page, watch } = suite;
+    const warnings = warningsOf(page);
+    for (const path of routePaths()) {
+      expect([path, await visit(page, path)]).toEqual([path, 200]);
+      await waitForRenderedPage(page, { headingOnly: true });
+    }
+    for (const path of NOT_FOUND) {
+      expect([path, await visit(page, path)]).toEqual([path, 404]);
+      await errorPage(page).waitFor();
+    }
+    expect(
+      warnings.filter((text) => /Permissions-Policy|Content Security Policy|Content-Security-Policy/i.test(text)),
+    ).toEqual([]);
+    expect(watch.violations.map(describeViolation)).toEqual([]);
+    expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
+  });
+
+  it('enforces the policy: a script from another origin, or inline, does not run, and the browser reports it', async () => {
+    const { page, watch } = suite;
+    expect(await visit(page, '/about')).toBe(200);
+    await waitForRenderedPage(page, { headingOnly: true });
+    elsewhereRequests.length = 0;
+    await page.evaluate((src) => {
+      const external = document.createElement('script');
+      external.src = src;
+      document.head.append(external);
+      const inline = document.createElement('script');
+      inline.textContent = 'window.__inline = true;';
+      document.head.append(inline);
+    }, `${ELSEWHERE}/injected.js`);
+    await until(() => watch.violations.length >= 2, 'the violations of both scripts');
+    const ran = await page.evaluate(() => ({
+      external: (window as { __fromElsewhere?: boolean }).__fromElsewhere ?? false,
+      inline: (window as { __inline?: boolean }).__inline ?? false,
+    }));
+    expect(ran).toEqual({ external: false, inline: false });
+    // Not even asked for.
+    expect(elsewhereRequests).toEqual([]);
+    const refused = watch.violations.map((violation) => [violation.directive, violation.blocked]);
+    expect(refused).toEqual([
+      ['script-src-elem', `${ELSEWHERE}/injected.js`],
+      ['script-src-elem', 'inline'],
+    ]);
+  });
+
+  it('another site cannot frame a page', async () => {
+    const { page } = suite;
+    const framedResponses: number[] = [];
+    page.on('response', (response) => {
+      if (response.url() === `${HOST_ORIGIN}/redeem/${suite.ids.redeemId}`) framedResponses.push(response.status());
+    });
+    await page.goto(`${ELSEWHERE}/framing?target=/redeem/${suite.ids.redeemId}`);
+    await page.locator('iframe').waitFor();
+    const frame = await (await page.locator('iframe').elementHandle())?.contentFrame();
+    if (!frame) throw new Error('the iframe has no frame');
+    await frame.waitForLoadState('load');
+    // The host answered; the browser refused to show its answer inside another site.
+    expect(framedResponses).toEqual([200]);
+    expect(frame.url()).not.toContain(HOST_ORIGIN);
+    expect(await frame.evaluate(() => document.getElementById('root') !== null)).toBe(false);
+  });
+});
+
+test('the whole journey, home to voucher, with analytics, the tag, the chat and the icon service on, meets no violation', async () => {
+  // A new visitor: nothing kept from the tests before (consent, cached icons).
+  const visitor = await launchBrowser();
+  try {
+    await journey(visitor);
+  } finally {
+    await visitor.close();
+  }
+});
+
+async function journey(visitor: BrowserSession): Promise<void> {
+  const { page, watch } = await visitor.newPage();
+  await visitor.context.grantPermissions(['clipboard-write'], { origin: HOST_ORIGIN });
+  icons?.reset();
+  collector?.reset();
+  gtag?.reset();
+  crisp?.reset();
+
+  // Home: the consent question, accepted; the tag and the chat start.
+  expect(await visit(page, '/')).toBe(200);
+  await waitForRenderedPage(page, { headingOnly: true });
+  const banner = page.getByRole('region', { name: 'Cookies and analytics' });
+  await banner.getByRole('button', { name: 'Accept' }).click();
+  await banner.waitFor({ state: 'detached' });
+  await waitForStandIn(page);
+  expect((await gtagRecord(page)).id).toBe('G-E2ETEST01');
+
+  // The game: a win, whose prize icon comes from the icon service, and its link copied.
+  await navLink(page, 'Play').click();
+  await page.getByRole('heading', { name: 'Pick a box' }).waitFor();
+  await page.getByRole('button', { name: 'Box 2' }).click();
+  const outcome = page.getByRole('region', { name: 'You won!' });
+  await outcome.waitFor();
+  await outcome.locator(`svg[data-icon="${SERVICE_ICON}"][data-state="loaded"]`).waitFor();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await page.getByText('Link copied').waitFor();
+
+  // The gift page, then redeem it and see the voucher with its QR code.
+  await page.getByRole('link', { name: 'Open your gift' }).click();
+  await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+  await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
+  await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+  await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+  await page.getByRole('textbox', { name: /Email address/ }).fill(EMAIL);
+  await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
+  await page.getByRole('button', { name: 'Redeem my gift' }).click();
+  await page.getByRole('group', { name: 'Voucher code' }).waitFor();
+  await page.getByRole('img', { name: 'QR code of your voucher code' }).waitFor();
+
+  // Every third party did its work under the policy.
+  await collector?.waitForEvents(4, 30_000);
+  expect(icons?.requests.map((request) => request.icons)).toEqual(['rocket-launch']);
+  expect(gtag?.requests().length).toBeGreaterThan(0);
+  expect(crisp?.requests.length).toBeGreaterThan(0);
+  // One document: the journey was client-side, every part loaded under the one policy.
+  expect(watch.documentLoads()).toBe(1);
+  expect(watch.violations.map(describeViolation)).toEqual([]);
+  expect(watch.problems()).toEqual([]);
+}

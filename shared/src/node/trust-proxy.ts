@@ -1,0 +1,50 @@
+/**
+ * TRUST_PROXY: the proxies or load balancers in front of a server, whose `X-Forwarded-*` headers
+ * it believes. The API (Fastify's `trustProxy`) and the host's server read it here, and judge a
+ * connection with the same library, `@fastify/proxy-addr`: a forwarded header counts only when
+ * the connection comes from one of the named proxies.
+ */
+import { isIP } from 'node:net';
+import { EnvError } from './env';
+
+type Env = Record<string, string | undefined>;
+
+/** Off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
+export type TrustProxy = false | string[];
+
+// proxy-addr's names for address ranges.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, or an address with a prefix length (or an IPv4 netmask) that fits its family. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (family === 4 && isIP(range) === 4) return true;
+  return /^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Reads TRUST_PROXY. `true` (or a hop count) is refused: every client would be believed.
+ * `consequence` says what a client could then do to this server, for the message.
+ */
+export function readTrustProxy(consequence: string, env: Env = process.env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true' || /^\d+$/.test(raw)) {
+    throw new EnvError(
+      `TRUST_PROXY=${raw} would believe ${consequence}: ` +
+        'name your proxies or load balancers instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback',
+    );
+  }
+  const entries = raw.split(',').map((part) => part.trim());
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (bad.length > 0) {
+    throw new EnvError(
+      `TRUST_PROXY must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}`,
+    );
+  }
+  return entries;
+}
