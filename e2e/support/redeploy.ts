@@ -125,3 +125,26 @@ export function replaceFolderContents(target: string, build: string): void {
 export function copyBuild(build: string, target: string): void {
   cpSync(build, target, { recursive: true });
 }
+
+/** A build of the content remote as the tests see it: its id, its pages' titles, its exposed pages' chunks. */
+export interface Build {
+  dir: string;
+  info: BuildInfo;
+  homeTitle: string;
+  aboutTitle: string;
+  aboutChunk: string;
+  homeChunk: string;
+}
+
+export function describeBuild(dir: string): Build {
+  const title = (page: string) =>
+    (JSON.parse(readFileSync(join(dir, 'payload', `${page}.json`), 'utf8')) as { title: string }).title;
+  return {
+    dir,
+    info: readLatest(dir),
+    homeTitle: title('home'),
+    aboutTitle: title('about'),
+    aboutChunk: exposeChunk(dir, 'AboutPage'),
+    homeChunk: exposeChunk(dir, 'HomePage'),
+  };
+}

@@ -7,17 +7,18 @@
  * careless deploy would; scenario 3 publishes with the remote's deploy command, which keeps the
  * previous build's files. Each counts full document loads.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Request, Response, Route } from 'playwright-core';
 import { layoutName, mainHeading, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { launchBrowser, type BrowserSession, type PageWatch } from '../support/browser';
 import {
   buildContentRemote,
+  describeBuild,
+  type Build,
   CONTENT_DIST,
   copyBuild,
   deployContentRemote,
-  exposeChunk,
   readLatest,
   removeRedeployFolders,
   replaceFolderContents,
@@ -31,28 +32,6 @@ import { HOST_ORIGIN, originOf } from '../support/test-env';
 const CONTENT_ORIGIN = originOf('content');
 const GUARD_KEY = 'p-reload-guard';
 const MARK = ' (new version)';
-
-interface Build {
-  dir: string;
-  info: BuildInfo;
-  homeTitle: string;
-  aboutTitle: string;
-  aboutChunk: string;
-  homeChunk: string;
-}
-
-function describeBuild(dir: string): Build {
-  const title = (page: string) =>
-    (JSON.parse(readFileSync(join(dir, 'payload', `${page}.json`), 'utf8')) as { title: string }).title;
-  return {
-    dir,
-    info: readLatest(dir),
-    homeTitle: title('home'),
-    aboutTitle: title('about'),
-    aboutChunk: exposeChunk(dir, 'AboutPage'),
-    homeChunk: exposeChunk(dir, 'HomePage'),
-  };
-}
 
 let current: Build;
 let next: Build;

@@ -6,16 +6,15 @@
  * chunk names), made once into a temporary folder. The content server serves a deploy target
  * (STATIC_ROOT) into which the remote's deploy and rollback commands publish.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page, Request, Response, Route } from 'playwright-core';
 import { navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { launchBrowser, type BrowserSession } from '../support/browser';
 import {
   buildContentRemote,
+  describeBuild,
+  type Build,
   CONTENT_DIST,
   deployContentRemote,
-  exposeChunk,
   readLatest,
   removeRedeployFolders,
   rollbackContentRemote,
@@ -28,28 +27,6 @@ import { HOST_ORIGIN, originOf } from '../support/test-env';
 
 const CONTENT_ORIGIN = originOf('content');
 const MARK = ' (build B)';
-
-interface Build {
-  dir: string;
-  info: BuildInfo;
-  homeTitle: string;
-  aboutTitle: string;
-  aboutChunk: string;
-  homeChunk: string;
-}
-
-function describeBuild(dir: string): Build {
-  const title = (page: string) =>
-    (JSON.parse(readFileSync(join(dir, 'payload', `${page}.json`), 'utf8')) as { title: string }).title;
-  return {
-    dir,
-    info: readLatest(dir),
-    homeTitle: title('home'),
-    aboutTitle: title('about'),
-    aboutChunk: exposeChunk(dir, 'AboutPage'),
-    homeChunk: exposeChunk(dir, 'HomePage'),
-  };
-}
 
 let buildA: Build;
 let buildB: Build;
