@@ -105,7 +105,8 @@ function failuresOf(page: Page): () => string[] {
   });
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? 'failed';
-    if (error === 'net::ERR_ABORTED' && committed > (madeIn.get(request) ?? committed)) {
+    // The browser cancels them as the new document's request starts, before it commits.
+    if (error === 'net::ERR_ABORTED' && (loading || committed > (madeIn.get(request) ?? committed))) {
       console.log(`[rollback] cancelled with the document that made it: ${request.url()}`);
     } else {
       failures.push(`${request.method()} ${request.url()}: ${error}`);
