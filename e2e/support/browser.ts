@@ -1,25 +1,10 @@
 /**
- * A real browser (Debian's chromium through playwright-core) and what a test counts on a page:
- * full document loads, their HTTP statuses, console errors, page errors, dialogs, failed
- * requests, Content-Security-Policy violations, and how many React renderers registered with
- * the devtools hook.
+ * What a test counts on a page of the worker's browser (Debian's chromium, launched by
+ * @playwright/test with the options of playwright.config.ts): full document loads, their HTTP
+ * statuses, console errors, page errors, dialogs, failed requests, Content-Security-Policy
+ * violations, and how many React renderers registered with the devtools hook.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
-import { HOST_ORIGIN, PROFILE_DIR } from './test-env';
-
-export const CHROMIUM_PATH = process.env.E2E_CHROMIUM_PATH || '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { Browser, BrowserContext, BrowserContextOptions, Page, Request } from '@playwright/test';
 
 /**
  * Runs before any page script: the minimal devtools hook React looks for, so a test can count
@@ -95,13 +80,6 @@ export function describeViolation(violation: PolicyViolation): string {
   return `${violation.directive} refused ${violation.blocked || 'inline'}${sample}${where} on ${violation.documentUrl}`;
 }
 
-export interface LaunchOptions {
-  colorScheme?: 'light' | 'dark' | 'no-preference';
-  viewport?: { width: number; height: number };
-  /** Extra playwright options for the context, such as `offline` or `extraHTTPHeaders`. */
-  contextOptions?: Parameters<typeof chromium.launchPersistentContext>[1];
-}
-
 export interface BrowserSession {
   context: BrowserContext;
   /** A new tab with its watch already attached. */
@@ -109,36 +87,34 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Launches chromium with a fresh profile, removed again on close. */
-export async function launchBrowser(options: LaunchOptions = {}): Promise<BrowserSession> {
-  mkdirSync(PROFILE_DIR, { recursive: true });
-  const profile = mkdtempSync(join(PROFILE_DIR, 'chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    baseURL: HOST_ORIGIN,
-    colorScheme: options.colorScheme ?? 'light',
-    viewport: options.viewport ?? { width: 1280, height: 800 },
-    ...options.contextOptions,
-  });
+/**
+ * Makes a context count what the suite counts: the React hook stub and the CSP violation
+ * recorder run before any page script of it. Every context of the suite goes through here (the
+ * fixtures' own and `openSession`'s).
+ */
+export async function prepareContext(context: BrowserContext): Promise<void> {
   await context.addInitScript({ content: REACT_HOOK_STUB });
   await context.exposeBinding(VIOLATION_BINDING, ({ page }, violation: PolicyViolation) => {
     if (page) violationRecorders.get(page)?.(violation);
   });
   await context.addInitScript({ content: VIOLATION_RECORDER });
-  // The persistent context opens a first tab before the init script exists; tests use their own.
-  await Promise.all(context.pages().map((page) => page.close()));
+}
+
+/**
+ * A second visitor (or the same visitor with other settings, a phone, a dark screen): a fresh
+ * context of the worker's browser, with no cookies or storage, prepared as the fixtures' own.
+ * Its traces and screenshots are kept with the test's when it fails.
+ */
+export async function openSession(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserSession> {
+  const context = await browser.newContext(options);
+  await prepareContext(context);
   return {
     context,
     async newPage() {
       const page = await context.newPage();
       return { page, watch: watchPage(page) };
     },
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => context.close(),
   };
 }
 
@@ -164,7 +140,17 @@ export interface PageWatch {
   readonly pageErrors: readonly string[];
   /** Dialogs (alert, confirm, prompt) are recorded and dismissed. */
   readonly dialogs: readonly string[];
+  /**
+   * Requests that failed, as `METHOD url: error`, but for those the page itself cancelled
+   * (`cancelledRequests`): a failed request is a failure of the site.
+   */
   readonly failedRequests: readonly string[];
+  /**
+   * Requests the browser cancelled because the page moved on: made by a document that a new one
+   * replaced (or was replacing) when they ended, or a fetch the page's own code aborted (a query
+   * whose component unmounted). Not failures; kept to read in a failing test's output.
+   */
+  readonly cancelledRequests: readonly string[];
   /** Violations of the Content-Security-Policy, in every frame of the page. */
   readonly violations: readonly PolicyViolation[];
   documentLoads(): number;
@@ -192,6 +178,41 @@ interface ConsoleError {
 
 const RESOURCE_ERROR = /^Failed to load resource: the server responded with a status of \d+/;
 
+/** Chromium's error for a request cancelled by the client: a navigation, an abort, a removed element. */
+const CANCELLED = 'net::ERR_ABORTED';
+
+/**
+ * Decides, for a failed request of `page`, whether the page itself cancelled it. Each request
+ * belongs to the document committed when it was made; the browser cancels a document's requests
+ * as the next document's request starts, before that one commits. A history navigation inside
+ * the page commits no new document. A fetch is the page's own code (the only way to cancel one
+ * is its AbortController), so an aborted fetch is one the app gave up on.
+ */
+function cancellationTracker(page: Page): (request: Request) => boolean {
+  let committed = 0;
+  let loading = false;
+  const madeIn = new WeakMap<Request, number>();
+  page.on('request', (request) => {
+    if (isDocumentLoad(page, request)) loading = true;
+    madeIn.set(request, committed);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame() || !loading) return;
+    loading = false;
+    committed += 1;
+  });
+  // A document request that fails commits nothing: the page stays on the old document.
+  page.on('requestfailed', (request) => {
+    if (isDocumentLoad(page, request)) loading = false;
+  });
+  return (request) => {
+    if (request.failure()?.errorText !== CANCELLED) return false;
+    if (request.resourceType() === 'fetch') return true;
+    const documentGone = committed > (madeIn.get(request) ?? committed);
+    return documentGone || (loading && !isDocumentLoad(page, request));
+  };
+}
+
 export function watchPage(page: Page): PageWatch {
   const documents: DocumentLoad[] = [];
   const byRequest = new Map<Request, DocumentLoad>();
@@ -200,6 +221,8 @@ export function watchPage(page: Page): PageWatch {
   const pageErrors: string[] = [];
   const dialogs: string[] = [];
   const failedRequests: string[] = [];
+  const cancelledRequests: string[] = [];
+  const cancelled = cancellationTracker(page);
   const violations: PolicyViolation[] = [];
   violationRecorders.set(page, (violation) => violations.push(violation));
 
@@ -231,7 +254,8 @@ export function watchPage(page: Page): PageWatch {
     void dialog.dismiss().catch(() => undefined);
   });
   page.on('requestfailed', (request) => {
-    failedRequests.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`);
+    const text = `${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`;
+    (cancelled(request) ? cancelledRequests : failedRequests).push(text);
   });
 
   return {
@@ -240,6 +264,7 @@ export function watchPage(page: Page): PageWatch {
     pageErrors,
     dialogs,
     failedRequests,
+    cancelledRequests,
     violations,
     documentLoads: () => documents.length,
     lastDocumentStatus: () => documents.at(-1)?.status,
@@ -259,6 +284,7 @@ export function watchPage(page: Page): PageWatch {
       pageErrors.length = 0;
       dialogs.length = 0;
       failedRequests.length = 0;
+      cancelledRequests.length = 0;
       violations.length = 0;
     },
   };

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
-import { LOG_DIR, ROOT_DIR } from './test-env';
+import { RUN_LOG_DIR as LOG_DIR, ROOT_DIR } from './test-env';
 
 /**
  * A file each package's build writes last-ish, and each compiled server; missing means "not

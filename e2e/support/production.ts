@@ -12,7 +12,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { answersOk, delay } from './net';
-import { LOG_DIR, ROOT_DIR } from './test-env';
+import { BASE, FREE_PORTS_OFFSET, LOG_DIR, PORTS_PER_WORKER, ROOT_DIR } from './test-env';
 
 /** What an operator ships besides the manifests: the built folders and the files the API reads. */
 export const BUILT_FOLDERS = [
@@ -77,17 +77,30 @@ export async function installProductionDependencies(dir: string): Promise<Instal
   return { exitCode, output, durationMs: Date.now() - started };
 }
 
-/** A port nothing listens on right now, on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The next port of this worker's run-time block to try. */
+let nextFreePort = BASE + FREE_PORTS_OFFSET;
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port of this worker's block (test-env.ts) that nothing listens on right now, on the loopback
+ * interface. Never one the system hands out (port 0): another worker could be given the same
+ * one between this probe and its server's start.
+ */
+export async function freePort(): Promise<number> {
+  const end = BASE + PORTS_PER_WORKER;
+  for (let tries = 0; tries < PORTS_PER_WORKER - FREE_PORTS_OFFSET; tries += 1) {
+    const port = nextFreePort;
+    nextFreePort = port + 1 < end ? port + 1 : BASE + FREE_PORTS_OFFSET;
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port left in ${BASE + FREE_PORTS_OFFSET}-${end - 1}`);
 }
 
 const GUARD = join(__dirname, 'process-guard.cjs');

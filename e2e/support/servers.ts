@@ -1,9 +1,10 @@
 /**
- * Starts the production servers (host, three remotes, API) as separate processes on the test
- * ports, as a deploy runs them: plain node on each part's compiled server (`npm run build`'s
- * output). Stops or restarts any one of them (an outage, a redeploy). Each runs under
- * process-guard.cjs in its own process group, so stopping, a crash of the test process or
- * Ctrl-C leaves no server behind. Output goes to `.e2e-tmp/logs/<name>.log`.
+ * Starts the production servers (host, three remotes, API) as separate processes on the
+ * worker's ports, as a deploy runs them: plain node on each part's compiled server (`npm run
+ * build`'s output). Stops or restarts any one of them (an outage, a redeploy) in a file that has
+ * servers of its own (fixtures.ts). Each runs under process-guard.cjs in its own process group,
+ * so stopping, a crash of the worker or Ctrl-C leaves no server behind. Output goes to the
+ * worker's `logs/<name>.log` (test-env.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -69,6 +70,28 @@ export interface RunningServer {
   /** The exit code, or the signal's 128 + n; resolves when the process group leader exits. */
   exited: Promise<number | null>;
   hasExited(): boolean;
+}
+
+/** How a file wants the worker's servers (`test.use({ serverOptions })`, fixtures.ts). */
+export interface ServerSetOptions {
+  /** Per-server start options, such as the host's third-party settings. */
+  servers?: Partial<Record<ServerName, StartOptions>>;
+  /** The servers to start, all of them by default; `[]` for a file that starts its own. */
+  only?: readonly ServerName[];
+}
+
+/** The default: every server with the suite's settings, shared by the files of a worker. */
+export const SHARED_SERVERS: ServerSetOptions = Object.freeze({});
+
+/** True while the worker's servers are the shared ones: no file may change them. */
+let shared = false;
+
+function assertChangeable(action: string): void {
+  if (!shared) return;
+  throw new Error(
+    `${action}: this worker's servers are shared with other files; a file that changes its servers ` +
+      'gets its own with test.use({ serverOptions: { … } }) at its top (support/fixtures.ts)',
+  );
 }
 
 const running = new Map<ServerName, RunningServer & { child: ChildProcess }>();
@@ -197,7 +220,12 @@ function openLog(name: ServerName, overrides: EnvOverrides): number {
  * Starts one server and waits until it serves. Fails if the port is taken (a server of ours
  * still running, or anyone else's) or if the process exits first, with the log's tail.
  */
-export async function startServer(name: ServerName, options: StartOptions = {}): Promise<RunningServer> {
+export function startServer(name: ServerName, options: StartOptions = {}): Promise<RunningServer> {
+  assertChangeable(`starting the ${name} server`);
+  return launch(name, options);
+}
+
+async function launch(name: ServerName, options: StartOptions): Promise<RunningServer> {
   if (running.has(name)) throw new Error(`${name} server is already running (pid ${running.get(name)?.pid})`);
   const port = TEST_PORTS[name];
   if (await isPortInUse(port)) {
@@ -254,7 +282,7 @@ export async function startServer(name: ServerName, options: StartOptions = {}):
   try {
     await waitUntilReady(server, spec.readyPath);
   } catch (error) {
-    await stopServer(name);
+    await halt(name, {});
     throw error;
   }
   return server;
@@ -266,7 +294,12 @@ export interface StopOptions {
 }
 
 /** Stops one server and waits until its process group is gone and its port is free. */
-export async function stopServer(name: ServerName, options: StopOptions = {}): Promise<void> {
+export function stopServer(name: ServerName, options: StopOptions = {}): Promise<void> {
+  assertChangeable(`stopping the ${name} server`);
+  return halt(name, options);
+}
+
+async function halt(name: ServerName, options: StopOptions): Promise<void> {
   const server = running.get(name);
   if (!server) return;
   killGroup(server.pid, options.hard ? 'SIGKILL' : 'SIGTERM');
@@ -293,16 +326,29 @@ export async function stopServer(name: ServerName, options: StopOptions = {}): P
  * apply unless new ones are given.
  */
 export async function restartServer(name: ServerName, options: StartOptions = {}): Promise<RunningServer> {
-  await stopServer(name);
-  return startServer(name, { ...options, env: options.env ?? lastEnv.get(name) ?? {} });
+  assertChangeable(`restarting the ${name} server`);
+  await halt(name, {});
+  return launch(name, { ...options, env: options.env ?? lastEnv.get(name) ?? {} });
 }
 
-/** Starts the given servers (all of them by default) in parallel. */
-export async function startServers(
-  names: readonly ServerName[] = SERVER_NAMES,
-  options: Partial<Record<ServerName, StartOptions>> = {},
+/**
+ * Starts the worker's servers as `options` say (fixtures.ts), in parallel; gives the function
+ * that stops them all.
+ */
+export async function startServerSet(options: ServerSetOptions): Promise<() => Promise<void>> {
+  await startServers(options.only ?? SERVER_NAMES, options.servers ?? {});
+  shared = options === SHARED_SERVERS;
+  return async () => {
+    shared = false;
+    await stopAllServers();
+  };
+}
+
+async function startServers(
+  names: readonly ServerName[],
+  options: Partial<Record<ServerName, StartOptions>>,
 ): Promise<RunningServer[]> {
-  const results = await Promise.allSettled(names.map((name) => startServer(name, options[name])));
+  const results = await Promise.allSettled(names.map((name) => launch(name, options[name] ?? {})));
   const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failures.length > 0) {
     await stopAllServers();
@@ -313,8 +359,8 @@ export async function startServers(
   return results.map((result) => (result as PromiseFulfilledResult<RunningServer>).value);
 }
 
-export async function stopAllServers(): Promise<void> {
-  await Promise.all([...running.keys()].map((name) => stopServer(name)));
+async function stopAllServers(): Promise<void> {
+  await Promise.all([...running.keys()].map((name) => halt(name, {})));
 }
 
 export function runningServer(name: ServerName): RunningServer | undefined {

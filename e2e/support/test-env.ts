@@ -1,6 +1,10 @@
 /**
- * Where the suite runs: repository paths and the dedicated test ports, away from a developer's
- * `npm start` on 3000-3004. E2E_BASE_PORT moves them all (host on it, the others after it).
+ * Where a worker of the suite runs: repository paths and its own block of ports, away from a
+ * developer's `npm start` on 3000-3004, the bench's 5300-5399 and every other worker. Each
+ * Playwright worker is a process of its own with a parallel index (0, 1, …; TEST_PARALLEL_INDEX),
+ * and its block starts PORTS_PER_WORKER after the previous worker's: the servers on the first
+ * five ports, third-party stand-ins from +10, ports handed out at run time (nginx, a production
+ * copy, a new remote) from +20. E2E_BASE_PORT moves every block (4300 by default).
  */
 import { join } from 'node:path';
 import { REMOTE_NAMES as REGISTERED_REMOTES, REMOTES, type RemoteName as RegisteredRemote } from 'shared/remotes';
@@ -8,23 +12,43 @@ import { REMOTE_NAMES as REGISTERED_REMOTES, REMOTES, type RemoteName as Registe
 export const E2E_DIR = join(__dirname, '..');
 export const ROOT_DIR = join(E2E_DIR, '..');
 
+/** Ports each worker owns. */
+export const PORTS_PER_WORKER = 50;
+/** The first port of the block handed out at run time (`freePort`). */
+export const FREE_PORTS_OFFSET = 20;
+/** The most workers the ports leave room for below 65536 from the highest base port. */
+const MAX_WORKERS = 16;
+
 function basePort(): number {
   const raw = process.env.E2E_BASE_PORT;
   if (raw === undefined || raw === '') return 4300;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65530) {
-    throw new Error(`E2E_BASE_PORT must be a port number up to 65530, got "${raw}"`);
+  const highest = 65535 - PORTS_PER_WORKER * MAX_WORKERS;
+  if (!Number.isInteger(port) || port < 1024 || port > highest) {
+    throw new Error(`E2E_BASE_PORT must be a port number from 1024 to ${highest}, got "${raw}"`);
   }
   return port;
 }
 
-const BASE = basePort();
+function workerIndex(): number {
+  const index = Number(process.env.TEST_PARALLEL_INDEX ?? '0');
+  if (!Number.isInteger(index) || index < 0 || index >= MAX_WORKERS) {
+    throw new Error(`the suite runs at most ${MAX_WORKERS} workers (TEST_PARALLEL_INDEX ${index})`);
+  }
+  return index;
+}
 
-/** Logs, browser profiles and API data, one folder per base port so runs side by side keep apart; gitignored. */
-export const TMP_DIR = join(E2E_DIR, '.e2e-tmp', String(BASE));
+/** The first port of this worker's block. */
+export const BASE = basePort() + PORTS_PER_WORKER * workerIndex();
+
+/** Everything the suite writes, gitignored; emptied by the global setup. */
+export const SUITE_TMP_DIR = join(E2E_DIR, '.e2e-tmp');
+/** This worker's logs, API data and temporary folders, one folder per port block. */
+export const TMP_DIR = join(SUITE_TMP_DIR, `worker-${BASE}`);
 export const LOG_DIR = join(TMP_DIR, 'logs');
-export const PROFILE_DIR = join(TMP_DIR, 'profiles');
-/** The API's embedded database for this run; emptied by the global setup. */
+/** The log of the run's builds (the global setup's and the shared ones'). */
+export const RUN_LOG_DIR = join(SUITE_TMP_DIR, 'logs');
+/** The API's embedded database for this worker. */
 export const API_DATA_DIR = join(TMP_DIR, 'api-data');
 
 /** The remotes are those of the registry (`shared/src/remotes.ts`). */
@@ -40,6 +64,12 @@ export const TEST_PORTS = {
   ...Object.fromEntries(REMOTE_NAMES.map((name) => [name, BASE + REMOTES[name].port - 3000])),
   api: BASE + 4,
 } as Readonly<Record<ServerName, number>>;
+
+/** The ports for third-party stand-ins: the first, BASE + 10, then the next ones. */
+export function standInPort(index = 0): number {
+  if (index < 0 || index >= FREE_PORTS_OFFSET - 10) throw new Error(`no stand-in port number ${index}`);
+  return BASE + 10 + index;
+}
 
 export function originOf(name: ServerName): string {
   return `http://localhost:${TEST_PORTS[name]}`;

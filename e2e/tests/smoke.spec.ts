@@ -2,7 +2,6 @@
  * Smoke test of the built apps as deployed: every route in a real browser, client-side
  * navigation, the error pages, the runtime configuration, cache headers and build files.
  */
-import type { Page } from 'playwright-core';
 import {
   errorPage,
   layoutName,
@@ -12,9 +11,9 @@ import {
   waitForRenderedPage,
   type LayoutName,
 } from '../support/app-page';
-import { reactRendererCount, type PageWatch } from '../support/browser';
+import { reactRendererCount } from '../support/browser';
+import { expect, test, type Gift } from '../support/fixtures';
 import { httpGet, httpGetJson, httpGetPage } from '../support/http';
-import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, REMOTE_NAMES, VALID_ID, manifestUrlOf, originOf } from '../support/test-env';
 
 /** Copy the pages show; update here when the pages change. */
@@ -49,24 +48,15 @@ const YEAR_CACHE = /\bmax-age=31536000\b/;
 
 type PwnedWindow = Window & { __pwned?: unknown };
 
-/** Servers, browser and a real gift and redeem session made through the API. */
-const suite = browserSuite({ withGift: true });
-
-function concrete(path: string): string {
-  return path.replace(':giftId', suite.ids.giftId).replace(':redeemId', suite.ids.redeemId);
+/** A route's path with a real gift and redeem session made through the API. */
+function concrete(path: string, gift: Gift): string {
+  return path.replace(':giftId', gift.giftId).replace(':redeemId', gift.redeemId);
 }
 
-describe('in the browser', () => {
-  let page: Page;
-  let watch: PageWatch;
-
-  beforeEach(() => {
-    ({ page, watch } = suite);
-  });
-
-  describe.each(ROUTES)('$path', ({ path, layout, heading }) => {
-    test(`renders its page in the ${layout} layout, cleanly`, async () => {
-      expect(await visit(page, concrete(path))).toBe(200);
+test.describe('in the browser', () => {
+  for (const { path, layout, heading } of ROUTES) {
+    test(`${path} renders its page in the ${layout} layout, cleanly`, async ({ page, watch, gift }) => {
+      expect(await visit(page, concrete(path, gift))).toBe(200);
       const rendered = await waitForRenderedPage(page);
       if (heading) expect(rendered.heading).toBe(heading);
       expect(await mainHeading(page).isVisible()).toBe(true);
@@ -75,9 +65,9 @@ describe('in the browser', () => {
       expect(await reactRendererCount(page)).toBe(1);
       expect(watch.problems()).toEqual([]);
     });
-  });
+  }
 
-  test('a header link navigates without loading the document; a reload loads it', async () => {
+  test('a header link navigates without loading the document; a reload loads it', async ({ page, watch }) => {
     expect(await visit(page, '/')).toBe(200);
     const home = await waitForRenderedPage(page);
     expect(watch.documentLoads()).toBe(1);
@@ -98,7 +88,7 @@ describe('in the browser', () => {
     expect(watch.problems()).toEqual([]);
   });
 
-  test('an unknown path answers 404 with the not-found page inside the default layout', async () => {
+  test('an unknown path answers 404 with the not-found page inside the default layout', async ({ page, watch }) => {
     const path = '/no-such-page';
     expect(await visit(page, path)).toBe(404);
     const error = errorPage(page);
@@ -115,31 +105,32 @@ describe('in the browser', () => {
     expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
   });
 
-  test.each(['/gifts/not-an-id', '/redeem/x'])(
-    'a malformed id in %s answers 404 with the validation message',
-    async (path) => {
+  for (const path of ['/gifts/not-an-id', '/redeem/x']) {
+    test(`a malformed id in ${path} answers 404 with the validation message`, async ({ page, watch }) => {
       expect(await visit(page, path)).toBe(404);
       const error = errorPage(page);
       await error.getByText(COPY.invalidIdMessage(path), { exact: true }).waitFor();
       expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
       expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
-    },
-  );
+    });
+  }
 
-  test.each([
+  for (const [what, path, shown] of [
     ['a script tag', SCRIPT_PATH, '/<script>window.__pwned=1</script>'],
     ['3000 characters', LONG_PATH, LONG_PATH],
-  ])('a path with %s is shown as text on the 404 page', async (_what, path, shown) => {
-    expect(await visit(page, path)).toBe(404);
-    await errorPage(page).getByText(COPY.unknownRouteMessage(shown), { exact: true }).waitFor();
-    expect(await page.evaluate(() => (window as PwnedWindow).__pwned)).toBeUndefined();
-    expect(await page.locator('main script').count()).toBe(0);
-    expect(watch.dialogs).toEqual([]);
-    expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
-  });
+  ] as const) {
+    test(`a path with ${what} is shown as text on the 404 page`, async ({ page, watch }) => {
+      expect(await visit(page, path)).toBe(404);
+      await errorPage(page).getByText(COPY.unknownRouteMessage(shown), { exact: true }).waitFor();
+      expect(await page.evaluate(() => (window as PwnedWindow).__pwned)).toBeUndefined();
+      expect(await page.locator('main script').count()).toBe(0);
+      expect(watch.dialogs).toEqual([]);
+      expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
+    });
+  }
 });
 
-describe('runtime configuration', () => {
+test.describe('runtime configuration', () => {
   test('GET /config.json points the host at the test servers and is revalidated', async () => {
     const response = await httpGet(`${HOST_ORIGIN}/config.json`);
     expect(response.status).toBe(200);
@@ -152,7 +143,7 @@ describe('runtime configuration', () => {
   });
 });
 
-describe('served files', () => {
+test.describe('served files', () => {
   test('entries, manifests, pages and build files must be revalidated', async () => {
     const urls = [
       ...REMOTE_NAMES.flatMap((remote) =>
@@ -223,7 +214,7 @@ describe('served files', () => {
   });
 });
 
-describe('build info', () => {
+test.describe('build info', () => {
   test('the host publishes its latest build and that build’s meta file', async () => {
     const latest = await httpGetJson<BuildInfo>(`${HOST_ORIGIN}/_app/builds/latest.json`);
     expect(latest).toEqual({ id: expect.any(String), timestamp: expect.any(Number) });
@@ -232,12 +223,16 @@ describe('build info', () => {
     expect(meta).toMatchObject({ id: latest.id, timestamp: latest.timestamp });
   });
 
-  test.each(REMOTE_NAMES)('the %s remote publishes its latest build and that build’s meta file', async (remote) => {
-    const latest = await httpGetJson<BuildInfo>(`${originOf(remote)}/builds/latest.json`);
-    expect(latest).toEqual({ id: expect.any(String), timestamp: expect.any(Number) });
-    const meta = await httpGetJson<BuildInfo>(`${originOf(remote)}/builds/meta/${encodeURIComponent(latest.id)}.json`);
-    expect(meta).toMatchObject({ id: latest.id });
-  });
+  for (const remote of REMOTE_NAMES) {
+    test(`the ${remote} remote publishes its latest build and that build’s meta file`, async () => {
+      const latest = await httpGetJson<BuildInfo>(`${originOf(remote)}/builds/latest.json`);
+      expect(latest).toEqual({ id: expect.any(String), timestamp: expect.any(Number) });
+      const meta = await httpGetJson<BuildInfo>(
+        `${originOf(remote)}/builds/meta/${encodeURIComponent(latest.id)}.json`,
+      );
+      expect(meta).toMatchObject({ id: latest.id });
+    });
+  }
 });
 
 interface BuildInfo {

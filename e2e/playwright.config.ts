@@ -1,0 +1,43 @@
+/**
+ * The browser suite: @playwright/test driving Debian's chromium against the built apps, each
+ * served by its own production server. The global setup builds everything once (skip with
+ * E2E_SKIP_BUILD=1); each worker runs its servers on a port block of its own (support/test-env.ts)
+ * and the files share them (support/fixtures.ts). A flaky test is a bug to fix: no retries.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+
+const RESULTS_DIR = join(__dirname, '.e2e-tmp', 'results');
+
+function workers(): number {
+  const raw = process.env.E2E_WORKERS;
+  if (raw === undefined || raw === '') return Math.max(2, availableParallelism());
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 16) throw new Error(`E2E_WORKERS must be 1 to 16, got "${raw}"`);
+  return count;
+}
+
+export default defineConfig({
+  testDir: 'tests',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './support/global-setup.ts',
+  workers: workers(),
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  outputDir: join(RESULTS_DIR, 'tests'),
+  reporter: [
+    ['list'],
+    ['html', { open: 'never', outputFolder: join(RESULTS_DIR, 'report') }],
+  ],
+  use: {
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
+    colorScheme: 'light',
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});
