@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { exclusively, sharedBuild } from './shared-builds';
 import { LOG_DIR, ROOT_DIR, TMP_DIR } from './test-env';
 
 export const CONTENT_PACKAGE = join(ROOT_DIR, 'remote-content');
@@ -101,6 +102,37 @@ export async function buildContentRemote(options: {
   delete env.BUILD_ID; // a new build gets a new id
   await run('build of remote-content', ['run', 'build:web', '-w', 'remote-content'], env, 'redeploy-build.log');
   return readLatest(options.distDir);
+}
+
+/** The text the second content build adds to every page's heading. */
+export const NEXT_MARK = ' (new version)';
+
+/**
+ * The run's second build of the content remote: every page's heading ends with NEXT_MARK, so its
+ * text, id and chunk names differ from the main build's. Made once per run (shared-builds.ts).
+ */
+export function nextContentBuild(): Promise<Build> {
+  return sharedContentBuild('content-next', (markdown) => markdown.replace(/^# (.+)$/m, `# $1${NEXT_MARK}`));
+}
+
+/**
+ * A build of the content remote made once per run into `.e2e-tmp/builds/<name>/dist` from its
+ * Markdown changed by `edit`, with build variables `env`. Builds of remote-content take turns:
+ * they share its webpack cache.
+ */
+export async function sharedContentBuild(
+  name: string,
+  edit: (markdown: string, page: string) => string,
+  env: Record<string, string> = {},
+): Promise<Build> {
+  const folder = await sharedBuild(name, (target) =>
+    exclusively('remote-content-build', async () => {
+      const contentDir = join(target, 'content');
+      writeEditedContent(contentDir, edit);
+      await buildContentRemote({ contentDir, distDir: join(target, 'dist'), env });
+    }),
+  );
+  return describeBuild(join(folder, 'dist'));
 }
 
 /** `npm run deploy -w remote-content -- <target> [--from <build>]`; gives the command's output. */

@@ -7,7 +7,7 @@
  * worker's `logs/<name>.log` (test-env.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, cpSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
@@ -20,6 +20,7 @@ import {
   ROOT_DIR,
   SERVER_NAMES,
   TEST_PORTS,
+  TMP_DIR,
   manifestUrlOf,
   originOf,
   type ServerName,
@@ -56,6 +57,11 @@ export type EnvOverrides = Record<string, string | undefined>;
 
 export interface StartOptions {
   env?: EnvOverrides;
+  /**
+   * Run the part from this folder instead of its package (a copy made by `copyPartBuild`, whose
+   * built files a test changes without touching what other workers serve).
+   */
+  packageDir?: string;
   /** Resolve once the process has spawned, without waiting for it to serve. */
   noWait?: boolean;
 }
@@ -146,6 +152,19 @@ function serverEnv(overrides: EnvOverrides): NodeJS.ProcessEnv {
     else env[key] = value;
   }
   return env;
+}
+
+/**
+ * A copy of a part's builds (`dist` and `dist-server`) in a fresh folder of this worker's, to run
+ * it from with `packageDir` when a test changes its built files: other workers serve the
+ * package's own. Its packages are still found: the folder is inside the repository.
+ */
+export function copyPartBuild(name: ServerName): string {
+  const source = join(ROOT_DIR, SPECS[name].packageDir);
+  const target = join(TMP_DIR, 'parts', `${name}-${Date.now().toString(36)}`);
+  for (const folder of ['dist', 'dist-server'])
+    cpSync(join(source, folder), join(target, folder), { recursive: true });
+  return target;
 }
 
 export function logFileOf(name: ServerName): string {
@@ -240,7 +259,7 @@ async function launch(name: ServerName, options: StartOptions): Promise<RunningS
   let child: ChildProcess;
   try {
     child = spawn(process.execPath, [GUARD, process.execPath, '--enable-source-maps', spec.bundle], {
-      cwd: join(ROOT_DIR, spec.packageDir),
+      cwd: options.packageDir ?? join(ROOT_DIR, spec.packageDir),
       env: serverEnv(overrides),
       detached: true,
       stdio: ['ignore', logFd, logFd, 'ipc'],

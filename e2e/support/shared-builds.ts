@@ -20,6 +20,30 @@ const POLL_MS = 200;
  * The folder of the shared build `name`, made by `make(folder)` if no worker made it yet: `make`
  * writes the build into the folder it is given and resolves once it is complete.
  */
+/**
+ * Runs `work` while holding the run-wide lock `name`, waiting for another worker that holds it:
+ * for builds of one package, which share its webpack cache folder.
+ */
+export async function exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const lock = join(SHARED_BUILDS_DIR, `${name}.lock`);
+  mkdirSync(SHARED_BUILDS_DIR, { recursive: true });
+  const deadline = Date.now() + BUILD_TIMEOUT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${lock} was held for more than ${BUILD_TIMEOUT_MS} ms`);
+      await delay(POLL_MS);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 export async function sharedBuild(name: string, make: (folder: string) => Promise<void>): Promise<string> {
   const folder = join(SHARED_BUILDS_DIR, name);
   const complete = join(folder, '.complete');
