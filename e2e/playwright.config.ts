@@ -8,8 +8,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
-
-const RESULTS_DIR = join(__dirname, '.e2e-tmp', 'results');
+import { RESULTS_DIR } from './support/test-env';
 
 function workers(): number {
   const raw = process.env.E2E_WORKERS;

@@ -38,13 +38,19 @@ function workerIndex(): number {
   return index;
 }
 
+const RUN_BASE = basePort();
 /** The first port of this worker's block. */
-export const BASE = basePort() + PORTS_PER_WORKER * workerIndex();
+export const BASE = RUN_BASE + PORTS_PER_WORKER * workerIndex();
 
-/** Everything the suite writes, gitignored; emptied by the global setup. */
-export const SUITE_TMP_DIR = join(E2E_DIR, '.e2e-tmp');
-/** This worker's logs, API data and temporary folders, one folder per port block. */
+/**
+ * Everything a run writes, gitignored, one folder per E2E_BASE_PORT so that runs side by side
+ * keep apart; emptied by the global setup.
+ */
+export const SUITE_TMP_DIR = join(E2E_DIR, '.e2e-tmp', String(RUN_BASE));
+/** This worker's logs, API data and temporary folders. */
 export const TMP_DIR = join(SUITE_TMP_DIR, `worker-${BASE}`);
+/** Test results: a failed test's trace, screenshot and page snapshot, and the HTML report. */
+export const RESULTS_DIR = join(SUITE_TMP_DIR, 'results');
 export const LOG_DIR = join(TMP_DIR, 'logs');
 /** The log of the run's builds (the global setup's and the shared ones'). */
 export const RUN_LOG_DIR = join(SUITE_TMP_DIR, 'logs');

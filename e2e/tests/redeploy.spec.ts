@@ -1,60 +1,54 @@
 /**
- * Issue 4, scenarios 2 and 3: the content remote redeployed while a visitor is on the site.
+ * The content remote redeployed while a visitor is on the site.
  *
- * A second build of remote-content with other text (and so new chunk names) is made once, into a
- * temporary folder; the content server then serves a temporary folder (STATIC_ROOT) that starts
- * as the current build. Scenario 2 replaces that folder's files with the new build's only, as a
- * careless deploy would; scenario 3 publishes with the remote's deploy command, which keeps the
- * previous build's files. Each counts full document loads.
+ * The run's second build of remote-content has other text (and so new chunk names); the content
+ * server serves a temporary folder (STATIC_ROOT) that starts as the current build. A careless
+ * deploy replaces that folder's files with the new build's only: a chunk gone costs one reload.
+ * A safe deploy publishes with the remote's deploy command, which keeps the previous build's
+ * files: the page goes on without a reload until its version check sees the new build. Each
+ * counts full document loads.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page, Request, Response, Route } from 'playwright-core';
+import type { Page, Request, Response, Route } from '@playwright/test';
 import { layoutName, mainHeading, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { launchBrowser, type BrowserSession, type PageWatch } from '../support/browser';
+import { type PageWatch } from '../support/browser';
+import { expect, test } from '../support/fixtures';
 import {
-  buildContentRemote,
   describeBuild,
   type Build,
   CONTENT_DIST,
   copyBuild,
   deployContentRemote,
+  nextContentBuild,
+  NEXT_MARK,
   readLatest,
   removeRedeployFolders,
   replaceFolderContents,
   tempFolder,
-  writeEditedContent,
   type BuildInfo,
 } from '../support/redeploy';
-import { restartServer, startServers, stopAllServers } from '../support/servers';
+import { restartServer } from '../support/servers';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
+
+// Content pages need no API; the others are the host and the remotes its header links name.
+// The content server and the host are restarted with other settings: servers of its own.
+test.use({ serverOptions: { only: ['host', 'gifts', 'redeem', 'content'] } });
 
 const CONTENT_ORIGIN = originOf('content');
 const GUARD_KEY = 'p-reload-guard';
-const MARK = ' (new version)';
 
 let current: Build;
 let next: Build;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
+  // The run's second build may still be in the making, in this worker or another.
+  test.setTimeout(240_000);
   current = describeBuild(CONTENT_DIST);
-  // The new version: every page's heading changed, built into its own folder.
-  const contentDir = tempFolder('content-v2');
-  writeEditedContent(contentDir, (markdown) => markdown.replace(/^# (.+)$/m, `# $1${MARK}`));
-  const distDir = tempFolder('dist-v2');
-  // Content pages need no API; the others are the host and the remotes its header links name.
-  const results = await Promise.allSettled([
-    buildContentRemote({ contentDir, distDir }),
-    startServers(['host', 'gifts', 'redeem', 'content']),
-  ]);
-  for (const result of results) if (result.status === 'rejected') throw result.reason;
-  next = describeBuild(distDir);
-}, 120_000);
-
-afterAll(async () => {
-  await stopAllServers();
-  removeRedeployFolders();
+  next = await nextContentBuild();
 });
+
+test.afterAll(removeRedeployFolders);
 
 function isoOf(timestamp: number): string {
   return new Date(timestamp).toISOString();
@@ -109,33 +103,31 @@ function isContentLatest(url: string): boolean {
 test('the new build of remote-content has other text and new names for its exposed pages’ chunks', () => {
   expect(next.info.id).not.toBe(current.info.id);
   expect(next.info.timestamp).toBeGreaterThan(current.info.timestamp);
-  expect(next.aboutTitle).toBe(`${current.aboutTitle}${MARK}`);
-  expect(next.homeTitle).toBe(`${current.homeTitle}${MARK}`);
+  expect(next.aboutTitle).toBe(`${current.aboutTitle}${NEXT_MARK}`);
+  expect(next.homeTitle).toBe(`${current.homeTitle}${NEXT_MARK}`);
   expect(next.aboutChunk).not.toBe(current.aboutChunk);
   expect(next.homeChunk).not.toBe(current.homeChunk);
   expect(existsSync(join(next.dir, current.aboutChunk))).toBe(false);
 });
 
-describe('scenario 2: a remote redeployed without its old files while a visitor is on the site', () => {
-  let session: BrowserSession | undefined;
+test.describe('a remote redeployed without its old files while a visitor is on the site', () => {
   let served: string;
 
-  beforeEach(async () => {
+  test.beforeEach(async () => {
     served = tempFolder('served');
     copyBuild(current.dir, served);
     await restartServer('content', { env: { STATIC_ROOT: served } });
-    session = await launchBrowser();
   });
 
-  afterEach(async () => {
-    await session?.close();
-    session = undefined;
+  test.afterEach(async () => {
     await restartServer('content', { env: {} });
   });
 
-  test('the missing chunk costs exactly one reload, then the new text; a chunk that keeps failing: one reload, the error, and one more after 10 s', async () => {
-    if (!session) throw new Error('no browser');
-    const { page, watch } = await session.newPage();
+  test('the missing chunk costs exactly one reload, then the new text; a chunk that keeps failing: one reload, the error, and one more after 10 s', async ({
+    page,
+    watch,
+  }) => {
+    test.setTimeout(90_000);
 
     // A visitor on the home page of the current build.
     expect(await visit(page, '/')).toBe(200);
@@ -228,7 +220,7 @@ describe('scenario 2: a remote redeployed without its old files while a visitor 
     await waitForHeading(page, next.homeTitle);
     expect(reportLoads('scenario 2, after the 10 s window and back home', watch)).toBe(beforeFailure + 2);
     expect(watch.pageErrors).toEqual([]);
-  }, 90_000);
+  });
 });
 
 /** A prerendered page whose remote failed to load: its text kept, with a note and a retry; gives its heading. */
@@ -238,11 +230,11 @@ async function waitForKeptPage(page: Page): Promise<string> {
   return (await page.locator('main h1').first().innerText()).trim();
 }
 
-describe('scenario 3: a safe deploy with the remote’s deploy command', () => {
-  let session: BrowserSession | undefined;
+test.describe('a safe deploy with the remote’s deploy command', () => {
   let target: string;
 
-  beforeEach(async () => {
+  test.beforeEach(async () => {
+    test.setTimeout(60_000);
     target = tempFolder('deploy-target');
     // The deploy target starts as the current build, published by the deploy command.
     const output = await deployContentRemote(target);
@@ -251,18 +243,18 @@ describe('scenario 3: a safe deploy with the remote’s deploy command', () => {
       restartServer('content', { env: { STATIC_ROOT: target } }),
       restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
     ]);
-    session = await launchBrowser();
-  }, 60_000);
+  });
 
-  afterEach(async () => {
-    await session?.close();
-    session = undefined;
+  test.afterEach(async () => {
+    test.setTimeout(60_000);
     await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
-  }, 60_000);
+  });
 
-  test('mid-session, the next navigation needs no reload; once the version check sees the new build, the next one is a full load of it', async () => {
-    if (!session) throw new Error('no browser');
-    const { page, watch } = await session.newPage();
+  test('mid-session, the next navigation needs no reload; once the version check sees the new build, the next one is a full load of it', async ({
+    page,
+    watch,
+  }) => {
+    test.setTimeout(90_000);
 
     // Content's builds/latest.json requests pass, except while the gate holds them: the host
     // polls every second, and the test needs one navigation before the poll sees the new build.
@@ -339,5 +331,5 @@ describe('scenario 3: a safe deploy with the remote’s deploy command', () => {
     expect(reportLoads('scenario 3, after the version check saw the new build, navigate Home', watch)).toBe(2);
     expect(watch.problems()).toEqual([]);
     expect(watch.failedRequests).toEqual([]);
-  }, 90_000);
+  });
 });
