@@ -1,53 +1,45 @@
 /**
- * Issue 14, item 5: a remote's builds kept whole, so that a host can be pinned to one and a
+ * A remote's builds kept whole, so that a host can be pinned to one and a
  * rollback can make an earlier one current again while visitors are on the site.
  *
- * Build A is remote-content's own build; build B is a second build with other text (and so new
- * chunk names), made once into a temporary folder. The content server serves a deploy target
+ * Build A is remote-content's own build; build B is the run's second build of it, with other
+ * text (and so new chunk names). The content server serves a deploy target
  * (STATIC_ROOT) into which the remote's deploy and rollback commands publish.
  */
-import type { Page, Request, Response, Route } from 'playwright-core';
+import type { Page, Request, Response, Route } from '@playwright/test';
 import { navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { launchBrowser, type BrowserSession } from '../support/browser';
+import { expect, test } from '../support/fixtures';
 import {
-  buildContentRemote,
   describeBuild,
   type Build,
   CONTENT_DIST,
   deployContentRemote,
+  nextContentBuild,
   readLatest,
   removeRedeployFolders,
   rollbackContentRemote,
   tempFolder,
-  writeEditedContent,
   type BuildInfo,
 } from '../support/redeploy';
-import { restartServer, startServers, stopAllServers } from '../support/servers';
+import { restartServer } from '../support/servers';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
 
+// The content server and the host are restarted with other settings: servers of its own.
+test.use({ serverOptions: { only: ['host', 'gifts', 'redeem', 'content'] } });
+
 const CONTENT_ORIGIN = originOf('content');
-const MARK = ' (build B)';
 
 let buildA: Build;
 let buildB: Build;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
+  // The run's second build may still be in the making, in this worker or another.
+  test.setTimeout(240_000);
   buildA = describeBuild(CONTENT_DIST);
-  const contentDir = tempFolder('content-b');
-  writeEditedContent(contentDir, (markdown) => markdown.replace(/^# (.+)$/m, `# $1${MARK}`));
-  const distDir = tempFolder('dist-b');
-  const results = await Promise.allSettled([
-    buildContentRemote({ contentDir, distDir }),
-    startServers(['host', 'gifts', 'redeem', 'content']),
-  ]);
-  for (const result of results) if (result.status === 'rejected') throw result.reason;
-  buildB = describeBuild(distDir);
-}, 120_000);
-
-afterAll(async () => {
-  await stopAllServers();
-  removeRedeployFolders();
+  buildB = await nextContentBuild();
 });
+
+test.afterAll(removeRedeployFolders);
 
 /** The "Updated" date of the content page shown: the timestamp of the build whose code drew it. */
 function updatedAt(page: Page): Promise<string | null> {
@@ -82,49 +74,19 @@ function nextLatest(page: Page, path: string, id: string): Promise<Response> {
   );
 }
 
-/**
- * The page's failed requests, but for those the browser cancelled because the document that
- * made them was replaced by a full load (a hover's prefetch or a version-check poll still in
- * flight when a navigation found the page stale): those are no failure of the site. A request
- * belongs to the document committed when it was made.
- */
-function failuresOf(page: Page): () => string[] {
-  let committed = 0;
-  let loading = false;
-  const madeIn = new WeakMap<Request, number>();
-  const failures: string[] = [];
-  page.on('request', (request) => {
-    if (isDocumentRequest(page, request)) loading = true;
-    madeIn.set(request, committed);
-  });
-  page.on('framenavigated', (frame) => {
-    // A history navigation inside the page commits no new document.
-    if (frame !== page.mainFrame() || !loading) return;
-    loading = false;
-    committed += 1;
-  });
-  page.on('requestfailed', (request) => {
-    const error = request.failure()?.errorText ?? 'failed';
-    // The browser cancels them as the new document's request starts, before it commits.
-    if (error === 'net::ERR_ABORTED' && (loading || committed > (madeIn.get(request) ?? committed))) {
-      console.log(`[rollback] cancelled with the document that made it: ${request.url()}`);
-    } else {
-      failures.push(`${request.method()} ${request.url()}: ${error}`);
-    }
-  });
-  return () => failures;
-}
-
 /** Asks the host's server for a page, as a browser would, until its HTML holds `text`. */
 async function waitForServedPage(path: string, text: string): Promise<string> {
   let html = '';
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const response = await fetch(`${HOST_ORIGIN}${path}`, { headers: { accept: 'text/html' } });
-    html = await response.text();
-    if (html.includes(text)) return html;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the host's server never served ${path} with ${JSON.stringify(text)}; it served:\n${html}`);
+  await expect
+    .poll(
+      async () => {
+        html = await (await fetch(`${HOST_ORIGIN}${path}`, { headers: { accept: 'text/html' } })).text();
+        return html;
+      },
+      { message: `the host's server serves ${path} with ${JSON.stringify(text)}`, timeout: 20_000 },
+    )
+    .toContain(text);
+  return html;
 }
 
 /**
@@ -163,30 +125,29 @@ async function versionCheckGate(page: Page) {
   };
 }
 
-describe('rolling back the content remote while a visitor is on the site', () => {
-  let session: BrowserSession | undefined;
+test.describe('rolling back the content remote while a visitor is on the site', () => {
   let target: string;
 
-  beforeEach(async () => {
+  test.beforeEach(async () => {
+    test.setTimeout(60_000);
     target = tempFolder('rollback-target');
     expect(await deployContentRemote(target)).toContain(`build ${buildA.info.id} published`);
     await Promise.all([
       restartServer('content', { env: { STATIC_ROOT: target } }),
       restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_REFRESH_MS: '1000' } }),
     ]);
-    session = await launchBrowser();
-  }, 60_000);
+  });
 
-  afterEach(async () => {
-    await session?.close();
-    session = undefined;
+  test.afterEach(async () => {
+    test.setTimeout(60_000);
     await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
-  }, 60_000);
+  });
 
-  test('B deployed over A, then A made current again mid-session: the next navigation shows A, with one full load and no chunk error', async () => {
-    if (!session) throw new Error('no browser');
-    const { page, watch } = await session.newPage();
-    const failures = failuresOf(page);
+  test('B deployed over A, then A made current again mid-session: the next navigation shows A, with one full load and no chunk error', async ({
+    page,
+    watch,
+  }) => {
+    test.setTimeout(120_000);
     const gate = await versionCheckGate(page);
 
     // A visitor on build A's home page.
@@ -256,16 +217,16 @@ describe('rolling back the content remote while a visitor is on the site', () =>
     expect(watch.documentLoads()).toBe(3);
     expect(watch.documents.map((load) => load.status)).toEqual([200, 200, 200]);
     expect(watch.problems()).toEqual([]);
-    expect(failures()).toEqual([]);
-  }, 120_000);
+    expect(watch.failedRequests).toEqual([]);
+  });
 });
 
-describe('a host pinned to one build of the content remote', () => {
-  let session: BrowserSession | undefined;
+test.describe('a host pinned to one build of the content remote', () => {
   let target: string;
   let pinned: string;
 
-  beforeEach(async () => {
+  test.beforeEach(async () => {
+    test.setTimeout(60_000);
     target = tempFolder('pinned-target');
     expect(await deployContentRemote(target)).toContain(`build ${buildA.info.id} published`);
     pinned = `/builds/${buildA.info.id}`;
@@ -279,19 +240,18 @@ describe('a host pinned to one build of the content remote', () => {
         },
       }),
     ]);
-    session = await launchBrowser();
-  }, 60_000);
+  });
 
-  afterEach(async () => {
-    await session?.close();
-    session = undefined;
+  test.afterEach(async () => {
+    test.setTimeout(60_000);
     await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
-  }, 60_000);
+  });
 
-  test('keeps build A, its pages, its text and its prerendered markup, after B is deployed', async () => {
-    if (!session) throw new Error('no browser');
-    const { page, watch } = await session.newPage();
-    const failures = failuresOf(page);
+  test('keeps build A, its pages, its text and its prerendered markup, after B is deployed', async ({
+    page,
+    watch,
+  }) => {
+    test.setTimeout(120_000);
     const contentRequests: string[] = [];
     page.on('request', (request) => {
       const path = pathOf(request.url());
@@ -333,6 +293,6 @@ describe('a host pinned to one build of the content remote', () => {
     expect(contentRequests.filter((path) => !path.startsWith(`${pinned}/`))).toEqual([]);
     expect(watch.documentLoads()).toBe(2);
     expect(watch.problems()).toEqual([]);
-    expect(failures()).toEqual([]);
-  }, 120_000);
+    expect(watch.failedRequests).toEqual([]);
+  });
 });
