@@ -8,48 +8,49 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { Page, Response } from 'playwright-core';
+import type { Page, Response } from '@playwright/test';
 import { layoutName, navLink, waitForRenderedPage } from '../support/app-page';
-import { launchBrowser, type BrowserSession } from '../support/browser';
+import { openSession, type BrowserSession } from '../support/browser';
+import { expect, test } from '../support/fixtures';
 import { httpGetPage, httpGetRaw } from '../support/http';
 import { readAccessLog } from '../support/nginx';
 import {
-  buildContentRemote,
   exposeChunk,
+  NEXT_MARK,
+  nextContentBuild,
   readLatest,
   removeRedeployFolders,
-  tempFolder,
-  writeEditedContent,
+  type Build,
   type BuildInfo,
 } from '../support/redeploy';
 import { deployRemote, startTopology, type Topology } from '../support/topology';
 import { REMOTE_NAMES, ROOT_DIR } from '../support/test-env';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const MARK = ' (new version)';
 const EMAIL = 'winner@example.com';
 
-let topology: Topology;
-let browser: BrowserSession;
-/** A second build of the content remote, with every heading changed. */
-let nextContent: { dir: string; info: BuildInfo };
+// The topology is servers of its own, on ports of the worker's block: none of the suite's.
+test.use({ serverOptions: { only: [] } });
 
-beforeAll(async () => {
-  const contentDir = tempFolder('topology-content-v2');
-  writeEditedContent(contentDir, (markdown) => markdown.replace(/^# (.+)$/m, `# $1${MARK}`));
-  const distDir = tempFolder('topology-dist-v2');
+let topology: Topology;
+let visitor: BrowserSession;
+/** The run's second build of the content remote, with every heading changed. */
+let nextContent: Build;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(300_000);
   const [started, built] = await Promise.all([
     // The version check polls every second, so a deploy is noticed within the test.
     startTopology({ hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
-    buildContentRemote({ contentDir, distDir }),
+    nextContentBuild(),
   ]);
   topology = started;
-  nextContent = { dir: distDir, info: built };
-  browser = await launchBrowser({ contextOptions: { baseURL: topology.origin } });
-}, 300_000);
+  nextContent = built;
+  visitor = await openSession(browser, { baseURL: topology.origin });
+});
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
+  await visitor?.close();
   await topology?.stop();
   removeRedeployFolders();
 });
@@ -68,7 +69,8 @@ function apiAddress(port: number): string {
 }
 
 test('a visitor plays, opens, redeems and sees the voucher through nginx; an API process killed on the way goes unnoticed', async () => {
-  const { page, watch } = await browser.newPage();
+  test.setTimeout(90_000);
+  const { page, watch } = await visitor.newPage();
   const api = watchApi(page);
   const [first, second] = topology.apis;
   if (!first || !second) throw new Error('two API processes expected');
@@ -99,10 +101,11 @@ test('a visitor plays, opens, redeems and sees the voucher through nginx; an API
   await voucher.waitFor();
   expect(await voucher.innerText()).toMatch(/[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/);
 
-  // Every request of the journey succeeded (a reload would cancel the version check's polls).
-  expect(watch.failedRequests).toEqual([]);
   await page.reload();
   await page.getByRole('heading', { name: 'Your gift is redeemed' }).waitFor();
+  // Every request of the journey succeeded (the version check's polls the reload cancelled are
+  // no failure: watchPage tells them apart).
+  expect(watch.failedRequests).toEqual([]);
 
   // Every answer the visitor got was a success, and the voucher was shown: no error anywhere.
   expect(api.statuses.length).toBeGreaterThan(4);
@@ -116,7 +119,7 @@ test('a visitor plays, opens, redeems and sees the voucher through nginx; an API
   expect(after.length).toBeGreaterThan(0);
   for (const line of after) expect(line.upstreams.at(-1)).toBe(apiAddress(second.port));
   await page.close();
-}, 90_000);
+});
 
 /** Every file of a deployed folder, relative to it. */
 function filesOf(dir: string, prefix = ''): string[] {
@@ -205,7 +208,8 @@ test('a page comes from the host server with the runtime configuration naming th
 });
 
 test('the content remote deployed behind nginx mid-session: the old build keeps working, the new one runs from the next load', async () => {
-  const { page, watch } = await browser.newPage();
+  test.setTimeout(90_000);
+  const { page, watch } = await visitor.newPage();
   const folder = topology.remoteFolder('content');
   const old = readLatest(folder);
   const remoteFiles = `${topology.origin}/remotes/content/`;
@@ -255,7 +259,7 @@ test('the content remote deployed behind nginx mid-session: the old build keeps 
   await seen;
   await navLink(page, 'About').click();
   await page.waitForURL(/\/about$/);
-  await page.waitForFunction((mark) => document.querySelector('main h1')?.textContent?.includes(mark), MARK, {
+  await page.waitForFunction((mark) => document.querySelector('main h1')?.textContent?.includes(mark), NEXT_MARK, {
     timeout: 20_000,
   });
   await waitForRenderedPage(page);
@@ -266,4 +270,4 @@ test('the content remote deployed behind nginx mid-session: the old build keeps 
   expect(watch.problems()).toEqual([]);
   expect(watch.documents.map((load) => load.status)).toEqual([200, 200]);
   await page.close();
-}, 90_000);
+});
