@@ -16,6 +16,7 @@ import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { BuildInfoPlugin } from './shared/src/node/build-info-plugin';
 import { RemoteIntegrityPlugin } from './shared/src/node/integrity-plugin';
+import { pageHtml } from './shared/src/node/page-template';
 import { remoteExposes } from './shared/src/node/remote-exposes';
 import { SharedFallbacksPlugin } from './shared/src/node/shared-fallbacks';
 import {
@@ -282,13 +283,18 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           __BUILD_TIMESTAMP__: JSON.stringify(build.timestamp),
         }),
         new HtmlWebpackPlugin({
-          template: join(ROOT, 'shared', 'src', 'browser', 'index.html'),
+          // The page is rendered here (shared/src/node/page-template.ts), not by a compilation of
+          // the template of the plugin's own: that child compilation inherits the federation's
+          // hooks, so the shared module given by path (react-router-dom's client API) was provided
+          // into it too, as a chunk of React, React DOM and the router that it then wrote into this
+          // build's output under a numeric id of its own: under `webpack serve`, where chunks are
+          // `[name].js`, the name of one of the build's chunks ("Conflict: Multiple assets emit
+          // different content to the same filename 50.js"); in production, a file no page loads.
+          templateContent: ({ compilation }: Record<string, unknown>) =>
+            pageHtml(compilation as webpack.Compilation, options.title),
           title: options.title,
           // The page's own scripts resolve from the root, so deep links work in standalone shells.
           publicPath: '/',
-          templateParameters: {
-            themeCss: readFileSync(join(ROOT, 'shared', 'src', 'browser', 'theme', 'theme.css'), 'utf8'),
-          },
           chunks: ['main'],
         }),
         new ConsumeSharedCachePlugin(),
