@@ -2,7 +2,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { bodyBytes, isCode, succeeded, timed, type NetworkLog, type RecordedRequest } from './network-log';
 import { openThrottledPage } from './browser';
-import { CONTENT_VISIBLE, contentVisibleAt, PROBE_GLOBAL, READ_PROBE, type ProbeState } from './probe';
+import {
+  armInPage,
+  contentVisibleAt,
+  contentVisibleInPage,
+  idleInPage,
+  PROBE_GLOBAL,
+  readProbeInPage,
+  shownTextInPage,
+  timeOriginInPage,
+  type ProbeState,
+} from './probe';
 import { chainDepths, serialRoundTrips } from './round-trips';
 import { WARM, type MeasuredRoute } from './routes';
 
@@ -60,11 +70,9 @@ function watchProblems(page: Page): string[] {
 
 async function waitForContent(page: Page, what: string): Promise<void> {
   try {
-    await page.waitForFunction(CONTENT_VISIBLE, undefined, { timeout: LOAD_TIMEOUT_MS, polling: 100 });
+    await page.waitForFunction(contentVisibleInPage, PROBE_GLOBAL, { timeout: LOAD_TIMEOUT_MS, polling: 100 });
   } catch (error) {
-    const shown = await page
-      .evaluate('(document.querySelector("main") || document.body).innerText')
-      .catch(() => '(page gone)');
+    const shown = await page.evaluate(shownTextInPage).catch(() => '(page gone)');
     throw new Error(
       `${what}: the content did not show (${(error as Error).message}); the page shows ${JSON.stringify(String(shown).slice(0, 300))}`,
     );
@@ -72,9 +80,9 @@ async function waitForContent(page: Page, what: string): Promise<void> {
 }
 
 async function readProbe(page: Page): Promise<ProbeState & { timeOrigin: number }> {
-  const probe = (await page.evaluate(READ_PROBE)) as ProbeState | null;
+  const probe = await page.evaluate(readProbeInPage, PROBE_GLOBAL);
   if (!probe) throw new Error(`${page.url()}: the probe is missing`);
-  const timeOrigin = (await page.evaluate('performance.timeOrigin')) as number;
+  const timeOrigin = await page.evaluate(timeOriginInPage);
   return { ...probe, timeOrigin };
 }
 
@@ -172,7 +180,7 @@ function urls(requests: readonly RecordedRequest[]): string[] {
 }
 
 async function arm(page: Page, selector: string): Promise<void> {
-  await page.evaluate(`window.${PROBE_GLOBAL}.arm(${JSON.stringify(selector)})`);
+  await page.evaluate(armInPage, { global: PROBE_GLOBAL, selector });
 }
 
 /**
@@ -185,7 +193,7 @@ async function settled(page: Page, network: NetworkLog): Promise<number> {
   for (;;) {
     await network.settle(QUIET_MS, SETTLE_TIMEOUT_MS);
     const seen = network.requests.length;
-    await page.evaluate('new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 }))');
+    await page.evaluate(idleInPage);
     await network.settle(QUIET_MS, SETTLE_TIMEOUT_MS);
     if (network.requests.length === seen || Date.now() > deadline) return network.requests.length;
   }

@@ -82,11 +82,62 @@ export function probeScript(selector: string): string {
 })();`;
 }
 
-/** A page expression: the probe's state without its functions. */
-export const READ_PROBE = `(() => { const s = window.${PROBE_GLOBAL}; return s ? { fcp: s.fcp, lcp: s.lcp, visiblePainted: s.visiblePainted, visibleFrame: s.visibleFrame, visibleInDom: s.visibleInDom, clickedAt: s.clickedAt } : null; })()`;
+/**
+ * What runs in the page after the probe, as functions rather than strings: the host's servers
+ * send a Content-Security-Policy without 'unsafe-eval', and playwright evaluates a string
+ * predicate of `waitForFunction` with the page's own `eval` at every poll, which the policy
+ * refuses. A function predicate is turned into a function once, inside the DevTools protocol's
+ * call (which the policy does not govern), and then only called. The bodies must stay free of
+ * named inner functions and classes: tsx would wrap them in a `__name(…)` helper the page has
+ * not got (pageFunction checks that).
+ */
+type ProbeWindow = Record<string, (ProbeState & { arm(selector: string): void }) | undefined>;
 
-/** A page expression, true once the content is visible (or seen in the DOM). */
-export const CONTENT_VISIBLE = `(() => { const s = window.${PROBE_GLOBAL}; return !!s && (s.visibleFrame !== null || s.visibleInDom !== null); })()`;
+/** `fn`, unchanged, once it is known to carry no transpiler helper into the page. */
+export function pageFunction<F extends (...args: never[]) => unknown>(fn: F): F {
+  if (/\b__name\(/.test(String(fn))) {
+    throw new Error(`a function for the page carries tsx's __name helper (a named inner function?): ${String(fn)}`);
+  }
+  return fn;
+}
+
+/** The probe's state without its functions, or null when the probe is not there. */
+export const readProbeInPage = pageFunction((global: string): ProbeState | null => {
+  const s = (window as unknown as ProbeWindow)[global];
+  return s
+    ? {
+        fcp: s.fcp,
+        lcp: s.lcp,
+        visiblePainted: s.visiblePainted,
+        visibleFrame: s.visibleFrame,
+        visibleInDom: s.visibleInDom,
+        clickedAt: s.clickedAt,
+      }
+    : null;
+});
+
+/** True once the content is visible (or seen in the DOM). */
+export const contentVisibleInPage = pageFunction((global: string): boolean => {
+  const s = (window as unknown as ProbeWindow)[global];
+  return !!s && (s.visibleFrame !== null || s.visibleInDom !== null);
+});
+
+/** Starts watching for another route's content (a client-side navigation). */
+export const armInPage = pageFunction(({ global, selector }: { global: string; selector: string }): void => {
+  const s = (window as unknown as ProbeWindow)[global];
+  if (!s) throw new Error('the bench probe is missing');
+  s.arm(selector);
+});
+
+export const timeOriginInPage = pageFunction((): number => performance.timeOrigin);
+
+/** What the page shows, for an error message. */
+export const shownTextInPage = pageFunction((): string => (document.querySelector('main') ?? document.body).innerText);
+
+/** Resolves once the main thread is idle (at most 5 s). */
+export const idleInPage = pageFunction(
+  (): Promise<void> => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })),
+);
 
 /**
  * When the content became visible: its paint (Element Timing, comparable with FCP and LCP),
