@@ -1,4 +1,5 @@
-import { parseArgs } from './args';
+import { CHECK_ROUTE, parseArgs, USAGE } from './args';
+import { ROUTES } from './routes';
 
 describe('parseArgs', () => {
   it('defaults to 7 interleaved runs, a build, no Lighthouse', () => {
@@ -9,6 +10,7 @@ describe('parseArgs', () => {
       lighthouse: false,
       lighthouseRuns: 1,
       routes: [],
+      check: false,
       help: false,
     });
   });
@@ -38,5 +40,26 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['--run', '3'])).toThrow('unknown argument "--run"');
     expect(() => parseArgs(['--runs', '0'])).toThrow('--runs takes a whole number from 1 to 100, got "0"');
     expect(() => parseArgs(['--runs'])).toThrow('got nothing');
+  });
+
+  it('makes --check one cold load of the gift page and one warm navigation per build, from the current builds', () => {
+    expect(parseArgs(['--check'])).toEqual({
+      runs: 1,
+      warmRuns: 1,
+      build: false,
+      lighthouse: false,
+      lighthouseRuns: 1,
+      routes: ['/gifts/{id}'],
+      check: true,
+      help: false,
+    });
+    expect(ROUTES.map((route) => route.label)).toContain(CHECK_ROUTE);
+    expect(USAGE).toContain('--check');
+  });
+
+  it('refuses --check with options that would change its run', () => {
+    expect(() => parseArgs(['--check', '--runs', '3'])).toThrow('--check takes no other option, got --runs');
+    expect(() => parseArgs(['--lighthouse', '--check'])).toThrow('got --lighthouse');
+    expect(() => parseArgs(['--check', '--no-build', '--routes', '/'])).toThrow('got --no-build, --routes');
   });
 });

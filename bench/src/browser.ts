@@ -3,11 +3,21 @@
  * machine, and one throttled page per load: a fresh browser context (cold cache, no cookies),
  * CPU 4× slower and a slow 4G network, set through the DevTools protocol.
  */
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { NetworkLog } from './network-log';
 import { probeScript } from './probe';
 
 export const CHROMIUM_PATH = process.env.BENCH_CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Before anything is built or started: without a browser, nothing can be measured. */
+export function checkChromium(): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `no chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) or set BENCH_CHROMIUM_PATH`,
+    );
+  }
+}
 
 /** As e2e/support/browser.ts: what chromium needs here (no sandbox as root, no GPU, no background traffic). */
 export const CHROMIUM_ARGS = [

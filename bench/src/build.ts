@@ -92,7 +92,7 @@ async function copyPart(part: Part, into: string): Promise<void> {
     if (attempt === 3) {
       throw new Error(
         absent.length > 0
-          ? `${part.dir} is not built (missing ${absent.join(', ')}): run npm run build, or leave out --no-build`
+          ? `${part.dir} is not built (missing ${absent.join(', ')}): run npm run build first (--no-build and --check serve the current builds)`
           : `${part.dir} was being rebuilt while the bench copied it; run the bench again`,
       );
     }

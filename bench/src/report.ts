@@ -30,6 +30,14 @@ export function table(rows: readonly (readonly string[])[]): string {
     .join('\n');
 }
 
+/**
+ * The labels of the metrics a run has no number for (NaN: the page never reported it), so that
+ * such a run counts as failed rather than leaving a median to the others, or a '–' in the table.
+ */
+export function unmeasured<T>(metrics: readonly Metric<T>[], run: T): string[] {
+  return metrics.filter((metric) => !Number.isFinite(metric.of(run))).map((metric) => metric.label);
+}
+
 /** One row per metric: the federated and monolith medians and their ratio. */
 export function comparisonRows<T>(
   metrics: readonly Metric<T>[],
