@@ -350,6 +350,15 @@ module.exports = tseslint.config(
     },
   },
   ...whereCodeRuns(),
+  // @playwright/test's fixtures hand their value to `use` (no React hook) and take their
+  // dependencies by destructuring, `{}` when they have none.
+  {
+    files: ['e2e/**/*.ts'],
+    rules: {
+      'react-hooks/rules-of-hooks': 'off',
+      'no-empty-pattern': ['error', { allowObjectPatternsAsParameters: true }],
+    },
+  },
   {
     files: ['**/*.{js,cjs}'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },

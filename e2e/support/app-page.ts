@@ -2,7 +2,7 @@
  * What the app's pages look like from outside: the layout marker, the main heading, the site
  * navigation, the error page, and waits for a page to have finished rendering.
  */
-import type { Locator, Page, Response } from 'playwright-core';
+import type { Locator, Page, Response } from '@playwright/test';
 
 export type LayoutName = 'default' | 'no-footer' | 'redeem' | 'error';
 

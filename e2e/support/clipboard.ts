@@ -4,7 +4,7 @@
  * uses (host/server/security-headers.ts). The reader is a page of the API's origin, which sends
  * no such policy, given the permission for its origin.
  */
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext } from '@playwright/test';
 import { originOf } from './test-env';
 
 export async function clipboardText(context: BrowserContext): Promise<string> {

@@ -5,6 +5,8 @@
  * base64 JSON (the library's format for a custom API host) or plain JSON, gzip when the request
  * says so; answers CORS with credentials for the page's origin (the library sends cookies),
  * and replies `{"status":1,"error":null}` to `verbose=1` requests (batches) and `1` otherwise.
+ * A test's own page can ask it for `markerUrl` (kept apart from what Mixpanel sent): proof that
+ * the collector took that page's requests up to that moment.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
@@ -27,15 +29,28 @@ export interface CollectedRequest {
   events: CollectedEvent[];
 }
 
+/** The path of the marker a test's page asks for; not a Mixpanel route. */
+export const MARKER_PATH = '/e2e-marker';
+
 export interface Collector {
   port: number;
   url: string;
+  /** Where a test's page asks for a marker (any method; answered 204 with CORS). */
+  markerUrl: string;
+  /** Mixpanel's requests, without the markers. */
   requests(): CollectedRequest[];
+  /** How many markers arrived. */
+  markers(): number;
   /** The `track` requests, in order. */
   batches(): CollectedRequest[];
   events(): CollectedEvent[];
   /** Resolves once `count` events have arrived, or fails after `timeoutMs`. */
   waitForEvents(count: number, timeoutMs: number): Promise<void>;
+  /**
+   * Resolves once the events that arrived meet `condition` (checked as each request arrives),
+   * or fails after `timeoutMs` naming `what` and the events it got.
+   */
+  waitUntil(condition: (events: CollectedEvent[]) => boolean, what: string, timeoutMs: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -74,12 +89,18 @@ function cors(request: IncomingMessage, response: ServerResponse): void {
 
 export async function startCollector(port: number): Promise<Collector> {
   let collected: CollectedRequest[] = [];
+  let markers = 0;
   const waiters = new Set<() => void>();
 
   const server: Server = createServer((request, response) => {
     cors(request, response);
     if (request.method === 'OPTIONS') {
       response.writeHead(204).end();
+      return;
+    }
+    if (new URL(request.url ?? '/', `http://127.0.0.1:${port}`).pathname === MARKER_PATH) {
+      markers += 1;
+      response.writeHead(204, { 'Cache-Control': 'no-store' }).end();
       return;
     }
     void readBody(request).then((raw) => {
@@ -119,30 +140,40 @@ export async function startCollector(port: number): Promise<Collector> {
   });
 
   const events = () => collected.filter((request) => request.endpoint === 'track').flatMap((request) => request.events);
+  const waitUntil = (condition: (events: CollectedEvent[]) => boolean, what: string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!condition(events())) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        const got = events().map((event) => event.event);
+        reject(
+          new Error(
+            `the collector got no ${what} within ${timeoutMs} ms; it got ${got.length}: ${JSON.stringify(got)}`,
+          ),
+        );
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+  const url = `http://127.0.0.1:${port}`;
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url,
+    markerUrl: `${url}${MARKER_PATH}`,
     requests: () => [...collected],
+    markers: () => markers,
     batches: () => collected.filter((request) => request.endpoint === 'track'),
     events,
-    waitForEvents(count, timeoutMs) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (events().length < count) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`the collector got ${events().length} events, not ${count}, within ${timeoutMs} ms`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
+    waitForEvents: (count, timeoutMs) => waitUntil((arrived) => arrived.length >= count, `${count} events`, timeoutMs),
+    waitUntil,
     reset() {
       collected = [];
+      markers = 0;
     },
     close() {
       server.closeAllConnections();

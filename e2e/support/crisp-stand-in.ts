@@ -10,7 +10,7 @@
  * status or hold the script back until the test releases it.
  */
 import { createServer, type ServerResponse } from 'node:http';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 
 export const STAND_IN_SCRIPT_PATH = '/l.js';
 
@@ -105,6 +105,8 @@ export interface CrispStandIn {
   readonly origin: string;
   /** Requests for the script, in order. */
   readonly requests: readonly StandInRequest[];
+  /** Resolves once `count` requests for the script have arrived, or fails after `timeoutMs`. */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Answer the script with this status (and a short error body unless 200). */
   answerWith(status: number): void;
   /** Keep script requests waiting until `release()`. */
@@ -118,6 +120,7 @@ export interface CrispStandIn {
 
 export async function startCrispStandIn(port: number): Promise<CrispStandIn> {
   const requests: StandInRequest[] = [];
+  const waiters = new Set<() => void>();
   const held: ServerResponse[] = [];
   let status = 200;
   let holding = false;
@@ -141,6 +144,7 @@ export async function startCrispStandIn(port: number): Promise<CrispStandIn> {
       return;
     }
     requests.push({ path, at: Date.now() });
+    for (const wake of [...waiters]) wake();
     if (holding) held.push(response);
     else answer(response);
   });
@@ -158,6 +162,24 @@ export async function startCrispStandIn(port: number): Promise<CrispStandIn> {
     url: `${origin}${STAND_IN_SCRIPT_PATH}`,
     origin,
     requests,
+    waitForRequests(count, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (requests.length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(`Crisp's script was asked for ${requests.length} times, not ${count}, within ${timeoutMs} ms`),
+          );
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
     answerWith(next) {
       status = next;
     },

@@ -4,10 +4,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page } from '@playwright/test';
 import { errorPage } from './app-page';
 import type { PageWatch } from './browser';
 import { httpGetJson } from './http';
+import { freePort } from './production';
 
 /** The "Try again" button of the in-layout error page. */
 export function retryButton(page: Page): Locator {
@@ -66,13 +67,12 @@ export function reportLoads(label: string, watch: PageWatch): number {
   return loads;
 }
 
-/** A port nothing listens on (it was free a moment ago: connecting to it is refused). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/**
+ * A port of this worker's block nothing listens on (connecting to it is refused): never one the
+ * system hands out, which another worker could be given meanwhile (production.ts, `freePort`).
+ */
+export function closedPort(): Promise<number> {
+  return freePort();
 }
 
 export interface HangingServer {
@@ -82,7 +82,7 @@ export interface HangingServer {
   close(): Promise<void>;
 }
 
-/** A TCP server that accepts every connection and never answers. */
+/** A TCP server on a port of this worker's block that accepts every connection and never answers. */
 export async function hangingServer(): Promise<HangingServer> {
   const sockets = new Set<Socket>();
   let accepted = 0;
@@ -92,8 +92,8 @@ export async function hangingServer(): Promise<HangingServer> {
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     port,
     connections: () => accepted,

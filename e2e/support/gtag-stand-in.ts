@@ -6,7 +6,7 @@
  * when the script was asked for.
  */
 import { createServer, type Server } from 'node:http';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 
 export const GTAG_SCRIPT_PATH = '/gtag/js';
 

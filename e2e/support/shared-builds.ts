@@ -44,14 +44,19 @@ export async function exclusively<T>(name: string, work: () => Promise<T>): Prom
   }
 }
 
-export async function sharedBuild(name: string, make: (folder: string) => Promise<void>): Promise<string> {
-  const folder = join(SHARED_BUILDS_DIR, name);
+export async function sharedBuild(
+  name: string,
+  make: (folder: string) => Promise<void>,
+  /** Where the build's folder goes: SHARED_BUILDS_DIR, or OUTSIDE_TMP_DIR for a copy of the repository. */
+  root = SHARED_BUILDS_DIR,
+): Promise<string> {
+  const folder = join(root, name);
   const complete = join(folder, '.complete');
   const failed = join(folder, '.failed');
   mkdirSync(SHARED_BUILDS_DIR, { recursive: true });
   let mine = false;
   try {
-    mkdirSync(`${folder}.lock`);
+    mkdirSync(join(SHARED_BUILDS_DIR, `${name}.lock`));
     mine = true;
   } catch {
     // Another worker makes it.

@@ -6,6 +6,7 @@
  * five ports, third-party stand-ins from +10, ports handed out at run time (nginx, a production
  * copy, a new remote) from +20. E2E_BASE_PORT moves every block (4300 by default).
  */
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REMOTE_NAMES as REGISTERED_REMOTES, REMOTES, type RemoteName as RegisteredRemote } from 'shared/remotes';
 
@@ -47,6 +48,11 @@ export const BASE = RUN_BASE + PORTS_PER_WORKER * workerIndex();
  * keep apart; emptied by the global setup.
  */
 export const SUITE_TMP_DIR = join(E2E_DIR, '.e2e-tmp', String(RUN_BASE));
+/**
+ * What a run keeps outside the repository (a copy of it, which must not sit inside it where
+ * the repository's tools would find it); emptied by the global setup.
+ */
+export const OUTSIDE_TMP_DIR = join(tmpdir(), `gift-box-e2e-${RUN_BASE}`);
 /** This worker's logs, API data and temporary folders. */
 export const TMP_DIR = join(SUITE_TMP_DIR, `worker-${BASE}`);
 /** Test results: a failed test's trace, screenshot and page snapshot, and the HTML report. */

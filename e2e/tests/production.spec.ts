@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
+import { expect, test } from '../support/fixtures';
 import { httpGet, httpGetPage } from '../support/http';
 import {
   copyShippedFiles,
@@ -50,6 +51,9 @@ const PARTS: readonly Part[] = [
 ];
 const STATIC_PARTS = PARTS.filter((part) => part.buildFile !== undefined);
 
+// The production copy's servers are its own, on ports of the worker's block: none of the suite's.
+test.use({ serverOptions: { only: [] } });
+
 let copy: string;
 let install: InstallResult;
 const origins = new Map<string, string>();
@@ -75,7 +79,8 @@ function serverEnv(ports: Map<string, number>): Record<string, string> {
   return env;
 }
 
-beforeAll(async () => {
+test.beforeAll(async () => {
+  test.setTimeout(150_000);
   copy = mkdtempSync(join(tmpdir(), 'gift-box-production-'));
   copyShippedFiles(copy);
   install = await installProductionDependencies(copy);
@@ -96,9 +101,9 @@ beforeAll(async () => {
       waitUntilHealthy(servers.get(part.name) as BundleProcess, `${originOf(part.name)}${part.health}`),
     ),
   );
-}, 150_000);
+});
 
-afterAll(() => {
+test.afterAll(() => {
   killBundles([...servers.values()]);
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
@@ -115,16 +120,15 @@ test('npm ci --omit=dev installs the production dependencies only, with no engin
     expect([source, existsSync(join(copy, source))]).toEqual([source, false]);
 });
 
-test.each(STATIC_PARTS.map((part) => [part.name, part] as const))(
-  '%s answers GET /healthz with the build it serves',
-  async (name, part) => {
-    const build = JSON.parse(readFileSync(join(copy, name, part.buildFile as string), 'utf8')) as { id: string };
-    const res = await httpGet(`${originOf(name)}/healthz`, { accept: 'text/html' });
+for (const part of STATIC_PARTS) {
+  test(`${part.name} answers GET /healthz with the build it serves`, async () => {
+    const build = JSON.parse(readFileSync(join(copy, part.name, part.buildFile as string), 'utf8')) as { id: string };
+    const res = await httpGet(`${originOf(part.name)}/healthz`, { accept: 'text/html' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(JSON.parse(res.body)).toStrictEqual({ status: 'ok', build: build.id });
-  },
-);
+  });
+}
 
 test('the API answers GET /api/health', async () => {
   const res = await httpGet(`${originOf('api')}/api/health`);

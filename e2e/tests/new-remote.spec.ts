@@ -5,11 +5,10 @@
  * the new remote are built (the remote's `exposes` checked against the registry) and served as
  * production serves them: the host routes `/news` to the remote's page, on HTTP and in a browser.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForRenderedPage, layoutName } from '../support/app-page';
-import { launchBrowser, type BrowserSession } from '../support/browser';
+import { expect, test } from '../support/fixtures';
 import { httpGet, httpGetPage } from '../support/http';
 import {
   freePort,
@@ -20,16 +19,20 @@ import {
   type BundleProcess,
 } from '../support/production';
 import { copyRepository, runCommand, type CommandResult } from '../support/repo-copy';
+import { sharedBuild } from '../support/shared-builds';
+import { OUTSIDE_TMP_DIR } from '../support/test-env';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const REGISTRY = join('shared', 'src', 'remotes.ts');
 const REGISTRY_END = '} as const satisfies Record<string, RemoteSpec>;';
 
+// The new remote and its host are servers of their own, on ports of the worker's block.
+test.use({ serverOptions: { only: [] } });
+
 let copy: string;
 let scaffold: CommandResult;
 const servers: BundleProcess[] = [];
 const origins = { host: '', news: '' };
-let browser: BrowserSession | undefined;
 
 function succeeded(what: string, result: CommandResult): void {
   if (result.exitCode !== 0)
@@ -45,14 +48,20 @@ function addRegistryEntry(output: string): void {
   writeFileSync(join(copy, REGISTRY), registry.replace(REGISTRY_END, `${entry}\n${REGISTRY_END}`));
 }
 
-beforeAll(async () => {
+/**
+ * The copy with the new remote, scaffolded and built once per run (shared-builds.ts): outside
+ * the repository, with what `npm run new-remote` printed beside it.
+ */
+async function scaffoldAndBuild(folder: string): Promise<void> {
   const started = Date.now();
-  copy = mkdtempSync(join(tmpdir(), 'gift-box-new-remote-'));
+  copy = join(folder, 'repository');
+  mkdirSync(copy);
   copyRepository(copy);
   // --no-install: the copy's node_modules links into the repository's, which npm must not touch.
-  scaffold = await runCommand(NPM, ['run', '--silent', 'new-remote', '--', 'news', '--no-install'], copy);
-  succeeded('npm run new-remote', scaffold);
-  addRegistryEntry(scaffold.output);
+  const scaffolded = await runCommand(NPM, ['run', '--silent', 'new-remote', '--', 'news', '--no-install'], copy);
+  writeFileSync(join(folder, 'new-remote.json'), JSON.stringify(scaffolded));
+  succeeded('npm run new-remote', scaffolded);
+  addRegistryEntry(scaffolded.output);
 
   const builds = await Promise.all([
     runCommand(NPM, ['run', 'build', '-w', 'host'], copy),
@@ -61,6 +70,13 @@ beforeAll(async () => {
   succeeded('the build of the host', builds[0] as CommandResult);
   succeeded('the build of remote-news', builds[1] as CommandResult);
   console.log(`[e2e] new remote scaffolded and built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  const folder = await sharedBuild('new-remote', scaffoldAndBuild, OUTSIDE_TMP_DIR);
+  copy = join(folder, 'repository');
+  scaffold = JSON.parse(readFileSync(join(folder, 'new-remote.json'), 'utf8')) as CommandResult;
 
   const [hostPort, newsPort] = [await freePort(), await freePort()];
   origins.host = `http://127.0.0.1:${hostPort}`;
@@ -78,13 +94,11 @@ beforeAll(async () => {
     waitUntilHealthy(servers[0] as BundleProcess, `${origins.host}/healthz`),
     waitUntilHealthy(servers[1] as BundleProcess, `${origins.news}/healthz`),
   ]);
-}, 180_000);
+});
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
   await Promise.allSettled(servers.map((server) => stopBundle(server)));
   killBundles(servers);
-  if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
 test('the template makes the remote folder, and the script prints the registry entry to add', () => {
@@ -104,9 +118,14 @@ test('the template makes the remote folder, and the script prints the registry e
 });
 
 test('the new remote passes its own typecheck, lint and tests', async () => {
-  for (const script of ['typecheck', 'lint', 'test'])
-    succeeded(`npm run ${script} -w remote-news`, await runCommand(NPM, ['run', script, '-w', 'remote-news'], copy));
-}, 60_000);
+  // Three whole toolchain runs (tsc, eslint, jest), side by side.
+  test.setTimeout(150_000);
+  const scripts = ['typecheck', 'lint', 'test'];
+  const results = await Promise.all(
+    scripts.map((script) => runCommand(NPM, ['run', script, '-w', 'remote-news'], copy)),
+  );
+  results.forEach((result, index) => succeeded(`npm run ${scripts[index]} -w remote-news`, result));
+});
 
 test("the new remote's manifest lists the page the registry names", async () => {
   const res = await httpGet(`${origins.news}/mf-manifest.json`);
@@ -135,9 +154,10 @@ test('the host answers the new route with its page, and still 404 beside it', as
   expect((await httpGetPage(`${origins.host}/news/more`)).status).toBe(404);
 });
 
-test("a browser shows the new remote's page in the layout and with the title the registry names", async () => {
-  browser = await launchBrowser();
-  const { page, watch } = await browser.newPage();
+test("a browser shows the new remote's page in the layout and with the title the registry names", async ({
+  page,
+  watch,
+}) => {
   await page.goto(`${origins.host}/news`, { waitUntil: 'domcontentloaded' });
   const rendered = await waitForRenderedPage(page);
   expect(rendered).toEqual({ heading: 'News', bodyText: 'The news remote serves this page.' });
