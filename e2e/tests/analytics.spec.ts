@@ -6,17 +6,15 @@
  * declined choice holds across reloads, the tag starts with consent denied, and no email,
  * voucher code, gift id or redeem id ever leaves.
  */
-import type { ConsoleMessage, Page, Request } from 'playwright-core';
+import type { ConsoleMessage, Page, Request } from '@playwright/test';
 import { errorPage, mainHeading, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { launchBrowser, type BrowserSession, type PageWatch } from '../support/browser';
 import { startCollector, type CollectedEvent, type Collector } from '../support/collector';
+import { expect, test } from '../support/fixtures';
 import { gtagRecord, startGtagStandIn, type GtagStandIn } from '../support/gtag-stand-in';
-import { delay } from '../support/net';
-import { browserSuite } from '../support/suite';
-import { HOST_ORIGIN, TEST_PORTS } from '../support/test-env';
+import { HOST_ORIGIN, standInPort } from '../support/test-env';
 
-const COLLECTOR_PORT = TEST_PORTS.host + 10;
-const GTAG_PORT = TEST_PORTS.host + 11;
+const COLLECTOR_PORT = standInPort(0);
+const GTAG_PORT = standInPort(1);
 const MEASUREMENT_ID = 'G-E2ETEST01';
 const EMAIL = 'analytics.winner@example.com';
 /** Longer than Mixpanel's 5 s flush interval: anything queued would have been sent by then. */
@@ -28,36 +26,48 @@ const MIXPANEL_CHUNK = /\/mixpanel\.[0-9a-f]+\.js$/;
 /** The browser's own console line for a request that got no answer. */
 const CONNECTION_REFUSED = /^Failed to load resource: net::ERR_CONNECTION_REFUSED/;
 
-const suite = browserSuite({
-  withGift: true,
-  servers: {
-    host: {
-      env: {
-        MIXPANEL_TOKEN: 'e2e-token',
-        MIXPANEL_API_HOST: `http://127.0.0.1:${COLLECTOR_PORT}`,
-        GTAG_MEASUREMENT_ID: MEASUREMENT_ID,
-        GTAG_SCRIPT_URL: `http://127.0.0.1:${GTAG_PORT}/gtag/js`,
+test.use({
+  serverOptions: {
+    servers: {
+      host: {
+        env: {
+          MIXPANEL_TOKEN: 'e2e-token',
+          MIXPANEL_API_HOST: `http://127.0.0.1:${COLLECTOR_PORT}`,
+          GTAG_MEASUREMENT_ID: MEASUREMENT_ID,
+          GTAG_SCRIPT_URL: `http://127.0.0.1:${GTAG_PORT}/gtag/js`,
+        },
       },
     },
   },
 });
 
 let collector: Collector | undefined;
-let gtag: GtagStandIn;
+let gtag: GtagStandIn | undefined;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   collector = await startCollector(COLLECTOR_PORT);
   gtag = await startGtagStandIn(GTAG_PORT);
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await collector?.close();
   await gtag?.close();
+});
+
+// Before each test, not after: the previous test's page is closed by then and sends no more.
+test.beforeEach(() => {
+  collector?.reset();
+  theTag().reset();
 });
 
 function theCollector(): Collector {
   if (!collector) throw new Error('the collector is not running');
   return collector;
+}
+
+function theTag(): GtagStandIn {
+  if (!gtag) throw new Error('the gtag stand-in is not running');
+  return gtag;
 }
 
 /** Records when the tag's script element is added, and whether the app had rendered by then. */
@@ -74,20 +84,17 @@ const GTAG_INSERT_PROBE = `(() => {
 })();`;
 
 interface Visitor {
-  page: Page;
-  watch: PageWatch;
   /** Every request for the Mixpanel chunk, with when it was made. */
   chunkRequests: Array<{ url: string; at: number }>;
   warnings: string[];
 }
 
-/** A new visitor: a fresh browser profile, so no earlier choice, cookie or queue. */
-let session: BrowserSession | undefined;
-
-async function freshVisitor(): Promise<Visitor> {
-  session = await launchBrowser();
-  await session.context.addInitScript({ content: GTAG_INSERT_PROBE });
-  const { page, watch } = await session.newPage();
+/**
+ * Watches a new visitor's page (the test's own context: no earlier choice, cookie or queue) for
+ * the Mixpanel chunk and console warnings, and probes when the tag's script is added.
+ */
+async function freshVisitor(page: Page): Promise<Visitor> {
+  await page.addInitScript({ content: GTAG_INSERT_PROBE });
   const chunkRequests: Visitor['chunkRequests'] = [];
   const warnings: string[] = [];
   page.on('request', (request: Request) => {
@@ -97,15 +104,27 @@ async function freshVisitor(): Promise<Visitor> {
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() === 'warning') warnings.push(message.text());
   });
-  return { page, watch, chunkRequests, warnings };
+  return { chunkRequests, warnings };
 }
 
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-  collector?.reset();
-  gtag.reset();
-});
+/**
+ * Proves that QUIET_MS passed in the page with nothing sent: a timer the page itself runs for
+ * QUIET_MS (longer than Mixpanel's flush interval, so any timer of the page's that would send
+ * has fired), then the page's own request for the collector's marker, answered: the collector
+ * was taking this page's requests all along.
+ */
+async function quietPeriod(page: Page): Promise<void> {
+  const markersBefore = theCollector().markers();
+  await page.evaluate(
+    async ({ ms, markerUrl }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      const response = await fetch(markerUrl, { cache: 'no-store' });
+      if (response.status !== 204) throw new Error(`the collector's marker answered ${response.status}`);
+    },
+    { ms: QUIET_MS, markerUrl: theCollector().markerUrl },
+  );
+  expect(theCollector().markers()).toBe(markersBefore + 1);
+}
 
 const banner = (page: Page) => page.getByRole('region', { name: 'Cookies and analytics' });
 const cookieSettings = (page: Page) => page.getByRole('button', { name: 'Cookie settings' });
@@ -147,11 +166,15 @@ async function openHome(page: Page): Promise<void> {
 
 const pageViews = (events: CollectedEvent[]) => events.filter((event) => event.event === 'Page Viewed');
 
-test('before the visitor accepts, nothing reaches the collector and the Mixpanel chunk is not loaded; after Accept, events arrive', async () => {
-  const { page, watch, chunkRequests } = await freshVisitor();
+test('before the visitor accepts, nothing reaches the collector and the Mixpanel chunk is not loaded; after Accept, events arrive', async ({
+  page,
+  watch,
+}) => {
+  const { chunkRequests } = await freshVisitor(page);
   await openHome(page);
   const paths = await navigate(page, 3);
-  await delay(QUIET_MS);
+  // Signal instead of a sleep: a QUIET_MS timer in the page, then its marker request answered by the collector.
+  await quietPeriod(page);
 
   expect(theCollector().requests()).toEqual([]);
   expect(chunkRequests).toEqual([]);
@@ -171,8 +194,9 @@ test('before the visitor accepts, nothing reaches the collector and the Mixpanel
   expect(watch.problems()).toEqual([]);
 });
 
-test('events are sent in batches of at most 50, flushed within about 5 s', async () => {
-  const { page, watch } = await freshVisitor();
+test('events are sent in batches of at most 50, flushed within about 5 s', async ({ page, watch }) => {
+  test.setTimeout(120_000);
+  await freshVisitor(page);
   await openHome(page);
   // 60 page views while the question is open: they wait, then reach Mixpanel all at once.
   const before = 1 + (await navigate(page, 59)).length;
@@ -185,7 +209,15 @@ test('events are sent in batches of at most 50, flushed within about 5 s', async
   const startedAt = Date.now();
   const after = (await navigate(page, 20)).length;
   await theCollector().waitForEvents(before + after, 30_000);
-  await delay(1_000);
+  // Signal instead of a 1 s sleep: one more page view, made now, arrives; Mixpanel sends its queue in order, one request at a time, so every batch queued or retried before it has arrived.
+  const markedAt = Date.now();
+  const marker = (await navigate(page, 1)).length;
+  await theCollector().waitUntil(
+    (events) => pageViews(events).some((event) => Number(event.properties.time) * 1000 >= markedAt),
+    'page view made after the others had arrived',
+    FLUSH_BOUND_MS + 5_000,
+  );
+  const total = before + after + marker;
 
   const batches = theCollector().batches();
   const sizes = batches.map((batch) => batch.events.length);
@@ -211,24 +243,27 @@ test('events are sent in batches of at most 50, flushed within about 5 s', async
   );
 
   expect(Math.max(...sizes)).toBeLessThanOrEqual(50);
-  expect(sizes.reduce((a, b) => a + b, 0)).toBe(before + after);
-  expect(pageViews(theCollector().events())).toHaveLength(before + after);
+  expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
+  expect(pageViews(theCollector().events())).toHaveLength(total);
   expect(batches.every((batch) => batch.method === 'POST')).toBe(true);
   expect(firstBatchAfterAccept).toBeLessThan(FLUSH_BOUND_MS);
   expect(firstBatchAfterEvent).toBeLessThan(FLUSH_BOUND_MS);
   expect(Math.max(...waits)).toBeLessThan(FLUSH_BOUND_MS);
   expect(watch.problems()).toEqual([]);
-}, 120_000);
+});
 
-test('a declined choice sends nothing, loads no Mixpanel and holds across a reload, where the tag no longer starts', async () => {
-  const { page, watch, chunkRequests } = await freshVisitor();
+test('a declined choice sends nothing, loads no Mixpanel and holds across a reload, where the tag no longer starts', async ({
+  page,
+  watch,
+}) => {
+  const { chunkRequests } = await freshVisitor(page);
   await openHome(page);
   await answerConsent(page, 'Decline');
   await navigate(page, 2);
   const declinedCommands = (await gtagRecord(page)).commands.map((command) => command.args);
   expect(declinedCommands).toContainEqual(['consent', 'update', { analytics_storage: 'denied' }]);
   expect(declinedCommands).not.toContainEqual(['consent', 'update', { analytics_storage: 'granted' }]);
-  const tagRequestsBefore = gtag.requests().length;
+  const tagRequestsBefore = theTag().requests().length;
 
   await page.reload();
   await waitForRenderedPage(page, { headingOnly: true });
@@ -237,19 +272,24 @@ test('a declined choice sends nothing, loads no Mixpanel and holds across a relo
   expect(await banner(page).count()).toBe(0);
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('p-consent') ?? 'null')?.choice)).toBe('denied');
   await navigate(page, 2);
-  await delay(QUIET_MS);
+  // Signal instead of a sleep: a QUIET_MS timer in the page, then its marker request answered by the collector.
+  await quietPeriod(page);
 
   expect(theCollector().requests()).toEqual([]);
   expect(chunkRequests).toEqual([]);
   // A visitor who said no gets no tag at all, not even consent mode's cookieless pings.
-  expect(gtag.requests()).toHaveLength(tagRequestsBefore);
+  expect(theTag().requests()).toHaveLength(tagRequestsBefore);
   expect(await page.evaluate(() => 'dataLayer' in window || 'gtag' in window)).toBe(false);
   expect(watch.problems()).toEqual([]);
 });
 
-test('the tag starts after the app has rendered, with consent denied before its config, and is granted on Accept', async () => {
-  const { page, watch } = await freshVisitor();
-  const giftId = suite.ids.giftId;
+test('the tag starts after the app has rendered, with consent denied before its config, and is granted on Accept', async ({
+  page,
+  watch,
+  gift,
+}) => {
+  await freshVisitor(page);
+  const { giftId } = gift;
   expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
   await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
 
@@ -262,9 +302,11 @@ test('the tag starts after the app has rendered, with consent denied before its 
   );
   expect(inserted?.appRendered).toBe(true);
   expect(inserted?.at).toBeGreaterThan(paint);
-  expect(gtag.requests().map((request) => new URL(request.url, 'http://x').searchParams.get('id'))).toEqual([
-    MEASUREMENT_ID,
-  ]);
+  expect(
+    theTag()
+      .requests()
+      .map((request) => new URL(request.url, 'http://x').searchParams.get('id')),
+  ).toEqual([MEASUREMENT_ID]);
   expect(record.id).toBe(MEASUREMENT_ID);
 
   const commands = record.commands.map((command) => command.args);
@@ -295,8 +337,11 @@ test('the tag starts after the app has rendered, with consent denied before its 
   expect(watch.problems()).toEqual([]);
 });
 
-test('a full journey sends product events with no email, voucher code, gift id or redeem id', async () => {
-  const { page, watch } = await freshVisitor();
+test('a full journey sends product events with no email, voucher code, gift id or redeem id', async ({
+  page,
+  watch,
+}) => {
+  await freshVisitor(page);
   await openHome(page);
   await answerConsent(page, 'Accept');
 
@@ -318,14 +363,12 @@ test('a full journey sends product events with no email, voucher code, gift id o
   )?.[0];
   expect(voucher).toBeDefined();
 
-  const deadline = Date.now() + FLUSH_BOUND_MS + 5_000;
-  while (
-    !theCollector()
-      .events()
-      .some((event) => event.event === 'Redeem Completed') &&
-    Date.now() < deadline
-  )
-    await delay(250);
+  // Signal instead of polling every 250 ms: the collector wakes this wait as each request arrives.
+  await theCollector().waitUntil(
+    (events) => events.some((event) => event.event === 'Redeem Completed'),
+    "'Redeem Completed' event",
+    FLUSH_BOUND_MS + 5_000,
+  );
 
   // Mixpanel's queue does not keep the order of events tracked in the same moment; `time` does.
   const events = theCollector().events();
@@ -367,15 +410,21 @@ test('a full journey sends product events with no email, voucher code, gift id o
   expect(watch.problems()).toEqual([]);
 });
 
-test('with the collector down, the app works and only logs', async () => {
+test('with the collector down, the app works and only logs', async ({ page, watch }) => {
   await theCollector().close();
   collector = undefined;
   try {
-    const { page, watch, warnings } = await freshVisitor();
+    const { warnings } = await freshVisitor(page);
     await openHome(page);
     await answerConsent(page, 'Accept');
     const paths = await navigate(page, 4);
-    await delay(QUIET_MS);
+    // Signal instead of a sleep: Mixpanel's warning that its request to the collector failed.
+    await expect
+      .poll(() => warnings.some((warning) => warning.startsWith('[analytics] Mixpanel:')), {
+        message: "Mixpanel's warning about the failed request",
+        timeout: FLUSH_BOUND_MS + 5_000,
+      })
+      .toBe(true);
 
     for (const path of paths.slice(0, 2)) {
       await navLink(page, CYCLE.find((entry) => entry.path === path)?.label ?? '').click();

@@ -5,16 +5,15 @@
  * toggled before the script arrives opening once it does, and a missing script or no chat
  * configuration leaving the app working with at most a warning.
  */
-import type { ConsoleMessage, Page, Route } from 'playwright-core';
+import type { ConsoleMessage, Page, Route } from '@playwright/test';
 import { followLink, layoutName, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { startCrispStandIn, standInRecord, waitForStandIn, type CrispStandIn } from '../support/crisp-stand-in';
+import { expect, test } from '../support/fixtures';
 import { httpGet, httpGetPage } from '../support/http';
-import { delay } from '../support/net';
 import { restartServer } from '../support/servers';
-import { browserSuite } from '../support/suite';
-import { HOST_ORIGIN, TEST_PORTS, originOf } from '../support/test-env';
+import { HOST_ORIGIN, originOf, standInPort } from '../support/test-env';
 
-const STAND_IN_PORT = TEST_PORTS.host + 10;
+const STAND_IN_PORT = standInPort(0);
 const WEBSITE_ID = 'e2e-website-0001';
 const STAND_IN_URL = `http://localhost:${STAND_IN_PORT}/l.js`;
 /** A string only crisp-sdk-web's code contains, to tell which script carries the SDK. */
@@ -22,22 +21,22 @@ const SDK_MARKER = 'websiteId must be set before loading Crisp';
 /** What the browser logs itself for a request answered with an error status. */
 const RESOURCE_ERROR = /^Failed to load resource: /;
 
-const suite = browserSuite({
-  withGift: true,
-  servers: { host: { env: { CRISP_WEBSITE_ID: WEBSITE_ID, CRISP_SCRIPT_URL: STAND_IN_URL } } },
+// Servers of its own: the host with chat configured, restarted without it at the end.
+test.use({
+  serverOptions: { servers: { host: { env: { CRISP_WEBSITE_ID: WEBSITE_ID, CRISP_SCRIPT_URL: STAND_IN_URL } } } },
 });
 
 let standIn: CrispStandIn;
 
-beforeAll(async () => {
+test.beforeAll(async () => {
   standIn = await startCrispStandIn(STAND_IN_PORT);
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await standIn?.close();
 });
 
-beforeEach(() => standIn.reset());
+test.beforeEach(() => standIn.reset());
 
 const bubble = (page: Page) => page.locator('#crisp-chatbox');
 const chatPanel = (page: Page) => page.getByRole('dialog', { name: 'Crisp chat' });
@@ -91,14 +90,6 @@ function collectWarnings(page: Page): string[] {
   return warnings;
 }
 
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await delay(50);
-  }
-}
-
 /** Waits past the app's after-first-paint start-up (animation frame, task, idle callback) and the network's settling. */
 async function afterStartUp(page: Page): Promise<void> {
   for (let i = 0; i < 2; i += 1) {
@@ -112,9 +103,11 @@ async function afterStartUp(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
 }
 
-describe('chat configured', () => {
-  test("Crisp's script is requested only after the app's first render and first paint; the SDK is in no script loaded before it", async () => {
-    const page = suite.page;
+test.describe('chat configured', () => {
+  test("Crisp's script is requested only after the app's first render and first paint; the SDK is in no script loaded before it", async ({
+    page,
+    watch,
+  }) => {
     await page.addInitScript({ content: FIRST_RENDER_PROBE });
     expect(await visit(page, '/')).toBe(200);
     await bubble(page).waitFor({ state: 'visible' });
@@ -161,21 +154,25 @@ describe('chat configured', () => {
 
     const record = await waitForStandIn(page);
     expect(record.websiteId).toBe(WEBSITE_ID);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 
-  test.each(['/', '/game', '/gifts/{giftId}'])('the bubble shows on %s', async (template) => {
-    const page = suite.page;
-    expect(await visit(page, template.replace('{giftId}', suite.ids.giftId))).toBe(200);
-    await bubble(page).waitFor({ state: 'visible' });
-    expect(await layoutName(page)).not.toBe('redeem');
-    expect((await standInRecord(page))?.visible).toBe(true);
-    expect(suite.watch.problems()).toEqual([]);
-  });
+  for (const template of ['/', '/game', '/gifts/{giftId}']) {
+    test(`the bubble shows on ${template}`, async ({ page, watch, gift }) => {
+      expect(await visit(page, template.replace('{giftId}', gift.giftId))).toBe(200);
+      await bubble(page).waitFor({ state: 'visible' });
+      expect(await layoutName(page)).not.toBe('redeem');
+      expect((await standInRecord(page))?.visible).toBe(true);
+      expect(watch.problems()).toEqual([]);
+    });
+  }
 
-  test('a direct load of a redeem page never shows the bubble, not even for a moment', async () => {
-    const page = suite.page;
-    expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+  test('a direct load of a redeem page never shows the bubble, not even for a moment', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    expect(await visit(page, `/redeem/${gift.redeemId}`)).toBe(200);
     await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
     const record = await waitForStandIn(page);
     expect(await layoutName(page)).toBe('redeem');
@@ -186,11 +183,14 @@ describe('chat configured', () => {
       true,
     );
     expect(await bubble(page).isVisible()).toBe(false);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 
-  test('a redeem page whose remote is still loading when Crisp arrives shows no bubble meanwhile either', async () => {
-    const page = suite.page;
+  test('a redeem page whose remote is still loading when Crisp arrives shows no bubble meanwhile either', async ({
+    page,
+    watch,
+    gift,
+  }) => {
     let requested = 0;
     let releaseRemote = () => undefined as void;
     const remoteHeld = new Promise<void>((resolve) => {
@@ -201,7 +201,7 @@ describe('chat configured', () => {
       await remoteHeld;
       await route.continue();
     });
-    expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+    expect(await visit(page, `/redeem/${gift.redeemId}`)).toBe(200);
     // Crisp is up while the redeem page itself is still loading.
     const early = await waitForStandIn(page);
     expect(requested).toBeGreaterThan(0);
@@ -214,12 +214,15 @@ describe('chat configured', () => {
     const record = await standInRecord(page);
     expect(record?.visible).toBe(false);
     expect(record?.everVisible).toBe(false);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 
-  test('navigating client-side from a gift to redeem hides the bubble; going back shows it again', async () => {
-    const page = suite.page;
-    expect(await visit(page, `/gifts/${suite.ids.giftId}`)).toBe(200);
+  test('navigating client-side from a gift to redeem hides the bubble; going back shows it again', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    expect(await visit(page, `/gifts/${gift.giftId}`)).toBe(200);
     await bubble(page).waitFor({ state: 'visible' });
 
     await page.getByRole('button', { name: 'Redeem', exact: true }).click();
@@ -228,24 +231,28 @@ describe('chat configured', () => {
     await bubble(page).waitFor({ state: 'hidden' });
 
     await page.goBack();
-    await page.waitForURL(`${HOST_ORIGIN}/gifts/${suite.ids.giftId}`);
+    await page.waitForURL(`${HOST_ORIGIN}/gifts/${gift.giftId}`);
     await bubble(page).waitFor({ state: 'visible' });
 
     await navLink(page, 'Home').click();
     await waitForRenderedPage(page);
     expect(await bubble(page).isVisible()).toBe(true);
-    expect(suite.watch.documentLoads()).toBe(1);
+    expect(watch.documentLoads()).toBe(1);
     expect(standIn.requests).toHaveLength(1);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 
-  test("'Chat with us' pressed before Crisp's script has arrived opens the chat once it does", async () => {
-    const page = suite.page;
+  test("'Chat with us' pressed before Crisp's script has arrived opens the chat once it does", async ({
+    page,
+    watch,
+  }) => {
     standIn.hold();
     expect(await visit(page, '/')).toBe(200);
     await chatButton(page).click();
     // Pressed while the script was still on its way: Crisp's queue is a plain array.
-    await waitUntil(() => standIn.requests.length === 1, "the request for Crisp's script");
+    // Signal instead of polling every 50 ms: the stand-in wakes this wait when the request arrives.
+    await standIn.waitForRequests(1);
+    expect(standIn.requests).toHaveLength(1);
     expect(await page.evaluate(() => Array.isArray((window as unknown as { $crisp?: unknown }).$crisp))).toBe(true);
     expect(await standInRecord(page)).toBeUndefined();
 
@@ -260,40 +267,44 @@ describe('chat configured', () => {
     await chatButton(page).click();
     await chatPanel(page).waitFor({ state: 'hidden' });
     expect(await chatButton(page).getAttribute('aria-expanded')).toBe('false');
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 
-  test.each([404, 500])(
-    "Crisp's script answering %i: the app works, chat goes away, only a warning is logged",
-    async (status) => {
-      const page = suite.page;
+  for (const status of [404, 500]) {
+    test(`Crisp's script answering ${status}: the app works, chat goes away, only a warning is logged`, async ({
+      page,
+      watch,
+    }) => {
       const warnings = collectWarnings(page);
       standIn.answerWith(status);
       expect(await visit(page, '/')).toBe(200);
       await waitForRenderedPage(page);
-      await waitUntil(() => warnings.some((text) => text.includes('Live chat is off')), 'the warning that chat is off');
+      // Signal instead of a 50 ms polling loop: expect.poll on the page's console warnings, until the app's own.
+      await expect
+        .poll(() => warnings.some((text) => text.includes('Live chat is off')), {
+          message: 'the warning that chat is off',
+          timeout: 15_000,
+        })
+        .toBe(true);
       expect(standIn.requests).toHaveLength(1);
       expect(await chatButton(page).count()).toBe(0);
       expect(await bubble(page).count()).toBe(0);
 
       await followLink(page, navLink(page, 'About'), '/about');
-      expect(suite.watch.documentLoads()).toBe(1);
+      expect(watch.documentLoads()).toBe(1);
       // The browser's own note on the failed request is the only console error.
-      const errors = suite.watch.consoleErrors.filter(
-        (text) => !(RESOURCE_ERROR.test(text) && text.includes(STAND_IN_URL)),
-      );
-      expect([...errors, ...suite.watch.pageErrors]).toEqual([]);
-    },
-  );
+      const errors = watch.consoleErrors.filter((text) => !(RESOURCE_ERROR.test(text) && text.includes(STAND_IN_URL)));
+      expect([...errors, ...watch.pageErrors]).toEqual([]);
+    });
+  }
 });
 
-describe('chat not configured', () => {
-  beforeAll(async () => {
+test.describe('chat not configured', () => {
+  test.beforeAll(async () => {
     await restartServer('host', { env: { CRISP_WEBSITE_ID: undefined, CRISP_SCRIPT_URL: undefined } });
   });
 
-  test('no script request, no chat button, no bubble; every layout works', async () => {
-    const page = suite.page;
+  test('no script request, no chat button, no bubble; every layout works', async ({ page, watch, gift }) => {
     const warnings = collectWarnings(page);
     expect(await visit(page, '/')).toBe(200);
     await waitForRenderedPage(page);
@@ -301,7 +312,7 @@ describe('chat not configured', () => {
     expect(await chatButton(page).count()).toBe(0);
 
     await followLink(page, navLink(page, 'Play'), '/game', { headingOnly: true });
-    expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+    expect(await visit(page, `/redeem/${gift.redeemId}`)).toBe(200);
     await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
     await afterStartUp(page);
 
@@ -309,6 +320,6 @@ describe('chat not configured', () => {
     expect(await bubble(page).count()).toBe(0);
     expect(await page.evaluate(() => '$crisp' in window)).toBe(false);
     expect(warnings.filter((text) => /chat|crisp/i.test(text))).toEqual([]);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 });

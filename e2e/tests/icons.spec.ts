@@ -8,34 +8,37 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConsoleMessage, Locator, Page } from 'playwright-core';
-import { visit } from '../support/app-page';
+import type { ConsoleMessage, Locator, Page } from '@playwright/test';
 import { openRedeemSession, winGift } from '../support/api';
-import { delay } from '../support/net';
+import { visit } from '../support/app-page';
+import { expect, test } from '../support/fixtures';
 import { startIconServiceStandIn, type IconServiceStandIn } from '../support/icon-service-stand-in';
 import { restartServer } from '../support/servers';
-import { browserSuite } from '../support/suite';
-import { TEST_PORTS, TMP_DIR } from '../support/test-env';
+import { TMP_DIR, standInPort } from '../support/test-env';
 
-const STAND_IN_PORT = TEST_PORTS.host + 10;
+const STAND_IN_PORT = standInPort(0);
 const ICON_TIMEOUT_MS = 2000;
 /** Not in the app's bundle: only the stand-in has it. */
 const FALLBACK_ICON = 'mdi:rocket-launch';
 /** Each prize icon on the gift page is 2.25rem. */
 const GIFT_ICON_REM = 2.25;
 
-let standIn: IconServiceStandIn | undefined;
-beforeAll(async () => {
-  standIn = await startIconServiceStandIn(STAND_IN_PORT);
-});
-afterAll(() => standIn?.close());
-
-const suite = browserSuite({
-  withGift: true,
-  servers: {
-    host: { env: { ICON_SERVICE_URL: `http://127.0.0.1:${STAND_IN_PORT}`, ICON_TIMEOUT_MS: String(ICON_TIMEOUT_MS) } },
+// Servers of its own: the host with the icon service configured, the API restarted with a test catalogue.
+test.use({
+  serverOptions: {
+    servers: {
+      host: {
+        env: { ICON_SERVICE_URL: `http://127.0.0.1:${STAND_IN_PORT}`, ICON_TIMEOUT_MS: String(ICON_TIMEOUT_MS) },
+      },
+    },
   },
 });
+
+let standIn: IconServiceStandIn | undefined;
+test.beforeAll(async () => {
+  standIn = await startIconServiceStandIn(STAND_IN_PORT);
+});
+test.afterAll(() => standIn?.close());
 
 function service(): IconServiceStandIn {
   if (!standIn) throw new Error('the icon service stand-in did not start');
@@ -46,21 +49,21 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 let offMachine: string[] = [];
 let iconWarnings: string[] = [];
 
-beforeEach(async () => {
+test.beforeEach(async ({ page }) => {
   offMachine = [];
   iconWarnings = [];
   service().reset();
-  await suite.page.route('**/*', (route) => {
+  await page.route('**/*', (route) => {
     const url = route.request().url();
     if (LOOPBACK.has(new URL(url).hostname)) return route.continue();
     offMachine.push(url);
     return route.abort('internetdisconnected');
   });
-  suite.page.on('console', (message: ConsoleMessage) => {
+  page.on('console', (message: ConsoleMessage) => {
     if (message.type() === 'warning' && message.text().startsWith('Icon "')) iconWarnings.push(message.text());
   });
   // The gift card slides in; without motion, positions can be compared at any moment.
-  await suite.page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
 });
 
 /** The icon's svg once it has rendered with a shape. */
@@ -75,20 +78,18 @@ async function sizeOf(locator: Locator): Promise<{ width: number; height: number
   return { width: Math.round(box.width), height: Math.round(box.height) };
 }
 
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await delay(50);
-}
-
 async function remInPx(page: Page, rem: number): Promise<number> {
   return Math.round(
     await page.evaluate((n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize), rem),
   );
 }
 
-test('the prize icons are bundled: the gift page, the game and the redeem page show them without the icon service or any request off this machine', async () => {
-  const { page } = suite;
-  expect(await visit(page, `/gifts/${suite.ids.giftId}`)).toBe(200);
+test('the prize icons are bundled: the gift page, the game and the redeem page show them without the icon service or any request off this machine', async ({
+  page,
+  watch,
+  gift,
+}) => {
+  expect(await visit(page, `/gifts/${gift.giftId}`)).toBe(200);
   const giftIcon = loadedIcon(page.locator('.p-gift__prize-icon'));
   await giftIcon.waitFor();
   expect(await giftIcon.getAttribute('data-icon')).toMatch(/^mdi:[a-z-]+$/);
@@ -102,20 +103,21 @@ test('the prize icons are bundled: the gift page, the game and the redeem page s
   await outcome.waitFor();
   await loadedIcon(outcome.locator('.p-game__prize')).waitFor();
 
-  expect(await visit(page, `/redeem/${suite.ids.redeemId}`)).toBe(200);
+  expect(await visit(page, `/redeem/${gift.redeemId}`)).toBe(200);
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
   await loadedIcon(page.locator('.p-redeem__gift-icon')).waitFor();
 
   expect(service().requests).toEqual([]);
   expect(offMachine).toEqual([]);
   expect(iconWarnings).toEqual([]);
-  expect(suite.watch.problems()).toEqual([]);
+  expect(watch.problems()).toEqual([]);
 });
 
-describe('a prize whose icon is not bundled', () => {
+test.describe('a prize whose icon is not bundled', () => {
   let giftId = '';
 
-  beforeAll(async () => {
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
     const catalogue = join(TMP_DIR, 'icons-catalogue.json');
     const prize = {
       id: 'rocket-ride',
@@ -130,10 +132,12 @@ describe('a prize whose icon is not bundled', () => {
     // A database of its own, seeded from the test catalogue.
     await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: 'memory://' } });
     giftId = await winGift();
-  }, 60_000);
+  });
 
-  test('comes from the icon service once, then from the browser cache across reloads and pages', async () => {
-    const { page } = suite;
+  test('comes from the icon service once, then from the browser cache across reloads and pages', async ({
+    page,
+    watch,
+  }) => {
     // Slow enough to see the placeholder, well within the timeout.
     service().setMode({ kind: 'ok', delayMs: 600 });
     expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
@@ -157,11 +161,13 @@ describe('a prize whose icon is not bundled', () => {
 
     expect(offMachine).toEqual([]);
     expect(iconWarnings).toEqual([]);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 
-  test('is an empty box of the same size, logged once, when the service is slower than the timeout or fails; the page works', async () => {
-    const { page } = suite;
+  test('is an empty box of the same size, logged once, when the service is slower than the timeout or fails; the page works', async ({
+    page,
+    watch,
+  }) => {
     expect(await visit(page, '/about')).toBe(200);
     await page.evaluate(() => localStorage.clear());
 
@@ -180,15 +186,17 @@ describe('a prize whose icon is not bundled', () => {
       `Icon "${FALLBACK_ICON}" is shown as an empty box: no answer within ${ICON_TIMEOUT_MS} ms`,
     ]);
     // The browser closed the request: the server sees it a moment later.
-    await until(() => service().requests.every((request) => request.aborted));
-    expect(service().requests).toEqual([{ path: '/mdi.json', icons: 'rocket-launch', aborted: true }]);
+    // Signal instead of a 50 ms polling loop: expect.poll on the stand-in's record until it saw the close.
+    await expect
+      .poll(() => service().requests, { timeout: 5_000 })
+      .toEqual([{ path: '/mdi.json', icons: 'rocket-launch', aborted: true }]);
 
     // The page works; the icon is not asked for again on the way to the redeem page.
     await page.getByRole('button', { name: 'Redeem', exact: true }).click();
     await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
     await page.locator(`.p-redeem__gift-icon span[data-icon="${FALLBACK_ICON}"][data-state="failed"]`).waitFor();
     expect(service().requests).toHaveLength(1);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
 
     // Failing: an error status, the same empty box.
     service().reset();
@@ -203,6 +211,6 @@ describe('a prize whose icon is not bundled', () => {
     await page.getByRole('button', { name: 'Redeem my gift' }).waitFor();
     expect(offMachine).toEqual([]);
     // The browser reports the 503 itself; nothing else went wrong.
-    expect(suite.watch.problems().filter((problem) => !problem.includes('status of 503'))).toEqual([]);
+    expect(watch.problems().filter((problem) => !problem.includes('status of 503'))).toEqual([]);
   });
 });

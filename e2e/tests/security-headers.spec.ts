@@ -6,28 +6,27 @@
  * a page; and the whole journey, home to voucher, with analytics accepted, the tag, the chat and
  * an icon from the icon service, meets no Content-Security-Policy violation.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from '@playwright/test';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
 import { errorPage, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { describeViolation, launchBrowser, type BrowserSession } from '../support/browser';
+import { describeViolation, type PageWatch } from '../support/browser';
 import { startCollector, type Collector } from '../support/collector';
 import { startCrispStandIn, waitForStandIn, type CrispStandIn } from '../support/crisp-stand-in';
+import { expect, test, type Gift } from '../support/fixtures';
 import { gtagRecord, startGtagStandIn, type GtagStandIn } from '../support/gtag-stand-in';
 import { httpGet, httpGetPage, type HttpResult } from '../support/http';
 import { startIconServiceStandIn, type IconServiceStandIn } from '../support/icon-service-stand-in';
-import { delay } from '../support/net';
-import { browserSuite } from '../support/suite';
-import { HOST_ORIGIN, REMOTE_NAMES, TEST_PORTS, TMP_DIR, originOf } from '../support/test-env';
+import { HOST_ORIGIN, REMOTE_NAMES, TMP_DIR, originOf, standInPort } from '../support/test-env';
 
-const CRISP_PORT = TEST_PORTS.host + 10;
-const GTAG_PORT = TEST_PORTS.host + 11;
-const COLLECTOR_PORT = TEST_PORTS.host + 12;
-const ICONS_PORT = TEST_PORTS.host + 13;
+const CRISP_PORT = standInPort(0);
+const GTAG_PORT = standInPort(1);
+const COLLECTOR_PORT = standInPort(2);
+const ICONS_PORT = standInPort(3);
 /** Another site: the page that tries to frame the host's, and the origin of refused scripts. */
-const ELSEWHERE_PORT = TEST_PORTS.host + 14;
+const ELSEWHERE_PORT = standInPort(4);
 const ELSEWHERE = `http://127.0.0.1:${ELSEWHERE_PORT}`;
 
 /** The only prize of the suite's catalogue has an icon that is not bundled: the icon service draws it. */
@@ -35,15 +34,11 @@ const SERVICE_ICON = 'mdi:rocket-launch';
 const CATALOGUE = join(TMP_DIR, 'security-headers-catalogue.json');
 const EMAIL = 'headers.winner@example.com';
 
-let crisp: CrispStandIn | undefined;
-let gtag: GtagStandIn | undefined;
-let collector: Collector | undefined;
-let icons: IconServiceStandIn | undefined;
-let elsewhere: Server | undefined;
-/** Paths the other site was asked for. */
-const elsewhereRequests: string[] = [];
-
-beforeAll(async () => {
+/**
+ * Written as the file loads: the worker's servers (the API seeded from it) start before any hook
+ * of the file runs.
+ */
+function writeCatalogue(): void {
   const prize = {
     id: 'rocket-ride',
     name: 'Rocket ride',
@@ -53,7 +48,20 @@ beforeAll(async () => {
     conditions: 'One ride per code.',
     voucherValidDays: 30,
   };
+  mkdirSync(TMP_DIR, { recursive: true });
   writeFileSync(CATALOGUE, JSON.stringify({ prizes: [{ ...prize, icon: SERVICE_ICON, stock: 1000, weight: 1 }] }));
+}
+writeCatalogue();
+
+let crisp: CrispStandIn | undefined;
+let gtag: GtagStandIn | undefined;
+let collector: Collector | undefined;
+let icons: IconServiceStandIn | undefined;
+let elsewhere: Server | undefined;
+/** Paths the other site was asked for. */
+const elsewhereRequests: string[] = [];
+
+test.beforeAll(async () => {
   [crisp, gtag, collector, icons] = await Promise.all([
     startCrispStandIn(CRISP_PORT),
     startGtagStandIn(GTAG_PORT),
@@ -77,7 +85,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => elsewhere?.listen(ELSEWHERE_PORT, '127.0.0.1', resolve));
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   elsewhere?.closeAllConnections();
   await Promise.all([
     crisp?.close(),
@@ -88,32 +96,33 @@ afterAll(async () => {
   ]);
 });
 
-const suite = browserSuite({
-  withGift: true,
-  servers: {
-    host: {
-      env: {
-        MIXPANEL_TOKEN: 'e2e-token',
-        MIXPANEL_API_HOST: `http://127.0.0.1:${COLLECTOR_PORT}`,
-        GTAG_MEASUREMENT_ID: 'G-E2ETEST01',
-        GTAG_SCRIPT_URL: `http://127.0.0.1:${GTAG_PORT}/gtag/js`,
-        CRISP_WEBSITE_ID: '00000000-0000-4000-8000-000000000000',
-        CRISP_SCRIPT_URL: `http://localhost:${CRISP_PORT}/l.js`,
-        ICON_SERVICE_URL: `http://127.0.0.1:${ICONS_PORT}`,
-        // The test's requests come from loopback, as a proxy's would.
-        TRUST_PROXY: 'loopback',
+test.use({
+  serverOptions: {
+    servers: {
+      host: {
+        env: {
+          MIXPANEL_TOKEN: 'e2e-token',
+          MIXPANEL_API_HOST: `http://127.0.0.1:${COLLECTOR_PORT}`,
+          GTAG_MEASUREMENT_ID: 'G-E2ETEST01',
+          GTAG_SCRIPT_URL: `http://127.0.0.1:${GTAG_PORT}/gtag/js`,
+          CRISP_WEBSITE_ID: '00000000-0000-4000-8000-000000000000',
+          CRISP_SCRIPT_URL: `http://localhost:${CRISP_PORT}/l.js`,
+          ICON_SERVICE_URL: `http://127.0.0.1:${ICONS_PORT}`,
+          // The test's requests come from loopback, as a proxy's would.
+          TRUST_PROXY: 'loopback',
+        },
       },
+      // Its own database, seeded from the catalogue above.
+      api: { env: { PRIZE_CATALOGUE_FILE: CATALOGUE, PGLITE_DATA_DIR: 'memory://' } },
     },
-    // Its own database, seeded from the catalogue above.
-    api: { env: { PRIZE_CATALOGUE_FILE: CATALOGUE, PGLITE_DATA_DIR: 'memory://' } },
   },
 });
 
-/** Every route of the route table (the registry of remotes), with the suite's real ids. */
-function routePaths(): string[] {
+/** Every route of the route table (the registry of remotes), with the test's real ids. */
+function routePaths(gift: Gift): string[] {
   return Object.values<RemoteSpec>(REMOTES)
     .flatMap((remote) => Object.values(remote.exposes).flatMap((module) => module.routes.map((route) => route.path)))
-    .map((path) => path.replace(':giftId', suite.ids.giftId).replace(':redeemId', suite.ids.redeemId));
+    .map((path) => path.replace(':giftId', gift.giftId).replace(':redeemId', gift.redeemId));
 }
 
 const NOT_FOUND = ['/no-such-page', '/gifts/not-an-id'];
@@ -131,14 +140,6 @@ function policyOf(result: HttpResult): Record<string, string[]> {
 }
 
 const REMOTE_ORIGINS = REMOTE_NAMES.map(originOf);
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await delay(50);
-  }
-}
 
 function expectPageHeaders(path: string, result: HttpResult): void {
   const policy = policyOf(result);
@@ -182,9 +183,11 @@ function expectPageHeaders(path: string, result: HttpResult): void {
   expect(result.headers.get('vary')).toMatch(/\bAccept-Encoding\b/);
 }
 
-describe('the headers', () => {
-  it('every route of the route table, an unknown path and a malformed id carry the security headers', async () => {
-    const paths = routePaths();
+test.describe('the headers', () => {
+  test('every route of the route table, an unknown path and a malformed id carry the security headers', async ({
+    gift,
+  }) => {
+    const paths = routePaths(gift);
     expect(paths).toHaveLength(7);
     for (const path of paths) {
       const result = await httpGetPage(`${HOST_ORIGIN}${path}`);
@@ -198,7 +201,7 @@ describe('the headers', () => {
     }
   });
 
-  it('the configuration and the built files are never sniffed, and carry no page policy', async () => {
+  test('the configuration and the built files are never sniffed, and carry no page policy', async () => {
     for (const path of ['/config.json', '/robots.txt', '/_app/builds/latest.json']) {
       const result = await httpGet(`${HOST_ORIGIN}${path}`);
       expect([path, result.status, result.headers.get('x-content-type-options')]).toEqual([path, 200, 'nosniff']);
@@ -206,7 +209,7 @@ describe('the headers', () => {
     }
   });
 
-  it('a page that a proxy TRUST_PROXY names says came over HTTPS gets HSTS', async () => {
+  test('a page that a proxy TRUST_PROXY names says came over HTTPS gets HSTS', async () => {
     const page = await httpGet(`${HOST_ORIGIN}/`, { accept: 'text/html', 'x-forwarded-proto': 'https' });
     expect(page.headers.get('strict-transport-security')).toBe('max-age=31536000');
     const config = await httpGet(`${HOST_ORIGIN}/config.json`, { 'x-forwarded-proto': 'https' });
@@ -216,7 +219,7 @@ describe('the headers', () => {
   });
 });
 
-describe('in the browser', () => {
+test.describe('in the browser', () => {
   /** Console warnings of the page, such as a Permissions-Policy feature the browser does not know. */
   function warningsOf(page: Page): string[] {
     const warnings: string[] = [];
@@ -226,10 +229,13 @@ describe('in the browser', () => {
     return warnings;
   }
 
-  it('every route, an unknown path and a malformed id render with no violation and no warning about the headers', async () => {
-    const { page, watch } = suite;
+  test('every route, an unknown path and a malformed id render with no violation and no warning about the headers', async ({
+    page,
+    watch,
+    gift,
+  }) => {
     const warnings = warningsOf(page);
-    for (const path of routePaths()) {
+    for (const path of routePaths(gift)) {
       expect([path, await visit(page, path)]).toEqual([path, 200]);
       await waitForRenderedPage(page, { headingOnly: true });
     }
@@ -244,8 +250,10 @@ describe('in the browser', () => {
     expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
   });
 
-  it('enforces the policy: a script from another origin, or inline, does not run, and the browser reports it', async () => {
-    const { page, watch } = suite;
+  test('enforces the policy: a script from another origin, or inline, does not run, and the browser reports it', async ({
+    page,
+    watch,
+  }) => {
     expect(await visit(page, '/about')).toBe(200);
     await waitForRenderedPage(page, { headingOnly: true });
     elsewhereRequests.length = 0;
@@ -257,7 +265,10 @@ describe('in the browser', () => {
       inline.textContent = 'window.__inline = true;';
       document.head.append(inline);
     }, `${ELSEWHERE}/injected.js`);
-    await until(() => watch.violations.length >= 2, 'the violations of both scripts');
+    // Signal instead of a 50 ms polling loop: expect.poll on the violations the page reports to the test.
+    await expect
+      .poll(() => watch.violations.length, { message: 'the violations of both scripts', timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
     const ran = await page.evaluate(() => ({
       external: (window as { __fromElsewhere?: boolean }).__fromElsewhere ?? false,
       inline: (window as { __inline?: boolean }).__inline ?? false,
@@ -272,13 +283,12 @@ describe('in the browser', () => {
     ]);
   });
 
-  it('another site cannot frame a page', async () => {
-    const { page } = suite;
+  test('another site cannot frame a page', async ({ page, gift }) => {
     const framedResponses: number[] = [];
     page.on('response', (response) => {
-      if (response.url() === `${HOST_ORIGIN}/redeem/${suite.ids.redeemId}`) framedResponses.push(response.status());
+      if (response.url() === `${HOST_ORIGIN}/redeem/${gift.redeemId}`) framedResponses.push(response.status());
     });
-    await page.goto(`${ELSEWHERE}/framing?target=/redeem/${suite.ids.redeemId}`);
+    await page.goto(`${ELSEWHERE}/framing?target=/redeem/${gift.redeemId}`);
     await page.locator('iframe').waitFor();
     const frame = await (await page.locator('iframe').elementHandle())?.contentFrame();
     if (!frame) throw new Error('the iframe has no frame');
@@ -290,19 +300,17 @@ describe('in the browser', () => {
   });
 });
 
-test('the whole journey, home to voucher, with analytics, the tag, the chat and the icon service on, meets no violation', async () => {
-  // A new visitor: nothing kept from the tests before (consent, cached icons).
-  const visitor = await launchBrowser();
-  try {
-    await journey(visitor);
-  } finally {
-    await visitor.close();
-  }
+test('the whole journey, home to voucher, with analytics, the tag, the chat and the icon service on, meets no violation', async ({
+  context,
+  page,
+  watch,
+}) => {
+  // A new visitor (the test's own context): nothing kept from the tests before (consent, cached icons).
+  await journey(context, page, watch);
 });
 
-async function journey(visitor: BrowserSession): Promise<void> {
-  const { page, watch } = await visitor.newPage();
-  await visitor.context.grantPermissions(['clipboard-write'], { origin: HOST_ORIGIN });
+async function journey(context: BrowserContext, page: Page, watch: PageWatch): Promise<void> {
+  await context.grantPermissions(['clipboard-write'], { origin: HOST_ORIGIN });
   icons?.reset();
   collector?.reset();
   gtag?.reset();
