@@ -1,70 +1,80 @@
 /**
- * Issue 4, the platform under the pages: a new host build is picked up by the next navigation,
- * one React (and one copy of each shared module) on every route, and the dark theme from the
- * first paint.
+ * The platform under the pages: a new host build is picked up by the next navigation, one React
+ * (and one copy of each shared module) on every route, and the dark theme from the first paint.
  */
 import { join } from 'node:path';
-import type { Page, Response } from 'playwright-core';
+import type { Page, Response } from '@playwright/test';
 import { followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { launchBrowser, reactRendererCount } from '../support/browser';
+import { openSession, reactRendererCount, type PageWatch } from '../support/browser';
 import { fetchManifest, keepFile, reportLoads, syncFiles } from '../support/faults';
+import { expect, test } from '../support/fixtures';
 import { httpGetPage } from '../support/http';
-import { restartServer } from '../support/servers';
-import { browserSuite } from '../support/suite';
-import { HOST_ORIGIN, REMOTE_NAMES, ROOT_DIR, manifestUrlOf, originOf } from '../support/test-env';
+import { copyPartBuild, restartServer } from '../support/servers';
+import { HOST_ORIGIN, REMOTE_NAMES, manifestUrlOf, originOf } from '../support/test-env';
 
-const HOST_LATEST = join(ROOT_DIR, 'host', 'dist', '_app', 'builds', 'latest.json');
 const DARK_BG = 'rgb(21, 19, 26)';
 const LIGHT_BG = 'rgb(255, 250, 245)';
 
-const suite = browserSuite({ withGift: true });
+// The host is restarted (from a copy of its build, whose latest.json a test rewrites): this file
+// gets servers of its own.
+test.use({ serverOptions: { servers: { host: { env: {} } } } });
 
 function isHostLatest(url: string): boolean {
   return url.startsWith(`${HOST_ORIGIN}/_app/builds/latest.json`);
 }
 
 /** Clicks a header link and waits until the page at `path` has rendered. */
-async function clickThrough(label: string, path: string, options: { headingOnly?: boolean } = {}): Promise<void> {
-  await followLink(suite.page, navLink(suite.page, label), path, options);
+async function clickThrough(
+  page: Page,
+  label: string,
+  path: string,
+  options: { headingOnly?: boolean } = {},
+): Promise<void> {
+  await followLink(page, navLink(page, label), path, options);
 }
 
-describe('host redeployed', () => {
+test.describe('host redeployed', () => {
   const INTERVAL_MS = 500;
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await restartServer('host', { env: {} });
   });
 
-  test('navigations stay client-side until a new host build id is published; then the next one is a full load', async () => {
-    await restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: String(INTERVAL_MS) } });
-    const latest = keepFile(HOST_LATEST);
+  test('navigations stay client-side until a new host build id is published; then the next one is a full load', async ({
+    page,
+    watch,
+  }) => {
+    // The host runs from a copy of its build: its latest.json is this test's to rewrite.
+    const copy = copyPartBuild('host');
+    await restartServer('host', { packageDir: copy, env: { BUILD_CHECK_INTERVAL_MS: String(INTERVAL_MS) } });
+    const latest = keepFile(join(copy, 'dist', '_app', 'builds', 'latest.json'));
     const original = JSON.parse(latest.original) as { id: string };
     try {
-      expect(await visit(suite.page, '/')).toBe(200);
-      await waitForRenderedPage(suite.page);
+      expect(await visit(page, '/')).toBe(200);
+      await waitForRenderedPage(page);
       // Several polls answer with this page's own build: nothing changes.
       for (let poll = 0; poll < 2; poll += 1) {
-        const response = await suite.page.waitForResponse((res: Response) => isHostLatest(res.url()));
+        const response = await page.waitForResponse((res: Response) => isHostLatest(res.url()));
         expect(((await response.json()) as { id: string }).id).toBe(original.id);
       }
-      await clickThrough('About', '/about');
-      await clickThrough('Terms', '/terms');
-      expect(reportLoads('host redeployed, same build', suite.watch)).toBe(1);
+      await clickThrough(page, 'About', '/about');
+      await clickThrough(page, 'Terms', '/terms');
+      expect(reportLoads('host redeployed, same build', watch)).toBe(1);
 
       // Publish a new build: the poll sees it, and the next in-app navigation loads the document.
       const newId = `e2e-redeploy-${Date.now()}`;
-      const seen = suite.page.waitForResponse(
+      const seen = page.waitForResponse(
         async (res: Response) => isHostLatest(res.url()) && (await res.text()).includes(newId),
       );
       latest.write(`${JSON.stringify({ id: newId, timestamp: Date.now() })}\n`);
       await seen;
       // The next poll starts only after this one was handled: the app knows it is stale.
-      await suite.page.waitForRequest((request) => isHostLatest(request.url()));
-      await followLink(suite.page, navLink(suite.page, 'Privacy'), '/privacy-policy');
-      const loads = reportLoads('host redeployed, new build', suite.watch);
+      await page.waitForRequest((request) => isHostLatest(request.url()));
+      await followLink(page, navLink(page, 'Privacy'), '/privacy-policy');
+      const loads = reportLoads('host redeployed, new build', watch);
       expect(loads).toBe(2);
-      expect(suite.watch.documents[1]).toEqual({ url: `${HOST_ORIGIN}/privacy-policy`, status: 200 });
-      expect(suite.watch.problems()).toEqual([]);
+      expect(watch.documents[1]).toEqual({ url: `${HOST_ORIGIN}/privacy-policy`, status: 200 });
+      expect(watch.problems()).toEqual([]);
     } finally {
       latest.restore();
     }
@@ -76,7 +86,7 @@ interface ScriptFetch {
   document: number;
 }
 
-describe('one React', () => {
+test.describe('one React', () => {
   const ROUTES = ['/', '/about', '/game', '/gifts/:giftId', '/privacy-policy', '/redeem/:redeemId', '/terms'];
   const CONTENT_ROUTES = ['/', '/about', '/privacy-policy', '/terms'];
   /** Host-provided singletons: every copy of them must come from the host. */
@@ -98,11 +108,10 @@ describe('one React', () => {
     return byOrigin;
   }
 
-  function recordScripts(): ScriptFetch[] {
+  function recordScripts(page: Page, watch: PageWatch): ScriptFetch[] {
     const fetched: ScriptFetch[] = [];
-    suite.page.on('request', (request) => {
-      if (request.resourceType() === 'script')
-        fetched.push({ url: request.url(), document: suite.watch.documentLoads() });
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') fetched.push({ url: request.url(), document: watch.documentLoads() });
     });
     return fetched;
   }
@@ -118,40 +127,43 @@ describe('one React', () => {
     return repeated;
   }
 
-  test('a session through every route, client-side: one renderer on each, no script fetched twice, react-dom only from the host', async () => {
+  test('a session through every route, client-side: one renderer on each, no script fetched twice, react-dom only from the host', async ({
+    page,
+    watch,
+  }) => {
     const reactDom = await sharedFiles(['react-dom', 'react-dom/client']);
     const hostReactDom = reactDom.get(HOST_ORIGIN) ?? [];
     expect(hostReactDom.length).toBeGreaterThan(0);
     const singletons = await sharedFiles(SINGLETONS);
-    const fetched = recordScripts();
+    const fetched = recordScripts(page, watch);
     const renderers: Record<string, number> = {};
     const count = async (route: string) => {
-      renderers[route] = await reactRendererCount(suite.page);
+      renderers[route] = await reactRendererCount(page);
     };
 
-    expect(await visit(suite.page, '/')).toBe(200);
-    await waitForRenderedPage(suite.page);
+    expect(await visit(page, '/')).toBe(200);
+    await waitForRenderedPage(page);
     await count('/');
-    await clickThrough('About', '/about');
+    await clickThrough(page, 'About', '/about');
     await count('/about');
-    await clickThrough('Privacy', '/privacy-policy');
+    await clickThrough(page, 'Privacy', '/privacy-policy');
     await count('/privacy-policy');
-    await clickThrough('Terms', '/terms');
+    await clickThrough(page, 'Terms', '/terms');
     await count('/terms');
-    await clickThrough('Play', '/game', { headingOnly: true });
+    await clickThrough(page, 'Play', '/game', { headingOnly: true });
     await count('/game');
     // Win, open the gift, start redeeming it: the gift and redeem routes, still client-side.
-    await suite.page.getByRole('button', { name: 'Box 2' }).click();
-    await suite.page.getByRole('link', { name: 'Open your gift' }).click();
-    await suite.page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
-    await suite.page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
+    await page.getByRole('button', { name: 'Box 2' }).click();
+    await page.getByRole('link', { name: 'Open your gift' }).click();
+    await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+    await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
     await count('/gifts/:giftId');
-    await suite.page.getByRole('button', { name: 'Redeem', exact: true }).click();
-    await suite.page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
-    await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
     await count('/redeem/:redeemId');
-    await followLink(suite.page, suite.page.getByRole('link', { name: 'Gift Box, home' }), '/');
-    expect(reportLoads('one React, client-side session', suite.watch)).toBe(1);
+    await followLink(page, page.getByRole('link', { name: 'Gift Box, home' }), '/');
+    expect(reportLoads('one React, client-side session', watch)).toBe(1);
     expect(renderers).toEqual(Object.fromEntries(ROUTES.map((route) => [route, 1])));
 
     const urls = fetched.map((entry) => entry.url);
@@ -164,29 +176,33 @@ describe('one React', () => {
     // The other host-provided singletons likewise: no remote's own copy is ever downloaded.
     const remoteSingletons = [...singletons].filter(([origin]) => origin !== HOST_ORIGIN).flatMap(([, files]) => files);
     expect(urls.filter((url) => remoteSingletons.includes(url))).toEqual([]);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 
-  test('a direct visit of every route: one renderer, no script fetched twice, react-dom only from the host', async () => {
+  test('a direct visit of every route: one renderer, no script fetched twice, react-dom only from the host', async ({
+    page,
+    watch,
+    gift,
+  }) => {
     const reactDom = await sharedFiles(['react-dom', 'react-dom/client']);
     const remoteReactDom = [...reactDom].filter(([origin]) => origin !== HOST_ORIGIN).flatMap(([, files]) => files);
-    const fetched = recordScripts();
+    const fetched = recordScripts(page, watch);
     const renderers: Record<string, number> = {};
     for (const route of ROUTES) {
-      const path = route.replace(':giftId', suite.ids.giftId).replace(':redeemId', suite.ids.redeemId);
-      expect(await visit(suite.page, path)).toBe(200);
+      const path = route.replace(':giftId', gift.giftId).replace(':redeemId', gift.redeemId);
+      expect(await visit(page, path)).toBe(200);
       // Content pages have text besides their heading; the others need only the heading.
-      await waitForRenderedPage(suite.page, { headingOnly: !CONTENT_ROUTES.includes(route) });
-      renderers[route] = await reactRendererCount(suite.page);
+      await waitForRenderedPage(page, { headingOnly: !CONTENT_ROUTES.includes(route) });
+      renderers[route] = await reactRendererCount(page);
       // The page's own prefetches (its visible links', after its content) finish on this page,
       // not while the next one loads.
-      await suite.page.waitForLoadState('networkidle');
+      await page.waitForLoadState('networkidle');
     }
-    expect(reportLoads('one React, direct visits', suite.watch)).toBe(ROUTES.length);
+    expect(reportLoads('one React, direct visits', watch)).toBe(ROUTES.length);
     expect(renderers).toEqual(Object.fromEntries(ROUTES.map((route) => [route, 1])));
     expect(duplicates(fetched)).toEqual([]);
     expect(fetched.filter((entry) => remoteReactDom.includes(entry.url))).toEqual([]);
-    expect(suite.watch.problems()).toEqual([]);
+    expect(watch.problems()).toEqual([]);
   });
 });
 
@@ -197,7 +213,7 @@ const BACKGROUND_AT_DOM_CONTENT_LOADED = `document.addEventListener('DOMContentL
 
 type BackgroundWindow = Window & { __e2eBackgroundAtDcl?: string };
 
-describe('dark mode', () => {
+test.describe('dark mode', () => {
   async function hostMainScript(): Promise<string> {
     const html = (await httpGetPage(`${HOST_ORIGIN}/`)).body;
     const src = /<script[^>]*\ssrc="?([^"\s>]+\.js)/.exec(html)?.[1];
@@ -208,17 +224,20 @@ describe('dark mode', () => {
   const background = (target: Page) =>
     target.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
-  test.each([
+  for (const [scheme, expected] of [
     ['dark', DARK_BG],
     ['light', LIGHT_BG],
-  ] as const)(
-    '%s: the first paint, before any app script runs, already has the %s background',
-    async (scheme, expected) => {
-      const session = scheme === 'light' ? undefined : await launchBrowser({ colorScheme: scheme });
+  ] as const) {
+    test(`${scheme}: the first paint, before any app script runs, already has the ${expected} background`, async ({
+      browser,
+      page,
+      watch,
+      gift,
+    }) => {
+      // The suite's pages are light; the dark scheme is a visitor of its own.
+      const session = scheme === 'light' ? undefined : await openSession(browser, { colorScheme: scheme });
       try {
-        const { page: themed, watch: themedWatch } = session
-          ? await session.newPage()
-          : { page: suite.page, watch: suite.watch };
+        const { page: themed, watch: themedWatch } = session ? await session.newPage() : { page, watch };
         expect(await themed.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
         // The app's own script never arrives: what shows is the HTML and its inline styles alone.
         const mainScript = await hostMainScript();
@@ -228,7 +247,7 @@ describe('dark mode', () => {
           return route.abort('blockedbyclient');
         });
         // A page the server does not prerender: only the boot indicator is in it.
-        expect(await visit(themed, `/gifts/${suite.ids.giftId}`)).toBe(200);
+        expect(await visit(themed, `/gifts/${gift.giftId}`)).toBe(200);
         expect(blocked).toBe(1);
         expect(await themed.locator('#root .p-boot').count()).toBe(1);
         expect(await background(themed)).toBe(expected);
@@ -246,6 +265,6 @@ describe('dark mode', () => {
       } finally {
         await session?.close();
       }
-    },
-  );
+    });
+  }
 });

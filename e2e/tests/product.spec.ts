@@ -2,18 +2,16 @@
  * The product in a real browser against the real API (GAME_WIN_RATE=1): play, win, open the
  * gift, redeem it, and what happens after: a reload, a second session, wrong links.
  */
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { errorPage, layoutName, mainHeading, visit } from '../support/app-page';
 import { winGift } from '../support/api';
-import { launchBrowser } from '../support/browser';
-import { browserSuite } from '../support/suite';
+import { openSession } from '../support/browser';
+import { expect, test } from '../support/fixtures';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
 
 const EMAIL = 'winner@example.com';
 /** The id format: 24 URL-safe base64 characters. */
 const UNKNOWN_ID = 'Zz9_-unknownUnknown00000';
-
-const suite = browserSuite();
 
 async function openRedeemThroughApi(giftId: string): Promise<number> {
   const response = await fetch(`${originOf('api')}/api/gifts/${giftId}/redeems`, {
@@ -24,42 +22,45 @@ async function openRedeemThroughApi(giftId: string): Promise<number> {
   return response.status;
 }
 
-test('play, win, open the gift, redeem it, see the voucher; a reload shows it again; a second session is refused', async () => {
-  expect(await visit(suite.page, '/game')).toBe(200);
-  await suite.page.getByRole('button', { name: 'Box 2' }).click();
-  await suite.page.getByRole('heading', { name: 'You won!' }).waitFor();
+test('play, win, open the gift, redeem it, see the voucher; a reload shows it again; a second session is refused', async ({
+  page,
+  watch,
+}) => {
+  expect(await visit(page, '/game')).toBe(200);
+  await page.getByRole('button', { name: 'Box 2' }).click();
+  await page.getByRole('heading', { name: 'You won!' }).waitFor();
 
-  await suite.page.getByRole('link', { name: 'Open your gift' }).click();
-  await suite.page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
-  const giftId = new URL(suite.page.url()).pathname.split('/')[2] ?? '';
-  await suite.page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
-  expect(await layoutName(suite.page)).toBe('no-footer');
+  await page.getByRole('link', { name: 'Open your gift' }).click();
+  await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+  const giftId = new URL(page.url()).pathname.split('/')[2] ?? '';
+  await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
+  expect(await layoutName(page)).toBe('no-footer');
 
-  await suite.page.getByRole('button', { name: 'Redeem', exact: true }).click();
-  await suite.page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
-  await suite.page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
-  expect(await layoutName(suite.page)).toBe('redeem');
+  await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+  await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+  expect(await layoutName(page)).toBe('redeem');
 
-  await suite.page.getByRole('textbox', { name: /Email address/ }).fill(EMAIL);
-  await suite.page.getByRole('checkbox', { name: 'I accept the terms' }).check();
-  await suite.page.getByRole('button', { name: 'Redeem my gift' }).click();
-  const voucher = suite.page.getByRole('group', { name: 'Voucher code' });
+  await page.getByRole('textbox', { name: /Email address/ }).fill(EMAIL);
+  await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
+  await page.getByRole('button', { name: 'Redeem my gift' }).click();
+  const voucher = page.getByRole('group', { name: 'Voucher code' });
   await voucher.waitFor();
   const code = (await voucher.innerText()).match(/[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/)?.[0];
   expect(code).toBeDefined();
   // The whole journey was client-side: one document.
-  expect(suite.watch.documentLoads()).toBe(1);
+  expect(watch.documentLoads()).toBe(1);
 
-  await suite.page.reload();
-  await suite.page.getByRole('heading', { name: 'Your gift is redeemed' }).waitFor();
-  expect(await suite.page.getByRole('group', { name: 'Voucher code' }).innerText()).toContain(code);
-  expect(suite.watch.documentLoads()).toBe(2);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Your gift is redeemed' }).waitFor();
+  expect(await page.getByRole('group', { name: 'Voucher code' }).innerText()).toContain(code);
+  expect(watch.documentLoads()).toBe(2);
 
   expect(await openRedeemThroughApi(giftId)).toBe(409);
-  expect(await visit(suite.page, `/gifts/${giftId}`)).toBe(200);
-  await suite.page.getByRole('status').filter({ hasText: 'Redeemed' }).first().waitFor();
-  expect(await suite.page.getByRole('button', { name: 'Redeem', exact: true }).count()).toBe(0);
-  expect(suite.watch.problems()).toEqual([]);
+  expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
+  await page.getByRole('status').filter({ hasText: 'Redeemed' }).first().waitFor();
+  expect(await page.getByRole('button', { name: 'Redeem', exact: true }).count()).toBe(0);
+  expect(watch.problems()).toEqual([]);
 });
 
 async function startRedeeming(visitor: Page, giftId: string): Promise<string> {
@@ -76,17 +77,20 @@ async function confirm(visitor: Page, email: string): Promise<void> {
   await visitor.getByRole('button', { name: 'Redeem my gift' }).click();
 }
 
-test('two visitors with one gift link: each gets a session, the first redemption wins, the other never sees the voucher', async () => {
+test('two visitors with one gift link: each gets a session, the first redemption wins, the other never sees the voucher', async ({
+  browser,
+  page,
+}) => {
   const giftId = await winGift();
-  const other = await launchBrowser();
+  const other = await openSession(browser);
   try {
     const { page: otherPage } = await other.newPage();
-    const mine = await startRedeeming(suite.page, giftId);
+    const mine = await startRedeeming(page, giftId);
     const theirs = await startRedeeming(otherPage, giftId);
     expect(theirs).not.toBe(mine);
 
-    await confirm(suite.page, EMAIL);
-    const code = await suite.page.getByRole('group', { name: 'Voucher code' }).innerText();
+    await confirm(page, EMAIL);
+    const code = await page.getByRole('group', { name: 'Voucher code' }).innerText();
 
     await confirm(otherPage, 'someone.else@example.com');
     await otherPage.getByRole('heading', { name: 'This gift was redeemed in another tab or session' }).waitFor();
@@ -99,35 +103,38 @@ test('two visitors with one gift link: each gets a session, the first redemption
   }
 });
 
-test.each([
+for (const [path, message] of [
   ['/gifts/not-an-id', 'Page Not Found: /gifts/not-an-id'],
   ['/redeem/x', 'Page Not Found: /redeem/x'],
-])('a malformed id in %s gets the validator’s 404 before any API call', async (path, message) => {
-  const apiCalls: string[] = [];
-  suite.page.on('request', (request) => {
-    if (request.url().startsWith(originOf('api'))) apiCalls.push(request.url());
+] as const) {
+  test(`a malformed id in ${path} gets the validator’s 404 before any API call`, async ({ page }) => {
+    const apiCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(originOf('api'))) apiCalls.push(request.url());
+    });
+    expect(await visit(page, path)).toBe(404);
+    await errorPage(page).getByText(message, { exact: true }).waitFor();
+    expect(apiCalls).toEqual([]);
   });
-  expect(await visit(suite.page, path)).toBe(404);
-  await errorPage(suite.page).getByText(message, { exact: true }).waitFor();
-  expect(apiCalls).toEqual([]);
-});
+}
 
-test.each([
+for (const [path, message] of [
   [`/gifts/${UNKNOWN_ID}`, /gift does not exist/i],
   [`/redeem/${UNKNOWN_ID}`, /redeem session was not found/i],
-])(
-  'an unknown well-formed id in %s shows the 404 error page, titled so, with one line in the console',
-  async (path, message) => {
+] as const) {
+  test(`an unknown well-formed id in ${path} shows the 404 error page, titled so, with one line in the console`, async ({
+    page,
+  }) => {
     const logged: string[] = [];
-    suite.page.on('console', (entry) => logged.push(entry.text()));
-    expect(await visit(suite.page, path)).toBe(200);
-    const error = errorPage(suite.page);
+    page.on('console', (entry) => logged.push(entry.text()));
+    expect(await visit(page, path)).toBe(200);
+    const error = errorPage(page);
     await error.getByText(message).waitFor();
     expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
-    expect(await mainHeading(suite.page).innerText()).toBe('Page Not Found');
-    expect(suite.page.url()).toBe(`${HOST_ORIGIN}${path}`);
+    expect(await mainHeading(page).innerText()).toBe('Page Not Found');
+    expect(page.url()).toBe(`${HOST_ORIGIN}${path}`);
     // The tab no longer names the page that was not found.
-    await suite.page.waitForFunction(() => document.title === 'Page not found · Gift Box', undefined, {
+    await page.waitForFunction(() => document.title === 'Page not found · Gift Box', undefined, {
       timeout: 5_000,
     });
     // An expected outcome, not a fault: one line from the app, no stack (the browser's own note
@@ -135,12 +142,11 @@ test.each([
     const fromApp = logged.filter((text) => !text.startsWith('Failed to load resource'));
     expect(fromApp.filter((text) => text.includes('404'))).toEqual([expect.stringMatching(message)]);
     expect(fromApp.filter((text) => /\n\s+at /.test(text))).toEqual([]);
-  },
-);
+  });
+}
 
-test('a slow answer from the API shows the progress bar and a pending button until it arrives', async () => {
+test('a slow answer from the API shows the progress bar and a pending button until it arrives', async ({ page }) => {
   const giftId = await winGift();
-  const page = suite.page;
   expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
   await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
   const bar = page.getByRole('progressbar', { name: 'Waiting for the service' });

@@ -6,19 +6,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page } from '@playwright/test';
 import { winGift } from '../support/api';
 import { visit } from '../support/app-page';
-import { launchBrowser } from '../support/browser';
+import { openSession } from '../support/browser';
 import { clipboardText } from '../support/clipboard';
+import { expect, test } from '../support/fixtures';
 import { restartServer } from '../support/servers';
-import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, ROOT_DIR, TMP_DIR } from '../support/test-env';
 
 const EMAIL = 'winner@example.com';
 const CODE = /^[0-9A-Z]{4}(-[0-9A-Z]{4}){6}$/;
 
-const suite = browserSuite();
+// A group of tests restarts the API with another prize catalogue: this file gets servers of its
+// own (all of them, as the suite starts them).
+test.use({ serverOptions: { servers: {} } });
 
 const emailField = (page: Page) => page.getByRole('textbox', { name: /Email address/ });
 const termsBox = (page: Page) => page.getByRole('checkbox', { name: /I accept the terms/ });
@@ -59,9 +61,12 @@ async function scanQr(qr: Locator): Promise<string | undefined> {
   return jsQR(Uint8ClampedArray.from(pixels), size, size)?.data;
 }
 
-test('the voucher says how and where to use it, its conditions and until when, shows a QR code of the code, copies exactly, and leads home', async () => {
-  const { page } = suite;
-  await suite.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: HOST_ORIGIN });
+test('the voucher says how and where to use it, its conditions and until when, shows a QR code of the code, copies exactly, and leads home', async ({
+  context,
+  page,
+  watch,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: HOST_ORIGIN });
   const code = await redeemNewGift(page);
 
   const howTo = page.getByRole('region', { name: 'How to use your voucher' });
@@ -82,7 +87,7 @@ test('the voucher says how and where to use it, its conditions and until when, s
 
   await page.getByRole('button', { name: 'Copy code' }).click();
   await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
-  expect(await clipboardText(suite.browser.context)).toBe(code);
+  expect(await clipboardText(context)).toBe(code);
 
   // After a reload, the same voucher with the same details.
   await page.reload();
@@ -92,11 +97,13 @@ test('the voucher says how and where to use it, its conditions and until when, s
 
   await page.getByRole('link', { name: 'Back to home' }).click();
   await page.waitForURL(`${HOST_ORIGIN}/`);
-  expect(suite.watch.problems()).toEqual([]);
+  expect(watch.problems()).toEqual([]);
 });
 
-test('on a 320 px wide phone the code is at least 18 px, wraps between its groups, and nothing scrolls sideways', async () => {
-  const phone = await launchBrowser({ viewport: { width: 320, height: 640 } });
+test('on a 320 px wide phone the code is at least 18 px, wraps between its groups, and nothing scrolls sideways', async ({
+  browser,
+}) => {
+  const phone = await openSession(browser, { viewport: { width: 320, height: 640 } });
   try {
     const { page } = await phone.newPage();
     const code = await redeemNewGift(page);
@@ -123,8 +130,9 @@ test('on a 320 px wide phone the code is at least 18 px, wraps between its group
   }
 });
 
-test('printing the voucher keeps the code, the QR code, the prize, conditions and validity, on one page, without the site’s header or buttons', async () => {
-  const { page } = suite;
+test('printing the voucher keeps the code, the QR code, the prize, conditions and validity, on one page, without the site’s header or buttons', async ({
+  page,
+}) => {
   await redeemNewGift(page);
   expect(await page.locator('header').first().isVisible()).toBe(true);
 
@@ -158,12 +166,11 @@ async function fillRedeemForm(page: Page): Promise<string> {
   return page.url();
 }
 
-test('the terms open in a new tab: the form stays as it was', async () => {
-  const { page } = suite;
+test('the terms open in a new tab: the form stays as it was', async ({ context, page }) => {
   const redeemUrl = await fillRedeemForm(page);
 
   const [terms] = await Promise.all([
-    suite.browser.context.waitForEvent('page', { timeout: 5_000 }),
+    context.waitForEvent('page', { timeout: 5_000 }),
     page.getByRole('link', { name: 'terms' }).click(),
   ]);
   await terms.waitForURL(`${HOST_ORIGIN}/terms`);
@@ -175,8 +182,9 @@ test('the terms open in a new tab: the form stays as it was', async () => {
   expect(await termsBox(page).isChecked()).toBe(true);
 });
 
-test('terms read in the same tab, then Back: the typed email and the ticked box are there; once redeemed, nothing is kept', async () => {
-  const { page } = suite;
+test('terms read in the same tab, then Back: the typed email and the ticked box are there; once redeemed, nothing is kept', async ({
+  page,
+}) => {
   await fillRedeemForm(page);
 
   // Within the app, as a link to the terms would go.
@@ -202,8 +210,10 @@ test('terms read in the same tab, then Back: the typed email and the ticked box 
   expect(await page.evaluate(() => sessionStorage.getItem('p-redeem-draft'))).toBeNull();
 });
 
-describe('the shipped tote bag', () => {
-  beforeAll(async () => {
+test.describe('the shipped tote bag', () => {
+  test.beforeAll(async () => {
+    // The API starts a whole PostgreSQL (PGlite), slow on a busy machine.
+    test.setTimeout(120_000);
     // The shipped catalogue with only the tote bag, so every win is one.
     const shipped = JSON.parse(readFileSync(join(ROOT_DIR, 'api', 'catalogue.json'), 'utf8')) as {
       prizes: { id: string }[];
@@ -211,10 +221,9 @@ describe('the shipped tote bag', () => {
     const catalogue = join(TMP_DIR, 'tote-bag-catalogue.json');
     writeFileSync(catalogue, JSON.stringify({ prizes: shipped.prizes.filter((prize) => prize.id === 'tote-bag') }));
     await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: 'memory://' } });
-  }, 60_000);
+  });
 
-  test('says what it is worth, not "Tote bag" again, on the gift and redeem pages', async () => {
-    const { page } = suite;
+  test('says what it is worth, not "Tote bag" again, on the gift and redeem pages', async ({ page }) => {
     const giftId = await winGift();
     expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
     await page.getByRole('button', { name: 'Redeem', exact: true }).waitFor();
