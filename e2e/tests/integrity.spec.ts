@@ -1,22 +1,24 @@
 /**
- * Issue 14, item 3: remote code verified before it runs. Every script of a remote carries the
- * sha384 integrity its build recorded; a remoteEntry.js or a chunk whose bytes differ is never
- * run, and the route shows the remote's in-layout error without a reload loop. Remotes come only
- * from the allowed origins (REMOTE_ORIGINS): a remote URL outside them stops the host's server at
- * start and the app in the browser, and a manifest that points elsewhere is refused.
+ * Remote code verified before it runs. Every script of a remote carries the sha384 integrity its
+ * build recorded; a remoteEntry.js or a chunk whose bytes differ is never run, and the route
+ * shows the remote's in-layout error without a reload loop. Remotes come only from the allowed
+ * origins (REMOTE_ORIGINS): a remote URL outside them stops the host's server at start and the
+ * app in the browser, and a manifest that points elsewhere is refused.
  *
  * The tampered remote is a copy of the gifts remote's build, served from a temporary folder
- * (STATIC_ROOT), its manifest untouched: what a compromised file store or CDN would serve.
+ * (STATIC_ROOT), its manifest untouched: what a compromised file store or CDN would serve. The
+ * file restarts servers: it has a worker and servers of its own.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Request, Route } from 'playwright-core';
+import type { BrowserContext, Page, Request, Route } from '@playwright/test';
 import { errorPage, layoutName, mainNav, visit } from '../support/app-page';
-import { httpGetJson } from '../support/http';
+import type { PageWatch } from '../support/browser';
 import { logSinceLastStart, reportLoads, retryButton, waitForRetryableError } from '../support/faults';
+import { expect, test, type Gift } from '../support/fixtures';
+import { httpGetJson } from '../support/http';
 import { copyBuild, exposeChunk, removeRedeployFolders, tempFolder } from '../support/redeploy';
 import { logFileOf, restartServer, runningServer, startServer, stopServer } from '../support/servers';
-import { browserSuite } from '../support/suite';
 import { HOST_ORIGIN, ROOT_DIR, TEST_PORTS, manifestUrlOf, originOf } from '../support/test-env';
 
 const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
@@ -24,30 +26,36 @@ const GIFTS_ORIGIN = originOf('gifts');
 /** What Chromium logs when it refuses a script for its integrity. */
 const INTEGRITY_REFUSAL = /Failed to find a valid digest in the 'integrity' attribute for resource '([^']+)'/;
 
-const suite = browserSuite({ withGift: true });
+// Servers of its own, started with the suite's settings: this file restarts them.
+test.use({ serverOptions: { servers: {} } });
 
-const giftPath = () => `/gifts/${suite.ids.giftId}`;
-const giftHeading = () => suite.page.getByRole('heading', { name: /^Your gift(:|$)/ });
+// A route still holding a request when the test ends is no failure of the test.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
+const giftPath = (gift: Gift) => `/gifts/${gift.giftId}`;
+const giftHeading = (page: Page) => page.getByRole('heading', { name: /^Your gift(:|$)/ });
 
 /** The scripts Chromium refused for their integrity, by URL. */
-function refusedForIntegrity(): string[] {
-  return suite.watch.consoleErrors.flatMap((text) => INTEGRITY_REFUSAL.exec(text)?.[1] ?? []);
+function refusedForIntegrity(watch: PageWatch): string[] {
+  return watch.consoleErrors.flatMap((text) => INTEGRITY_REFUSAL.exec(text)?.[1] ?? []);
 }
 
 /** Whether the page ran code that sets `flag`. */
-function ran(flag: string): Promise<boolean> {
-  return suite.page.evaluate((name) => (window as unknown as Record<string, unknown>)[name] === true, flag);
+function ran(page: Page, flag: string): Promise<boolean> {
+  return page.evaluate((name) => (window as unknown as Record<string, unknown>)[name] === true, flag);
 }
 
 /** Requests the page sent, while `during` runs. */
-async function requestsDuring(during: () => Promise<void>): Promise<string[]> {
+async function requestsDuring(page: Page, during: () => Promise<void>): Promise<string[]> {
   const urls: string[] = [];
   const record = (request: Request) => urls.push(request.url());
-  suite.page.on('request', record);
+  page.on('request', record);
   try {
     await during();
   } finally {
-    suite.page.off('request', record);
+    page.off('request', record);
   }
   return urls;
 }
@@ -56,29 +64,33 @@ async function requestsDuring(during: () => Promise<void>): Promise<string[]> {
  * A visitor who has none of the remote's files in the browser's cache: a content-hashed chunk the
  * browser already holds (immutable) is used from there, its genuine bytes, and never asked again.
  */
-async function clearHttpCache(): Promise<void> {
-  const cdp = await suite.browser.context.newCDPSession(suite.page);
+async function clearHttpCache(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
   await cdp.send('Network.clearBrowserCache');
   await cdp.detach();
 }
 
 /** The in-layout error of the gifts remote, in plain words, the cause under "Details". */
-async function expectGiftsRemoteError(): Promise<string> {
-  const shown = await waitForRetryableError(suite.page);
+async function expectGiftsRemoteError(page: Page): Promise<string> {
+  const shown = await waitForRetryableError(page);
   expect(shown.title).toBe('This part of the site is unavailable right now');
   expect(shown.details).toContain('The gifts remote could not load GiftPage');
-  expect(await layoutName(suite.page)).toBe('no-footer');
-  expect(await mainNav(suite.page).isVisible()).toBe(true);
+  expect(await layoutName(page)).toBe('no-footer');
+  expect(await mainNav(page).isVisible()).toBe(true);
   return shown.details ?? '';
 }
 
-describe('an untampered remote', () => {
-  test('its scripts are preloaded and loaded with their integrity, each fetched once, and the page renders', async () => {
-    const requests = await requestsDuring(async () => {
-      expect(await visit(suite.page, giftPath())).toBe(200);
-      await giftHeading().waitFor();
+test.describe('an untampered remote', () => {
+  test('its scripts are preloaded and loaded with their integrity, each fetched once, and the page renders', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    const requests = await requestsDuring(page, async () => {
+      expect(await visit(page, giftPath(gift))).toBe(200);
+      await giftHeading(page).waitFor();
     });
-    const preloads = await suite.page.$$eval('link[rel="preload"][as="script"]', (links) =>
+    const preloads = await page.$$eval('link[rel="preload"][as="script"]', (links) =>
       links.map((link) => ({
         href: (link as HTMLLinkElement).href,
         integrity: link.getAttribute('integrity'),
@@ -94,76 +106,83 @@ describe('an untampered remote', () => {
     }
     // The runtime's script matched the preload (same integrity, same CORS mode): one download.
     expect(requests.filter((url) => url === entry)).toHaveLength(1);
-    expect(suite.watch.problems()).toEqual([]);
-    expect(reportLoads('untampered /gifts/{id}', suite.watch)).toBe(1);
+    expect(watch.problems()).toEqual([]);
+    expect(reportLoads('untampered /gifts/{id}', watch)).toBe(1);
   });
 });
 
-describe('a tampered remote', () => {
+test.describe('a tampered remote', () => {
   let folder: string;
 
-  beforeEach(async () => {
+  // Each test's visitor is a fresh browser context, whose cache nothing of another test reaches
+  // (the browser keeps what it was sent for an immutable chunk, tampered bytes included); the
+  // cache is emptied all the same, so the test does not depend on it.
+  test.beforeEach(async ({ context, page }) => {
     folder = tempFolder('gifts-tampered');
     copyBuild(GIFTS_DIST, folder);
-    await clearHttpCache();
+    await clearHttpCache(context, page);
   });
 
-  // The browser keeps what it was sent for an immutable chunk, tampered bytes included (and
-  // refuses them again on every load): the tests after these get the genuine files.
-  afterEach(clearHttpCache);
-
-  afterAll(async () => {
+  test.afterAll(async () => {
     await restartServer('gifts', { env: {} });
     removeRedeployFolders();
   });
 
-  test('a remoteEntry.js whose bytes differ is never run: the in-layout error with "Try again", at most one reload', async () => {
+  test('a remoteEntry.js whose bytes differ is never run: the in-layout error with "Try again", at most one reload', async ({
+    page,
+    watch,
+    gift,
+  }) => {
     const entryFile = join(folder, 'remoteEntry.js');
     const original = readFileSync(entryFile);
     writeFileSync(entryFile, `${original.toString()}\n;window.__tamperedEntryRan = true;\n`);
     await restartServer('gifts', { env: { STATIC_ROOT: folder } });
 
-    expect(await visit(suite.page, giftPath())).toBe(200);
-    await expectGiftsRemoteError();
-    expect(await ran('__tamperedEntryRan')).toBe(false);
-    expect(refusedForIntegrity()).toContain(`${GIFTS_ORIGIN}/remoteEntry.js`);
+    expect(await visit(page, giftPath(gift))).toBe(200);
+    await expectGiftsRemoteError(page);
+    expect(await ran(page, '__tamperedEntryRan')).toBe(false);
+    expect(refusedForIntegrity(watch)).toContain(`${GIFTS_ORIGIN}/remoteEntry.js`);
     // The reload guard reloads once at most; then the error stays.
-    const loads = reportLoads('tampered remoteEntry.js', suite.watch);
+    const loads = reportLoads('tampered remoteEntry.js', watch);
     expect(loads).toBeGreaterThanOrEqual(1);
     expect(loads).toBeLessThanOrEqual(2);
-    expect(suite.watch.pageErrors).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
 
     // The remote's files are put right: "Try again" renders the page in place.
     writeFileSync(entryFile, original);
-    suite.watch.reset();
-    await retryButton(suite.page).click();
-    await giftHeading().waitFor();
-    expect(await errorPage(suite.page).count()).toBe(0);
-    expect(await ran('__tamperedEntryRan')).toBe(false);
-    expect(reportLoads('remoteEntry.js put right, "Try again"', suite.watch)).toBe(0);
+    watch.reset();
+    await retryButton(page).click();
+    await giftHeading(page).waitFor();
+    expect(await errorPage(page).count()).toBe(0);
+    expect(await ran(page, '__tamperedEntryRan')).toBe(false);
+    expect(reportLoads('remoteEntry.js put right, "Try again"', watch)).toBe(0);
   });
 
-  test('a chunk whose bytes differ is never run: the in-layout error with "Try again", at most one reload', async () => {
+  test('a chunk whose bytes differ is never run: the in-layout error with "Try again", at most one reload', async ({
+    page,
+    watch,
+    gift,
+  }) => {
     const chunk = exposeChunk(folder, 'GiftPage');
     const chunkFile = join(folder, chunk);
     writeFileSync(chunkFile, `window.__tamperedChunkRan = true;\n${readFileSync(chunkFile, 'utf8')}`);
     await restartServer('gifts', { env: { STATIC_ROOT: folder } });
 
-    expect(await visit(suite.page, giftPath())).toBe(200);
-    const details = await expectGiftsRemoteError();
+    expect(await visit(page, giftPath(gift))).toBe(200);
+    const details = await expectGiftsRemoteError(page);
     // The entry passed its check and ran; its own chunk loading refused the chunk.
     expect(details).toContain(chunk);
-    expect(await ran('__tamperedChunkRan')).toBe(false);
-    expect(refusedForIntegrity()).toContain(`${GIFTS_ORIGIN}/${chunk}`);
-    const loads = reportLoads('tampered chunk', suite.watch);
+    expect(await ran(page, '__tamperedChunkRan')).toBe(false);
+    expect(refusedForIntegrity(watch)).toContain(`${GIFTS_ORIGIN}/${chunk}`);
+    const loads = reportLoads('tampered chunk', watch);
     expect(loads).toBeGreaterThanOrEqual(1);
     expect(loads).toBeLessThanOrEqual(2);
-    expect(suite.watch.pageErrors).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
   });
 });
 
-describe('the origins remotes may come from', () => {
-  afterAll(async () => {
+test.describe('the origins remotes may come from', () => {
+  test.afterAll(async () => {
     if (!runningServer('host')) await startServer('host', { env: {} });
     else await restartServer('host', { env: {} });
   });
@@ -185,33 +204,37 @@ describe('the origins remotes may come from', () => {
     }
   });
 
-  test('with every remote inside REMOTE_ORIGINS, the pages work as before', async () => {
+  test('with every remote inside REMOTE_ORIGINS, the pages work as before', async ({ page, watch, gift }) => {
     const allowed = [GIFTS_ORIGIN, originOf('redeem'), originOf('content')];
     await restartServer('host', { env: { REMOTE_ORIGINS: allowed.join(',') } });
     const config = await httpGetJson<{ remoteOrigins?: string[] }>(`${HOST_ORIGIN}/config.json`);
     expect(config.remoteOrigins).toEqual(allowed);
-    expect(await visit(suite.page, giftPath())).toBe(200);
-    await giftHeading().waitFor();
-    expect(suite.watch.problems()).toEqual([]);
+    expect(await visit(page, giftPath(gift))).toBe(200);
+    await giftHeading(page).waitFor();
+    expect(watch.problems()).toEqual([]);
   });
 
-  test('a configuration in the page naming a remote outside its remoteOrigins: the app stops and tells the visitor which address', async () => {
+  test('a configuration in the page naming a remote outside its remoteOrigins: the app stops and tells the visitor which address', async ({
+    page,
+    watch,
+    gift,
+  }) => {
     await restartServer('host', { env: {} });
     // The server refuses such a configuration (above); this is the page's own check of one changed on the way.
-    await suite.page.route(`${HOST_ORIGIN}${giftPath()}`, async (route: Route) => {
-      const page = await (await route.fetch()).text();
-      route.fulfill({
+    await page.route(`${HOST_ORIGIN}${giftPath(gift)}`, async (route: Route) => {
+      const html = await (await route.fetch()).text();
+      await route.fulfill({
         status: 200,
         contentType: 'text/html; charset=utf-8',
-        body: page.replace(
+        body: html.replace(
           /(<script type="application\/json" id="gift-box-config">)([\s\S]*?)(<\/script>)/,
           (_all, open: string, json: string, close: string) =>
             `${open}${JSON.stringify({ ...JSON.parse(json), remoteOrigins: [originOf('redeem'), originOf('content')] })}${close}`,
         ),
       });
     });
-    expect(await visit(suite.page, giftPath())).toBe(200);
-    const error = errorPage(suite.page);
+    expect(await visit(page, giftPath(gift))).toBe(200);
+    const error = errorPage(page);
     await error.waitFor();
     expect((await error.locator('.p-error__code').innerText()).trim()).toBe('500');
     expect(await error.locator('.p-error__message').innerText()).toBe(
@@ -220,31 +243,35 @@ describe('the origins remotes may come from', () => {
     );
     // The technical message is in the console.
     expect(
-      suite.watch.consoleErrors.some((text) => text.includes(`"remotes.gifts" ${manifestUrlOf('gifts')} is not at`)),
+      watch.consoleErrors.some((text) => text.includes(`"remotes.gifts" ${manifestUrlOf('gifts')} is not at`)),
     ).toBe(true);
     // Nothing of the refused remote ran (the host's HTML may have preloaded its entry: fetched, not
     // run): its container never appeared.
-    expect(await suite.page.evaluate(() => 'gifts' in window)).toBe(false);
-    expect(reportLoads('remote outside remoteOrigins in the page', suite.watch)).toBe(1);
-    expect(suite.watch.pageErrors).toEqual([]);
+    expect(await page.evaluate(() => 'gifts' in window)).toBe(false);
+    expect(reportLoads('remote outside remoteOrigins in the page', watch)).toBe(1);
+    expect(watch.pageErrors).toEqual([]);
   });
 
-  test("a manifest that points the remote's scripts at another origin: refused, nothing asked of that origin", async () => {
+  test("a manifest that points the remote's scripts at another origin: refused, nothing asked of that origin", async ({
+    page,
+    watch,
+    gift,
+  }) => {
     // The same server under another name: genuine files, at an origin the configuration does not allow.
     const elsewhere = `http://127.0.0.1:${TEST_PORTS.gifts}`;
-    await suite.page.route(manifestUrlOf('gifts'), async (route: Route) => {
+    await page.route(manifestUrlOf('gifts'), async (route: Route) => {
       const manifest = (await (await route.fetch()).json()) as { metaData: Record<string, unknown> };
       manifest.metaData.publicPath = `${elsewhere}/`;
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(manifest) });
     });
-    const requests = await requestsDuring(async () => {
-      expect(await visit(suite.page, giftPath())).toBe(200);
-      const details = await expectGiftsRemoteError();
+    const requests = await requestsDuring(page, async () => {
+      expect(await visit(page, giftPath(gift))).toBe(200);
+      const details = await expectGiftsRemoteError(page);
       expect(details).toContain(`the host refused ${elsewhere}/remoteEntry.js`);
       expect(details).toContain(`${elsewhere} is not an allowed remote origin`);
     });
     expect(requests.filter((url) => url.startsWith(elsewhere))).toEqual([]);
-    expect(reportLoads('manifest pointing elsewhere', suite.watch)).toBeLessThanOrEqual(2);
-    expect(suite.watch.pageErrors).toEqual([]);
+    expect(reportLoads('manifest pointing elsewhere', watch)).toBeLessThanOrEqual(2);
+    expect(watch.pageErrors).toEqual([]);
   });
 });
