@@ -2,30 +2,27 @@
  * A visitor never loses a gift: the game lists this browser's gifts, a reload during a play or
  * Back after it shows the play again without spending another, the win card gives the link, the
  * browser that redeemed a gift finds its voucher from the gift page, and the daily limit says when
- * plays come back in the visitor's own time. Each test is a new browser (a new visitor).
+ * plays come back in the visitor's own time. Each test is a new browser context (a new visitor).
+ * The file restarts the API: it has a worker and servers of its own.
  */
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { visit } from '../support/app-page';
-import { launchBrowser, type BrowserSession, type LaunchOptions, type PageWatch } from '../support/browser';
+import { openSession } from '../support/browser';
 import { clipboardText } from '../support/clipboard';
-import { restartServer, startServers, stopAllServers } from '../support/servers';
+import { expect, test } from '../support/fixtures';
+import { restartServer } from '../support/servers';
+import { HOST_ORIGIN } from '../support/test-env';
 
 /** The suite's API allows this many plays a day (servers.ts). */
 const PLAYS_PER_DAY = 1000;
 
-let browser: BrowserSession | undefined;
+// Servers of its own, started with the suite's settings: this file restarts the API.
+test.use({ serverOptions: { servers: {} } });
 
-beforeAll(() => startServers(), 60_000);
-afterAll(() => stopAllServers());
-afterEach(async () => {
-  await browser?.close();
-  browser = undefined;
+// A route still holding a request when the test ends is no failure of the test.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
-
-async function newVisitor(options: LaunchOptions = {}): Promise<{ page: Page; watch: PageWatch }> {
-  browser = await launchBrowser(options);
-  return browser.newPage();
-}
 
 const yourGifts = (page: Page) => page.getByRole('region', { name: 'Your gifts' });
 const playsLeft = (page: Page, count: number) => page.getByText(`${count} plays left today`, { exact: true });
@@ -37,8 +34,10 @@ async function winOnce(page: Page, box = 2): Promise<string> {
   return href?.split('/')[2] ?? '';
 }
 
-test('a reload while a play is on its way shows that play when the page is back, and spends no second play', async () => {
-  const { page, watch } = await newVisitor();
+test('a reload while a play is on its way shows that play when the page is back, and spends no second play', async ({
+  page,
+  watch,
+}) => {
   expect(await visit(page, '/game')).toBe(200);
   await page.getByRole('heading', { name: 'Pick a box' }).waitFor();
 
@@ -66,9 +65,12 @@ test('a reload while a play is on its way shows that play when the page is back,
   expect(watch.problems({ allowDocumentErrorStatus: false })).toEqual([]);
 });
 
-test("a win is kept: the card gives the gift's link to copy, Back shows it again, and the game lists it after a reload", async () => {
-  const { page, watch } = await newVisitor();
-  await browser?.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+test("a win is kept: the card gives the gift's link to copy, Back shows it again, and the game lists it after a reload", async ({
+  context,
+  page,
+  watch,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await visit(page, '/game');
   const giftId = await winOnce(page);
   const link = `${new URL(page.url()).origin}/gifts/${giftId}`;
@@ -97,8 +99,10 @@ test("a win is kept: the card gives the gift's link to copy, Back shows it again
   expect(watch.problems()).toEqual([]);
 });
 
-test('the browser that redeemed a gift sees its voucher again from the gift page; another browser does not', async () => {
-  const { page } = await newVisitor();
+test('the browser that redeemed a gift sees its voucher again from the gift page; another browser does not', async ({
+  browser,
+  page,
+}) => {
   await visit(page, '/game');
   const giftId = await winOnce(page);
   await page.getByRole('link', { name: 'Open your gift' }).click();
@@ -116,32 +120,41 @@ test('the browser that redeemed a gift sees its voucher again from the gift page
   await visit(page, '/game');
   await expect(yourGifts(page).getByRole('link').first().innerText()).resolves.toContain('Redeemed');
 
-  await browser?.close();
-  const stranger = await newVisitor();
-  await visit(stranger.page, `/gifts/${giftId}`);
-  await stranger.page.getByRole('status').filter({ hasText: 'Redeemed' }).first().waitFor();
-  await expect(stranger.page.getByRole('link', { name: 'See your voucher' }).count()).resolves.toBe(0);
+  // Another browser: a context of its own, sharing nothing with the first.
+  const session = await openSession(browser, { baseURL: HOST_ORIGIN });
+  try {
+    const stranger = await session.newPage();
+    await visit(stranger.page, `/gifts/${giftId}`);
+    await stranger.page.getByRole('status').filter({ hasText: 'Redeemed' }).first().waitFor();
+    await expect(stranger.page.getByRole('link', { name: 'See your voucher' }).count()).resolves.toBe(0);
+  } finally {
+    await session.close();
+  }
 });
 
-test('at 1280 × 800 the whole win card is on screen, "Open your gift" included', async () => {
-  const { page } = await newVisitor({ viewport: { width: 1280, height: 800 } });
-  await visit(page, '/game');
-  await winOnce(page);
-  // Once the card has slid into place.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
-  );
-  const outcome = await page.getByRole('region', { name: 'You won!' }).boundingBox();
-  const open = await page.getByRole('link', { name: 'Open your gift' }).boundingBox();
-  expect(outcome?.y).toBeGreaterThanOrEqual(0);
-  expect((outcome?.y ?? 0) + (outcome?.height ?? 0)).toBeLessThanOrEqual(800);
-  expect((open?.y ?? 0) + (open?.height ?? 0)).toBeLessThanOrEqual(800);
+test.describe('on a 1280 × 800 screen', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('at 1280 × 800 the whole win card is on screen, "Open your gift" included', async ({ page }) => {
+    await visit(page, '/game');
+    await winOnce(page);
+    // Once the card has slid into place.
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every(
+          (animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+        ),
+    );
+    const outcome = await page.getByRole('region', { name: 'You won!' }).boundingBox();
+    const open = await page.getByRole('link', { name: 'Open your gift' }).boundingBox();
+    expect(outcome?.y).toBeGreaterThanOrEqual(0);
+    expect((outcome?.y ?? 0) + (outcome?.height ?? 0)).toBeLessThanOrEqual(800);
+    expect((open?.y ?? 0) + (open?.height ?? 0)).toBeLessThanOrEqual(800);
+  });
 });
 
-test("a gift's page shows the prize and its Redeem button at once, not after the unwrap", async () => {
-  const { page } = await newVisitor();
+test("a gift's page shows the prize and its Redeem button at once, not after the unwrap", async ({ page }) => {
   await visit(page, '/game');
   await winOnce(page);
   await page.getByRole('link', { name: 'Open your gift' }).click();
@@ -159,23 +172,35 @@ test("a gift's page shows the prize and its Redeem button at once, not after the
   }
 });
 
-describe('with one play a day', () => {
-  beforeAll(() => restartServer('api', { env: { PLAYS_PER_VISITOR_PER_DAY: '1' } }), 60_000);
-  afterAll(() => restartServer('api'), 60_000);
+test.describe('with one play a day', () => {
+  const timeZone = 'Pacific/Auckland';
+  test.use({ timezoneId: timeZone });
+
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    await restartServer('api', { env: { PLAYS_PER_VISITOR_PER_DAY: '1' } });
+  });
+  test.afterAll(async () => {
+    test.setTimeout(60_000);
+    await restartServer('api', { env: {} });
+  });
 
   // Midnight UTC, when the API's day ends, is 13:00 in Auckland in summer and 12:00 in winter.
-  const comeBackIn = (timeZone: string): string => {
+  const comeBackIn = (zone: string): string => {
     const now = new Date();
     const reset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-    const day = new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' });
-    const time = new Intl.DateTimeFormat('en', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' });
+    const time = new Intl.DateTimeFormat('en', {
+      timeZone: zone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     const when = day.format(reset) === day.format(now) ? 'today' : 'tomorrow';
     return `at ${time.format(reset)} ${when}`;
   };
 
-  test("says when plays come back, in the visitor's time zone", async () => {
-    const timeZone = 'Pacific/Auckland';
-    const { page } = await newVisitor({ contextOptions: { timezoneId: timeZone } });
+  test("says when plays come back, in the visitor's time zone", async ({ page }) => {
     await visit(page, '/game');
     await page.getByRole('button', { name: 'Box 1' }).click();
     await page.getByRole('heading', { name: 'You won!' }).waitFor();
