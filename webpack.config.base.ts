@@ -9,12 +9,14 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { constants as zlibConstants, type BrotliOptions } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import ReactRefreshPlugin from '@pmmmwh/react-refresh-webpack-plugin';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type MinimizerPlugin from 'minimizer-webpack-plugin';
 import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { BuildInfoPlugin } from './shared/src/node/build-info-plugin';
+import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './shared/src/node/dev-server';
 import { RemoteIntegrityPlugin } from './shared/src/node/integrity-plugin';
 import { pageHtml } from './shared/src/node/page-template';
 import { remoteExposes } from './shared/src/node/remote-exposes';
@@ -44,6 +46,8 @@ export interface FederatedAppOptions {
   plugins?: webpack.WebpackPluginInstance[];
   /** Development server additions (the host serves its runtime configuration). */
   devServer?: DevServerConfiguration;
+  /** Modules run before `./src/index.ts` in development builds only (the host's reload on a remote's new build). */
+  developmentEntries?: string[];
 }
 
 type Argv = { mode?: Configuration['mode'] };
@@ -90,6 +94,26 @@ function precompression(): webpack.WebpackPluginInstance[] {
       filename: '[path][base].br',
     }),
   ];
+}
+
+/**
+ * SWC, only for the React Refresh transform (`$RefreshReg$`, `$RefreshSig$`) on the JavaScript
+ * esbuild-loader wrote from the part's own `src/`: its TypeScript is still esbuild's.
+ */
+function refreshTransform(dir: string) {
+  return {
+    test: /\.tsx?$/,
+    include: join(dir, 'src'),
+    loader: 'swc-loader',
+    options: {
+      jsc: {
+        parser: { syntax: 'ecmascript', jsx: true },
+        target: BROWSER_TARGET,
+        transform: { react: { refresh: true, development: true, runtime: 'automatic' } },
+      },
+      sourceMaps: true,
+    },
+  };
 }
 
 /** webpack's own terser plugin, from webpack's dependencies. */
@@ -193,6 +217,9 @@ export function createWebpackConfig(options: FederatedAppOptions) {
     // @module-federation/enhanced looks for the webpack that runs it by making `compiler.webpack()`
     // throw and reading the stack, half a second of schema validation per build: it is this one.
     process.env.FEDERATION_WEBPACK_PATH ||= require.resolve('webpack');
+    // A remote's development build: Fast Refresh in its standalone shell, the one page that can
+    // take its hot updates (the host's page reloads on its new builds instead).
+    const remoteDevelopment = !production && !isHost;
 
     return {
       mode,
@@ -208,7 +235,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         version: `${mode}-${BROWSER_TARGET}-${configSourcesHash(join(options.dir, 'webpack.config.ts'))}`,
         buildDependencies: {},
       },
-      entry: { main: './src/index.ts' },
+      entry: { main: [...(production ? [] : (options.developmentEntries ?? [])), './src/index.ts'] },
       devtool: production ? false : 'eval-cheap-module-source-map',
       output: {
         path: join(options.dir, 'dist'),
@@ -234,6 +261,9 @@ export function createWebpackConfig(options: FederatedAppOptions) {
             loader: 'esbuild-loader',
             options: { target: BROWSER_TARGET, jsx: 'automatic', tsconfig: join(options.dir, 'tsconfig.json') },
           },
+          // A remote's own components in development: React Refresh's registrations, which
+          // esbuild does not write, added to esbuild's output by SWC (after it: `post`).
+          ...(remoteDevelopment ? [{ ...refreshTransform(options.dir), enforce: 'post' as const }] : []),
           { test: /\.css$/, use: ['style-loader', 'css-loader'] },
         ],
       },
@@ -307,6 +337,14 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         // a hot update changes the chunks behind a running page's back.
         ...(production && !isHost ? [new RemoteIntegrityPlugin()] : []),
         ...(production ? precompression() : []),
+        // Under `webpack serve`: Fast Refresh in a remote's standalone shell, whose entry alone
+        // gets the development clients (shared/src/node/dev-server.ts).
+        ...(remoteDevelopment
+          ? [
+              new ReactRefreshPlugin({ overlay: false, include: refreshTransform(options.dir).include }),
+              new StandaloneDevClientsPlugin(),
+            ]
+          : []),
         new BuildInfoPlugin({ ...build, app: options.name, version: pkg.version, dir: buildsDir }),
         ...(options.plugins ?? []),
       ],
@@ -318,6 +356,10 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         headers: isHost ? {} : { 'Access-Control-Allow-Origin': '*' },
         client: { overlay: { runtimeErrors: false } },
         ...options.devServer,
+        setupMiddlewares: (middlewares, devServer) => {
+          reloadOnOtherInputs(devServer);
+          return options.devServer?.setupMiddlewares?.(middlewares, devServer) ?? middlewares;
+        },
       },
     };
   };

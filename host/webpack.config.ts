@@ -8,6 +8,8 @@ export default createWebpackConfig({
   dir: __dirname,
   port: readPort('host'),
   title: 'Gift Box',
+  // Development builds only: the page reloads when a remote's development server has a new build.
+  developmentEntries: ['./src/dev/development-entry.ts'],
   devServer: {
     setupMiddlewares(middlewares, devServer) {
       const config = runtimeConfigFromEnv(process.env);
