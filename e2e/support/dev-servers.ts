@@ -1,0 +1,177 @@
+/**
+ * `npm run dev` (scripts/run-all.ts: every part under webpack-dev-server, the API under tsx
+ * watch) in a folder, usually a copy of the repository (repo-copy.ts), on ports the system hands
+ * out at run time, for the tests of the development loop. Ready once every part said so in its
+ * output; stopped as a whole, every process it started included.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
+
+export type DevPart = 'host' | RemoteName | 'api';
+export const DEV_PARTS: readonly DevPart[] = ['host', ...REMOTE_NAMES, 'api'];
+
+/** Ports the tests leave to others: the developers' `npm start`, the browser suite's blocks. */
+const RESERVED_PORTS: ReadonlyArray<readonly [number, number]> = [
+  [3000, 3004],
+  [4300, 4399],
+  [5300, 5399],
+];
+const STOP_TIMEOUT_MS = 20_000;
+
+/** `count` different ports nothing listens on now, as the system hands them out. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count + 3 }, () => createServer());
+  const ports = await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<number>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, 'localhost', () => resolve((server.address() as AddressInfo).port));
+        }),
+    ),
+  );
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  const usable = ports.filter((port) => !RESERVED_PORTS.some(([low, high]) => port >= low && port <= high));
+  if (usable.length < count) throw new Error(`no ${count} free ports outside the reserved ranges`);
+  return usable.slice(0, count);
+}
+
+/** The variable that moves each part's port (shared/src/ports.ts). */
+function portEnv(part: DevPart): string {
+  if (part === 'host') return 'HOST_PORT';
+  if (part === 'api') return 'API_PORT';
+  return REMOTES[part].portEnv;
+}
+
+/** What a part prints once it serves: webpack-dev-server's first compilation, the API's listening line. */
+function readyLine(part: DevPart): RegExp {
+  const prefix = `^\\[${part === 'host' || part === 'api' ? part : REMOTES[part].packageDir}\\] `;
+  return part === 'api'
+    ? new RegExp(`${prefix}.*Server listening at`, 'm')
+    : new RegExp(`${prefix}webpack compiled (successfully|with \\d+ warnings?)$`, 'm');
+}
+
+export interface DevServers {
+  readonly ports: Readonly<Record<DevPart, number>>;
+  origin(part: DevPart): string;
+  /** Everything the parts printed so far. */
+  output(): string;
+  /** Stops every process `npm run dev` started; resolves once they are gone. */
+  stop(): Promise<void>;
+}
+
+/** The processes below `pid`, from /proc, deepest last. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process has ended meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const child of children.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `npm run dev` in `root` on free ports, writing its output to `logFile` too; resolves once
+ * every part serves, rejects when one fails to compile, the command ends, or `timeoutMs` passes
+ * (then stopping what it started).
+ */
+export async function startDevServers(root: string, logFile: string, timeoutMs: number): Promise<DevServers> {
+  const free = await freePorts(DEV_PARTS.length);
+  const ports = Object.fromEntries(DEV_PARTS.map((part, index) => [part, free[index]])) as Record<DevPart, number>;
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+  for (const part of DEV_PARTS) env[portEnv(part)] = String(ports[part]);
+  // run-all.ts allows the remotes' standalone origins in the API's CORS itself, from the ports.
+  delete env.CORS_ORIGINS;
+  // `npm run dev` leads a process group of its own (each part is a group of its own below it).
+  const child = spawn('npm', ['run', 'dev'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('npm run dev did not start');
+  const log = createWriteStream(logFile);
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping: Promise<void> | undefined;
+
+  const stop = () =>
+    (stopping ??= (async () => {
+      const started = [pid, ...descendants(pid)];
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      // The parts run in groups of their own: whatever outlived run-all's own stopping goes now.
+      for (const member of started.reverse()) if (alive(member)) process.kill(member, 'SIGKILL');
+      await new Promise((resolve) => log.end(resolve));
+    })());
+
+  const ready = new Promise<void>((resolve, reject) => {
+    const waiting = new Set(DEV_PARTS);
+    const timer = setTimeout(
+      () => reject(new Error(`npm run dev: ${[...waiting].join(', ')} not serving after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      output += text;
+      log.write(text);
+      const failed = /^\[([\w-]+)\] webpack compiled with \d+ errors?/m.exec(output);
+      if (failed) {
+        clearTimeout(timer);
+        reject(new Error(`npm run dev: ${failed[1]} failed to compile:\n${output.slice(-4000)}`));
+        return;
+      }
+      for (const part of waiting) if (readyLine(part).test(output)) waiting.delete(part);
+      if (waiting.size === 0) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm run dev ended (${code}) before every part served:\n${output.slice(-4000)}`));
+    });
+  });
+  try {
+    await ready;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    ports,
+    origin: (part) => `http://localhost:${ports[part]}`,
+    output: () => output,
+    stop,
+  };
+}
