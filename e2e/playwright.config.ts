@@ -28,10 +28,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   outputDir: join(RESULTS_DIR, 'tests'),
-  reporter: [
-    ['list'],
-    ['html', { open: 'never', outputFolder: join(RESULTS_DIR, 'report') }],
-  ],
+  reporter: [['list'], ['html', { open: 'never', outputFolder: join(RESULTS_DIR, 'report') }]],
   use: {
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
     colorScheme: 'light',

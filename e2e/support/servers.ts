@@ -162,8 +162,7 @@ function serverEnv(overrides: EnvOverrides): NodeJS.ProcessEnv {
 export function copyPartBuild(name: ServerName): string {
   const source = join(ROOT_DIR, SPECS[name].packageDir);
   const target = join(TMP_DIR, 'parts', `${name}-${Date.now().toString(36)}`);
-  for (const folder of ['dist', 'dist-server'])
-    cpSync(join(source, folder), join(target, folder), { recursive: true });
+  for (const folder of ['dist', 'dist-server']) cpSync(join(source, folder), join(target, folder), { recursive: true });
   return target;
 }
 

@@ -76,7 +76,8 @@ export async function sharedBuild(
   const deadline = Date.now() + BUILD_TIMEOUT_MS;
   while (!existsSync(complete)) {
     if (existsSync(failed)) throw new Error(`the shared build ${name} failed in another worker (${failed})`);
-    if (Date.now() > deadline) throw new Error(`the shared build ${name} was not complete within ${BUILD_TIMEOUT_MS} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the shared build ${name} was not complete within ${BUILD_TIMEOUT_MS} ms`);
     await delay(POLL_MS);
   }
   return folder;
