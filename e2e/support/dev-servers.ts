@@ -1,42 +1,18 @@
 /**
  * `npm run dev` (scripts/run-all.ts: every part under webpack-dev-server, the API under tsx
- * watch) in a folder, usually a copy of the repository (repo-copy.ts), on ports the system hands
- * out at run time, for the tests of the development loop. Ready once every part said so in its
+ * watch) in a folder, usually a copy of the repository (repo-copy.ts), on ports of the worker's block
+ * (freePort), for the tests of the development loop. Ready once every part said so in its
  * output; stopped as a whole, every process it started included.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
+import { freePort } from './production';
 
 export type DevPart = 'host' | RemoteName | 'api';
 export const DEV_PARTS: readonly DevPart[] = ['host', ...REMOTE_NAMES, 'api'];
 
-/** Ports the tests leave to others: the developers' `npm start`, the browser suite's blocks. */
-const RESERVED_PORTS: ReadonlyArray<readonly [number, number]> = [
-  [3000, 3004],
-  [4300, 4399],
-  [5300, 5399],
-];
 const STOP_TIMEOUT_MS = 20_000;
-
-/** `count` different ports nothing listens on now, as the system hands them out. */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count + 3 }, () => createServer());
-  const ports = await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<number>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen(0, 'localhost', () => resolve((server.address() as AddressInfo).port));
-        }),
-    ),
-  );
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  const usable = ports.filter((port) => !RESERVED_PORTS.some(([low, high]) => port >= low && port <= high));
-  if (usable.length < count) throw new Error(`no ${count} free ports outside the reserved ranges`);
-  return usable.slice(0, count);
-}
 
 /** The variable that moves each part's port (shared/src/ports.ts). */
 function portEnv(part: DevPart): string {
@@ -102,7 +78,8 @@ function alive(pid: number): boolean {
  * (then stopping what it started).
  */
 export async function startDevServers(root: string, logFile: string, timeoutMs: number): Promise<DevServers> {
-  const free = await freePorts(DEV_PARTS.length);
+  const free: number[] = [];
+  for (const _part of DEV_PARTS) free.push(await freePort());
   const ports = Object.fromEntries(DEV_PARTS.map((part, index) => [part, free[index]])) as Record<DevPart, number>;
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   for (const part of DEV_PARTS) env[portEnv(part)] = String(ports[part]);

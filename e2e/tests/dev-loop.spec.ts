@@ -10,7 +10,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 import { startDevServers, type DevPart, type DevServers } from '../support/dev-servers';
 import { copyRepository } from '../support/repo-copy';
 
@@ -80,6 +81,9 @@ async function headingAfter(watched: Watched, name: string, start: number): Prom
   });
   return Date.now() - start;
 }
+
+// `npm run dev` is servers of its own, on ports of the worker's block: none of the suite's.
+test.use({ serverOptions: { only: [] } });
 
 let root: string | undefined;
 let servers: DevServers | undefined;
