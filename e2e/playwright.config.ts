@@ -12,7 +12,7 @@ import { RESULTS_DIR } from './support/test-env';
 
 function workers(): number {
   const raw = process.env.E2E_WORKERS;
-  if (raw === undefined || raw === '') return Math.max(2, availableParallelism());
+  if (raw === undefined || raw === '') return Math.max(3, availableParallelism() + 1);
   const count = Number(raw);
   if (!Number.isInteger(count) || count < 1 || count > 16) throw new Error(`E2E_WORKERS must be 1 to 16, got "${raw}"`);
   return count;
@@ -33,7 +33,9 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
     colorScheme: 'light',
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // Actions, network, console and DOM snapshots of every test, kept when it fails; no
+    // screencast (a screenshot per action costs every test CPU): the failure's screenshot is below.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
   },
 });
