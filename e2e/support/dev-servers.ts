@@ -107,6 +107,10 @@ export async function startDevServers(root: string, logFile: string, timeoutMs: 
       clearTimeout(timer);
       // The parts run in groups of their own: whatever outlived run-all's own stopping goes now.
       for (const member of started.reverse()) if (alive(member)) process.kill(member, 'SIGKILL');
+      // A part's last words may still be in the pipe: stop reading before the log is closed, or
+      // they would be written after its end.
+      child.stdout.destroy();
+      child.stderr.destroy();
       await new Promise((resolve) => log.end(resolve));
     })());
 
