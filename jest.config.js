@@ -26,7 +26,7 @@ module.exports = {
       setupFilesAfterEnv: [],
     }),
     // The bench's own logic (medians, round trips, its command line); the bench itself runs on
-    // demand (`npm run bench`), never in `npm test`.
+    // demand (`npm run bench`), and its smoke run among the browser tests (e2e/tests/bench.spec.ts).
     preset(join(__dirname, 'bench'), {
       roots: ['<rootDir>/src'],
       testMatch: ['<rootDir>/src/**/*.test.ts'],
