@@ -21,6 +21,8 @@ const REMOTES = Object.values(tsx.require('./shared/src/remotes.ts', __filename)
 const ROUTER_CLIENT_API = Object.keys(tsx.require('./shared/src/browser/router/react-router-dom.ts', __filename));
 tsx.unregister();
 const APPS = ['host', ...REMOTES, 'api'];
+// Tooling around the apps: tests, benchmarks, scripts.
+const TOOLS = ['testbed', 'e2e', 'bench', 'scripts'];
 
 const zones = [
   // A remote imports only itself and shared.
@@ -35,24 +37,37 @@ const zones = [
     from: [...REMOTES, 'api'].map((app) => `./${app}`),
     message: 'The host loads remotes at run time; import `shared` contracts instead.',
   },
-  { target: './shared', from: [...APPS, 'e2e'].map((app) => `./${app}`), message: '`shared` imports no app.' },
+  {
+    target: './shared',
+    from: [...APPS, ...TOOLS, 'server', 'build', 'deploy'].map((dir) => `./${dir}`),
+    message: '`shared` is the contract and the browser runtime: it imports no app, server or tool.',
+  },
+  {
+    target: './server',
+    from: [...APPS, ...TOOLS, 'build', 'deploy'].map((dir) => `./${dir}`),
+    message: '`server` is what every server shares: it imports `shared` only.',
+  },
+  // The testbed (processes, ports, PostgreSQL, Chromium, nginx) serves tests, the bench and
+  // scripts; it imports none of them, nor any app, and no production code imports it.
+  {
+    target: './testbed',
+    from: [...APPS, 'server', 'e2e', 'bench', 'scripts', 'build', 'deploy'].map((dir) => `./${dir}`),
+    message: 'The testbed is tooling: it imports no app and no test (only `shared`, for the registry).',
+  },
+  {
+    target: ['host/src', 'host/server', ...REMOTES, 'api/src', 'build', 'deploy'].map((dir) => `./${dir}`),
+    from: './testbed',
+    message: 'Production code never imports the testbed: it is for tests, the bench and scripts.',
+  },
   {
     target: './api',
     from: ['host', ...REMOTES, 'e2e'].map((app) => `./${app}`),
-    message: 'The API imports only `shared` contracts.',
+    message: 'The API imports only `shared` contracts and `server`.',
   },
   {
     target: './e2e',
-    from: APPS.filter((app) => app !== 'api').map((app) => `./${app}`),
+    from: APPS.map((app) => `./${app}`),
     message: 'Browser tests exercise the built, served apps; they import no source.',
-  },
-  // …nor the API's, but for the throwaway PostgreSQL server its tests start (production's topology runs on one).
-  {
-    target: './e2e',
-    from: './api',
-    except: ['./test/support/postgres.ts', './test/support/free-port.ts'],
-    message:
-      "Browser tests import no source; the API tests' PostgreSQL server (`api/test/support/postgres.ts`) is the one exception.",
   },
   // …but they read the registry of remotes, data on what is deployed where (names, ports, variables, routes).
   {
@@ -79,27 +94,21 @@ const zones = [
   // The bench measures the built, served apps (Node code); only its monolith build config
   // (bench/monolith/) reads their source, and nothing imports the bench.
   {
-    target: './bench/src',
+    target: ['./bench/src', './bench/api'],
     from: [...APPS, 'e2e'].map((app) => `./${app}`),
     message: 'The bench measures the built apps; only bench/monolith/ (the monolith build) imports their source.',
   },
   {
-    target: './bench/src',
+    target: ['./bench/src', './bench/api'],
     from: './shared',
     except: ['./src/remotes.ts'],
     message: 'The bench imports no source; `shared/remotes`, the registry of remotes, is the one exception.',
   },
   { target: './bench/monolith', from: ['./api', './e2e'], message: 'The monolith is the browser apps only.' },
   {
-    target: [...APPS, 'shared', 'e2e', 'scripts', 'templates'].map((dir) => `./${dir}`),
+    target: [...APPS, 'shared', 'server', 'testbed', 'e2e', 'scripts', 'templates'].map((dir) => `./${dir}`),
     from: './bench',
     message: 'Nothing imports the bench.',
-  },
-  // Inside `shared`, by where code runs: browser code reaches no Node module, nothing reaches test helpers.
-  {
-    target: './shared/src/browser',
-    from: './shared/src/node',
-    message: 'Browser code runs in the browser: `node/` is for servers and build tools.',
   },
 ];
 
@@ -147,7 +156,7 @@ const ONE_ROUTER = [
 ];
 
 // Where code runs. Browser bundles (the host's and remotes' `src`, and `shared` outside `node/` and
-// `testing/`) import no Node built-in and no `shared/node/…`; no production code, browser or
+// `testing/`) import no Node built-in and no `server/…`; no production code, browser or
 // Node, imports test helpers (`shared/testing/…`, Testing Library, jest). Later blocks replace
 // an earlier block's `no-restricted-imports` for the files they match, so each block below
 // lists everything its files may not import.
@@ -156,7 +165,7 @@ const TEST_FILES = [
   '**/test-utils.{ts,tsx}',
   '**/testing/**',
   'api/test/**',
-  'api/bench/**',
+  'bench/api/**',
   'e2e/**',
   'jest.*',
 ];
@@ -168,8 +177,9 @@ const NODE_ONLY = [
 ];
 const NODE_ONLY_PATTERNS = [
   {
-    group: ['shared/node/*'],
-    message: 'Browser code runs in the browser: `shared/node/…` is for servers and build tools.',
+    group: ['server', 'server/*', 'testbed', 'testbed/*', '**/build/*'],
+    message:
+      'Browser code runs in the browser: `server/…` is for servers, `build/` for webpack, `testbed/…` for tests.',
   },
 ];
 const TEST_ONLY_PATTERNS = [
@@ -223,7 +233,7 @@ function whereCodeRuns() {
     restrict(
       ['shared/src/**/*.{ts,tsx}'],
       { paths: [...ONE_ROUTER, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
-      [...TEST_FILES, 'shared/src/node/**'],
+      TEST_FILES,
     ),
   ];
 }

@@ -14,14 +14,17 @@ module.exports = {
   maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     '<rootDir>/shared',
+    '<rootDir>/server',
+    '<rootDir>/testbed',
     '<rootDir>/api',
     '<rootDir>/host',
     ...Object.values(REMOTES).map((remote) => `<rootDir>/${remote.packageDir}`),
-    // The root's own scripts (npm start's runner, the test set-up) and deploy/'s.
+    // The root's own code: scripts (npm start's runner, the test set-up), build/ (what every part's
+    // webpack build uses) and deploy/ (publishing and rolling back a remote's build).
     preset(__dirname, {
       displayName: 'scripts',
-      roots: ['<rootDir>/scripts', '<rootDir>/deploy'],
-      testMatch: ['<rootDir>/scripts/**/*.test.ts', '<rootDir>/deploy/**/*.test.ts'],
+      roots: ['<rootDir>/scripts', '<rootDir>/build', '<rootDir>/deploy'],
+      testMatch: ['<rootDir>/{scripts,build,deploy}/**/*.test.ts?(x)'],
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),

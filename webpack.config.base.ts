@@ -15,17 +15,17 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type MinimizerPlugin from 'minimizer-webpack-plugin';
 import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
-import { BuildInfoPlugin } from './shared/src/node/build-info-plugin';
-import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './shared/src/node/dev-server';
-import { RemoteIntegrityPlugin } from './shared/src/node/integrity-plugin';
-import { pageHtml } from './shared/src/node/page-template';
-import { remoteExposes } from './shared/src/node/remote-exposes';
-import { SharedFallbacksPlugin } from './shared/src/node/shared-fallbacks';
+import { BuildInfoPlugin } from './build/build-info-plugin';
+import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './build/dev-server';
+import { RemoteIntegrityPlugin } from './build/integrity-plugin';
+import { pageHtml } from './build/page-template';
+import { remoteExposes } from './build/remote-exposes';
+import { SharedFallbacksPlugin } from './build/shared-fallbacks';
 import {
   ConsumeSharedCachePlugin,
   StandaloneRuntimePlugin,
   TrimFederationRuntimePlugin,
-} from './shared/src/node/federation-plugins';
+} from './build/federation-plugins';
 
 export interface FederatedAppOptions {
   /** Federation container name: `host`, `gifts`, `redeem` or `content`. */
@@ -313,7 +313,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           __BUILD_TIMESTAMP__: JSON.stringify(build.timestamp),
         }),
         new HtmlWebpackPlugin({
-          // The page is rendered here (shared/src/node/page-template.ts), not by a compilation of
+          // The page is rendered here (build/page-template.ts), not by a compilation of
           // the template of the plugin's own: that child compilation inherits the federation's
           // hooks, so the shared module given by path (react-router-dom's client API) was provided
           // into it too, as a chunk of React, React DOM and the router that it then wrote into this
@@ -338,7 +338,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         ...(production && !isHost ? [new RemoteIntegrityPlugin()] : []),
         ...(production ? precompression() : []),
         // Under `webpack serve`: Fast Refresh in a remote's standalone shell, whose entry alone
-        // gets the development clients (shared/src/node/dev-server.ts).
+        // gets the development clients (build/dev-server.ts).
         ...(remoteDevelopment
           ? [
               new ReactRefreshPlugin({ overlay: false, include: refreshTransform(options.dir).include }),

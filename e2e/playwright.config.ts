@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
 import { RESULTS_DIR } from './support/test-env';
 
 function workers(): number {

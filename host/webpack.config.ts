@@ -1,4 +1,4 @@
-import { readPort } from 'shared/node/env';
+import { readPort } from 'server/env';
 import { createWebpackConfig } from '../webpack.config.base';
 import { configAtHostname, pageHostname } from './server/page-hostname';
 import { defaultOrigins, runtimeConfigFromEnv } from './server/runtime-config-from-env';

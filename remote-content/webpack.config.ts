@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
-import { readPort } from 'shared/node/env';
-import { PrerenderPlugin } from 'shared/node/prerender-plugin';
+import { readPort } from 'server/env';
+import { PrerenderPlugin } from '../build/prerender-plugin';
 import { createWebpackConfig } from '../webpack.config.base';
 import { readOperator } from './build/operator';
 import { PayloadPlugin, payloadInputs } from './build/payload-plugin';

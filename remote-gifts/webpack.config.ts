@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { readPort } from 'shared/node/env';
-import { PrerenderPlugin } from 'shared/node/prerender-plugin';
+import { readPort } from 'server/env';
+import { PrerenderPlugin } from '../build/prerender-plugin';
 import { createWebpackConfig } from '../webpack.config.base';
 
 export default createWebpackConfig({

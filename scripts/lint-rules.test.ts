@@ -24,14 +24,14 @@ async function messagesFor(text: string, file: string): Promise<string[]> {
 }
 
 describe('where code runs', () => {
-  it('keeps Node built-ins and shared/node out of browser code', async () => {
+  it("keeps Node built-ins and the servers' package out of browser code", async () => {
     const messages = await messagesFor(
-      "import { readFileSync } from 'node:fs';\nimport { readPort } from 'shared/node/env';\nexport const x = [readFileSync, readPort];\n",
+      "import { readFileSync } from 'node:fs';\nimport { readPort } from 'server/env';\nexport const x = [readFileSync, readPort];\n",
       'host/src/probe.ts',
     );
     expect(messages).toEqual([
       expect.stringContaining('no Node built-ins'),
-      expect.stringContaining('`shared/node/…` is for servers and build tools'),
+      expect.stringContaining('`server/…` is for servers'),
     ]);
   }, 60_000);
 
@@ -41,6 +41,22 @@ describe('where code runs', () => {
       expect(await messagesFor(text, file)).toEqual([expect.stringContaining('Test helpers stay in tests')]);
     }
     expect(await messagesFor(text, 'remote-gifts/src/probe.test.ts')).toEqual([]);
+  }, 60_000);
+
+  it("keeps the testbed out of production code, and one package's tests out of another", async () => {
+    const testbed = "import { startCluster } from 'testbed/postgres';\nexport const x = startCluster;\n";
+    for (const file of ['api/src/probe.ts', 'host/server/probe.ts']) {
+      expect(await messagesFor(testbed, file)).toEqual([
+        expect.stringContaining('Production code never imports the testbed'),
+      ]);
+    }
+    expect(await messagesFor(testbed, 'api/test/probe.test.ts')).toEqual([]);
+    expect(
+      await messagesFor(
+        "import { post } from '../../api/test/support/test-app';\nexport const x = post;\n",
+        'e2e/support/probe.ts',
+      ),
+    ).toEqual([expect.stringContaining('Browser tests exercise the built, served apps')]);
   }, 60_000);
 });
 

@@ -6,8 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { findPostgresBinaries } from '../api/test/support/postgres';
-import { CHROMIUM_PATH } from '../e2e/support/chromium';
+import { findPostgresBinaries } from 'testbed/postgres';
+import { CHROMIUM_PATH } from 'testbed/chromium';
 import { BROTLI_STATIC_MODULE, NGINX_PATH } from '../e2e/support/nginx';
 
 export interface SystemPackage {

@@ -3,9 +3,9 @@
  * variable; all problems are reported together.
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import { EnvError, httpOrigin, readHostOrigin, readInt, readPort } from 'shared/node/env';
-import type { AllowedOrigin } from 'shared/node/origins';
-import { readTrustProxy, type TrustProxy } from 'shared/node/trust-proxy';
+import { EnvError, httpOrigin, readHostOrigin, readInt, readPort } from 'server/env';
+import type { AllowedOrigin } from 'server/origins';
+import { readTrustProxy, type TrustProxy } from 'server/trust-proxy';
 
 export const API_ROOT = join(__dirname, '..');
 

@@ -5,8 +5,8 @@
  * first (for SHUTDOWN_DELAY_MS after SIGTERM requests are still served, while load balancers
  * notice), then in-flight requests finish, then the database closes and the lock is released.
  */
-import { EnvError } from 'shared/node/env';
-import { onStopSignals } from 'shared/node/stop-signals';
+import { EnvError } from 'server/env';
+import { onStopSignals } from 'server/stop-signals';
 import { CatalogueError, loadCatalogue } from './catalogue/catalogue';
 import { seedPrizes } from './catalogue/seed';
 import { readServerConfig, type ServerConfig } from './config';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { type ApiProcess, startApi } from './support/api-process';
-import { type Cluster, startCluster } from './support/postgres';
+import { type Cluster, startCluster } from 'testbed/postgres';
 import { PRIZES } from './support/test-db';
 
 const OUTAGE_MS = 3_000;

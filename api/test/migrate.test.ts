@@ -14,7 +14,7 @@ import { openPostgres } from '../src/db/pg-database';
 import { openPglite } from '../src/db/pglite-database';
 import { runToExit } from './support/api-process';
 import { shippedMigrations } from './support/migrations';
-import { createTestDatabase } from './support/postgres';
+import { createTestDatabase } from 'testbed/postgres';
 import { PRIZES } from './support/test-db';
 
 const at = new Date('2030-01-01T00:00:00.000Z');

@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { type Database, DatabaseUnavailableError } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
 import { isConnectionFailure, openPostgres } from '../src/db/pg-database';
-import { createTestDatabase, type TestDatabase } from './support/postgres';
+import { createTestDatabase, type TestDatabase } from 'testbed/postgres';
 
 let database: TestDatabase;
 let db: Database;

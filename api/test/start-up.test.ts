@@ -7,8 +7,8 @@ import { loadCatalogue } from '../src/catalogue/catalogue';
 import { API_ROOT } from '../src/config';
 import { openPglite } from '../src/db/pglite-database';
 import { runToExit, startApi } from './support/api-process';
-import { freePort } from './support/free-port';
-import { createTestDatabase } from './support/postgres';
+import { freePort } from 'testbed/free-port';
+import { createTestDatabase } from 'testbed/postgres';
 
 let folder: string;
 

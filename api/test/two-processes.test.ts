@@ -9,7 +9,7 @@ import { type Database } from '../src/db/database';
 import { openPostgres } from '../src/db/pg-database';
 import { type ApiProcess, startApi } from './support/api-process';
 import { shippedMigrations } from './support/migrations';
-import { createTestDatabase, type TestDatabase } from './support/postgres';
+import { createTestDatabase, type TestDatabase } from 'testbed/postgres';
 import { insertOpenSessions } from './support/test-app';
 import { PRIZES } from './support/test-db';
 

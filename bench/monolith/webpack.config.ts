@@ -17,7 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { PrerenderPlugin } from 'shared/node/prerender-plugin';
+import { PrerenderPlugin } from '../../build/prerender-plugin';
 import type { Configuration, WebpackPluginInstance } from 'webpack';
 import { REMOTES } from 'shared/remotes';
 import hostConfig from '../../host/webpack.config';

@@ -1,4 +1,4 @@
-/** gzip sizes of built files, as the servers send them (shared/src/node/static-server.ts). */
+/** gzip sizes of built files, as the servers send them (server/src/static-server.ts). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
-import { startCluster, type Cluster } from '../../api/test/support/postgres';
+import { startCluster, type Cluster } from 'testbed/postgres';
 import { startNginx, type RunningNginx } from './nginx';
 import { freePort, killBundles, startBundle, waitUntilHealthy, type BundleProcess } from './production';
 import { REMOTE_NAMES, ROOT_DIR, TMP_DIR, type RemoteName } from './test-env';

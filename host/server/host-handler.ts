@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
-import { safeRelativePath, sendBody, sendFile, sendText, type RequestHandler } from 'shared/node/static-server';
+import { safeRelativePath, sendBody, sendFile, sendText, type RequestHandler } from 'server/static-server';
 import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { errorTitleFor } from '../src/route-table/error-titles';

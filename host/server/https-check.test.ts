@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TrustProxy } from 'shared/node/trust-proxy';
+import type { TrustProxy } from 'server/trust-proxy';
 import { createHttpsCheck } from './https-check';
 
 const servers: Server[] = [];

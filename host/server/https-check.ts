@@ -1,12 +1,12 @@
 /**
  * Whether a request reached the site over HTTPS, for the headers only HTTPS may carry (HSTS).
  * The host's server speaks plain HTTP behind a TLS proxy or balancer: its `X-Forwarded-Proto`
- * counts only on connections from the proxies TRUST_PROXY names (shared/node/trust-proxy), judged
+ * counts only on connections from the proxies TRUST_PROXY names (server/trust-proxy), judged
  * by the library Fastify uses for the API's same setting, so both read a request alike.
  */
 import type { IncomingMessage } from 'node:http';
 import { compile } from '@fastify/proxy-addr';
-import type { TrustProxy } from 'shared/node/trust-proxy';
+import type { TrustProxy } from 'server/trust-proxy';
 
 export function createHttpsCheck(trustProxy: TrustProxy): (req: IncomingMessage) => boolean {
   const trusted = trustProxy === false ? () => false : compile(trustProxy);

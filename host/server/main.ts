@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readInt, readListenHost, readPort, readShutdownDelay } from 'shared/node/env';
-import { serve } from 'shared/node/serve';
-import { readTrustProxy } from 'shared/node/trust-proxy';
+import { readInt, readListenHost, readPort, readShutdownDelay } from 'server/env';
+import { serve } from 'server/serve';
+import { readTrustProxy } from 'server/trust-proxy';
 import { allowedRemoteOrigins } from 'shared/runtime-config';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';

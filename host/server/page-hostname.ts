@@ -4,7 +4,7 @@
  * sent them at its own hostname instead, so every part is reached the way the page was. URLs an
  * operator set are sent as they are (docs/decisions/0017-any-address-in-development.md).
  */
-import { hostnameOfHost } from 'shared/node/origins';
+import { hostnameOfHost } from 'server/origins';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import type { RemoteSnapshot } from './remote-sources';
 

@@ -6,8 +6,13 @@
  * nothing: the last good answer is kept, and a page is never held up waiting for a remote.
  */
 import sanitizeHtml from 'sanitize-html';
-import { sharedFallbackScripts } from 'shared/node/shared-fallbacks';
-import { manifestFileUrl, manifestIntegrity, manifestPublicPath, manifestRemoteEntry } from 'shared/remote-manifest';
+import {
+  manifestFileUrl,
+  manifestIntegrity,
+  manifestPublicPath,
+  manifestRemoteEntry,
+  sharedFallbackScripts,
+} from 'shared/remote-manifest';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
 
@@ -16,7 +21,7 @@ export interface ExposeFiles {
   scripts: string[];
   /**
    * The remote's copies of the shared modules the module uses that the host's page does not
-   * provide (`shared/node/shared-fallbacks`): the runtime asks for them only once the remote's
+   * provide (`shared/remote-manifest`): the runtime asks for them only once the remote's
    * entry has run. Never copies of what the host provides.
    */
   sharedScripts: string[];

@@ -3,7 +3,7 @@
  * variables with local defaults, or from a JSON file named by RUNTIME_CONFIG_FILE.
  */
 import { readFileSync } from 'node:fs';
-import { readInt, readPort } from 'shared/node/env';
+import { readInt, readPort } from 'server/env';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import {
   ConfigError,

@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { EnvError } from 'shared/node/env';
+import { EnvError } from 'server/env';
 import { fillOperator, OPERATOR_SETTINGS, readOperator } from './operator';
 
 describe('readOperator', () => {

@@ -4,7 +4,7 @@
  * `{{operatorName}}` and so on (docs/decisions/0018-operator-details-are-build-variables.md).
  * Unset, each has a development default that says what it is.
  */
-import { EnvError } from 'shared/node/env';
+import { EnvError } from 'server/env';
 
 type Env = Record<string, string | undefined>;
 

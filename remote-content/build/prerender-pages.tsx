@@ -3,11 +3,11 @@
  * markup the browser's first render of the same page shows, with the payloads the build has
  * just published, and the query cache that render read them from. The host's server puts both
  * into the HTML it sends (docs/decisions/0015-host-server-starts-the-page.md). Run at build time
- * by `shared/node/prerender-plugin`; the real exposed components render, so there is one markup, not two.
+ * by `build/prerender-plugin.ts`; the real exposed components render, so there is one markup, not two.
  */
 import type { ComponentType } from 'react';
-import type { PrerenderedPage } from 'shared/node/prerender-plugin';
-import { prerenderRemotePages } from 'shared/node/prerender-remote-pages';
+import type { PrerenderedPage } from '../../build/prerender-plugin';
+import { prerenderRemotePages } from '../../build/prerender-remote-pages';
 import AboutPage from '../src/exposed/about-page';
 import HomePage from '../src/exposed/home-page';
 import PrivacyPolicyPage from '../src/exposed/privacy-policy-page';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpack, { type Stats } from 'webpack';
 import { CONTENT_PAGES } from '../src/features/content/content-pages';
-import { PrerenderPlugin } from 'shared/node/prerender-plugin';
+import { PrerenderPlugin } from '../../build/prerender-plugin';
 import { readOperator } from './operator';
 import { PayloadPlugin, payloadInputs } from './payload-plugin';
 

@@ -4,8 +4,8 @@
  * bundle, `dist-server/main.js`; from there, as from `server/`, the build is `../dist`.
  */
 import { join } from 'node:path';
-import { readHostOrigin, readListenHost, readPort, readShutdownDelay, readStaticRoot } from 'shared/node/env';
-import { serveRemoteDist } from 'shared/node/serve';
+import { readHostOrigin, readListenHost, readPort, readShutdownDelay, readStaticRoot } from 'server/env';
+import { serveRemoteDist } from 'server/serve';
 
 void serveRemoteDist('remote-content', {
   port: readPort('content'),

@@ -1,4 +1,4 @@
-import { readPort } from 'shared/node/env';
+import { readPort } from 'server/env';
 import { createWebpackConfig } from '../webpack.config.base';
 
 // `exposes` comes from this remote's entry in the registry (shared/src/remotes.ts).

@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { anyHostnameOnPort } from 'shared/node/origins';
+import { anyHostnameOnPort } from 'server/origins';
 import { type App } from '../app-context';
 import { installErrorHandlers } from './error-handler';
 import { installSameSiteGuard } from './same-site-guard';

@@ -10,7 +10,7 @@
  * it then admits only a page on the hostname this request was sent to.
  */
 import { type FastifyRequest } from 'fastify';
-import { isAllowedOrigin, type AllowedOrigin } from 'shared/node/origins';
+import { isAllowedOrigin, type AllowedOrigin } from 'server/origins';
 import { type App } from '../app-context';
 import { HttpError } from './errors';
 

@@ -1,7 +1,7 @@
 /** `src/index.ts` as its own process (through tsx), as `npm run serve -w api` runs it. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from './free-port';
+import { freePort } from 'testbed/free-port';
 
 const API_DIR = join(__dirname, '..', '..');
 // PGlite compiles and starts a whole PostgreSQL: on a loaded two-core machine that can take long.

@@ -1,5 +1,5 @@
 /** Once per jest run: a PostgreSQL server for every test file (see postgres.ts). */
-import { ADMIN_URL_ENV, type Cluster, startCluster } from './postgres';
+import { ADMIN_URL_ENV, type Cluster, startCluster } from 'testbed/postgres';
 
 declare global {
   var apiTestPostgresCluster: Cluster | undefined;

@@ -8,7 +8,7 @@ import { type Database } from '../../src/db/database';
 import { migrate } from '../../src/db/migrate';
 import { openPostgres } from '../../src/db/pg-database';
 import { openPglite } from '../../src/db/pglite-database';
-import { createTestDatabase } from './postgres';
+import { createTestDatabase } from 'testbed/postgres';
 
 export type Driver = 'pglite' | 'postgres';
 

@@ -10,7 +10,7 @@
  *   another hash reloads the page once it has compiled (`ok` or `warnings`); one that failed
  *   (`errors`) waits for the next good build, and its errors stay in the remote's terminal.
  * - `static-changed`: the build changed no module but one of its other inputs (remote-content's
- *   Markdown), sent by shared/src/node/dev-server.ts: reload.
+ *   Markdown), sent by build/dev-server.ts: reload.
  *
  * A remote that is no development server (a deployed build the configuration points at)
  * refuses the socket: it is named once in the console and left alone.

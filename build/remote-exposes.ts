@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, normalize } from 'node:path';
-import { remoteSpec, webpackExposes, type RemoteSpec } from '../remotes';
+import { remoteSpec, webpackExposes, type RemoteSpec } from 'shared/remotes';
 
 export class ExposesError extends Error {
   constructor(message: string) {

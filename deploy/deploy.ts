@@ -25,7 +25,7 @@ import { constants, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuildInfo, BuildMeta } from '../build-info';
+import type { BuildInfo, BuildMeta } from 'shared/build-info';
 
 export const LATEST_FILE = 'builds/latest.json';
 export const META_DIR = 'builds/meta';

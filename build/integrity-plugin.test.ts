@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import webpack, { type Configuration, type WebpackPluginInstance } from 'webpack';
-import type { BuildMeta } from '../build-info';
+import type { BuildMeta } from 'shared/build-info';
 import { BuildInfoPlugin } from './build-info-plugin';
 import { RemoteIntegrityPlugin, sha384Integrity } from './integrity-plugin';
 

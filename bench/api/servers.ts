@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Readable } from 'node:stream';
 import { Client } from 'pg';
-import { freePort } from '../test/support/free-port';
-import { type Cluster, startCluster } from '../test/support/postgres';
+import { freePort } from 'testbed/free-port';
+import { type Cluster, startCluster } from 'testbed/postgres';
 import { send } from './http';
 
-export const API_DIR = join(__dirname, '..');
+export const API_DIR = join(__dirname, '..', '..', 'api');
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 const TAIL_BYTES = 4096;

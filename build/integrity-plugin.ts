@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Asset, Chunk, Compilation, Compiler } from 'webpack';
-import { INTEGRITY_FIELD } from '../remote-manifest';
+import { INTEGRITY_FIELD } from 'shared/remote-manifest';
 
 const PLUGIN = 'RemoteIntegrityPlugin';
 const MANIFEST = 'mf-manifest.json';

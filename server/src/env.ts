@@ -1,7 +1,7 @@
 /** Reads process environment settings, failing with a message that names the variable. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { DEFAULT_PORTS, type PartName } from '../ports';
+import { DEFAULT_PORTS, type PartName } from 'shared/ports';
 import { anyHostnameOnPort, type AllowedOrigin } from './origins';
 
 export class EnvError extends Error {

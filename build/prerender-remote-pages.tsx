@@ -8,10 +8,10 @@ import { dehydrate, type QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
-import { createApiClient } from '../api/client';
-import { ApiProvider } from '../browser/api/api-context';
-import { queryClient as client } from '../browser/api/query-client';
-import { REMOTES, type RemoteName, type RemoteSpec } from '../remotes';
+import { createApiClient } from 'shared/api/client';
+import { ApiProvider } from 'shared/browser/api/api-context';
+import { queryClient as client } from 'shared/browser/api/query-client';
+import { REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 import type { PrerenderedPage } from './prerender-plugin';
 
 export interface PrerenderRemotePagesOptions {

@@ -7,19 +7,11 @@
  * runtime finds that out only once the remote's entry has run: one more round trip, after the
  * entry's. The remote's build knows which shared modules each exposed module needs and which
  * scripts hold its copy of each; SharedFallbacksPlugin writes that into the manifest, and the
- * host's server (`sharedFallbackScripts`) preloads the copies its page does not provide.
+ * host's server (`sharedFallbackScripts` in `shared/remote-manifest`) preloads the copies its page does not provide.
  */
+import { SHARED_FALLBACKS_FIELD, type SharedFallbacks } from 'shared/remote-manifest';
 import type { Chunk, ChunkGroup, Compilation, Compiler, Module } from 'webpack';
 
-/** The manifest's `sharedFallbacks` field. */
-export interface SharedFallbacks {
-  /** The shared modules each exposed module's code uses, by exposed name (`GiftPage`). */
-  exposes: Record<string, string[]>;
-  /** For each shared module: the scripts of the remote's own copy, and the shared modules that copy uses. */
-  shared: Record<string, { js: string[]; uses: string[] }>;
-}
-
-export const SHARED_FALLBACKS_FIELD = 'sharedFallbacks';
 const MANIFEST = 'mf-manifest.json';
 const PLUGIN = 'SharedFallbacksPlugin';
 /** The chunk @module-federation/enhanced makes of each exposed module. */
@@ -102,29 +94,4 @@ function sharedFallbacksOf(compilation: Compilation): SharedFallbacks {
     consumers.forEach(describe);
   }
   return result;
-}
-
-/**
- * The scripts of the remote's own copies of the shared modules an exposed module needs that the
- * page does not provide (`provided`), and of what those copies need in turn, as file names
- * relative to the manifest's files. An older manifest without the field gives none.
- */
-export function sharedFallbackScripts(manifest: unknown, expose: string, provided: ReadonlySet<string>): string[] {
-  const fallbacks = (manifest as { [SHARED_FALLBACKS_FIELD]?: Partial<SharedFallbacks> } | null)?.[
-    SHARED_FALLBACKS_FIELD
-  ];
-  const roots = fallbacks?.exposes?.[expose];
-  if (!Array.isArray(roots) || !fallbacks?.shared) return [];
-  const shared = fallbacks.shared;
-  const scripts = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (key: unknown): void => {
-    if (typeof key !== 'string' || seen.has(key) || provided.has(key)) return;
-    seen.add(key);
-    const copy = Object.hasOwn(shared, key) ? shared[key] : undefined;
-    for (const file of Array.isArray(copy?.js) ? copy.js : []) if (typeof file === 'string') scripts.add(file);
-    (Array.isArray(copy?.uses) ? copy.uses : []).forEach(visit);
-  };
-  roots.forEach(visit);
-  return [...scripts];
 }

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_PORTS } from '../ports';
+import { DEFAULT_PORTS } from 'shared/ports';
 import { EnvError, readHostOrigin, readInt, readListenHost, readPort, readShutdownDelay, readStaticRoot } from './env';
 
 /** The EnvError that `read` throws; fails the test when nothing is thrown. */

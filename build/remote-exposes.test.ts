@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RemoteSpec } from '../remotes';
+import type { RemoteSpec } from 'shared/remotes';
 import { ExposesError, remoteExposes } from './remote-exposes';
 
 const NEWS: RemoteSpec = {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Compilation } from 'webpack';
 
-const BROWSER_DIR = join(__dirname, '..', 'browser');
+const BROWSER_DIR = join(__dirname, '..', 'shared', 'src', 'browser');
 export const PAGE_TEMPLATE = join(BROWSER_DIR, 'index.html');
 export const THEME_CSS = join(BROWSER_DIR, 'theme', 'theme.css');
 

@@ -3,7 +3,7 @@
  * running host can tell that a newer build of itself or of a remote has been deployed.
  */
 import type { Compiler } from 'webpack';
-import type { BuildInfo, BuildMeta } from '../build-info';
+import type { BuildInfo, BuildMeta } from 'shared/build-info';
 
 export interface BuildInfoOptions extends BuildInfo {
   app: string;

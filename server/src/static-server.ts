@@ -11,7 +11,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
-import { decodePath } from '../url-path';
+import { decodePath } from 'shared/url-path';
 import { cacheControlFor } from './cache-policy';
 import { isAllowedOrigin, type AllowedOrigin } from './origins';
 
