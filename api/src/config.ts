@@ -1,11 +1,25 @@
 /**
- * The API's configuration, read from the environment once at start-up. Every problem names the
- * variable; all problems are reported together.
+ * The API's configuration, read from the environment once at start-up through one schema
+ * (`API_ENV`). Every problem names the variable; all problems are reported together.
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import { EnvError, httpOrigin, readHostOrigin, readInt, readPort } from 'server/env';
+import {
+  deriveEnv,
+  type Env,
+  EnvError,
+  envSchema,
+  HOST_ORIGIN_VARIABLES,
+  hostOriginOf,
+  httpOrigin,
+  listenAddress,
+  parseEnv,
+  partPort,
+  positiveInt,
+  type Reader,
+  shutdownDelay,
+} from 'server/env';
 import type { AllowedOrigin } from 'server/origins';
-import { readTrustProxy, type TrustProxy } from 'server/trust-proxy';
+import { type TrustProxy, trustProxy } from 'server/trust-proxy';
 
 export const API_ROOT = join(__dirname, '..');
 
@@ -50,40 +64,37 @@ export interface ServerConfig extends AppConfig {
   shutdownDelayMs: number;
 }
 
-type Env = Record<string, string | undefined>;
-
-function readWinRate(env: Env): number {
-  const raw = env.GAME_WIN_RATE;
-  if (raw === undefined || raw === '') return 0.3;
+/** GAME_WIN_RATE: a probability, 0 to 1. */
+const winRate: Reader<number> = (raw, name) => {
+  if (raw === undefined) return 0.3;
   const value = /^\d*\.?\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= 1)) throw new EnvError(`GAME_WIN_RATE must be a number from 0 to 1, got "${raw}"`);
+  if (!(value >= 0 && value <= 1)) throw new EnvError(`${name} must be a number from 0 to 1, got "${raw}"`);
   return value;
-}
+};
 
-function readLogLevel(env: Env): LogLevel {
-  const raw = env.LOG_LEVEL;
-  if (raw === undefined || raw === '') return 'info';
+const logLevel: Reader<LogLevel> = (raw, name) => {
+  if (raw === undefined) return 'info';
   const level = LOG_LEVELS.find((candidate) => candidate === raw);
-  if (!level) throw new EnvError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  if (!level) throw new EnvError(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return level;
-}
+};
 
-function readOrigins(env: Env): string[] {
-  const raw = env.CORS_ORIGINS;
+/** CORS_ORIGINS: comma-separated origins. */
+const origins: Reader<string[]> = (raw, name) => {
   if (raw === undefined || raw.trim() === '') return [];
   return raw.split(',').map((part) => {
     const value = part.trim();
     const origin = httpOrigin(value);
     if (!origin) {
-      throw new EnvError(`CORS_ORIGINS must be comma-separated origins such as http://localhost:4301, got "${value}"`);
+      throw new EnvError(`${name} must be comma-separated origins such as http://localhost:4301, got "${value}"`);
     }
     return origin;
   });
-}
+};
 
-function readDatabaseUrl(env: Env): string | undefined {
-  const raw = env.DATABASE_URL;
-  if (raw === undefined || raw === '') return undefined;
+/** DATABASE_URL: a PostgreSQL URL; the message never repeats it, since it holds a password. */
+const databaseUrl: Reader<string | undefined> = (raw, name) => {
+  if (raw === undefined) return undefined;
   let protocol: string | undefined;
   try {
     protocol = new URL(raw).protocol;
@@ -91,72 +102,63 @@ function readDatabaseUrl(env: Env): string | undefined {
     protocol = undefined;
   }
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-    throw new EnvError('DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts');
+    throw new EnvError(`${name} must be a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts`);
   }
   return raw;
+};
+
+/** A path, relative to the current folder, or `memory://` (PGlite in memory). */
+function path(fallback: string): Reader<string> {
+  return (raw) => (raw === undefined ? fallback : raw === 'memory://' || isAbsolute(raw) ? raw : resolve(raw));
 }
 
-function readPath(env: Env, name: string, fallback: string): string {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'memory://' || isAbsolute(raw)) return raw;
-  return resolve(raw);
-}
-
-function readDelay(env: Env, name: string, fallback: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= max))
-    throw new EnvError(`${name} must be a whole number of milliseconds from 0 to ${max}, got "${raw}"`);
-  return value;
-}
-
-function readListenHost(env: Env): string | undefined {
-  const raw = env.API_HOST;
-  return raw === undefined || raw === '' ? undefined : raw;
-}
+/** Every variable the API reads, in the order its problems are reported. */
+const API_ENV = deriveEnv(
+  envSchema({
+    API_PORT: partPort('api').read,
+    API_HOST: listenAddress,
+    ...HOST_ORIGIN_VARIABLES,
+    CORS_ORIGINS: origins,
+    TRUST_PROXY: trustProxy(
+      'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
+    ),
+    LOG_LEVEL: logLevel,
+    GAME_WIN_RATE: winRate,
+    GIFT_TTL_DAYS: positiveInt(30),
+    REDEEM_SESSION_TTL_MINUTES: positiveInt(30),
+    PLAYS_PER_VISITOR_PER_DAY: positiveInt(5),
+    PLAYS_PER_IP_PER_DAY: positiveInt(50),
+    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: positiveInt(10),
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: positiveInt(10),
+    PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
+    PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
+    SHUTDOWN_DELAY_MS: shutdownDelay,
+  }),
+  (env): ServerConfig => ({
+    port: env.API_PORT,
+    listenHost: env.API_HOST,
+    hostOrigin: hostOriginOf(env),
+    corsOrigins: env.CORS_ORIGINS,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    gameWinRate: env.GAME_WIN_RATE,
+    giftTtlDays: env.GIFT_TTL_DAYS,
+    redeemSessionTtlMinutes: env.REDEEM_SESSION_TTL_MINUTES,
+    limits: {
+      playsPerVisitorPerDay: env.PLAYS_PER_VISITOR_PER_DAY,
+      playsPerIpPerDay: env.PLAYS_PER_IP_PER_DAY,
+      redeemAttemptsPerIpPerMinute: env.REDEEM_ATTEMPTS_PER_IP_PER_MINUTE,
+    },
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    pgliteDataDir: env.PGLITE_DATA_DIR,
+    catalogueFile: env.PRIZE_CATALOGUE_FILE,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+  }),
+);
 
 /** Reads every variable; throws one EnvError listing every problem. */
 export function readServerConfig(env: Env = process.env): ServerConfig {
-  const problems: string[] = [];
-  const read = <T>(reader: () => T, fallback: T): T => {
-    try {
-      return reader();
-    } catch (error) {
-      if (!(error instanceof EnvError)) throw error;
-      problems.push(error.message);
-      return fallback;
-    }
-  };
-  const config: ServerConfig = {
-    port: read(() => readPort('api', env), 0),
-    listenHost: readListenHost(env),
-    hostOrigin: read(() => readHostOrigin(env), ''),
-    corsOrigins: read(() => readOrigins(env), []),
-    trustProxy: read(
-      () =>
-        readTrustProxy(
-          'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
-          env,
-        ),
-      false,
-    ),
-    logLevel: read(() => readLogLevel(env), 'info'),
-    gameWinRate: read(() => readWinRate(env), 0),
-    giftTtlDays: read(() => readInt('GIFT_TTL_DAYS', 30, env), 0),
-    redeemSessionTtlMinutes: read(() => readInt('REDEEM_SESSION_TTL_MINUTES', 30, env), 0),
-    limits: {
-      playsPerVisitorPerDay: read(() => readInt('PLAYS_PER_VISITOR_PER_DAY', 5, env), 0),
-      playsPerIpPerDay: read(() => readInt('PLAYS_PER_IP_PER_DAY', 50, env), 0),
-      redeemAttemptsPerIpPerMinute: read(() => readInt('REDEEM_ATTEMPTS_PER_IP_PER_MINUTE', 10, env), 0),
-    },
-    databaseUrl: read(() => readDatabaseUrl(env), undefined),
-    databasePoolSize: read(() => readInt('DATABASE_POOL_SIZE', 10, env), 0),
-    pgliteDataDir: readPath(env, 'PGLITE_DATA_DIR', join(API_ROOT, '.data', 'pglite')),
-    catalogueFile: readPath(env, 'PRIZE_CATALOGUE_FILE', join(API_ROOT, 'catalogue.json')),
-    shutdownDelayMs: read(() => readDelay(env, 'SHUTDOWN_DELAY_MS', 0, 120_000), 0),
-  };
-  if (problems.length > 0) throw new EnvError(problems.join('\n'));
-  return config;
+  return parseEnv(API_ENV, env);
 }

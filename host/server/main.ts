@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readInt, readListenHost, readPort, readShutdownDelay } from 'server/env';
+import { envSchema, listenAddress, parseEnv, partPort, positiveInt, type Reader, shutdownDelay } from 'server/env';
 import { serve } from 'server/serve';
-import { readTrustProxy } from 'server/trust-proxy';
+import { trustProxy } from 'server/trust-proxy';
 import { allowedRemoteOrigins } from 'shared/runtime-config';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
@@ -18,6 +18,18 @@ import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env'
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
+const refreshInterval: Reader<number> = (raw, name) =>
+  raw === '0' ? 0 : positiveInt(DEFAULT_REMOTE_REFRESH_MS)(raw, name);
+
+/** The variables of the host's server itself; the runtime configuration's are read by `runtimeConfigFromEnv`. */
+const HOST_ENV = envSchema({
+  HOST_PORT: partPort('host').read,
+  LISTEN_HOST: listenAddress,
+  SHUTDOWN_DELAY_MS: shutdownDelay,
+  REMOTE_REFRESH_MS: refreshInterval,
+  // Behind a TLS proxy, its X-Forwarded-Proto says whether a page came over HTTPS (HSTS).
+  TRUST_PROXY: trustProxy('X-Forwarded-Proto from any client, so any client could say how it reached the site'),
+});
 
 /** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
 function hostShared(root: string): Set<string> | undefined {
@@ -35,24 +47,17 @@ function main(): void {
   const root = join(__dirname, '..', 'dist');
   let config;
   let followed;
-  let port;
-  let listenHost;
-  let shutdownDelayMs;
-  let refreshMs;
-  let trustProxy;
+  let env;
   try {
+    env = parseEnv(HOST_ENV);
     config = runtimeConfigFromEnv(process.env);
     followed = defaultOrigins(process.env);
-    port = readPort('host');
-    listenHost = readListenHost();
-    shutdownDelayMs = readShutdownDelay();
-    refreshMs = process.env.REMOTE_REFRESH_MS === '0' ? 0 : readInt('REMOTE_REFRESH_MS', DEFAULT_REMOTE_REFRESH_MS);
-    // Behind a TLS proxy, its X-Forwarded-Proto says whether a page came over HTTPS (HSTS).
-    trustProxy = readTrustProxy('X-Forwarded-Proto from any client, so any client could say how it reached the site');
   } catch (error) {
     console.error(`[host] cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+  const { HOST_PORT: port, LISTEN_HOST: listenHost, SHUTDOWN_DELAY_MS: shutdownDelayMs } = env;
+  const { REMOTE_REFRESH_MS: refreshMs, TRUST_PROXY: trustProxySetting } = env;
   if (!existsSync(join(root, 'index.html'))) {
     console.error('[host] cannot start: dist/index.html is missing; run npm run build -w host');
     process.exit(1);
@@ -74,7 +79,7 @@ function main(): void {
     sources,
     hostCss: String(hostCss),
     followed,
-    isHttps: createHttpsCheck(trustProxy),
+    isHttps: createHttpsCheck(trustProxySetting),
   });
   void serve('host', port, handler, {
     buildFile: join(root, HOST_BUILD_FILE),

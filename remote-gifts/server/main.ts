@@ -4,13 +4,9 @@
  * bundle, `dist-server/main.js`; from there, as from `server/`, the build is `../dist`.
  */
 import { join } from 'node:path';
-import { readHostOrigin, readListenHost, readPort, readShutdownDelay, readStaticRoot } from 'server/env';
+import { parseEnvOrExit, staticPartEnv } from 'server/env';
 import { serveRemoteDist } from 'server/serve';
 
-void serveRemoteDist('remote-gifts', {
-  port: readPort('gifts'),
-  root: readStaticRoot(join(__dirname, '..', 'dist')),
-  hostOrigin: readHostOrigin(),
-  listenHost: readListenHost(),
-  shutdownDelayMs: readShutdownDelay(),
-});
+// Every variable it reads, through one schema: a bad one stops it with a message naming it.
+const env = parseEnvOrExit('remote-gifts', staticPartEnv('gifts', join(__dirname, '..', 'dist')));
+void serveRemoteDist('remote-gifts', env);

@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORTS } from 'shared/ports';
-import { EnvError, readHostOrigin, readInt, readListenHost, readPort, readShutdownDelay, readStaticRoot } from './env';
+import { EnvError, type Env, envSchema, parseEnv, positiveInt, readInt, readPort, staticPartEnv } from './env';
+
+/** A remote's server's environment (`staticPartEnv`), serving `root` by default. */
+const remoteEnv = (env: Env, root = '/app/dist') => parseEnv(staticPartEnv('gifts', root), env);
+const readHostOrigin = (env: Env) => remoteEnv(env).hostOrigin;
+const readStaticRoot = (root: string, env: Env) => remoteEnv(env, root).root;
+const readListenHost = (env: Env) => remoteEnv(env).listenHost;
+const readShutdownDelay = (env: Env) => remoteEnv(env).shutdownDelayMs;
 
 /** The EnvError that `read` throws; fails the test when nothing is thrown. */
 function envErrorFrom(read: () => unknown): EnvError {
@@ -211,5 +218,42 @@ describe('readShutdownDelay', () => {
     expect(() => readShutdownDelay({ SHUTDOWN_DELAY_MS: raw })).toThrow(
       new EnvError(`SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "${raw}"`),
     );
+  });
+});
+
+describe("a server's environment, read through one schema", () => {
+  it('reports every bad variable together, a line each, in the order the schema lists them', () => {
+    const error = envErrorFrom(() =>
+      remoteEnv({ REMOTE_GIFTS_PORT: 'x', STATIC_ROOT: 'relative', SHUTDOWN_DELAY_MS: '10s', LISTEN_HOST: '::1' }),
+    );
+    expect(error.message.split('\n')).toEqual([
+      'REMOTE_GIFTS_PORT must be a port number between 1 and 65535, got "x"',
+      'STATIC_ROOT must be an absolute path, got "relative"',
+      'SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "10s"',
+    ]);
+  });
+
+  it("gives a remote's server everything it is told, each from its own variable", () => {
+    expect(
+      remoteEnv({
+        REMOTE_GIFTS_PORT: '8081',
+        HOST_PORT: '8080',
+        LISTEN_HOST: '127.0.0.1',
+        SHUTDOWN_DELAY_MS: '500',
+      }),
+    ).toEqual({
+      port: 8081,
+      root: '/app/dist',
+      hostOrigin: expect.any(RegExp),
+      listenHost: '127.0.0.1',
+      shutdownDelayMs: 500,
+    });
+    expect(parseEnv(staticPartEnv('content', '/srv'), {}).port).toBe(DEFAULT_PORTS.content.port);
+  });
+
+  it('leaves variables outside the schema alone', () => {
+    expect(parseEnv(envSchema({ PLAYS: positiveInt(5) }), { PLAYS: '7', PATH: '/usr/bin', OTHER: 'x' })).toEqual({
+      PLAYS: 7,
+    });
   });
 });

@@ -1,7 +1,13 @@
-/** Reads process environment settings, failing with a message that names the variable. */
+/**
+ * A server's environment, read through one schema (zod): each variable the server reads is a
+ * field of it, read by a `Reader`. Unset and empty are the same; a bad value becomes an issue
+ * whose message names the variable and what it got, and `parseEnv` reports every issue of the
+ * environment together, in one EnvError.
+ */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { DEFAULT_PORTS, type PartName } from 'shared/ports';
+import { z } from 'zod';
 import { anyHostnameOnPort, type AllowedOrigin } from './origins';
 
 export class EnvError extends Error {
@@ -11,28 +17,108 @@ export class EnvError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-export function readPort(part: PartName, env: Env = process.env): number {
-  const { env: name, port } = DEFAULT_PORTS[part];
-  const raw = env[name];
-  if (raw === undefined || raw === '') return port;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(value) || value < 1 || value > 65535) {
-    throw new EnvError(`${name} must be a port number between 1 and 65535, got "${raw}"`);
+/** One variable's value from its text (undefined when unset or empty); a bad value throws an EnvError naming `name`. */
+export type Reader<T> = (raw: string | undefined, name: string) => T;
+
+type Readers = Record<string, Reader<unknown>>;
+type Values<R extends Readers> = { [K in keyof R]: R[K] extends Reader<infer T> ? T : never };
+
+/** Runs `read`, turning its EnvError into an issue of the schema being parsed. */
+function attempt<T>(read: () => T, ctx: z.RefinementCtx): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
   }
-  return value;
 }
 
-export function readInt(name: string, fallback: number, env: Env = process.env): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new EnvError(`${name} must be a positive whole number, got "${raw}"`);
-  }
-  return value;
+/** The schema of an environment: one field per variable, each read by its reader. */
+export function envSchema<R extends Readers>(readers: R): z.ZodType<Values<R>, Env> {
+  const shape = Object.fromEntries(
+    Object.entries(readers).map(([name, read]) => [
+      name,
+      z
+        .string()
+        .optional()
+        .transform((value, ctx) => attempt(() => read(value === '' ? undefined : value, name), ctx)),
+    ]),
+  );
+  return z.object(shape) as unknown as z.ZodType<Values<R>, Env>;
 }
+
+/**
+ * A schema whose values are worked out from several variables once each is read (an origin that
+ * defaults to another variable's port); `derive` may throw an EnvError like a reader.
+ */
+export function deriveEnv<T, U>(schema: z.ZodType<T, Env>, derive: (values: T) => U): z.ZodType<U, Env> {
+  return schema.transform((values, ctx) => attempt(() => derive(values), ctx));
+}
+
+/** The environment as `schema` reads it, or one EnvError with every problem, a line each. */
+export function parseEnv<T>(schema: z.ZodType<T, Env>, env: Env = process.env): T {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new EnvError(result.error.issues.map((issue) => issue.message).join('\n'));
+}
+
+/**
+ * For a server's start: its environment, or, with a bad one, every problem on stderr and exit
+ * code 1, before the server binds anything.
+ */
+export function parseEnvOrExit<T>(label: string, schema: z.ZodType<T, Env>, env: Env = process.env): T {
+  try {
+    return parseEnv(schema, env);
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    console.error(`[${label}] cannot start: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+// Readers.
+
+/** A whole number within `[min, max]` (digits only), else `fallback` when unset. */
+function wholeNumber(fallback: number, accepts: (value: number) => boolean, expected: string): Reader<number> {
+  return (raw, name) => {
+    if (raw === undefined) return fallback;
+    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!accepts(value)) throw new EnvError(`${name} must be ${expected}, got "${raw}"`);
+    return value;
+  };
+}
+
+export function port(fallback: number): Reader<number> {
+  return wholeNumber(
+    fallback,
+    (value) => Number.isInteger(value) && value >= 1 && value <= 65535,
+    'a port number between 1 and 65535',
+  );
+}
+
+export function positiveInt(fallback: number): Reader<number> {
+  return wholeNumber(fallback, (value) => Number.isInteger(value) && value >= 1, 'a positive whole number');
+}
+
+export function millis(fallback: number, max: number): Reader<number> {
+  return wholeNumber(
+    fallback,
+    (value) => value >= 0 && value <= max,
+    `a whole number of milliseconds from 0 to ${max}`,
+  );
+}
+
+/** The text as given, undefined when unset. */
+export const text: Reader<string | undefined> = (raw) => raw;
+
+/** An address to listen on (LISTEN_HOST, API_HOST); undefined, every interface, when unset or blank. */
+export const listenAddress: Reader<string | undefined> = (raw) => {
+  const value = raw?.trim();
+  return value === undefined || value === '' ? undefined : value;
+};
 
 /** The http(s) origin of `raw` (`https://example.com/path` → `https://example.com`), if it has one. */
 export function httpOrigin(raw: string): string | undefined {
@@ -45,56 +131,104 @@ export function httpOrigin(raw: string): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
 }
 
+/** An origin such as `example`, trimmed of path, query and default port; undefined when unset. */
+export function origin(example: string): Reader<string | undefined> {
+  return (raw, name) => {
+    if (raw === undefined) return undefined;
+    const value = httpOrigin(raw);
+    if (!value) throw new EnvError(`${name} must be an origin such as ${example}, got "${raw}"`);
+    return value;
+  };
+}
+
+/** An absolute path to an existing folder, such as a deploy target; else `fallback`. */
+export function existingFolder(fallback: string): Reader<string> {
+  return (raw, name) => {
+    if (raw === undefined) return fallback;
+    if (!isAbsolute(raw)) throw new EnvError(`${name} must be an absolute path, got "${raw}"`);
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(raw).isDirectory();
+    } catch {
+      isDirectory = false;
+    }
+    if (!isDirectory) throw new EnvError(`${name} must be an existing folder, got "${raw}"`);
+    return raw;
+  };
+}
+
+// What several servers read alike.
+
+/** The part's port variable (HOST_PORT, REMOTE_GIFTS_PORT, API_PORT, …) and its reader. */
+export function partPort(part: PartName): { name: string; read: Reader<number> } {
+  return { name: DEFAULT_PORTS[part].env, read: port(DEFAULT_PORTS[part].port) };
+}
+
+/** HOST_ORIGIN, and HOST_PORT for its default: what `hostOriginOf` needs. */
+export const HOST_ORIGIN_VARIABLES = {
+  HOST_ORIGIN: origin('http://localhost:3000'),
+  HOST_PORT: text,
+};
+
 /**
  * The origin visitors load the host from (HOST_ORIGIN); the remotes and the API allow it through
- * CORS. Unset, the development default: the host's port on whatever hostname the page was opened
- * at (see `isAllowedOrigin`).
+ * CORS. Unset, the development default: the host's port (HOST_PORT, read only then) on whatever
+ * hostname the page was opened at (see `isAllowedOrigin`).
  */
-export function readHostOrigin(env: Env = process.env): AllowedOrigin {
-  const raw = env.HOST_ORIGIN;
-  if (raw === undefined || raw === '') return anyHostnameOnPort(readPort('host', env));
-  const origin = httpOrigin(raw);
-  if (!origin) throw new EnvError(`HOST_ORIGIN must be an origin such as http://localhost:3000, got "${raw}"`);
-  return origin;
+export function hostOriginOf(values: {
+  HOST_ORIGIN: string | undefined;
+  HOST_PORT: string | undefined;
+}): AllowedOrigin {
+  if (values.HOST_ORIGIN !== undefined) return values.HOST_ORIGIN;
+  const host = partPort('host');
+  return anyHostnameOnPort(host.read(values.HOST_PORT === '' ? undefined : values.HOST_PORT, host.name));
 }
 
 /**
- * The folder a remote's server serves: `STATIC_ROOT` (an absolute path to an existing folder,
- * such as a deploy target) or the package's own build folder.
+ * After SIGTERM, how long a server keeps serving while its health route answers 503
+ * (SHUTDOWN_DELAY_MS): time for a load balancer to notice.
  */
-export function readStaticRoot(defaultRoot: string, env: Env = process.env): string {
-  const raw = env.STATIC_ROOT;
-  if (raw === undefined || raw === '') return defaultRoot;
-  if (!isAbsolute(raw)) throw new EnvError(`STATIC_ROOT must be an absolute path, got "${raw}"`);
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(raw).isDirectory();
-  } catch {
-    isDirectory = false;
-  }
-  if (!isDirectory) throw new EnvError(`STATIC_ROOT must be an existing folder, got "${raw}"`);
-  return raw;
+export const shutdownDelay = millis(0, 120_000);
+
+/** What a static part's server (a remote's) is told by its environment. */
+export interface StaticPartEnv {
+  port: number;
+  /** The folder served: STATIC_ROOT (such as a deploy target) or the package's own build. */
+  root: string;
+  hostOrigin: AllowedOrigin;
+  /** LISTEN_HOST, such as 127.0.0.1 behind a reverse proxy; undefined: every interface. */
+  listenHost: string | undefined;
+  shutdownDelayMs: number;
 }
 
-/**
- * After SIGTERM, how long the host's and remotes' servers keep serving while their health route
- * answers 503 (`SHUTDOWN_DELAY_MS`, as for the API): time for a load balancer to notice.
- */
-export function readShutdownDelay(env: Env = process.env): number {
-  const raw = env.SHUTDOWN_DELAY_MS;
-  if (raw === undefined || raw === '') return 0;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= 120_000)) {
-    throw new EnvError(`SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "${raw}"`);
-  }
-  return value;
+/** A remote's server's environment: its port, STATIC_ROOT, HOST_ORIGIN, LISTEN_HOST, SHUTDOWN_DELAY_MS. */
+export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<StaticPartEnv, Env> {
+  const { name, read } = partPort(part);
+  // The port's variable is the part's (REMOTE_GIFTS_PORT, …): a key known only here.
+  const readers: Readers = {
+    [name]: read,
+    STATIC_ROOT: existingFolder(defaultRoot),
+    ...HOST_ORIGIN_VARIABLES,
+    LISTEN_HOST: listenAddress,
+    SHUTDOWN_DELAY_MS: shutdownDelay,
+  };
+  return deriveEnv(envSchema(readers), (values) => ({
+    port: values[name] as number,
+    root: values.STATIC_ROOT as string,
+    hostOrigin: hostOriginOf(values as Parameters<typeof hostOriginOf>[0]),
+    listenHost: values.LISTEN_HOST as string | undefined,
+    shutdownDelayMs: values.SHUTDOWN_DELAY_MS as number,
+  }));
 }
 
-/**
- * The address the host's and remotes' servers listen on (`LISTEN_HOST`, such as 127.0.0.1
- * behind a reverse proxy); undefined, every interface, when unset.
- */
-export function readListenHost(env: Env = process.env): string | undefined {
-  const raw = env.LISTEN_HOST?.trim();
-  return raw === undefined || raw === '' ? undefined : raw;
+// One variable at a time, for code that reads a single one (a webpack config's dev-server port,
+// the host's runtime configuration).
+
+export function readPort(part: PartName, env: Env = process.env): number {
+  const { name, read } = partPort(part);
+  return parseEnv(envSchema({ [name]: read }), env)[name] as number;
+}
+
+export function readInt(name: string, fallback: number, env: Env = process.env): number {
+  return parseEnv(envSchema({ [name]: positiveInt(fallback) }), env)[name] as number;
 }

@@ -1,5 +1,11 @@
 /** @jest-environment node */
-import { readTrustProxy } from './trust-proxy';
+import { type Env, envSchema, parseEnv } from './env';
+import { type TrustProxy, trustProxy } from './trust-proxy';
+
+/** TRUST_PROXY as a server's schema reads it. */
+function readTrustProxy(consequence: string, env: Env): TrustProxy {
+  return parseEnv(envSchema({ TRUST_PROXY: trustProxy(consequence) }), env).TRUST_PROXY;
+}
 
 const CONSEQUENCE = 'X-Forwarded-Proto from any client';
 

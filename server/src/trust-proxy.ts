@@ -1,13 +1,11 @@
 /**
  * TRUST_PROXY: the proxies or load balancers in front of a server, whose `X-Forwarded-*` headers
- * it believes. The API (Fastify's `trustProxy`) and the host's server read it here, and judge a
+ * it believes. The API (Fastify's `trustProxy`) and the host's server read it with this reader, and judge a
  * connection with the same library, `@fastify/proxy-addr`: a forwarded header counts only when
  * the connection comes from one of the named proxies.
  */
 import { isIP } from 'node:net';
-import { EnvError } from './env';
-
-type Env = Record<string, string | undefined>;
+import { EnvError, type Reader } from './env';
 
 /** Off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
 export type TrustProxy = false | string[];
@@ -27,24 +25,26 @@ function isProxyAddress(entry: string): boolean {
 }
 
 /**
- * Reads TRUST_PROXY. `true` (or a hop count) is refused: every client would be believed.
- * `consequence` says what a client could then do to this server, for the message.
+ * The TRUST_PROXY variable's reader. `true` (or a hop count) is refused: every client would be
+ * believed. `consequence` says what a client could then do to this server, for the message.
  */
-export function readTrustProxy(consequence: string, env: Env = process.env): TrustProxy {
-  const raw = env.TRUST_PROXY?.trim();
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true' || /^\d+$/.test(raw)) {
-    throw new EnvError(
-      `TRUST_PROXY=${raw} would believe ${consequence}: ` +
-        'name your proxies or load balancers instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback',
-    );
-  }
-  const entries = raw.split(',').map((part) => part.trim());
-  const bad = entries.filter((entry) => !isProxyAddress(entry));
-  if (bad.length > 0) {
-    throw new EnvError(
-      `TRUST_PROXY must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}`,
-    );
-  }
-  return entries;
+export function trustProxy(consequence: string): Reader<TrustProxy> {
+  return (value, name) => {
+    const raw = value?.trim();
+    if (raw === undefined || raw === '' || raw === 'false') return false;
+    if (raw === 'true' || /^\d+$/.test(raw)) {
+      throw new EnvError(
+        `${name}=${raw} would believe ${consequence}: ` +
+          'name your proxies or load balancers instead, e.g. TRUST_PROXY=10.0.0.0/8 or TRUST_PROXY=loopback',
+      );
+    }
+    const entries = raw.split(',').map((part) => part.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      throw new EnvError(
+        `${name} must be comma-separated proxy addresses, CIDR ranges or names (loopback, linklocal, uniquelocal); not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}`,
+      );
+    }
+    return entries;
+  };
 }
