@@ -3,7 +3,6 @@
  * that refuse or hang, the remotes' federation manifests, and a file changed for one test.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
 import { errorPage } from './app-page';
 import type { PageWatch } from './browser';
@@ -73,35 +72,6 @@ export function reportLoads(label: string, watch: PageWatch): number {
  */
 export function closedPort(): Promise<number> {
   return freePort();
-}
-
-export interface HangingServer {
-  port: number;
-  /** Connections accepted so far. */
-  connections(): number;
-  close(): Promise<void>;
-}
-
-/** A TCP server on a port of this worker's block that accepts every connection and never answers. */
-export async function hangingServer(): Promise<HangingServer> {
-  const sockets = new Set<Socket>();
-  let accepted = 0;
-  const server: Server = createServer((socket) => {
-    accepted += 1;
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    port,
-    connections: () => accepted,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 export interface ManifestEntry {

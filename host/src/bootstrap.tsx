@@ -7,7 +7,7 @@ import { ApiProvider } from 'shared/browser/api/api-context';
 import { PRERENDERED_ATTRIBUTE } from 'shared/page-data';
 import { createApiClient } from 'shared/api/client';
 import { allowedRemoteOrigins } from 'shared/runtime-config';
-import type { RemoteName } from 'shared/remote-contract';
+import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
 import { onCaughtError, onRouterError } from './errors/caught-errors';

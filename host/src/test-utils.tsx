@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { createRequestActivity, type RequestActivity } from 'shared/browser/api/activity';
 import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import type { RemoteName } from 'shared/remote-contract';
+import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
 import { createRoutes } from './router/create-routes';

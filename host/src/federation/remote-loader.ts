@@ -4,7 +4,7 @@
  * really tries again.
  */
 import type { ComponentType } from 'react';
-import type { RemoteName } from 'shared/remote-contract';
+import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { isLoadFailure, RemoteTimeoutError } from './load-errors';
 

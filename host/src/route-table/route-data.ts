@@ -3,7 +3,7 @@
  * together with the page's code (`host/src/router/route-data.ts` holds the requests), instead of
  * the page asking once its code has arrived and rendered. Data, like the rest of the table.
  */
-import type { RemoteModuleName, RemoteName } from 'shared/remote-contract';
+import type { RemoteModuleName, RemoteName } from 'shared/remotes';
 
 /** The pages' queries the router can start, by name (`shared/browser/api/gift-query`, `…/redeem-query`). */
 export type PageQueryName = 'gift' | 'redeem';

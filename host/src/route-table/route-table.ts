@@ -5,8 +5,14 @@
  */
 import { matchRoutes } from 'react-router-dom';
 import { HttpError } from 'shared/http-error';
-import type { RemoteModuleName, RemoteName } from 'shared/remote-contract';
-import { REMOTE_NAMES, REMOTES, type LayoutName, type RemoteSpec } from 'shared/remotes';
+import {
+  REMOTE_NAMES,
+  REMOTES,
+  type LayoutName,
+  type RemoteModuleName,
+  type RemoteName,
+  type RemoteSpec,
+} from 'shared/remotes';
 import { decodePath } from 'shared/url-path';
 import { routeDataOf, type RouteData } from './route-data';
 import { VALIDATORS, type RouteValidator } from './validators';
