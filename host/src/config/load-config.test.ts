@@ -2,12 +2,8 @@ import { everyRemote } from 'shared/testing/runtime-config';
 import { loadRuntimeConfig } from './load-config';
 
 const VALID = {
-  remotes: {
-    ...everyRemote(),
-    gifts: 'http://localhost:3001/mf-manifest.json',
-    redeem: 'http://localhost:3002/mf-manifest.json',
-    content: 'http://localhost:3003/mf-manifest.json',
-  },
+  // Each remote's server on this machine, at its port.
+  remotes: everyRemote(),
   apiBaseUrl: 'http://localhost:3004',
 };
 

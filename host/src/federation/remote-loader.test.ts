@@ -3,12 +3,8 @@ import { everyRemote } from 'shared/testing/runtime-config';
 import { createRemoteLoader, type FederationRuntime } from './remote-loader';
 
 const config = parseRuntimeConfig({
-  remotes: {
-    ...everyRemote(),
-    gifts: 'http://localhost:3001/mf-manifest.json',
-    redeem: 'http://localhost:3002/mf-manifest.json',
-    content: 'http://localhost:3003/mf-manifest.json',
-  },
+  // Each remote's server on this machine, at its port.
+  remotes: everyRemote(),
   apiBaseUrl: 'http://localhost:3004',
   remoteTimeoutMs: 5_000,
 });

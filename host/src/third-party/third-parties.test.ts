@@ -5,12 +5,8 @@ import { createChatVisibility } from './chat/chat-visibility';
 import { createThirdParties } from './third-parties';
 
 const CONFIG: RuntimeConfig = {
-  remotes: {
-    ...everyRemote(),
-    gifts: 'http://localhost:3001/mf-manifest.json',
-    redeem: 'http://localhost:3002/mf-manifest.json',
-    content: 'http://localhost:3003/mf-manifest.json',
-  },
+  // Each remote's server on this machine, at its port.
+  remotes: everyRemote(),
   apiBaseUrl: 'http://localhost:3004',
   buildCheckIntervalMs: 3_600_000,
   remoteTimeoutMs: 10_000,
