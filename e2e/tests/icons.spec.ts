@@ -6,11 +6,11 @@
  * the service once and from the browser's cache after; a failing or too slow service leaves an
  * empty box of the same size, and the page works.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConsoleMessage, Locator, Page } from '@playwright/test';
 import { openRedeemSession, winGift } from '../support/api';
 import { visit } from '../support/app-page';
+import { writeOnePrizeCatalogue } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
 import { startIconServiceStandIn, type IconServiceStandIn } from '../support/icon-service-stand-in';
 import { restartServer } from '../support/servers';
@@ -119,16 +119,7 @@ test.describe('a prize whose icon is not bundled', () => {
   test.beforeAll(async () => {
     test.setTimeout(60_000);
     const catalogue = join(TMP_DIR, 'icons-catalogue.json');
-    const prize = {
-      id: 'rocket-ride',
-      name: 'Rocket ride',
-      description: 'A ride to the edge of space.',
-      value: { label: 'One ride' },
-      howToUse: 'Show the code at the launch pad.',
-      conditions: 'One ride per code.',
-      voucherValidDays: 30,
-    };
-    writeFileSync(catalogue, JSON.stringify({ prizes: [{ ...prize, icon: FALLBACK_ICON, stock: 100, weight: 1 }] }));
+    writeOnePrizeCatalogue(catalogue, FALLBACK_ICON, 100);
     // A database of its own, seeded from the test catalogue.
     await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: 'memory://' } });
     giftId = await winGift();

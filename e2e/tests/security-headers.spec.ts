@@ -6,13 +6,13 @@
  * a page; and the whole journey, home to voucher, with analytics accepted, the tag, the chat and
  * an icon from the icon service, meets no Content-Security-Policy violation.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
 import { errorPage, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { describeViolation, type PageWatch } from '../support/browser';
+import { writeOnePrizeCatalogue } from '../support/catalogue';
 import { startCollector, type Collector } from '../support/collector';
 import { startCrispStandIn, waitForStandIn, type CrispStandIn } from '../support/crisp-stand-in';
 import { expect, test, type Gift } from '../support/fixtures';
@@ -34,24 +34,9 @@ const SERVICE_ICON = 'mdi:rocket-launch';
 const CATALOGUE = join(TMP_DIR, 'security-headers-catalogue.json');
 const EMAIL = 'headers.winner@example.com';
 
-/**
- * Written as the file loads: the worker's servers (the API seeded from it) start before any hook
- * of the file runs.
- */
-function writeCatalogue(): void {
-  const prize = {
-    id: 'rocket-ride',
-    name: 'Rocket ride',
-    description: 'A ride to the edge of space.',
-    value: { label: 'One ride' },
-    howToUse: 'Show the code at the launch pad.',
-    conditions: 'One ride per code.',
-    voucherValidDays: 30,
-  };
-  mkdirSync(TMP_DIR, { recursive: true });
-  writeFileSync(CATALOGUE, JSON.stringify({ prizes: [{ ...prize, icon: SERVICE_ICON, stock: 1000, weight: 1 }] }));
-}
-writeCatalogue();
+// Written as the file loads: the worker's servers (the API seeded from it) start before any hook
+// of the file runs.
+writeOnePrizeCatalogue(CATALOGUE, SERVICE_ICON, 1000);
 
 let crisp: CrispStandIn | undefined;
 let gtag: GtagStandIn | undefined;
