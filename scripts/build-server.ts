@@ -3,9 +3,10 @@
  *
  *   tsx ../scripts/build-server.ts <entry.ts> <out.js>     (from the workspace's folder)
  *
- * `shared` (TypeScript source, so not runnable by node) is bundled in; every other package stays
- * external and is loaded from node_modules at run time, so the build fails unless the workspace
- * lists it in `dependencies`, which is all `npm ci --omit=dev` installs. The bundle keeps the
+ * Our own packages, `shared` and `server` (TypeScript source, so not runnable by node), are
+ * bundled in; every other package, theirs included, stays external and is loaded from
+ * node_modules at run time, so the build fails unless the workspace lists it in `dependencies`,
+ * which is all `npm ci --omit=dev` installs. The bundle keeps the
  * source's depth (src/ → dist/, server/ → dist-server/), so `__dirname`-relative paths hold in
  * both forms. A linked source map lets `node --enable-source-maps` report TypeScript lines.
  */
@@ -20,6 +21,9 @@ function packageName(specifier: string): string {
   return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
+/** Our own packages, TypeScript source: compiled into the bundle. */
+const BUNDLED = new Set(['shared', 'server']);
+
 function externalPackages(workspace: string, dependencies: Record<string, string>): Plugin {
   return {
     name: 'external-packages',
@@ -28,7 +32,7 @@ function externalPackages(workspace: string, dependencies: Record<string, string
       builder.onResolve({ filter: /^[^./]/ }, ({ path }) => {
         if (isBuiltin(path)) return { external: true };
         const name = packageName(path);
-        if (name === 'shared') return undefined; // bundled: esbuild resolves it through node_modules
+        if (BUNDLED.has(name)) return undefined; // bundled: esbuild resolves it through node_modules
         if (!(name in dependencies)) {
           // Fails the build, naming the importing file, before anything is written.
           return {

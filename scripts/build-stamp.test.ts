@@ -22,6 +22,8 @@ function builtRepository(): void {
   write('scripts/build-server.ts', 'export {};');
   write('shared/src/ids.ts', 'export const ID = 1;');
   write('shared/src/ids.test.ts', 'test("x", () => undefined);');
+  write('server/src/serve.ts', 'export const serve = 1;');
+  write('build/prerender-plugin.ts', 'export const plugin = 1;');
   write('host/package.json', '{"name":"host"}');
   write('host/webpack.config.ts', 'export {};');
   write('host/src/app.tsx', 'export const App = 1;');
@@ -40,14 +42,16 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('partInputs', () => {
-  it("lists the part's and shared's sources and the root's build files, no tests, builds or caches", () => {
+  it("lists the part's, shared's, server's and build's sources and the root's build files, no tests, builds or caches", () => {
     expect(partInputs(root, 'host')).toEqual([
+      'build/prerender-plugin.ts',
       'host/package.json',
       'host/src/app.tsx',
       'host/webpack.config.ts',
       'package-lock.json',
       'package.json',
       'scripts/build-server.ts',
+      'server/src/serve.ts',
       'shared/src/ids.ts',
       'tsconfig.base.json',
       'webpack.config.base.ts',
@@ -63,6 +67,8 @@ describe('staleReason', () => {
   it.each([
     ['a source of the part', 'host/src/app.tsx'],
     ['a source of shared', 'shared/src/ids.ts'],
+    ["the servers' common code", 'server/src/serve.ts'],
+    ["a plugin of every part's webpack build", 'build/prerender-plugin.ts'],
     ["the part's webpack configuration", 'host/webpack.config.ts'],
     ['the common webpack configuration', 'webpack.config.base.ts'],
     ['the installed packages', 'package-lock.json'],

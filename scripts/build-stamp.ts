@@ -3,7 +3,8 @@
  * end of each part's build, `<part>/node_modules/.cache/build-stamp.json`: a hash of the part's
  * inputs as they were when the build started, and the size and time of each file the build
  * leaves (its markers). `npm start` rebuilds a part whose stamp is missing or disagrees: its
- * sources, `shared`, the build configuration or the installed packages changed since, or its
+ * sources, `shared`, `server`, the build configuration (`build/` included) or the installed
+ * packages changed since, or its
  * files were rebuilt, or removed, some other way (`npm run build:web`, say).
  */
 import { createHash } from 'node:crypto';
@@ -32,8 +33,11 @@ const ROOT_INPUTS = [
   'webpack.config.base.ts',
   'scripts/build-server.ts',
 ];
-/** Folders besides the part's own that every part compiles in. */
-const SHARED_INPUTS = ['shared'];
+/**
+ * Folders besides the part's own that every part compiles in: the contract and browser runtime,
+ * the servers' common code (bundled into each server), the webpack plugins every build runs.
+ */
+const SHARED_INPUTS = ['shared', 'server', 'build'];
 /** Folders that builds, installs, tests and servers write: never inputs. */
 const NOT_INPUTS = new Set(['node_modules', 'dist', 'dist-server', 'coverage', '.data', '.e2e-tmp', '.git']);
 /** Tests are no build's input. */
