@@ -7,6 +7,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import pino from 'pino';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type App, type AppContext, type Lifecycle } from './app-context';
 import { type AppConfig } from './config';
 import { type Database } from './db/database';
@@ -96,6 +97,8 @@ export async function buildApp({
 
   // JSON only: a text/plain POST is what a cross-site form can send without a CORS preflight.
   app.removeContentTypeParser('text/plain');
+  // The contract's schemas are zod/mini, which installs no messages: a 400 says what failed in English.
+  z.config(z.locales.en());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandlers(app, BODY_LIMIT_BYTES);

@@ -1,137 +1,162 @@
 /**
  * The backend API's contract: paths, shapes and statuses that the API serves and the remotes
- * call (the endpoints are listed in api/README.md). Types only, plus the rules both sides check the same way.
+ * call (api/README.md describes every endpoint). Each shape is one zod schema, which the API
+ * validates requests and writes answers with; its type, inferred from it, is what the API and
+ * the browser's code use. Browser code imports only the types from here (`import type`, kept so
+ * by contract.test.ts) and the plain values from contract-values.ts: the schemas stay out of the
+ * pages (client.ts says why). zod/mini, as the runtime configuration: should a page ever need a
+ * schema, it takes only the parts of zod it calls, not all of classic zod.
  */
+import * as z from 'zod/mini';
 
-/** A voucher code: seven groups of four Crockford base32 characters (no I, L, O or U), unanchored. */
-export const VOUCHER_CODE_SOURCE = '[0-9A-HJKMNP-TV-Z]{4}(?:-[0-9A-HJKMNP-TV-Z]{4}){6}';
-export const VOUCHER_CODE_PATTERN = new RegExp(`^${VOUCHER_CODE_SOURCE}$`);
-export type GiftStatus = 'available' | 'redeemed' | 'expired';
-export type RedeemStatus = 'open' | 'completed' | 'expired' | 'superseded';
+export {
+  API_PATHS,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_PATTERN,
+  VISITOR_GIFTS_LIMIT,
+  VOUCHER_CODE_PATTERN,
+  VOUCHER_CODE_SOURCE,
+} from './contract-values';
+
+/** ISO 8601, in UTC (`toISOString()`). */
+const timestamp = z.iso.datetime();
+const count = z.int().check(z.minimum(0));
+
+export const giftStatusSchema = z.enum(['available', 'redeemed', 'expired']);
+export type GiftStatus = z.infer<typeof giftStatusSchema>;
+
+export const redeemStatusSchema = z.enum(['open', 'completed', 'expired', 'superseded']);
+export type RedeemStatus = z.infer<typeof redeemStatusSchema>;
 
 /** A prize's value: an amount of money, or a label for anything else ("Free coffee"). */
-export type PrizeValue = { amount: number; currency: string } | { label: string };
+export const prizeValueSchema = z.union([
+  z.object({ amount: z.number(), currency: z.string() }),
+  z.object({ label: z.string() }),
+]);
+export type PrizeValue = z.infer<typeof prizeValueSchema>;
 
-export interface PrizeView {
-  id: string;
-  name: string;
-  description: string;
-  value: PrizeValue;
+export const prizeViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  value: prizeValueSchema,
   /** An Iconify icon name, e.g. "mdi:gift". */
-  icon: string;
-}
+  icon: z.string(),
+});
+export type PrizeView = z.infer<typeof prizeViewSchema>;
 
-export interface GiftView {
-  giftId: string;
-  prize: PrizeView;
-  status: GiftStatus;
-  /** ISO 8601 timestamps. */
-  createdAt: string;
-  expiresAt: string;
-  redeemedAt: string | null;
-}
+/** `GET /api/gifts/:giftId` → 200 (an expired gift too, so the page can show it); 404 when unknown. */
+export const giftViewSchema = z.object({
+  giftId: z.string(),
+  prize: prizeViewSchema,
+  status: giftStatusSchema,
+  createdAt: timestamp,
+  expiresAt: timestamp,
+  redeemedAt: z.nullable(timestamp),
+});
+export type GiftView = z.infer<typeof giftViewSchema>;
 
 /**
  * `POST /api/game/plays` → 200. 429 once the visitor's or the address's plays are used up.
  * Sent with an `Idempotency-Key` header (16 to 64 characters of [A-Za-z0-9_-]), the same key from
  * the same visitor gets the first answer again and spends nothing more.
  */
-export type PlayResult =
-  | { outcome: 'win'; gift: GiftView; playsRemaining: number; playsResetAt: string }
-  | {
-      outcome: 'lose';
-      playsRemaining: number;
-      /** When today's plays come back (the next UTC midnight). */
-      playsResetAt: string;
-      /** No prize has stock left: nobody can win. */
-      soldOut: boolean;
-    };
-
-/** The header a play's idempotency key travels in, and the key's shape. */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+export const playResultSchema = z.discriminatedUnion('outcome', [
+  z.object({
+    outcome: z.literal('win'),
+    gift: giftViewSchema,
+    playsRemaining: count,
+    playsResetAt: timestamp,
+  }),
+  z.object({
+    outcome: z.literal('lose'),
+    playsRemaining: count,
+    /** When today's plays come back (the next UTC midnight). */
+    playsResetAt: timestamp,
+    /** No prize has stock left: nobody can win. */
+    soldOut: z.boolean(),
+  }),
+]);
+export type PlayResult = z.infer<typeof playResultSchema>;
 
 /** A gift this browser won or redeemed, as `GET /api/visitor/gifts` lists it. */
-export interface VisitorGift extends GiftView {
+export const visitorGiftSchema = z.extend(giftViewSchema, {
   /** The redeem session this browser completed for the gift, where its voucher is shown; null if none. */
-  redeemId: string | null;
-}
+  redeemId: z.nullable(z.string()),
+});
+export type VisitorGift = z.infer<typeof visitorGiftSchema>;
 
 /**
  * `GET /api/visitor/gifts` → 200: the gifts of the browser's visitor cookie (sets one when it has
  * none), newest first, at most VISITOR_GIFTS_LIMIT.
  */
-export interface VisitorGifts {
-  gifts: VisitorGift[];
-}
-
-export const VISITOR_GIFTS_LIMIT = 50;
+export const visitorGiftsSchema = z.object({ gifts: z.array(visitorGiftSchema) });
+export type VisitorGifts = z.infer<typeof visitorGiftsSchema>;
 
 /**
  * `POST /api/gifts/:giftId/redeems` → 201 (new) or 200 (this visitor's open session of the gift).
  * A session belongs to the browser that opened it (the `p_visitor` cookie, sent with credentials).
  */
-export interface OpenRedeemResult {
-  redeemId: string;
-}
+export const openRedeemResultSchema = z.object({ redeemId: z.string() });
+export type OpenRedeemResult = z.infer<typeof openRedeemResultSchema>;
 
 /** How a prize's voucher is used: the same for every voucher of the prize. */
-export interface VoucherTerms {
+export const voucherTermsSchema = z.object({
   /** Where and how to use the voucher. */
-  howToUse: string;
+  howToUse: z.string(),
   /** The prize's conditions ("Not exchangeable for cash."). */
-  conditions: string;
+  conditions: z.string(),
   /** A voucher can be used for this many days after the gift is redeemed. */
-  validDays: number;
-}
+  validDays: z.int(),
+});
+export type VoucherTerms = z.infer<typeof voucherTermsSchema>;
 
-/** `GET /api/redeems/:redeemId` → 200. */
-export interface RedeemView {
-  redeemId: string;
-  status: RedeemStatus;
-  createdAt: string;
-  expiresAt: string;
-  gift: GiftView;
+/** `GET /api/redeems/:redeemId` → 200; 404 when unknown. */
+export const redeemViewSchema = z.object({
+  redeemId: z.string(),
+  status: redeemStatusSchema,
+  createdAt: timestamp,
+  expiresAt: timestamp,
+  gift: giftViewSchema,
   /** Once completed, by this session. */
-  completedAt: string | null;
+  completedAt: z.nullable(timestamp),
   /**
    * Once completed, and only for the visitor (browser) who opened or completed the session;
    * null for anyone else. Seven groups of four: XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX.
    */
-  voucherCode: string | null;
+  voucherCode: z.nullable(z.string()),
   /** The address the voucher went to, masked ("j•••@example.com"); shown like `voucherCode`. */
-  emailHint: string | null;
-  voucherTerms: VoucherTerms;
+  emailHint: z.nullable(z.string()),
+  voucherTerms: voucherTermsSchema,
   /** Until when the voucher can be used (ISO 8601); shown like `voucherCode`. */
-  voucherValidUntil: string | null;
-}
+  voucherValidUntil: z.nullable(timestamp),
+});
+export type RedeemView = z.infer<typeof redeemViewSchema>;
 
-/** `POST /api/redeems/:redeemId/complete` body. */
-export interface CompleteRedeemBody {
-  email: string;
-  acceptTerms: boolean;
-}
+/**
+ * `POST /api/redeems/:redeemId/complete` body: strict, an unknown field is a 400. The fields' types
+ * and a generous cap only: the email rule (email.ts) and the terms are the API handler's to
+ * check, with the form's messages.
+ */
+export const completeRedeemBodySchema = z.strictObject({
+  email: z.string().check(z.maxLength(1024)),
+  acceptTerms: z.boolean(),
+});
+export type CompleteRedeemBody = z.infer<typeof completeRedeemBodySchema>;
 
 /** `POST /api/redeems/:redeemId/complete` → 200; the same request again, from the same visitor, gives the same answer. */
-export interface CompleteRedeemResult {
-  voucherCode: string;
-  redeemedAt: string;
+export const completeRedeemResultSchema = z.object({
+  voucherCode: z.string(),
+  redeemedAt: timestamp,
   /** Until when the voucher can be used (ISO 8601). */
-  voucherValidUntil: string;
-}
+  voucherValidUntil: timestamp,
+});
+export type CompleteRedeemResult = z.infer<typeof completeRedeemResultSchema>;
 
 /** Every API error, whatever the route. */
-export interface ApiErrorBody {
-  statusCode: number;
-  statusMessage: string;
-  message: string;
-}
-
-export const API_PATHS = {
-  plays: '/api/game/plays',
-  visitorGifts: '/api/visitor/gifts',
-  gift: (giftId: string) => `/api/gifts/${encodeURIComponent(giftId)}`,
-  giftRedeems: (giftId: string) => `/api/gifts/${encodeURIComponent(giftId)}/redeems`,
-  redeem: (redeemId: string) => `/api/redeems/${encodeURIComponent(redeemId)}`,
-  completeRedeem: (redeemId: string) => `/api/redeems/${encodeURIComponent(redeemId)}/complete`,
-} as const;
+export const apiErrorBodySchema = z.object({
+  statusCode: z.int().check(z.minimum(400), z.maximum(599)),
+  statusMessage: z.string(),
+  message: z.string(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

@@ -1,8 +1,9 @@
 /** `GET /api/gifts/:giftId`: the gift with its prize, whatever its status. */
+import { giftViewSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
 import { giftNotFound } from '../../http/errors';
 import { giftParamsSchema } from '../../schemas/requests';
-import { errorResponses, giftViewSchema } from '../../schemas/views';
+import { errorResponses } from '../../schemas/responses';
 import { toGiftView } from './gift-view';
 
 export function registerGetGift(app: App, { gifts, now }: AppContext): void {

@@ -5,12 +5,13 @@
  * the first session to complete wins (the others become superseded). The gift row is locked
  * first, so concurrent requests of one visitor agree on one open session.
  */
+import { openRedeemResultSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
 import { newId } from '../../codes';
 import { giftAlreadyRedeemed, giftExpired, giftNotFound } from '../../http/errors';
 import { visitorHash, visitorId } from '../../http/visitor';
 import { emptyBodySchema, giftParamsSchema } from '../../schemas/requests';
-import { errorResponses, openRedeemResultSchema } from '../../schemas/views';
+import { errorResponses } from '../../schemas/responses';
 import { addMinutes } from '../../time';
 import { giftStatus, type GiftRow } from './gift-view';
 

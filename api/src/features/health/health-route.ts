@@ -10,7 +10,7 @@ import { type App, type AppContext } from '../../app-context';
 import { DatabaseUnavailableError } from '../../db/database';
 import { pendingMigrations } from '../../db/migrate';
 import { HttpError } from '../../http/errors';
-import { errorResponses, healthSchema } from '../../schemas/views';
+import { errorResponses, healthSchema } from '../../schemas/responses';
 
 const schema = { response: { 200: healthSchema, ...errorResponses } };
 const ok = { status: 'ok' as const };

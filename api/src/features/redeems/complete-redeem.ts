@@ -3,14 +3,15 @@
  * Whoever holds the session id may complete it; the completing visitor is recorded, and only the
  * opener and the completer get the same answer again for a repeat with the same email.
  */
+import { completeRedeemBodySchema, completeRedeemResultSchema } from 'shared/api/contract';
 import { checkEmail } from 'shared/api/email';
 import { type App, type AppContext } from '../../app-context';
 import { limitSubject } from '../../http/client-ip';
 import { HttpError, redeemNotFound } from '../../http/errors';
 import { visitorHash, visitorId } from '../../http/visitor';
 import { consume } from '../../limits/rate-limit';
-import { completeRedeemBodySchema, redeemParamsSchema } from '../../schemas/requests';
-import { completeRedeemResultSchema, errorResponses } from '../../schemas/views';
+import { redeemParamsSchema } from '../../schemas/requests';
+import { errorResponses } from '../../schemas/responses';
 import { minuteWindow } from '../../time';
 import { redeemGift } from './redeem-gift';
 

@@ -4,11 +4,11 @@
  * browser is its visitor cookie, set here when missing, so that its first play already has one
  * (a play whose answer is lost can then be repeated under the same visitor).
  */
-import { VISITOR_GIFTS_LIMIT, type VisitorGift } from 'shared/api/contract';
+import { VISITOR_GIFTS_LIMIT, type VisitorGift, visitorGiftsSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
 import { type Queryable } from '../../db/database';
 import { visitorHash, visitorId } from '../../http/visitor';
-import { errorResponses, visitorGiftsSchema } from '../../schemas/views';
+import { errorResponses } from '../../schemas/responses';
 import { GIFT_COLUMNS, type GiftRow, toGiftView } from '../gifts/gift-view';
 
 interface VisitorGiftRow extends GiftRow {

@@ -3,7 +3,7 @@
  * bearer link are refused before they can leave the browser. Gift and redeem ids are
  * capabilities (whoever has the link can open the gift), so they count as personal here.
  */
-import { VOUCHER_CODE_SOURCE } from '../../api/contract';
+import { VOUCHER_CODE_SOURCE } from '../../api/contract-values';
 import { isValidId } from '../../ids';
 
 const EMAIL = /[^\s@]+@[^\s@]+/;
