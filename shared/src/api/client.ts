@@ -18,9 +18,6 @@ import type {
 import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from './contract-values';
 import { isRetryableStatus } from './retry-rule';
 
-/** The shape of a play's key, for a remote that keeps one, without the contract's schemas. */
-export { IDEMPOTENCY_KEY_PATTERN } from './contract-values';
-
 export const DEFAULT_API_TIMEOUT_MS = 15_000;
 
 export class ApiError extends HttpError {

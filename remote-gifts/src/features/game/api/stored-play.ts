@@ -3,7 +3,7 @@
  * idempotency key. Sent again after a reload (or on Back to the game), the play gets its first
  * answer from the API and spends nothing more, so a win in flight is never lost.
  */
-import { IDEMPOTENCY_KEY_PATTERN } from 'shared/api/client';
+import { IDEMPOTENCY_KEY_PATTERN } from 'shared/api/contract-values';
 
 const STORAGE_KEY = 'gift-box:play';
 
