@@ -2,11 +2,12 @@
  * `npm run dev` (scripts/run-all.ts: every part under webpack-dev-server, the API under tsx
  * watch) in a folder, usually a copy of the repository (repo-copy.ts), on ports of the worker's block
  * (freePort), for the tests of the development loop. Ready once every part said so in its
- * output; stopped as a whole, every process it started included.
+ * output; stopped as a whole by testbed/process, every process it started included (the parts
+ * run in process groups of their own).
  */
-import { spawn } from 'node:child_process';
-import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
+import { startProcess, stopProcess } from 'testbed/process';
 import { freePort } from './production';
 
 export type DevPart = 'host' | RemoteName | 'api';
@@ -38,40 +39,6 @@ export interface DevServers {
   stop(): Promise<void>;
 }
 
-/** The processes below `pid`, from /proc, deepest last. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // The process has ended meanwhile.
-    }
-  }
-  const found: number[] = [];
-  const visit = (parent: number) => {
-    for (const child of children.get(parent) ?? []) {
-      found.push(child);
-      visit(child);
-    }
-  };
-  visit(pid);
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Starts `npm run dev` in `root` on free ports, writing its output to `logFile` too; resolves once
  * every part serves, rejects when one fails to compile, the command ends, or `timeoutMs` passes
@@ -86,31 +53,30 @@ export async function startDevServers(root: string, logFile: string, timeoutMs: 
   // run-all.ts allows the remotes' standalone origins in the API's CORS itself, from the ports.
   delete env.CORS_ORIGINS;
   // `npm run dev` leads a process group of its own (each part is a group of its own below it).
-  const child = spawn('npm', ['run', 'dev'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('npm run dev did not start');
+  const dev = startProcess({
+    name: 'npm run dev',
+    command: 'npm',
+    args: ['run', 'dev'],
+    cwd: root,
+    env,
+    output: 'pipe',
+    stopTimeoutMs: STOP_TIMEOUT_MS,
+  });
+  const { child } = dev;
+  if (dev.pid === -1 || !child.stdout || !child.stderr) throw new Error('npm run dev did not start');
+  const { stdout, stderr } = child;
   const log = createWriteStream(logFile);
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stopping: Promise<void> | undefined;
 
   const stop = () =>
     (stopping ??= (async () => {
-      const started = [pid, ...descendants(pid)];
-      try {
-        process.kill(-pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)))]);
-      clearTimeout(timer);
-      // The parts run in groups of their own: whatever outlived run-all's own stopping goes now.
-      for (const member of started.reverse()) if (alive(member)) process.kill(member, 'SIGKILL');
+      // Whatever outlives run-all's own stopping goes too, the parts' groups included.
+      await stopProcess(dev);
       // A part's last words may still be in the pipe: stop reading before the log is closed, or
       // they would be written after its end.
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderr.destroy();
       await new Promise((resolve) => log.end(resolve));
     })());
 
@@ -136,8 +102,8 @@ export async function startDevServers(root: string, logFile: string, timeoutMs: 
         resolve();
       }
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    stdout.on('data', onData);
+    stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`npm run dev ended (${code}) before every part served:\n${output.slice(-4000)}`));

@@ -2,16 +2,16 @@
  * Starts the production servers (host, three remotes, API) as separate processes on the
  * worker's ports, as a deploy runs them: plain node on each part's compiled server (`npm run
  * build`'s output). Stops or restarts any one of them (an outage, a redeploy) in a file that has
- * servers of its own (fixtures.ts). Each runs under process-guard.cjs in its own process group,
- * so stopping, a crash of the worker or Ctrl-C leaves no server behind. Output goes to the
- * worker's `logs/<name>.log` (test-env.ts).
+ * servers of its own (fixtures.ts). Each is started, awaited and stopped by testbed/process,
+ * under its process guard in its own process group, so stopping, a crash of the worker or
+ * Ctrl-C leaves no server behind. Output goes to the worker's `logs/<name>.log` (test-env.ts),
+ * each start and exit marked in it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, cpSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { constants } from 'node:os';
+import { appendFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
-import { answersOk, delay, isPortInUse, waitForPortFree } from './net';
+import { isPortInUse, waitForPortFree } from 'testbed/free-port';
+import { startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
 import {
   API_DATA_DIR,
   HOST_ORIGIN,
@@ -45,11 +45,9 @@ const SPECS = {
   api: { packageDir: 'api', bundle: 'dist/index.js', readyPath: '/api/health' },
 } as Record<ServerName, ServerSpec>;
 
-const GUARD = join(__dirname, 'process-guard.cjs');
 // The API starts a whole PostgreSQL (PGlite): on a loaded two-core machine that can take long.
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 8_000;
-const POLL_MS = 100;
 const START_MARK = '=== e2e';
 
 /** Environment overrides; `undefined` removes a variable. */
@@ -74,8 +72,9 @@ export interface RunningServer {
   logFile: string;
   env: EnvOverrides;
   /** The exit code, or the signal's 128 + n; resolves when the process group leader exits. */
-  exited: Promise<number | null>;
+  exited: Promise<number>;
   hasExited(): boolean;
+  process: RunningProcess;
 }
 
 /** How a file wants the worker's servers (`test.use({ serverOptions })`, fixtures.ts). */
@@ -100,7 +99,7 @@ function assertChangeable(action: string): void {
   );
 }
 
-const running = new Map<ServerName, RunningServer & { child: ChildProcess }>();
+const running = new Map<ServerName, RunningServer>();
 /** The overrides each server last started with, for a restart after it stopped or crashed. */
 const lastEnv = new Map<ServerName, EnvOverrides>();
 
@@ -170,70 +169,6 @@ export function logFileOf(name: ServerName): string {
   return join(LOG_DIR, `${name}.log`);
 }
 
-/** The end of a server's log since its latest start, for failure messages. */
-export function logTail(name: ServerName, lines = 30): string {
-  let log: string;
-  try {
-    log = readFileSync(logFileOf(name), 'utf8');
-  } catch {
-    return '(no log)';
-  }
-  // From the latest start, not the latest marker: an exit is marked too.
-  const lastStart = log.lastIndexOf(`\n${START_MARK}`, log.lastIndexOf(`starting ${name} on port`));
-  return log
-    .slice(lastStart + 1)
-    .trimEnd()
-    .split('\n')
-    .slice(-lines)
-    .join('\n');
-}
-
-async function waitUntilReady(server: RunningServer, readyPath: string): Promise<void> {
-  const url = `${server.origin}${readyPath}`;
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await answersOk(url))) {
-    if (server.hasExited()) {
-      const code = await server.exited;
-      throw new Error(`${server.name} server exited (code ${code}) before serving ${url}:\n${logTail(server.name)}`);
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `${server.name} server did not serve ${url} within ${READY_TIMEOUT_MS} ms:\n${logTail(server.name)}`,
-      );
-    }
-    await delay(POLL_MS);
-  }
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-let exitHookInstalled = false;
-/** Last resort if the test process exits with servers still up (the guards would also act). */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const server of running.values()) killGroup(server.pid, 'SIGKILL');
-  });
-}
-
-function openLog(name: ServerName, overrides: EnvOverrides): number {
-  mkdirSync(LOG_DIR, { recursive: true });
-  const fd = openSync(logFileOf(name), 'a');
-  const settings = Object.keys(overrides).length ? ` with ${JSON.stringify(overrides)}` : '';
-  writeSync(
-    fd,
-    `\n${START_MARK} ${new Date().toISOString()} starting ${name} on port ${TEST_PORTS[name]}${settings}\n`,
-  );
-  return fd;
-}
-
 /**
  * Starts one server and waits until it serves. Fails if the port is taken (a server of ours
  * still running, or anyone else's) or if the process exits first, with the log's tail.
@@ -254,51 +189,45 @@ async function launch(name: ServerName, options: StartOptions): Promise<RunningS
   const spec = SPECS[name];
   const overrides = options.env ?? {};
   lastEnv.set(name, overrides);
-  const logFd = openLog(name, overrides);
-  let child: ChildProcess;
-  try {
-    child = spawn(process.execPath, [GUARD, process.execPath, '--enable-source-maps', spec.bundle], {
-      cwd: options.packageDir ?? join(ROOT_DIR, spec.packageDir),
-      env: serverEnv(overrides),
-      detached: true,
-      stdio: ['ignore', logFd, logFd, 'ipc'],
-    });
-  } finally {
-    closeSync(logFd);
-  }
-  const pid = child.pid;
-  if (pid === undefined) throw new Error(`${name} server could not be spawned`);
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : null);
+  const settings = Object.keys(overrides).length ? ` with ${JSON.stringify(overrides)}` : '';
+  const logFile = logFileOf(name);
+  const started = startProcess({
+    name: `${name} server`,
+    command: process.execPath,
+    args: ['--enable-source-maps', spec.bundle],
+    cwd: options.packageDir ?? join(ROOT_DIR, spec.packageDir),
+    env: serverEnv(overrides),
+    output: {
+      file: logFile,
+      append: true,
+      header: `\n${START_MARK} ${new Date().toISOString()} starting ${name} on port ${port}${settings}\n`,
+    },
+    exitWithParent: true,
+    stopTimeoutMs: STOP_TIMEOUT_MS,
+    onExit: (code, signal) => {
       appendFileSync(
-        logFileOf(name),
+        logFile,
         `${START_MARK} ${new Date().toISOString()} ${name} exited (${signal ?? `code ${code}`})\n`,
       );
-      if (running.get(name)?.pid === pid) running.delete(name);
-      resolve(exitCode);
-    });
+      if (running.get(name)?.process === started) running.delete(name);
+    },
   });
-  // The guard must not keep the test process alive; its IPC channel closing is its stop signal.
-  child.unref();
-  child.channel?.unref();
-  const server = {
+  if (started.pid === -1) throw new Error(`${name} server could not be spawned:\n${started.tail()}`);
+  const server: RunningServer = {
     name,
     port,
     origin: originOf(name),
-    pid,
-    logFile: logFileOf(name),
+    pid: started.pid,
+    logFile,
     env: overrides,
-    exited,
-    hasExited: () => exitCode !== undefined,
-    child,
+    exited: started.exited,
+    hasExited: started.hasExited,
+    process: started,
   };
   running.set(name, server);
-  installExitHook();
   if (options.noWait) return server;
   try {
-    await waitUntilReady(server, spec.readyPath);
+    await waitUntilHealthy(started, `${server.origin}${spec.readyPath}`, { timeoutMs: READY_TIMEOUT_MS });
   } catch (error) {
     await halt(name, {});
     throw error;
@@ -320,19 +249,7 @@ export function stopServer(name: ServerName, options: StopOptions = {}): Promise
 async function halt(name: ServerName, options: StopOptions): Promise<void> {
   const server = running.get(name);
   if (!server) return;
-  killGroup(server.pid, options.hard ? 'SIGKILL' : 'SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS);
-  });
-  const outcome = await Promise.race([server.exited, timedOut]);
-  clearTimeout(timer);
-  if (outcome === 'timeout') {
-    killGroup(server.pid, 'SIGKILL');
-    await server.exited;
-  }
-  // The guard may exit before a grandchild that ignored the signal; make sure the group is gone.
-  killGroup(server.pid, 'SIGKILL');
+  await stopProcess(server.process, { hard: options.hard });
   running.delete(name);
   if (!(await waitForPortFree(server.port, STOP_TIMEOUT_MS))) {
     throw new Error(`port ${server.port} still in use after stopping the ${name} server`);

@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { delay } from './net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { SUITE_TMP_DIR } from './test-env';
 
 export const SHARED_BUILDS_DIR = join(SUITE_TMP_DIR, 'builds');

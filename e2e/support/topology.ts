@@ -1,24 +1,26 @@
 /**
  * The production topology of README "Running in production", on this machine: nginx (Debian's,
- * with deploy/nginx's configuration) on one public origin in front of the host's server, the
- * remotes' deployed folders (published with each remote's own deploy command) and two API
- * processes on one real PostgreSQL. Every process runs under process-guard.cjs; `stop()` takes
- * them all down.
+ * with deploy/nginx's configuration: nginx-site.ts) on one public origin in front of the host's
+ * server, the remotes' deployed folders (published with each remote's own deploy command) and
+ * two API processes on one real PostgreSQL (testbed's throwaway cluster). Every process runs
+ * under testbed's process guard; `stop()` takes them all down.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { startCluster, type Cluster } from 'testbed/postgres';
-import { startNginx, type RunningNginx } from './nginx';
-import { freePort, killBundles, startBundle, waitUntilHealthy, type BundleProcess } from './production';
+import { killProcesses, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
+import { type RunningNginx } from './nginx';
+import { startSite } from './nginx-site';
+import { freePort, startBundle } from './production';
 import { REMOTE_NAMES, ROOT_DIR, TMP_DIR, type RemoteName } from './test-env';
 
 export const TOPOLOGY_DIR = join(TMP_DIR, 'topology');
 /** Each remote's deployed folder is `<this>/<remote>`, served at `/remotes/<remote>/`. */
 export const REMOTES_DIR = join(TOPOLOGY_DIR, 'remotes');
 
-export interface ApiProcess extends BundleProcess {
+export interface ApiProcess extends RunningProcess {
   port: number;
 }
 
@@ -26,7 +28,7 @@ export interface Topology {
   /** The one origin visitors use: nginx. */
   origin: string;
   nginx: RunningNginx;
-  host: BundleProcess;
+  host: RunningProcess;
   apis: ApiProcess[];
   database: Cluster;
   remoteFolder(remote: RemoteName): string;
@@ -69,7 +71,7 @@ function apiEnv(origin: string, databaseUrl: string, port: number): Record<strin
 export async function startTopology(options: { hostEnv?: Record<string, string> } = {}): Promise<Topology> {
   rmSync(TOPOLOGY_DIR, { recursive: true, force: true });
   mkdirSync(REMOTES_DIR, { recursive: true });
-  const started: BundleProcess[] = [];
+  const started: RunningProcess[] = [];
   const starting = startCluster();
   try {
     const [nginxPort, hostPort] = [await freePort(), await freePort()];
@@ -78,7 +80,7 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
     const remoteFolder = (remote: RemoteName) => join(REMOTES_DIR, remote);
     await Promise.all(REMOTE_NAMES.map((remote) => deployRemote(remote, remoteFolder(remote))));
     const database = await starting;
-    const nginx = await startNginx(
+    const nginx = await startSite(
       {
         dir: join(TOPOLOGY_DIR, 'nginx'),
         env: {
@@ -125,13 +127,12 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
       database,
       remoteFolder,
       async stop() {
-        killBundles(started);
-        await Promise.all(started.map((process) => process.exited));
+        await Promise.all(started.map((process) => stopProcess(process, { hard: true })));
         await database.stop();
       },
     };
   } catch (error) {
-    killBundles(started);
+    killProcesses(started);
     await starting.then((database) => database.stop()).catch(() => undefined);
     throw error;
   }

@@ -10,14 +10,13 @@ import { join } from 'node:path';
 import { waitForRenderedPage, layoutName } from '../support/app-page';
 import { expect, test } from '../support/fixtures';
 import { httpGet, httpGetPage } from '../support/http';
+import { freePort, startBundle } from '../support/production';
 import {
-  freePort,
-  killBundles,
-  startBundle,
-  stopBundle,
+  killProcesses as killBundles,
+  stopProcess as stopBundle,
   waitUntilHealthy,
-  type BundleProcess,
-} from '../support/production';
+  type RunningProcess as BundleProcess,
+} from 'testbed/process';
 import { copyRepository, runCommand, type CommandResult } from '../support/repo-copy';
 import { sharedBuild } from '../support/shared-builds';
 import { OUTSIDE_TMP_DIR } from '../support/test-env';

@@ -14,13 +14,15 @@ import {
   copyShippedFiles,
   freePort,
   installProductionDependencies,
-  killBundles,
   startBundle,
-  stopBundle,
-  waitUntilHealthy,
-  type BundleProcess,
   type InstallResult,
 } from '../support/production';
+import {
+  killProcesses as killBundles,
+  stopProcess as stopBundle,
+  waitUntilHealthy,
+  type RunningProcess as BundleProcess,
+} from 'testbed/process';
 
 interface Part {
   name: string;

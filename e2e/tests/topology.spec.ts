@@ -13,7 +13,7 @@ import { layoutName, navLink, waitForRenderedPage } from '../support/app-page';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { httpGetPage, httpGetRaw } from '../support/http';
-import { readAccessLog } from '../support/nginx';
+import { readAccessLog } from '../support/nginx-site';
 import {
   exposeChunk,
   NEXT_MARK,

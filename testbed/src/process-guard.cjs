@@ -1,13 +1,14 @@
 'use strict';
 /**
- * Runs one server command inside the guard's own process group (servers.ts spawns the guard
- * detached, so it leads the group) and takes the whole group down when the test process goes
- * away, even when that process was killed outright: its IPC channel to the guard then closes.
+ * Runs one command inside the guard's own process group (process.ts spawns the guard detached,
+ * with `exitWithParent`, so it leads the group) and takes the whole group down when the process
+ * that started it goes away (a test worker, the bench), even when that process was killed
+ * outright: its IPC channel to the guard then closes.
  *
  *   node process-guard.cjs <command> [args...]
  *
- * To stop a server, the test process signals the whole group (`process.kill(-pid)`), so the
- * server gets the signal directly; the guard only waits for it and forces it after a while.
+ * To stop the command, its starter signals the whole group (`process.kill(-pid)`), so the
+ * command gets the signal directly; the guard only waits for it and forces it after a while.
  */
 const { spawn } = require('node:child_process');
 const { constants } = require('node:os');

@@ -1,0 +1,67 @@
+/**
+ * The project's site for nginx in the tests: deploy/nginx's configuration, rendered by its own
+ * `npm run nginx-config`, served by testbed's nginx (Debian's, with the brotli_static module),
+ * and its access log read back: which upstream answered each request.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BROTLI_STATIC_MODULE, startNginx, type RunningNginx } from './nginx';
+import { LOG_DIR, ROOT_DIR } from './test-env';
+
+export interface NginxSite {
+  /** The GIFT_BOX_* values (deploy/nginx/render-config.ts). */
+  env: Record<string, string>;
+  /** A fresh folder for the configuration, logs and temporary files. */
+  dir: string;
+}
+
+// Which upstream answered each request, and each one tried: `$upstream_addr` lists them.
+const ACCESS_LOG_FORMAT = '$request_method|$uri|$status|$upstream_addr';
+
+export interface AccessLogLine {
+  method: string;
+  path: string;
+  status: number;
+  /** The upstream servers tried, in order (empty for a file served from disk). */
+  upstreams: string[];
+}
+
+/** The access log so far, one entry per request. */
+export function readAccessLog(nginx: RunningNginx): AccessLogLine[] {
+  if (!existsSync(nginx.accessLog)) return [];
+  return readFileSync(nginx.accessLog, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [method = '', path = '', status = '0', upstream = '-'] = line.split('|');
+      // "a:1, b:2" when the request went on to a second server; " : " between internal redirects.
+      const upstreams = upstream === '-' ? [] : upstream.split(/, | : /).filter((entry) => entry !== '-');
+      return { method, path, status: Number(status), upstreams };
+    });
+}
+
+/** `npm run nginx-config -- <file>` with the site's values: the operator's command. */
+export function renderSiteConfig(site: NginxSite): string {
+  const file = join(site.dir, 'gift-box.conf');
+  const result = spawnSync('npm', ['run', '--silent', 'nginx-config', '--', file], {
+    cwd: ROOT_DIR,
+    env: { ...process.env, ...site.env },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`npm run nginx-config failed (${result.status}):\n${result.stderr}`);
+  return file;
+}
+
+/** Renders the site and serves it; ready once `readyUrl` answers 200. nginx's output goes to the worker's logs. */
+export function startSite(site: NginxSite, readyUrl: string): Promise<RunningNginx> {
+  mkdirSync(site.dir, { recursive: true });
+  return startNginx({
+    dir: site.dir,
+    http: [`include ${renderSiteConfig(site)};`],
+    modules: [BROTLI_STATIC_MODULE],
+    accessLogFormat: ACCESS_LOG_FORMAT,
+    readyUrl,
+    outputLog: join(LOG_DIR, 'production-nginx.log'),
+  });
+}

@@ -1,0 +1,310 @@
+/**
+ * Start a process and wait for its health, for the tests, the bench and scripts: spawned with
+ * exactly the environment given, its output in a log file (or pipes the caller reads); healthy
+ * once a URL answers 200 or a port accepts connections, failing at once with the log's tail when
+ * it exits first, or by the deadline naming it; stopped with SIGTERM, then SIGKILL after a bound,
+ * its process group and whatever it started with it. Whatever is still running when this process
+ * exits is SIGKILLed; with `exitWithParent` it also goes when this process is killed outright
+ * (process-guard.cjs).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { isPortInUse } from './free-port';
+import { descendants, isRunning } from './process-tree';
+
+const GUARD = join(__dirname, 'process-guard.cjs');
+const POLL_MS = 100;
+const DEFAULT_READY_TIMEOUT_MS = 60_000;
+const DEFAULT_STOP_TIMEOUT_MS = 8_000;
+/** How long SIGKILLed descendants may take to be gone. */
+const KILLED_WITHIN_MS = 5_000;
+/** What a piped process's tail keeps, for error messages. */
+const PIPE_TAIL_BYTES = 16 * 1024;
+
+/** A log file, truncated unless `append`; `header` is written first (a start mark). */
+export interface LogFile {
+  file: string;
+  append?: boolean;
+  header?: string;
+}
+
+export interface ProcessSpec {
+  /** Names the process in messages ("the host server"). */
+  name: string;
+  command: string;
+  args?: readonly string[];
+  cwd: string;
+  /** The whole environment: nothing of this process's is added. */
+  env: NodeJS.ProcessEnv;
+  /** A log file (its path, or with options), or `pipe`: the caller reads `child.stdout` and `child.stderr`. */
+  output: string | LogFile | 'pipe';
+  /** Run under process-guard.cjs, which takes the process group down when this process goes away. */
+  exitWithParent?: boolean;
+  /**
+   * In a process group of its own, signalled whole (the default); false keeps it in ours, where a
+   * terminal's Ctrl-C reaches it too, and signals it alone. `exitWithParent` needs a group of its own.
+   */
+  ownGroup?: boolean;
+  /** How long a stop waits after SIGTERM before SIGKILL (8 s by default). */
+  stopTimeoutMs?: number;
+  /** Called as the process exits, before `exited` resolves (to mark its log, say). */
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+export interface RunningProcess {
+  readonly name: string;
+  /** The process spawned (process-guard.cjs with `exitWithParent`), leader of its group if it has one. */
+  readonly pid: number;
+  readonly child: ChildProcess;
+  /** Undefined when the output is piped. */
+  readonly logFile: string | undefined;
+  readonly ownGroup: boolean;
+  readonly stopTimeoutMs: number;
+  /** The exit code (128 + n for signal n; 127 if it could not run); resolves once it has exited. */
+  readonly exited: Promise<number>;
+  hasExited(): boolean;
+  /** The last lines of its output since this start. */
+  tail(lines?: number): string;
+}
+
+const running = new Set<RunningProcess>();
+let exitHookInstalled = false;
+
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  return code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
+}
+
+function openLog(log: LogFile): { fd: number; offset: number } {
+  mkdirSync(dirname(log.file), { recursive: true });
+  const fd = openSync(log.file, log.append ? 'a' : 'w');
+  const offset = log.append ? statSync(log.file).size : 0;
+  if (log.header) writeSync(fd, log.header);
+  return { fd, offset };
+}
+
+function lastLines(text: string, lines: number): string {
+  return text.replace(/^\n+/, '').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** Keeps the last PIPE_TAIL_BYTES of what the streams print. */
+function pipeTail(child: ChildProcess): () => string {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      while (chunks.length > 1 && size - (chunks[0]?.length ?? 0) >= PIPE_TAIL_BYTES)
+        size -= chunks.shift()?.length ?? 0;
+    });
+  }
+  return () => Buffer.concat(chunks).subarray(-PIPE_TAIL_BYTES).toString('utf8');
+}
+
+/** Spawns the process; it runs on its own until stopped (or this process exits). */
+export function startProcess(spec: ProcessSpec): RunningProcess {
+  const ownGroup = spec.exitWithParent || spec.ownGroup !== false;
+  const log =
+    spec.output === 'pipe' ? undefined : typeof spec.output === 'string' ? { file: spec.output } : spec.output;
+  const opened = log && openLog(log);
+  const [command, args] = spec.exitWithParent
+    ? [process.execPath, [GUARD, spec.command, ...(spec.args ?? [])]]
+    : [spec.command, [...(spec.args ?? [])]];
+  const stdio = opened ? opened.fd : 'pipe';
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: ownGroup,
+      stdio: spec.exitWithParent ? ['ignore', stdio, stdio, 'ipc'] : ['ignore', stdio, stdio],
+    });
+  } finally {
+    if (opened) closeSync(opened.fd);
+  }
+  let exitCode: number | undefined;
+  let cannotRun = '';
+  const exited = new Promise<number>((resolve) => {
+    const done = (code: number) => {
+      if (exitCode !== undefined) return;
+      exitCode = code;
+      running.delete(started);
+      resolve(code);
+    };
+    child.on('error', (error) => {
+      if (child.pid !== undefined) return;
+      cannotRun = `\n[testbed] cannot run ${command} in ${spec.cwd}: ${error.message}`;
+      done(127);
+    });
+    child.once('exit', (code, signal) => {
+      spec.onExit?.(code, signal);
+      done(exitCodeOf(code, signal));
+    });
+  });
+  const piped = log ? undefined : pipeTail(child);
+  const printed = (): string => {
+    if (piped) return piped();
+    try {
+      return readFileSync(log?.file ?? '')
+        .subarray(opened?.offset)
+        .toString('utf8');
+    } catch {
+      return '(no log)';
+    }
+  };
+  const started: RunningProcess = {
+    name: spec.name,
+    pid: child.pid ?? -1,
+    child,
+    logFile: log?.file,
+    ownGroup,
+    stopTimeoutMs: spec.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS,
+    exited,
+    hasExited: () => exitCode !== undefined,
+    tail: (lines = 30) => lastLines(printed() + cannotRun, lines),
+  };
+  if (child.pid === undefined) return started;
+  running.add(started);
+  if (spec.exitWithParent) {
+    // The guard must not keep this process alive; its IPC channel closing is its stop signal.
+    child.unref();
+    child.channel?.unref();
+  }
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => killProcesses());
+  }
+  return started;
+}
+
+/** What the process must do to count as healthy: a URL answering 200, or a port accepting connections. */
+export type Health = string | { port: number; host?: string };
+
+/** True when `url` answers 200 within 2 s. */
+export async function answersOk(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function describe(health: Health): { probe: () => Promise<boolean>; before: string; within: string } {
+  if (typeof health === 'string')
+    return { probe: () => answersOk(health), before: `serving ${health}`, within: `serve ${health}` };
+  const where = `port ${health.port}${health.host ? ` of ${health.host}` : ''}`;
+  return {
+    probe: () => isPortInUse(health.port, health.host),
+    before: `accepting connections on ${where}`,
+    within: `accept connections on ${where}`,
+  };
+}
+
+function endsWith(started: RunningProcess, lines = 30): string {
+  return `; ${started.logFile ?? 'its output'} ends with:\n${started.tail(lines)}`;
+}
+
+/** Resolves once the process is healthy; rejects when it exits first or `timeoutMs` (60 s) passes. */
+export async function waitUntilHealthy(
+  started: RunningProcess,
+  health: Health,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const { probe, before, within } = describe(health);
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (started.hasExited()) {
+      const code = await started.exited;
+      throw new Error(`${started.name} exited (code ${code}) before ${before}${endsWith(started)}`);
+    }
+    if (Date.now() > deadline)
+      throw new Error(`${started.name} did not ${within} within ${timeoutMs} ms${endsWith(started)}`);
+    await delay(POLL_MS);
+  }
+}
+
+/** Starts the process and waits until it is healthy; stops it again if it does not get there. */
+export async function startServer(
+  spec: ProcessSpec & { health: Health; readyTimeoutMs?: number },
+): Promise<RunningProcess> {
+  const started = startProcess(spec);
+  try {
+    await waitUntilHealthy(started, spec.health, { timeoutMs: spec.readyTimeoutMs });
+  } catch (error) {
+    await stopProcess(started);
+    throw error;
+  }
+  return started;
+}
+
+function kill(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
+}
+
+function signal(started: RunningProcess, name: NodeJS.Signals): void {
+  if (started.pid !== -1) kill(started.ownGroup ? -started.pid : started.pid, name);
+}
+
+/**
+ * SIGTERM (SIGKILL at once with `hard`), then SIGKILL once `timeoutMs` (the process's
+ * `stopTimeoutMs`) has passed; resolves with the exit code once it has exited, and whatever it
+ * started is gone too: its group and its descendants, even those in groups of their own.
+ */
+export async function stopProcess(
+  started: RunningProcess,
+  options: { hard?: boolean; timeoutMs?: number } = {},
+): Promise<number> {
+  const family = started.hasExited() ? [] : descendants(started.pid);
+  if (!started.hasExited()) {
+    signal(started, options.hard ? 'SIGKILL' : 'SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? started.stopTimeoutMs);
+    });
+    const outcome = await Promise.race([started.exited, timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') signal(started, 'SIGKILL');
+  }
+  const code = await started.exited;
+  // A member that ignored the signal, or one that left the group, must not outlive the leader.
+  signal(started, 'SIGKILL');
+  for (const pid of family.reverse()) if (isRunning(pid)) kill(pid, 'SIGKILL');
+  const deadline = Date.now() + KILLED_WITHIN_MS;
+  while (family.some(isRunning) && Date.now() < deadline) await delay(20);
+  return code;
+}
+
+/** Stops every process started here that still runs. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((started) => stopProcess(started)));
+}
+
+/** SIGKILL, now: for exit paths that cannot wait (every process started here by default). */
+export function killProcesses(processes: Iterable<RunningProcess> = running): void {
+  for (const started of [...processes]) signal(started, 'SIGKILL');
+}
+
+/**
+ * Runs a command to its end (a build); resolves with its duration in ms, rejects with the log's
+ * tail when it fails.
+ */
+export async function runToEnd(spec: ProcessSpec): Promise<number> {
+  const startedAt = Date.now();
+  const started = startProcess(spec);
+  const code = await started.exited;
+  if (code !== 0) {
+    const what = [spec.command, ...(spec.args ?? [])].join(' ');
+    throw new Error(`${what} failed (exit ${code})${endsWith(started, 40)}`);
+  }
+  return Date.now() - startedAt;
+}
