@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findPostgresBinaries } from 'testbed/postgres';
 import { CHROMIUM_PATH } from 'testbed/chromium';
-import { BROTLI_STATIC_MODULE, NGINX_PATH } from '../e2e/support/nginx';
+import { BROTLI_STATIC_MODULE, NGINX_PATH } from 'testbed/nginx';
 
 export interface SystemPackage {
   /** The Debian package. */

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BROTLI_STATIC_MODULE, startNginx, type RunningNginx } from './nginx';
+import { BROTLI_STATIC_MODULE, startNginx, type RunningNginx } from 'testbed/nginx';
 import { LOG_DIR, ROOT_DIR } from './test-env';
 
 export interface NginxSite {

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, type RunningProcess } from 'testbed/process';
+import { startServer, type RunningProcess } from './process';
 
 export const NGINX_PATH = process.env.E2E_NGINX_PATH || '/usr/sbin/nginx';
 /** Debian's brotli_static module (package libnginx-mod-http-brotli-static). */
