@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { killProcesses } from 'testbed/process';
 import { raceCompletions } from './completions';
 import { describeCpu, measureCpu } from './cpu';
 import { sharedAgent } from './http';
@@ -22,7 +23,6 @@ import { heading, note, rps, statuses, table } from './report';
 import { fixedRate, readsDuringWrites } from './latency';
 import {
   createWorkspace,
-  killAllSync,
   type Postgres,
   type Server,
   startApi,
@@ -85,7 +85,7 @@ async function cleanUp(): Promise<void> {
 }
 
 function cleanUpSync(): void {
-  killAllSync();
+  killProcesses();
   postgres?.cluster.stopSync();
   workspace?.remove();
 }

@@ -6,6 +6,10 @@ export const ROOT_DIR = join(BENCH_DIR, '..');
 /** Everything the bench writes; gitignored, and emptied piece by piece as each run needs it. */
 export const WORK_DIR = join(BENCH_DIR, '.work');
 export const LOG_DIR = join(WORK_DIR, 'logs');
+/** The log of a process the bench starts (a build, a server). */
+export function logFile(name: string): string {
+  return join(LOG_DIR, `${name}.log`);
+}
 /** The monolith's webpack output (bench/monolith/webpack.config.ts writes here)… */
 export const MONOLITH_BUILD_DIR = join(WORK_DIR, 'build', 'monolith');
 /** …and the module it generates there: the registry's exposed modules as `import()`s. */

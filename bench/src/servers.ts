@@ -2,13 +2,15 @@
  * The served copies (bench/.work/run/): the federated host, its three remotes, the API, and the
  * monolith, each with the project's own production server (the host's dist-server/main.js serves
  * the monolith too: the same handler, cache and gzip rules, the same runtime configuration).
- * Ports 5300-5399 only: the browser tests use 4300 and up, `npm start` 3000 and up.
+ * Ports 5300-5399 only: the browser tests use 4300 and up, `npm start` 3000 and up. Each server
+ * is started, awaited and stopped by testbed/process, under its process guard: it also stops
+ * when the bench is killed outright.
  */
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
-import { logTail, startProcess, stopProcess, type Started } from './processes';
-import { RUN_DIR } from './paths';
+import { isPortInUse } from 'testbed/free-port';
+import { startServer, stopProcess, type RunningProcess } from 'testbed/process';
+import { logFile, RUN_DIR } from './paths';
 
 export const BASE_PORT = 5300;
 /** Each remote as far from BASE_PORT as its default port is from 3000 (5301-5303), as the e2e tests do. */
@@ -44,38 +46,12 @@ export const RUN = {
 
 const READY_TIMEOUT_MS = 90_000;
 
-function isPortInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** Fails at once when a port the bench needs is taken (another bench still running?). */
 export async function checkPortsFree(ports: readonly number[]): Promise<void> {
   const taken: number[] = [];
-  for (const port of ports) if (await isPortInUse(port)) taken.push(port);
+  for (const port of ports) if (await isPortInUse(port, '127.0.0.1')) taken.push(port);
   if (taken.length > 0) {
     throw new Error(`port(s) ${taken.join(', ')} already in use: is another bench running? The bench uses 5300-5399.`);
-  }
-}
-
-async function answersOk(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    await response.arrayBuffer();
-    return response.ok;
-  } catch {
-    return false;
   }
 }
 
@@ -110,10 +86,10 @@ function serverEnv(): Record<string, string> {
 export interface Server {
   name: string;
   origin: string;
-  process: Started;
+  process: RunningProcess;
 }
 
-async function startServer(
+async function serve(
   name: string,
   dir: string,
   script: string,
@@ -122,23 +98,17 @@ async function startServer(
   env: Record<string, string> = {},
 ): Promise<Server> {
   const origin = originAt(port);
-  const started = startProcess(
-    name,
-    process.execPath,
-    ['--require', join(__dirname, 'exit-with-parent.cjs'), '--enable-source-maps', script],
-    { cwd: dir, env: { ...serverEnv(), ...env }, ipc: true },
-  );
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await answersOk(`${origin}${readyPath}`))) {
-    if (started.hasExited() || Date.now() > deadline) {
-      const why = started.hasExited()
-        ? `exited (${await started.exited})`
-        : `did not answer within ${READY_TIMEOUT_MS} ms`;
-      await stopProcess(started);
-      throw new Error(`the ${name} server ${why}; ${started.log} ends with:\n${logTail(started.log)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const started = await startServer({
+    name: `the ${name} server`,
+    command: process.execPath,
+    args: ['--enable-source-maps', script],
+    cwd: dir,
+    env: { ...serverEnv(), ...env },
+    output: logFile(name),
+    exitWithParent: true,
+    health: `${origin}${readyPath}`,
+    readyTimeoutMs: READY_TIMEOUT_MS,
+  });
   return { name, origin, process: started };
 }
 
@@ -149,17 +119,17 @@ function startGroup(group: ServerGroup): Promise<Server>[] {
     // The monolith is the client-rendered baseline: its server reads no remote, so its pages
     // carry neither the remotes' preloads nor their prerendered text.
     return [
-      startServer('monolith-host', join(RUN.monolith, 'host'), 'dist-server/main.js', PORTS.monolithHost, '/healthz', {
+      serve('monolith-host', join(RUN.monolith, 'host'), 'dist-server/main.js', PORTS.monolithHost, '/healthz', {
         HOST_PORT: String(PORTS.monolithHost),
         REMOTE_REFRESH_MS: '0',
       }),
     ];
   }
   return [
-    startServer('api', RUN.api, 'dist/index.js', PORTS.api, '/api/health'),
-    startServer('federated-host', join(RUN.federated, 'host'), 'dist-server/main.js', PORTS.federatedHost, '/healthz'),
+    serve('api', RUN.api, 'dist/index.js', PORTS.api, '/api/health'),
+    serve('federated-host', join(RUN.federated, 'host'), 'dist-server/main.js', PORTS.federatedHost, '/healthz'),
     ...REMOTE_NAMES.map((name) =>
-      startServer(
+      serve(
         `federated-${name}`,
         join(RUN.federated, REMOTES[name].packageDir),
         'dist-server/main.js',
