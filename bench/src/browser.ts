@@ -1,14 +1,15 @@
 /**
- * Debian's chromium through playwright-core, launched with the flags the e2e tests use on this
- * machine, and one throttled page per load: a fresh browser context (cold cache, no cookies),
- * CPU 4× slower and a slow 4G network, set through the DevTools protocol.
+ * Debian's chromium through playwright-core, launched with testbed's flags (the ones the e2e
+ * tests use on this machine), and one throttled page per load: a fresh browser context (cold
+ * cache, no cookies), CPU 4× slower and a slow 4G network, set through the DevTools protocol.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from 'testbed/chromium';
 import { NetworkLog } from './network-log';
 import { probeScript } from './probe';
 
-export const CHROMIUM_PATH = process.env.BENCH_CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.BENCH_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
 
 /** Before anything is built or started: without a browser, nothing can be measured. */
 export function checkChromium(): void {
@@ -18,17 +19,6 @@ export function checkChromium(): void {
     );
   }
 }
-
-/** As e2e/support/browser.ts: what chromium needs here (no sandbox as root, no GPU, no background traffic). */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Lighthouse's mobile ("slow 4G") figures, applied as DevTools throttling. */
 export const THROTTLING = {
