@@ -62,8 +62,9 @@ interface PackageJson {
 const ROOT = __dirname;
 const CHUNK_LOAD_TIMEOUT_MS = 10_000;
 /**
- * The JavaScript the browsers get: the TypeScript target (`tsconfig.base.json`), for esbuild's
- * transpiler and minifier alike. Type checking is `npm run typecheck`'s, not the build's.
+ * The JavaScript the browsers get: the TypeScript target (`tsconfig.base.json`), for ts-loader's
+ * transpile and esbuild's bundle of a remote's standalone runtime alike. Type checking is
+ * `npm run typecheck`'s, not the build's.
  */
 export const BROWSER_TARGET = 'es2022';
 /**
@@ -97,8 +98,35 @@ function precompression(): webpack.WebpackPluginInstance[] {
 }
 
 /**
+ * TypeScript to JavaScript, file by file (docs/decisions/0024-typescript-loader.md): the compiler's
+ * own transpile, no type checking (`transpileOnly`, as `isolatedModules` allows), to ES modules for
+ * webpack and the automatic JSX runtime. The part's tsconfig says the rest; it emits nothing for
+ * `tsc` (`noEmit`), so emitting is turned back on here. Source maps only where webpack writes them.
+ */
+export function typescriptRule(dir: string, production: boolean): webpack.RuleSetRule {
+  return {
+    test: /\.tsx?$/,
+    loader: 'ts-loader',
+    options: {
+      configFile: join(dir, 'tsconfig.json'),
+      transpileOnly: true,
+      compilerOptions: {
+        noEmit: false,
+        target: BROWSER_TARGET,
+        module: 'esnext',
+        jsx: 'react-jsx',
+        sourceMap: !production,
+        // esbuild-loader wrote none either: webpack splits chunks by the modules' sizes before
+        // minification, and the comments alone would change which chunks a remote has.
+        removeComments: true,
+      },
+    },
+  };
+}
+
+/**
  * SWC, only for the React Refresh transform (`$RefreshReg$`, `$RefreshSig$`) on the JavaScript
- * esbuild-loader wrote from the part's own `src/`: its TypeScript is still esbuild's.
+ * ts-loader wrote from the part's own `src/`: its TypeScript is still the compiler's.
  */
 function refreshTransform(dir: string) {
   return {
@@ -256,13 +284,9 @@ export function createWebpackConfig(options: FederatedAppOptions) {
       resolve: { extensions: ['.tsx', '.ts', '.js'] },
       module: {
         rules: [
-          {
-            test: /\.tsx?$/,
-            loader: 'esbuild-loader',
-            options: { target: BROWSER_TARGET, jsx: 'automatic', tsconfig: join(options.dir, 'tsconfig.json') },
-          },
+          typescriptRule(options.dir, production),
           // A remote's own components in development: React Refresh's registrations, which
-          // esbuild does not write, added to esbuild's output by SWC (after it: `post`).
+          // ts-loader does not write, added to its output by SWC (after it: `post`).
           ...(remoteDevelopment ? [{ ...refreshTransform(options.dir), enforce: 'post' as const }] : []),
           { test: /\.css$/, use: ['style-loader', 'css-loader'] },
         ],

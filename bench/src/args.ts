@@ -50,7 +50,7 @@ Exits 1 when any load fails or any figure it prints could not be measured.`;
 const DEFAULT_RUNS = 7;
 const QUICK_RUNS = 2;
 
-function positiveInt(flag: string, raw: string | undefined): number {
+export function positiveInt(flag: string, raw: string | undefined): number {
   const value = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > 100) {
     throw new Error(`${flag} takes a whole number from 1 to 100, got ${raw === undefined ? 'nothing' : `"${raw}"`}`);

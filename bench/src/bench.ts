@@ -371,7 +371,7 @@ async function main(): Promise<void> {
   mkdirSync(WORK_DIR, { recursive: true });
 
   log('Gift Box bench: federated build vs monolith build of the same pages');
-  for (const line of describeMachine(chromiumVersion())) log(line);
+  for (const line of describeMachine(`Chromium ${chromiumVersion()}`)) log(line);
   log(`network:  ${describeThrottling()}, cold cache (a new browser context per load)`);
 
   if (options.build) {

@@ -11,7 +11,8 @@ function git(args: string[]): string | undefined {
   }
 }
 
-export function describeMachine(chromiumVersion: string): string[] {
+/** `software`: what the run used besides Node, such as `Chromium 140.0`. */
+export function describeMachine(software: string): string[] {
   const processors = cpus();
   const commit = git(['rev-parse', '--short', 'HEAD']) ?? 'unknown';
   const subject = git(['log', '-1', '--format=%s']) ?? '';
@@ -19,7 +20,7 @@ export function describeMachine(chromiumVersion: string): string[] {
   return [
     `date:     ${new Date().toISOString()}`,
     `machine:  ${processors[0]?.model.trim() ?? 'unknown CPU'}, ${processors.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`,
-    `software: Node ${process.version}, Chromium ${chromiumVersion}`,
+    `software: Node ${process.version}, ${software}`,
     `commit:   ${commit} ${subject}${changed > 0 ? ` (+ ${changed} uncommitted changes in the work tree)` : ''}`,
   ];
 }

@@ -1,0 +1,117 @@
+/** The loader comparison's command line, the order of its builds and its tables (bench/src/loaders.ts). */
+import { positiveInt } from './args';
+import { comparisonRows, kB, ms, type Metric } from './report';
+import { median, ratio } from './stats';
+
+/** The loaders compared: webpack.config.base.ts's, and the one it had before. */
+export const LOADERS = ['ts-loader', 'esbuild-loader'] as const;
+export type Loader = (typeof LOADERS)[number];
+
+export const LOADERS_USAGE = `usage: npm run bench:loaders -w bench -- [options]
+
+  --runs N   rounds: each part built cold once per loader per round (default 3)
+  --help     this text
+
+Exits 1 when any build fails.`;
+
+const DEFAULT_RUNS = 3;
+
+export interface LoaderOptions {
+  runs: number;
+  help: boolean;
+}
+
+export function parseLoaderArgs(argv: readonly string[]): LoaderOptions {
+  let runs = DEFAULT_RUNS;
+  let help = false;
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
+    if (flag === '--runs') runs = positiveInt('--runs', inline ?? argv[(index += 1)]);
+    else if (flag === '--help' || flag === '-h') help = true;
+    else throw new Error(`unknown argument "${arg}"\n\n${LOADERS_USAGE}`);
+  }
+  return { runs, help };
+}
+
+export interface PlannedBuild {
+  round: number;
+  part: string;
+  loader: Loader;
+}
+
+/**
+ * Every build, in the order they run: round by round, part by part, the two loaders back to back,
+ * which of them goes first alternating from one pair to the next, so that neither is always the
+ * one that runs on a machine just warmed (or just loaded) by the other.
+ */
+export function buildPlan(runs: number, parts: readonly string[]): PlannedBuild[] {
+  let pair = 0;
+  const plan: PlannedBuild[] = [];
+  for (let round = 1; round <= runs; round += 1) {
+    for (const part of parts) {
+      const order = pair % 2 === 0 ? LOADERS : [...LOADERS].reverse();
+      for (const loader of order) plan.push({ round, part, loader });
+      pair += 1;
+    }
+  }
+  return plan;
+}
+
+/** One cold build: its wall time and the gzip size of the part's JavaScript. */
+export interface LoaderRun extends PlannedBuild {
+  ms: number;
+  jsGzipBytes: number;
+}
+
+const METRICS: Metric<Pick<LoaderRun, 'ms' | 'jsGzipBytes'>>[] = [
+  { label: 'cold build', of: (run) => run.ms, format: ms },
+  { label: 'JS (gzip)', of: (run) => run.jsGzipBytes, format: kB },
+];
+
+/** Each round's builds of every part added up, per loader: a round's cold build of everything. */
+export function roundTotals(runs: readonly LoaderRun[], loader: Loader): Pick<LoaderRun, 'ms' | 'jsGzipBytes'>[] {
+  const rounds = [...new Set(runs.map((run) => run.round))];
+  return rounds.map((round) => {
+    const builds = runs.filter((run) => run.round === round && run.loader === loader);
+    return {
+      ms: builds.reduce((sum, run) => sum + run.ms, 0),
+      jsGzipBytes: builds.reduce((sum, run) => sum + run.jsGzipBytes, 0),
+    };
+  });
+}
+
+/** Per part, then in total: the medians of ts-loader and esbuild-loader, and their ratio. */
+export function summaryRows(runs: readonly LoaderRun[], parts: readonly string[]): string[][] {
+  const of = (part: string, loader: Loader) => runs.filter((run) => run.part === part && run.loader === loader);
+  return [
+    ['part', 'measure', 'ts-loader', 'esbuild-loader', 'ts ÷ esbuild'],
+    ...parts.flatMap((part) => comparisonRows(METRICS, of(part, 'ts-loader'), of(part, 'esbuild-loader'), part)),
+    ...comparisonRows(METRICS, roundTotals(runs, 'ts-loader'), roundTotals(runs, 'esbuild-loader'), 'total'),
+  ];
+}
+
+/** ts-loader's median cold build of everything over esbuild-loader's. */
+export function totalRatio(runs: readonly LoaderRun[]): number | undefined {
+  const medianMs = (loader: Loader) => median(roundTotals(runs, loader).map((total) => total.ms));
+  return ratio(medianMs('ts-loader'), medianMs('esbuild-loader'));
+}
+
+/** Each round's sums, to show how far apart the rounds were on a shared machine. */
+export function roundRows(runs: readonly LoaderRun[]): string[][] {
+  const ts = roundTotals(runs, 'ts-loader');
+  const esbuild = roundTotals(runs, 'esbuild-loader');
+  return [
+    ['round', 'ts-loader', 'esbuild-loader', 'ts ÷ esbuild'],
+    ...ts.map((total, index) => {
+      const other = esbuild[index]?.ms;
+      const each = ratio(total.ms, other);
+      return [
+        String(index + 1),
+        ms(total.ms),
+        other === undefined ? '–' : ms(other),
+        each ? `${each.toFixed(2)}×` : '–',
+      ];
+    }),
+  ];
+}

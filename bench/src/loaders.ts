@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:loaders -w bench -- [--runs N]`: ts-loader against esbuild-loader for the
+ * TypeScript of the parts' webpack builds (docs/decisions/0024-typescript-loader.md).
+ *
+ * Each part (the host and every remote of the registry) is built cold (an empty webpack cache),
+ * in production mode, with its real config (bench/src/loader-config.ts swaps only the loader),
+ * by webpack-cli as `npm run build` runs it, once per loader per round: the two loaders back to
+ * back, in alternating order, one build at a time. Prints per part and in total the median wall
+ * time with each loader and their ratio, and the gzip size of each part's JavaScript, which
+ * should not change: the same code, transpiled by another tool. Builds go to bench/.work/loaders/,
+ * never to the parts' dist/. Exits 1 when any build fails.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { REMOTES } from 'shared/remotes';
+import {
+  buildPlan,
+  LOADERS_USAGE,
+  parseLoaderArgs,
+  roundRows,
+  summaryRows,
+  totalRatio,
+  type LoaderRun,
+  type PlannedBuild,
+} from './loader-runs';
+import { describeMachine } from './machine';
+import { ROOT_DIR, WORK_DIR } from './paths';
+import { killAllProcessesSync, runToEnd, stopAllProcesses } from './processes';
+import { heading, table } from './report';
+import { servedBytes } from './sizes';
+
+const PARTS = ['host', ...Object.values(REMOTES).map((remote) => remote.packageDir)];
+const LOADERS_DIR = join(WORK_DIR, 'loaders');
+const WEBPACK = join(ROOT_DIR, 'node_modules', '.bin', 'webpack');
+const CONFIG = join(__dirname, 'loader-config.ts');
+/** The same build id for every build, so that the outputs differ only by what the loaders wrote. */
+const BUILD_ID = 'loaders-bench';
+/** ts-loader may cost this much more than esbuild-loader's cold build and still be the one used. */
+const ALLOWED_EXTRA = 0.2;
+
+const log = (text = '') => console.log(text);
+const progress = (text: string) => process.stderr.write(`${text}\n`);
+
+function version(pkg: string): string {
+  const file = require.resolve(`${pkg}/package.json`, { paths: [ROOT_DIR] });
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+/** Every .js file of a build's output, at any depth. */
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => join(dir, name));
+}
+
+async function build({ round, part, loader }: PlannedBuild): Promise<LoaderRun> {
+  const out = join(LOADERS_DIR, loader, part);
+  rmSync(out, { recursive: true, force: true });
+  const ms = await runToEnd(`loaders-${part}-${loader}`, WEBPACK, ['--config', CONFIG, '--mode', 'production'], {
+    cwd: join(ROOT_DIR, part),
+    env: { ...process.env, BUILD_ID, LOADERS_PART: part, LOADERS_LOADER: loader, LOADERS_OUT: out },
+  });
+  const files = jsFiles(join(out, 'dist'));
+  if (files.length === 0) throw new Error(`${part}'s build with ${loader} wrote no JavaScript into ${out}/dist`);
+  const jsGzipBytes = files.reduce((sum, file) => sum + servedBytes(file), 0);
+  return { round, part, loader, ms, jsGzipBytes };
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+
+async function main(): Promise<void> {
+  const options = parseLoaderArgs(process.argv.slice(2));
+  if (options.help) {
+    log(LOADERS_USAGE);
+    return;
+  }
+  log('Gift Box bench: cold webpack builds, ts-loader vs esbuild-loader');
+  const software = ['webpack', 'typescript', 'ts-loader', 'esbuild-loader', 'esbuild'].map(
+    (pkg) => `${pkg} ${version(pkg)}`,
+  );
+  for (const line of describeMachine(software.join(', '))) log(line);
+  log(`builds:   ${PARTS.join(', ')}; production, cold (empty webpack cache), one at a time, ${options.runs} round(s)`);
+  log(`load:     ${load()} (1, 5, 15 min) at the start`);
+
+  const plan = buildPlan(options.runs, PARTS);
+  const runs: LoaderRun[] = [];
+  for (const [index, planned] of plan.entries()) {
+    const run = await build(planned);
+    runs.push(run);
+    progress(
+      `[${index + 1}/${plan.length}] round ${run.round} ${run.part} ${run.loader}: ${(run.ms / 1000).toFixed(1)} s, load ${load()}`,
+    );
+  }
+  log(`load:     ${load()} (1, 5, 15 min) at the end`);
+
+  log(heading('Cold production builds (medians of the rounds; total: of the rounds’ sums)'));
+  log(table(summaryRows(runs, PARTS)));
+  log(heading('Each round, all parts'));
+  log(table(roundRows(runs)));
+  const ratio = totalRatio(runs);
+  if (ratio === undefined) throw new Error('no ratio: a loader has no builds');
+  const verdict = ratio <= 1 + ALLOWED_EXTRA ? 'ts-loader' : 'esbuild-loader';
+  log(
+    `\nts-loader's cold build of everything takes ${ratio.toFixed(2)}× esbuild-loader's ` +
+      `(the rule allows ${(1 + ALLOWED_EXTRA).toFixed(2)}×): ${verdict}`,
+  );
+}
+
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => {
+    progress(`\n${signal}: stopping the build…`);
+    void stopAllProcesses().finally(() => process.exit(code));
+  });
+}
+process.once('exit', killAllProcessesSync);
+
+main().catch((error: unknown) => {
+  console.error(`bench:loaders failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
