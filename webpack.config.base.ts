@@ -18,6 +18,7 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 import { BuildInfoPlugin } from './build/build-info-plugin';
 import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './build/dev-server';
 import { RemoteIntegrityPlugin } from './build/integrity-plugin';
+import { webpackMagicCommentsOnly } from './build/magic-comments';
 import { pageHtml } from './build/page-template';
 import { remoteExposes } from './build/remote-exposes';
 import { SharedFallbacksPlugin } from './build/shared-fallbacks';
@@ -116,10 +117,9 @@ export function typescriptRule(dir: string, production: boolean): webpack.RuleSe
         module: 'esnext',
         jsx: 'react-jsx',
         sourceMap: !production,
-        // esbuild-loader wrote none either: webpack splits chunks by the modules' sizes before
-        // minification, and the comments alone would change which chunks a remote has.
-        removeComments: true,
       },
+      // Comments out, but for webpack's magic comments (build/magic-comments.ts).
+      getCustomTransformers: () => ({ before: [webpackMagicCommentsOnly] }),
     },
   };
 }
