@@ -2,25 +2,73 @@
  * The lint rules that keep code where it runs and the import graph acyclic: run through ESLint
  * with the repository's own configuration, on sources that break them.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const ROOT = join(__dirname, '..');
 
-/** ESLint's CLI on `text` as if it were `file` (ESLint's API loads its config in a way jest's VM refuses). */
-function lint(text: string, file: string): { ruleId: string | null; message: string }[] {
-  const run = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--stdin', '--stdin-filename', file, '--format', 'json'],
-    { cwd: ROOT, input: text, encoding: 'utf8' },
-  );
-  const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null; message: string }[] }[];
-  return result?.messages ?? [];
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+
+/**
+ * ESLint's API with the repository's configuration, in a process of its own (it loads its config
+ * in a way jest's VM refuses), started once for the file: loading the configuration is most of a
+ * lint's time. A line of JSON `{ id, text, file }` in, `{ id, messages }` out.
+ */
+const LINT_SERVER = `
+const { ESLint } = require('eslint');
+const eslint = new ESLint({ cwd: process.cwd() });
+require('node:readline').createInterface({ input: process.stdin }).on('line', async (line) => {
+  const { id, text, file } = JSON.parse(line);
+  const [result] = await eslint.lintText(text, { filePath: file });
+  const messages = (result ? result.messages : []).map(({ ruleId, message }) => ({ ruleId, message }));
+  process.stdout.write(JSON.stringify({ id, messages }) + '\\n');
+});
+`;
+
+let server: ChildProcessWithoutNullStreams | undefined;
+const pending = new Map<number, { resolve: (messages: LintMessage[]) => void; reject: (error: Error) => void }>();
+let nextId = 0;
+
+function lintServer(): ChildProcessWithoutNullStreams {
+  if (server) return server;
+  const child = spawn(process.execPath, ['-e', LINT_SERVER], { cwd: ROOT });
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const { id, messages } = JSON.parse(line) as { id: number; messages: LintMessage[] };
+    pending.get(id)?.resolve(messages);
+    pending.delete(id);
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // ESLint failing to start (a broken configuration) fails the waiting tests with its words.
+  child.on('exit', (code) => {
+    for (const { reject } of pending.values()) reject(new Error(`ESLint exited (code ${code}): ${stderr}`));
+    pending.clear();
+  });
+  server = child;
+  return child;
+}
+
+afterAll(() => {
+  server?.stdin.end();
+  server?.kill();
+});
+
+/** The messages ESLint gives `text` as if it were `file`. */
+function lint(text: string, file: string): Promise<LintMessage[]> {
+  const id = (nextId += 1);
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    lintServer().stdin.write(`${JSON.stringify({ id, text, file })}\n`);
+  });
 }
 
 async function messagesFor(text: string, file: string): Promise<string[]> {
-  return lint(text, join(ROOT, file)).map((message) => `${message.ruleId}: ${message.message}`);
+  return (await lint(text, join(ROOT, file))).map((message) => `${message.ruleId}: ${message.message}`);
 }
 
 describe('where code runs', () => {
@@ -90,7 +138,7 @@ describe('import cycles', () => {
       const a = "import type { B } from './b';\nexport interface A { b?: B }\n";
       writeFileSync(join(folder, 'a.ts'), a);
       writeFileSync(join(folder, 'b.ts'), "import { type A } from './a';\nexport interface B { a?: A }\n");
-      expect(lint(a, join(folder, 'a.ts')).map((message) => message.ruleId)).toEqual(['local/no-import-cycle']);
+      expect((await lint(a, join(folder, 'a.ts'))).map((message) => message.ruleId)).toEqual(['local/no-import-cycle']);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
