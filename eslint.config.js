@@ -360,6 +360,32 @@ module.exports = tseslint.config(
     },
   },
   ...whereCodeRuns(),
+  // The API contract in the browser: its types only. A value imported from it brings its schemas
+  // and zod into a page (the host does not provide the module, so a remote would fetch a copy);
+  // the values a page needs are in `shared/api/contract-values`.
+  {
+    files: [
+      'host/src/**/*.{ts,tsx}',
+      ...REMOTES.map((remote) => `${remote}/src/**/*.{ts,tsx}`),
+      'shared/src/**/*.{ts,tsx}',
+    ],
+    ignores: [...TEST_FILES, 'shared/src/api/contract.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['shared/api/contract', '**/api/contract', './contract'],
+              allowTypeImports: true,
+              message:
+                "Pages take the contract's types only (`import type`); its plain values are in `shared/api/contract-values`.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // @playwright/test's fixtures hand their value to `use` (no React hook) and take their
   // dependencies by destructuring, `{}` when they have none.
   {

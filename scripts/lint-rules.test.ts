@@ -108,6 +108,26 @@ describe('where code runs', () => {
   }, 60_000);
 });
 
+describe('the API contract in the browser', () => {
+  it('lets page code import its types only; a value would bring its schemas into the page', async () => {
+    const value = "import { giftViewSchema } from 'shared/api/contract';\nexport const x = giftViewSchema;\n";
+    for (const file of ['host/src/probe.ts', 'remote-gifts/src/probe.tsx', 'shared/src/browser/probe.ts']) {
+      expect(await messagesFor(value, file)).toEqual([expect.stringContaining("Pages take the contract's types only")]);
+    }
+    expect(
+      await messagesFor(
+        "import { API_PATHS } from './contract';\nexport const x = API_PATHS;\n",
+        'shared/src/api/probe.ts',
+      ),
+    ).toEqual([expect.stringContaining("Pages take the contract's types only")]);
+    const types = "import type { GiftView } from 'shared/api/contract';\nexport type X = GiftView;\n";
+    expect(await messagesFor(types, 'remote-gifts/src/probe.ts')).toEqual([]);
+    // The API and tests use the schemas.
+    expect(await messagesFor(value, 'api/src/probe.ts')).toEqual([]);
+    expect(await messagesFor(value, 'remote-gifts/src/probe.test.ts')).toEqual([]);
+  }, 60_000);
+});
+
 describe('the router the parts share', () => {
   it('keeps react-router itself, and what the shared router leaves out, out of browser code', async () => {
     const text =

@@ -18,7 +18,6 @@ import { findLighthouse, launchForLighthouse, runLighthouse, type LighthouseScor
 import { describeMachine } from './machine';
 import { coldLoad, warmNavigation, type ColdLoad, type WarmNavigation } from './measure';
 import { LOG_DIR, WORK_DIR } from './paths';
-import { killAllProcessesSync, stopAllProcesses } from './processes';
 import { comparisonRows, count, heading, kB, ms, table, unmeasured, type Metric } from './report';
 import { ROUTES, type MeasuredRoute } from './routes';
 import {
@@ -33,6 +32,7 @@ import {
 } from './servers';
 import { servedBytes, sizesOf, type SizedFile } from './sizes';
 import { median } from './stats';
+import { stopAll } from 'testbed/process';
 
 type Build = 'federated' | 'monolith';
 
@@ -419,7 +419,7 @@ async function main(): Promise<void> {
 let stopping: Promise<void> | undefined;
 function stopEverything(): Promise<void> {
   stopping ??= closeAllBrowsers()
-    .then(() => stopAllProcesses())
+    .then(() => stopAll())
     .finally(() => rmSync(RUN.apiData, { recursive: true, force: true }));
   return stopping;
 }
@@ -433,7 +433,6 @@ for (const [signal, code] of [
     void stopEverything().finally(() => process.exit(code));
   });
 }
-process.once('exit', killAllProcessesSync);
 
 main()
   .catch((error: unknown) => {

@@ -26,9 +26,10 @@ import {
 } from './loader-runs';
 import { describeMachine } from './machine';
 import { ROOT_DIR, WORK_DIR } from './paths';
-import { killAllProcessesSync, runToEnd, stopAllProcesses } from './processes';
+import { runToEnd } from './processes';
 import { heading, table } from './report';
 import { servedBytes } from './sizes';
+import { stopAll } from 'testbed/process';
 
 const PARTS = ['host', ...Object.values(REMOTES).map((remote) => remote.packageDir)];
 const LOADERS_DIR = join(WORK_DIR, 'loaders');
@@ -116,10 +117,9 @@ for (const [signal, code] of [
 ] as const) {
   process.once(signal, () => {
     progress(`\n${signal}: stopping the build…`);
-    void stopAllProcesses().finally(() => process.exit(code));
+    void stopAll().finally(() => process.exit(code));
   });
 }
-process.once('exit', killAllProcessesSync);
 
 main().catch((error: unknown) => {
   console.error(`bench:loaders failed: ${error instanceof Error ? error.message : String(error)}`);

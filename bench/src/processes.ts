@@ -1,10 +1,9 @@
 /**
  * What the bench starts besides its servers (builds, Lighthouse), through testbed/process: each
- * in its own process group with its output in `.work/logs/{name}.log`; whatever still runs is
- * stopped at the end, on failure and on Ctrl-C (`stopAllProcesses`), and killed should the bench
- * exit without stopping it.
+ * in its own process group with its output in `.work/logs/{name}.log`. Stopping them is
+ * testbed's (`stopAll`; it kills whatever still runs when the bench exits).
  */
-import { killProcesses, runToEnd as runLogged, stopAll } from 'testbed/process';
+import { runToEnd as runLogged } from 'testbed/process';
 import { logFile } from './paths';
 
 /** Runs a command to its end (a build); resolves with its duration in ms, rejects with the log's tail when it fails. */
@@ -15,12 +14,4 @@ export function runToEnd(
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<number> {
   return runLogged({ name, command, args, cwd: options.cwd, env: options.env ?? process.env, output: logFile(name) });
-}
-
-/** Stops everything the bench started that still runs, its servers included. */
-export const stopAllProcesses = stopAll;
-
-/** For exit paths that cannot wait. */
-export function killAllProcessesSync(): void {
-  killProcesses();
 }

@@ -181,7 +181,7 @@ export function hostOriginOf(values: {
 }): AllowedOrigin {
   if (values.HOST_ORIGIN !== undefined) return values.HOST_ORIGIN;
   const host = partPort('host');
-  return anyHostnameOnPort(host.read(values.HOST_PORT === '' ? undefined : values.HOST_PORT, host.name));
+  return anyHostnameOnPort(host.read(values.HOST_PORT, host.name));
 }
 
 /**

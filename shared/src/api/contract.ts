@@ -3,7 +3,7 @@
  * call (api/README.md describes every endpoint). Each shape is one zod schema, which the API
  * validates requests and writes answers with; its type, inferred from it, is what the API and
  * the browser's code use. Browser code imports only the types from here (`import type`, kept so
- * by contract.test.ts) and the plain values from contract-values.ts: the schemas stay out of the
+ * by a lint rule) and the plain values from contract-values.ts: the schemas stay out of the
  * pages (client.ts says why). zod/mini, as the runtime configuration: should a page ever need a
  * schema, it takes only the parts of zod it calls, not all of classic zod.
  */
