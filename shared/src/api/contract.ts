@@ -8,6 +8,8 @@
  * schema, it takes only the parts of zod it calls, not all of classic zod.
  */
 import * as z from 'zod/mini';
+import { REMOTE_NAMES } from '../remotes';
+import { LOAD_OUTCOMES, LOAD_PHASES, PARTS, ROUTE_PATTERNS, TELEMETRY_MAX_EVENTS, VITAL_NAMES } from '../telemetry';
 
 export {
   API_PATHS,
@@ -160,3 +162,47 @@ export const apiErrorBodySchema = z.object({
   message: z.string(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+
+/**
+ * `POST /api/telemetry` (a `text/plain` or `application/json` body of JSON, as
+ * `navigator.sendBeacon` sends it) → 204. Shapes and bounds only: the API then maps a build id
+ * no deploy published, a directive or a blocked origin outside the known sets to `other`.
+ * 400 for anything else, 413 over TELEMETRY_MAX_BYTES, 429 past the client's limit.
+ */
+const telemetryToken = z.string().check(z.maxLength(128), z.regex(/^[A-Za-z0-9._:/-]*$/));
+const part = z.enum(PARTS);
+const route = z.enum(ROUTE_PATTERNS as [string, ...string[]]);
+const millis = z.number().check(z.minimum(0), z.maximum(10 * 60_000));
+
+export const telemetryEventSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('load'),
+    remote: z.enum(REMOTE_NAMES),
+    build: telemetryToken,
+    phase: z.enum(LOAD_PHASES),
+    outcome: z.enum(LOAD_OUTCOMES),
+    ms: millis,
+  }),
+  z.strictObject({ kind: z.literal('reload'), route, remote: part, build: telemetryToken }),
+  z.strictObject({
+    kind: z.literal('error-page'),
+    route,
+    status: z.int().check(z.minimum(400), z.maximum(599)),
+    remote: part,
+  }),
+  z.strictObject({
+    kind: z.literal('vital'),
+    name: z.enum(VITAL_NAMES),
+    value: z.number().check(z.minimum(0), z.maximum(10 * 60_000)),
+    route,
+    remote: part,
+    build: telemetryToken,
+  }),
+  z.strictObject({ kind: z.literal('csp'), route, directive: telemetryToken, blocked: telemetryToken }),
+]);
+
+export const telemetryBatchSchema = z.strictObject({
+  host: telemetryToken,
+  events: z.array(telemetryEventSchema).check(z.minLength(1), z.maxLength(TELEMETRY_MAX_EVENTS)),
+});
+export type TelemetryBatchBody = z.infer<typeof telemetryBatchSchema>;

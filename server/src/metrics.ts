@@ -1,0 +1,98 @@
+/**
+ * Every server's Prometheus metrics (prom-client), served by a listener of their own: `GET
+ * /metrics` on METRICS_PORT, bound to METRICS_HOST (loopback unless told otherwise). Never on
+ * the server's public port, so no proxy in front of it can route a visitor to them. Unset
+ * METRICS_PORT: no metrics listener.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { EnvError, port, type Reader } from './env';
+
+export const METRICS_PATH = '/metrics';
+export const DEFAULT_METRICS_HOST = '127.0.0.1';
+
+/** The variables of a metrics listener; add them to a server's schema. */
+export const METRICS_VARIABLES = {
+  METRICS_PORT: optionalPort(),
+  METRICS_HOST: ((raw) => raw?.trim() || DEFAULT_METRICS_HOST) as Reader<string>,
+};
+
+export interface MetricsEnv {
+  /** Undefined: no metrics listener. */
+  metricsPort: number | undefined;
+  metricsHost: string;
+}
+
+export function metricsEnvOf(values: { METRICS_PORT: number | undefined; METRICS_HOST: string }): MetricsEnv {
+  return { metricsPort: values.METRICS_PORT, metricsHost: values.METRICS_HOST };
+}
+
+function optionalPort(): Reader<number | undefined> {
+  const read = port(0);
+  return (raw, name) => {
+    if (raw === undefined) return undefined;
+    const value = read(raw, name);
+    if (value === 0) throw new EnvError(`${name} must be a port number between 1 and 65535, got "${raw}"`);
+    return value;
+  };
+}
+
+/**
+ * A registry for one server: the process's own metrics (CPU, memory, event loop lag, handles)
+ * and whatever the server adds, every series labelled with the part (`part="api"`).
+ */
+export function createMetricsRegistry(part: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ part });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+export interface MetricsListener {
+  server: Server;
+  /** The port bound (METRICS_PORT, or the one the system picked for 0). */
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves `GET /metrics` of `registry` on its own listener; anything else is a 404. */
+export async function listenMetrics(
+  registry: Registry,
+  port: number,
+  host = DEFAULT_METRICS_HOST,
+): Promise<MetricsListener> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== METRICS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
+      return;
+    }
+    registry.metrics().then(
+      (body) => {
+        res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      (error: unknown) => {
+        console.error('[metrics] collecting failed', error);
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Metrics unavailable\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
