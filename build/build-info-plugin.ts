@@ -1,9 +1,12 @@
 /**
  * Writes `{dir}/latest.json` ({ id, timestamp }) and `{dir}/meta/{id}.json` into a build, so a
- * running host can tell that a newer build of itself or of a remote has been deployed.
+ * running host can tell that a newer build of itself or of a remote has been deployed, and puts
+ * the build's id into its `mf-manifest.json` (`buildId`), so the host knows which build of a
+ * remote it loaded and labels its telemetry with it.
  */
-import type { Compiler } from 'webpack';
+import type { Compilation, Compiler } from 'webpack';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
+import { BUILD_ID_FIELD } from 'shared/remote-manifest';
 
 export interface BuildInfoOptions extends BuildInfo {
   app: string;
@@ -13,6 +16,7 @@ export interface BuildInfoOptions extends BuildInfo {
 }
 
 const PLUGIN = 'BuildInfoPlugin';
+const MANIFEST = 'mf-manifest.json';
 
 export class BuildInfoPlugin {
   constructor(private readonly options: BuildInfoOptions) {}
@@ -24,6 +28,7 @@ export class BuildInfoPlugin {
       compilation.hooks.processAssets.tap(
         { name: PLUGIN, stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
         () => {
+          addBuildId(compilation, id);
           const files = compilation
             .getAssets()
             .map((asset) => asset.name)
@@ -51,4 +56,20 @@ export class BuildInfoPlugin {
       );
     });
   }
+}
+
+/**
+ * The manifest's `buildId`, added to what the federation plugin wrote (OPTIMIZE_TRANSFER) and
+ * the integrity and shared-fallback plugins added (REPORT - 1): this runs at REPORT, after them,
+ * and keeps every field they wrote. The manifest is no script, so no integrity covers it.
+ */
+function addBuildId(compilation: Compilation, id: string): void {
+  const asset = compilation.getAsset(MANIFEST);
+  if (!asset) return;
+  const manifest = JSON.parse(asset.source.source().toString()) as Record<string, unknown>;
+  manifest[BUILD_ID_FIELD] = id;
+  compilation.updateAsset(
+    MANIFEST,
+    new compilation.compiler.webpack.sources.RawSource(JSON.stringify(manifest, null, 2)),
+  );
 }
