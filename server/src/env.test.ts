@@ -240,15 +240,33 @@ describe("a server's environment, read through one schema", () => {
         HOST_PORT: '8080',
         LISTEN_HOST: '127.0.0.1',
         SHUTDOWN_DELAY_MS: '500',
+        METRICS_PORT: '9301',
+        METRICS_HOST: '10.0.0.7',
       }),
     ).toEqual({
+      part: 'gifts',
       port: 8081,
       root: '/app/dist',
       hostOrigin: expect.any(RegExp),
       listenHost: '127.0.0.1',
       shutdownDelayMs: 500,
+      metricsPort: 9301,
+      metricsHost: '10.0.0.7',
     });
     expect(parseEnv(staticPartEnv('content', '/srv'), {}).port).toBe(DEFAULT_PORTS.content.port);
+  });
+
+  it("gives a remote's server no metrics listener unless METRICS_PORT names one, on loopback by default", () => {
+    expect(remoteEnv({})).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1' });
+    expect(remoteEnv({ METRICS_PORT: '', METRICS_HOST: ' ' })).toMatchObject({
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
+    });
+    expect(remoteEnv({ METRICS_PORT: '9301' })).toMatchObject({ metricsPort: 9301, metricsHost: '127.0.0.1' });
+    for (const bad of ['0', 'x', '70000'])
+      expect(envErrorFrom(() => remoteEnv({ METRICS_PORT: bad })).message).toBe(
+        `METRICS_PORT must be a port number between 1 and 65535, got "${bad}"`,
+      );
   });
 
   it('leaves variables outside the schema alone', () => {

@@ -190,8 +190,28 @@ export function hostOriginOf(values: {
  */
 export const shutdownDelay = millis(0, 120_000);
 
+/** Where a metrics listener binds unless METRICS_HOST says otherwise: loopback, out of visitors' reach. */
+export const DEFAULT_METRICS_HOST = '127.0.0.1';
+
+/** A port that may be left unset (undefined then); 0, "any port", is refused like any other bad value. */
+function optionalPort(): Reader<number | undefined> {
+  const read = port(1);
+  return (raw, name) => (raw === undefined ? undefined : read(raw, name));
+}
+
+/**
+ * The variables of a metrics listener (`server/metrics`); add them to a server's schema. Here
+ * rather than beside the listener, so the schemas in this module can read them too.
+ */
+export const METRICS_VARIABLES = {
+  METRICS_PORT: optionalPort(),
+  METRICS_HOST: ((raw) => raw?.trim() || DEFAULT_METRICS_HOST) as Reader<string>,
+};
+
 /** What a static part's server (a remote's) is told by its environment. */
 export interface StaticPartEnv {
+  /** The part served: its metrics carry it as their `part` label. */
+  part: PartName;
   port: number;
   /** The folder served: STATIC_ROOT (such as a deploy target) or the package's own build. */
   root: string;
@@ -199,9 +219,16 @@ export interface StaticPartEnv {
   /** LISTEN_HOST, such as 127.0.0.1 behind a reverse proxy; undefined: every interface. */
   listenHost: string | undefined;
   shutdownDelayMs: number;
+  /** METRICS_PORT: where its metrics listener serves `GET /metrics`; undefined, no listener. */
+  metricsPort: number | undefined;
+  /** METRICS_HOST, loopback by default. */
+  metricsHost: string;
 }
 
-/** A remote's server's environment: its port, STATIC_ROOT, HOST_ORIGIN, LISTEN_HOST, SHUTDOWN_DELAY_MS. */
+/**
+ * A remote's server's environment: its port, STATIC_ROOT, HOST_ORIGIN, LISTEN_HOST,
+ * SHUTDOWN_DELAY_MS, METRICS_PORT and METRICS_HOST.
+ */
 export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<StaticPartEnv, Env> {
   const { name, read } = partPort(part);
   // The port's variable is the part's (REMOTE_GIFTS_PORT, …): a key known only here.
@@ -211,13 +238,17 @@ export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<St
     ...HOST_ORIGIN_VARIABLES,
     LISTEN_HOST: listenAddress,
     SHUTDOWN_DELAY_MS: shutdownDelay,
+    ...METRICS_VARIABLES,
   };
   return deriveEnv(envSchema(readers), (values) => ({
+    part,
     port: values[name] as number,
     root: values.STATIC_ROOT as string,
     hostOrigin: hostOriginOf(values as Parameters<typeof hostOriginOf>[0]),
     listenHost: values.LISTEN_HOST as string | undefined,
     shutdownDelayMs: values.SHUTDOWN_DELAY_MS as number,
+    metricsPort: values.METRICS_PORT as number | undefined,
+    metricsHost: values.METRICS_HOST as string,
   }));
 }
 

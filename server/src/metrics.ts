@@ -7,16 +7,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { EnvError, port, type Reader } from './env';
+import { DEFAULT_METRICS_HOST, METRICS_VARIABLES } from './env';
+
+// The variables are read in `./env`, whose schemas (a remote's) include them.
+export { DEFAULT_METRICS_HOST, METRICS_VARIABLES };
 
 export const METRICS_PATH = '/metrics';
-export const DEFAULT_METRICS_HOST = '127.0.0.1';
-
-/** The variables of a metrics listener; add them to a server's schema. */
-export const METRICS_VARIABLES = {
-  METRICS_PORT: optionalPort(),
-  METRICS_HOST: ((raw) => raw?.trim() || DEFAULT_METRICS_HOST) as Reader<string>,
-};
 
 export interface MetricsEnv {
   /** Undefined: no metrics listener. */
@@ -26,16 +22,6 @@ export interface MetricsEnv {
 
 export function metricsEnvOf(values: { METRICS_PORT: number | undefined; METRICS_HOST: string }): MetricsEnv {
   return { metricsPort: values.METRICS_PORT, metricsHost: values.METRICS_HOST };
-}
-
-function optionalPort(): Reader<number | undefined> {
-  const read = port(0);
-  return (raw, name) => {
-    if (raw === undefined) return undefined;
-    const value = read(raw, name);
-    if (value === 0) throw new EnvError(`${name} must be a port number between 1 and 65535, got "${raw}"`);
-    return value;
-  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Counter, Registry } from 'prom-client';
 import { listen, serve, serveRemoteDist, type ServeOptions, type Serving } from './serve';
 import type { RequestHandler } from './static-server';
 
@@ -174,6 +175,7 @@ describe('serveRemoteDist', () => {
 
   it('serves the folder with CORS for the host origin only', async () => {
     const server = await serveRemoteDist('remote', {
+      part: 'gifts',
       port: 0,
       root,
       hostOrigin: 'http://localhost:3000',
@@ -196,6 +198,7 @@ describe('serveRemoteDist', () => {
     const target = mkdtempSync(join(tmpdir(), 'serve-remote-deploy-'));
     try {
       const server = await serveRemoteDist('remote', {
+        part: 'gifts',
         port: 0,
         root: target,
         hostOrigin: 'http://localhost:3000',
@@ -213,6 +216,74 @@ describe('serveRemoteDist', () => {
       expect(await deployed.json()).toStrictEqual({ status: 'ok', build: 'the-deployed-build' });
     } finally {
       rmSync(target, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A port nothing listens on right now (the system picks it). */
+function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
+}
+
+async function scrape(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe('metrics', () => {
+  const notFound: RequestHandler = async (_req, res) => {
+    res.statusCode = 404;
+    res.end('Not found');
+  };
+
+  function registryWithOneAnswer(): Registry {
+    const registry = new Registry();
+    new Counter({ name: 'test_answers_total', help: 'Answers.', registers: [registry] }).inc();
+    return registry;
+  }
+
+  it('serves the registry on a listener of its own, never on the public port, and closes it after the drain', async () => {
+    const serving = await open(notFound, {
+      metrics: { registry: registryWithOneAnswer(), metricsPort: 0, metricsHost: '127.0.0.1' },
+    });
+    const port = serving.metrics?.port ?? 0;
+    expect(await scrape(port)).toContain('test_answers_total 1');
+    expect(logSpy).toHaveBeenCalledWith(`[drain] metrics on http://127.0.0.1:${port}/metrics`);
+    const onPublicPort = await fetch(urlOf(serving.server, '/metrics'));
+    expect(onPublicPort.status).toBe(404);
+    expect(await onPublicPort.text()).toBe('Not found');
+    expect(await serving.shutdown()).toBe(true);
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+  });
+
+  it('starts no metrics listener without a port', async () => {
+    const serving = await open(notFound, {
+      metrics: { registry: registryWithOneAnswer(), metricsPort: undefined, metricsHost: '127.0.0.1' },
+    });
+    expect(serving.metrics).toBeUndefined();
+  });
+
+  it('does not start when its metrics port is taken, naming the variables, and frees its own port', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const taken = (blocker.address() as AddressInfo).port;
+      const port = await freePort();
+      const metrics = { registry: registryWithOneAnswer(), metricsPort: taken, metricsHost: '127.0.0.1' };
+      await expect(listen('clash', port, notFound, options({ metrics }))).rejects.toThrow(
+        `[clash] cannot serve metrics on 127.0.0.1:${taken} (METRICS_PORT, METRICS_HOST)`,
+      );
+      // The public port is free again: nothing half-started is left listening.
+      await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
     }
   });
 });

@@ -1,13 +1,23 @@
 /**
  * Starts an HTTP server for one static part (the host or a remote): `/healthz` ahead of the
- * part's own handler, and a graceful shutdown on SIGTERM/SIGINT that first turns health to 503,
- * (after SIGTERM, keeps serving for SHUTDOWN_DELAY_MS so a load balancer notices), then stops
- * accepting connections and lets in-flight requests finish, within a bound.
+ * part's own handler, its metrics on a listener of their own (METRICS_PORT), and a graceful
+ * shutdown on SIGTERM/SIGINT that first turns health to 503, (after SIGTERM, keeps serving for
+ * SHUTDOWN_DELAY_MS so a load balancer notices), then stops accepting connections and lets
+ * in-flight requests finish, within a bound.
  */
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import type { Registry } from 'prom-client';
 import { answerHealth, isHealthUrl } from './health';
-import { createStaticHandler, type RequestHandler } from './static-server';
+import {
+  createMetricsRegistry,
+  DEFAULT_METRICS_HOST,
+  listenMetrics,
+  METRICS_PATH,
+  type MetricsEnv,
+  type MetricsListener,
+} from './metrics';
+import { countStaticRequests, createStaticHandler, type RequestHandler } from './static-server';
 import { onStopSignals } from './stop-signals';
 import type { AllowedOrigin } from './origins';
 
@@ -23,10 +33,17 @@ export interface ServeOptions {
   shutdownDelayMs?: number;
   /** How long requests in flight may take once the listener has closed. */
   shutdownTimeoutMs?: number;
+  /**
+   * The server's metrics, served from `registry` on a listener of their own at `metricsPort`
+   * (none when undefined), never on the public port. It closes once the server has drained.
+   */
+  metrics?: MetricsEnv & { registry: Registry };
 }
 
 export interface Serving {
   server: Server;
+  /** The metrics listener, when `metrics` named a port. */
+  metrics: MetricsListener | undefined;
   /**
    * Turns health to 503 at once; after `delayMs` (still serving meanwhile) stops accepting
    * connections, closes idle ones and lets in-flight requests finish (closing their connections
@@ -37,8 +54,17 @@ export interface Serving {
 }
 
 /** Listens with the health route and the handler, without touching process signals. */
-export function listen(name: string, port: number, handler: RequestHandler, options: ServeOptions): Promise<Serving> {
+export async function listen(
+  name: string,
+  port: number,
+  handler: RequestHandler,
+  options: ServeOptions,
+): Promise<Serving> {
   let stopping = false;
+  let metrics: MetricsListener | undefined;
+  let metricsClosed: Promise<void> | undefined;
+  /** The metrics listener lives as long as the server: it closes with it, however that is closed. */
+  const closeMetrics = () => (metricsClosed ??= metrics?.close() ?? Promise.resolve());
   let drained: Promise<boolean> | undefined;
   let endDelay = () => undefined as void;
   const health = { buildFile: options.buildFile, isStopping: () => stopping };
@@ -89,19 +115,41 @@ export function listen(name: string, port: number, handler: RequestHandler, opti
         resolve();
       };
     });
-    drained = delayed.then(drain);
+    // Scrapes still see the drain; the metrics listener goes once it is over.
+    drained = delayed.then(drain).then(async (complete) => {
+      await closeMetrics();
+      return complete;
+    });
     return drained;
   };
-  return new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host: options.listenHost }, () => {
       const address = server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
-      const host = options.listenHost ?? 'localhost';
-      console.log(`[${name}] listening on http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`);
-      resolve({ server, shutdown });
+      console.log(`[${name}] listening on ${urlOf(options.listenHost ?? 'localhost', actualPort)}`);
+      resolve();
     });
   });
+  if (options.metrics?.metricsPort !== undefined) {
+    const { registry, metricsPort, metricsHost } = options.metrics;
+    try {
+      metrics = await listenMetrics(registry, metricsPort, metricsHost);
+    } catch (error) {
+      // A server without the metrics it was told to serve would go unwatched: it does not start.
+      await new Promise((resolve) => server.close(resolve));
+      throw new Error(
+        `[${name}] cannot serve metrics on ${metricsHost}:${metricsPort} (METRICS_PORT, METRICS_HOST): ${(error as Error).message}`,
+      );
+    }
+    server.once('close', () => void closeMetrics());
+    console.log(`[${name}] metrics on ${urlOf(metricsHost, metrics.port)}${METRICS_PATH}`);
+  }
+  return { server, metrics, shutdown };
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /**
@@ -131,7 +179,9 @@ export async function serve(
   return server;
 }
 
-export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile'> {
+export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile' | 'metrics'>, Partial<MetricsEnv> {
+  /** The remote (`gifts`): its metrics' `part` label. */
+  part: string;
   port: number;
   /** The folder to serve: the remote's build or a deploy target. */
   root: string;
@@ -139,11 +189,20 @@ export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile'> {
   hostOrigin: AllowedOrigin;
 }
 
-/** Serves a remote's built folder with CORS for the host's origin; health from `builds/latest.json`. */
+/**
+ * Serves a remote's built folder with CORS for the host's origin; health from `builds/latest.json`.
+ * With a metrics port, its answers are counted by status (health checks aside).
+ */
 export function serveRemoteDist(
   name: string,
-  { port, root, hostOrigin, ...options }: RemoteServeOptions,
+  { part, port, root, hostOrigin, metricsPort, metricsHost = DEFAULT_METRICS_HOST, ...options }: RemoteServeOptions,
 ): Promise<Server> {
-  const handler = createStaticHandler({ root, corsOrigins: [hostOrigin] });
-  return serve(name, port, handler, { ...options, buildFile: join(root, 'builds', 'latest.json') });
+  let handler = createStaticHandler({ root, corsOrigins: [hostOrigin] });
+  let metrics: ServeOptions['metrics'];
+  if (metricsPort !== undefined) {
+    const registry = createMetricsRegistry(part);
+    handler = countStaticRequests(handler, registry);
+    metrics = { registry, metricsPort, metricsHost };
+  }
+  return serve(name, port, handler, { ...options, metrics, buildFile: join(root, 'builds', 'latest.json') });
 }

@@ -5,7 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createStaticHandler, safeRelativePath, sendFile, type RequestHandler } from './static-server';
+import { Registry } from 'prom-client';
+import {
+  countStaticRequests,
+  createStaticHandler,
+  safeRelativePath,
+  sendFile,
+  type RequestHandler,
+} from './static-server';
 
 const HOST_ORIGIN = 'http://host.example:3000';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -403,5 +410,49 @@ describe('createStaticHandler', () => {
       expect(after.body.toString()).toBe('{"id":"a-newer-build"}\n');
       expect(after.headers.etag).not.toBe(before.headers.etag);
     });
+  });
+});
+
+describe('countStaticRequests', () => {
+  it('counts each answer by its status: files, revalidations, misses, refusals and failures', async () => {
+    const registry = new Registry();
+    registry.setDefaultLabels({ part: 'gifts' });
+    const files = createStaticHandler({ root, corsOrigins: [HOST_ORIGIN] });
+    const counted = countStaticRequests(async (req, res) => {
+      if (req.url === '/fails') throw new Error('the handler failed');
+      await files(req, res);
+    }, registry);
+    // As serve.ts answers a handler that failed: a 500.
+    const counting = await listen((req, res) =>
+      counted(req, res).catch(() => {
+        res.statusCode = 500;
+        res.end();
+      }),
+    );
+    const url = (path: string) => `http://127.0.0.1:${(counting.address() as AddressInfo).port}${path}`;
+    try {
+      const first = await fetch(url('/remoteEntry.js'));
+      await first.arrayBuffer();
+      const again = await fetch(url('/remoteEntry.js'), {
+        headers: { 'If-None-Match': first.headers.get('etag') ?? '' },
+      });
+      expect(again.status).toBe(304);
+      for (const [path, method] of [
+        ['/nope.js', 'GET'],
+        ['/metrics', 'GET'],
+        ['/remoteEntry.js', 'POST'],
+        ['/fails', 'GET'],
+      ] as const) {
+        await (await fetch(url(path), { method })).arrayBuffer();
+      }
+      const counts = (await registry.getSingleMetric('giftbox_static_requests_total')?.get())?.values.map(
+        ({ labels, value }) => [labels.status, value],
+      );
+      expect(Object.fromEntries(counts ?? [])).toStrictEqual({ '200': 1, '304': 1, '404': 2, '405': 1, '500': 1 });
+      // The part comes from the registry: every series of the server carries it.
+      expect(await registry.metrics()).toContain('giftbox_static_requests_total{status="404",part="gifts"} 2');
+    } finally {
+      await close(counting);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
+import { Counter, type Registry } from 'prom-client';
 import { decodePath } from 'shared/url-path';
 import { cacheControlFor } from './cache-policy';
 import { isAllowedOrigin, type AllowedOrigin } from './origins';
@@ -195,5 +196,25 @@ export function createStaticHandler(options: StaticOptions): RequestHandler {
     }
     const served = await sendFile(req, res, options.root, relativePath || 'index.html');
     if (!served) sendText(res, 404, 'Not found');
+  };
+}
+
+/** A static part's answers by status (a remote's server registers it: `part` says which). */
+export const STATIC_REQUESTS_METRIC = 'giftbox_static_requests_total';
+
+/**
+ * `handler`, its answers counted by HTTP status in `registry`: each response sent in full,
+ * a 304 or a 404 as much as a file, a 500 of a handler that failed too.
+ */
+export function countStaticRequests(handler: RequestHandler, registry: Registry): RequestHandler {
+  const requests = new Counter({
+    name: STATIC_REQUESTS_METRIC,
+    help: 'Requests a static part answered, by HTTP status (health checks not counted).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  return (req, res) => {
+    res.once('finish', () => requests.inc({ status: String(res.statusCode) }));
+    return handler(req, res);
   };
 }
