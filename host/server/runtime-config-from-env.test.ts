@@ -319,3 +319,22 @@ describe('runtimeConfigFromEnv third parties', () => {
     expect(error.message).toContain(name);
   });
 });
+
+describe('runtimeConfigFromEnv telemetry', () => {
+  it('leaves it on, unsaid, when TELEMETRY is unset or empty', () => {
+    expect(runtimeConfigFromEnv({}).telemetry).toBeUndefined();
+    expect(runtimeConfigFromEnv({ TELEMETRY: '' })).toStrictEqual(DEFAULTS);
+  });
+
+  it('switches it off with TELEMETRY=off, and says on with TELEMETRY=on', () => {
+    expect(runtimeConfigFromEnv({ TELEMETRY: 'off' }).telemetry).toStrictEqual({ enabled: false });
+    expect(runtimeConfigFromEnv({ TELEMETRY: 'on' }).telemetry).toStrictEqual({ enabled: true });
+    expect(CONFIG_ENV['telemetry.enabled']).toBe('TELEMETRY');
+  });
+
+  it.each(['false', 'no', 'OFF'])('refuses TELEMETRY=%s, naming the variable and what it takes', (value) => {
+    const error = errorFor({ TELEMETRY: value });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`TELEMETRY must be "on" or "off", got "${value}"`);
+  });
+});

@@ -39,6 +39,7 @@ export const CONFIG_ENV = {
   'chat.scriptUrl': 'CRISP_SCRIPT_URL',
   'icons.serviceUrl': 'ICON_SERVICE_URL',
   'icons.timeoutMs': 'ICON_TIMEOUT_MS',
+  'telemetry.enabled': 'TELEMETRY',
 } as const;
 
 /**
@@ -112,6 +113,15 @@ function remoteOrigins(env: Env): { remoteOrigins?: string[] } {
   };
 }
 
+/** TELEMETRY=off switches the pages' telemetry off; `on` or unset leaves it on. */
+function telemetry(env: Env): { telemetry?: { enabled: boolean } } {
+  const variable = CONFIG_ENV['telemetry.enabled'];
+  const value = env[variable]?.trim();
+  if (!value) return {};
+  if (value === 'on' || value === 'off') return { telemetry: { enabled: value === 'on' } };
+  throw new ConfigError(`${variable} must be "on" or "off", got "${value}"`);
+}
+
 function fromFile(path: string): RuntimeConfig {
   let raw: string;
   try {
@@ -136,6 +146,7 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
     buildCheckIntervalMs: readInt(CONFIG_ENV.buildCheckIntervalMs, DEFAULT_BUILD_CHECK_INTERVAL_MS, env),
     remoteTimeoutMs: readInt(CONFIG_ENV.remoteTimeoutMs, DEFAULT_REMOTE_TIMEOUT_MS, env),
     ...optionalSections(env),
+    ...telemetry(env),
   };
   try {
     return parseRuntimeConfig(candidate);

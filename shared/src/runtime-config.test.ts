@@ -7,6 +7,7 @@ import {
   isAllowedRemoteUrl,
   parseRuntimeConfig,
   RemoteOriginError,
+  telemetryEnabled,
 } from './runtime-config';
 import { everyRemote } from './testing/runtime-config';
 
@@ -191,6 +192,24 @@ describe('parseRuntimeConfig third parties', () => {
       '"icons.timeoutMs" must be at most 5000',
     ],
     [{ chat: { crispWebsiteId: 'x', widgetColour: 'red' } }, '"chat.widgetColour"'],
+  ])('rejects %p, naming the key', (extra, message) => {
+    expect(configErrorFor({ ...VALID, ...extra }).message).toContain(message);
+  });
+});
+
+describe('parseRuntimeConfig telemetry', () => {
+  it('is on unless the configuration switches it off', () => {
+    expect(telemetryEnabled(parseRuntimeConfig(VALID))).toBe(true);
+    expect(telemetryEnabled(parseRuntimeConfig({ ...VALID, telemetry: { enabled: true } }))).toBe(true);
+    const off = parseRuntimeConfig({ ...VALID, telemetry: { enabled: false } });
+    expect(off.telemetry).toStrictEqual({ enabled: false });
+    expect(telemetryEnabled(off)).toBe(false);
+  });
+
+  it.each([
+    [{ telemetry: { enabled: 'off' } }, '"telemetry.enabled" must be true or false'],
+    [{ telemetry: {} }, '"telemetry.enabled" is missing'],
+    [{ telemetry: { enabled: false, sampleRate: 0.1 } }, '"telemetry.sampleRate"'],
   ])('rejects %p, naming the key', (extra, message) => {
     expect(configErrorFor({ ...VALID, ...extra }).message).toContain(message);
   });

@@ -63,6 +63,15 @@ const iconsSchema = z.strictObject({
   ),
 });
 
+/**
+ * The host's own telemetry of what its pages meet (remote loads, error pages, page speed, blocked
+ * content), sent to the API (docs/decisions/0026-browser-telemetry.md). Unlike the third parties
+ * it is on unless switched off: it carries nothing personal and goes to the site's own API.
+ */
+const telemetrySchema = z.strictObject({
+  enabled: z.boolean({ error: 'must be true or false' }),
+});
+
 /** Every remote in the registry (`./remotes`): the URL of its `mf-manifest.json`. */
 const remotesSchema = z.strictObject(
   Object.fromEntries(REMOTE_NAMES.map((name) => [name, httpUrl])) as Record<RemoteName, typeof httpUrl>,
@@ -102,6 +111,7 @@ export const runtimeConfigSchema = z.strictObject({
   tagManager: z.optional(tagManagerSchema),
   chat: z.optional(chatSchema),
   icons: z.optional(iconsSchema),
+  telemetry: z.optional(telemetrySchema),
 });
 
 export type RuntimeConfig = z.output<typeof runtimeConfigSchema>;
@@ -109,6 +119,11 @@ export type AnalyticsConfig = NonNullable<RuntimeConfig['analytics']>;
 export type TagManagerConfig = NonNullable<RuntimeConfig['tagManager']>;
 export type ChatConfig = NonNullable<RuntimeConfig['chat']>;
 export type IconsConfig = NonNullable<RuntimeConfig['icons']>;
+
+/** Whether the host's pages send telemetry: unless the configuration switches it off. */
+export function telemetryEnabled(config: Pick<RuntimeConfig, 'telemetry'>): boolean {
+  return config.telemetry?.enabled !== false;
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {
