@@ -227,6 +227,14 @@ describe('pages', () => {
     expectPageHeaders(head);
     await head.arrayBuffer();
   });
+
+  it("tells the browser to report the policy's violations to the API", async () => {
+    const res = await get('/about', { headers: NAVIGATE });
+    await res.arrayBuffer();
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/; report-uri https:\/\/api\.example\.com\/api\/telemetry\/csp; report-to csp$/);
+    expect(res.headers.get('reporting-endpoints')).toBe('csp="https://api.example.com/api/telemetry/csp"');
+  });
 });
 
 describe('security headers of what is not a page', () => {

@@ -8,10 +8,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
 import { safeRelativePath, sendBody, sendFile, sendText, type RequestHandler } from 'server/static-server';
+import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
 import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
+import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
-import { resolvePath, type RouteDefinition } from '../src/route-table/route-table';
+import { matchRoute, resolvePath, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
+import type { HostMetrics } from './host-metrics';
 import { createPageHtml } from './page-html';
 import { configAtHostname, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
 import type { RemoteSnapshot, RemoteSources } from './remote-sources';
@@ -33,6 +36,8 @@ export interface HostHandlerOptions {
   followed?: FollowedOrigins;
   /** Whether a request reached the site over HTTPS (https-check.ts); by default, its own connection's TLS. */
   isHttps?: (req: IncomingMessage) => boolean;
+  /** Where the pages it answers are counted (host-metrics.ts); none: not counted. */
+  metrics?: HostMetrics;
 }
 
 /** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
@@ -81,6 +86,15 @@ function pathnameOf(url: string | undefined): string {
   return (url ?? '/').split('?')[0]?.split('#')[0] || '/';
 }
 
+/** A metric's `route`: the pattern the path matched (a malformed id still names its route), never the path. */
+function routeLabel(pathname: string, resolved: RouteMatch | HttpError): string {
+  const match = resolved instanceof HttpError ? matchRoute(pathname) : resolved;
+  return match?.route.path ?? NOT_FOUND_ROUTE;
+}
+
+/** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
+const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
+
 export function createHostHandler({
   root,
   config,
@@ -88,6 +102,7 @@ export function createHostHandler({
   hostCss = '',
   followed = new Set(),
   isHttps = socketIsTls,
+  metrics,
 }: HostHandlerOptions): RequestHandler {
   const snapshot = sources ? sources.snapshot : () => undefined;
   const defaultView: HostnameView = {
@@ -185,13 +200,20 @@ export function createHostHandler({
       return;
     }
     const status = resolved instanceof HttpError ? resolved.statusCode : 200;
+    const route = routeLabel(pathname, resolved);
     // Every page, a 404 page and the page that says the host is not built alike.
     setHeaders(res, view.pageHeaders(https));
     const html = await renderPage(view, pathname, resolved, noindex);
     if (html === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');
+      metrics?.pageRendered(route, 503);
       return;
     }
+    if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
+      metrics.prerendered(route, html.includes(PRERENDER_STATE_MARK) ? 'hit' : 'miss');
+    }
     await sendBody(req, res, { status, type: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' });
+    // As the visitor got it: a revalidated page is a 304.
+    metrics?.pageRendered(route, res.statusCode);
   };
 }

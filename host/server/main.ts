@@ -6,12 +6,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envSchema, listenAddress, parseEnv, partPort, positiveInt, type Reader, shutdownDelay } from 'server/env';
+import { createMetricsRegistry, METRICS_VARIABLES, metricsEnvOf } from 'server/metrics';
 import { serve } from 'server/serve';
 import { trustProxy } from 'server/trust-proxy';
 import { allowedRemoteOrigins } from 'shared/runtime-config';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
+import { createHostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
 import { createRemoteSources, sharedModulesOf } from './remote-sources';
 import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
@@ -29,6 +31,8 @@ const HOST_ENV = envSchema({
   REMOTE_REFRESH_MS: refreshInterval,
   // Behind a TLS proxy, its X-Forwarded-Proto says whether a page came over HTTPS (HSTS).
   TRUST_PROXY: trustProxy('X-Forwarded-Proto from any client, so any client could say how it reached the site'),
+  // GET /metrics on a listener of its own (METRICS_PORT; unset, none), never on HOST_PORT.
+  ...METRICS_VARIABLES,
 });
 
 /** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
@@ -62,6 +66,9 @@ function main(): void {
     console.error('[host] cannot start: dist/index.html is missing; run npm run build -w host');
     process.exit(1);
   }
+  const metricsEnv = metricsEnvOf(env);
+  const registry = metricsEnv.metricsPort === undefined ? undefined : createMetricsRegistry('host');
+  const metrics = registry && createHostMetrics(registry);
   // Each remote's latest build is read now and every refreshMs; pages never wait for it. With 0,
   // the server reads no remote: its pages carry no preloads and no prerendered text.
   let sources;
@@ -70,6 +77,7 @@ function main(): void {
       remotes: config.remotes,
       allowedOrigins: allowedRemoteOrigins(config),
       hostShared: hostShared(root),
+      onFailure: metrics && ((remote) => metrics.remoteRefreshFailed(remote)),
     });
     sources.start(refreshMs);
   }
@@ -80,11 +88,13 @@ function main(): void {
     hostCss: String(hostCss),
     followed,
     isHttps: createHttpsCheck(trustProxySetting),
+    metrics,
   });
   void serve('host', port, handler, {
     buildFile: join(root, HOST_BUILD_FILE),
     listenHost,
     shutdownDelayMs,
+    metrics: registry && { registry, ...metricsEnv },
   });
 }
 

@@ -77,6 +77,8 @@ export interface RemoteSourcesOptions {
   /** Longest wait for one answer from a remote. */
   timeoutMs?: number;
   log?: (message: string) => void;
+  /** Called on every failed read of a remote (the log says so once per new reason): for a metric. */
+  onFailure?: (remote: RemoteName) => void;
 }
 
 /**
@@ -234,6 +236,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
       })
       .catch((error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
+        options.onFailure?.(remote);
         if (lastFailure.get(remote) !== reason) {
           const kept = snapshots.has(remote) ? 'keeping its last good build' : 'its pages get no hints for now';
           log(`cannot read the ${remote} remote (${reason}); ${kept}`);

@@ -1,0 +1,49 @@
+/**
+ * The host's server's own series (part="host"): the pages it answered by route pattern, whether
+ * a prerendered route's page carried its remote's markup, and its failed reads of a remote's
+ * build. Labels come from the route table and the registry of remotes: never a path or an id.
+ */
+import { Counter, type Registry } from 'prom-client';
+import type { RemoteName } from 'shared/remotes';
+
+export const PAGES_RENDERED_METRIC = 'giftbox_pages_rendered_total';
+export const PRERENDER_HITS_METRIC = 'giftbox_prerender_hits_total';
+export const REMOTE_REFRESH_FAILURES_METRIC = 'giftbox_remote_refresh_failures_total';
+
+/** hit: the page carried its remote's prerendered markup; miss: the server had none for it yet. */
+export type PrerenderOutcome = 'hit' | 'miss';
+
+export interface HostMetrics {
+  /** A page (HTML) answered: `route` is the route pattern it matched, `*` for none. */
+  pageRendered(route: string, status: number): void;
+  /** A prerendered route's page was sent with or without its markup. */
+  prerendered(route: string, outcome: PrerenderOutcome): void;
+  /** Reading a remote's latest build, manifest or prerendered pages failed. */
+  remoteRefreshFailed(remote: RemoteName): void;
+}
+
+export function createHostMetrics(registry: Registry): HostMetrics {
+  const pages = new Counter({
+    name: PAGES_RENDERED_METRIC,
+    help: "Pages the host's server answered, by the route pattern they matched (* for none) and HTTP status.",
+    labelNames: ['route', 'status'] as const,
+    registers: [registry],
+  });
+  const prerender = new Counter({
+    name: PRERENDER_HITS_METRIC,
+    help: "Pages of prerendered routes, by whether they carried their remote's markup (hit) or not yet (miss).",
+    labelNames: ['route', 'outcome'] as const,
+    registers: [registry],
+  });
+  const refreshFailures = new Counter({
+    name: REMOTE_REFRESH_FAILURES_METRIC,
+    help: "Failed reads of a remote's latest build, manifest or prerendered pages by the host's server.",
+    labelNames: ['remote'] as const,
+    registers: [registry],
+  });
+  return {
+    pageRendered: (route, status) => pages.inc({ route, status: String(status) }),
+    prerendered: (route, outcome) => prerender.inc({ route, outcome }),
+    remoteRefreshFailed: (remote) => refreshFailures.inc({ remote }),
+  };
+}
