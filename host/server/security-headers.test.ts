@@ -6,7 +6,7 @@ import {
   DEFAULT_GTAG_SCRIPT_URL,
   MIXPANEL_DEFAULT_API_HOST,
 } from '../src/third-party/third-party-addresses';
-import { contentSecurityPolicy, securityHeaders } from './security-headers';
+import { contentSecurityPolicy, cspReportUrl, securityHeaders } from './security-headers';
 
 const base = {
   remotes: {
@@ -189,6 +189,32 @@ describe('the Content-Security-Policy of a page', () => {
   });
 });
 
+describe("the policy's reports", () => {
+  it("go to the API's CSP reports route: report-to for the Reporting API, report-uri for the other browsers", () => {
+    const policy = directives(configWith());
+    expect(policy['report-to']).toEqual(['csp']);
+    expect(policy['report-uri']).toEqual(['https://api.example.com/v1/api/telemetry/csp']);
+    expect(securityHeaders(configWith(), { page: true, https: true })['Reporting-Endpoints']).toBe(
+      'csp="https://api.example.com/v1/api/telemetry/csp"',
+    );
+  });
+
+  it('follow the API wherever the configuration puts it', () => {
+    const config = parseRuntimeConfig({ remotes: everyRemote(), apiBaseUrl: 'http://localhost:3004/' });
+    expect(cspReportUrl(config)).toBe('http://localhost:3004/api/telemetry/csp');
+    expect(directives(config)['report-uri']).toEqual(['http://localhost:3004/api/telemetry/csp']);
+  });
+
+  it('keep an address whose characters would end the directive, the policy or the header inside it', () => {
+    const config = parseRuntimeConfig({ remotes: everyRemote(), apiBaseUrl: 'https://example.com/a;b,c"d' });
+    expect(cspReportUrl(config)).toBe('https://example.com/a%3Bb%2Cc%22d/api/telemetry/csp');
+  });
+
+  it('are named by pages only', () => {
+    expect(securityHeaders(configWith(), { page: false, https: false })).not.toHaveProperty('Reporting-Endpoints');
+  });
+});
+
 describe('securityHeaders', () => {
   const config = configWith();
 
@@ -198,6 +224,7 @@ describe('securityHeaders', () => {
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Permissions-Policy': expect.any(String),
       'Referrer-Policy': 'strict-origin-when-cross-origin',
+      'Reporting-Endpoints': 'csp="https://api.example.com/v1/api/telemetry/csp"',
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
     });

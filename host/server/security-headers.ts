@@ -6,9 +6,11 @@
  * The Content-Security-Policy lets scripts run only from the page's own origin, the remotes'
  * origins and, when the configuration switches them on, the third parties' loaders: no inline
  * script and no eval. The page's `<script type="application/json">` elements are data blocks,
- * which a browser never runs, so they need no nonce or hash.
+ * which a browser never runs, so they need no nonce or hash. Browsers report what it blocks to
+ * the API (`report-to`, `report-uri`), which counts it for the operators.
  */
 import { allowedRemoteOrigins, type RuntimeConfig } from 'shared/runtime-config';
+import { CSP_REPORTS_PATH } from 'shared/telemetry';
 import { CRISP_SCRIPT_URL, MIXPANEL_DEFAULT_API_HOST } from '../src/third-party/third-party-addresses';
 
 export interface SecurityHeaderOptions {
@@ -62,6 +64,19 @@ export const PERMISSIONS_POLICY = [
   'window-management=()',
   'xr-spatial-tracking=()',
 ].join(', ');
+
+/** The reporting endpoint a page's policy reports to (`report-to`), named by its `Reporting-Endpoints` header. */
+export const CSP_REPORT_GROUP = 'csp';
+
+/**
+ * Where browsers send a page's policy violations: the API's CSP reports route, at the address the
+ * page reaches the API at. Percent-encoded where a character would end the directive (`;`), the
+ * policy (`,`) or the header's quoted string (`"`).
+ */
+export function cspReportUrl(config: RuntimeConfig): string {
+  const url = new URL(`${config.apiBaseUrl.replace(/\/+$/, '')}${CSP_REPORTS_PATH}`).href;
+  return url.replace(/[;,"]/g, (character) => encodeURIComponent(character));
+}
 
 function originOf(url: string): string | undefined {
   try {
@@ -183,10 +198,12 @@ export function contentSecurityPolicy(config: RuntimeConfig): string {
     add('worker-src', ...CRISP.worker);
   }
 
-  return Object.entries(policy)
+  const directives = Object.entries(policy)
     .filter(([, sources]) => sources.length > 0)
-    .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
-    .join('; ');
+    .map(([directive, sources]) => `${directive} ${sources.join(' ')}`);
+  // Violations are reported to the API: through the Reporting API (report-to, where the browser
+  // has it, which then ignores report-uri) or as a plain POST (report-uri, for the others).
+  return [...directives, `report-uri ${cspReportUrl(config)}`, `report-to ${CSP_REPORT_GROUP}`].join('; ');
 }
 
 /**
@@ -206,6 +223,8 @@ export function securityHeaders(config: RuntimeConfig, { page, https }: Security
     // A page opened from another site shares no browsing context group with it: no window.opener.
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Permissions-Policy': PERMISSIONS_POLICY,
+    // The endpoint the policy's report-to names.
+    'Reporting-Endpoints': `${CSP_REPORT_GROUP}="${cspReportUrl(config)}"`,
     // frame-ancestors for the browsers that predate it.
     'X-Frame-Options': 'DENY',
   };
