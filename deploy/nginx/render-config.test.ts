@@ -41,6 +41,38 @@ describe('renderNginxConfig', () => {
     expect(config).toContain(`static "${HSTS}";`);
   });
 
+  it('routes /metrics and /stub_status nowhere on the public server, and serves stub_status on loopback only', () => {
+    const config = renderNginxConfig(REQUIRED);
+    const [publicServer = '', statusServer = ''] = config.split(/^server \{$/m).slice(1);
+    // A regular expression location: it wins over the `/` prefix that goes to the host's server.
+    expect(publicServer).toContain(
+      '    location ~ ^/(metrics|stub_status)(/|$) {\n        default_type text/plain;\n        return 404',
+    );
+    expect(publicServer).not.toContain('stub_status;');
+    expect(statusServer).toContain('    listen 127.0.0.1:8080;\n');
+    expect(statusServer).toContain('stub_status;\n        allow 127.0.0.1;\n        deny all;');
+    // The status server passes nothing on and serves no file.
+    expect(statusServer).not.toMatch(/proxy_pass|root |alias |try_files/);
+    expect(config.split(/^server \{$/m)).toHaveLength(3);
+  });
+
+  it('puts the status server on the port it is given', () => {
+    expect(renderNginxConfig({ ...REQUIRED, GIFT_BOX_STATUS_PORT: '9145' })).toContain('listen 127.0.0.1:9145;');
+  });
+
+  it.each([
+    [{ GIFT_BOX_STATUS_PORT: '0' }, 'GIFT_BOX_STATUS_PORT must be a port number between 1 and 65535, got "0"'],
+    [{ GIFT_BOX_STATUS_PORT: '80;' }, 'GIFT_BOX_STATUS_PORT must be a port number'],
+    [{ GIFT_BOX_LISTEN: '8080' }, 'GIFT_BOX_STATUS_PORT must differ from the port of GIFT_BOX_LISTEN (8080)'],
+    [
+      { GIFT_BOX_LISTEN: '127.0.0.1:9000', GIFT_BOX_STATUS_PORT: '9000' },
+      'GIFT_BOX_STATUS_PORT must differ from the port of GIFT_BOX_LISTEN (9000)',
+    ],
+    [{ GIFT_BOX_STATUS_PORT: '80' }, 'GIFT_BOX_STATUS_PORT must differ from the port of GIFT_BOX_LISTEN (80)'],
+  ])('refuses the status port of %j', (change, message) => {
+    expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(message);
+  });
+
   it.each([
     [{ GIFT_BOX_API_SERVERS: undefined }, 'GIFT_BOX_API_SERVERS is not set'],
     [{ GIFT_BOX_API_SERVERS: '10.0.0.5' }, 'GIFT_BOX_API_SERVERS must be host:port addresses'],

@@ -36,6 +36,10 @@ export const VARIABLES = {
   GIFT_BOX_SERVER_NAME: { default: '_', means: 'the site name(s), e.g. gifts.example.com' },
   GIFT_BOX_TLS_CERTIFICATE: { default: '', means: 'with its key: the certificate file; HTTPS and HSTS on' },
   GIFT_BOX_TLS_CERTIFICATE_KEY: { default: '', means: "the certificate's key file" },
+  GIFT_BOX_STATUS_PORT: {
+    default: '8080',
+    means: "the loopback port of nginx's stub_status, for prometheus-nginx-exporter",
+  },
 } as const;
 
 type Variable = keyof typeof VARIABLES;
@@ -75,6 +79,29 @@ function servers(env: Env, name: Variable): string[] {
   return list;
 }
 
+function portNumber(env: Env, name: Variable): string {
+  const value = read(env, name);
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 65535) {
+    throw new NginxConfigError(`${name} must be a port number between 1 and 65535, got "${value}"`);
+  }
+  return String(Number(value));
+}
+
+/** The port of nginx's `listen` parameters (`443 ssl`, `127.0.0.1:8081`, `[::]:80`). */
+function listenPort(listen: string): string {
+  const address = listen.split(/\s+/)[0] ?? '';
+  return /^\d+$/.test(address) ? address : (/:(\d+)$/.exec(address)?.[1] ?? '80');
+}
+
+/** The status server's port, which must not be the public one: visitors never reach stub_status. */
+function statusPort(env: Env, listen: string): string {
+  const port = portNumber(env, 'GIFT_BOX_STATUS_PORT');
+  if (port === listenPort(listen)) {
+    throw new NginxConfigError(`GIFT_BOX_STATUS_PORT must differ from the port of GIFT_BOX_LISTEN (${port})`);
+  }
+  return port;
+}
+
 function plain(env: Env, name: Variable): string {
   const value = read(env, name);
   if (/[;{}'"\\$#\n]/.test(value)) throw new NginxConfigError(`${name} must not contain ; { } quotes $ or #`);
@@ -98,6 +125,7 @@ function tls(env: Env): string {
 
 /** The configuration, for an nginx `http` block. */
 export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FILE, 'utf8')): string {
+  const listen = plain(env, 'GIFT_BOX_LISTEN');
   const values: Record<string, string> = {
     GIFT_BOX_API_UPSTREAM: servers(env, 'GIFT_BOX_API_SERVERS')
       .map((server) => `    server ${server} max_fails=1 fail_timeout=${FAIL_TIMEOUT};`)
@@ -107,10 +135,11 @@ export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FIL
       .join('\n'),
     GIFT_BOX_HOST_DIST: path(env, 'GIFT_BOX_HOST_DIST'),
     GIFT_BOX_REMOTES_DIR: path(env, 'GIFT_BOX_REMOTES_DIR'),
-    GIFT_BOX_LISTEN: plain(env, 'GIFT_BOX_LISTEN'),
+    GIFT_BOX_LISTEN: listen,
     GIFT_BOX_SERVER_NAME: plain(env, 'GIFT_BOX_SERVER_NAME'),
     GIFT_BOX_TLS: tls(env),
     GIFT_BOX_HSTS: HSTS,
+    GIFT_BOX_STATUS_PORT: statusPort(env, listen),
   };
   const rendered = template.replace(/\$\{(GIFT_BOX_[A-Z_]+)\}/g, (whole, name: string) => {
     const value = values[name];

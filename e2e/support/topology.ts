@@ -28,6 +28,8 @@ export interface Topology {
   /** The one origin visitors use: nginx. */
   origin: string;
   nginx: RunningNginx;
+  /** nginx's stub_status on its loopback status server, as prometheus-nginx-exporter reads it. */
+  nginxStatusUrl: string;
   host: RunningProcess;
   apis: ApiProcess[];
   database: Cluster;
@@ -74,7 +76,7 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
   const started: RunningProcess[] = [];
   const starting = startCluster();
   try {
-    const [nginxPort, hostPort] = [await freePort(), await freePort()];
+    const [nginxPort, hostPort, statusPort] = [await freePort(), await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${nginxPort}`;
     const apiPorts = [await freePort(), await freePort()];
     const remoteFolder = (remote: RemoteName) => join(REMOTES_DIR, remote);
@@ -90,6 +92,7 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
           GIFT_BOX_REMOTES_DIR: REMOTES_DIR,
           GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
           GIFT_BOX_API_SERVERS: apiPorts.map((port) => `127.0.0.1:${port}`).join(','),
+          GIFT_BOX_STATUS_PORT: String(statusPort),
         },
       },
       `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,
@@ -122,6 +125,7 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
     return {
       origin,
       nginx,
+      nginxStatusUrl: `http://127.0.0.1:${statusPort}/stub_status`,
       host,
       apis,
       database,

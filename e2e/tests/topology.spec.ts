@@ -12,7 +12,7 @@ import type { Page, Response } from '@playwright/test';
 import { layoutName, navLink, waitForRenderedPage } from '../support/app-page';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
-import { httpGetPage, httpGetRaw } from '../support/http';
+import { httpGet, httpGetPage, httpGetRaw } from '../support/http';
 import { readAccessLog } from '../support/nginx-site';
 import {
   exposeChunk,
@@ -205,6 +205,23 @@ test('a page comes from the host server with the runtime configuration naming th
   expect(page.headers.get('cache-control')).toBe('no-cache');
   expect(page.body).toContain(`"apiBaseUrl":"${topology.origin}"`);
   expect(page.body).toContain(`${topology.origin}/remotes/content/mf-manifest.json`);
+});
+
+test("metrics are no path of the public origin; nginx's status is served on its loopback status server only", async () => {
+  for (const path of ['/metrics', '/metrics?name[]=up', '/metrics/api', '/stub_status']) {
+    for (const get of [httpGet, httpGetPage]) {
+      const result = await get(`${topology.origin}${path}`);
+      expect([path, result.status, result.body]).toEqual([path, 404, 'Not found\n']);
+    }
+  }
+  // nginx answered them itself: no server behind it was asked.
+  const asked = readAccessLog(topology.nginx).filter((line) => /^\/(metrics|stub_status)(\/|$)/.test(line.path));
+  expect(asked).toHaveLength(8);
+  expect(asked.flatMap((line) => line.upstreams)).toEqual([]);
+  // What prometheus-nginx-exporter reads.
+  const status = await httpGet(topology.nginxStatusUrl);
+  expect(status.status).toBe(200);
+  expect(status.body).toMatch(/^Active connections: \d+ \nserver accepts handled requests\n \d+ \d+ \d+ \n/);
 });
 
 test('the content remote deployed behind nginx mid-session: the old build keeps working, the new one runs from the next load', async () => {
