@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { metricsPortOf } from './run-all';
 
 const ROOT = join(__dirname, '..');
 const LONG_LINE = 'x'.repeat(200_000);
@@ -126,3 +127,31 @@ it('on Ctrl-C stops every part with SIGTERM, kills one still running after the g
   expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1500);
   expect(alive(pidOf(output, 'stubborn'))).toBe(false);
 }, 30_000);
+
+describe("npm start's metrics ports", () => {
+  const WORKSPACES = ['host', 'remote-gifts', 'remote-redeem', 'remote-content', 'api'];
+  const portsWith = (env: NodeJS.ProcessEnv) =>
+    Object.fromEntries(WORKSPACES.map((workspace) => [workspace, metricsPortOf(workspace, env)]));
+
+  it('gives each part a metrics port of its own, as far from 9300 as its port is from the host', () => {
+    expect(portsWith({})).toStrictEqual({
+      host: '9300',
+      'remote-gifts': '9301',
+      'remote-redeem': '9302',
+      'remote-content': '9303',
+      api: '9304',
+    });
+  });
+
+  it('moves the block to a METRICS_PORT already set; set empty (off) or not a number, leaves it to every part', () => {
+    expect(portsWith({ METRICS_PORT: '9400' })).toStrictEqual({
+      host: '9400',
+      'remote-gifts': '9401',
+      'remote-redeem': '9402',
+      'remote-content': '9403',
+      api: '9404',
+    });
+    for (const METRICS_PORT of ['', 'x'])
+      expect(Object.values(portsWith({ METRICS_PORT }))).toEqual(WORKSPACES.map(() => undefined));
+  });
+});

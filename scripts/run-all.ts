@@ -17,6 +17,7 @@ import {
   Logger,
   type ConcurrentlyCommandInput,
 } from 'concurrently';
+import { DEFAULT_PORTS, type PartName } from 'shared/ports';
 import { REMOTES } from 'shared/remotes';
 import { buildParts } from './build-all';
 import { PARTS, staleReason } from './build-stamp';
@@ -50,12 +51,41 @@ async function buildMissing(): Promise<void> {
   }
 }
 
+/** The host's metrics port under `npm start`; every other part's is as far from it as its own port is from the host's. */
+export const METRICS_BASE_PORT = 9300;
+
+/** The part (`gifts`) a workspace (`remote-gifts`) serves. */
+function partOf(workspace: string): PartName | undefined {
+  if (workspace === 'host' || workspace === 'api') return workspace;
+  return Object.entries(REMOTES).find(([, remote]) => remote.packageDir === workspace)?.[0] as PartName | undefined;
+}
+
 /**
- * In development each remote also runs its standalone shell on its own origin, which calls the
- * API directly; let the API accept those origins too (production allows the host's only).
+ * METRICS_PORT for a part under `npm start`, so a Prometheus on this machine finds every part's
+ * metrics (on loopback): host 9300, gifts 9301, redeem 9302, content 9303, api 9304. A
+ * METRICS_PORT already set moves the block (it is then the host's); set empty, it switches every
+ * part's metrics off. Undefined: the part is left with what it inherits.
  */
-function partEnv(script: 'serve' | 'dev'): Record<string, string> {
-  if (script !== 'dev' || process.env.CORS_ORIGINS) return {};
+export function metricsPortOf(workspace: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const set = env.METRICS_PORT?.trim();
+  const part = partOf(workspace);
+  // Empty, or not a number (which the part's own schema then refuses, naming the variable).
+  if (!part || (set !== undefined && !/^\d+$/.test(set))) return undefined;
+  const base = set === undefined ? METRICS_BASE_PORT : Number(set);
+  return String(base + DEFAULT_PORTS[part].port - DEFAULT_PORTS.host.port);
+}
+
+/**
+ * Under `npm start`, each part's metrics port. In development each remote also runs its
+ * standalone shell on its own origin, which calls the API directly; let the API accept those
+ * origins too (production allows the host's only).
+ */
+function partEnv(script: 'serve' | 'dev', workspace: string): Record<string, string> {
+  if (script === 'serve') {
+    const metricsPort = metricsPortOf(workspace);
+    return metricsPort === undefined ? {} : { METRICS_PORT: metricsPort };
+  }
+  if (process.env.CORS_ORIGINS) return {};
   const origins = Object.values(REMOTES).map(
     (remote) => `http://localhost:${process.env[remote.portEnv] || remote.port}`,
   );
@@ -130,7 +160,7 @@ async function main(mode: string | undefined): Promise<void> {
   const parts = Object.keys(PARTS).map((name) => ({
     name,
     command: `npm run --silent ${script} -w ${name}`,
-    env: partEnv(script),
+    env: partEnv(script, name),
   }));
   // Once every part has ended: the 12 s SIGKILL timer of concurrently's kill-others need not run out.
   void runParts(parts).then((code) => process.exit(code));
