@@ -3,7 +3,8 @@
  * folder of its own, removed at stop) scraping the targets it is given, or running a whole
  * configuration (deploy/prometheus's, rendered), with rule files; ready once `/-/ready` answers.
  * Short intervals (1 s by default) let a test see a scrape, a recording rule or an alert within
- * seconds; the helpers query it through its HTTP API.
+ * seconds; the helpers query it through its HTTP API. Prometheus 2.42 applies its targets about
+ * 5 s after it starts (its scrape manager's fixed tick): start it before the servers it scrapes.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
