@@ -58,6 +58,21 @@ describe('the command', () => {
     expect(stderr).toContain('a Chromium binary at /nonexistent/chromium (or set E2E_CHROMIUM_PATH)');
   }, 30_000);
 
+  it('names Prometheus and its exporters, each where it is looked for, when they are missing', () => {
+    const { status, stderr } = run(['prometheus', 'prometheus-nginx-exporter', 'prometheus-postgres-exporter'], {
+      PROMTOOL_PATH: '/nonexistent/promtool',
+      NGINX_EXPORTER_PATH: '/nonexistent/nginx-exporter',
+      POSTGRES_EXPORTER_PATH: '/nonexistent/postgres-exporter',
+    });
+    expect(status).toBe(1);
+    expect(stderr).toContain(
+      "The tests need prometheus (promtool's checks and the monitoring setup's tests) and prometheus-nginx-exporter",
+    );
+    expect(stderr).toContain('(or set PROMETHEUS_PATH and PROMTOOL_PATH)');
+    expect(stderr).toContain('prometheus-nginx-exporter at /nonexistent/nginx-exporter');
+    expect(stderr).toContain('prometheus-postgres-exporter at /nonexistent/postgres-exporter');
+  }, 30_000);
+
   it('exits 0 when what was asked for is there', () => {
     const { status, stdout, stderr } = run(['postgresql'], {
       E2E_CHROMIUM_PATH: '/nonexistent/chromium',

@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { findPostgresBinaries } from 'testbed/postgres';
 import { CHROMIUM_PATH } from 'testbed/chromium';
 import { BROTLI_STATIC_MODULE, NGINX_PATH } from 'testbed/nginx';
+import { PROMETHEUS_PATH, PROMTOOL_PATH } from 'testbed/prometheus';
+import { NGINX_EXPORTER_PATH, POSTGRES_EXPORTER_PATH } from 'testbed/prometheus-exporters';
 
 export interface SystemPackage {
   /** The Debian package. */
@@ -54,6 +56,24 @@ export const PACKAGES: readonly SystemPackage[] = [
     neededBy: "nginx's brotli_static, in the same tests",
     otherwise: `the brotli_static module at ${BROTLI_STATIC_MODULE}`,
     present: () => existsSync(BROTLI_STATIC_MODULE),
+  },
+  {
+    name: 'prometheus',
+    neededBy: "promtool's checks and the monitoring setup's tests",
+    otherwise: `prometheus and promtool at ${PROMETHEUS_PATH} and ${PROMTOOL_PATH} (or set PROMETHEUS_PATH and PROMTOOL_PATH)`,
+    present: () => existsSync(PROMETHEUS_PATH) && existsSync(PROMTOOL_PATH),
+  },
+  {
+    name: 'prometheus-nginx-exporter',
+    neededBy: "the monitoring setup's tests",
+    otherwise: `prometheus-nginx-exporter at ${NGINX_EXPORTER_PATH} (or set NGINX_EXPORTER_PATH)`,
+    present: () => existsSync(NGINX_EXPORTER_PATH),
+  },
+  {
+    name: 'prometheus-postgres-exporter',
+    neededBy: "the monitoring setup's tests",
+    otherwise: `prometheus-postgres-exporter at ${POSTGRES_EXPORTER_PATH} (or set POSTGRES_EXPORTER_PATH)`,
+    present: () => existsSync(POSTGRES_EXPORTER_PATH),
   },
 ];
 
