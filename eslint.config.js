@@ -55,7 +55,10 @@ const zones = [
     message: 'The testbed is tooling: it imports no app and no test (only `shared`, for the registry).',
   },
   {
-    target: ['host/src', 'host/server', ...REMOTES, 'api/src', 'build', 'deploy'].map((dir) => `./${dir}`),
+    // deploy's tests run its configuration on the testbed's Prometheus, nginx and PostgreSQL.
+    target: ['host/src', 'host/server', ...REMOTES, 'api/src', 'build', 'deploy/**/!(*.test).ts'].map(
+      (dir) => `./${dir}`,
+    ),
     from: './testbed',
     message: 'Production code never imports the testbed: it is for tests, the bench and scripts.',
   },

@@ -93,12 +93,13 @@ describe('where code runs', () => {
 
   it("keeps the testbed out of production code, and one package's tests out of another", async () => {
     const testbed = "import { startCluster } from 'testbed/postgres';\nexport const x = startCluster;\n";
-    for (const file of ['api/src/probe.ts', 'host/server/probe.ts']) {
+    for (const file of ['api/src/probe.ts', 'host/server/probe.ts', 'deploy/prometheus/probe.ts']) {
       expect(await messagesFor(testbed, file)).toEqual([
         expect.stringContaining('Production code never imports the testbed'),
       ]);
     }
     expect(await messagesFor(testbed, 'api/test/probe.test.ts')).toEqual([]);
+    expect(await messagesFor(testbed, 'deploy/prometheus/probe.test.ts')).toEqual([]);
     expect(
       await messagesFor(
         "import { post } from '../../api/test/support/test-app';\nexport const x = post;\n",

@@ -1,0 +1,75 @@
+/**
+ * promtool on the configuration and the rules: the rendered configuration loads (with the rule
+ * files it names), the rules pass its lint, and the unit tests of every alert
+ * (rules/alerts.test.yml) pass; a failure shows promtool's own output.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FAILED_LOAD_OUTCOMES } from 'shared/telemetry';
+import { PROMTOOL_PATH } from 'testbed/prometheus';
+import { renderPrometheusConfig, RULES_DIR } from './render-config';
+
+const RULE_FILES = ['recording.rules.yml', 'alerts.rules.yml'].map((file) => join(RULES_DIR, file));
+const ALERT_TESTS = join(RULES_DIR, 'alerts.test.yml');
+
+/** promtool's output; throws it when promtool fails. */
+function promtool(args: string[]): string {
+  const run = spawnSync(PROMTOOL_PATH, args, { cwd: RULES_DIR, encoding: 'utf8' });
+  const output = `${run.stdout ?? ''}${run.stderr ?? ''}${run.error ? run.error.message : ''}`;
+  if (run.status !== 0) throw new Error(`promtool ${args.join(' ')} failed (${run.status}):\n${output}`);
+  return output;
+}
+
+test('promtool check config: the rendered configuration, with its rule files', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'prometheus-config-'));
+  try {
+    const file = join(folder, 'prometheus.yml');
+    writeFileSync(
+      file,
+      renderPrometheusConfig({
+        GIFT_BOX_METRICS_API: '10.0.0.5:9464,10.0.0.6:9464',
+        GIFT_BOX_METRICS_HOST: '127.0.0.1:9400',
+        GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1:9401,redeem=127.0.0.1:9402,content=127.0.0.1:9403',
+        GIFT_BOX_ALERTMANAGERS: '127.0.0.1:9093',
+      }),
+    );
+    const output = promtool(['check', 'config', '--lint-fatal', file]);
+    expect(output).toContain('SUCCESS: 2 rule files found');
+    expect(output).toContain('is valid prometheus config file syntax');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('promtool check rules: every rule file, lint errors fatal', () => {
+  expect(promtool(['check', 'rules', '--lint=all', '--lint-fatal', ...RULE_FILES])).not.toContain('FAILED');
+});
+
+test('promtool test rules: the unit tests of every alert pass', () => {
+  expect(promtool(['test', 'rules', ALERT_TESTS])).toContain('SUCCESS');
+});
+
+test('each alert has a unit test where it fires and one where it must not', () => {
+  const alerts = [...readFileSync(RULE_FILES[1] ?? '', 'utf8').matchAll(/^\s+- alert: (\w+)$/gm)].map(
+    ([, name]) => name,
+  );
+  expect(alerts).toHaveLength(5);
+  // Each evaluation of an alert in the tests, and whether it expects it firing.
+  const cases = readFileSync(ALERT_TESTS, 'utf8')
+    .split(/^\s+- eval_time: /m)
+    .slice(1)
+    .map((block) => ({
+      alert: /alertname: (\w+)/.exec(block)?.[1],
+      fires: !/exp_alerts: \[\]/.test(block),
+    }));
+  for (const alert of alerts) {
+    expect([alert, cases.some((test) => test.alert === alert && test.fires)]).toEqual([alert, true]);
+    expect([alert, cases.some((test) => test.alert === alert && !test.fires)]).toEqual([alert, true]);
+  }
+});
+
+test("the failure ratio counts the contract's failed outcomes", () => {
+  expect(readFileSync(RULE_FILES[0] ?? '', 'utf8')).toContain(`outcome=~"${FAILED_LOAD_OUTCOMES.join('|')}"`);
+});

@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EnvError } from 'server/env';
+import { RULES_DIR, renderPrometheusConfig } from './render-config';
+
+const REQUIRED = {
+  GIFT_BOX_METRICS_API: '10.0.0.5:9464, 10.0.0.6:9464',
+  GIFT_BOX_METRICS_HOST: '127.0.0.1:9400',
+};
+
+describe('renderPrometheusConfig', () => {
+  it('fills in every address: one target per API process, the remotes labelled, the defaults', () => {
+    const config = renderPrometheusConfig({
+      ...REQUIRED,
+      GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1:9401, redeem=127.0.0.1:9402, gifts=10.0.0.7:9401',
+    });
+    expect(config).toContain(
+      '  - job_name: api\n    static_configs:\n      - targets: ["10.0.0.5:9464", "10.0.0.6:9464"]',
+    );
+    expect(config).toContain('  - job_name: host\n    static_configs:\n      - targets: ["127.0.0.1:9400"]');
+    expect(config).toContain(
+      [
+        '  - job_name: remotes',
+        '    static_configs:',
+        '      - targets: ["127.0.0.1:9401", "10.0.0.7:9401"]',
+        '        labels: { remote: gifts }',
+        '      - targets: ["127.0.0.1:9402"]',
+        '        labels: { remote: redeem }',
+      ].join('\n'),
+    );
+    expect(config).toContain('  - job_name: nginx\n    static_configs:\n      - targets: ["127.0.0.1:9113"]');
+    expect(config).toContain('  - job_name: postgres\n    static_configs:\n      - targets: ["127.0.0.1:9187"]');
+    expect(config).toContain('  scrape_interval: 15s\n  evaluation_interval: 15s');
+    expect(config).toContain(`rule_files:\n  - ${RULES_DIR}/*.rules.yml`);
+    expect(config).toContain('        - targets: []');
+    expect(config).not.toMatch(/\$\{GIFT_BOX_/);
+  });
+
+  it('leaves the remotes job without targets when nginx serves their files', () => {
+    expect(renderPrometheusConfig(REQUIRED)).toContain('  - job_name: remotes\n    static_configs: []\n');
+  });
+
+  it("takes the exporters', Alertmanager's and the rules' places, and the interval", () => {
+    const config = renderPrometheusConfig({
+      ...REQUIRED,
+      GIFT_BOX_NGINX_EXPORTER: '10.0.0.2:9113',
+      GIFT_BOX_POSTGRES_EXPORTER: '10.0.0.3:9187',
+      GIFT_BOX_ALERTMANAGERS: '10.0.0.4:9093',
+      GIFT_BOX_SCRAPE_INTERVAL: '30s',
+      GIFT_BOX_PROMETHEUS_RULES: '/etc/prometheus/gift-box/',
+    });
+    expect(config).toContain('      - targets: ["10.0.0.2:9113"]');
+    expect(config).toContain('      - targets: ["10.0.0.3:9187"]');
+    expect(config).toContain('        - targets: ["10.0.0.4:9093"]');
+    expect(config).toContain('  scrape_interval: 30s\n  evaluation_interval: 30s');
+    expect(config).toContain('  - /etc/prometheus/gift-box/*.rules.yml');
+  });
+
+  it.each([
+    [{ GIFT_BOX_METRICS_API: undefined }, 'GIFT_BOX_METRICS_API is not set'],
+    [{ GIFT_BOX_METRICS_API: ' , ' }, 'GIFT_BOX_METRICS_API is not set'],
+    [{ GIFT_BOX_METRICS_HOST: '10.0.0.5' }, 'GIFT_BOX_METRICS_HOST must be host:port addresses'],
+    [{ GIFT_BOX_METRICS_API: '10.0.0.5:9464"]\n  - job_name: x' }, 'not valid: "10.0.0.5:9464"]'],
+    [{ GIFT_BOX_METRICS_API: '10.0.0.5:70000' }, 'not valid: "10.0.0.5:70000"'],
+    [{ GIFT_BOX_METRICS_REMOTES: 'shop=127.0.0.1:9401' }, 'each remote one of gifts, redeem, content'],
+    [{ GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1' }, 'GIFT_BOX_METRICS_REMOTES must be host:port addresses'],
+    [{ GIFT_BOX_SCRAPE_INTERVAL: '15' }, 'GIFT_BOX_SCRAPE_INTERVAL must be a duration such as 15s'],
+    [{ GIFT_BOX_PROMETHEUS_RULES: 'rules' }, 'GIFT_BOX_PROMETHEUS_RULES must be an absolute path'],
+  ])('refuses %j, naming the variable', (change, message) => {
+    expect(() => renderPrometheusConfig({ ...REQUIRED, ...change })).toThrow(EnvError);
+    expect(() => renderPrometheusConfig({ ...REQUIRED, ...change })).toThrow(message);
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => renderPrometheusConfig({ GIFT_BOX_SCRAPE_INTERVAL: 'often' })).toThrow(
+      /GIFT_BOX_METRICS_API is not set.*\nGIFT_BOX_METRICS_HOST is not set.*\nGIFT_BOX_SCRAPE_INTERVAL must be/,
+    );
+  });
+});
+
+describe('npm run prometheus-config', () => {
+  const run = (args: string[], env: Record<string, string | undefined>) =>
+    spawnSync('npx', ['tsx', join(__dirname, 'render-config.ts'), ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      encoding: 'utf8',
+    });
+
+  it('writes the file it is given', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'prometheus-config-'));
+    try {
+      const { status, stderr } = run([join(folder, 'prometheus.yml')], REQUIRED);
+      expect(status).toBe(0);
+      expect(stderr).toContain('check it with promtool check config');
+      expect(readFileSync(join(folder, 'prometheus.yml'), 'utf8')).toBe(renderPrometheusConfig(REQUIRED));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('stops with exit code 1 and the variable, writing nothing, when a value is missing', () => {
+    const { status, stdout, stderr } = run([], { GIFT_BOX_METRICS_API: '10.0.0.5:9464' });
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain("prometheus-config: GIFT_BOX_METRICS_HOST is not set: the host's servers'");
+  }, 30_000);
+});

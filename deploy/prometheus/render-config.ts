@@ -1,0 +1,184 @@
+/**
+ * `npm run prometheus-config [-- <output file>]`: deploy/prometheus/prometheus.yml.template with
+ * the operator's addresses, read from GIFT_BOX_* environment variables through one schema
+ * (docs/operations.md, "Monitoring and alerts"). Any bad or missing value stops it with a
+ * message naming each variable; nothing is written then.
+ */
+import { renameSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { EnvError, envSchema, parseEnv, type Env, type Reader } from 'server/env';
+import { REMOTE_NAMES } from 'shared/remotes';
+
+export const TEMPLATE_FILE = resolve(__dirname, 'prometheus.yml.template');
+/** The recording rules and alerts, read by Prometheus from where the repository lies unless told otherwise. */
+export const RULES_DIR = resolve(__dirname, 'rules');
+
+const ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+const DURATION = /^[1-9]\d*(ms|s|m|h)$/;
+
+function addressList(raw: string, name: string, example: string): string[] {
+  const list = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const bad = list.filter((entry) => Number(ADDRESS.exec(entry)?.[2] ?? 0) > 65535 || !ADDRESS.test(entry));
+  if (bad.length > 0)
+    throw new EnvError(
+      `${name} must be host:port addresses, comma-separated (e.g. ${example}); not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}`,
+    );
+  return list;
+}
+
+/** host:port addresses, comma-separated; `fallback` when unset (undefined: required). */
+function addresses(fallback: string[] | undefined, means: string, example: string): Reader<string[]> {
+  return (raw, name) => {
+    const list = raw === undefined ? [] : addressList(raw, name, example);
+    if (list.length > 0) return list;
+    if (fallback) return fallback;
+    throw new EnvError(`${name} is not set: ${means}, host:port, comma-separated (e.g. ${example})`);
+  };
+}
+
+export interface RemoteTarget {
+  remote: string;
+  address: string;
+}
+
+/** `<remote>=host:port`, comma-separated, each remote one of the registry's; none when unset. */
+const remoteAddresses: Reader<RemoteTarget[]> = (raw, name) => {
+  if (raw === undefined) return [];
+  const example = `${REMOTE_NAMES[0]}=127.0.0.1:9401`;
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [remote = '', address = '', ...rest] = entry.split('=');
+      if (!(REMOTE_NAMES as string[]).includes(remote.trim()) || rest.length > 0)
+        throw new EnvError(
+          `${name} must be <remote>=host:port entries, comma-separated (e.g. ${example}), each remote one of ${REMOTE_NAMES.join(', ')}; not valid: "${entry}"`,
+        );
+      const [checked = ''] = addressList(address, name, example);
+      return { remote: remote.trim(), address: checked };
+    });
+};
+
+const duration: Reader<string> = (raw, name) => {
+  if (raw === undefined) return '15s';
+  if (!DURATION.test(raw.trim())) throw new EnvError(`${name} must be a duration such as 15s or 1m, got "${raw}"`);
+  return raw.trim();
+};
+
+const rulesDir: Reader<string> = (raw, name) => {
+  if (raw === undefined) return RULES_DIR;
+  if (!isAbsolute(raw) || /[\n"]/.test(raw)) throw new EnvError(`${name} must be an absolute path, got "${raw}"`);
+  return raw.replace(/\/+$/, '') || '/';
+};
+
+/** The variables and what they mean, for the usage text and the documentation. */
+export const VARIABLES = {
+  GIFT_BOX_METRICS_API: {
+    read: addresses(
+      undefined,
+      "the API processes' metrics listeners (their METRICS_PORT)",
+      '10.0.0.5:9464,10.0.0.6:9464',
+    ),
+    means: "the API processes' metrics listeners (their METRICS_PORT), host:port, comma-separated (required)",
+  },
+  GIFT_BOX_METRICS_HOST: {
+    read: addresses(undefined, "the host's servers' metrics listeners (their METRICS_PORT)", '127.0.0.1:9400'),
+    means: "the host's servers' metrics listeners, host:port, comma-separated (required)",
+  },
+  GIFT_BOX_METRICS_REMOTES: {
+    read: remoteAddresses,
+    means: "each remote's servers' metrics listeners, <remote>=host:port, comma-separated (none by default)",
+  },
+  GIFT_BOX_NGINX_EXPORTER: {
+    read: addresses(['127.0.0.1:9113'], 'prometheus-nginx-exporter', '127.0.0.1:9113'),
+    means: 'prometheus-nginx-exporter, host:port (default 127.0.0.1:9113)',
+  },
+  GIFT_BOX_POSTGRES_EXPORTER: {
+    read: addresses(['127.0.0.1:9187'], 'prometheus-postgres-exporter', '127.0.0.1:9187'),
+    means: 'prometheus-postgres-exporter, host:port (default 127.0.0.1:9187)',
+  },
+  GIFT_BOX_ALERTMANAGERS: {
+    read: addresses([], 'Alertmanager', '127.0.0.1:9093'),
+    means: "Alertmanager's addresses, host:port, comma-separated (none by default: alerts show in Prometheus only)",
+  },
+  GIFT_BOX_SCRAPE_INTERVAL: {
+    read: duration,
+    means: 'how often targets are scraped and rules evaluated (default 15s)',
+  },
+  GIFT_BOX_PROMETHEUS_RULES: {
+    read: rulesDir,
+    means: `the folder of the rule files, *.rules.yml (default ${RULES_DIR})`,
+  },
+} as const;
+
+const schema = envSchema(
+  Object.fromEntries(Object.entries(VARIABLES).map(([name, { read }]) => [name, read])) as {
+    [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K]['read'];
+  },
+);
+
+/** A YAML flow sequence of addresses, each a JSON string (JSON is YAML). */
+const flow = (list: readonly string[]) => `[${list.map((entry) => JSON.stringify(entry)).join(', ')}]`;
+
+/** After `static_configs:`: one entry per remote, labelled with it. */
+function remoteTargets(targets: readonly RemoteTarget[]): string {
+  if (targets.length === 0) return ' []';
+  const byRemote = new Map<string, string[]>();
+  for (const { remote, address } of targets) byRemote.set(remote, [...(byRemote.get(remote) ?? []), address]);
+  return [...byRemote]
+    .map(([remote, list]) => `\n      - targets: ${flow(list)}\n        labels: { remote: ${remote} }`)
+    .join('');
+}
+
+/** The configuration, from the operator's variables; throws one EnvError naming every bad variable. */
+export function renderPrometheusConfig(env: Env, template = readFileSync(TEMPLATE_FILE, 'utf8')): string {
+  const values = parseEnv(schema, env);
+  const fills: Record<string, string> = {
+    GIFT_BOX_SCRAPE_INTERVAL: values.GIFT_BOX_SCRAPE_INTERVAL,
+    GIFT_BOX_PROMETHEUS_RULES: values.GIFT_BOX_PROMETHEUS_RULES,
+    GIFT_BOX_ALERTMANAGER_TARGETS: flow(values.GIFT_BOX_ALERTMANAGERS),
+    GIFT_BOX_API_TARGETS: flow(values.GIFT_BOX_METRICS_API),
+    GIFT_BOX_HOST_TARGETS: flow(values.GIFT_BOX_METRICS_HOST),
+    GIFT_BOX_REMOTE_TARGETS: remoteTargets(values.GIFT_BOX_METRICS_REMOTES),
+    GIFT_BOX_NGINX_EXPORTER_TARGETS: flow(values.GIFT_BOX_NGINX_EXPORTER),
+    GIFT_BOX_POSTGRES_EXPORTER_TARGETS: flow(values.GIFT_BOX_POSTGRES_EXPORTER),
+  };
+  return template.replace(/\$\{(GIFT_BOX_[A-Z_]+)\}/g, (whole, name: string) => {
+    const value = fills[name];
+    if (value === undefined) throw new EnvError(`the template names an unknown value ${whole}`);
+    return value;
+  });
+}
+
+function main(argv: readonly string[]): number {
+  if (argv.length > 1 || argv[0] === '-h' || argv[0] === '--help') {
+    const lines = Object.entries(VARIABLES).map(([name, { means }]) => `  ${name.padEnd(28)} ${means}`);
+    console.log(`Usage: npm run prometheus-config [-- <output file>]\n\nReads:\n${lines.join('\n')}`);
+    return argv.length > 1 ? 1 : 0;
+  }
+  let config: string;
+  try {
+    config = renderPrometheusConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    console.error(`prometheus-config: ${error.message.replace(/\n/g, '\nprometheus-config: ')}`);
+    return 1;
+  }
+  const output = argv[0];
+  if (!output) {
+    process.stdout.write(config);
+    return 0;
+  }
+  // Written beside the file and renamed over it: Prometheus never reads half a configuration.
+  const target = resolve(process.env.INIT_CWD || process.cwd(), output);
+  writeFileSync(`${target}.tmp`, config);
+  renameSync(`${target}.tmp`, target);
+  console.error(`prometheus-config: wrote ${target}; check it with promtool check config, then reload Prometheus`);
+  return 0;
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
