@@ -210,6 +210,13 @@ describe("the policy's reports", () => {
     expect(cspReportUrl(config)).toBe('https://example.com/a%3Bb%2Cc%22d/api/telemetry/csp');
   });
 
+  it('are not asked for with telemetry switched off', () => {
+    const config = configWith({ telemetry: { enabled: false } });
+    expect(contentSecurityPolicy(config)).not.toMatch(/report-/);
+    expect(contentSecurityPolicy(config)).toMatch(/frame-ancestors 'none'$/);
+    expect(securityHeaders(config, { page: true, https: false })).not.toHaveProperty('Reporting-Endpoints');
+  });
+
   it('are named by pages only', () => {
     expect(securityHeaders(configWith(), { page: false, https: false })).not.toHaveProperty('Reporting-Endpoints');
   });

@@ -7,9 +7,9 @@
  * origins and, when the configuration switches them on, the third parties' loaders: no inline
  * script and no eval. The page's `<script type="application/json">` elements are data blocks,
  * which a browser never runs, so they need no nonce or hash. Browsers report what it blocks to
- * the API (`report-to`, `report-uri`), which counts it for the operators.
+ * the API (`report-to`, `report-uri`), which counts it for the operators, unless telemetry is off.
  */
-import { allowedRemoteOrigins, type RuntimeConfig } from 'shared/runtime-config';
+import { allowedRemoteOrigins, type RuntimeConfig, telemetryEnabled } from 'shared/runtime-config';
 import { CSP_REPORTS_PATH } from 'shared/telemetry';
 import { CRISP_SCRIPT_URL, MIXPANEL_DEFAULT_API_HOST } from '../src/third-party/third-party-addresses';
 
@@ -202,8 +202,10 @@ export function contentSecurityPolicy(config: RuntimeConfig): string {
     .filter(([, sources]) => sources.length > 0)
     .map(([directive, sources]) => `${directive} ${sources.join(' ')}`);
   // Violations are reported to the API: through the Reporting API (report-to, where the browser
-  // has it, which then ignores report-uri) or as a plain POST (report-uri, for the others).
-  return [...directives, `report-uri ${cspReportUrl(config)}`, `report-to ${CSP_REPORT_GROUP}`].join('; ');
+  // has it, which then ignores report-uri) or as a plain POST (report-uri, for the others). Not
+  // with telemetry switched off: the operator wants nothing sent about the visitors' pages.
+  if (telemetryEnabled(config)) directives.push(`report-uri ${cspReportUrl(config)}`, `report-to ${CSP_REPORT_GROUP}`);
+  return directives.join('; ');
 }
 
 /**
@@ -224,7 +226,7 @@ export function securityHeaders(config: RuntimeConfig, { page, https }: Security
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Permissions-Policy': PERMISSIONS_POLICY,
     // The endpoint the policy's report-to names.
-    'Reporting-Endpoints': `${CSP_REPORT_GROUP}="${cspReportUrl(config)}"`,
+    ...(telemetryEnabled(config) ? { 'Reporting-Endpoints': `${CSP_REPORT_GROUP}="${cspReportUrl(config)}"` } : {}),
     // frame-ancestors for the browsers that predate it.
     'X-Frame-Options': 'DENY',
   };
