@@ -1,0 +1,181 @@
+/**
+ * The monitoring setup against real parts: Debian's Prometheus on the rendered configuration and
+ * the rules, scraping every part's registry (prom-client, served by server/metrics' listener),
+ * nginx's stub_status through prometheus-nginx-exporter and a PostgreSQL cluster through
+ * prometheus-postgres-exporter. Every target is scraped, every rule evaluates, every query of the
+ * Grafana dashboard answers with data, and the alerts fire on what they watch.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listenMetrics, type MetricsListener } from 'server/metrics';
+import { REMOTE_NAMES } from 'shared/remotes';
+import { freePort } from 'testbed/free-port';
+import { startNginx, type RunningNginx } from 'testbed/nginx';
+import { startCluster, type Cluster } from 'testbed/postgres';
+import { stopProcess } from 'testbed/process';
+import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
+import { startNginxExporter, startPostgresExporter, type RunningExporter } from 'testbed/prometheus-exporters';
+import { dashboardQueries } from './testing/dashboard-queries';
+import { renderPrometheusConfig } from './render-config';
+import { catalogueRegistries, type CatalogueRegistries } from './testing/catalogue-registries';
+
+const NGINX_STATUS_CONF = join(__dirname, 'nginx-status.conf');
+
+let dir: string;
+let registries: CatalogueRegistries;
+const listeners: MetricsListener[] = [];
+let nginx: RunningNginx | undefined;
+let cluster: Cluster | undefined;
+const exporters: RunningExporter[] = [];
+let prometheus: RunningPrometheus | undefined;
+
+async function listen(registry: CatalogueRegistries['host']): Promise<string> {
+  const listener = await listenMetrics(registry, 0);
+  listeners.push(listener);
+  return `127.0.0.1:${listener.port}`;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'monitoring-'));
+  registries = catalogueRegistries();
+  const [api, host, remotes] = await Promise.all([
+    Promise.all(registries.api.map(listen)),
+    listen(registries.host),
+    Promise.all(REMOTE_NAMES.map(async (remote) => `${remote}=${await listen(registries.remotes[remote]!)}`)),
+  ]);
+
+  // nginx with the status page operators include, on a free port instead of 8080.
+  const [statusPort, nginxExporter, postgresExporter] = await Promise.all([freePort(), freePort(), freePort()]);
+  const statusConf = join(dir, 'nginx-status.conf');
+  writeFileSync(
+    statusConf,
+    readFileSync(NGINX_STATUS_CONF, 'utf8').replace('listen 127.0.0.1:8080;', `listen 127.0.0.1:${statusPort};`),
+  );
+  const stubStatus = `http://127.0.0.1:${statusPort}/stub_status`;
+  const config = renderPrometheusConfig({
+    GIFT_BOX_METRICS_API: api.join(','),
+    GIFT_BOX_METRICS_HOST: host,
+    GIFT_BOX_METRICS_REMOTES: remotes.join(','),
+    GIFT_BOX_NGINX_EXPORTER: `127.0.0.1:${nginxExporter}`,
+    GIFT_BOX_POSTGRES_EXPORTER: `127.0.0.1:${postgresExporter}`,
+    GIFT_BOX_SCRAPE_INTERVAL: '1s',
+  });
+  // Prometheus first: it applies its targets about 5 s after it starts, time for the rest.
+  [prometheus, nginx, cluster] = await Promise.all([
+    startPrometheus({ config, dir: join(dir, 'prometheus') }),
+    startNginx({ dir: join(dir, 'nginx'), http: [`include ${statusConf};`], readyUrl: stubStatus }),
+    startCluster(),
+  ]);
+  exporters.push(
+    ...(await Promise.all([
+      startNginxExporter(stubStatus, { logDir: dir, address: `127.0.0.1:${nginxExporter}` }),
+      startPostgresExporter(cluster.url, { logDir: dir, address: `127.0.0.1:${postgresExporter}` }),
+    ])),
+  );
+  await prometheus.waitForTargetsUp();
+}, 60_000);
+
+afterAll(async () => {
+  await prometheus?.stop();
+  await Promise.all(exporters.map((exporter) => stopProcess(exporter)));
+  if (nginx) await stopProcess(nginx);
+  await cluster?.stop();
+  await Promise.all(listeners.map((listener) => listener.close()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+function running(): RunningPrometheus {
+  if (!prometheus) throw new Error('Prometheus did not start');
+  return prometheus;
+}
+
+/** Resolves once every target was scraped twice (a rate has two samples) and the rules evaluated after. */
+async function scrapedTwice(): Promise<void> {
+  await running().waitFor('two scrapes of every target', async () => {
+    const [fewest] = await running().vector('min(count_over_time(up[1m]))');
+    return Number(fewest?.value[1]) >= 2;
+  });
+  await running().waitFor('an evaluation of the rules after them', async () => {
+    const [ratio] = await running().vector('remote_build:giftbox_remote_load_failures:ratio_rate5m');
+    return ratio !== undefined;
+  });
+}
+
+test('every target of the rendered configuration is scraped: two API processes, the host, each remote with its label, nginx and PostgreSQL through their exporters', async () => {
+  const targets = await running().targets();
+  const seen = targets.map(({ labels }) => [labels.job, labels.remote ?? ''].join(' ')).sort();
+  expect(seen).toEqual(
+    ['api ', 'api ', 'host ', 'nginx ', 'postgres ', ...REMOTE_NAMES.map((name) => `remotes ${name}`)].sort(),
+  );
+  expect(targets.every((target) => target.health === 'up')).toBe(true);
+  const [nginxUp] = await running().vector('nginx_up');
+  expect(nginxUp?.value[1]).toBe('1');
+  const [pgUp] = await running().vector('pg_up');
+  expect(pgUp?.value[1]).toBe('1');
+});
+
+test('every recording rule and alert evaluates without error, and each alert says what to do', async () => {
+  await scrapedTwice();
+  const rules = await running().rules();
+  expect(rules.filter((rule) => rule.health !== 'ok')).toEqual([]);
+  for (const rule of rules.filter(({ type }) => type === 'recording'))
+    expect([rule.name, (await running().vector(rule.name)).length > 0]).toEqual([rule.name, true]);
+  const alerts = rules.filter(({ type }) => type === 'alerting');
+  expect(alerts.map(({ name }) => name).sort()).toEqual([
+    'ApiServerErrors',
+    'CspViolations',
+    'DatabaseUnreachable',
+    'RemoteBuildLoadFailures',
+    'SlowLargestContentfulPaint',
+  ]);
+  for (const alert of alerts) {
+    expect(['critical', 'warning']).toContain(alert.labels?.severity);
+    expect(Object.keys(alert.annotations ?? {}).sort()).toEqual(['description', 'runbook', 'summary']);
+  }
+}, 30_000);
+
+test("every query of the Grafana dashboard succeeds and answers with data, its variables' too", async () => {
+  await scrapedTwice();
+  const queries = dashboardQueries(JSON.parse(readFileSync(join(__dirname, 'grafana-dashboard.json'), 'utf8')));
+  expect(queries.length).toBeGreaterThan(40);
+  const answers = await Promise.all(
+    queries.map(async ({ where, expr }) => {
+      try {
+        const data = await running().query(expr);
+        return { where, expr, answer: data.result.length > 0 ? 'data' : 'no data' };
+      } catch (error) {
+        return { where, expr, answer: (error as Error).message };
+      }
+    }),
+  );
+  expect(answers.filter(({ answer }) => answer !== 'data')).toEqual([]);
+}, 30_000);
+
+test("a new build whose loads fail fires RemoteBuildLoadFailures, its visitors' first reports counted", async () => {
+  registries.reportLoads('redeem', 'b9', 'ok', 40);
+  registries.reportLoads('redeem', 'b9', 'integrity', 20);
+  const alert = await running().waitFor('RemoteBuildLoadFailures', async () =>
+    (await running().alerts()).find(
+      ({ labels }) => labels.alertname === 'RemoteBuildLoadFailures' && labels.build === 'b9',
+    ),
+  );
+  expect(alert).toMatchObject({ state: 'firing', labels: { remote: 'redeem', severity: 'critical' } });
+  expect(alert.annotations.summary).toBe('Remote redeem, build b9: 33.33% of loads fail');
+  // The other builds' loads are fine.
+  expect(
+    (await running().alerts()).filter(({ labels }) => labels.alertname === 'RemoteBuildLoadFailures'),
+  ).toHaveLength(1);
+}, 30_000);
+
+test('PostgreSQL stopped: DatabaseUnreachable is pending, to fire after its minute, and the exporter says pg_up 0', async () => {
+  await cluster?.pause();
+  const alert = await running().waitFor('DatabaseUnreachable', async () =>
+    (await running().alerts()).find(({ labels }) => labels.alertname === 'DatabaseUnreachable'),
+  );
+  expect(alert).toMatchObject({ state: 'pending', labels: { job: 'postgres', severity: 'critical' } });
+  // The exporter says so (it takes about a second to give up on PostgreSQL: past this test's
+  // 1 s scrape timeout, so here Prometheus sees the exporter down instead, which fires alike).
+  const metrics = await (await fetch(`http://${exporters[1]?.address}/metrics`)).text();
+  expect(metrics).toMatch(/^pg_up 0$/m);
+}, 30_000);
