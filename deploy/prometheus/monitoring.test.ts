@@ -1,7 +1,7 @@
 /**
  * The monitoring setup against real parts: Debian's Prometheus on the rendered configuration and
  * the rules, scraping every part's registry (prom-client, served by server/metrics' listener),
- * nginx's stub_status through prometheus-nginx-exporter and a PostgreSQL cluster through
+ * Gift Box's nginx site (deploy/nginx) through prometheus-nginx-exporter and a PostgreSQL cluster through
  * prometheus-postgres-exporter. Every target is scraped, every rule evaluates, every query of the
  * Grafana dashboard answers with data, and the alerts fire on what they watch.
  */
@@ -11,16 +11,15 @@ import { join } from 'node:path';
 import { listenMetrics, type MetricsListener } from 'server/metrics';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { freePort } from 'testbed/free-port';
-import { startNginx, type RunningNginx } from 'testbed/nginx';
+import { BROTLI_STATIC_MODULE, startNginx, type RunningNginx } from 'testbed/nginx';
 import { startCluster, type Cluster } from 'testbed/postgres';
 import { stopProcess } from 'testbed/process';
 import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
 import { startNginxExporter, startPostgresExporter, type RunningExporter } from 'testbed/prometheus-exporters';
 import { dashboardQueries } from './testing/dashboard-queries';
+import { renderNginxConfig } from '../nginx/render-config';
 import { renderPrometheusConfig } from './render-config';
 import { catalogueRegistries, type CatalogueRegistries } from './testing/catalogue-registries';
-
-const NGINX_STATUS_CONF = join(__dirname, 'nginx-status.conf');
 
 let dir: string;
 let registries: CatalogueRegistries;
@@ -45,12 +44,21 @@ beforeAll(async () => {
     Promise.all(REMOTE_NAMES.map(async (remote) => `${remote}=${await listen(registries.remotes[remote]!)}`)),
   ]);
 
-  // nginx with the status page operators include, on a free port instead of 8080.
-  const [statusPort, nginxExporter, postgresExporter] = await Promise.all([freePort(), freePort(), freePort()]);
-  const statusConf = join(dir, 'nginx-status.conf');
+  // nginx with Gift Box's site, as npm run nginx-config renders it: its loopback status server
+  // on a free port instead of 8080.
+  const [sitePort, statusPort, nginxExporter, postgresExporter] = await Promise.all(
+    Array.from({ length: 4 }, () => freePort()),
+  );
+  const site = join(dir, 'gift-box.conf');
   writeFileSync(
-    statusConf,
-    readFileSync(NGINX_STATUS_CONF, 'utf8').replace('listen 127.0.0.1:8080;', `listen 127.0.0.1:${statusPort};`),
+    site,
+    renderNginxConfig({
+      GIFT_BOX_API_SERVERS: api[0] ?? '',
+      GIFT_BOX_HOST_DIST: dir,
+      GIFT_BOX_REMOTES_DIR: dir,
+      GIFT_BOX_LISTEN: `127.0.0.1:${sitePort}`,
+      GIFT_BOX_STATUS_PORT: String(statusPort),
+    }),
   );
   const stubStatus = `http://127.0.0.1:${statusPort}/stub_status`;
   const config = renderPrometheusConfig({
@@ -64,7 +72,12 @@ beforeAll(async () => {
   // Prometheus first: it applies its targets about 5 s after it starts, time for the rest.
   [prometheus, nginx, cluster] = await Promise.all([
     startPrometheus({ config, dir: join(dir, 'prometheus') }),
-    startNginx({ dir: join(dir, 'nginx'), http: [`include ${statusConf};`], readyUrl: stubStatus }),
+    startNginx({
+      dir: join(dir, 'nginx'),
+      http: [`include ${site};`],
+      modules: [BROTLI_STATIC_MODULE],
+      readyUrl: stubStatus,
+    }),
     startCluster(),
   ]);
   exporters.push(

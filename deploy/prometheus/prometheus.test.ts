@@ -29,9 +29,8 @@ test('promtool check config: the rendered configuration, with its rule files', (
     writeFileSync(
       file,
       renderPrometheusConfig({
-        GIFT_BOX_METRICS_API: '10.0.0.5:9464,10.0.0.6:9464',
-        GIFT_BOX_METRICS_HOST: '127.0.0.1:9400',
-        GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1:9401,redeem=127.0.0.1:9402,content=127.0.0.1:9403',
+        GIFT_BOX_METRICS_API: '10.0.0.5:9304,10.0.0.6:9304',
+        GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1:9301,redeem=127.0.0.1:9302,content=127.0.0.1:9303',
         GIFT_BOX_ALERTMANAGERS: '127.0.0.1:9093',
       }),
     );

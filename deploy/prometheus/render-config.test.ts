@@ -5,28 +5,25 @@ import { join } from 'node:path';
 import { EnvError } from 'server/env';
 import { RULES_DIR, renderPrometheusConfig } from './render-config';
 
-const REQUIRED = {
-  GIFT_BOX_METRICS_API: '10.0.0.5:9464, 10.0.0.6:9464',
-  GIFT_BOX_METRICS_HOST: '127.0.0.1:9400',
-};
+const REQUIRED = { GIFT_BOX_METRICS_API: '10.0.0.5:9304, 10.0.0.6:9304' };
 
 describe('renderPrometheusConfig', () => {
   it('fills in every address: one target per API process, the remotes labelled, the defaults', () => {
     const config = renderPrometheusConfig({
       ...REQUIRED,
-      GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1:9401, redeem=127.0.0.1:9402, gifts=10.0.0.7:9401',
+      GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1:9301, redeem=127.0.0.1:9302, gifts=10.0.0.7:9301',
     });
     expect(config).toContain(
-      '  - job_name: api\n    static_configs:\n      - targets: ["10.0.0.5:9464", "10.0.0.6:9464"]',
+      '  - job_name: api\n    static_configs:\n      - targets: ["10.0.0.5:9304", "10.0.0.6:9304"]',
     );
-    expect(config).toContain('  - job_name: host\n    static_configs:\n      - targets: ["127.0.0.1:9400"]');
+    expect(config).toContain('  - job_name: host\n    static_configs:\n      - targets: ["127.0.0.1:9300"]');
     expect(config).toContain(
       [
         '  - job_name: remotes',
         '    static_configs:',
-        '      - targets: ["127.0.0.1:9401", "10.0.0.7:9401"]',
+        '      - targets: ["127.0.0.1:9301", "10.0.0.7:9301"]',
         '        labels: { remote: gifts }',
-        '      - targets: ["127.0.0.1:9402"]',
+        '      - targets: ["127.0.0.1:9302"]',
         '        labels: { remote: redeem }',
       ].join('\n'),
     );
@@ -62,9 +59,10 @@ describe('renderPrometheusConfig', () => {
     [{ GIFT_BOX_METRICS_API: undefined }, 'GIFT_BOX_METRICS_API is not set'],
     [{ GIFT_BOX_METRICS_API: ' , ' }, 'GIFT_BOX_METRICS_API is not set'],
     [{ GIFT_BOX_METRICS_HOST: '10.0.0.5' }, 'GIFT_BOX_METRICS_HOST must be host:port addresses'],
-    [{ GIFT_BOX_METRICS_API: '10.0.0.5:9464"]\n  - job_name: x' }, 'not valid: "10.0.0.5:9464"]'],
+    [{ GIFT_BOX_ALERTMANAGERS: 'alertmanager' }, 'GIFT_BOX_ALERTMANAGERS must be host:port addresses'],
+    [{ GIFT_BOX_METRICS_API: '10.0.0.5:9304"]\n  - job_name: x' }, 'not valid: "10.0.0.5:9304"]'],
     [{ GIFT_BOX_METRICS_API: '10.0.0.5:70000' }, 'not valid: "10.0.0.5:70000"'],
-    [{ GIFT_BOX_METRICS_REMOTES: 'shop=127.0.0.1:9401' }, 'each remote one of gifts, redeem, content'],
+    [{ GIFT_BOX_METRICS_REMOTES: 'shop=127.0.0.1:9301' }, 'each remote one of gifts, redeem, content'],
     [{ GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1' }, 'GIFT_BOX_METRICS_REMOTES must be host:port addresses'],
     [{ GIFT_BOX_SCRAPE_INTERVAL: '15' }, 'GIFT_BOX_SCRAPE_INTERVAL must be a duration such as 15s'],
     [{ GIFT_BOX_PROMETHEUS_RULES: 'rules' }, 'GIFT_BOX_PROMETHEUS_RULES must be an absolute path'],
@@ -74,8 +72,8 @@ describe('renderPrometheusConfig', () => {
   });
 
   it('names every bad variable at once', () => {
-    expect(() => renderPrometheusConfig({ GIFT_BOX_SCRAPE_INTERVAL: 'often' })).toThrow(
-      /GIFT_BOX_METRICS_API is not set.*\nGIFT_BOX_METRICS_HOST is not set.*\nGIFT_BOX_SCRAPE_INTERVAL must be/,
+    expect(() => renderPrometheusConfig({ GIFT_BOX_METRICS_HOST: 'host', GIFT_BOX_SCRAPE_INTERVAL: 'often' })).toThrow(
+      /GIFT_BOX_METRICS_API is not set.*\nGIFT_BOX_METRICS_HOST must be.*\nGIFT_BOX_SCRAPE_INTERVAL must be/,
     );
   });
 });
@@ -100,9 +98,11 @@ describe('npm run prometheus-config', () => {
   }, 30_000);
 
   it('stops with exit code 1 and the variable, writing nothing, when a value is missing', () => {
-    const { status, stdout, stderr } = run([], { GIFT_BOX_METRICS_API: '10.0.0.5:9464' });
+    const { status, stdout, stderr } = run([], { GIFT_BOX_METRICS_HOST: '127.0.0.1:9300' });
     expect(status).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toContain("prometheus-config: GIFT_BOX_METRICS_HOST is not set: the host's servers'");
+    expect(stderr).toContain(
+      "prometheus-config: GIFT_BOX_METRICS_API is not set: the API processes' metrics listeners",
+    );
   }, 30_000);
 });

@@ -47,7 +47,7 @@ export interface RemoteTarget {
 /** `<remote>=host:port`, comma-separated, each remote one of the registry's; none when unset. */
 const remoteAddresses: Reader<RemoteTarget[]> = (raw, name) => {
   if (raw === undefined) return [];
-  const example = `${REMOTE_NAMES[0]}=127.0.0.1:9401`;
+  const example = `${REMOTE_NAMES[0]}=127.0.0.1:9301`;
   return raw
     .split(',')
     .map((entry) => entry.trim())
@@ -81,13 +81,13 @@ export const VARIABLES = {
     read: addresses(
       undefined,
       "the API processes' metrics listeners (their METRICS_PORT)",
-      '10.0.0.5:9464,10.0.0.6:9464',
+      '10.0.0.5:9304,10.0.0.6:9304',
     ),
     means: "the API processes' metrics listeners (their METRICS_PORT), host:port, comma-separated (required)",
   },
   GIFT_BOX_METRICS_HOST: {
-    read: addresses(undefined, "the host's servers' metrics listeners (their METRICS_PORT)", '127.0.0.1:9400'),
-    means: "the host's servers' metrics listeners, host:port, comma-separated (required)",
+    read: addresses(['127.0.0.1:9300'], "the host's servers' metrics listeners", '127.0.0.1:9300'),
+    means: "the host's servers' metrics listeners, host:port, comma-separated (default 127.0.0.1:9300)",
   },
   GIFT_BOX_METRICS_REMOTES: {
     read: remoteAddresses,
