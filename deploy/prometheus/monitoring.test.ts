@@ -37,7 +37,7 @@ async function listen(registry: CatalogueRegistries['host']): Promise<string> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'monitoring-'));
-  registries = catalogueRegistries();
+  registries = await catalogueRegistries();
   const [api, host, remotes] = await Promise.all([
     Promise.all(registries.api.map(listen)),
     listen(registries.host),

@@ -3,11 +3,14 @@
  * a few observations of each series, for the tests that run deploy/prometheus's rules and the
  * dashboard's queries against a real Prometheus.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { createMetricsRegistry } from 'server/metrics';
-import { STATIC_REQUESTS_METRIC } from 'server/static-server';
+import { countStaticRequests } from 'server/static-server';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { METRIC } from 'shared/telemetry';
+import { createHostMetrics } from 'host/server/host-metrics';
 
 export interface CatalogueRegistries {
   /** One per API process. */
@@ -95,49 +98,38 @@ function apiRegistry(): { registry: Registry; loads: Counter<string> } {
   return { registry, loads };
 }
 
+/** The host's server's own series, through its own module. */
 function hostRegistry(): Registry {
   const registry = createMetricsRegistry('host');
-  const registers = [registry];
-  new Counter({ name: 'giftbox_pages_rendered_total', help: 'pages', labelNames: ['route', 'status'], registers }).inc({
-    route: '/game',
-    status: '200',
-  });
-  const prerender = new Counter({
-    name: 'giftbox_prerender_hits_total',
-    help: 'prerender',
-    labelNames: ['route', 'outcome'],
-    registers,
-  });
-  prerender.inc({ route: '/game', outcome: 'hit' }, 3);
-  prerender.inc({ route: '/game', outcome: 'miss' });
-  new Counter({
-    name: 'giftbox_remote_refresh_failures_total',
-    help: 'refresh',
-    labelNames: ['remote'],
-    registers,
-  }).inc({ remote: 'content' });
+  const metrics = createHostMetrics(registry);
+  metrics.pageRendered('/game', 200);
+  for (const outcome of ['hit', 'hit', 'miss'] as const) metrics.prerendered('/game', outcome);
+  metrics.remoteRefreshFailed('content');
   return registry;
 }
 
-function remoteRegistry(remote: string): Registry {
+/** A remote's server's series, counted by its own handler as it answers real requests. */
+async function remoteRegistry(remote: string): Promise<Registry> {
   const registry = createMetricsRegistry(remote);
-  const requests = new Counter({
-    name: STATIC_REQUESTS_METRIC,
-    help: 'static',
-    labelNames: ['status'],
-    registers: [registry],
-  });
-  requests.inc({ status: '200' }, 7);
-  requests.inc({ status: '404' });
+  const server = createServer(
+    countStaticRequests(async (req, res) => {
+      res.writeHead(req.url === '/missing.js' ? 404 : 200).end();
+    }, registry),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const path of ['/remoteEntry.js', '/missing.js']) await (await fetch(`${origin}${path}`)).arrayBuffer();
+  await new Promise((resolve) => server.close(resolve));
   return registry;
 }
 
-export function catalogueRegistries(apiProcesses = 2): CatalogueRegistries {
+export async function catalogueRegistries(apiProcesses = 2): Promise<CatalogueRegistries> {
   const apis = Array.from({ length: apiProcesses }, apiRegistry);
+  const remotes = await Promise.all(REMOTE_NAMES.map(async (remote) => [remote, await remoteRegistry(remote)]));
   return {
     api: apis.map(({ registry }) => registry),
     host: hostRegistry(),
-    remotes: Object.fromEntries(REMOTE_NAMES.map((remote) => [remote, remoteRegistry(remote)])),
+    remotes: Object.fromEntries(remotes),
     reportLoads(remote, build, outcome, count) {
       apis[0]?.loads.inc({ remote, build, phase: 'entry', outcome }, count);
     },
