@@ -13,12 +13,28 @@ describe('readServerConfig', () => {
       gameWinRate: 0.3,
       giftTtlDays: 30,
       redeemSessionTtlMinutes: 30,
-      limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 50, redeemAttemptsPerIpPerMinute: 10 },
+      limits: {
+        playsPerVisitorPerDay: 5,
+        playsPerIpPerDay: 50,
+        redeemAttemptsPerIpPerMinute: 10,
+        telemetryBatchesPerIpPerMinute: 120,
+      },
+      builds: {
+        sources: {
+          host: 'http://localhost:3000/_app/builds/latest.json',
+          gifts: 'http://localhost:3001/builds/latest.json',
+          redeem: 'http://localhost:3002/builds/latest.json',
+          content: 'http://localhost:3003/builds/latest.json',
+        },
+        pollMs: 60_000,
+      },
+      apiOrigin: 'http://localhost:3004',
       databaseUrl: undefined,
       databasePoolSize: 10,
       pgliteDataDir: join(API_ROOT, '.data', 'pglite'),
       catalogueFile: join(API_ROOT, 'catalogue.json'),
       shutdownDelayMs: 0,
+      metrics: { metricsPort: undefined, metricsHost: '127.0.0.1' },
     });
   });
 
@@ -41,6 +57,14 @@ describe('readServerConfig', () => {
       PGLITE_DATA_DIR: 'memory://',
       PRIZE_CATALOGUE_FILE: '/etc/gifts/catalogue.json',
       SHUTDOWN_DELAY_MS: '5000',
+      TELEMETRY_BATCHES_PER_IP_PER_MINUTE: '30',
+      REMOTE_GIFTS_URL: 'https://gifts.example.com/mf-manifest.json',
+      REMOTE_REDEEM_URL: 'https://cdn.example.com/redeem/builds/b7/mf-manifest.json',
+      REMOTE_CONTENT_PORT: '4003',
+      BUILDS_POLL_MS: '15000',
+      API_BASE_URL: 'https://api.gifts.example.com/',
+      METRICS_PORT: '9304',
+      METRICS_HOST: '10.0.0.5',
     });
     expect(config).toEqual({
       port: 4004,
@@ -52,13 +76,36 @@ describe('readServerConfig', () => {
       gameWinRate: 1,
       giftTtlDays: 7,
       redeemSessionTtlMinutes: 15,
-      limits: { playsPerVisitorPerDay: 3, playsPerIpPerDay: 30, redeemAttemptsPerIpPerMinute: 6 },
+      limits: {
+        playsPerVisitorPerDay: 3,
+        playsPerIpPerDay: 30,
+        redeemAttemptsPerIpPerMinute: 6,
+        telemetryBatchesPerIpPerMinute: 30,
+      },
+      builds: {
+        sources: {
+          host: 'https://gifts.example.com/_app/builds/latest.json',
+          gifts: 'https://gifts.example.com/builds/latest.json',
+          // A remote pinned to one build: that build's own latest.json, which always names it.
+          redeem: 'https://cdn.example.com/redeem/builds/b7/builds/latest.json',
+          content: 'http://localhost:4003/builds/latest.json',
+        },
+        pollMs: 15_000,
+      },
+      apiOrigin: 'https://api.gifts.example.com',
       databaseUrl: 'postgres://gifts:secret@db:5432/gifts',
       databasePoolSize: 4,
       pgliteDataDir: 'memory://',
       catalogueFile: '/etc/gifts/catalogue.json',
       shutdownDelayMs: 5000,
+      metrics: { metricsPort: 9304, metricsHost: '10.0.0.5' },
     });
+  });
+
+  it('reads the host’s builds at its port on this machine while HOST_ORIGIN is unset', () => {
+    expect(readServerConfig({ HOST_PORT: '4000' }).builds.sources.host).toBe(
+      'http://localhost:4000/_app/builds/latest.json',
+    );
   });
 
   it('resolves relative paths against the working directory', () => {
@@ -89,6 +136,15 @@ describe('readServerConfig', () => {
     ['DATABASE_URL', 'mysql://db/gifts', 'DATABASE_URL must be a PostgreSQL URL'],
     ['API_PORT', '70000', 'API_PORT must be a port number between 1 and 65535, got "70000"'],
     ['GIFT_TTL_DAYS', '0', 'GIFT_TTL_DAYS must be a positive whole number, got "0"'],
+    ['REMOTE_GIFTS_URL', 'gifts.example.com', 'REMOTE_GIFTS_URL must be an http(s) URL'],
+    ['REMOTE_REDEEM_PORT', 'x', 'REMOTE_REDEEM_PORT must be a port number between 1 and 65535, got "x"'],
+    ['BUILDS_POLL_MS', 'soon', 'BUILDS_POLL_MS must be a whole number of milliseconds from 0 to 86400000, got "soon"'],
+    ['METRICS_PORT', '0', 'METRICS_PORT must be a port number between 1 and 65535, got "0"'],
+    [
+      'TELEMETRY_BATCHES_PER_IP_PER_MINUTE',
+      '0',
+      'TELEMETRY_BATCHES_PER_IP_PER_MINUTE must be a positive whole number, got "0"',
+    ],
   ])('names %s when it is %j', (name, value, message) => {
     expect(() => readServerConfig({ [name]: value })).toThrow(message);
   });

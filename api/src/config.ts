@@ -14,12 +14,18 @@ import {
   listenAddress,
   parseEnv,
   partPort,
+  millis,
+  origin,
   positiveInt,
   type Reader,
+  readPort,
   shutdownDelay,
 } from 'server/env';
+import { METRICS_VARIABLES, type MetricsEnv, metricsEnvOf } from 'server/metrics';
 import type { AllowedOrigin } from 'server/origins';
 import { type TrustProxy, trustProxy } from 'server/trust-proxy';
+import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
+import { HOST_PART, type PartName } from 'shared/telemetry';
 
 export const API_ROOT = join(__dirname, '..');
 
@@ -30,6 +36,20 @@ export interface Limits {
   playsPerVisitorPerDay: number;
   playsPerIpPerDay: number;
   redeemAttemptsPerIpPerMinute: number;
+  /** Telemetry batches (and CSP report posts) per address per minute, counted by each process. */
+  telemetryBatchesPerIpPerMinute: number;
+}
+
+/** Where the builds each part's deploys published are read (`build-registry.ts`). */
+export interface BuildsConfig {
+  /**
+   * Each part's `builds/latest.json` URL (`builds/history.json` is beside it): a remote's beside
+   * its manifest (REMOTE_*_URL), the host's under `/_app/builds/` of HOST_ORIGIN. A remote's
+   * origin is also one a CSP violation's blocked URL may be labelled with.
+   */
+  sources: Record<PartName, string>;
+  /** How often each part is read again; 0: never read (every build id counts as `other`). */
+  pollMs: number;
 }
 
 /** What `buildApp` needs. */
@@ -49,6 +69,12 @@ export interface AppConfig {
   giftTtlDays: number;
   redeemSessionTtlMinutes: number;
   limits: Limits;
+  builds: BuildsConfig;
+  /**
+   * The API's origin as pages reach it (API_BASE_URL, as the host's server reads it): with the
+   * host's and the remotes' origins, what a CSP violation's blocked URL may be labelled with.
+   */
+  apiOrigin: string;
 }
 
 /** What `index.ts` needs on top: where to listen and where the data lives. */
@@ -62,6 +88,8 @@ export interface ServerConfig extends AppConfig {
   catalogueFile: string;
   /** After SIGTERM, how long readiness says "not ready" while requests are still served. */
   shutdownDelayMs: number;
+  /** Where `GET /metrics` is served: a listener of its own, none when METRICS_PORT is unset. */
+  metrics: MetricsEnv;
 }
 
 /** GAME_WIN_RATE: a probability, 0 to 1. */
@@ -107,6 +135,53 @@ const databaseUrl: Reader<string | undefined> = (raw, name) => {
   return raw;
 };
 
+/** An http(s) URL, such as a remote's manifest URL; undefined when unset. */
+const httpUrl: Reader<string | undefined> = (raw, name) => {
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new EnvError(`${name} must be an http(s) URL such as http://localhost:3001/mf-manifest.json, got "${raw}"`);
+  }
+  return url.href;
+};
+
+/** What BUILDS_POLL_MS may be at most: a day. */
+const MAX_BUILDS_POLL_MS = 24 * 60 * 60_000;
+
+/**
+ * The remotes' manifest URLs, read as the host's server reads them (the same variables, the same
+ * defaults from the remotes' ports): each remote's builds are published beside its manifest.
+ */
+const REMOTE_URL_VARIABLES: Record<string, Reader<string | number | undefined>> = Object.fromEntries(
+  REMOTE_NAMES.flatMap((name) => [
+    [REMOTES[name].urlEnv, httpUrl],
+    [REMOTES[name].portEnv, partPort(name).read],
+  ]),
+);
+
+/** Each part's `builds/latest.json`: the host's under `/_app/builds/`, a remote's beside its manifest. */
+function buildSourcesOf(
+  env: Record<string, unknown> & { HOST_ORIGIN: string | undefined; HOST_PORT: string | undefined },
+): Record<PartName, string> {
+  // Unset, HOST_ORIGIN allows the host's port on any hostname; its builds are read on this machine.
+  const host = env.HOST_ORIGIN ?? `http://localhost:${readPort('host', { HOST_PORT: env.HOST_PORT })}`;
+  const remote = (name: RemoteName): [RemoteName, string] => {
+    const manifest =
+      (env[REMOTES[name].urlEnv] as string | undefined) ??
+      `http://localhost:${env[REMOTES[name].portEnv] as number}/mf-manifest.json`;
+    return [name, new URL('builds/latest.json', manifest).href];
+  };
+  return {
+    [HOST_PART]: `${host}/_app/builds/latest.json`,
+    ...Object.fromEntries(REMOTE_NAMES.map(remote)),
+  } as Record<PartName, string>;
+}
+
 /** A path, relative to the current folder, or `memory://` (PGlite in memory). */
 function path(fallback: string): Reader<string> {
   return (raw) => (raw === undefined ? fallback : raw === 'memory://' || isAbsolute(raw) ? raw : resolve(raw));
@@ -118,6 +193,7 @@ const API_ENV = deriveEnv(
     API_PORT: partPort('api').read,
     API_HOST: listenAddress,
     ...HOST_ORIGIN_VARIABLES,
+    API_BASE_URL: origin('http://localhost:3004'),
     CORS_ORIGINS: origins,
     TRUST_PROXY: trustProxy(
       'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
@@ -129,16 +205,22 @@ const API_ENV = deriveEnv(
     PLAYS_PER_VISITOR_PER_DAY: positiveInt(5),
     PLAYS_PER_IP_PER_DAY: positiveInt(50),
     REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: positiveInt(10),
+    TELEMETRY_BATCHES_PER_IP_PER_MINUTE: positiveInt(120),
+    ...REMOTE_URL_VARIABLES,
+    BUILDS_POLL_MS: millis(60_000, MAX_BUILDS_POLL_MS),
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: positiveInt(10),
     PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
     PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
     SHUTDOWN_DELAY_MS: shutdownDelay,
+    ...METRICS_VARIABLES,
   }),
   (env): ServerConfig => ({
     port: env.API_PORT,
     listenHost: env.API_HOST,
     hostOrigin: hostOriginOf(env),
+    builds: { sources: buildSourcesOf(env), pollMs: env.BUILDS_POLL_MS },
+    apiOrigin: env.API_BASE_URL ?? `http://localhost:${env.API_PORT}`,
     corsOrigins: env.CORS_ORIGINS,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
@@ -149,12 +231,14 @@ const API_ENV = deriveEnv(
       playsPerVisitorPerDay: env.PLAYS_PER_VISITOR_PER_DAY,
       playsPerIpPerDay: env.PLAYS_PER_IP_PER_DAY,
       redeemAttemptsPerIpPerMinute: env.REDEEM_ATTEMPTS_PER_IP_PER_MINUTE,
+      telemetryBatchesPerIpPerMinute: env.TELEMETRY_BATCHES_PER_IP_PER_MINUTE,
     },
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     pgliteDataDir: env.PGLITE_DATA_DIR,
     catalogueFile: env.PRIZE_CATALOGUE_FILE,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+    metrics: metricsEnvOf(env),
   }),
 );
 

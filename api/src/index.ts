@@ -1,11 +1,13 @@
 /**
  * Starts the API: reads the configuration, takes the PGlite data folder's lock (one writer per
  * folder), opens the database, applies migrations, seeds the prize catalogue on first start,
- * listens on API_PORT, and shuts down gracefully on SIGTERM/SIGINT: readiness turns "not ready"
- * first (for SHUTDOWN_DELAY_MS after SIGTERM requests are still served, while load balancers
- * notice), then in-flight requests finish, then the database closes and the lock is released.
+ * serves its metrics on METRICS_PORT (when set), listens on API_PORT, and shuts down gracefully
+ * on SIGTERM/SIGINT: readiness turns "not ready" first (for SHUTDOWN_DELAY_MS after SIGTERM
+ * requests are still served, while load balancers notice), then in-flight requests finish, then
+ * the metrics listener and the database close and the lock is released.
  */
 import { EnvError } from 'server/env';
+import { createMetricsRegistry, listenMetrics, type MetricsListener } from 'server/metrics';
 import { onStopSignals } from 'server/stop-signals';
 import { CatalogueError, loadCatalogue } from './catalogue/catalogue';
 import { seedPrizes } from './catalogue/seed';
@@ -101,7 +103,8 @@ async function main(): Promise<void> {
     fail(`cannot open the database (${describeStorage(config)}): ${(error as Error).message}`);
   }
   const lifecycle: Lifecycle = { stopping: false };
-  const app = await buildApp({ config, db, lifecycle });
+  const metrics = createMetricsRegistry('api');
+  const app = await buildApp({ config, db, lifecycle, metrics });
   logConnectionError = (error) => app.log.warn({ reason: error.message }, 'database connection lost');
 
   try {
@@ -117,6 +120,21 @@ async function main(): Promise<void> {
     await releaseLock();
     if (error instanceof CatalogueError) fail(error.message);
     fail(`cannot prepare the database (${describeStorage(config)}): ${(error as Error).message}`);
+  }
+
+  let metricsListener: MetricsListener | undefined;
+  const { metricsPort, metricsHost } = config.metrics;
+  if (metricsPort !== undefined) {
+    try {
+      metricsListener = await listenMetrics(metrics, metricsPort, metricsHost);
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      await releaseLock();
+      fail(
+        `cannot serve metrics on ${metricsHost}:${metricsPort} (METRICS_PORT, METRICS_HOST): ${(error as Error).message}`,
+      );
+    }
+    app.log.info({ port: metricsListener.port, host: metricsHost }, 'metrics served at /metrics');
   }
 
   const pruning = setInterval(() => {
@@ -137,6 +155,7 @@ async function main(): Promise<void> {
       }, delay + SHUTDOWN_TIMEOUT_MS).unref();
       new Promise((resolve) => setTimeout(resolve, delay))
         .then(() => app.close())
+        .then(() => metricsListener?.close())
         .then(() => db.close())
         .then(() => releaseLock())
         .then(
@@ -156,6 +175,7 @@ async function main(): Promise<void> {
   try {
     await listen(app, config);
   } catch (error) {
+    await metricsListener?.close();
     await db.close().catch(() => undefined);
     await releaseLock();
     fail(`cannot listen on port ${config.port} (API_PORT): ${(error as Error).message}`);

@@ -1,11 +1,12 @@
 /**
  * Builds the API application without listening (tests call `inject`; `index.ts` listens).
- * Configuration, database and clock are injected.
+ * Configuration, database, clock and the metrics registry are injected.
  */
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type App, type AppContext, type Lifecycle } from './app-context';
@@ -18,12 +19,17 @@ import { registerOpenRedeem } from './features/gifts/open-redeem';
 import { registerHealth } from './features/health/health-route';
 import { registerCompleteRedeem } from './features/redeems/complete-redeem';
 import { registerGetRedeem } from './features/redeems/get-redeem';
+import { BuildRegistry } from './features/telemetry/build-registry';
+import { registerTelemetry } from './features/telemetry/telemetry-route';
 import { registerVisitorGifts } from './features/visitor/visitor-gifts';
 import { installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
 import { installAccessLog, serializeRequest } from './http/request-log';
 import { responseSerializerCompiler } from './http/response-serializer';
 import { installSameSiteGuard } from './http/same-site-guard';
+import { createApiMetrics } from './metrics/api-metrics';
+import { instrumentDatabase } from './metrics/database-metrics';
+import { installHttpMetrics } from './metrics/http-metrics';
 import { type Clock, systemClock } from './time';
 
 /** Request bodies are tiny (`{ email, acceptTerms }` at most). */
@@ -52,6 +58,11 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Shared with whoever stops the process, which sets `stopping` before it drains. */
   lifecycle?: Lifecycle;
+  /**
+   * Where the API's series go: `index.ts` gives the process's registry (with the process's own
+   * metrics) and serves it on METRICS_PORT. Omitted, a registry of the app's own, without them.
+   */
+  metrics?: Registry;
 }
 
 // Nothing personal or secret reaches the logs: cookies, emails and voucher codes are censored;
@@ -69,10 +80,11 @@ const REDACT = [
 
 export async function buildApp({
   config,
-  db,
+  db: database,
   now = systemClock,
   logStream,
   lifecycle = { stopping: false },
+  metrics: registry = new Registry(),
 }: BuildAppOptions): Promise<App> {
   // Both loggers write to one destination (stdout unless a test gives a stream), so their lines
   // stay in order. Pino's default for stdout: asynchronous, flushed on exit.
@@ -128,6 +140,9 @@ export async function buildApp({
   });
 
   installAccessLog(app, pino({ level: config.logLevel }, destination));
+  const metrics = createApiMetrics(registry);
+  installHttpMetrics(app, metrics);
+  const db = instrumentDatabase(database, metrics);
 
   // Answers carry ids and voucher codes: no shared or browser cache may keep them.
   app.addHook('onSend', async (_request, reply) => {
@@ -138,7 +153,11 @@ export async function buildApp({
   const gifts = new GiftCache(db);
   await gifts.start();
   app.addHook('onClose', async () => gifts.stop());
-  const context: AppContext = { config, db, now, lifecycle, gifts };
+  // The builds are read once before the app is ready (each part bounded by a timeout), then polled.
+  const builds = new BuildRegistry({ ...config.builds, log: app.log });
+  app.addHook('onReady', async () => builds.start());
+  app.addHook('onClose', async () => builds.stop());
+  const context: AppContext = { config, db, now, lifecycle, gifts, metrics, builds };
   for (const register of [
     registerHealth,
     registerPlay,
@@ -147,6 +166,7 @@ export async function buildApp({
     registerOpenRedeem,
     registerGetRedeem,
     registerCompleteRedeem,
+    registerTelemetry,
   ]) {
     register(app, context);
   }

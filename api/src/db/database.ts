@@ -26,6 +26,16 @@ export interface Database extends Queryable {
    */
   listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** PostgreSQL's connection pool as it is now (PGlite has none). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Connections open, idle or checked out. */
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }
 
 export interface Subscriber {

@@ -239,5 +239,6 @@ export function openPostgres(url: string, options: PgOptions = {}): Database {
       await Promise.all([...stops].map((stop) => stop()));
       await pool.end();
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

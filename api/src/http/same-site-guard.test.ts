@@ -53,3 +53,40 @@ describe('the same-site guard with HOST_ORIGIN set', () => {
     await app.close();
   });
 });
+
+describe('routes that say what else they take', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = Fastify() as unknown as App;
+    installErrorHandlers(app, 1024);
+    installSameSiteGuard(app, ['https://gifts.example.com']);
+    app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    app.post('/beacon', { config: { bodyTypes: ['text/plain'] } }, async () => ({ taken: true }));
+    app.post('/report', { config: { anySite: true } }, async () => ({ taken: true }));
+    app.post('/change', async () => ({ changed: true }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const send = (url: string, origin: string, contentType: string, secFetchSite = 'same-site') =>
+    app
+      .inject({
+        method: 'POST',
+        url,
+        headers: { host: 'api.example.com', origin, 'sec-fetch-site': secFetchSite, 'content-type': contentType },
+        payload: '{}',
+      })
+      .then((response) => response.statusCode);
+
+  it('a beacon route takes text/plain from the site, still not from another site', async () => {
+    expect(await send('/beacon', 'https://gifts.example.com', 'text/plain;charset=UTF-8')).toBe(200);
+    expect(await send('/beacon', 'https://evil.example', 'text/plain;charset=UTF-8', 'cross-site')).toBe(403);
+    expect(await send('/beacon', 'https://gifts.example.com', 'application/x-www-form-urlencoded')).toBe(400);
+    // Every other route still takes JSON only.
+    expect(await send('/change', 'https://gifts.example.com', 'text/plain;charset=UTF-8')).toBe(400);
+  });
+
+  it('a route browsers send to on their own is left alone', async () => {
+    expect(await send('/report', 'https://evil.example', 'text/plain', 'cross-site')).toBe(200);
+  });
+});

@@ -7,7 +7,9 @@
  * (`Sec-Fetch-Site: cross-site`) or names an origin that is not allowed. A request without an
  * Origin header does not come from a page (curl, a server) and carries no visitor's cookie.
  * In the development default the allowed origin is a pattern (the host's port on any hostname);
- * it then admits only a page on the hostname this request was sent to.
+ * it then admits only a page on the hostname this request was sent to. A route may take another
+ * body type (`bodyTypes`: telemetry's beacons) or be left alone (`anySite`: browsers' CSP
+ * reports) when it reads no cookie and changes nothing of a visitor's.
  */
 import { type FastifyRequest } from 'fastify';
 import { isAllowedOrigin, type AllowedOrigin } from 'server/origins';
@@ -25,6 +27,8 @@ function mediaType(request: FastifyRequest): string {
 export function installSameSiteGuard(app: App, allowedOrigins: readonly AllowedOrigin[]): void {
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
+    const route = request.routeOptions.config;
+    if (route.anySite) return;
     const origin = request.headers.origin;
     if (
       request.headers['sec-fetch-site'] === 'cross-site' ||
@@ -36,6 +40,7 @@ export function installSameSiteGuard(app: App, allowedOrigins: readonly AllowedO
       );
       throw new HttpError(403, CROSS_SITE_MESSAGE);
     }
-    if (mediaType(request) !== 'application/json') throw new HttpError(400, JSON_ONLY_MESSAGE);
+    const type = mediaType(request);
+    if (type !== 'application/json' && !route.bodyTypes?.includes(type)) throw new HttpError(400, JSON_ONLY_MESSAGE);
   });
 }

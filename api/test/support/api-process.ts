@@ -33,8 +33,9 @@ function launch(env: Record<string, string>): { started: RunningProcess; output:
     command: process.execPath,
     args: ['--import', 'tsx', 'src/index.ts'],
     cwd: API_DIR,
-    // Only what the server needs: nothing from the test run's own configuration leaks in.
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    // Only what the server needs: nothing from the test run's own configuration leaks in, and no
+    // builds read from the parts' default ports, where someone's own site may run.
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', BUILDS_POLL_MS: '0', ...env },
     output: 'pipe',
     ownGroup: false,
     stopTimeoutMs: STOP_TIMEOUT_MS,

@@ -2,6 +2,7 @@
  * Per test file: one database of the given driver; per test: emptied, seeded, and a fresh app
  * with its own hand-moved clock. Apps are closed after each test, the database after the file.
  */
+import { Registry } from 'prom-client';
 import { type App } from '../../src/app-context';
 import { type CataloguePrize } from '../../src/catalogue/catalogue';
 import { type Database } from '../../src/db/database';
@@ -14,6 +15,8 @@ export interface Started {
   app: App;
   clock: TestClock;
   db: Database;
+  /** The app's metrics registry: what `GET /metrics` would serve, without the process's own. */
+  metrics: Registry;
 }
 
 export interface StartOptions {
@@ -21,6 +24,8 @@ export interface StartOptions {
   clock?: TestClock;
   /** Another view of the same database (for example one that counts queries). */
   db?: (db: Database) => Database;
+  /** Where the app's JSON log lines go. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export interface Harness {
@@ -58,14 +63,18 @@ export function harnessFor(driver: Driver): Harness {
       const { db, reset } = current();
       await reset(options.prizes);
       const clock = options.clock ?? testClock();
+      const metrics = new Registry();
+      metrics.setDefaultLabels({ part: 'api' });
       const app = await buildApp({
         config: testConfig(overrides),
         db: options.db ? options.db(db) : db,
         now: clock.now,
+        metrics,
+        logStream: options.logStream,
       });
       await app.ready();
       apps.push(app);
-      return { app, clock, db };
+      return { app, clock, db, metrics };
     },
   };
 }

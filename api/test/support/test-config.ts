@@ -1,10 +1,21 @@
-/** The configuration tests start from: every play wins, quiet logs, the production limits. */
+/** The configuration tests start from: every play wins, quiet logs, the production limits, no builds read. */
 import { type AppConfig } from '../../src/config';
 
-export type ConfigOverrides = Partial<Omit<AppConfig, 'limits'>> & { limits?: Partial<AppConfig['limits']> };
+export type ConfigOverrides = Partial<Omit<AppConfig, 'limits' | 'builds'>> & {
+  limits?: Partial<AppConfig['limits']>;
+  builds?: Partial<AppConfig['builds']>;
+};
+
+/** Where the parts publish their builds by default; nothing is read from them while `pollMs` is 0. */
+export const DEFAULT_BUILD_SOURCES: AppConfig['builds']['sources'] = {
+  host: 'http://localhost:3000/_app/builds/latest.json',
+  gifts: 'http://localhost:3001/builds/latest.json',
+  redeem: 'http://localhost:3002/builds/latest.json',
+  content: 'http://localhost:3003/builds/latest.json',
+};
 
 export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
-  const { limits, ...rest } = overrides;
+  const { limits, builds, ...rest } = overrides;
   return {
     hostOrigin: 'http://localhost:3000',
     corsOrigins: [],
@@ -13,8 +24,16 @@ export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
     gameWinRate: 1,
     giftTtlDays: 30,
     redeemSessionTtlMinutes: 30,
+    apiOrigin: 'http://localhost:3004',
     ...rest,
-    limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 50, redeemAttemptsPerIpPerMinute: 10, ...limits },
+    limits: {
+      playsPerVisitorPerDay: 5,
+      playsPerIpPerDay: 50,
+      redeemAttemptsPerIpPerMinute: 10,
+      telemetryBatchesPerIpPerMinute: 120,
+      ...limits,
+    },
+    builds: { sources: DEFAULT_BUILD_SOURCES, pollMs: 0, ...builds },
   };
 }
 
@@ -23,4 +42,5 @@ export const HIGH_LIMITS = {
   playsPerVisitorPerDay: 10_000,
   playsPerIpPerDay: 10_000,
   redeemAttemptsPerIpPerMinute: 10_000,
+  telemetryBatchesPerIpPerMinute: 10_000,
 };

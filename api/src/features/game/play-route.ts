@@ -10,7 +10,7 @@ import { emptyBodySchema, playHeadersSchema } from '../../schemas/requests';
 import { errorResponses } from '../../schemas/responses';
 import { play } from './play';
 
-export function registerPlay(app: App, { db, config, now }: AppContext): void {
+export function registerPlay(app: App, { db, config, now, metrics }: AppContext): void {
   app.post(
     '/api/game/plays',
     {
@@ -30,6 +30,7 @@ export function registerPlay(app: App, { db, config, now }: AppContext): void {
           idempotencyKey: request.headers[IDEMPOTENCY_KEY_HEADER],
         },
         now(),
+        (result) => metrics.plays.inc({ outcome: result.outcome }),
       ),
   );
 }

@@ -77,10 +77,23 @@ async function takePrize(tx: Queryable): Promise<PrizeRow | undefined> {
   return undefined;
 }
 
-export async function play(db: Database, config: AppConfig, player: Player, now: Date): Promise<PlayResult> {
-  return db.transaction(async (tx) => {
+/** `onPlayed` hears of a play once it has committed; not of a repeat answered from its key. */
+export async function play(
+  db: Database,
+  config: AppConfig,
+  player: Player,
+  now: Date,
+  onPlayed: (result: PlayResult) => void = () => undefined,
+): Promise<PlayResult> {
+  // A transaction may be attempted again (a deadlock): what counts is its last attempt.
+  let played = false;
+  const result = await db.transaction(async (tx) => {
+    played = false;
     const { idempotencyKey } = player;
-    if (idempotencyKey === undefined) return playOnce(tx, config, player, now);
+    if (idempotencyKey === undefined) {
+      played = true;
+      return playOnce(tx, config, player, now);
+    }
     const owner = visitorHash(player.visitorId);
     const claimed = await tx.query(
       `INSERT INTO plays (visitor_hash, idempotency_key, created_at) VALUES ($1, $2, $3::timestamptz)
@@ -95,14 +108,17 @@ export async function play(db: Database, config: AppConfig, player: Player, now:
       );
       if (earlier?.result) return earlier.result;
     }
-    const result = await playOnce(tx, config, player, now);
+    const fresh = await playOnce(tx, config, player, now);
     await tx.query('UPDATE plays SET result = $3::jsonb WHERE visitor_hash = $1 AND idempotency_key = $2', [
       owner,
       idempotencyKey,
-      JSON.stringify(result),
+      JSON.stringify(fresh),
     ]);
-    return result;
+    played = true;
+    return fresh;
   });
+  if (played) onPlayed(result);
+  return result;
 }
 
 /** Forgets the answers of plays made before `before`. */

@@ -6,7 +6,7 @@ import { giftParamsSchema } from '../../schemas/requests';
 import { errorResponses } from '../../schemas/responses';
 import { toGiftView } from './gift-view';
 
-export function registerGetGift(app: App, { gifts, now }: AppContext): void {
+export function registerGetGift(app: App, { gifts, now, metrics }: AppContext): void {
   app.get(
     '/api/gifts/:giftId',
     {
@@ -16,6 +16,7 @@ export function registerGetGift(app: App, { gifts, now }: AppContext): void {
     async (request) => {
       const row = await gifts.find(request.params.giftId);
       if (!row) throw giftNotFound();
+      metrics.giftsOpened.inc();
       return toGiftView(row, now());
     },
   );

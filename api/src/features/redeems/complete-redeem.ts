@@ -15,7 +15,7 @@ import { errorResponses } from '../../schemas/responses';
 import { minuteWindow } from '../../time';
 import { redeemGift } from './redeem-gift';
 
-export function registerCompleteRedeem(app: App, { db, now, config, gifts }: AppContext): void {
+export function registerCompleteRedeem(app: App, { db, now, config, gifts, metrics }: AppContext): void {
   app.post(
     '/api/redeems/:redeemId/complete',
     {
@@ -49,7 +49,10 @@ export function registerCompleteRedeem(app: App, { db, now, config, gifts }: App
         db,
         { redeemId: request.params.redeemId, email: email.email, visitorHash: completer },
         at,
-        (giftId) => gifts.forget(giftId),
+        (giftId) => {
+          gifts.forget(giftId);
+          metrics.redeemsCompleted.inc();
+        },
       );
     },
   );

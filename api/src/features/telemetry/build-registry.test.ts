@@ -1,0 +1,122 @@
+/** The registry reads the parts' build files over HTTP, from a real server on loopback. */
+import { startPartsServer, type PartsServer } from '../../../test/support/parts-server';
+import { BuildRegistry, KNOWN_BUILDS_PER_PART, REREAD_MIN_MS } from './build-registry';
+
+let parts: PartsServer;
+let now: number;
+let log: { info: jest.Mock; warn: jest.Mock };
+let registry: BuildRegistry | undefined;
+
+beforeEach(async () => {
+  parts = await startPartsServer();
+  now = 1_000_000;
+  log = { info: jest.fn(), warn: jest.fn() };
+});
+afterEach(async () => {
+  registry?.stop();
+  await parts.close();
+});
+
+function start(pollMs = 60_000, timeoutMs?: number): Promise<BuildRegistry> {
+  registry = new BuildRegistry({ sources: parts.sources, pollMs, log, clock: () => now, timeoutMs });
+  return registry.start().then(() => registry as BuildRegistry);
+}
+
+it('knows each part’s current build and its history, newest first, once started', async () => {
+  parts.publish('host', 'h3', ['h3', 'h2', 'h1']);
+  parts.publish('gifts', 'g2');
+  parts.publish('redeem', 'r1', ['r1']);
+  parts.publish('content', 'c9', ['c9', 'c8']);
+
+  const builds = await start();
+
+  expect(builds.known('host')).toEqual(['h3', 'h2', 'h1']);
+  expect(builds.known('gifts')).toEqual(['g2']);
+  expect(builds.known('content')).toEqual(['c9', 'c8']);
+  expect(builds.label('host', 'h1')).toBe('h1');
+  expect(builds.label('content', 'c8')).toBe('c8');
+  // A build of another part is not this part's.
+  expect(builds.label('gifts', 'h3')).toBe('other');
+  expect(builds.label('gifts', 'unknown')).toBe('unknown');
+  // A missing history (a part deployed before deploys wrote one) is no failure.
+  expect(log.warn).not.toHaveBeenCalled();
+});
+
+it(`keeps the last ${KNOWN_BUILDS_PER_PART} builds, and a rolled-back one in front`, async () => {
+  const history = Array.from({ length: 25 }, (_, index) => `b${25 - index}`);
+  parts.publish('gifts', 'b25', history);
+  const builds = await start();
+  expect(builds.known('gifts')).toEqual(history.slice(0, KNOWN_BUILDS_PER_PART));
+  expect(builds.label('gifts', 'b5')).toBe('other');
+
+  parts.publish('gifts', 'b24', ['b24', ...history]);
+  await builds.read('gifts');
+  expect(builds.known('gifts').slice(0, 3)).toEqual(['b24', 'b25', 'b23']);
+  expect(builds.known('gifts')).toHaveLength(KNOWN_BUILDS_PER_PART);
+});
+
+it(`reads a part again when a page names a build it does not know, at most every ${REREAD_MIN_MS / 1000} s`, async () => {
+  parts.publish('redeem', 'r1');
+  const builds = await start();
+  parts.publish('redeem', 'r2');
+  const reads = () => parts.requests.filter((path) => path === '/redeem/builds/latest.json').length;
+  expect(reads()).toBe(1);
+
+  // Just deployed: counted as other meanwhile, and the part is read again.
+  now += REREAD_MIN_MS;
+  expect(builds.label('redeem', 'r2')).toBe('other');
+  await builds.read('redeem');
+  expect(builds.label('redeem', 'r2')).toBe('r2');
+  expect(reads()).toBe(2);
+
+  // Made-up ids do not make it read the part more often.
+  expect(builds.label('redeem', 'made-up-1')).toBe('other');
+  now += REREAD_MIN_MS - 1;
+  expect(builds.label('redeem', 'made-up-2')).toBe('other');
+  await builds.read('redeem');
+  expect(reads()).toBe(3);
+});
+
+it('keeps what it knew while a part cannot be read, saying so once, and once when it can again', async () => {
+  for (const part of ['host', 'gifts', 'redeem'] as const) parts.publish(part, `${part}-1`);
+  parts.publish('content', 'c1', ['c1', 'c0']);
+  const builds = await start();
+  expect(log.warn).not.toHaveBeenCalled();
+  parts.fail('content', 500);
+
+  await builds.read('content');
+  await builds.read('content');
+  expect(builds.known('content')).toEqual(['c1', 'c0']);
+  expect(log.warn).toHaveBeenCalledTimes(1);
+  expect(log.warn.mock.calls[0]?.[0]).toMatchObject({ part: 'content', known: 2 });
+  expect(log.warn.mock.calls[0]?.[0].reason).toContain('answered 500');
+
+  parts.publish('content', 'c2');
+  await builds.read('content');
+  await builds.read('content');
+  expect(builds.known('content')).toEqual(['c2', 'c1', 'c0']);
+  expect(log.warn).toHaveBeenCalledTimes(1);
+  expect(log.info).toHaveBeenCalledWith({ part: 'content' }, expect.stringContaining('can be read again'));
+});
+
+it('gives up on a part that never answers after its timeout, keeping what it knew', async () => {
+  parts.publish('gifts', 'g1');
+  const builds = await start(60_000, 200);
+  parts.fail('gifts', 'never');
+  await builds.read('gifts');
+  expect(builds.known('gifts')).toEqual(['g1']);
+  expect(log.warn).toHaveBeenCalledWith(expect.objectContaining({ part: 'gifts' }), expect.any(String));
+});
+
+it('ignores ids no deploy could have published', async () => {
+  parts.publish('gifts', 'g1', ['g1', '../etc', '', 'g0', 'x'.repeat(200)]);
+  const builds = await start();
+  expect(builds.known('gifts')).toEqual(['g1', 'g0']);
+});
+
+it('reads nothing with pollMs 0: every build is other', async () => {
+  parts.publish('host', 'h1');
+  const builds = await start(0);
+  expect(builds.label('host', 'h1')).toBe('other');
+  expect(parts.requests).toEqual([]);
+});

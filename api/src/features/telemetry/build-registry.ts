@@ -1,0 +1,167 @@
+/**
+ * The build ids each part's deploys published, so a browser's build id can be a label: the last
+ * KNOWN_BUILDS_PER_PART ids a part made current, newest first. Each part publishes
+ * `builds/latest.json` (`{ id }`, the current build) and, written by deploys and rollbacks,
+ * `builds/history.json` (`{ ids }`, newest first) beside it; both are read every `pollMs`, and a
+ * part is read again (at most every REREAD_MIN_MS) when a browser names a build it does not know
+ * (one just deployed). A part that cannot be read keeps what was known; its failure is logged once,
+ * and its recovery once. An id outside the known ones is labelled `other`: a browser cannot
+ * choose label values.
+ */
+import { type FastifyBaseLogger } from 'fastify';
+import { OTHER, PARTS, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+
+export const KNOWN_BUILDS_PER_PART = 20;
+/** The longest wait for one part's answer. */
+export const BUILDS_FETCH_TIMEOUT_MS = 3_000;
+/** A part is read again on a browser's unknown build at most this often. */
+export const REREAD_MIN_MS = 10_000;
+/** What a build file may weigh at most; a larger answer is not a build file. */
+const MAX_BUILD_FILE_BYTES = 64 * 1024;
+/** What a deploy accepts as a build id (deploy/deploy.ts): it names a folder. */
+const BUILD_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export interface BuildRegistryOptions {
+  /** Each part's `builds/latest.json` URL. */
+  sources: Readonly<Record<PartName, string>>;
+  /** 0: nothing is read, every id is `other`. */
+  pollMs: number;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  timeoutMs?: number;
+  clock?: () => number;
+}
+
+interface PartState {
+  ids: string[];
+  known: Set<string>;
+  /** Why the last read failed; undefined while reads succeed. */
+  failure: string | undefined;
+  lastReadAt: number;
+  reading: Promise<void> | undefined;
+}
+
+class NotFound extends Error {}
+
+async function getJson(url: string, timeoutMs: number): Promise<unknown> {
+  const response = await fetch(url, {
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept: 'application/json' },
+  });
+  if (response.status === 404) throw new NotFound(`${url} answered 404`);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const text = await response.text();
+  if (text.length > MAX_BUILD_FILE_BYTES) throw new Error(`${url} is larger than a build file`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error(`${url} is not JSON`);
+  }
+}
+
+function latestIdOf(value: unknown, url: string): string {
+  const id = (value as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string' || !BUILD_ID.test(id)) throw new Error(`${url} names no build id`);
+  return id;
+}
+
+function historyIdsOf(value: unknown, url: string): string[] {
+  const ids = (value as { ids?: unknown } | null)?.ids;
+  if (!Array.isArray(ids)) throw new Error(`${url} has no list of ids`);
+  return ids.filter((id): id is string => typeof id === 'string' && BUILD_ID.test(id));
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export class BuildRegistry {
+  private readonly parts = new Map<PartName, PartState>(
+    PARTS.map((part) => [
+      part,
+      { ids: [], known: new Set(), failure: undefined, lastReadAt: Number.NEGATIVE_INFINITY, reading: undefined },
+    ]),
+  );
+  private timer: NodeJS.Timeout | undefined;
+  private readonly timeoutMs: number;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: BuildRegistryOptions) {
+    this.timeoutMs = options.timeoutMs ?? BUILDS_FETCH_TIMEOUT_MS;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Reads every part once (resolves when each has answered or failed), then every `pollMs`. */
+  async start(): Promise<void> {
+    if (this.options.pollMs === 0 || this.timer) return;
+    this.timer = setInterval(() => void this.readAll(), this.options.pollMs);
+    this.timer.unref();
+    await this.readAll();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The part's known build ids, newest first. */
+  known(part: PartName): readonly string[] {
+    return this.parts.get(part)?.ids ?? [];
+  }
+
+  /**
+   * The label of `build` for `part`: itself when a deploy of the part published it, `unknown`
+   * when the page had none, else `other` (and the part is read again soon, in case it is new).
+   */
+  label(part: PartName, build: string): string {
+    if (build === UNKNOWN_BUILD) return UNKNOWN_BUILD;
+    const state = this.parts.get(part);
+    if (state?.known.has(build)) return build;
+    if (state && this.options.pollMs > 0 && this.clock() - state.lastReadAt >= REREAD_MIN_MS) void this.read(part);
+    return OTHER;
+  }
+
+  /** Reads every part now; never rejects. */
+  async readAll(): Promise<void> {
+    await Promise.all(PARTS.map((part) => this.read(part)));
+  }
+
+  /** Reads the part's build files now (or joins the read under way); never rejects. */
+  read(part: PartName): Promise<void> {
+    const state = this.parts.get(part);
+    if (!state) return Promise.resolve();
+    state.reading ??= this.readOnce(part, state).finally(() => {
+      state.reading = undefined;
+    });
+    return state.reading;
+  }
+
+  private async readOnce(part: PartName, state: PartState): Promise<void> {
+    state.lastReadAt = this.clock();
+    const latestUrl = this.options.sources[part];
+    const historyUrl = new URL('history.json', latestUrl).href;
+    const [latest, history] = await Promise.allSettled([
+      getJson(latestUrl, this.timeoutMs).then((value) => latestIdOf(value, latestUrl)),
+      getJson(historyUrl, this.timeoutMs).then((value) => historyIdsOf(value, historyUrl)),
+    ]);
+    const newest = latest.status === 'fulfilled' ? [latest.value] : [];
+    // No history is a part deployed before deploys wrote one, or not by deploy at all.
+    const recent = history.status === 'fulfilled' ? history.value : [];
+    const ids = [...new Set([...newest, ...recent, ...state.ids])].slice(0, KNOWN_BUILDS_PER_PART);
+    if (newest[0] !== undefined && newest[0] !== state.ids[0])
+      this.options.log.info({ part, build: newest[0] }, 'builds: a new build is current');
+    state.ids = ids;
+    state.known = new Set(ids);
+
+    const problems: string[] = [];
+    if (latest.status === 'rejected') problems.push(messageOf(latest.reason));
+    if (history.status === 'rejected' && !(history.reason instanceof NotFound))
+      problems.push(messageOf(history.reason));
+    const failure = problems.length > 0 ? problems.join('; ') : undefined;
+    if (failure !== undefined && state.failure === undefined)
+      this.options.log.warn(
+        { part, reason: failure, known: ids.length },
+        'builds: cannot read the part’s builds; keeping the ones known',
+      );
+    else if (failure === undefined && state.failure !== undefined)
+      this.options.log.info({ part }, 'builds: the part’s builds can be read again');
+    state.failure = failure;
+  }
+}

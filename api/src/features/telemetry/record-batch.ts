@@ -1,0 +1,49 @@
+/**
+ * A checked batch's events, as series. Build ids become labels only when a deploy of that part
+ * published them (`BuildRegistry.label`); a vital's or a reload's part may be the host itself.
+ */
+import { type TelemetryBatchBody } from 'shared/api/contract';
+import { blockedLabel, directiveLabel, type KnownOrigin } from './csp-labels';
+import { type BuildRegistry } from './build-registry';
+import { type TelemetryMetrics } from './telemetry-metrics';
+
+export function recordBatch(
+  batch: TelemetryBatchBody,
+  metrics: TelemetryMetrics,
+  builds: BuildRegistry,
+  knownOrigin: KnownOrigin,
+): void {
+  for (const event of batch.events) {
+    switch (event.kind) {
+      case 'load': {
+        const build = builds.label(event.remote, event.build);
+        metrics.remoteLoads.inc({ remote: event.remote, build, phase: event.phase, outcome: event.outcome });
+        metrics.remoteLoadSeconds.observe({ remote: event.remote, build, outcome: event.outcome }, event.ms / 1000);
+        break;
+      }
+      case 'reload':
+        metrics.reloads.inc({
+          route: event.route,
+          remote: event.remote,
+          build: builds.label(event.remote, event.build),
+        });
+        break;
+      case 'error-page':
+        metrics.errorPages.inc({ route: event.route, status: String(event.status), remote: event.remote });
+        break;
+      case 'vital': {
+        const labels = { route: event.route, remote: event.remote, build: builds.label(event.remote, event.build) };
+        if (event.name === 'CLS') metrics.webVitalCls.observe(labels, event.value);
+        else metrics.webVitalSeconds.observe({ ...labels, metric: event.name }, event.value / 1000);
+        break;
+      }
+      case 'csp':
+        metrics.cspViolations.inc({
+          route: event.route,
+          directive: directiveLabel(event.directive),
+          blocked: blockedLabel(event.blocked, knownOrigin),
+        });
+        break;
+    }
+  }
+}

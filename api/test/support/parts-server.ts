@@ -1,0 +1,64 @@
+/**
+ * The parts' build files as their servers publish them, on a real HTTP server on loopback: the
+ * host's `/_app/builds/latest.json`, each remote's `/<remote>/builds/latest.json`, and the
+ * `history.json` deploys write beside it. What the API reads to know the published builds.
+ */
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { PARTS, type PartName } from 'shared/telemetry';
+
+export interface PartsServer {
+  /** Each part's `builds/latest.json` URL (the API's `builds.sources`). */
+  sources: Record<PartName, string>;
+  /** Publishes the part's current build, and optionally its history (newest first). */
+  publish(part: PartName, id: string, history?: string[]): void;
+  /**
+   * The part answers every request with this status (a part down, or broken) until published
+   * again; `'never'`: it takes requests and never answers.
+   */
+  fail(part: PartName, status: number | 'never'): void;
+  /** Paths requested so far, in order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+const folderOf = (part: PartName) => (part === 'host' ? '/_app/builds' : `/${part}/builds`);
+
+export async function startPartsServer(): Promise<PartsServer> {
+  const files = new Map<string, string>();
+  const failing = new Map<PartName, number | 'never'>();
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    const path = request.url ?? '';
+    requests.push(path);
+    const part = PARTS.find((candidate) => path.startsWith(`${folderOf(candidate)}/`));
+    const status = part === undefined ? undefined : failing.get(part);
+    const body = files.get(path);
+    if (status === 'never') return;
+    if (status !== undefined) response.writeHead(status).end('failing');
+    else if (body === undefined) response.writeHead(404).end('Not Found');
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    sources: Object.fromEntries(PARTS.map((part) => [part, `${base}${folderOf(part)}/latest.json`])) as Record<
+      PartName,
+      string
+    >,
+    publish(part, id, history) {
+      failing.delete(part);
+      files.set(`${folderOf(part)}/latest.json`, JSON.stringify({ id, timestamp: Date.now() }));
+      if (history) files.set(`${folderOf(part)}/history.json`, JSON.stringify({ ids: history }));
+    },
+    fail(part, status) {
+      failing.set(part, status);
+    },
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

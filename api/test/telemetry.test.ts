@@ -1,0 +1,290 @@
+/**
+ * `POST /api/telemetry`: what the host's pages report, as an operator then reads it in the
+ * metrics. Only well-formed batches from the site's own pages within their budget move a series;
+ * every refusal moves only `giftbox_telemetry_batches_total{result}`.
+ */
+import { type LightMyRequestResponse } from 'fastify';
+import { type Registry } from 'prom-client';
+import { type TelemetryEvent, TELEMETRY_MAX_EVENTS } from 'shared/telemetry';
+import { type App } from '../src/app-context';
+import { harnessFor } from './support/harness';
+import { seriesOf, valueOf } from './support/metrics';
+import { startPartsServer, type PartsServer } from './support/parts-server';
+import { DEFAULT_IP } from './support/test-app';
+import { type TestClock, MINUTE } from './support/test-clock';
+
+const harness = harnessFor('pglite');
+const HOST = 'http://localhost:3000';
+const BATCHES = 'giftbox_telemetry_batches_total';
+let app: App;
+let metrics: Registry;
+let clock: TestClock;
+
+beforeEach(async () => {
+  ({ app, metrics, clock } = await harness.start());
+});
+
+const LOAD: TelemetryEvent = {
+  kind: 'load',
+  remote: 'gifts',
+  build: 'g1',
+  phase: 'entry',
+  outcome: 'failed',
+  ms: 1234,
+};
+const EVENTS: TelemetryEvent[] = [
+  LOAD,
+  { kind: 'load', remote: 'redeem', build: 'unknown', phase: 'render', outcome: 'ok', ms: 80 },
+  { kind: 'reload', route: '/gifts/:giftId', remote: 'gifts', build: 'g1' },
+  { kind: 'error-page', route: '*', status: 404, remote: 'host' },
+  { kind: 'vital', name: 'LCP', value: 2300, route: '/', remote: 'content', build: 'c1' },
+  { kind: 'vital', name: 'INP', value: 120, route: '/game', remote: 'gifts', build: 'g1' },
+  { kind: 'vital', name: 'CLS', value: 0.12, route: '/game', remote: 'host', build: 'h1' },
+  { kind: 'csp', route: '/redeem/:redeemId', directive: 'script-src-elem', blocked: 'https://evil.example' },
+  { kind: 'csp', route: '/', directive: 'connect-src', blocked: 'http://localhost:3001' },
+  { kind: 'csp', route: '/', directive: 'style-src-attr', blocked: 'inline' },
+];
+
+interface Send {
+  contentType?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+/** As `navigator.sendBeacon(url, string)` sends it from the host's page. */
+function beacon(body: unknown, { contentType = 'text/plain;charset=UTF-8', headers, ip }: Send = {}) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/telemetry',
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': contentType, origin: HOST, 'sec-fetch-site': 'same-site', ...headers },
+    remoteAddress: ip ?? DEFAULT_IP,
+  });
+}
+
+const batch = (events: unknown[] = EVENTS, host = 'h1') => ({ host, events });
+
+/** Every series but the batches' results: what a refused batch must leave as it was. */
+async function telemetrySeries(): Promise<string> {
+  const text = await metrics.metrics();
+  return text
+    .split('\n')
+    .filter((line) => /^giftbox_(remote|reloads|error_pages|web_vital|csp)/.test(line))
+    .join('\n');
+}
+
+function expectError(response: LightMyRequestResponse, statusCode: number): void {
+  expect(response.statusCode).toBe(statusCode);
+  expect(response.json()).toEqual({ statusCode, statusMessage: expect.any(String), message: expect.any(String) });
+}
+
+describe('a batch from the host’s page', () => {
+  it('is taken as a text/plain beacon from the same site (204), each event a series', async () => {
+    const response = await beacon(batch());
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+
+    const loads = 'giftbox_remote_loads_total';
+    expect(await valueOf(metrics, loads, { remote: 'gifts', build: 'other', phase: 'entry', outcome: 'failed' })).toBe(
+      1,
+    );
+    expect(await valueOf(metrics, loads, { remote: 'redeem', build: 'unknown', phase: 'render', outcome: 'ok' })).toBe(
+      1,
+    );
+    const duration = 'giftbox_remote_load_duration_seconds';
+    expect(await valueOf(metrics, duration, { remote: 'gifts', outcome: 'failed' }, '_sum')).toBeCloseTo(1.234);
+    expect(await valueOf(metrics, 'giftbox_reloads_total', { route: '/gifts/:giftId', remote: 'gifts' })).toBe(1);
+    expect(await valueOf(metrics, 'giftbox_error_pages_total', { route: '*', status: '404', remote: 'host' })).toBe(1);
+    const vitals = 'giftbox_web_vital_seconds';
+    expect(await valueOf(metrics, vitals, { metric: 'LCP', route: '/', remote: 'content' }, '_sum')).toBeCloseTo(2.3);
+    expect(await valueOf(metrics, vitals, { metric: 'INP', route: '/game', remote: 'gifts' }, '_sum')).toBeCloseTo(
+      0.12,
+    );
+    expect(await valueOf(metrics, vitals, { metric: 'CLS' }, '_count')).toBe(0);
+    expect(await valueOf(metrics, 'giftbox_web_vital_cls', { route: '/game', remote: 'host' }, '_sum')).toBeCloseTo(
+      0.12,
+    );
+    const csp = 'giftbox_csp_violations_total';
+    expect(
+      await valueOf(metrics, csp, { route: '/redeem/:redeemId', directive: 'script-src-elem', blocked: 'other' }),
+    ).toBe(1);
+    expect(await valueOf(metrics, csp, { directive: 'connect-src', blocked: 'http://localhost:3001' })).toBe(1);
+    expect(await valueOf(metrics, csp, { directive: 'style-src-attr', blocked: 'inline' })).toBe(1);
+    expect(await valueOf(metrics, BATCHES, { result: 'accepted' })).toBe(1);
+    const everything = await metrics.metrics();
+    expect(everything).not.toContain('evil.example');
+    expect(everything).toMatch(/giftbox_remote_loads_total\{[^}]*part="api"/);
+  });
+
+  it('is taken as application/json too, and from a client that is not a page (no Origin)', async () => {
+    expect((await beacon(batch([LOAD]), { contentType: 'application/json' })).statusCode).toBe(204);
+    const fromCurl = await app.inject({
+      method: 'POST',
+      url: '/api/telemetry',
+      payload: JSON.stringify(batch([LOAD])),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(fromCurl.statusCode).toBe(204);
+    expect(await valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts' })).toBe(2);
+  });
+
+  it('counts every result from zero', async () => {
+    const results = (await seriesOf(metrics, BATCHES)).map((series) => [series.labels.result, series.value]);
+    expect(Object.fromEntries(results)).toEqual({ accepted: 0, invalid: 0, too_large: 0, limited: 0 });
+  });
+});
+
+describe('build labels', () => {
+  let parts: PartsServer;
+
+  beforeEach(async () => {
+    parts = await startPartsServer();
+  });
+  afterEach(async () => {
+    await parts.close();
+  });
+
+  it('name the builds the parts’ deploys published, once the API has read them; any other is "other"', async () => {
+    parts.publish('host', 'h7', ['h7', 'h6']);
+    parts.publish('gifts', 'g2', ['g2', 'g1']);
+    parts.publish('content', 'c1');
+    parts.publish('redeem', 'r1');
+    ({ app, metrics } = await harness.start({ builds: { sources: parts.sources, pollMs: 60_000 } }));
+
+    const response = await beacon(
+      batch([
+        LOAD,
+        { ...LOAD, build: 'g2' },
+        { ...LOAD, build: 'g9-made-up' },
+        { ...LOAD, build: 'h7' },
+        { kind: 'vital', name: 'TTFB', value: 300, route: '/about', remote: 'host', build: 'h6' },
+        { kind: 'reload', route: '/game', remote: 'host', build: 'h7' },
+      ]),
+    );
+    expect(response.statusCode).toBe(204);
+
+    const loads = async (build: string) => valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts', build });
+    expect(await loads('g1')).toBe(1);
+    expect(await loads('g2')).toBe(1);
+    // A made-up id, and another part's build, are not labels.
+    expect(await loads('other')).toBe(2);
+    expect(
+      await valueOf(metrics, 'giftbox_web_vital_seconds', { metric: 'TTFB', remote: 'host', build: 'h6' }, '_count'),
+    ).toBe(1);
+    expect(await valueOf(metrics, 'giftbox_reloads_total', { remote: 'host', build: 'h7' })).toBe(1);
+    expect(await metrics.metrics()).not.toContain('g9-made-up');
+  });
+});
+
+describe('a refused batch changes nothing but its result’s count', () => {
+  it('is refused from another site (403)', async () => {
+    const response = await beacon(batch(), {
+      headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    });
+    expectError(response, 403);
+    expect(await telemetrySeries()).toBe('');
+    expect(await valueOf(metrics, BATCHES, { result: 'invalid' })).toBe(1);
+  });
+
+  const event = (change: Record<string, unknown>) => [{ ...LOAD, ...change }];
+  it.each([
+    ['an unknown route', [{ kind: 'reload', route: '/gifts/AbCdEfGhIjKlMnOpQrStUvWx', remote: 'gifts', build: 'g1' }]],
+    ['an unknown remote', event({ remote: 'evil' })],
+    ['an unknown phase', event({ phase: 'download' })],
+    ['an unknown kind', [{ kind: 'click', route: '/' }]],
+    ['a field the contract does not have', event({ email: 'jane@example.com' })],
+    ['a build id with characters no build has', event({ build: '<script>' })],
+    ['a build id longer than any', event({ build: 'b'.repeat(129) })],
+    ['a negative duration', event({ ms: -1 })],
+    ['a duration over ten minutes', event({ ms: 600_001 })],
+    ['a status that is not an error', [{ kind: 'error-page', route: '/', status: 200, remote: 'host' }]],
+    ['no events', []],
+    [`more than ${TELEMETRY_MAX_EVENTS} events`, Array.from({ length: TELEMETRY_MAX_EVENTS + 1 }, () => LOAD)],
+  ])('is a 400 with %s', async (_, events) => {
+    const response = await beacon(batch(events));
+    expectError(response, 400);
+    expect(response.json<{ message: string }>().message).toMatch(/^Invalid request body: /);
+    expect(await telemetrySeries()).toBe('');
+    expect(await valueOf(metrics, BATCHES, { result: 'invalid' })).toBe(1);
+    expect(await valueOf(metrics, BATCHES, { result: 'accepted' })).toBe(0);
+  });
+
+  it.each([
+    ['not JSON', 'hello'],
+    ['no host', JSON.stringify({ events: [LOAD] })],
+    ['a list', JSON.stringify([LOAD])],
+    ['a prototype trick', `{"host":"h1","events":[],"__proto__":{"polluted":true}}`],
+  ])('is a 400 when it is %s', async (_, body) => {
+    expectError(await beacon(body), 400);
+    expect(await valueOf(metrics, BATCHES, { result: 'invalid' })).toBe(1);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('is a 400 as a form or any type other than JSON or text', async () => {
+    expectError(await beacon(JSON.stringify(batch()), { contentType: 'application/x-www-form-urlencoded' }), 400);
+    expect(await telemetrySeries()).toBe('');
+  });
+
+  it('is a 413 over 16 KiB, whatever it holds', async () => {
+    const body = `${JSON.stringify(batch())}${' '.repeat(16 * 1024)}`;
+    const response = await beacon(body);
+    expectError(response, 413);
+    expect(response.json<{ message: string }>().message).toBe('The request body is too large: at most 16384 bytes.');
+    expect(await telemetrySeries()).toBe('');
+    expect(await valueOf(metrics, BATCHES, { result: 'too_large' })).toBe(1);
+  });
+
+  it('is a 429 past the address’s budget for the minute, with Retry-After; the next minute it is taken', async () => {
+    ({ app, metrics, clock } = await harness.start({ limits: { telemetryBatchesPerIpPerMinute: 2 } }));
+    expect((await beacon(batch([LOAD]))).statusCode).toBe(204);
+    expect((await beacon(batch([LOAD]))).statusCode).toBe(204);
+    const limited = await beacon(batch([LOAD]));
+    expectError(limited, 429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Another address has its own budget.
+    expect((await beacon(batch([LOAD]), { ip: '198.51.100.99' })).statusCode).toBe(204);
+    expect(await valueOf(metrics, 'giftbox_remote_loads_total')).toBe(3);
+    expect(await valueOf(metrics, BATCHES, { result: 'limited' })).toBe(1);
+
+    clock.advance(MINUTE);
+    expect((await beacon(batch([LOAD]))).statusCode).toBe(204);
+  });
+
+  it('counts the budget per client behind a trusted proxy, by X-Forwarded-For', async () => {
+    ({ app, metrics } = await harness.start({
+      trustProxy: ['127.0.0.1'],
+      limits: { telemetryBatchesPerIpPerMinute: 1 },
+    }));
+    const viaProxy = (client: string) =>
+      beacon(batch([LOAD]), { ip: '127.0.0.1', headers: { 'x-forwarded-for': client } });
+    expect((await viaProxy('203.0.113.1')).statusCode).toBe(204);
+    expect((await viaProxy('203.0.113.2')).statusCode).toBe(204);
+    expect((await viaProxy('203.0.113.1')).statusCode).toBe(429);
+  });
+
+  it('is never a 5xx, whatever the body', async () => {
+    const bodies = [
+      '',
+      'null',
+      '0',
+      '"text"',
+      '{}',
+      '[]',
+      '{"host":null,"events":null}',
+      `{"host":"h1","events":[${'{"kind":"load"},'.repeat(40)}{"kind":"load"}]}`,
+      '['.repeat(8000),
+      '{"host":"h1","events":[{"kind":"vital","name":"LCP","value":1e400,"route":"/","remote":"host","build":"h"}]}',
+      '{"host":"h1","events":[{"kind":"load","remote":"gifts","build":"g","phase":"entry","outcome":"ok","ms":"12"}]}',
+      '\u0000\u0001\u0002',
+      Buffer.from([0xff, 0xfe, 0x00, 0x7b]).toString('latin1'),
+    ];
+    for (const contentType of ['text/plain;charset=UTF-8', 'application/json', 'text/plain; charset=latin1']) {
+      for (const body of bodies) {
+        const response = await beacon(body, { contentType });
+        expect([response.statusCode, contentType, body.slice(0, 40)]).toEqual([400, contentType, body.slice(0, 40)]);
+      }
+    }
+    expect(await telemetrySeries()).toBe('');
+  });
+});
