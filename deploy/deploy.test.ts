@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, DeployError, runDeployCli, type CliIo, type FileAction } from './deploy';
+import { deploy, DeployError, HISTORY_LENGTH, runDeployCli, type CliIo, type FileAction } from './deploy';
 import { rollback } from './rollback';
 import { listFiles, makeBuild as makeBuildAt, read, write } from './testing/remote-builds';
 
@@ -28,14 +28,17 @@ describe('deploy', () => {
 
     expect(result.buildId).toBe('b1');
     const built = listFiles(dist).filter((file) => file !== 'stray.txt');
-    // The build at the root, and whole again in its own folder.
-    expect(listFiles(target)).toEqual([...built, ...built.map((file) => `builds/b1/${file}`)].sort());
+    // The build at the root, whole again in its own folder, and the history of builds made current.
+    expect(listFiles(target)).toEqual(
+      [...built, ...built.map((file) => `builds/b1/${file}`), 'builds/history.json'].sort(),
+    );
+    expect(JSON.parse(read(join(target, 'builds/history.json')))).toEqual({ ids: ['b1'] });
     for (const file of built) {
       expect(read(join(target, file))).toBe(read(join(dist, file)));
       expect(read(join(target, 'builds/b1', file))).toBe(read(join(dist, file)));
     }
     expect(result.replaced).toEqual([]);
-    expect(result.added).toHaveLength(listFiles(target).length);
+    expect(result.added).toHaveLength(listFiles(target).length - 1);
   });
 
   it('keeps the previous build’s files and replaces the entry files, payloads and latest.json', async () => {
@@ -207,6 +210,61 @@ describe('deploy', () => {
 
     expect(result.removed).toEqual([]);
     expect(existsSync(join(target, '__federation_expose_AboutPage.b1.js'))).toBe(true);
+  });
+});
+
+describe('builds/history.json', () => {
+  const history = (target: string) => (JSON.parse(read(join(target, 'builds/history.json'))) as { ids: string[] }).ids;
+
+  it('names the builds made current, newest first, written after latest.json', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    const historyWhenLatestSwapped: string[][] = [];
+
+    await deploy({
+      source: makeBuild('two', 'b2', 2000),
+      target,
+      onFile: (file) => {
+        if (file === 'builds/latest.json') historyWhenLatestSwapped.push(history(target));
+      },
+    });
+
+    // While latest.json already named b2, the history still named b1 only: it comes after.
+    expect(historyWhenLatestSwapped).toEqual([['b1']]);
+    expect(history(target)).toEqual(['b2', 'b1']);
+    expect(listFiles(target).filter((file) => file.includes('deploy-tmp'))).toEqual([]);
+  });
+
+  it(`keeps the newest ${HISTORY_LENGTH}, and a build deployed again moves to the front`, async () => {
+    const target = join(root, 'target');
+    for (let n = 1; n <= HISTORY_LENGTH + 2; n += 1)
+      await deploy({ source: makeBuild(`dist-${n}`, `b${n}`, n * 1000), target });
+    await deploy({ source: join(root, 'dist-5'), target });
+
+    const ids = history(target);
+    expect(ids).toHaveLength(HISTORY_LENGTH);
+    expect(ids.slice(0, 3)).toEqual(['b5', `b${HISTORY_LENGTH + 2}`, `b${HISTORY_LENGTH + 1}`]);
+    expect(ids).not.toContain('b1');
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('starts from the deployed builds’ meta files where deploys wrote none before, or it is unreadable', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    await deploy({ source: makeBuild('two', 'b2', 2000), target });
+    rmSync(join(target, 'builds/history.json'));
+    await deploy({ source: makeBuild('three', 'b3', 3000), target });
+    expect(history(target)).toEqual(['b3', 'b2', 'b1']);
+
+    write(join(target, 'builds/history.json'), 'not json');
+    await deploy({ source: makeBuild('four', 'b4', 4000), target });
+    expect(history(target)).toEqual(['b4', 'b3', 'b2', 'b1']);
+  });
+
+  it('is no build id: a build cannot be called history.json', async () => {
+    const dist = makeBuild('one', 'b1', 1000);
+    write(join(dist, 'builds', 'latest.json'), JSON.stringify({ id: 'history.json', timestamp: 1000 }));
+    await expect(deploy({ source: dist, target: join(root, 'target') })).rejects.toThrow(/cannot name its folder/);
   });
 });
 

@@ -13,7 +13,10 @@
  * 3. then the files that point at the others, each swapped in one step: `remoteEntry.js`,
  *    `mf-stats.json`, `mf-manifest.json`, `index.html`;
  * 4. `builds/latest.json` last, so a host's version check sees the new build only once every
- *    file of it is in place.
+ *    file of it is in place;
+ * 5. after it, `builds/history.json`, `{ "ids": [...] }`: the builds made current here, newest
+ *    first, at most HISTORY_LENGTH, so a server started after several deploys (the API, which
+ *    labels its telemetry with the builds a part published) still knows the recent ones.
  *
  * Every file is written to a temporary name in its own folder and renamed over the old one,
  * which is atomic on POSIX file systems: a request gets the old file or the new one, never a
@@ -22,12 +25,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
 
 export const LATEST_FILE = 'builds/latest.json';
+export const HISTORY_FILE = 'builds/history.json';
+/** The builds `builds/history.json` names at most. */
+export const HISTORY_LENGTH = 20;
 export const META_DIR = 'builds/meta';
 /** Swapped after every other file of the build, in this order; `builds/latest.json` after them. */
 export const ENTRY_FILES = ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html'] as const;
@@ -44,7 +50,7 @@ export function buildFolder(id: string): string {
  * segment of plain characters, and not one of the names `builds/` already holds.
  */
 const SAFE_BUILD_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const RESERVED_BUILD_IDS = new Set(['meta', 'latest.json']);
+const RESERVED_BUILD_IDS = new Set(['meta', 'latest.json', 'history.json']);
 
 export function isSafeBuildId(id: string): boolean {
   return SAFE_BUILD_ID.test(id) && !RESERVED_BUILD_IDS.has(id);
@@ -192,6 +198,39 @@ async function putAtomically(from: string, to: string): Promise<void> {
   }
 }
 
+/** Writes `text` to a temporary name beside `to`, then renames it over the old file. */
+async function writeAtomically(to: string, text: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  const temporary = join(dirname(to), `.${randomBytes(6).toString('hex')}.deploy-tmp`);
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, to);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The ids `builds/history.json` of a deployment names, newest first; undefined without a readable one. */
+export async function buildHistory(target: string): Promise<string[] | undefined> {
+  try {
+    const history = await readJson<{ ids?: unknown }>(join(target, HISTORY_FILE));
+    return Array.isArray(history.ids) ? history.ids.filter((id): id is string => typeof id === 'string') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts `id` first in the deployment's `builds/history.json`. A deployment without one (deployed
+ * before deploys wrote it) starts from its meta files, newest build first.
+ */
+async function recordCurrent(target: string, id: string): Promise<void> {
+  const earlier = (await buildHistory(target)) ?? (await deployedBuilds(target)).map((meta) => meta.id);
+  const ids = [...new Set([id, ...earlier])].slice(0, HISTORY_LENGTH);
+  await writeAtomically(join(target, HISTORY_FILE), `${JSON.stringify({ ids })}\n`);
+}
+
 /**
  * Writes a build's files from `from` into `to` in the order that keeps every request answered
  * with files that agree: the files `to` lacks (nothing refers to them yet), then the changed
@@ -337,7 +376,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
 /**
  * Makes `build` (its files in `source`) the current one in `target`, in a deploy's order; with
- * `ownCopy`, first keeps it whole in `builds/{id}/`.
+ * `ownCopy`, first keeps it whole in `builds/{id}/`. Then records it in `builds/history.json`.
  */
 export async function publish(
   build: Build,
@@ -358,6 +397,7 @@ export async function publish(
     await writeBuildFiles(source, copy, build.files, record(`${buildFolder(build.id)}/`));
   }
   await writeBuildFiles(source, target, build.files, record(''));
+  await recordCurrent(target, build.id);
   return result;
 }
 

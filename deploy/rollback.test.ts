@@ -102,6 +102,22 @@ describe('rollback', () => {
     expect(stats.mtimeMs).toBeGreaterThan(dayAgo.getTime());
   });
 
+  it('puts the restored build first in builds/history.json, after latest.json', async () => {
+    await deployBuilds(3);
+    const history = () => (JSON.parse(read(join(target, 'builds/history.json'))) as { ids: string[] }).ids;
+    expect(history()).toEqual(['b3', 'b2', 'b1']);
+
+    await rollback({
+      target,
+      onFile: (file) => {
+        if (file === 'builds/latest.json') expect(history()).toEqual(['b3', 'b2', 'b1']);
+      },
+    });
+    expect(history()).toEqual(['b2', 'b3', 'b1']);
+    await rollback({ target, buildId: 'b3' });
+    expect(history()).toEqual(['b3', 'b2', 'b1']);
+  });
+
   it('goes back to a named build, older or newer', async () => {
     await deployBuilds(3);
 
