@@ -9,6 +9,7 @@ import { Route, Routes, StaticRouter } from 'react-router-dom';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { AppServicesContext, type AppServices } from '../src/app-services';
 import { LAYOUTS } from '../src/layouts/layouts';
+import { RemotePart } from '../src/layouts/remote-part';
 import type { LayoutName } from '../src/route-table/route-table';
 import { createConsentStore } from '../src/third-party/analytics/consent-store';
 import { createThirdParties } from '../src/third-party/third-parties';
@@ -36,12 +37,14 @@ const serverConsent = () =>
 export interface PageFrameOptions {
   pathname: string;
   layout: LayoutName;
+  /** The remote whose page it is: its part of the page is marked as the app marks it. */
+  remote: string;
   /** The page's markup, already sanitised. */
   pageHtml: string;
   config: RuntimeConfig;
 }
 
-export function renderPageFrame({ pathname, layout, pageHtml }: PageFrameOptions): string {
+export function renderPageFrame({ pathname, layout, remote, pageHtml }: PageFrameOptions): string {
   const Layout = LAYOUTS[layout];
   const Slot = SLOT as unknown as 'div';
   const html = renderToStaticMarkup(
@@ -50,7 +53,14 @@ export function renderPageFrame({ pathname, layout, pageHtml }: PageFrameOptions
         <ThirdPartiesContext.Provider value={createThirdParties({ consent: serverConsent() })}>
           <Routes>
             <Route element={<Layout />}>
-              <Route path="*" element={<Slot />} />
+              <Route
+                path="*"
+                element={
+                  <RemotePart remote={remote}>
+                    <Slot />
+                  </RemotePart>
+                }
+              />
             </Route>
           </Routes>
         </ThirdPartiesContext.Provider>

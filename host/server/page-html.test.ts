@@ -163,7 +163,10 @@ describe('the page the host sends', () => {
     const root = html.slice(rootStart);
     // The host's frame (the header with the current page marked, the main region), then the page.
     expect(root).toMatch(/<header class="p-header">.*aria-current="page" class="p-nav__link active" href="\/about"/);
-    expect(root).toContain('<main id="main" tabindex="-1" class="p-main"><article class="p-content">');
+    // The page inside the element that names its remote, as the app marks a remote's part of the page.
+    expect(root).toContain(
+      '<main id="main" tabindex="-1" class="p-main"><div data-part="content"><article class="p-content">',
+    );
     expect(root).toContain('<h1 class="p-content__title">About us</h1>');
     expect(root).toContain('<footer class="p-footer">');
     const head = headOf(html);

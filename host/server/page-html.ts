@@ -117,7 +117,13 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
     const prerendered = route?.prerendered && canPrerender ? remote?.prerendered.get(route.module) : undefined;
     if (route && prerendered) {
       try {
-        const frame = renderPageFrame({ pathname, layout: route.layout, pageHtml: prerendered.html, config });
+        const frame = renderPageFrame({
+          pathname,
+          layout: route.layout,
+          remote: route.remote,
+          pageHtml: prerendered.html,
+          config,
+        });
         const state = `<script type="application/json" id="${PRERENDER_STATE_ELEMENT_ID}" data-build="${escapeAttribute(prerendered.buildId)}">${jsonForScriptElement(prerendered.state)}</script>`;
         root = `<div id="root" ${PRERENDERED_ATTRIBUTE}="${escapeAttribute(route.module)}">${frame}</div>${state}`;
         styles.push(styleElement(hostCss), ...(remote?.prerenderCss ? [styleElement(remote.prerenderCss)] : []));

@@ -38,6 +38,13 @@ export const HOST_PART = 'host';
 export const PARTS = [HOST_PART, ...REMOTE_NAMES] as const;
 export type PartName = (typeof PARTS)[number];
 
+/**
+ * Marks the element that wraps a remote's part of the page, in the app and in the HTML the host's
+ * server prerenders, its value the remote's name: a Core Web Vital is attributed to the part whose
+ * element holds the node it names.
+ */
+export const PART_ATTRIBUTE = 'data-part';
+
 /** A build id the page does not know (a manifest without one). */
 export const UNKNOWN_BUILD = 'unknown';
 /** A value outside the known set, as the API labels it. */
