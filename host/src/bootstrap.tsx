@@ -18,6 +18,9 @@ import { loadingPlugin } from './federation/loading-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
 import { createRoutes } from './router/create-routes';
+import { NO_TELEMETRY, TelemetryContext } from './telemetry/page-telemetry';
+import { startTelemetry } from './telemetry/start-telemetry';
+import { afterFirstPage } from './third-party/after-first-paint';
 import { ThirdPartyStarter } from './third-party/third-party-starter';
 import { createThirdParties } from './third-party/third-parties';
 import { ThirdPartiesContext } from './third-party/third-parties-context';
@@ -73,13 +76,17 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     intervalMs: config.buildCheckIntervalMs,
     deps: browserVersionCheckDeps(),
   });
+  // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
+  const telemetry = startTelemetry(config, __BUILD_ID__);
   registerPlugins([
     loadingPlugin({
       timeoutMs: config.remoteTimeoutMs,
       allowedOrigins: allowedRemoteOrigins(config),
       // The remotes' development builds (`webpack serve`) record no integrity.
       requireIntegrity: process.env.NODE_ENV === 'production',
+      builds: telemetry?.builds,
     }),
+    ...(telemetry ? [telemetry.plugin] : []),
   ]);
   // Before the first render: a page may ask for an icon that is not bundled straight away.
   configureIconService(config.icons);
@@ -87,8 +94,10 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     config,
     runtime: { registerRemotes, loadRemote, preloadRemote },
     onRemoteLoaded: (name: RemoteName, entryUrl) => void versionCheck.trackRemote(name, entryUrl),
+    onLoadEnd: telemetry?.page.loadEnded,
   });
-  const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, browserReloadDeps, startedAt);
+  const reloadDeps = { ...browserReloadDeps, onReload: telemetry?.page.reloaded };
+  const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, reloadDeps, startedAt);
   const apiActivity = createRequestActivity();
   const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload, apiActivity, prerendered };
   const thirdParties = createThirdParties();
@@ -105,7 +114,11 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     }),
   );
 
+  if (telemetry) router.subscribe((state) => telemetry.routes.record(state.location.pathname, performance.now()));
+
   if (prerendered) await firstRouteLoaded(router);
+  // The prerendered markup's largest paint, read while that markup is still the page's.
+  telemetry?.lcpParts.takeRecords();
   // The prerendered markup is gone once the app has rendered: the attribute says so to the page's scripts and tests.
   const markTakenOver = () => {
     container.removeAttribute(PRERENDERED_ATTRIBUTE);
@@ -119,15 +132,19 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   root.render(
     <StrictMode>
       <AppServicesContext.Provider value={services}>
-        <ThirdPartiesContext.Provider value={thirdParties}>
-          <ApiProvider client={api}>
-            <RouterProvider router={router} onError={onRouterError} />
-            <ThirdPartyStarter config={config} router={router} />
-            {prerendered && <AfterCommit effect={markTakenOver} />}
-          </ApiProvider>
-        </ThirdPartiesContext.Provider>
+        <TelemetryContext.Provider value={telemetry?.page ?? NO_TELEMETRY}>
+          <ThirdPartiesContext.Provider value={thirdParties}>
+            <ApiProvider client={api}>
+              <RouterProvider router={router} onError={onRouterError} />
+              <ThirdPartyStarter config={config} router={router} />
+              {prerendered && <AfterCommit effect={markTakenOver} />}
+            </ApiProvider>
+          </ThirdPartiesContext.Provider>
+        </TelemetryContext.Provider>
       </AppServicesContext.Provider>
     </StrictMode>,
   );
   versionCheck.start();
+  // The web-vitals library once the first page is on screen, as the third parties.
+  if (telemetry) afterFirstPage(router, { 'web vitals': telemetry.startVitals });
 }

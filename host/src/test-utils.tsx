@@ -7,6 +7,7 @@ import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
 import { createRoutes } from './router/create-routes';
+import { NO_TELEMETRY, TelemetryContext, type PageTelemetry } from './telemetry/page-telemetry';
 import { createThirdParties, type ThirdParties } from './third-party/third-parties';
 import { ThirdPartiesContext } from './third-party/third-parties-context';
 import type { VersionCheck } from './version-check/version-check';
@@ -33,6 +34,8 @@ interface RenderAppOptions {
   apiActivity?: RequestActivity;
   /** The page the host's server prerendered into the document. */
   prerendered?: PrerenderedPage;
+  /** What the page reports; nothing unless given. */
+  telemetry?: PageTelemetry;
 }
 
 export function renderApp(path: string, options: RenderAppOptions = {}) {
@@ -57,7 +60,9 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const thirdParties = createThirdParties();
   const view = render(
     <AppServicesContext.Provider value={services}>
-      <RouterProvider router={router} />
+      <TelemetryContext.Provider value={options.telemetry ?? NO_TELEMETRY}>
+        <RouterProvider router={router} />
+      </TelemetryContext.Provider>
     </AppServicesContext.Provider>,
     { wrapper: withThirdParties(thirdParties) },
   );

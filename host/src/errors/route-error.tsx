@@ -18,6 +18,7 @@ import { describeError } from './describe-error';
 import { ErrorPage } from './error-page';
 import { useErrorTitle } from './error-title';
 import { PartUnavailable } from './part-unavailable';
+import { useErrorTelemetry } from './use-error-telemetry';
 
 export function RouteError() {
   const error = useRouteError();
@@ -43,6 +44,7 @@ export function RouteError() {
     else if (statusCode >= 500) console.error(error);
   }, [error, statusCode]);
   useErrorTitle(errorTitleFor(statusCode, loadFailure));
+  useErrorTelemetry({ error, statusCode, loadFailure, shown: !reloading, remote });
 
   if (reloading) return <PageLoading />;
 

@@ -21,6 +21,7 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import { manifestFileUrl, manifestIntegrity, manifestPublicPath, manifestRemoteEntry } from 'shared/remote-manifest';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
+import type { RemoteBuilds } from '../telemetry/remote-builds';
 
 export interface LoadingPluginOptions {
   timeoutMs: number;
@@ -32,6 +33,8 @@ export interface LoadingPluginOptions {
    * running page with every hot update).
    */
   requireIntegrity: boolean;
+  /** Told of every manifest accepted, by remote: which build of it the page runs, and where its files are. */
+  builds?: Pick<RemoteBuilds, 'record'>;
 }
 
 /** Remote code the host will not load; its message names the URL and why. */
@@ -49,6 +52,7 @@ export function loadingPlugin({
   timeoutMs,
   allowedOrigins,
   requireIntegrity,
+  builds,
 }: LoadingPluginOptions): ModuleFederationRuntimePlugin {
   /** The integrity of each remote file the manifests read so far name, by absolute URL. */
   const integrityByUrl = new Map<string, string>();
@@ -61,11 +65,14 @@ export function loadingPlugin({
     }
   }
 
-  /** Checks a manifest and records its integrity; throws a RemoteRefusedError for one not to load. */
-  function acceptManifest(manifestUrl: string, manifest: unknown): void {
+  /**
+   * Checks a manifest and records its integrity; throws a RemoteRefusedError for one not to
+   * load. Gives the public path of one it accepted.
+   */
+  function acceptManifest(manifestUrl: string, manifest: unknown): string | undefined {
     const entry = manifestRemoteEntry(manifest);
     // Not a manifest the runtime can use: it says so itself.
-    if (!entry) return;
+    if (!entry) return undefined;
     const publicPath = manifestPublicPath(manifestUrl, manifest);
     if (publicPath === undefined) {
       throw new RemoteRefusedError(manifestUrl, 'its publicPath is neither "auto" nor an absolute URL');
@@ -84,6 +91,7 @@ export function loadingPlugin({
     if (requireIntegrity && !integrityByUrl.has(entryUrl)) {
       throw new RemoteRefusedError(entryUrl, `${manifestUrl} gives no integrity for it`);
     }
+    return publicPath;
   }
 
   /** The integrity a script must match; throws for one not to load at all. */
@@ -99,7 +107,7 @@ export function loadingPlugin({
   return {
     name: 'p-loading-plugin',
 
-    async fetch(url, init) {
+    async fetch(url, init, remoteInfo) {
       checkOrigin(absolute(url));
       const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
@@ -110,7 +118,8 @@ export function loadingPlugin({
       } catch {
         manifest = undefined; // the runtime reports a manifest that is not JSON itself
       }
-      if (manifest !== undefined) acceptManifest(absolute(url), manifest);
+      const publicPath = manifest === undefined ? undefined : acceptManifest(absolute(url), manifest);
+      if (publicPath !== undefined) builds?.record(remoteInfo?.name ?? nameOf(manifest), publicPath, manifest);
       return new Response(text, {
         status: response.status,
         statusText: response.statusText,
@@ -152,6 +161,12 @@ export function loadingPlugin({
       return { link, timeout: timeoutMs };
     },
   };
+}
+
+/** The container name a manifest gives itself. */
+function nameOf(manifest: unknown): string {
+  const name = (manifest as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : '';
 }
 
 function originOf(url: string): string {

@@ -39,6 +39,20 @@ export interface RemoteLoader {
   reset(remote: RemoteName): void;
 }
 
+/** How one `load()` ended (not a module already loaded or loading), for telemetry. */
+export interface LoadEnd {
+  remote: RemoteName;
+  /** As the runtime names the load: `gifts/GamePage`. */
+  id: string;
+  /** From the call to its end, retries and the wait for a prefetch in flight included. */
+  ms: number;
+  /** It was tried again after a failed download. */
+  retried: boolean;
+  ok: boolean;
+  /** What it failed with. */
+  error?: unknown;
+}
+
 export interface RemoteLoaderOptions {
   config: RuntimeConfig;
   runtime: FederationRuntime;
@@ -47,6 +61,10 @@ export interface RemoteLoaderOptions {
   /** Called once per remote after its first successful load. */
   onRemoteLoaded?: (remote: RemoteName, entryUrl: string) => void;
   log?: (message: string, error: unknown) => void;
+  /** Told how each load ended. */
+  onLoadEnd?: (end: LoadEnd) => void;
+  /** The clock loads are timed with, in ms; `performance.now()` unless a test gives its own. */
+  now?: () => number;
 }
 
 const ENTRY_ONLY = '(entry only)';
@@ -92,9 +110,15 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   runtime.registerRemotes(entries);
 
   const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const now = options.now ?? (() => performance.now());
   const modules = new Map<string, Promise<ComponentType>>();
 
-  async function loadWithRetries(remote: RemoteName, module: string, id: string): Promise<unknown> {
+  async function loadWithRetries(
+    remote: RemoteName,
+    module: string,
+    id: string,
+    onRetry: () => void,
+  ): Promise<unknown> {
     for (let attempt = 0; ; attempt += 1) {
       try {
         return await withTimeout(
@@ -106,6 +130,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
         const delay = retryDelays[attempt];
         if (delay === undefined || isTimeout(error) || !isLoadFailure(error)) throw error;
         log(`Loading ${id} failed; trying again in ${delay} ms.`, error);
+        onRetry();
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -131,8 +156,14 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       const id = `${remote}/${module}`;
       const cached = modules.get(id);
       if (cached) return cached;
+      const startedAt = now();
+      let retried = false;
       const loading = prefetchesOf(remote)
-        .then(() => loadWithRetries(remote, module, id))
+        .then(() =>
+          loadWithRetries(remote, module, id, () => {
+            retried = true;
+          }),
+        )
         .then((exports) => {
           const component = pageComponent(exports, id);
           if (!loaded.has(remote)) {
@@ -142,9 +173,15 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
           return component;
         });
       modules.set(id, loading);
-      loading.catch(() => {
-        if (modules.get(id) === loading) modules.delete(id);
-      });
+      const end = (failure?: { error: unknown }) =>
+        options.onLoadEnd?.({ remote, id, ms: now() - startedAt, retried, ok: !failure, ...failure });
+      loading.then(
+        () => end(),
+        (error: unknown) => {
+          if (modules.get(id) === loading) modules.delete(id);
+          end({ error });
+        },
+      );
       return loading;
     },
 

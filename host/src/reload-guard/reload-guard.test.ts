@@ -38,6 +38,20 @@ describe('reload guard', () => {
     });
   });
 
+  it('tells telemetry of each reload it makes, before it starts, and of none it refuses', () => {
+    const calls: string[] = [];
+    const { deps, advance } = setup({
+      onReload: (path) => calls.push(`report ${path}`),
+      reload: () => calls.push('reload'),
+      assign: (path) => calls.push(`assign ${path}`),
+    });
+    reloadOnce('/about', deps);
+    advance(1_000);
+    reloadOnce('/about', deps);
+    reloadOnce('/game', deps);
+    expect(calls).toEqual(['report /about', 'reload', 'report /game', 'assign /game']);
+  });
+
   it('does not reload the same path again within 10 seconds', () => {
     const { deps, reload, advance } = setup();
     reloadOnce('/about', deps);

@@ -19,6 +19,8 @@ export interface ReloadGuardDeps {
   reload: () => void;
   /** Full page load of another path. */
   assign: (path: string) => void;
+  /** Told of each reload just before it starts (telemetry, sent as the page is left). */
+  onReload?: (path: string) => void;
 }
 
 function readEntry(storage: Storage): GuardEntry | undefined {
@@ -55,6 +57,7 @@ export function reloadOnce(path: string, deps: ReloadGuardDeps, loadStartedAt?: 
   } catch {
     return false;
   }
+  deps.onReload?.(path);
   if (path === deps.currentPath()) deps.reload();
   else deps.assign(path);
   return true;

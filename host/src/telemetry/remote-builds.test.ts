@@ -1,0 +1,71 @@
+import { loadingPlugin } from '../federation/loading-plugin';
+import { createRemoteBuilds } from './remote-builds';
+
+const ORIGIN = 'https://gifts.example.com';
+const INTEGRITY = `sha384-${'E'.repeat(64)}`;
+
+const manifest = (buildId: string | undefined, extra: Record<string, unknown> = {}) => ({
+  name: 'gifts',
+  ...(buildId ? { buildId } : {}),
+  metaData: { remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' }, publicPath: 'auto' },
+  exposes: [],
+  shared: [],
+  integrity: { 'remoteEntry.js': INTEGRITY, '7.a1b2.js': INTEGRITY },
+  ...extra,
+});
+
+/** The loading plugin reading a manifest the way the federation runtime has it fetch one. */
+async function read(builds: ReturnType<typeof createRemoteBuilds>, url: string, body: unknown, remoteName?: string) {
+  jest.spyOn(window, 'fetch').mockResolvedValue(new Response(JSON.stringify(body), { status: 200 }));
+  const plugin = loadingPlugin({ timeoutMs: 1_000, allowedOrigins: [ORIGIN], requireIntegrity: true, builds });
+  const fetchHook = plugin.fetch as (
+    url: string,
+    init: RequestInit,
+    remoteInfo?: { name: string },
+  ) => Promise<Response>;
+  return fetchHook(url, {}, remoteName === undefined ? undefined : { name: remoteName });
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+describe('the builds the page runs', () => {
+  it("are each manifest's, by remote and by its scripts' public path, older builds kept", async () => {
+    const builds = createRemoteBuilds('host-b7');
+    await read(builds, `${ORIGIN}/builds/g-40/mf-manifest.json`, manifest('g-40'), 'gifts');
+    await read(builds, `${ORIGIN}/mf-manifest.json`, manifest('g-41'), 'gifts');
+
+    expect(builds.buildOf('gifts')).toBe('g-41');
+    expect(builds.ownerOf(`${ORIGIN}/7.a1b2.js`)).toEqual({ remote: 'gifts', build: 'g-41' });
+    // A page still running the pinned build's scripts: the longest public path is theirs.
+    expect(builds.ownerOf(`${ORIGIN}/builds/g-40/7.a1b2.js`)).toEqual({ remote: 'gifts', build: 'g-40' });
+    expect(builds.integrityOf(`${ORIGIN}/builds/g-40/7.a1b2.js`)).toBe(INTEGRITY);
+  });
+
+  it("name the host's own build for the host, and none for a remote not read yet or a script of no remote", () => {
+    const builds = createRemoteBuilds('host-b7');
+    expect(builds.buildOf('host')).toBe('host-b7');
+    expect(builds.buildOf('content')).toBe('unknown');
+    expect(builds.ownerOf('https://cdn.example.com/lib.js')).toBeUndefined();
+  });
+
+  it("take the manifest's own name when the runtime gives none, and a build without an id as unknown", async () => {
+    const builds = createRemoteBuilds('host-b7');
+    await read(builds, `${ORIGIN}/mf-manifest.json`, manifest(undefined));
+    expect(builds.buildOf('gifts')).toBe('unknown');
+    expect(builds.ownerOf(`${ORIGIN}/remoteEntry.js`)).toEqual({ remote: 'gifts', build: 'unknown' });
+  });
+
+  it('ignore a name that is no remote of the registry, and a manifest the host refused', async () => {
+    const builds = createRemoteBuilds('host-b7');
+    await read(builds, `${ORIGIN}/mf-manifest.json`, manifest('x-1'), 'intruder');
+    expect(builds.ownerOf(`${ORIGIN}/remoteEntry.js`)).toBeUndefined();
+    const elsewhere = manifest('g-9', {
+      metaData: {
+        remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
+        publicPath: 'https://evil.example/',
+      },
+    });
+    await expect(read(builds, `${ORIGIN}/mf-manifest.json`, elsewhere, 'gifts')).rejects.toThrow('Refused');
+    expect(builds.buildOf('gifts')).toBe('unknown');
+  });
+});

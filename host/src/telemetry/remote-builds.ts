@@ -1,0 +1,45 @@
+/**
+ * Which build of each remote this page runs, from the manifests the host's loading plugin
+ * accepted (federation/loading-plugin.ts): by remote, and by a script's URL, under the public
+ * path of the build that serves it. Every build read stays known, so a script of a build the
+ * page loaded before a newer one's manifest still names its own build.
+ */
+import { manifestBuildId, manifestFileUrl, manifestIntegrity } from 'shared/remote-manifest';
+import { REMOTE_NAMES } from 'shared/remotes';
+import { HOST_PART, UNKNOWN_BUILD } from 'shared/telemetry';
+
+export interface RemoteBuilds {
+  /** A manifest the host accepted for `remote`, its files under `publicPath`. */
+  record(remote: string, publicPath: string, manifest: unknown): void;
+  /** The build of a part: the host's own, or the last one read of a remote; `unknown` before any. */
+  buildOf(part: string): string;
+  /** The remote and build whose public path a URL is under. */
+  ownerOf(url: string): { remote: string; build: string } | undefined;
+  /** The integrity a manifest gives for a script's URL. */
+  integrityOf(url: string): string | undefined;
+}
+
+export function createRemoteBuilds(hostBuild: string): RemoteBuilds {
+  const latest = new Map<string, string>();
+  /** By public path; the longest prefix of a URL wins. */
+  const byPublicPath = new Map<string, { remote: string; build: string }>();
+  const integrity = new Map<string, string>();
+  return {
+    record(remote, publicPath, manifest) {
+      if (!(REMOTE_NAMES as readonly string[]).includes(remote)) return;
+      const build = manifestBuildId(manifest);
+      latest.set(remote, build);
+      byPublicPath.set(publicPath, { remote, build });
+      for (const [file, value] of manifestIntegrity(manifest)) integrity.set(manifestFileUrl(publicPath, file), value);
+    },
+    buildOf: (part) => (part === HOST_PART ? hostBuild : (latest.get(part) ?? UNKNOWN_BUILD)),
+    ownerOf(url) {
+      let found: { path: string; owner: { remote: string; build: string } } | undefined;
+      for (const [path, owner] of byPublicPath) {
+        if (url.startsWith(path) && path.length > (found?.path.length ?? -1)) found = { path, owner };
+      }
+      return found?.owner;
+    },
+    integrityOf: (url) => integrity.get(url),
+  };
+}

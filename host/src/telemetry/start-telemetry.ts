@@ -1,0 +1,63 @@
+/**
+ * The host's telemetry of what its pages meet, started once by the app (bootstrap.tsx) unless
+ * the runtime configuration switches it off (docs/decisions/0026-browser-telemetry.md): remote
+ * loads and where they failed, the reload guard's reloads, error pages, Content-Security-Policy
+ * violations and, once the first content is on screen, the Core Web Vitals. Only the host
+ * reports: the remotes report nothing of their own, and their standalone shells start none of it.
+ */
+import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { telemetryEnabled, type RuntimeConfig } from 'shared/runtime-config';
+import { TELEMETRY_PATH } from 'shared/telemetry';
+import { watchCspViolations } from './csp-violations';
+import { createLoadPhases } from './load-phases';
+import { watchLcpParts, type LcpParts } from './lcp-parts';
+import { createPageTelemetry, type PageTelemetry } from './page-telemetry';
+import { createRemoteBuilds, type RemoteBuilds } from './remote-builds';
+import { createRouteTimeline, type RouteTimeline } from './route-timeline';
+import { browserSendDeps, createTelemetryQueue, type SendDeps } from './telemetry-queue';
+
+export interface Telemetry {
+  readonly page: PageTelemetry;
+  /** For the loading plugin: the manifests it accepts. */
+  readonly builds: RemoteBuilds;
+  /** For the federation runtime: where each load stands. */
+  readonly plugin: ModuleFederationRuntimePlugin;
+  /** For the router: the route on screen, over time. */
+  readonly routes: RouteTimeline;
+  /** Before the app replaces a prerendered page's markup. */
+  readonly lcpParts: LcpParts;
+  /** Starts measuring the Core Web Vitals; call once the first content is on screen. */
+  startVitals(): void;
+}
+
+/** How long the browser took over a download, from its resource timing. */
+function durationOf(url: string): number | undefined {
+  return performance.getEntriesByName(url).at(-1)?.duration;
+}
+
+export function startTelemetry(
+  config: RuntimeConfig,
+  hostBuild: string,
+  deps: SendDeps = browserSendDeps(),
+): Telemetry | undefined {
+  if (!telemetryEnabled(config)) return undefined;
+  const queue = createTelemetryQueue(`${config.apiBaseUrl.replace(/\/+$/, '')}${TELEMETRY_PATH}`, hostBuild, deps);
+  const builds = createRemoteBuilds(hostBuild);
+  const phases = createLoadPhases();
+  const routes = createRouteTimeline(window.location.pathname);
+  const lcpParts = watchLcpParts();
+  watchCspViolations(document, routes.current, queue.record);
+  return {
+    page: createPageTelemetry({ record: queue.record, builds, phases, fetch: deps.fetch, durationOf }),
+    builds,
+    plugin: phases.plugin,
+    routes,
+    lcpParts,
+    startVitals() {
+      import(/* webpackChunkName: "web-vitals" */ './web-vitals-reporter')
+        .then(({ reportWebVitals }) => reportWebVitals({ routes, builds, lcpPartOf: lcpParts.partOf }, queue.record))
+        // Without its chunk (the network, a deploy), no vitals for this page: nothing to tell the visitor.
+        .catch(() => undefined);
+    },
+  };
+}

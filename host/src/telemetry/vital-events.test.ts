@@ -1,0 +1,156 @@
+import type {
+  CLSMetricWithAttribution,
+  FCPMetricWithAttribution,
+  INPMetricWithAttribution,
+  LCPMetricWithAttribution,
+  TTFBMetricWithAttribution,
+} from 'web-vitals/attribution';
+import { partOf } from './parts';
+import { createRemoteBuilds } from './remote-builds';
+import { createRouteTimeline } from './route-timeline';
+import { longestScriptOwner, vitalEvent, type VitalContext } from './vital-events';
+
+const GIFTS_V41 = 'https://gifts.example.com/v41/';
+const GIFTS_V40 = 'https://gifts.example.com/v40/';
+const CONTENT = 'https://content.example.com/';
+
+function context(lcpParts: Map<PerformanceEntry, string> = new Map()): VitalContext {
+  const builds = createRemoteBuilds('host-b7');
+  builds.record('gifts', GIFTS_V40, { buildId: 'g-40' });
+  builds.record('gifts', GIFTS_V41, { buildId: 'g-41' });
+  builds.record('content', CONTENT, { buildId: 'c-3' });
+  // The visitor landed on the home page, went to the game at 5 s, then to a gift at 9 s.
+  const routes = createRouteTimeline('/');
+  routes.record('/game', 5_000);
+  routes.record('/gifts/Zx9_-aBcDeFgHiJkLmNoPqRs', 9_000);
+  return { routes, builds, lcpPartOf: (entry) => (entry ? lcpParts.get(entry) : undefined) };
+}
+
+const lcp = (value: number, attribution: Partial<LCPMetricWithAttribution['attribution']>) =>
+  ({ name: 'LCP', value, attribution }) as LCPMetricWithAttribution;
+
+const inp = (value: number, attribution: Partial<INPMetricWithAttribution['attribution']>) =>
+  ({ name: 'INP', value, attribution: { longAnimationFrameEntries: [], ...attribution } }) as INPMetricWithAttribution;
+
+const frame = (...scripts: [string, number][]) =>
+  ({
+    scripts: scripts.map(([sourceURL, duration]) => ({ sourceURL, duration })),
+  }) as unknown as INPMetricWithAttribution['attribution']['longAnimationFrameEntries'][number];
+
+describe('the part a node belongs to', () => {
+  beforeEach(() => {
+    document.body.innerHTML = `
+      <header><a id="home">Home</a></header>
+      <main><div data-part="gifts"><h1 id="title">Play</h1><p id="text">Pick a box</p></div></main>
+      <div data-part="not-a-remote"><p id="odd">?</p></div>`;
+  });
+
+  it('is the remote whose part holds it, a text node too', () => {
+    expect(partOf(document.getElementById('title'))).toBe('gifts');
+    expect(partOf(document.getElementById('text')?.firstChild)).toBe('gifts');
+  });
+
+  it('is the host outside every part, for a name no remote has, and for no node at all', () => {
+    expect(partOf(document.getElementById('home'))).toBe('host');
+    expect(partOf(document.getElementById('odd'))).toBe('host');
+    expect(partOf(null)).toBe('host');
+  });
+});
+
+describe('LCP', () => {
+  it("is the part its element was in when the browser reported it, and the first page's route", () => {
+    const entry = { startTime: 812 } as PerformanceEntry;
+    // The prerendered element is gone by the time web-vitals reads it: it names no part any more.
+    const metric = lcp(812.4, { lcpEntry: entry as LCPMetricWithAttribution['attribution']['lcpEntry'] });
+    expect(vitalEvent(metric, context(new Map([[entry, 'content']])))).toEqual({
+      kind: 'vital',
+      name: 'LCP',
+      value: 812,
+      route: '/',
+      remote: 'content',
+      build: 'c-3',
+    });
+  });
+
+  it('is the part web-vitals names for an element still in the page, else the host', () => {
+    expect(vitalEvent(lcp(1_200, { target: 'gifts' }), context())).toMatchObject({ remote: 'gifts', build: 'g-41' });
+    expect(vitalEvent(lcp(1_200, { target: 'main>h1.title' }), context())).toMatchObject({
+      remote: 'host',
+      build: 'host-b7',
+    });
+  });
+});
+
+describe('INP', () => {
+  it("is the remote whose scripts ran longest, and the build they came from, on the interaction's page", () => {
+    const metric = inp(240, {
+      interactionTime: 6_500,
+      interactionTarget: 'host',
+      longAnimationFrameEntries: [
+        frame([`${GIFTS_V40}7.js`, 50], ['https://host.example.com/main.1a2b.js', 300]),
+        frame([`${CONTENT}3.js`, 60], [`${GIFTS_V40}8.js`, 30]),
+      ],
+    });
+    expect(vitalEvent(metric, context())).toEqual({
+      kind: 'vital',
+      name: 'INP',
+      value: 240,
+      route: '/game',
+      remote: 'gifts',
+      build: 'g-40',
+    });
+  });
+
+  it('is the part of the element interacted with when no remote script ran', () => {
+    const metric = inp(96, {
+      interactionTime: 9_500,
+      interactionTarget: 'gifts',
+      longAnimationFrameEntries: [frame(['https://host.example.com/main.1a2b.js', 80])],
+    });
+    expect(vitalEvent(metric, context())).toMatchObject({ route: '/gifts/:giftId', remote: 'gifts', build: 'g-41' });
+  });
+
+  it("longestScriptOwner tells a remote's builds apart by public path", () => {
+    const { builds } = context();
+    const frames = [frame([`${GIFTS_V41}1.js`, 20], [`${GIFTS_V40}1.js`, 15], [`${GIFTS_V40}2.js`, 10])];
+    expect(longestScriptOwner(frames, builds)).toEqual({ remote: 'gifts', build: 'g-40' });
+    expect(longestScriptOwner([], builds)).toBeUndefined();
+  });
+});
+
+describe('CLS, FCP and TTFB', () => {
+  it("CLS is its largest shift's part, on the page it happened, unitless", () => {
+    const metric = {
+      name: 'CLS',
+      value: 0.123456,
+      attribution: { largestShiftTarget: 'content', largestShiftTime: 1_500 },
+    } as CLSMetricWithAttribution;
+    expect(vitalEvent(metric, context())).toEqual({
+      kind: 'vital',
+      name: 'CLS',
+      value: 0.1235,
+      route: '/',
+      remote: 'content',
+      build: 'c-3',
+    });
+  });
+
+  it("FCP and TTFB are the host's, on the first page", () => {
+    const fcp = { name: 'FCP', value: 420.6, attribution: {} } as FCPMetricWithAttribution;
+    const ttfb = { name: 'TTFB', value: 95, attribution: {} } as TTFBMetricWithAttribution;
+    expect(vitalEvent(fcp, context())).toEqual({
+      kind: 'vital',
+      name: 'FCP',
+      value: 421,
+      route: '/',
+      remote: 'host',
+      build: 'host-b7',
+    });
+    expect(vitalEvent(ttfb, context())).toMatchObject({ name: 'TTFB', remote: 'host', route: '/' });
+  });
+
+  it('stay within what the API takes', () => {
+    const slow = { name: 'TTFB', value: 11 * 60_000, attribution: {} } as TTFBMetricWithAttribution;
+    expect(vitalEvent(slow, context()).value).toBe(10 * 60_000);
+  });
+});
