@@ -1,7 +1,8 @@
-/** What the host's components need from start-up: remote loading, the version check, the reload guard, API activity. */
+/** What the host's components need from start-up: remote loading, the version check, the reload guard, API activity, telemetry. */
 import { createContext, useContext } from 'react';
 import type { RequestActivity } from 'shared/browser/api/activity';
 import type { RemoteLoader } from './federation/remote-loader';
+import type { PageTelemetry } from './telemetry/page-telemetry';
 import type { VersionCheck } from './version-check/version-check';
 
 export interface AppServices {
@@ -16,6 +17,8 @@ export interface AppServices {
    * started: shown again, should its remote fail to load (route-error.tsx).
    */
   prerendered?: PrerenderedPage;
+  /** What the page reports (telemetry/start-telemetry.ts); none when the configuration switches it off. */
+  telemetry?: PageTelemetry;
 }
 
 export interface PrerenderedPage {

@@ -18,7 +18,6 @@ import { loadingPlugin } from './federation/loading-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
 import { createRoutes } from './router/create-routes';
-import { NO_TELEMETRY, TelemetryContext } from './telemetry/page-telemetry';
 import { startTelemetry } from './telemetry/start-telemetry';
 import { afterFirstPage } from './third-party/after-first-paint';
 import { ThirdPartyStarter } from './third-party/third-party-starter';
@@ -99,7 +98,14 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const reloadDeps = { ...browserReloadDeps, onReload: telemetry?.page.reloaded };
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, reloadDeps, startedAt);
   const apiActivity = createRequestActivity();
-  const services: AppServices = { remotes, versionCheck, reloadOnce: guardedReload, apiActivity, prerendered };
+  const services: AppServices = {
+    remotes,
+    versionCheck,
+    reloadOnce: guardedReload,
+    apiActivity,
+    prerendered,
+    telemetry: telemetry?.page,
+  };
   const thirdParties = createThirdParties();
   const api = createApiClient({ baseUrl: config.apiBaseUrl, activity: apiActivity });
   const router = createBrowserRouter(
@@ -132,15 +138,13 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   root.render(
     <StrictMode>
       <AppServicesContext.Provider value={services}>
-        <TelemetryContext.Provider value={telemetry?.page ?? NO_TELEMETRY}>
-          <ThirdPartiesContext.Provider value={thirdParties}>
-            <ApiProvider client={api}>
-              <RouterProvider router={router} onError={onRouterError} />
-              <ThirdPartyStarter config={config} router={router} />
-              {prerendered && <AfterCommit effect={markTakenOver} />}
-            </ApiProvider>
-          </ThirdPartiesContext.Provider>
-        </TelemetryContext.Provider>
+        <ThirdPartiesContext.Provider value={thirdParties}>
+          <ApiProvider client={api}>
+            <RouterProvider router={router} onError={onRouterError} />
+            <ThirdPartyStarter config={config} router={router} />
+            {prerendered && <AfterCommit effect={markTakenOver} />}
+          </ApiProvider>
+        </ThirdPartiesContext.Provider>
       </AppServicesContext.Provider>
     </StrictMode>,
   );

@@ -7,7 +7,7 @@ import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
 import { createRoutes } from './router/create-routes';
-import { NO_TELEMETRY, TelemetryContext, type PageTelemetry } from './telemetry/page-telemetry';
+import type { PageTelemetry } from './telemetry/page-telemetry';
 import { createThirdParties, type ThirdParties } from './third-party/third-parties';
 import { ThirdPartiesContext } from './third-party/third-parties-context';
 import type { VersionCheck } from './version-check/version-check';
@@ -56,13 +56,18 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     initialEntries: [path],
   });
   const apiActivity = options.apiActivity ?? createRequestActivity();
-  const services: AppServices = { remotes, versionCheck, reloadOnce, apiActivity, prerendered: options.prerendered };
+  const services: AppServices = {
+    remotes,
+    versionCheck,
+    reloadOnce,
+    apiActivity,
+    prerendered: options.prerendered,
+    telemetry: options.telemetry,
+  };
   const thirdParties = createThirdParties();
   const view = render(
     <AppServicesContext.Provider value={services}>
-      <TelemetryContext.Provider value={options.telemetry ?? NO_TELEMETRY}>
-        <RouterProvider router={router} />
-      </TelemetryContext.Provider>
+      <RouterProvider router={router} />
     </AppServicesContext.Provider>,
     { wrapper: withThirdParties(thirdParties) },
   );

@@ -5,7 +5,7 @@
  * build emitted. The host loads each of the remote's scripts with it, so a browser runs none
  * whose bytes differ (docs/decisions/0019-remote-code-integrity.md).
  */
-import { UNKNOWN_BUILD } from './telemetry';
+import { UNKNOWN_BUILD } from './telemetry-values';
 
 export const INTEGRITY_FIELD = 'integrity';
 

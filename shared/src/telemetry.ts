@@ -2,24 +2,31 @@
  * What the host's page reports about itself (`POST /api/telemetry`) and the names Prometheus
  * shows it under: plain values, so the page reads them without zod (the batch's schema is in
  * `api/contract.ts`). Every label value comes from a set known here or published by a deploy
- * (build ids); none carries an id, an email, a voucher code or a cookie.
+ * (build ids); none carries an id, an email, a voucher code or a cookie. The page itself takes
+ * its values from telemetry-values.ts (re-exported here) and only types from this module.
  */
 import { REMOTE_NAMES, REMOTES, type RemoteSpec } from './remotes';
+import { NOT_FOUND_ROUTE, type LoadPhase } from './telemetry-values';
 
-export const TELEMETRY_PATH = '/api/telemetry';
+export {
+  CSP_BLOCKED_KEYWORDS,
+  HOST_PART,
+  LOAD_PHASES,
+  NOT_FOUND_ROUTE,
+  OTHER,
+  PART_ATTRIBUTE,
+  PARTS,
+  TELEMETRY_FLUSH_MS,
+  TELEMETRY_MAX_BYTES,
+  TELEMETRY_MAX_EVENTS,
+  TELEMETRY_PATH,
+  UNKNOWN_BUILD,
+  type LoadPhase,
+  type PartName,
+} from './telemetry-values';
+
 /** Where browsers send their own CSP reports (`report-to`, `Reporting-Endpoints`). */
 export const CSP_REPORTS_PATH = '/api/telemetry/csp';
-
-/** A batch is sent when the page is hidden, and at most this long after its first event. */
-export const TELEMETRY_FLUSH_MS = 30_000;
-/** The most events one batch carries; the page drops the oldest beyond it. */
-export const TELEMETRY_MAX_EVENTS = 50;
-/** The largest body the API takes, batches and CSP reports alike. */
-export const TELEMETRY_MAX_BYTES = 16 * 1024;
-
-/** Where a remote's load stood when it ended: its manifest, entry, a chunk, the exposed module, the page's render. */
-export const LOAD_PHASES = ['manifest', 'entry', 'chunk', 'expose', 'render'] as const;
-export type LoadPhase = (typeof LOAD_PHASES)[number];
 
 /**
  * How it ended: loaded; loaded after a retry; failed; refused because its bytes did not match
@@ -33,25 +40,6 @@ export const FAILED_LOAD_OUTCOMES: readonly LoadOutcome[] = ['failed', 'integrit
 export const VITAL_NAMES = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
 export type VitalName = (typeof VITAL_NAMES)[number];
 
-/** The part of the page that owns what a label describes: a remote, or the host itself. */
-export const HOST_PART = 'host';
-export const PARTS = [HOST_PART, ...REMOTE_NAMES] as const;
-export type PartName = (typeof PARTS)[number];
-
-/**
- * Marks the element that wraps a remote's part of the page, in the app and in the HTML the host's
- * server prerenders, its value the remote's name: a Core Web Vital is attributed to the part whose
- * element holds the node it names.
- */
-export const PART_ATTRIBUTE = 'data-part';
-
-/** A build id the page does not know (a manifest without one). */
-export const UNKNOWN_BUILD = 'unknown';
-/** A value outside the known set, as the API labels it. */
-export const OTHER = 'other';
-
-/** The route the host shows for a path no route matches. */
-export const NOT_FOUND_ROUTE = '*';
 /** Every route pattern: the registry's, and the host's not-found route. */
 export const ROUTE_PATTERNS: readonly string[] = [
   ...REMOTE_NAMES.flatMap((name) =>
@@ -82,17 +70,6 @@ export const CSP_DIRECTIVES = [
   'default-src',
   'require-trusted-types-for',
   'trusted-types',
-] as const;
-
-/** What a violation blocked, when it is not a URL: the browser's own words for it. */
-export const CSP_BLOCKED_KEYWORDS = [
-  'inline',
-  'eval',
-  'wasm-eval',
-  'data',
-  'blob',
-  'self',
-  'trusted-types-sink',
 ] as const;
 
 /** One remote load (`phase`: where it ended), as the host's loader saw it. */

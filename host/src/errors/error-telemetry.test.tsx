@@ -13,8 +13,8 @@ const CONTENT = 'https://content.example.com/v3/';
 function recording() {
   const events: TelemetryEvent[] = [];
   const builds = createRemoteBuilds('host-b7');
-  builds.record('gifts', GIFTS, { buildId: 'g-41' });
-  builds.record('content', CONTENT, { buildId: 'c-3' });
+  builds.record('gifts', GIFTS, { buildId: 'g-41' }, new Map());
+  builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
   const fetchStub = jest.fn(() => Promise.reject(new TypeError('Failed to fetch')));
   const telemetry = createPageTelemetry({
     record: (event) => events.push(event),

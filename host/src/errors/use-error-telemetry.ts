@@ -8,9 +8,10 @@
  */
 import { useEffect, useRef } from 'react';
 import { useLocation, useMatches } from 'react-router-dom';
+import type { RemoteName } from 'shared/remotes';
 import { RemoteLoadError } from '../federation/load-errors';
 import type { RemoteRouteData } from '../router/route-loader';
-import { usePageTelemetry } from '../telemetry/page-telemetry';
+import { useAppServices } from '../app-services';
 
 export interface RouteErrorReport {
   error: unknown;
@@ -20,22 +21,23 @@ export interface RouteErrorReport {
   /** The error page is on screen. */
   shown: boolean;
   /** The route's remote; none for a path no route matches. */
-  remote: string | undefined;
+  remote: RemoteName | undefined;
 }
 
 export function useErrorTelemetry({ error, statusCode, loadFailure, shown, remote }: RouteErrorReport): void {
-  const telemetry = usePageTelemetry();
+  const { telemetry } = useAppServices();
   const { pathname } = useLocation();
   const pageRendered = (useMatches().at(-1)?.data as Partial<RemoteRouteData> | undefined)?.Page !== undefined;
   const reported = useRef<{ error: unknown; shown: boolean } | undefined>(undefined);
 
   useEffect(() => {
     const previous = reported.current?.error === error ? reported.current : undefined;
+    reported.current = { error, shown: shown || Boolean(previous?.shown) };
+    if (!telemetry) return;
     if (!previous) {
       if (loadFailure && !(error instanceof RemoteLoadError)) telemetry.chunkFailed(error, remote);
       else if (!loadFailure && pageRendered && statusCode >= 500 && remote) telemetry.renderFailed(remote);
     }
     if (shown && !previous?.shown) telemetry.errorPage(pathname, statusCode, remote);
-    reported.current = { error, shown: shown || Boolean(previous?.shown) };
   }, [telemetry, error, statusCode, loadFailure, shown, remote, pageRendered, pathname]);
 }

@@ -119,7 +119,10 @@ export function loadingPlugin({
         manifest = undefined; // the runtime reports a manifest that is not JSON itself
       }
       const publicPath = manifest === undefined ? undefined : acceptManifest(absolute(url), manifest);
-      if (publicPath !== undefined) builds?.record(remoteInfo?.name ?? nameOf(manifest), publicPath, manifest);
+      if (publicPath !== undefined) {
+        // The runtime names the remote whose manifest it fetches.
+        builds?.record(remoteInfo?.name ?? '', publicPath, manifest, integrityByUrl);
+      }
       return new Response(text, {
         status: response.status,
         statusText: response.statusText,
@@ -161,12 +164,6 @@ export function loadingPlugin({
       return { link, timeout: timeoutMs };
     },
   };
-}
-
-/** The container name a manifest gives itself. */
-function nameOf(manifest: unknown): string {
-  const name = (manifest as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name : '';
 }
 
 function originOf(url: string): string {

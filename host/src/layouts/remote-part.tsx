@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PART_ATTRIBUTE } from 'shared/telemetry';
+import { PART_ATTRIBUTE } from 'shared/telemetry-values';
 
 /**
  * The element around a remote's part of the page, naming the remote: what its page paints or

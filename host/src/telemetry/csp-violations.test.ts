@@ -30,10 +30,11 @@ describe('what a CSP violation blocked', () => {
 });
 
 describe('the directive a violation is labelled with', () => {
-  it('is the effective directive, or "other" outside the known ones', () => {
+  it('is the effective directive, or "other" for one no label can hold', () => {
     expect(directiveOf('script-src-elem')).toBe('script-src-elem');
     expect(directiveOf('frame-ancestors')).toBe('frame-ancestors');
-    expect(directiveOf('fenced-frame-src')).toBe('other');
+    expect(directiveOf('')).toBe('other');
+    expect(directiveOf('script src')).toBe('other');
   });
 });
 

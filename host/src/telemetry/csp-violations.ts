@@ -1,11 +1,13 @@
 /**
  * The page's Content-Security-Policy violations (`securitypolicyviolation` events), as the
  * directive and what it blocked: the blocked URL's origin (never its path or query) or the
- * browser's keyword for what is not a URL (`inline`, `eval`, …). The same violation on the same
- * route is reported once per page: a script that trips the policy in a loop would otherwise push
- * every other event out of the queue.
+ * browser's keyword for what is not a URL (`inline`, `eval`, …). The API labels a directive or an
+ * origin outside its known sets `other`. The same violation on the same route is reported once
+ * per page: a script that trips the policy in a loop would otherwise push every other event out
+ * of the queue.
  */
-import { CSP_BLOCKED_KEYWORDS, CSP_DIRECTIVES, OTHER, type CspEvent } from 'shared/telemetry';
+import type { CspEvent } from 'shared/telemetry';
+import { CSP_BLOCKED_KEYWORDS, OTHER } from 'shared/telemetry-values';
 
 /** What a label may hold (the API's contract): an origin such as `http://[::1]:3000` may not. */
 const LABEL = /^[A-Za-z0-9._:/-]{1,128}$/;
@@ -22,7 +24,7 @@ export function blockedOf(blockedURI: string): string {
 }
 
 export function directiveOf(effectiveDirective: string): string {
-  return (CSP_DIRECTIVES as readonly string[]).includes(effectiveDirective) ? effectiveDirective : OTHER;
+  return LABEL.test(effectiveDirective) ? effectiveDirective : OTHER;
 }
 
 export function watchCspViolations(

@@ -34,9 +34,7 @@ export function watchLcpParts(): LcpParts {
     observer = undefined; // a browser without LCP reports none
   }
   return {
-    takeRecords() {
-      if (observer) take(observer.takeRecords());
-    },
+    takeRecords: () => take(observer?.takeRecords() ?? []),
     partOf: (entry) => (entry ? parts.get(entry.startTime) : undefined),
   };
 }

@@ -154,6 +154,8 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
   };
 
   const events: TelemetryEvent[] = [];
+  /** The page's requests for a failed script again, to tell its integrity from the network. */
+  const diagnostics: Promise<unknown>[] = [];
   let recorded: (event: TelemetryEvent) => void = () => undefined;
   const telemetry = createPageTelemetry({
     record: (event) => {
@@ -162,7 +164,11 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
     },
     builds,
     phases,
-    fetch: (...args) => fetch(...args),
+    fetch: (...args) => {
+      const asked = fetch(...args);
+      diagnostics.push(asked);
+      return asked;
+    },
   });
   const loader = createRemoteLoader({
     config: parseRuntimeConfig({ remotes: everyRemote(), apiBaseUrl: 'http://localhost:3004', remoteTimeoutMs }),
@@ -173,13 +179,18 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
     now: () => clock,
   });
 
-  /** Loads the game page and resolves with the one event its load ends in. */
+  /** Loads the game page and resolves with the one event its load ends in, as it would be sent. */
   async function load(): Promise<{ event: LoadEvent; page: ComponentType | undefined }> {
     const event = new Promise<TelemetryEvent>((resolve) => {
       recorded = resolve;
     });
     const page = await loader.load('gifts', 'GamePage').catch(() => undefined);
     const first = await event;
+    // The event as it waits in the queue, once every request it made again has its answer.
+    while (diagnostics.length > 0) {
+      await Promise.allSettled(diagnostics.splice(0));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     expect(events).toEqual([first]);
     return { event: first as LoadEvent, page };
   }

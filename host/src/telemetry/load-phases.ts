@@ -6,7 +6,7 @@
  * throw and return nothing, which leaves what the runtime does unchanged.
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import { LOAD_PHASES, type LoadPhase } from 'shared/telemetry';
+import { LOAD_PHASES, type LoadPhase } from 'shared/telemetry-values';
 
 export interface LoadPhases {
   readonly plugin: ModuleFederationRuntimePlugin;

@@ -4,12 +4,11 @@
  * and the chunks a page fails to download while it renders. Every label is a known value: a part
  * (a remote of the registry, or the host), a build id a manifest gave, a route pattern.
  */
-import { createContext, useContext } from 'react';
-import { errorMessage } from 'shared/http-error';
-import { REMOTE_NAMES } from 'shared/remotes';
-import { HOST_PART, type TelemetryEvent } from 'shared/telemetry';
+import type { RemoteName } from 'shared/remotes';
+import type { LoadEvent, TelemetryEvent } from 'shared/telemetry';
+import { HOST_PART, type LoadPhase } from 'shared/telemetry-values';
 import type { LoadEnd } from '../federation/remote-loader';
-import { classifyFailure, type ClassifiedFailure } from './load-outcome';
+import { classifyFailure, refusedForIntegrity, type ClassifiedFailure } from './load-outcome';
 import type { LoadPhases } from './load-phases';
 import type { RemoteBuilds } from './remote-builds';
 import { routeOf, routePartOf } from './route-timeline';
@@ -22,25 +21,9 @@ export interface PageTelemetry {
   /** An error page is shown on `pathname`: its status and the part whose page it replaces. */
   errorPage(pathname: string, status: number, part: string | undefined): void;
   /** A remote's page threw while rendering. */
-  renderFailed(remote: string): void;
+  renderFailed(remote: RemoteName): void;
   /** A download failed while a page rendered (ChunkLoadError): of `remote`'s page, unless its URL is another remote's. */
-  chunkFailed(error: unknown, remote: string | undefined): void;
-}
-
-const ignore = () => undefined;
-/** With telemetry off, and in tests that do not look at it. */
-export const NO_TELEMETRY: PageTelemetry = {
-  loadEnded: ignore,
-  reloaded: ignore,
-  errorPage: ignore,
-  renderFailed: ignore,
-  chunkFailed: ignore,
-};
-
-export const TelemetryContext = createContext<PageTelemetry>(NO_TELEMETRY);
-
-export function usePageTelemetry(): PageTelemetry {
-  return useContext(TelemetryContext);
+  chunkFailed(error: unknown, remote: RemoteName | undefined): void;
 }
 
 export interface PageTelemetryOptions {
@@ -48,57 +31,54 @@ export interface PageTelemetryOptions {
   builds: RemoteBuilds;
   phases: Pick<LoadPhases, 'phaseOf'>;
   fetch: typeof fetch;
-  /** How long the browser took over the download of `url` (its resource timing). */
-  durationOf?: (url: string) => number | undefined;
 }
 
-/** The failed download's URL in webpack's ChunkLoadError. */
-const CHUNK_URL = /Loading (?:CSS )?chunk \S+ failed[^(]*\(\w+: ([^)\s]+)\)/;
 /** The contract's bound on a duration. */
 const MAX_MS = 10 * 60_000;
 
-const isRemote = (part: string | undefined): part is string =>
-  part !== undefined && (REMOTE_NAMES as readonly string[]).includes(part);
+export function createPageTelemetry({ record, builds, phases, fetch }: PageTelemetryOptions): PageTelemetry {
+  function recordLoad(remote: string, build: string, ms: number, { phase, outcome, script }: ClassifiedFailure): void {
+    const event: LoadEvent = { kind: 'load', remote, build, phase, outcome, ms: Math.min(Math.round(ms), MAX_MS) };
+    record(event);
+    // A failed script the manifest gives an integrity for is asked for again. The event waits in
+    // the queue meanwhile, and is corrected there if the integrity was the cause: a page the
+    // reload guard reloads at once may send it before the answer, as a plain failure.
+    const integrity = script && builds.integrityOf(script);
+    if (script && integrity) {
+      void refusedForIntegrity(script, integrity, fetch).then((refused) => {
+        if (refused) event.outcome = 'integrity';
+      });
+    }
+  }
 
-export function createPageTelemetry(options: PageTelemetryOptions): PageTelemetry {
-  const { record, builds } = options;
-  const checks = { integrityOf: builds.integrityOf, fetch: options.fetch };
-  const recordLoad = (remote: string, build: string, ms: number, { phase, outcome }: ClassifiedFailure) =>
-    record({ kind: 'load', remote, build, phase, outcome, ms: Math.min(Math.max(Math.round(ms), 0), MAX_MS) });
+  function failure(remote: string, build: string, ms: number, error: unknown, phase: LoadPhase): void {
+    recordLoad(remote, build, ms, classifyFailure(error, phase));
+  }
 
   return {
     loadEnded({ remote, id, ms, retried, ok, error }) {
       const build = builds.buildOf(remote);
-      if (ok) {
-        recordLoad(remote, build, ms, { phase: 'expose', outcome: retried ? 'recovered' : 'ok' });
-      } else {
-        void classifyFailure(error, options.phases.phaseOf(id), checks).then((failure) =>
-          recordLoad(remote, build, ms, failure),
-        );
-      }
+      if (ok) recordLoad(remote, build, ms, { phase: 'expose', outcome: retried ? 'recovered' : 'ok' });
+      else failure(remote, build, ms, error, phases.phaseOf(id));
     },
     reloaded(path) {
-      const { pathname } = new URL(path, 'http://page.invalid');
+      const pathname = path.split(/[?#]/)[0] ?? path;
       const part = routePartOf(pathname);
       record({ kind: 'reload', route: routeOf(pathname), remote: part, build: builds.buildOf(part) });
     },
     errorPage(pathname, status, part) {
-      if (Number.isInteger(status) && status >= 400 && status <= 599)
+      if (status >= 400 && status < 600)
         record({ kind: 'error-page', route: routeOf(pathname), status, remote: part ?? HOST_PART });
     },
     renderFailed(remote) {
-      if (isRemote(remote)) recordLoad(remote, builds.buildOf(remote), 0, { phase: 'render', outcome: 'failed' });
+      recordLoad(remote, builds.buildOf(remote), 0, { phase: 'render', outcome: 'failed' });
     },
     chunkFailed(error, remote) {
-      const url = CHUNK_URL.exec(errorMessage(error))?.[1];
-      const owner = url === undefined ? undefined : builds.ownerOf(url);
+      const { script } = classifyFailure(error, 'chunk');
+      const owner = script === undefined ? undefined : builds.ownerOf(script);
       const part = owner?.remote ?? remote;
-      // The host's own chunks are not a remote's load.
-      if (!isRemote(part)) return;
-      const ms = (url && options.durationOf?.(url)) || 0;
-      void classifyFailure(error, 'chunk', checks).then((failure) =>
-        recordLoad(part, owner?.build ?? builds.buildOf(part), ms, failure),
-      );
+      // A chunk of the host's own page (no route's remote, none at a remote's address) is no remote's load.
+      if (part) failure(part, owner?.build ?? builds.buildOf(part), 0, error, 'chunk');
     },
   };
 }

@@ -3,7 +3,7 @@
  * marked with PART_ATTRIBUTE, router/remote-page.tsx and the server's prerendered frame) holds
  * it, or the host for anything outside every remote's part (the header, the footer, error pages).
  */
-import { HOST_PART, PART_ATTRIBUTE, PARTS } from 'shared/telemetry';
+import { HOST_PART, PART_ATTRIBUTE, PARTS } from 'shared/telemetry-values';
 
 export function isPart(value: unknown): value is string {
   return typeof value === 'string' && (PARTS as readonly string[]).includes(value);

@@ -14,16 +14,18 @@ const manifest = (buildId: string | undefined, extra: Record<string, unknown> = 
   ...extra,
 });
 
-/** The loading plugin reading a manifest the way the federation runtime has it fetch one. */
-async function read(builds: ReturnType<typeof createRemoteBuilds>, url: string, body: unknown, remoteName?: string) {
-  jest.spyOn(window, 'fetch').mockResolvedValue(new Response(JSON.stringify(body), { status: 200 }));
+/** The page's loading plugin, reading manifests the way the federation runtime has it fetch them. */
+function pageWith(builds: ReturnType<typeof createRemoteBuilds>) {
   const plugin = loadingPlugin({ timeoutMs: 1_000, allowedOrigins: [ORIGIN], requireIntegrity: true, builds });
   const fetchHook = plugin.fetch as (
     url: string,
     init: RequestInit,
     remoteInfo?: { name: string },
   ) => Promise<Response>;
-  return fetchHook(url, {}, remoteName === undefined ? undefined : { name: remoteName });
+  return (url: string, body: unknown, remoteName?: string) => {
+    jest.spyOn(window, 'fetch').mockResolvedValue(new Response(JSON.stringify(body), { status: 200 }));
+    return fetchHook(url, {}, remoteName === undefined ? undefined : { name: remoteName });
+  };
 }
 
 afterEach(() => jest.restoreAllMocks());
@@ -31,8 +33,9 @@ afterEach(() => jest.restoreAllMocks());
 describe('the builds the page runs', () => {
   it("are each manifest's, by remote and by its scripts' public path, older builds kept", async () => {
     const builds = createRemoteBuilds('host-b7');
-    await read(builds, `${ORIGIN}/builds/g-40/mf-manifest.json`, manifest('g-40'), 'gifts');
-    await read(builds, `${ORIGIN}/mf-manifest.json`, manifest('g-41'), 'gifts');
+    const read = pageWith(builds);
+    await read(`${ORIGIN}/builds/g-40/mf-manifest.json`, manifest('g-40'), 'gifts');
+    await read(`${ORIGIN}/mf-manifest.json`, manifest('g-41'), 'gifts');
 
     expect(builds.buildOf('gifts')).toBe('g-41');
     expect(builds.ownerOf(`${ORIGIN}/7.a1b2.js`)).toEqual({ remote: 'gifts', build: 'g-41' });
@@ -48,24 +51,27 @@ describe('the builds the page runs', () => {
     expect(builds.ownerOf('https://cdn.example.com/lib.js')).toBeUndefined();
   });
 
-  it("take the manifest's own name when the runtime gives none, and a build without an id as unknown", async () => {
+  it('take a build without an id as unknown', async () => {
     const builds = createRemoteBuilds('host-b7');
-    await read(builds, `${ORIGIN}/mf-manifest.json`, manifest(undefined));
+    await pageWith(builds)(`${ORIGIN}/mf-manifest.json`, manifest(undefined), 'gifts');
     expect(builds.buildOf('gifts')).toBe('unknown');
     expect(builds.ownerOf(`${ORIGIN}/remoteEntry.js`)).toEqual({ remote: 'gifts', build: 'unknown' });
   });
 
-  it('ignore a name that is no remote of the registry, and a manifest the host refused', async () => {
+  it('ignore a name that is no remote of the registry, none, and a manifest the host refused', async () => {
     const builds = createRemoteBuilds('host-b7');
-    await read(builds, `${ORIGIN}/mf-manifest.json`, manifest('x-1'), 'intruder');
+    const read = pageWith(builds);
+    await read(`${ORIGIN}/mf-manifest.json`, manifest('x-1'), 'intruder');
+    await read(`${ORIGIN}/other/mf-manifest.json`, manifest('x-2'));
     expect(builds.ownerOf(`${ORIGIN}/remoteEntry.js`)).toBeUndefined();
+    expect(builds.ownerOf(`${ORIGIN}/other/remoteEntry.js`)).toBeUndefined();
     const elsewhere = manifest('g-9', {
       metaData: {
         remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' },
         publicPath: 'https://evil.example/',
       },
     });
-    await expect(read(builds, `${ORIGIN}/mf-manifest.json`, elsewhere, 'gifts')).rejects.toThrow('Refused');
+    await expect(read(`${ORIGIN}/mf-manifest.json`, elsewhere, 'gifts')).rejects.toThrow('Refused');
     expect(builds.buildOf('gifts')).toBe('unknown');
   });
 });

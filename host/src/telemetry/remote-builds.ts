@@ -4,13 +4,16 @@
  * path of the build that serves it. Every build read stays known, so a script of a build the
  * page loaded before a newer one's manifest still names its own build.
  */
-import { manifestBuildId, manifestFileUrl, manifestIntegrity } from 'shared/remote-manifest';
+import { manifestBuildId } from 'shared/remote-manifest';
 import { REMOTE_NAMES } from 'shared/remotes';
-import { HOST_PART, UNKNOWN_BUILD } from 'shared/telemetry';
+import { HOST_PART, UNKNOWN_BUILD } from 'shared/telemetry-values';
 
 export interface RemoteBuilds {
-  /** A manifest the host accepted for `remote`, its files under `publicPath`. */
-  record(remote: string, publicPath: string, manifest: unknown): void;
+  /**
+   * A manifest the host accepted for `remote`, its files under `publicPath`; `integrity` is what
+   * the loading plugin holds of every script's integrity, by URL.
+   */
+  record(remote: string, publicPath: string, manifest: unknown, integrity: ReadonlyMap<string, string>): void;
   /** The build of a part: the host's own, or the last one read of a remote; `unknown` before any. */
   buildOf(part: string): string;
   /** The remote and build whose public path a URL is under. */
@@ -23,14 +26,14 @@ export function createRemoteBuilds(hostBuild: string): RemoteBuilds {
   const latest = new Map<string, string>();
   /** By public path; the longest prefix of a URL wins. */
   const byPublicPath = new Map<string, { remote: string; build: string }>();
-  const integrity = new Map<string, string>();
+  let integrity: ReadonlyMap<string, string> | undefined;
   return {
-    record(remote, publicPath, manifest) {
+    record(remote, publicPath, manifest, integrityByUrl) {
+      integrity = integrityByUrl;
       if (!(REMOTE_NAMES as readonly string[]).includes(remote)) return;
       const build = manifestBuildId(manifest);
       latest.set(remote, build);
       byPublicPath.set(publicPath, { remote, build });
-      for (const [file, value] of manifestIntegrity(manifest)) integrity.set(manifestFileUrl(publicPath, file), value);
     },
     buildOf: (part) => (part === HOST_PART ? hostBuild : (latest.get(part) ?? UNKNOWN_BUILD)),
     ownerOf(url) {
@@ -40,6 +43,6 @@ export function createRemoteBuilds(hostBuild: string): RemoteBuilds {
       }
       return found?.owner;
     },
-    integrityOf: (url) => integrity.get(url),
+    integrityOf: (url) => integrity?.get(url),
   };
 }

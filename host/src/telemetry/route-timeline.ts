@@ -3,7 +3,7 @@
  * page's hiding) belongs to the page it happened on, found by the time it happened. Patterns
  * only (`/gifts/:giftId`), never a path: a path carries a gift's or a redeem session's id.
  */
-import { HOST_PART, NOT_FOUND_ROUTE } from 'shared/telemetry';
+import { HOST_PART, NOT_FOUND_ROUTE } from 'shared/telemetry-values';
 import { matchRoute } from '../route-table/route-table';
 
 /** The route table's pattern for a path; `*` for a path no route matches. */
@@ -25,21 +25,15 @@ export interface RouteTimeline {
 }
 
 export function createRouteTimeline(firstPathname: string): RouteTimeline {
-  // From the document's start (time 0), newest last.
+  // From the document's start (time 0), newest first.
   const entries = [{ time: 0, route: routeOf(firstPathname) }];
-  const last = () => entries[entries.length - 1] as { time: number; route: string };
+  const current = () => (entries[0] as { route: string }).route;
   return {
     record(pathname, time) {
       const route = routeOf(pathname);
-      if (route !== last().route) entries.push({ time, route });
+      if (route !== current()) entries.unshift({ time, route });
     },
-    at(time) {
-      for (let i = entries.length - 1; i > 0; i -= 1) {
-        const entry = entries[i] as { time: number; route: string };
-        if (entry.time <= time) return entry.route;
-      }
-      return entries[0]?.route ?? NOT_FOUND_ROUTE;
-    },
-    current: () => last().route,
+    at: (time) => (entries.find((entry) => entry.time <= time) ?? (entries.at(-1) as { route: string })).route,
+    current,
   };
 }

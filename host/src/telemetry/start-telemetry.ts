@@ -7,14 +7,14 @@
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import { telemetryEnabled, type RuntimeConfig } from 'shared/runtime-config';
-import { TELEMETRY_PATH } from 'shared/telemetry';
+import { TELEMETRY_PATH } from 'shared/telemetry-values';
 import { watchCspViolations } from './csp-violations';
 import { createLoadPhases } from './load-phases';
 import { watchLcpParts, type LcpParts } from './lcp-parts';
 import { createPageTelemetry, type PageTelemetry } from './page-telemetry';
 import { createRemoteBuilds, type RemoteBuilds } from './remote-builds';
 import { createRouteTimeline, type RouteTimeline } from './route-timeline';
-import { browserSendDeps, createTelemetryQueue, type SendDeps } from './telemetry-queue';
+import { createTelemetryQueue } from './telemetry-queue';
 
 export interface Telemetry {
   readonly page: PageTelemetry;
@@ -30,25 +30,16 @@ export interface Telemetry {
   startVitals(): void;
 }
 
-/** How long the browser took over a download, from its resource timing. */
-function durationOf(url: string): number | undefined {
-  return performance.getEntriesByName(url).at(-1)?.duration;
-}
-
-export function startTelemetry(
-  config: RuntimeConfig,
-  hostBuild: string,
-  deps: SendDeps = browserSendDeps(),
-): Telemetry | undefined {
+export function startTelemetry(config: RuntimeConfig, hostBuild: string): Telemetry | undefined {
   if (!telemetryEnabled(config)) return undefined;
-  const queue = createTelemetryQueue(`${config.apiBaseUrl.replace(/\/+$/, '')}${TELEMETRY_PATH}`, hostBuild, deps);
+  const queue = createTelemetryQueue(`${config.apiBaseUrl.replace(/\/+$/, '')}${TELEMETRY_PATH}`, hostBuild);
   const builds = createRemoteBuilds(hostBuild);
   const phases = createLoadPhases();
   const routes = createRouteTimeline(window.location.pathname);
   const lcpParts = watchLcpParts();
   watchCspViolations(document, routes.current, queue.record);
   return {
-    page: createPageTelemetry({ record: queue.record, builds, phases, fetch: deps.fetch, durationOf }),
+    page: createPageTelemetry({ record: queue.record, builds, phases, fetch: (...args) => fetch(...args) }),
     builds,
     plugin: phases.plugin,
     routes,

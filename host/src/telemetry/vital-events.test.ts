@@ -16,9 +16,9 @@ const CONTENT = 'https://content.example.com/';
 
 function context(lcpParts: Map<PerformanceEntry, string> = new Map()): VitalContext {
   const builds = createRemoteBuilds('host-b7');
-  builds.record('gifts', GIFTS_V40, { buildId: 'g-40' });
-  builds.record('gifts', GIFTS_V41, { buildId: 'g-41' });
-  builds.record('content', CONTENT, { buildId: 'c-3' });
+  builds.record('gifts', GIFTS_V40, { buildId: 'g-40' }, new Map());
+  builds.record('gifts', GIFTS_V41, { buildId: 'g-41' }, new Map());
+  builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
   // The visitor landed on the home page, went to the game at 5 s, then to a gift at 9 s.
   const routes = createRouteTimeline('/');
   routes.record('/game', 5_000);

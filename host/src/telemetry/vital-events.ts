@@ -13,7 +13,8 @@ import type {
   LCPMetricWithAttribution,
   TTFBMetricWithAttribution,
 } from 'web-vitals/attribution';
-import { HOST_PART, type VitalEvent } from 'shared/telemetry';
+import type { VitalEvent } from 'shared/telemetry';
+import { HOST_PART } from 'shared/telemetry-values';
 import { isPart } from './parts';
 import type { RemoteBuilds } from './remote-builds';
 import type { RouteTimeline } from './route-timeline';
