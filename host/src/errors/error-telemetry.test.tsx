@@ -1,4 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
+import { telemetryEventSchema } from 'shared/api/contract';
 import type { TelemetryEvent } from 'shared/telemetry';
 import { createLoadPhases } from '../telemetry/load-phases';
 import { createPageTelemetry } from '../telemetry/page-telemetry';
@@ -17,7 +18,8 @@ function recording() {
   builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
   const fetchStub = jest.fn(() => Promise.reject(new TypeError('Failed to fetch')));
   const telemetry = createPageTelemetry({
-    record: (event) => events.push(event),
+    // Each as the API's contract takes it.
+    record: (event) => events.push(telemetryEventSchema.parse(event) as TelemetryEvent),
     builds,
     phases: createLoadPhases(),
     fetch: fetchStub,

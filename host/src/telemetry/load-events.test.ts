@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ComponentType } from 'react';
+import { telemetryEventSchema } from 'shared/api/contract';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import type { LoadEvent, TelemetryEvent } from 'shared/telemetry';
@@ -192,6 +193,8 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(events).toEqual([first]);
+    // As the API's contract takes it.
+    expect(telemetryEventSchema.parse(first)).toEqual(first);
     return { event: first as LoadEvent, page };
   }
   return { load, hung };

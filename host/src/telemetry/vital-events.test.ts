@@ -5,10 +5,19 @@ import type {
   LCPMetricWithAttribution,
   TTFBMetricWithAttribution,
 } from 'web-vitals/attribution';
+import { telemetryEventSchema } from 'shared/api/contract';
+import type { VitalEvent } from 'shared/telemetry';
 import { partOf } from './parts';
 import { createRemoteBuilds } from './remote-builds';
 import { createRouteTimeline } from './route-timeline';
-import { longestScriptOwner, vitalEvent, type VitalContext } from './vital-events';
+import { longestScriptOwner, vitalEvent as eventOf, type AttributedMetric, type VitalContext } from './vital-events';
+
+/** The event, checked against the API's contract. */
+function vitalEvent(metric: AttributedMetric, context: VitalContext): VitalEvent {
+  const event = eventOf(metric, context);
+  expect(telemetryEventSchema.parse(event)).toEqual(event);
+  return event;
+}
 
 const GIFTS_V41 = 'https://gifts.example.com/v41/';
 const GIFTS_V40 = 'https://gifts.example.com/v40/';
