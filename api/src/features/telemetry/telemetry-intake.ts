@@ -14,7 +14,7 @@ import { type KnownOrigin } from './csp-labels';
 import { type BatchResult, type TelemetryMetrics } from './telemetry-metrics';
 
 const TOO_LARGE = 'FST_ERR_CTP_BODY_TOO_LARGE';
-export const LIMITED_MESSAGE = 'Too much telemetry from your network. Try again in a minute.';
+const LIMITED_MESSAGE = 'Too much telemetry from your network. Try again in a minute.';
 
 function resultOf(error: FastifyError): BatchResult | undefined {
   if (error.code === TOO_LARGE) return 'too_large';

@@ -12,9 +12,9 @@
 import { telemetryBatchSchema } from 'shared/api/contract';
 import { TELEMETRY_MAX_BYTES, TELEMETRY_PATH } from 'shared/telemetry';
 import { type App, type AppContext } from '../../app-context';
-import { knownOriginsOf, installIntake } from './telemetry-intake';
-import { recordBatch } from './record-batch';
 import { registerCspReports } from './csp-reports-route';
+import { recordBatch } from './record-batch';
+import { installIntake, knownOriginsOf } from './telemetry-intake';
 import { createTelemetryMetrics } from './telemetry-metrics';
 
 /** Both telemetry routes: the pages' batches here, the browsers' CSP reports (csp-reports-route.ts). */
