@@ -28,8 +28,19 @@ declare module 'autocannon' {
       statusCodeStats: Record<string, { count: number }>;
     }
 
+    interface Request {
+      method?: 'GET' | 'POST';
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      /** Called before each request is sent; returns the request to send. */
+      setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+    }
+
     interface Options {
       url: string;
+      /** Sent in turn by every connection, instead of `method`, `headers` and `body`. */
+      requests?: Request[];
       connections?: number;
       /** Seconds. */
       duration?: number;

@@ -2,17 +2,20 @@
  * `npm run bench -w api` (`-- --quick` for a short smoke run): where the API's time goes.
  *
  * Starts a throwaway PostgreSQL cluster, the API on PGlite and on PostgreSQL (each its own
- * process, LOG_LEVEL=info, output drained through a pipe) and a bare Fastify server, then:
+ * process, LOG_LEVEL=info, output drained through a pipe, reading the parts' builds from a
+ * server of the bench's, parts.ts) and a bare Fastify server, then:
  *   1. saturation throughput of GET gift, interleaved rounds, as ratios to bare Fastify;
  *   2. latency of GET gift at a fixed rate;
  *   3. the same reads while plays are written;
  *   4. completions on two API processes sharing one database, checked for exactly-once
  *      (exit code 1 when violated);
- *   5. pgbench -S on the same cluster, for reference.
+ *   5. telemetry batches per second from many clients, on PostgreSQL;
+ *   6. pgbench -S on the same cluster, for reference.
  * Everything started is stopped at the end, also on failure and on Ctrl-C.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { freePort } from 'testbed/free-port';
 import { killProcesses } from 'testbed/process';
 import { raceCompletions } from './completions';
 import { describeCpu, measureCpu } from './cpu';
@@ -21,6 +24,7 @@ import { abortLoads } from './load';
 import { findPgbench, runPgbench } from './pgbench';
 import { heading, note, rps, statuses, table } from './report';
 import { fixedRate, readsDuringWrites } from './latency';
+import { type Parts, startParts } from './parts';
 import {
   createWorkspace,
   type Postgres,
@@ -31,6 +35,7 @@ import {
   type Workspace,
 } from './servers';
 import { type Settings, type Target, wonGift } from './target';
+import { telemetryIngest } from './telemetry';
 import { throughput } from './throughput';
 
 const QUICK = process.argv.includes('--quick');
@@ -70,6 +75,7 @@ const NO_LIMITS = {
 
 let workspace: Workspace | undefined;
 let postgres: Postgres | undefined;
+let parts: Parts | undefined;
 const servers: Server[] = [];
 
 async function stopServers(): Promise<void> {
@@ -79,6 +85,7 @@ async function stopServers(): Promise<void> {
 async function cleanUp(): Promise<void> {
   abortLoads();
   await stopServers();
+  await parts?.close();
   await postgres?.cluster.stop();
   workspace?.remove();
   sharedAgent.destroy();
@@ -98,11 +105,11 @@ async function section<T>(work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function completionSection(url: string, catalogueFile: string): Promise<boolean> {
+async function completionSection(url: string, common: Record<string, string>): Promise<boolean> {
   heading(
     `4. Completions on 2 API processes sharing one PostgreSQL database (${COMPLETION_GIFTS} gifts, 16 concurrent requests, duplicates included)`,
   );
-  const env = { ...NO_LIMITS, DATABASE_URL: url, PRIZE_CATALOGUE_FILE: catalogueFile, GAME_WIN_RATE: '1' };
+  const env = { ...common, DATABASE_URL: url, GAME_WIN_RATE: '1' };
   const apis = await Promise.all([1, 2].map((n) => startApi(`API process ${n}`, env)));
   servers.push(...apis);
   const [first, second] = apis;
@@ -124,9 +131,25 @@ async function completionSection(url: string, catalogueFile: string): Promise<bo
   return report.problems.length === 0;
 }
 
+async function telemetrySection(url: string, common: Record<string, string>): Promise<void> {
+  const current = parts;
+  if (!current) throw new Error('the parts’ builds are not served');
+  const metricsPort = await freePort();
+  // The bench's requests come from loopback, where it sets X-Forwarded-For as a proxy would.
+  const api = await startApi('PostgreSQL (telemetry)', {
+    ...common,
+    DATABASE_URL: url,
+    TRUST_PROXY: '127.0.0.1',
+    METRICS_PORT: String(metricsPort),
+  });
+  servers.push(api);
+  await telemetryIngest(api, `http://127.0.0.1:${metricsPort}/metrics`, current, SETTINGS);
+  await stopServers();
+}
+
 async function pgbenchSection(pg: Postgres): Promise<void> {
   const binary = findPgbench();
-  heading('5. pgbench -S on the same cluster (reference), 10 clients');
+  heading('6. pgbench -S on the same cluster (reference), 10 clients');
   if (!binary) return note('pgbench not found in /usr/lib/postgresql/*/bin: skipped');
   const runs = await runPgbench(binary, await pg.createDatabase('bench_pgbench'), {
     clients: 10,
@@ -144,11 +167,12 @@ async function main(): Promise<number> {
   const started = performance.now();
   console.log(`api bench${QUICK ? ' (--quick)' : ''}: Node ${process.version}, pid ${process.pid}`);
   workspace = createWorkspace();
+  parts = await startParts();
   postgres = await startPostgres();
   const apiUrl = await postgres.createDatabase(API_DATABASE);
   const twoUrl = await postgres.createDatabase('bench_two');
 
-  const common = { ...NO_LIMITS, PRIZE_CATALOGUE_FILE: workspace.catalogueFile };
+  const common = { ...NO_LIMITS, ...parts.env, PRIZE_CATALOGUE_FILE: workspace.catalogueFile };
   const [pglite, pg] = await Promise.all([
     startApi('PGlite', { ...common, PGLITE_DATA_DIR: join(workspace.dir, 'pglite') }),
     startApi('PostgreSQL', { ...common, DATABASE_URL: apiUrl }),
@@ -171,8 +195,8 @@ async function main(): Promise<number> {
   await section(() => readsDuringWrites(apis, SETTINGS));
   await stopServers();
 
-  const catalogueFile = workspace.catalogueFile;
-  const exactlyOnce = await section(() => completionSection(twoUrl, catalogueFile));
+  const exactlyOnce = await section(() => completionSection(twoUrl, common));
+  await section(() => telemetrySection(apiUrl, common));
   const cluster = postgres;
   await section(() => pgbenchSection(cluster));
   console.log(`\ntotal wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
