@@ -94,6 +94,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     runtime: { registerRemotes, loadRemote, preloadRemote },
     onRemoteLoaded: (name: RemoteName, entryUrl) => void versionCheck.trackRemote(name, entryUrl),
     onLoadEnd: telemetry?.page.loadEnded,
+    onLoadRetry: telemetry?.page.loadRetried,
   });
   const reloadDeps = { ...browserReloadDeps, onReload: telemetry?.page.reloaded };
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, reloadDeps, startedAt);

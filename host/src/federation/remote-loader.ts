@@ -63,6 +63,8 @@ export interface RemoteLoaderOptions {
   log?: (message: string, error: unknown) => void;
   /** Told how each load ended. */
   onLoadEnd?: (end: LoadEnd) => void;
+  /** Told of each failed attempt that is tried again, before the pause. */
+  onLoadRetry?: (attempt: Pick<LoadEnd, 'remote' | 'id' | 'error'>) => void;
   /** The clock loads are timed with, in ms; `performance.now()` unless a test gives its own. */
   now?: () => number;
 }
@@ -117,7 +119,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
     remote: RemoteName,
     module: string,
     id: string,
-    onRetry: () => void,
+    onRetry: (error: unknown) => void,
   ): Promise<unknown> {
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -130,7 +132,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
         const delay = retryDelays[attempt];
         if (delay === undefined || isTimeout(error) || !isLoadFailure(error)) throw error;
         log(`Loading ${id} failed; trying again in ${delay} ms.`, error);
-        onRetry();
+        onRetry(error);
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -160,8 +162,9 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       let retried = false;
       const loading = prefetchesOf(remote)
         .then(() =>
-          loadWithRetries(remote, module, id, () => {
+          loadWithRetries(remote, module, id, (error) => {
             retried = true;
+            options.onLoadRetry?.({ remote, id, error });
           }),
         )
         .then((exports) => {

@@ -99,7 +99,13 @@ type Attempt = { at: Step; error: (folder: string) => unknown } | { hangsAt: Ste
  * fetches the remote's manifest from `folder` through the loading plugin and calls the hooks as
  * the federation runtime does, then meets `attempts` in turn (the last one again and again).
  */
-function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
+function setUp(
+  folder: string,
+  attempts: Attempt[],
+  remoteTimeoutMs = 5_000,
+  /** Each retry waits until the requests made again have their answers, as the loader's pauses outlast them. */
+  { answersBeforeRetry = false } = {},
+) {
   const builds = createRemoteBuilds('host-b7');
   const phases = createLoadPhases();
   const plugin = phases.plugin as unknown as Record<string, (args: Record<string, unknown>) => unknown>;
@@ -122,6 +128,7 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
     registerRemotes: () => undefined,
     preloadRemote: async () => undefined,
     async loadRemote<T>(id: string) {
+      if (answersBeforeRetry && attempt > 0) await Promise.allSettled(diagnostics);
       const meets = attempts[Math.min(attempt, attempts.length - 1)] ?? 'ok';
       attempt += 1;
       clock += 150;
@@ -155,12 +162,15 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
   };
 
   const events: TelemetryEvent[] = [];
+  /** Each event as it was when recorded: what a page reloaded at once would send. */
+  const asRecorded: TelemetryEvent[] = [];
   /** The page's requests for a failed script again, to tell its integrity from the network. */
   const diagnostics: Promise<unknown>[] = [];
   let recorded: (event: TelemetryEvent) => void = () => undefined;
   const telemetry = createPageTelemetry({
     record: (event) => {
       events.push(event);
+      asRecorded.push({ ...event });
       recorded(event);
     },
     builds,
@@ -177,6 +187,7 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
     retryDelaysMs: [1, 1],
     log: () => undefined,
     onLoadEnd: telemetry.loadEnded,
+    onLoadRetry: telemetry.loadRetried,
     now: () => clock,
   });
 
@@ -197,7 +208,7 @@ function setUp(folder: string, attempts: Attempt[], remoteTimeoutMs = 5_000) {
     expect(telemetryEventSchema.parse(first)).toEqual(first);
     return { event: first as LoadEvent, page };
   }
-  return { load, hung };
+  return { load, hung, asRecorded };
 }
 
 describe('remote load events', () => {
@@ -271,6 +282,17 @@ describe('remote load events', () => {
       { at: 'entry', error: (folder) => scriptNetworkError(`${base}/${folder}/remoteEntry.js`) },
     ]);
     expect((await blip.load()).event).toMatchObject({ phase: 'entry', outcome: 'failed' });
+  });
+
+  it('knows the entry was refused for its bytes when the retries are over, so a page reloaded at once still says so', async () => {
+    const tampered = setUp(
+      'tampered',
+      [{ at: 'entry', error: (folder) => scriptNetworkError(`${base}/${folder}/remoteEntry.js`) }],
+      5_000,
+      { answersBeforeRetry: true },
+    );
+    expect((await tampered.load()).event).toMatchObject({ phase: 'entry', outcome: 'integrity' });
+    expect(tampered.asRecorded).toEqual([expect.objectContaining({ phase: 'entry', outcome: 'integrity' })]);
   });
 
   it("tells a chunk the browser refused for its bytes, as the chunk's failure", async () => {

@@ -16,6 +16,8 @@ import { routeOf, routePartOf } from './route-timeline';
 export interface PageTelemetry {
   /** A `remotes.load()` ended (remote-loader.ts). */
   loadEnded(end: LoadEnd): void;
+  /** An attempt of a load failed and will be tried again. */
+  loadRetried(attempt: Pick<LoadEnd, 'error'>): void;
   /** The reload guard reloads the page to `path`. */
   reloaded(path: string): void;
   /** An error page is shown on `pathname`: its status and the part whose page it replaces. */
@@ -37,15 +39,34 @@ export interface PageTelemetryOptions {
 const MAX_MS = 10 * 60_000;
 
 export function createPageTelemetry({ record, builds, phases, fetch }: PageTelemetryOptions): PageTelemetry {
+  /** Whether the browser refused a script for its integrity, by URL: asked once, known once answered. */
+  const diagnoses = new Map<string, { answer: Promise<boolean>; refused?: boolean }>();
+
+  /** Asks again for a failed script the manifest gives an integrity for; undefined for another. */
+  function diagnose(script: string | undefined): { answer: Promise<boolean>; refused?: boolean } | undefined {
+    const integrity = script && builds.integrityOf(script);
+    if (!script || !integrity) return undefined;
+    let diagnosis = diagnoses.get(script);
+    if (!diagnosis) {
+      const started: { answer: Promise<boolean>; refused?: boolean } = {
+        answer: refusedForIntegrity(script, integrity, fetch).then((refused) => (started.refused = refused)),
+      };
+      diagnosis = started;
+      diagnoses.set(script, diagnosis);
+    }
+    return diagnosis;
+  }
+
   function recordLoad(remote: string, build: string, ms: number, { phase, outcome, script }: ClassifiedFailure): void {
     const event: LoadEvent = { kind: 'load', remote, build, phase, outcome, ms: Math.min(Math.round(ms), MAX_MS) };
+    // A failed script is asked for again from its first failed attempt (loadRetried), so the
+    // answer is known by the time the retries are over and the reload guard may reload at once.
+    // Without one yet, the event waits in the queue and is corrected there when it comes.
+    const diagnosis = diagnose(script);
+    if (diagnosis?.refused) event.outcome = 'integrity';
     record(event);
-    // A failed script the manifest gives an integrity for is asked for again. The event waits in
-    // the queue meanwhile, and is corrected there if the integrity was the cause: a page the
-    // reload guard reloads at once may send it before the answer, as a plain failure.
-    const integrity = script && builds.integrityOf(script);
-    if (script && integrity) {
-      void refusedForIntegrity(script, integrity, fetch).then((refused) => {
+    if (diagnosis && diagnosis.refused === undefined) {
+      void diagnosis.answer.then((refused) => {
         if (refused) event.outcome = 'integrity';
       });
     }
@@ -60,6 +81,9 @@ export function createPageTelemetry({ record, builds, phases, fetch }: PageTelem
       const build = builds.buildOf(remote);
       if (ok) recordLoad(remote, build, ms, { phase: 'expose', outcome: retried ? 'recovered' : 'ok' });
       else failure(remote, build, ms, error, phases.phaseOf(id));
+    },
+    loadRetried({ error }) {
+      diagnose(classifyFailure(error, 'entry').script);
     },
     reloaded(path) {
       const pathname = path.split(/[?#]/)[0] ?? path;
