@@ -22,6 +22,8 @@ export const REMOTES_DIR = join(TOPOLOGY_DIR, 'remotes');
 
 export interface ApiProcess extends RunningProcess {
   port: number;
+  /** Its metrics listener (METRICS_PORT), host:port on loopback. */
+  metrics: string;
 }
 
 export interface Topology {
@@ -31,6 +33,8 @@ export interface Topology {
   /** nginx's stub_status on its loopback status server, as prometheus-nginx-exporter reads it. */
   nginxStatusUrl: string;
   host: RunningProcess;
+  /** The host's server's metrics listener, host:port on loopback. */
+  hostMetrics: string;
   apis: ApiProcess[];
   database: Cluster;
   remoteFolder(remote: RemoteName): string;
@@ -51,10 +55,20 @@ export function deployRemote(remote: RemoteName, target: string, from?: string):
   });
 }
 
-/** What each API process is started with; `port` differs. */
-function apiEnv(origin: string, databaseUrl: string, port: number): Record<string, string> {
+/** Each remote's manifest on the public origin, by the variable the host's server and the API read it from. */
+function remoteUrls(origin: string): Record<string, string> {
+  return Object.fromEntries(
+    REMOTE_NAMES.map((remote) => [REMOTES[remote].urlEnv, `${origin}/remotes/${remote}/mf-manifest.json`]),
+  );
+}
+
+/** What each API process is started with; the ports differ. */
+function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: number): Record<string, string> {
   return {
     API_PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    // The builds the telemetry's labels may name: those the parts publish at the public origin.
+    ...remoteUrls(origin),
     API_HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '5',
@@ -79,6 +93,7 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
     const [nginxPort, hostPort, statusPort] = [await freePort(), await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${nginxPort}`;
     const apiPorts = [await freePort(), await freePort()];
+    const [hostMetricsPort, ...apiMetricsPorts] = [await freePort(), await freePort(), await freePort()];
     const remoteFolder = (remote: RemoteName) => join(REMOTES_DIR, remote);
     await Promise.all(REMOTE_NAMES.map((remote) => deployRemote(remote, remoteFolder(remote))));
     const database = await starting;
@@ -101,12 +116,13 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
     // One process first: it applies the migrations; the second finds none left to apply.
     const apis: ApiProcess[] = [];
     for (const [index, port] of apiPorts.entries()) {
+      const metricsPort = apiMetricsPorts[index] ?? 0;
       const api = startBundle(`topology-api-${index + 1}`, join(ROOT_DIR, 'api'), 'dist/index.js', {
-        ...apiEnv(origin, database.url, port),
+        ...apiEnv(origin, database.url, port, metricsPort),
       });
       started.push(api);
       await waitUntilHealthy(api, `http://127.0.0.1:${port}/api/health/ready`);
-      apis.push({ ...api, port });
+      apis.push({ ...api, port, metrics: `127.0.0.1:${metricsPort}` });
     }
     const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', {
       HOST_PORT: String(hostPort),
@@ -115,9 +131,8 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
       HOST_ORIGIN: origin,
       TRUST_PROXY: 'loopback',
       REMOTE_REFRESH_MS: '500',
-      ...Object.fromEntries(
-        REMOTE_NAMES.map((remote) => [REMOTES[remote].urlEnv, `${origin}/remotes/${remote}/mf-manifest.json`]),
-      ),
+      METRICS_PORT: String(hostMetricsPort),
+      ...remoteUrls(origin),
       ...options.hostEnv,
     });
     started.push(host);
@@ -127,6 +142,7 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
       nginx,
       nginxStatusUrl: `http://127.0.0.1:${statusPort}/stub_status`,
       host,
+      hostMetrics: `127.0.0.1:${hostMetricsPort}`,
       apis,
       database,
       remoteFolder,

@@ -1,0 +1,286 @@
+/**
+ * Operators see what visitors see: the production topology (nginx, the host's server, the
+ * deployed remotes, two API processes on PostgreSQL) with Debian's Prometheus on the
+ * configuration and rules of deploy/prometheus, scraping every server's metrics listener and
+ * nginx and PostgreSQL through their exporters. Visitors play the journey and open pages; one
+ * visitor's gifts chunk is blocked, another's gifts entry is tampered with. Within 30 s
+ * Prometheus shows the failures under the gifts remote and the build the visitors were served,
+ * the vitals under the part that owns them, and the failure-ratio alert firing; nothing any
+ * telemetry body or metric carries names a gift, a redeem session, an email or a voucher code.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { runToEnd, stopProcess } from 'testbed/process';
+import { startPrometheus, type RunningPrometheus, type Sample } from 'testbed/prometheus';
+import { startNginxExporter, startPostgresExporter, type RunningExporter } from 'testbed/prometheus-exporters';
+import { waitForRenderedPage } from '../support/app-page';
+import { openSession, type BrowserSession } from '../support/browser';
+import { expect, test } from '../support/fixtures';
+import { startTopology, TOPOLOGY_DIR, type Topology } from '../support/topology';
+import { ROOT_DIR } from '../support/test-env';
+
+const EMAIL = 'observed.winner@example.com';
+/** Healthy loads of the gifts remote: the alert wants at least 50 over 5 minutes. */
+const HEALTHY_VISITORS = 6;
+const VISITS_EACH = 10;
+/** How soon the operator sees what the visitors met. */
+const VISIBLE_WITHIN_MS = 30_000;
+
+// The topology is servers of its own, on ports of the worker's block: none of the suite's.
+test.use({ serverOptions: { only: [] } });
+
+let topology: Topology;
+let prometheus: RunningPrometheus;
+const exporters: RunningExporter[] = [];
+let visitors: BrowserSession;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(300_000);
+  topology = await startTopology();
+  const dir = join(TOPOLOGY_DIR, 'prometheus');
+  mkdirSync(dir, { recursive: true });
+  exporters.push(
+    ...(await Promise.all([
+      startNginxExporter(topology.nginxStatusUrl, { logDir: dir }),
+      startPostgresExporter(topology.database.url, { logDir: dir }),
+    ])),
+  );
+  const [nginxExporter, postgresExporter] = exporters;
+  // The configuration as an operator makes it (docs/operations.md), scraping every second.
+  const configFile = join(dir, 'gift-box.yml');
+  await runToEnd({
+    name: 'npm run prometheus-config',
+    command: 'npm',
+    args: ['run', '--silent', 'prometheus-config', '--', configFile],
+    cwd: ROOT_DIR,
+    env: {
+      ...process.env,
+      GIFT_BOX_METRICS_API: topology.apis.map((api) => api.metrics).join(','),
+      GIFT_BOX_METRICS_HOST: topology.hostMetrics,
+      GIFT_BOX_NGINX_EXPORTER: nginxExporter?.address,
+      GIFT_BOX_POSTGRES_EXPORTER: postgresExporter?.address,
+      GIFT_BOX_SCRAPE_INTERVAL: '1s',
+    },
+    output: join(dir, 'prometheus-config.log'),
+  });
+  prometheus = await startPrometheus({ dir, config: readFileSync(configFile, 'utf8') });
+  // Every target scraped before a visitor comes: a series a batch creates is then counted whole.
+  await prometheus.waitForTargetsUp(30_000);
+  visitors = await openSession(browser, { baseURL: topology.origin });
+});
+
+test.afterAll(async () => {
+  await visitors?.close();
+  await prometheus?.stop();
+  await Promise.all(exporters.map((exporter) => stopProcess(exporter, { hard: true })));
+  await topology?.stop();
+});
+
+/** Where the pages' sendBeacon keeps a copy of each body it sends, one key per body. */
+const BODY_KEY = 'e2e-telemetry-body:';
+
+/**
+ * Keeps a copy of every telemetry batch the page sends. The browser shows a test neither a
+ * beacon's body nor the request (it goes as the page is left), so the page's own sendBeacon
+ * keeps each body in the origin's localStorage as it sends it (the queue looks sendBeacon up as
+ * it sends), a key of its own per body, for `sentBodies` to read once the pages are gone.
+ */
+async function recordTelemetry(page: Page): Promise<void> {
+  await page.addInitScript((prefix) => {
+    const send = navigator.sendBeacon.bind(navigator);
+    let count = 0;
+    const page = Math.random().toString(36).slice(2);
+    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => {
+      count += 1;
+      if (typeof data === 'string') localStorage.setItem(`${prefix}${page}:${count}`, data);
+      return send(url, data);
+    };
+  }, BODY_KEY);
+}
+
+/** Every body the visitors' pages sent, read from the origin's localStorage. */
+async function sentBodies(): Promise<string[]> {
+  const { page } = await visitors.newPage();
+  await page.goto('/robots.txt');
+  const found = await page.evaluate(
+    (prefix) =>
+      Object.keys(localStorage)
+        .filter((key) => key.startsWith(prefix))
+        .map((key) => localStorage.getItem(key) ?? ''),
+    BODY_KEY,
+  );
+  await page.close();
+  return found;
+}
+
+/** Leaves the page as a visitor does: it is hidden, and its queued telemetry goes. */
+async function leave(page: Page): Promise<void> {
+  await page.goto('about:blank');
+  await page.close();
+}
+
+async function buildOf(remote: string): Promise<string> {
+  const response = await fetch(`${topology.origin}/remotes/${remote}/mf-manifest.json`);
+  const manifest = (await response.json()) as { buildId?: string };
+  if (!manifest.buildId) throw new Error(`the ${remote} manifest names no build`);
+  return manifest.buildId;
+}
+
+/** What a whole journey leaves behind that no telemetry or metric may carry. */
+interface Secrets {
+  giftId: string;
+  redeemId: string;
+  voucher: string;
+}
+
+async function playTheJourney(): Promise<Secrets> {
+  const { page } = await visitors.newPage();
+  await recordTelemetry(page);
+  expect((await page.goto('/game'))?.status()).toBe(200);
+  await page.getByRole('button', { name: 'Box 2' }).click();
+  await page.getByRole('heading', { name: 'You won!' }).waitFor();
+  await page.getByRole('link', { name: 'Open your gift' }).click();
+  await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+  const giftId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
+  await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+  await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+  const redeemId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  await page.getByRole('textbox', { name: /Email address/ }).fill(EMAIL);
+  await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
+  await page.getByRole('button', { name: 'Redeem my gift' }).click();
+  const voucher = page.getByRole('group', { name: 'Voucher code' });
+  await voucher.waitFor();
+  const code = /[0-9A-Z]{4}(-[0-9A-Z]{4}){6}/.exec(await voucher.innerText())?.[0] ?? '';
+  expect(code).not.toBe('');
+  // A full load of the gift's page, then away: its vitals and loads are sent with the rest.
+  await page.goto(`/gifts/${giftId}`);
+  await waitForRenderedPage(page);
+  await leave(page);
+  return { giftId, redeemId, voucher: code };
+}
+
+/** A visitor opening the game page `visits` times, each a full page load of the gifts remote. */
+async function openTheGame(visits: number): Promise<void> {
+  const { page } = await visitors.newPage();
+  await recordTelemetry(page);
+  for (let visit = 0; visit < visits; visit += 1) {
+    expect((await page.goto('/game'))?.status()).toBe(200);
+    await page.getByRole('button', { name: 'Box 2' }).waitFor();
+    await waitForRenderedPage(page);
+  }
+  await leave(page);
+}
+
+/** A visitor whose gifts remote fails: `breakIt` routes its requests; the page says the part is unavailable. */
+async function failingVisitor(breakIt: (page: Page) => Promise<void>): Promise<void> {
+  const { page } = await visitors.newPage();
+  await recordTelemetry(page);
+  await breakIt(page);
+  await page.goto('/game');
+  await page.getByText('Part of this page didn’t load, so it may not be up to date.').waitFor({ timeout: 30_000 });
+  await leave(page);
+}
+
+const values = (samples: Sample[]) => samples.map((sample) => Number(sample.value[1]));
+
+test('a blocked chunk and a tampered entry reach Prometheus under the gifts remote and its build within 30 s, with the vitals of each part, and the failure-ratio alert fires; no telemetry or metric names a gift, a redeem, an email or a code', async () => {
+  test.setTimeout(240_000);
+  const build = await buildOf('gifts');
+  const [secrets] = await Promise.all([
+    playTheJourney(),
+    ...Array.from({ length: HEALTHY_VISITORS }, () => openTheGame(VISITS_EACH)),
+  ]);
+
+  // One visitor's expose chunk of the game page never arrives; another's remote entry has bytes
+  // that are not those its manifest's integrity names.
+  await failingVisitor(async (page) => {
+    await page.route(/\/remotes\/gifts\/__federation_expose_GamePage\.[^/]*\.js$/, (route) => route.abort('failed'));
+  });
+  await failingVisitor(async (page) => {
+    await page.route(/\/remotes\/gifts\/remoteEntry\.js$/, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: `${await response.text()}\n;window.__tampered = true;` });
+    });
+  });
+  const failedAt = Date.now();
+
+  // Each failing visitor's page, and the one reload the guard gave it: two loads each.
+  let seen: Record<string, number> = {};
+  const failures = await prometheus
+    .waitFor(
+      'the failed gifts loads under the build served',
+      async () => {
+        const samples = await prometheus.vector(
+          `sum by (phase, outcome) (giftbox_remote_loads_total{remote="gifts", build="${build}", outcome!="ok"})`,
+        );
+        const counts = Object.fromEntries(
+          samples.map((sample) => [`${sample.metric.phase}/${sample.metric.outcome}`, Number(sample.value[1])]),
+        );
+        seen = counts;
+        return Object.values(counts).reduce((sum, count) => sum + count, 0) >= 4 ? counts : undefined;
+      },
+      VISIBLE_WITHIN_MS,
+    )
+    .catch(async (error: unknown) => {
+      const batches = await prometheus.vector('sum by (result) (giftbox_telemetry_batches_total)');
+      const results = batches.map((sample) => `${sample.metric.result}: ${sample.value[1]}`).join(', ');
+      throw new Error(`${(error as Error).message}; failed loads seen: ${JSON.stringify(seen)}; batches: ${results}`);
+    });
+  expect(failures).toEqual({ 'chunk/failed': 2, 'entry/integrity': 2 });
+  expect(
+    values(await prometheus.vector(`sum(giftbox_reloads_total{route="/game", remote="gifts", build="${build}"})`)),
+  ).toEqual([2]);
+
+  const firing = await prometheus.waitFor(
+    'RemoteBuildLoadFailures firing for the gifts build',
+    async () =>
+      (await prometheus.alerts()).find(
+        (alert) =>
+          alert.labels.alertname === 'RemoteBuildLoadFailures' &&
+          alert.state === 'firing' &&
+          alert.labels.remote === 'gifts' &&
+          alert.labels.build === build,
+      ),
+    VISIBLE_WITHIN_MS - (Date.now() - failedAt),
+  );
+  expect(firing.annotations.runbook).toBeTruthy();
+  expect(
+    values(await prometheus.vector(`ALERTS{alertname="RemoteBuildLoadFailures", alertstate="firing", remote="gifts"}`)),
+  ).toEqual([1]);
+  const loads = values(
+    await prometheus.vector(`sum(giftbox_remote_loads_total{remote="gifts", build="${build}", outcome="ok"})`),
+  );
+  expect(loads[0]).toBeGreaterThanOrEqual(HEALTHY_VISITORS * VISITS_EACH);
+
+  // The vitals of the game page belong to the gifts remote, and to its build.
+  const lcp = await prometheus.vector(
+    `sum by (remote, build) (giftbox_web_vital_seconds_count{metric="LCP", route="/game"})`,
+  );
+  expect(lcp.map((sample) => sample.metric)).toContainEqual({ remote: 'gifts', build });
+  const routes = await prometheus.vector(`count by (route, remote) (giftbox_web_vital_seconds_count)`);
+  for (const { metric } of routes) {
+    // A page's vitals are its remote's or the host's layout's, never another remote's.
+    if (metric.route === '/game' || metric.route === '/gifts/:giftId')
+      expect(['gifts', 'host']).toContain(metric.remote);
+  }
+
+  // Nothing personal anywhere: every body sent, every API process's and the host's metrics, and
+  // every series Prometheus holds.
+  const bodies = await sentBodies();
+  expect(bodies.length).toBeGreaterThanOrEqual(HEALTHY_VISITORS * VISITS_EACH);
+  expect(bodies.every((body) => body.startsWith('{"host":'))).toBe(true);
+  const metricsTexts = await Promise.all(
+    [...topology.apis.map((api) => api.metrics), topology.hostMetrics].map(async (address) =>
+      (await fetch(`http://${address}/metrics`)).text(),
+    ),
+  );
+  const series = JSON.stringify(await prometheus.vector('{__name__=~"giftbox_.+"}'));
+  const everything = [...bodies, ...metricsTexts, series];
+  for (const secret of [secrets.giftId, secrets.redeemId, secrets.voucher, EMAIL, 'example.com']) {
+    for (const text of everything) expect(text).not.toContain(secret);
+  }
+  // No path with an id either: route patterns only.
+  for (const text of everything) expect(text).not.toMatch(/\/(gifts|redeem)\/[A-Za-z0-9_-]{24}/);
+});
