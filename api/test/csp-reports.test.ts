@@ -82,6 +82,8 @@ describe('Reporting API reports (application/reports+json)', () => {
     // A remote's origin (its manifest URL's); an unknown directive; a page no route matches.
     expect(await valueOf(metrics, CSP, { route: '*', directive: 'other', blocked: 'http://localhost:3003' })).toBe(1);
     expect(await valueOf(metrics, CSP)).toBe(5);
+    // The browsers' own reports, apart from what the pages tell of the same violations.
+    expect(await valueOf(metrics, CSP, { source: 'report' })).toBe(5);
     expect(await valueOf(metrics, 'giftbox_telemetry_batches_total', { result: 'accepted' })).toBe(1);
   });
 

@@ -110,6 +110,9 @@ describe('a batch from the host’s page', () => {
     ).toBe(1);
     expect(await valueOf(metrics, csp, { directive: 'connect-src', blocked: 'http://localhost:3001' })).toBe(1);
     expect(await valueOf(metrics, csp, { directive: 'style-src-attr', blocked: 'inline' })).toBe(1);
+    // Told by the page, apart from the browsers' own reports of the same violations.
+    expect(await valueOf(metrics, csp, { source: 'page' })).toBe(3);
+    expect(await valueOf(metrics, csp, { source: 'report' })).toBe(0);
     expect(await valueOf(metrics, BATCHES, { result: 'accepted' })).toBe(1);
     const everything = await metrics.metrics();
     expect(everything).not.toContain('evil.example');

@@ -58,7 +58,7 @@ function apiRegistry(): { registry: Registry; telemetry: TelemetryMetrics } {
     telemetry.webVitalSeconds.observe({ metric, route: '/', remote: 'content', build: 'c1' }, seconds);
   }
   telemetry.webVitalCls.observe({ route: '/game', remote: 'gifts', build: 'b1' }, 0.02);
-  telemetry.cspViolations.inc({ route: '/game', directive: 'script-src-elem', blocked: 'inline' });
+  telemetry.cspViolations.inc({ route: '/game', directive: 'script-src-elem', blocked: 'inline', source: 'page' });
   telemetry.batches.inc({ result: 'accepted' }, 5);
   return { registry, telemetry };
 }

@@ -35,7 +35,12 @@ export function registerCspReports(app: App, context: AppContext, metrics: Telem
         for (const violation of violationsOf(request.body)) {
           const route = routePatternOfUrl(violation.documentUrl);
           const directive = directiveLabel(violation.directive);
-          metrics.cspViolations.inc({ route, directive, blocked: blockedLabel(violation.blocked, knownOrigin) });
+          metrics.cspViolations.inc({
+            route,
+            directive,
+            blocked: blockedLabel(violation.blocked, knownOrigin),
+            source: 'report',
+          });
           request.log.info(
             {
               route,

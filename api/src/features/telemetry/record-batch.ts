@@ -42,6 +42,7 @@ export function recordBatch(
           route: event.route,
           directive: directiveLabel(event.directive),
           blocked: blockedLabel(event.blocked, knownOrigin),
+          source: 'page',
         });
         break;
     }

@@ -23,7 +23,7 @@ export interface TelemetryMetrics {
   errorPages: Counter<'route' | 'status' | 'remote'>;
   webVitalSeconds: Histogram<'metric' | 'route' | 'remote' | 'build'>;
   webVitalCls: Histogram<'route' | 'remote' | 'build'>;
-  cspViolations: Counter<'route' | 'directive' | 'blocked'>;
+  cspViolations: Counter<'route' | 'directive' | 'blocked' | 'source'>;
   batches: Counter<'result'>;
 }
 
@@ -80,8 +80,8 @@ export function createTelemetryMetrics(registry: Registry): TelemetryMetrics {
     }),
     cspViolations: new Counter({
       name: METRIC.cspViolations,
-      help: 'Content security policy violations, from the pages and the browsers’ own reports, by route pattern, directive and what was blocked (an origin of this site, a keyword, or other).',
-      labelNames: ['route', 'directive', 'blocked'],
+      help: 'Content security policy violations by route pattern, directive, what was blocked (an origin of this site, a keyword, or other) and who told (source: the page while the app runs, or the browser’s own report, which also sees what happens before the app starts: one violation may be told by both).',
+      labelNames: ['route', 'directive', 'blocked', 'source'],
       registers,
     }),
   };
