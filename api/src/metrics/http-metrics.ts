@@ -13,7 +13,7 @@ export function installHttpMetrics(app: App, metrics: ApiMetrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const status = reply.statusCode;
-    metrics.httpDuration.observe(request.method, route, status, reply.elapsedTime / 1000);
+    metrics.httpDuration.record(request.method, route, status, reply.elapsedTime / 1000);
     if (status === 409) metrics.conflicts.inc({ route });
     else if (status === 503) metrics.unavailable.inc({ route });
     done();

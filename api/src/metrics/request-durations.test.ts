@@ -36,7 +36,7 @@ it('exposes what prom-client’s own Histogram would, default labels included', 
     registers: [theirs],
   });
   for (const [method, route, status, seconds] of OBSERVED) {
-    durations.observe(method, route, status, seconds);
+    durations.record(method, route, status, seconds);
     histogram.observe({ method, route, status: String(status) }, seconds);
   }
 
@@ -47,7 +47,7 @@ it('exposes what prom-client’s own Histogram would, default labels included', 
 it('is emptied by the registry’s reset, like any metric', async () => {
   const ours = registry();
   const durations = new RequestDurations('Time to answer.', BOUNDS, ours);
-  durations.observe('GET', '/api/health', 200, 0.001);
+  durations.observe({ method: 'GET', route: '/api/health', status: '200' }, 0.001);
   ours.resetMetrics();
   expect(await ours.metrics()).toBe(
     `# HELP ${REQUEST_DURATION} Time to answer.\n# TYPE ${REQUEST_DURATION} histogram\n`,
