@@ -149,8 +149,12 @@ test.describe('retries before the reload guard', () => {
     expect(file).toBeDefined();
     const chunkUrl = new URL(file as string, manifestUrl).toString();
     const requests: ChunkRequest[] = [];
+    /** The page's telemetry asking once for the failed chunk again (a fetch, not a load of it). */
+    const diagnoses: number[] = [];
     page.on('request', (request: Request) => {
-      if (request.url() === chunkUrl) requests.push({ document: watch.documentLoads(), at: Date.now() });
+      if (request.url() !== chunkUrl) return;
+      if (request.resourceType() === 'fetch') diagnoses.push(watch.documentLoads());
+      else requests.push({ document: watch.documentLoads(), at: Date.now() });
     });
     await page.route(chunkUrl, (route: Route) =>
       route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
@@ -186,6 +190,8 @@ test.describe('retries before the reload guard', () => {
       expect(gapsMs[1]).toBeGreaterThanOrEqual(700);
     }
     expect(requests.filter((request) => request.document > 2)).toEqual([]);
+    // Telemetry's one question per page, to tell the integrity check from the server's failure.
+    for (const document of [1, 2]) expect(diagnoses.filter((at) => at === document).length).toBeLessThanOrEqual(1);
     const guard = await page.evaluate(() => window.sessionStorage.getItem('p-reload-guard'));
     expect(JSON.parse(guard ?? 'null')).toEqual({ path: giftPath, expires: expect.any(Number) });
 

@@ -10,7 +10,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import { runToEnd, stopProcess } from 'testbed/process';
 import { startPrometheus, type RunningPrometheus, type Sample } from 'testbed/prometheus';
 import { startNginxExporter, startPostgresExporter, type RunningExporter } from 'testbed/prometheus-exporters';
@@ -173,7 +173,49 @@ async function openTheGame(visits: number): Promise<void> {
   await leave(page);
 }
 
-/** A visitor whose gifts remote fails: `breakIt` routes its requests; the page says the part is unavailable. */
+/** What the DevTools protocol says of a request it holds (`Fetch.requestPaused`), in part. */
+interface PausedRequest {
+  requestId: string;
+  responseStatusCode?: number;
+  responseHeaders?: { name: string; value: string }[];
+}
+
+/**
+ * Has the browser intercept only the page's requests whose URL matches `urlPattern` (a DevTools
+ * pattern, `*` for any characters) and hands each to `handle`. Playwright's own routing would
+ * intercept every request of the page, the beacons sent as it is left included, which a
+ * navigation can then drop; this leaves every other request to go as it would.
+ */
+async function interceptOnly(
+  page: Page,
+  urlPattern: string,
+  requestStage: 'Request' | 'Response',
+  handle: (cdp: CDPSession, paused: PausedRequest) => Promise<unknown>,
+): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on('Fetch.requestPaused', (paused: PausedRequest) => {
+    handle(cdp, paused).catch(() => undefined); // a page already gone
+  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern, requestStage }] });
+}
+
+/** Its request fails as a network failure would. */
+const blocked = (cdp: CDPSession, { requestId }: PausedRequest) =>
+  cdp.send('Fetch.failRequest', { requestId, errorReason: 'Failed' });
+
+/** Its answer comes with other bytes than those the build made (decoded, so sent without an encoding). */
+async function tampered(cdp: CDPSession, paused: PausedRequest): Promise<void> {
+  const { body, base64Encoded } = await cdp.send('Fetch.getResponseBody', { requestId: paused.requestId });
+  const text = base64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  await cdp.send('Fetch.fulfillRequest', {
+    requestId: paused.requestId,
+    responseCode: paused.responseStatusCode ?? 200,
+    responseHeaders: (paused.responseHeaders ?? []).filter(({ name }) => !/^content-(encoding|length)$/i.test(name)),
+    body: Buffer.from(`${text}\n;window.__tampered = true;`).toString('base64'),
+  });
+}
+
+/** A visitor whose gifts remote fails: `breakIt` breaks its requests; the page says the part is unavailable. */
 async function failingVisitor(breakIt: (page: Page) => Promise<void>): Promise<void> {
   const { page } = await visitors.newPage();
   await recordTelemetry(page);
@@ -195,15 +237,10 @@ test('a blocked chunk and a tampered entry reach Prometheus under the gifts remo
 
   // One visitor's expose chunk of the game page never arrives; another's remote entry has bytes
   // that are not those its manifest's integrity names.
-  await failingVisitor(async (page) => {
-    await page.route(/\/remotes\/gifts\/__federation_expose_GamePage\.[^/]*\.js$/, (route) => route.abort('failed'));
-  });
-  await failingVisitor(async (page) => {
-    await page.route(/\/remotes\/gifts\/remoteEntry\.js$/, async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, body: `${await response.text()}\n;window.__tampered = true;` });
-    });
-  });
+  await failingVisitor((page) =>
+    interceptOnly(page, '*/remotes/gifts/__federation_expose_GamePage.*.js', 'Request', blocked),
+  );
+  await failingVisitor((page) => interceptOnly(page, '*/remotes/gifts/remoteEntry.js', 'Response', tampered));
   const failedAt = Date.now();
 
   // Each failing visitor's page, and the one reload the guard gave it: two loads each.

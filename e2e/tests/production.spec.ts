@@ -150,7 +150,10 @@ test('the host serves its page at / and a runtime configuration pointing at the 
   expect(page.body).toContain(`src="${mainScript}"`);
   expect(page.body).toContain('<script type="application/json" id="gift-box-config">');
   expect(page.body).toContain('<div id="root" data-prerendered="HomePage">');
-  expect(page.body).toMatch(/<main id="main"[^>]*><article class="p-content"[^>]*><h1[^>]*>[^<]+<\/h1>/);
+  // The content remote's part of the page, marked as its own (telemetry attributes what is in it).
+  expect(page.body).toMatch(
+    /<main id="main"[^>]*><div data-part="content"[^>]*><article class="p-content"[^>]*><h1[^>]*>[^<]+<\/h1>/,
+  );
   const config = JSON.parse((await httpGet(`${originOf('host')}/config.json`)).body) as {
     remotes: Record<string, string>;
     apiBaseUrl: string;

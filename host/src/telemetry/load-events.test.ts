@@ -18,6 +18,7 @@ import { loadingPlugin, RemoteRefusedError } from '../federation/loading-plugin'
 import { createRemoteLoader, type FederationRuntime } from '../federation/remote-loader';
 import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
+import { refusedForIntegrity } from './load-outcome';
 import { createRemoteBuilds } from './remote-builds';
 
 const ENTRY = 'var gifts = {};';
@@ -319,5 +320,41 @@ describe('remote load events', () => {
   it('reports a module that is no page as failed at the expose, not retried', async () => {
     const { load } = setUp('v41', [{ exports: { notAPage: true } }]);
     expect((await load()).event).toMatchObject({ phase: 'expose', outcome: 'failed', ms: 150 });
+  });
+});
+
+describe('asking again for a failed script', () => {
+  /** Fetches through the real server, counting the requests. */
+  function countingFetch(): { fetchFn: typeof fetch; asked: () => number } {
+    let count = 0;
+    return {
+      fetchFn: (...args) => {
+        count += 1;
+        return fetch(...args);
+      },
+      asked: () => count,
+    };
+  }
+
+  it('asks once: a server that fails is no refusal, bytes that differ from the digest are', async () => {
+    const failing = countingFetch();
+    expect(await refusedForIntegrity(`${base}/gone/remoteEntry.js`, sri(ENTRY), failing.fetchFn)).toBe(false);
+    expect(failing.asked()).toBe(1);
+    const changed = countingFetch();
+    expect(await refusedForIntegrity(`${base}/tampered/remoteEntry.js`, sri(ENTRY), changed.fetchFn)).toBe(true);
+    expect(changed.asked()).toBe(1);
+    expect(await refusedForIntegrity(`${base}/v41/remoteEntry.js`, sri(ENTRY), fetch)).toBe(false);
+  });
+
+  it('without WebCrypto (a page outside a secure context), has the browser check the bytes', async () => {
+    jest.replaceProperty(globalThis, 'crypto', undefined as unknown as Crypto);
+    try {
+      const changed = countingFetch();
+      expect(await refusedForIntegrity(`${base}/tampered/remoteEntry.js`, sri(ENTRY), changed.fetchFn)).toBe(true);
+      expect(changed.asked()).toBe(2);
+      expect(await refusedForIntegrity(`${base}/v41/remoteEntry.js`, sri(ENTRY), fetch)).toBe(false);
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 });
