@@ -10,13 +10,21 @@ const LONG_LINE = 'x'.repeat(200_000);
 
 /** Small stand-ins for the parts, each a node script. */
 const SCRIPTS: Record<string, string> = {
-  // Well past a pipe's 64 KiB, then the end of the line a moment later: several chunks.
-  'long-line.js': `process.stdout.write(${JSON.stringify(LONG_LINE)});
-setTimeout(() => process.stdout.write('END\\n'), 300);
+  // Well past a pipe's 64 KiB, says so by creating the file named in its first argument, then
+  // ends the line once the test creates the one named in its second: several chunks, with as
+  // many of another part's lines between them as the test waits for.
+  'long-line.js': `const { existsSync, writeFileSync } = require('node:fs');
+process.stdout.write(${JSON.stringify(LONG_LINE)}, () => writeFileSync(process.argv[2], ''));
+const finish = setInterval(() => {
+  if (!existsSync(process.argv[3])) return;
+  clearInterval(finish);
+  process.stdout.write('END\\n');
+}, 20);
 process.on('SIGTERM', () => process.exit(0));
 setInterval(() => undefined, 1000);`,
-  // A line every 20 ms, to cut into the long one.
-  'chatty.js': `setInterval(() => console.log('chat'), 20);
+  // A numbered line every 20 ms, to cut into the long one.
+  'chatty.js': `let count = 0;
+setInterval(() => console.log('chat', ++count), 20);
 process.on('SIGTERM', () => process.exit(0));`,
   // Each says its pid once its signal handlers are in place.
   'server.js': `for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { console.log('got', signal); process.exit(0); });
@@ -39,6 +47,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 interface Runner {
   /** Resolves once `text` has been printed. */
   printed(text: string): Promise<void>;
+  /** What has been printed so far. */
+  output(): string;
   signal(signal: NodeJS.Signals): void;
   exited: Promise<{ code: number | null; output: string }>;
 }
@@ -70,6 +80,7 @@ function run(parts: Record<string, string>, graceMs: number): Runner {
   return {
     printed: (text) =>
       output.includes(text) ? Promise.resolve() : new Promise((resolve) => waiting.push({ text, resolve })),
+    output: () => output,
     signal: (signal) => child.kill(signal),
     exited: new Promise((resolve) => child.once('close', (code) => resolve({ code, output }))),
   };
@@ -88,7 +99,22 @@ function alive(pid: number): boolean {
 }
 
 it('prints a line that came in several chunks whole, behind one prefix, whatever other parts print meanwhile', async () => {
-  const runner = run({ long: 'long-line.js', chatty: 'chatty.js' }, 5000);
+  const [started, finish] = [join(folder, 'long-started'), join(folder, 'long-finish')];
+  const runner = run({ long: `long-line.js ${started} ${finish}`, chatty: 'chatty.js' }, 5000);
+  // Once the long line's start is out, four more of the other part's lines, then its end.
+  await new Promise<void>((resolve) => {
+    const check = setInterval(() => {
+      if (!existsSync(started)) return;
+      clearInterval(check);
+      resolve();
+    }, 20);
+  });
+  const chatted = Math.max(
+    0,
+    ...[...runner.output().matchAll(/\[chatty\] chat (\d+)/g)].map((match) => Number(match[1])),
+  );
+  await runner.printed(`[chatty] chat ${chatted + 4}\n`);
+  writeFileSync(finish, '');
   await runner.printed('END');
   runner.signal('SIGTERM');
   const { code, output } = await runner.exited;
