@@ -10,8 +10,9 @@ tsx.unregister();
 
 module.exports = {
   // jest's default, one worker less than the cores, is a single worker on a 2-core machine; the
-  // suites spend much of their time waiting on servers and databases, so two share 2 cores well.
-  maxWorkers: Math.max(2, availableParallelism() - 1),
+  // suites spend much of their time waiting on servers, processes and databases, so one more
+  // worker than the cores keeps them busy (on 2 cores: 192 s against 238 s with two).
+  maxWorkers: availableParallelism() + 1,
   projects: [
     '<rootDir>/shared',
     '<rootDir>/server',
