@@ -64,7 +64,7 @@ export interface RemoteLoaderOptions {
   /** Told how each load ended. */
   onLoadEnd?: (end: LoadEnd) => void;
   /** Told of each failed attempt that is tried again, before the pause. */
-  onLoadRetry?: (attempt: Pick<LoadEnd, 'remote' | 'id' | 'error'>) => void;
+  onLoadRetry?: (error: unknown) => void;
   /** The clock loads are timed with, in ms; `performance.now()` unless a test gives its own. */
   now?: () => number;
 }
@@ -164,7 +164,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
         .then(() =>
           loadWithRetries(remote, module, id, (error) => {
             retried = true;
-            options.onLoadRetry?.({ remote, id, error });
+            options.onLoadRetry?.(error);
           }),
         )
         .then((exports) => {

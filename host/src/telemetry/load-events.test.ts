@@ -18,7 +18,7 @@ import { loadingPlugin, RemoteRefusedError } from '../federation/loading-plugin'
 import { createRemoteLoader, type FederationRuntime } from '../federation/remote-loader';
 import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
-import { refusedForIntegrity } from './load-outcome';
+import { refusedForIntegrity } from './integrity-check';
 import { createRemoteBuilds } from './remote-builds';
 
 const ENTRY = 'var gifts = {};';

@@ -3,8 +3,8 @@
  * an allowed origin, or without the integrity its manifest must give: loading-plugin.ts), or
  * failed (the network, the server, a broken module). A browser reports a script its integrity
  * check refused as it reports one it could not download, so a failed script with an integrity is
- * asked for again (`refusedForIntegrity`): refused with the integrity and served without it, it
- * was the integrity. Only ever on a failure.
+ * asked for again (`refusedForIntegrity`, integrity-check.ts): served, with other bytes than its
+ * digest, it was the integrity. Only ever on a failure.
  */
 import { errorMessage } from 'shared/http-error';
 import type { LoadOutcome, LoadPhase } from 'shared/telemetry';
@@ -39,27 +39,4 @@ export function classifyFailure(error: unknown, phase: LoadPhase): ClassifiedFai
   if (refused) return { phase: where, outcome: /\bintegrity\b/.test(refused[1] ?? '') ? 'integrity' : 'origin' };
   const script = chunk?.[2] ?? SCRIPT_FAILURE.exec(message)?.[1];
   return { phase: where, outcome: 'failed', script };
-}
-
-/**
- * The bytes at `url` fail `integrity`, though the server gives them. Asked for once, as the
- * browser asks for a script with `crossorigin` (fetch's defaults: CORS, cookies only to the page's
- * own origin), and the bytes' digest compared; a page without WebCrypto (not a secure context)
- * has the browser check them, a second request only when the first was answered.
- */
-export async function refusedForIntegrity(url: string, integrity: string, fetchFn: typeof fetch): Promise<boolean> {
-  try {
-    const response = await fetchFn(url);
-    if (!response.ok) return false; // the server failed: no bytes to refuse
-    const subtle = globalThis.crypto?.subtle;
-    if (!subtle)
-      return await fetchFn(url, { integrity }).then(
-        () => false,
-        () => true,
-      );
-    const digest = new Uint8Array(await subtle.digest('SHA-384', await response.arrayBuffer()));
-    return `sha384-${btoa(String.fromCharCode(...digest))}` !== integrity;
-  } catch {
-    return false; // the network failed
-  }
 }

@@ -8,7 +8,7 @@ import type { RemoteName } from 'shared/remotes';
 import type { LoadEvent, TelemetryEvent } from 'shared/telemetry';
 import { HOST_PART, type LoadPhase } from 'shared/telemetry-values';
 import type { LoadEnd } from '../federation/remote-loader';
-import { classifyFailure, refusedForIntegrity, type ClassifiedFailure } from './load-outcome';
+import { classifyFailure, type ClassifiedFailure } from './load-outcome';
 import type { LoadPhases } from './load-phases';
 import type { RemoteBuilds } from './remote-builds';
 import { routeOf, routePartOf } from './route-timeline';
@@ -17,7 +17,7 @@ export interface PageTelemetry {
   /** A `remotes.load()` ended (remote-loader.ts). */
   loadEnded(end: LoadEnd): void;
   /** An attempt of a load failed and will be tried again. */
-  loadRetried(attempt: Pick<LoadEnd, 'error'>): void;
+  loadRetried(error: unknown): void;
   /** The reload guard reloads the page to `path`. */
   reloaded(path: string): void;
   /** An error page is shown on `pathname`: its status and the part whose page it replaces. */
@@ -39,22 +39,27 @@ export interface PageTelemetryOptions {
 const MAX_MS = 10 * 60_000;
 
 export function createPageTelemetry({ record, builds, phases, fetch }: PageTelemetryOptions): PageTelemetry {
-  /** Whether the browser refused a script for its integrity, by URL: asked once, known once answered. */
-  const diagnoses = new Map<string, { answer: Promise<boolean>; refused?: boolean }>();
+  /** The failed scripts asked for again, by URL: whether the browser refused them for their integrity. */
+  const answers = new Map<string, Promise<boolean>>();
+  /** Those the answer has said it refused. */
+  const refused = new Set<string | undefined>();
 
-  /** Asks again for a failed script the manifest gives an integrity for; undefined for another. */
-  function diagnose(script: string | undefined): { answer: Promise<boolean>; refused?: boolean } | undefined {
+  /** Asks again, once, for a failed script the manifest gives an integrity for. */
+  function diagnose(script: string | undefined): Promise<boolean> | undefined {
     const integrity = script && builds.integrityOf(script);
     if (!script || !integrity) return undefined;
-    let diagnosis = diagnoses.get(script);
-    if (!diagnosis) {
-      const started: { answer: Promise<boolean>; refused?: boolean } = {
-        answer: refusedForIntegrity(script, integrity, fetch).then((refused) => (started.refused = refused)),
-      };
-      diagnosis = started;
-      diagnoses.set(script, diagnosis);
+    let answer = answers.get(script);
+    if (!answer) {
+      // Its code loads only now, apart from the page's first scripts; unloadable, no answer.
+      answer = import(/* webpackChunkName: "integrity-check" */ './integrity-check')
+        .then(({ refusedForIntegrity }) => refusedForIntegrity(script, integrity, fetch))
+        .then(
+          (yes) => yes && !!refused.add(script),
+          () => false,
+        );
+      answers.set(script, answer);
     }
-    return diagnosis;
+    return answer;
   }
 
   function recordLoad(remote: string, build: string, ms: number, { phase, outcome, script }: ClassifiedFailure): void {
@@ -62,14 +67,11 @@ export function createPageTelemetry({ record, builds, phases, fetch }: PageTelem
     // A failed script is asked for again from its first failed attempt (loadRetried), so the
     // answer is known by the time the retries are over and the reload guard may reload at once.
     // Without one yet, the event waits in the queue and is corrected there when it comes.
-    const diagnosis = diagnose(script);
-    if (diagnosis?.refused) event.outcome = 'integrity';
+    if (refused.has(script)) event.outcome = 'integrity';
     record(event);
-    if (diagnosis && diagnosis.refused === undefined) {
-      void diagnosis.answer.then((refused) => {
-        if (refused) event.outcome = 'integrity';
-      });
-    }
+    void diagnose(script)?.then((yes) => {
+      if (yes) event.outcome = 'integrity';
+    });
   }
 
   function failure(remote: string, build: string, ms: number, error: unknown, phase: LoadPhase): void {
@@ -82,7 +84,7 @@ export function createPageTelemetry({ record, builds, phases, fetch }: PageTelem
       if (ok) recordLoad(remote, build, ms, { phase: 'expose', outcome: retried ? 'recovered' : 'ok' });
       else failure(remote, build, ms, error, phases.phaseOf(id));
     },
-    loadRetried({ error }) {
+    loadRetried(error) {
       diagnose(classifyFailure(error, 'entry').script);
     },
     reloaded(path) {
