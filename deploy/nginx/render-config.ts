@@ -3,8 +3,9 @@
  * operator's values, from GIFT_BOX_* environment variables (README: "Running in production"). A missing
  * or malformed value stops it with a message naming the variable; nothing is written then.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { emitConfig } from '../emit-config';
 
 export const TEMPLATE_FILE = resolve(__dirname, 'gift-box.conf.template');
 
@@ -166,17 +167,7 @@ function main(argv: readonly string[]): number {
     console.error(`nginx-config: ${error.message}`);
     return 1;
   }
-  const output = argv[0];
-  if (!output) {
-    process.stdout.write(config);
-    return 0;
-  }
-  // Written beside the file and renamed over it: nginx never reads half a configuration.
-  const target = resolve(process.env.INIT_CWD || process.cwd(), output);
-  writeFileSync(`${target}.tmp`, config);
-  renameSync(`${target}.tmp`, target);
-  console.error(`nginx-config: wrote ${target}; check it with nginx -t, then reload nginx`);
-  return 0;
+  return emitConfig('nginx-config', config, argv[0], 'check it with nginx -t, then reload nginx');
 }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -4,10 +4,11 @@
  * (docs/operations.md, "Monitoring and alerts"). Any bad or missing value stops it with a
  * message naming each variable; nothing is written then.
  */
-import { renameSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { EnvError, envSchema, parseEnv, type Env, type Reader } from 'server/env';
 import { REMOTE_NAMES } from 'shared/remotes';
+import { emitConfig } from '../emit-config';
 
 export const TEMPLATE_FILE = resolve(__dirname, 'prometheus.yml.template');
 /** The recording rules and alerts, read by Prometheus from where the repository lies unless told otherwise. */
@@ -168,17 +169,12 @@ function main(argv: readonly string[]): number {
     console.error(`prometheus-config: ${error.message.replace(/\n/g, '\nprometheus-config: ')}`);
     return 1;
   }
-  const output = argv[0];
-  if (!output) {
-    process.stdout.write(config);
-    return 0;
-  }
-  // Written beside the file and renamed over it: Prometheus never reads half a configuration.
-  const target = resolve(process.env.INIT_CWD || process.cwd(), output);
-  writeFileSync(`${target}.tmp`, config);
-  renameSync(`${target}.tmp`, target);
-  console.error(`prometheus-config: wrote ${target}; check it with promtool check config, then reload Prometheus`);
-  return 0;
+  return emitConfig(
+    'prometheus-config',
+    config,
+    argv[0],
+    'check it with promtool check config, then reload Prometheus',
+  );
 }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));
