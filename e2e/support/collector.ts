@@ -43,6 +43,7 @@ export interface Collector {
   markers(): number;
   /** The `track` requests, in order. */
   batches(): CollectedRequest[];
+  /** The events tracked since the last reset. */
   events(): CollectedEvent[];
   /** Resolves once `count` events have arrived, or fails after `timeoutMs`. */
   waitForEvents(count: number, timeoutMs: number): Promise<void>;
@@ -139,7 +140,21 @@ export async function startCollector(port: number): Promise<Collector> {
     server.listen(port, '127.0.0.1', () => resolve());
   });
 
-  const events = () => collected.filter((request) => request.endpoint === 'track').flatMap((request) => request.events);
+  /**
+   * When the collector was last reset. A page closed before it may still be sending (a batch goes
+   * as the page is left), so the events are those tracked since, by their `time` (seconds): the
+   * previous test's late batch is not this test's.
+   */
+  let resetAt = 0;
+  const trackedSinceReset = (event: CollectedEvent) => {
+    const time = event.properties.time;
+    return typeof time !== 'number' || time * 1000 >= resetAt;
+  };
+  const events = () =>
+    collected
+      .filter((request) => request.endpoint === 'track')
+      .flatMap((request) => request.events)
+      .filter(trackedSinceReset);
   const waitUntil = (condition: (events: CollectedEvent[]) => boolean, what: string, timeoutMs: number) =>
     new Promise<void>((resolve, reject) => {
       const check = () => {
@@ -174,6 +189,7 @@ export async function startCollector(port: number): Promise<Collector> {
     reset() {
       collected = [];
       markers = 0;
+      resetAt = Date.now();
     },
     close() {
       server.closeAllConnections();
