@@ -18,6 +18,7 @@ import { loadingPlugin, RemoteRefusedError } from '../federation/loading-plugin'
 import { createRemoteLoader, type FederationRuntime } from '../federation/remote-loader';
 import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
+import * as integrityCheck from './integrity-check';
 import { refusedForIntegrity } from './integrity-check';
 import { createRemoteBuilds } from './remote-builds';
 
@@ -181,6 +182,9 @@ function setUp(
       diagnostics.push(asked);
       return asked;
     },
+    // At once, not as a chunk of its own: a request asked again is then made before the next
+    // attempt or the load's end, which is what the test waits on.
+    integrityCheck: () => Promise.resolve(integrityCheck),
   });
   const loader = createRemoteLoader({
     config: parseRuntimeConfig({ remotes: everyRemote(), apiBaseUrl: 'http://localhost:3004', remoteTimeoutMs }),

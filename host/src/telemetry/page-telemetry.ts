@@ -8,6 +8,7 @@ import type { RemoteName } from 'shared/remotes';
 import type { LoadEvent, TelemetryEvent } from 'shared/telemetry';
 import { HOST_PART, type LoadPhase } from 'shared/telemetry-values';
 import type { LoadEnd } from '../federation/remote-loader';
+import type { refusedForIntegrity } from './integrity-check';
 import { classifyFailure, type ClassifiedFailure } from './load-outcome';
 import type { LoadPhases } from './load-phases';
 import type { RemoteBuilds } from './remote-builds';
@@ -33,12 +34,20 @@ export interface PageTelemetryOptions {
   builds: RemoteBuilds;
   phases: Pick<LoadPhases, 'phaseOf'>;
   fetch: typeof fetch;
+  /** Loads the check of a failed script's bytes; its own chunk unless a test gives it at once. */
+  integrityCheck?: () => Promise<{ refusedForIntegrity: typeof refusedForIntegrity }>;
 }
 
 /** The contract's bound on a duration. */
 const MAX_MS = 10 * 60_000;
 
-export function createPageTelemetry({ record, builds, phases, fetch }: PageTelemetryOptions): PageTelemetry {
+export function createPageTelemetry({
+  record,
+  builds,
+  phases,
+  fetch,
+  integrityCheck = () => import(/* webpackChunkName: "integrity-check" */ './integrity-check'),
+}: PageTelemetryOptions): PageTelemetry {
   /** The failed scripts asked for again, by URL: whether the browser refused them for their integrity. */
   const answers = new Map<string, Promise<boolean>>();
   /** Those the answer has said it refused. */
@@ -51,7 +60,7 @@ export function createPageTelemetry({ record, builds, phases, fetch }: PageTelem
     let answer = answers.get(script);
     if (!answer) {
       // Its code loads only now, apart from the page's first scripts; unloadable, no answer.
-      answer = import(/* webpackChunkName: "integrity-check" */ './integrity-check')
+      answer = integrityCheck()
         .then(({ refusedForIntegrity }) => refusedForIntegrity(script, integrity, fetch))
         .then(
           (yes) => yes && !!refused.add(script),
