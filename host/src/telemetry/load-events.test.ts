@@ -130,7 +130,7 @@ function setUp(
     registerRemotes: () => undefined,
     preloadRemote: async () => undefined,
     async loadRemote<T>(id: string) {
-      if (answersBeforeRetry && attempt > 0) await Promise.allSettled(diagnostics);
+      if (answersBeforeRetry && attempt > 0) await answered();
       const meets = attempts[Math.min(attempt, attempts.length - 1)] ?? 'ok';
       attempt += 1;
       clock += 150;
@@ -166,8 +166,19 @@ function setUp(
   const events: TelemetryEvent[] = [];
   /** Each event as it was when recorded: what a page reloaded at once would send. */
   const asRecorded: TelemetryEvent[] = [];
-  /** The page's requests for a failed script again, to tell its integrity from the network. */
-  const diagnostics: Promise<unknown>[] = [];
+  /**
+   * The page's checks of a failed script's bytes, each to its answer (its request, then the digest
+   * of what came, which is work of its own): to tell its integrity from the network.
+   */
+  const checks: Promise<unknown>[] = [];
+  /** Once every check asked so far has its answer, and the page has taken it. */
+  async function answered(): Promise<void> {
+    while (checks.length > 0) {
+      await Promise.allSettled(checks.splice(0));
+      // The page takes an answer in promise callbacks, all run before the next turn of the loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
   let recorded: (event: TelemetryEvent) => void = () => undefined;
   const telemetry = createPageTelemetry({
     record: (event) => {
@@ -177,14 +188,17 @@ function setUp(
     },
     builds,
     phases,
-    fetch: (...args) => {
-      const asked = fetch(...args);
-      diagnostics.push(asked);
-      return asked;
-    },
-    // At once, not as a chunk of its own: a request asked again is then made before the next
-    // attempt or the load's end, which is what the test waits on.
-    integrityCheck: () => Promise.resolve(integrityCheck),
+    fetch,
+    // At once, not as a chunk of its own, and each check kept from its start: the next attempt or
+    // the load's end that the test waits on then waits for its answer.
+    integrityCheck: () =>
+      Promise.resolve({
+        refusedForIntegrity: (...args: Parameters<typeof refusedForIntegrity>) => {
+          const answer = integrityCheck.refusedForIntegrity(...args);
+          checks.push(answer);
+          return answer;
+        },
+      }),
   });
   const loader = createRemoteLoader({
     config: parseRuntimeConfig({ remotes: everyRemote(), apiBaseUrl: 'http://localhost:3004', remoteTimeoutMs }),
@@ -203,11 +217,8 @@ function setUp(
     });
     const page = await loader.load('gifts', 'GamePage').catch(() => undefined);
     const first = await event;
-    // The event as it waits in the queue, once every request it made again has its answer.
-    while (diagnostics.length > 0) {
-      await Promise.allSettled(diagnostics.splice(0));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    // The event as it waits in the queue, once every check it asked for has its answer.
+    await answered();
     expect(events).toEqual([first]);
     // As the API's contract takes it.
     expect(telemetryEventSchema.parse(first)).toEqual(first);
