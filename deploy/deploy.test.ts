@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deploy, DeployError, HISTORY_LENGTH, runDeployCli, type CliIo, type FileAction } from './deploy';
-import { rollback } from './rollback';
+import { listBuilds, rollback } from './rollback';
 import { listFiles, makeBuild as makeBuildAt, read, write } from './testing/remote-builds';
 
 let root: string;
@@ -12,6 +12,11 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'deploy-test-'));
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** A build's files a deploy publishes: all but the standalone development shell (`index.html`). */
+function published(dir: string): string[] {
+  return listFiles(dir).filter((file) => file !== 'index.html');
+}
 
 /** A build in `{root}/{name}` (see testing/remote-builds). */
 function makeBuild(name: string, id: string, timestamp: number, payload?: string): string {
@@ -27,7 +32,7 @@ describe('deploy', () => {
     const result = await deploy({ source: dist, target });
 
     expect(result.buildId).toBe('b1');
-    const built = listFiles(dist).filter((file) => file !== 'stray.txt');
+    const built = published(dist).filter((file) => file !== 'stray.txt');
     // The build at the root, whole again in its own folder, and the history of builds made current.
     expect(listFiles(target)).toEqual(
       [...built, ...built.map((file) => `builds/b1/${file}`), 'builds/history.json'].sort(),
@@ -66,14 +71,7 @@ describe('deploy', () => {
     expect(read(join(target, 'payload/about.json'))).toContain('new text');
     expect(result.unchanged).toEqual(['470.stable.js']);
     expect(result.replaced.sort()).toEqual(
-      [
-        'builds/latest.json',
-        'index.html',
-        'mf-manifest.json',
-        'mf-stats.json',
-        'payload/about.json',
-        'remoteEntry.js',
-      ].sort(),
+      ['builds/latest.json', 'mf-manifest.json', 'mf-stats.json', 'payload/about.json', 'remoteEntry.js'].sort(),
     );
     // No temporary file is left behind.
     expect(files.filter((file) => file.includes('deploy-tmp'))).toEqual([]);
@@ -115,13 +113,7 @@ describe('deploy', () => {
       expect(position(chunk)).toBeLessThan(position('mf-manifest.json'));
     }
     expect(position('payload/about.json')).toBeLessThan(position('remoteEntry.js'));
-    expect(order.slice(-5)).toEqual([
-      'remoteEntry.js',
-      'mf-stats.json',
-      'mf-manifest.json',
-      'index.html',
-      'builds/latest.json',
-    ]);
+    expect(order.slice(-4)).toEqual(['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'builds/latest.json']);
     expect([...seenWhenSwapped.values()]).toEqual([true, true, true]);
   });
 
@@ -146,7 +138,7 @@ describe('deploy', () => {
 
     expect(again.added).toEqual([]);
     expect(again.replaced).toEqual([]);
-    expect(again.unchanged).toHaveLength(2 * listFiles(dist).length);
+    expect(again.unchanged).toHaveLength(2 * published(dist).length);
   });
 
   it('refuses a folder that is not a build, naming what is missing', async () => {
@@ -187,7 +179,7 @@ describe('deploy', () => {
         '190.b1.js',
         '__federation_expose_AboutPage.b1.js',
         'main.b1.js',
-        ...listFiles(join(root, 'one')).map((file) => `builds/b1/${file}`),
+        ...published(join(root, 'one')).map((file) => `builds/b1/${file}`),
       ].sort(),
     );
     expect(files.filter((file) => file.startsWith('builds/b1/'))).toEqual([]);
@@ -261,6 +253,44 @@ describe('builds/history.json', () => {
     expect(history(target)).toEqual(['b4', 'b3', 'b2', 'b1']);
   });
 
+  it('never publishes the standalone development shell, which talks to whatever API its address names', async () => {
+    const dist = makeBuild('dist', 'b1', 1000);
+    const target = join(root, 'target');
+
+    const result = await deploy({ source: dist, target });
+
+    // The build keeps it for local work; neither the origin's root nor the build's own copy serves it.
+    expect(existsSync(join(dist, 'index.html'))).toBe(true);
+    expect(existsSync(join(target, 'index.html'))).toBe(false);
+    expect(existsSync(join(target, 'builds/b1/index.html'))).toBe(false);
+    expect([...result.added, ...result.replaced]).not.toContain('index.html');
+    // The rest of the build is there, and a rollback to it later is offered.
+    expect(read(join(target, 'remoteEntry.js'))).toBe(read(join(dist, 'remoteEntry.js')));
+    expect((await listBuilds(target)).builds.map((build) => [build.id, build.problem])).toEqual([['b1', undefined]]);
+  });
+
+  it('removes a development shell an earlier deploy published, and a rollback never puts one back', async () => {
+    const target = join(root, 'target');
+    await deploy({ source: makeBuild('one', 'b1', 1000), target });
+    // What a deploy made before the shell was left out: at the root and in the build's copy.
+    write(join(target, 'index.html'), '<script src="/main.b1.js"></script>');
+    write(join(target, 'builds/b1/index.html'), '<script src="/main.b1.js"></script>');
+    const removed: string[] = [];
+
+    const result = await deploy({
+      source: makeBuild('two', 'b2', 2000),
+      target,
+      onFile: (file, action) => action === 'removed' && removed.push(file),
+    });
+    expect(result.removed).toEqual(['index.html']);
+    expect(removed).toEqual(['index.html']);
+    expect(existsSync(join(target, 'index.html'))).toBe(false);
+
+    await rollback({ target, buildId: 'b1' });
+    expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b1');
+    expect(existsSync(join(target, 'index.html'))).toBe(false);
+  });
+
   it('is no build id: a build cannot be called history.json', async () => {
     const dist = makeBuild('one', 'b1', 1000);
     write(join(dist, 'builds', 'latest.json'), JSON.stringify({ id: 'history.json', timestamp: 1000 }));
@@ -277,8 +307,8 @@ describe('each build kept whole in builds/{id}/', () => {
 
     // A host pinned to builds/b1/ gets build 1's entry (the very bytes that were current),
     // its manifest, its payload, and a latest.json that will always say b1.
-    expect(listFiles(join(target, 'builds/b1'))).toEqual(listFiles(one));
-    for (const file of listFiles(one)) expect(read(join(target, 'builds/b1', file))).toBe(read(join(one, file)));
+    expect(listFiles(join(target, 'builds/b1'))).toEqual(published(one));
+    for (const file of published(one)) expect(read(join(target, 'builds/b1', file))).toBe(read(join(one, file)));
     expect(JSON.parse(read(join(target, 'builds/b1/builds/latest.json')))).toEqual({ id: 'b1', timestamp: 1000 });
     expect(read(join(target, 'builds/b1/payload/about.json'))).toContain('first text');
     expect(read(join(target, 'remoteEntry.js'))).toBe(read(join(target, 'builds/b2/remoteEntry.js')));
@@ -301,8 +331,8 @@ describe('each build kept whole in builds/{id}/', () => {
     const own = order.filter((file) => file.startsWith('builds/b2/'));
     expect(order.slice(0, own.length)).toEqual(own);
     expect(own.at(-1)).toBe('builds/b2/builds/latest.json');
-    expect(own.slice(-5, -1)).toEqual(
-      ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html'].map((file) => `builds/b2/${file}`),
+    expect(own.slice(-4, -1)).toEqual(
+      ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json'].map((file) => `builds/b2/${file}`),
     );
   });
 

@@ -11,7 +11,7 @@
  *    the new `builds/meta/{id}.json`, payloads) are written first; the previous builds' files
  *    stay where they are, so a page that still runs the old remote entry finds its chunks;
  * 3. then the files that point at the others, each swapped in one step: `remoteEntry.js`,
- *    `mf-stats.json`, `mf-manifest.json`, `index.html`;
+ *    `mf-stats.json`, `mf-manifest.json`;
  * 4. `builds/latest.json` last, so a host's version check sees the new build only once every
  *    file of it is in place;
  * 5. after it, `builds/history.json`, `{ "ids": [...] }`: the builds made current here, newest
@@ -22,6 +22,10 @@
  * which is atomic on POSIX file systems: a request gets the old file or the new one, never a
  * half-written one. Optionally, the files of older builds are removed (`keepBuilds`; never
  * those of the new build, of the build it replaced, or of the one a rollback would go back to).
+ *
+ * The remote's standalone development shell (`index.html`, which takes the API it talks to from
+ * its address, `?api=`) is built beside the remote for local work and is never published: a
+ * deploy leaves it out, and removes one an earlier deploy published.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
@@ -36,7 +40,12 @@ export const HISTORY_FILE = 'builds/history.json';
 export const HISTORY_LENGTH = 20;
 export const META_DIR = 'builds/meta';
 /** Swapped after every other file of the build, in this order; `builds/latest.json` after them. */
-export const ENTRY_FILES = ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html'] as const;
+export const ENTRY_FILES = ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json'] as const;
+/**
+ * The standalone development shell: a page that talks to whichever API its address names
+ * (`?api=`). A build keeps it for local work; a deploy never publishes it.
+ */
+export const DEV_SHELL_FILES: readonly string[] = ['index.html'];
 /** The fewest builds `keepBuilds` keeps: the new one and the one visitors may still be running. */
 export const MIN_KEPT_BUILDS = 2;
 
@@ -112,7 +121,7 @@ function isBuildMeta(value: unknown): value is BuildMeta {
 
 export interface Build {
   id: string;
-  /** Every file to publish, relative to the build folder, `builds/latest.json` excepted. */
+  /** Every file to publish, relative to the build folder, `builds/latest.json` and the development shell excepted. */
   files: string[];
 }
 
@@ -144,7 +153,9 @@ export async function readBuild(source: string): Promise<Build> {
   }
   if (!isBuildMeta(meta) || meta.id !== latest.id)
     throw new DeployError(`${join(source, metaFile)} is not the meta file of build ${latest.id}`);
-  const files = [...new Set([...meta.files, metaFile])].filter((file) => file !== LATEST_FILE);
+  const files = [...new Set([...meta.files, metaFile])].filter(
+    (file) => file !== LATEST_FILE && !DEV_SHELL_FILES.includes(file),
+  );
   for (const file of files) {
     if (resolve(source, file) !== join(resolve(source), file) || file.split('/').includes('..')) {
       throw new DeployError(`${metaFile} lists a file outside the build: ${file}`);
@@ -368,10 +379,20 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   if (previousId !== undefined && previousId !== build.id) result.previousId = previousId;
 
   if (options.keepBuilds !== undefined) {
-    result.removed = await prune(target, build.id, previousId, options.keepBuilds);
-    for (const file of result.removed) options.onFile?.(file, 'removed');
+    const pruned = await prune(target, build.id, previousId, options.keepBuilds);
+    result.removed.push(...pruned);
+    for (const file of pruned) options.onFile?.(file, 'removed');
   }
   return result;
+}
+
+/** Removes a development shell an earlier deploy published at the target's root. */
+async function removeDevShell(target: string, report: (file: string) => void): Promise<void> {
+  for (const file of DEV_SHELL_FILES) {
+    if (!existsSync(join(target, file))) continue;
+    await rm(join(target, file), { force: true });
+    report(file);
+  }
 }
 
 /**
@@ -397,6 +418,10 @@ export async function publish(
     await writeBuildFiles(source, copy, build.files, record(`${buildFolder(build.id)}/`));
   }
   await writeBuildFiles(source, target, build.files, record(''));
+  await removeDevShell(target, (file) => {
+    result.removed.push(file);
+    options.onFile?.(file, 'removed');
+  });
   await recordCurrent(target, build.id);
   return result;
 }

@@ -2,9 +2,10 @@
  * Makes an earlier build of a remote current again in the folder its origin serves, from the
  * copy every deploy keeps of its build in `builds/{id}/` (deploy.ts). It is a deploy of that
  * copy, in a deploy's order: the build's files the folder lacks or that differ (its payloads,
- * its prerendered pages), then `remoteEntry.js`, `mf-stats.json`, `mf-manifest.json`,
- * `index.html`, and `builds/latest.json` last, each written beside the old one and renamed over
- * it; then `builds/history.json` names the restored build first. Nothing is removed: the build
+ * its prerendered pages), then `remoteEntry.js`, `mf-stats.json`, `mf-manifest.json`, and
+ * `builds/latest.json` last, each written beside the old one and renamed over it; then
+ * `builds/history.json` names the restored build first. Nothing of a build is removed (only a
+ * development shell an earlier deploy published, as a deploy removes it): the build
  * that was current keeps its files for the pages still running it, and the hosts' version checks
  * (which compare build ids, never times) see `latest.json` name another build and load the
  * restored one on the next navigation.
@@ -166,8 +167,9 @@ const USAGE = `Usage: npm run rollback -w <remote> -- <target folder> [<build id
 
 Makes an earlier build current again in the folder a deploy published to, from the copy the
 deploy kept in builds/<id>/, in a deploy's order: the build's files, then remoteEntry.js,
-mf-stats.json, mf-manifest.json, index.html and, last, builds/latest.json (then
-builds/history.json names it first). No file is removed.
+mf-stats.json, mf-manifest.json and, last, builds/latest.json (then
+builds/history.json names it first). No file of a build is removed; the standalone
+development shell (index.html) is never published.
   <build id>    the build to make current (default: the one built before the current one)
   --list        only list the builds the folder knows, newest first, and which is current
   -h, --help    this text`;
