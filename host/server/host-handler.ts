@@ -1,7 +1,8 @@
 /**
  * The host's production request handler: the runtime configuration, the built files, and for
  * any other page the app's HTML (page-html.ts) with the status the route table gives it (200,
- * or 404 for an unknown path or a malformed id).
+ * or 404 for an unknown path or a malformed id). A request whose Host header names no valid host
+ * is refused (400) before anything is read, rendered or kept.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,7 +17,7 @@ import { errorTitleFor } from '../src/route-table/error-titles';
 import { matchRoute, resolvePath, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
 import type { HostMetrics } from './host-metrics';
 import { createPageHtml } from './page-html';
-import { configAtHostname, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
+import { configAtHostname, isValidHost, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
 import type { RemoteSnapshot, RemoteSources } from './remote-sources';
 import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
 import { securityHeaders } from './security-headers';
@@ -47,7 +48,17 @@ interface HostnameView {
   snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
   /** A page's security headers, over HTTP and over HTTPS: its policy allows the origins this view names. */
   pageHeaders: (https: boolean) => Record<string, string>;
+  /** The page renderer of the built index.html last read for this view: dropped with the view. */
+  page?: { template: string; render: ReturnType<typeof createPageHtml> };
 }
+
+/** What the handler keeps, for tests: its views and their page renderers, the default view's included. */
+export interface HostHandlerKept {
+  views: number;
+  renders: number;
+}
+
+export type HostHandler = RequestHandler & { kept: () => HostHandlerKept };
 
 function pageHeadersFor(config: RuntimeConfig): HostnameView['pageHeaders'] {
   const made = new Map<boolean, Record<string, string>>();
@@ -67,8 +78,14 @@ function setHeaders(res: ServerResponse, headers: Record<string, string>): void 
 
 const socketIsTls = (req: IncomingMessage) => 'encrypted' in req.socket && req.socket.encrypted === true;
 
-/** Views kept for this many hostnames at most (a Host header is the client's to choose). */
-const MAX_VIEWS = 16;
+/**
+ * Views kept for this many hostnames at most, the least recently used dropped first, each with
+ * its page renderer: a Host header is the client's to choose, so what is kept for it is bounded.
+ */
+export const MAX_VIEWS = 16;
+
+/** The 400 of a Host header that names no valid host: no page, nothing kept. */
+const BAD_HOST = 'Bad request: the Host header does not name a valid host';
 
 function wantsHtml(req: IncomingMessage): boolean {
   return /\btext\/html\b/.test(String(req.headers.accept ?? ''));
@@ -103,7 +120,7 @@ export function createHostHandler({
   followed = new Set(),
   isHttps = socketIsTls,
   metrics,
-}: HostHandlerOptions): RequestHandler {
+}: HostHandlerOptions): HostHandler {
   const snapshot = sources ? sources.snapshot : () => undefined;
   const defaultView: HostnameView = {
     config,
@@ -111,16 +128,17 @@ export function createHostHandler({
     snapshot,
     pageHeaders: pageHeadersFor(config),
   };
+  /** By hostname, in order of use: a Map iterates in insertion order, so the first is the least recent. */
   const views = new Map<string, HostnameView>();
-  /** The page renderers of the built index.html last read (a new build of the host replaces them), by view. */
-  let page: { template: string; renders: Map<HostnameView, ReturnType<typeof createPageHtml>> } | undefined;
 
   function viewFor(req: IncomingMessage): HostnameView {
     const hostname = pageHostname(req.headers.host, followed);
     if (hostname === undefined) return defaultView;
     let view = views.get(hostname);
-    if (!view) {
-      if (views.size >= MAX_VIEWS) views.clear();
+    if (view) {
+      views.delete(hostname);
+    } else {
+      if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
       const atHostname = configAtHostname(config, followed, hostname);
       view = {
         config: atHostname,
@@ -131,8 +149,8 @@ export function createHostHandler({
         },
         pageHeaders: pageHeadersFor(atHostname),
       };
-      views.set(hostname, view);
     }
+    views.set(hostname, view);
     return view;
   }
 
@@ -148,12 +166,11 @@ export function createHostHandler({
     } catch {
       return undefined;
     }
-    if (page?.template !== template) page = { template, renders: new Map() };
-    let render = page.renders.get(view);
-    if (!render) {
-      render = createPageHtml({ template, config: view.config, hostCss });
-      page.renders.set(view, render);
+    // A new build of the host replaces the renderer.
+    if (view.page?.template !== template) {
+      view.page = { template, render: createPageHtml({ template, config: view.config, hostCss }) };
     }
+    const { render } = view.page;
     // An unknown path or an invalid id gets no preloads: the app shows an error, not the page.
     const failed = resolved instanceof HttpError;
     return render({
@@ -165,10 +182,14 @@ export function createHostHandler({
     });
   }
 
-  return async (req, res) => {
+  const handler: RequestHandler = async (req, res) => {
     const https = isHttps(req);
     // What every response carries; a page gets the whole set below.
     setHeaders(res, securityHeaders(config, { page: false, https }));
+    if (!isValidHost(req.headers.host)) {
+      sendText(res, 400, BAD_HOST);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       sendText(res, 405, 'Method not allowed');
@@ -216,4 +237,10 @@ export function createHostHandler({
     // As the visitor got it: a revalidated page is a 304.
     metrics?.pageRendered(route, res.statusCode);
   };
+
+  const kept = (): HostHandlerKept => {
+    const all = [defaultView, ...views.values()];
+    return { views: all.length, renders: all.filter((view) => view.page).length };
+  };
+  return Object.assign(handler, { kept });
 }
