@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
 import { HSTS, NginxConfigError, renderNginxConfig } from './render-config';
 
 const REQUIRED = {
@@ -39,6 +40,26 @@ describe('renderNginxConfig', () => {
     expect(config).toContain('ssl_certificate_key /etc/ssl/gifts.key;');
     expect(config).toContain('add_header Strict-Transport-Security $gift_box_hsts always;');
     expect(config).toContain(`static "${HSTS}";`);
+  });
+
+  it("sends the host server's Strict-Transport-Security value (one source)", () => {
+    expect(HSTS).toBe(STRICT_TRANSPORT_SECURITY);
+  });
+
+  it('logs to its own access log in the masked format, unless told otherwise', () => {
+    const accessLog = (config: string) => config.split(/^server \{$/m)[1]?.match(/^ *access_log .*$/gm) ?? [];
+    expect(accessLog(renderNginxConfig(REQUIRED))).toEqual([
+      '    access_log /var/log/nginx/gift-box.access.log gift_box;',
+    ]);
+    expect(accessLog(renderNginxConfig({ ...REQUIRED, GIFT_BOX_ACCESS_LOG: '/srv/logs/site.log' }))).toEqual([
+      '    access_log /srv/logs/site.log gift_box;',
+    ]);
+    expect(accessLog(renderNginxConfig({ ...REQUIRED, GIFT_BOX_ACCESS_LOG: 'off' }))).toEqual(['    access_log off;']);
+    // inherit: no line of the site's own, so the http block's access_log applies.
+    expect(accessLog(renderNginxConfig({ ...REQUIRED, GIFT_BOX_ACCESS_LOG: 'inherit' }))).toEqual([]);
+    expect(renderNginxConfig(REQUIRED)).toMatch(
+      /^log_format gift_box '[^;]*"\$gift_box_log_request"[^;]*"\$gift_box_log_referer"/m,
+    );
   });
 
   it('routes /metrics and /stub_status nowhere on the public server, and serves stub_status on loopback only', () => {
@@ -81,6 +102,8 @@ describe('renderNginxConfig', () => {
     [{ GIFT_BOX_REMOTES_DIR: '/srv/my remotes' }, 'GIFT_BOX_REMOTES_DIR must be an absolute path without spaces'],
     [{ GIFT_BOX_SERVER_NAME: 'a; include /etc/passwd' }, 'GIFT_BOX_SERVER_NAME must not contain'],
     [{ GIFT_BOX_TLS_CERTIFICATE: '/etc/ssl/gifts.pem' }, 'go together: set both'],
+    [{ GIFT_BOX_ACCESS_LOG: 'gift-box.log' }, 'GIFT_BOX_ACCESS_LOG must be an absolute path'],
+    [{ GIFT_BOX_ACCESS_LOG: '/var/log/a.log main' }, 'GIFT_BOX_ACCESS_LOG must be an absolute path without spaces'],
   ])('refuses %j, naming the variable', (change, message) => {
     expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(NginxConfigError);
     expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(message);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
 import { emitConfig } from '../emit-config';
 
 export const TEMPLATE_FILE = resolve(__dirname, 'gift-box.conf.template');
@@ -21,8 +22,16 @@ export class NginxConfigError extends Error {
 
 /** How long nginx leaves out a process that refused a connection before trying it again. */
 export const FAIL_TIMEOUT = '10s';
-/** Strict-Transport-Security sent with the built files over HTTPS (the host's server sends it with pages). */
-export const HSTS = 'max-age=31536000; includeSubDomains';
+/**
+ * Strict-Transport-Security sent with the built files over HTTPS: the value the host's server
+ * sends with pages (security-headers.ts), so a browser is told one thing whichever answered.
+ */
+export const HSTS = STRICT_TRANSPORT_SECURITY;
+
+/** The access log's format, defined by the template: the request line and the Referer masked. */
+export const ACCESS_LOG_FORMAT = 'gift_box';
+/** GIFT_BOX_ACCESS_LOG's value for no `access_log` of the site's own: the `http` block's applies. */
+export const INHERIT_ACCESS_LOG = 'inherit';
 
 /** The variables, their defaults (undefined: required) and what they mean, for errors and the README. */
 export const VARIABLES = {
@@ -40,6 +49,10 @@ export const VARIABLES = {
   GIFT_BOX_STATUS_PORT: {
     default: '8080',
     means: "the loopback port of nginx's stub_status, for prometheus-nginx-exporter",
+  },
+  GIFT_BOX_ACCESS_LOG: {
+    default: '/var/log/nginx/gift-box.access.log',
+    means: `the access log, ids masked (an absolute path); off: none; ${INHERIT_ACCESS_LOG}: the http block's`,
   },
 } as const;
 
@@ -124,6 +137,18 @@ function tls(env: Env): string {
   ].join('\n');
 }
 
+/**
+ * The site's `access_log` line: its own file in the masked format, none (`off`), or nothing, so
+ * that the `http` block's applies (`inherit`: its format should then use $gift_box_log_request
+ * and $gift_box_log_referer, or ids are logged).
+ */
+function accessLog(env: Env): string {
+  const value = read(env, 'GIFT_BOX_ACCESS_LOG');
+  if (value === INHERIT_ACCESS_LOG) return '';
+  if (value === 'off') return '    access_log off;';
+  return `    access_log ${path(env, 'GIFT_BOX_ACCESS_LOG')} ${ACCESS_LOG_FORMAT};`;
+}
+
 /** The configuration, for an nginx `http` block. */
 export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FILE, 'utf8')): string {
   const listen = plain(env, 'GIFT_BOX_LISTEN');
@@ -141,6 +166,7 @@ export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FIL
     GIFT_BOX_TLS: tls(env),
     GIFT_BOX_HSTS: HSTS,
     GIFT_BOX_STATUS_PORT: statusPort(env, listen),
+    GIFT_BOX_ACCESS_LOG: accessLog(env),
   };
   const rendered = template.replace(/\$\{(GIFT_BOX_[A-Z_]+)\}/g, (whole, name: string) => {
     const value = values[name];

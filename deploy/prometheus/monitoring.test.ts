@@ -58,6 +58,7 @@ beforeAll(async () => {
       GIFT_BOX_REMOTES_DIR: dir,
       GIFT_BOX_LISTEN: `127.0.0.1:${sitePort}`,
       GIFT_BOX_STATUS_PORT: String(statusPort),
+      GIFT_BOX_ACCESS_LOG: join(dir, 'nginx', 'access.log'),
     }),
   );
   const stubStatus = `http://127.0.0.1:${statusPort}/stub_status`;
