@@ -46,7 +46,9 @@ export function renderSiteConfig(site: NginxSite): string {
   const file = join(site.dir, 'gift-box.conf');
   const result = spawnSync('npm', ['run', '--silent', 'nginx-config', '--', file], {
     cwd: ROOT_DIR,
-    env: { ...process.env, ...site.env },
+    // The site's access lines go to the http block's log, whose format the tests read back
+    // (readAccessLog), unless a test names a log of its own.
+    env: { ...process.env, GIFT_BOX_ACCESS_LOG: 'inherit', ...site.env },
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`npm run nginx-config failed (${result.status}):\n${result.stderr}`);
