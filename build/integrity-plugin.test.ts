@@ -4,10 +4,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { JSDOM, VirtualConsole } from 'jsdom';
 import webpack, { type Configuration, type WebpackPluginInstance } from 'webpack';
 import type { BuildMeta } from 'shared/build-info';
 import { BuildInfoPlugin } from './build-info-plugin';
-import { RemoteIntegrityPlugin, sha384Integrity } from './integrity-plugin';
+import { REFUSED_INTEGRITY, RemoteIntegrityPlugin, sha384Integrity } from './integrity-plugin';
 
 // A webpack build each, minified: seconds on a busy two-core machine.
 jest.setTimeout(60_000);
@@ -107,6 +108,51 @@ describe('RemoteIntegrityPlugin', () => {
     // …and sets it, with CORS, on the scripts it adds.
     expect(entry).toMatch(/\.integrity\s*=/);
     expect(entry).toContain('crossOrigin="anonymous"');
+  });
+
+  it('refuses a chunk whose digest the runtime lacks, saying so in the console, instead of loading it unchecked', async () => {
+    const files = await build([new RemoteIntegrityPlugin()], { uniqueName: 'gifts' });
+    const manifest = JSON.parse(String(files['mf-manifest.json'])) as { integrity: Record<string, string> };
+    const runtime = Object.keys(files).find((file) => /^main\..*\.js$/.test(file)) as string;
+    // The chunk the standalone page's runtime loads at once (the exposed page), as a build that
+    // left its digest out.
+    const page = Object.keys(files).find((file) => file.startsWith('__federation_expose_Page.')) as string;
+    const digest = manifest.integrity[page] as string;
+    const code = String(files[runtime]);
+    expect(code.includes(digest)).toBe(true);
+    const withoutDigest = code.replace(digest, '');
+
+    const errors: string[] = [];
+    const virtualConsole = new VirtualConsole();
+    virtualConsole.on('error', (message: unknown) => errors.push(String(message)));
+    // The page's own script tag gives the runtime its public path (webpack's `auto`).
+    const { window } = new JSDOM('<!doctype html><head><script src="https://gifts.example/main.js"></script></head>', {
+      url: 'https://gifts.example/',
+      runScripts: 'outside-only',
+      virtualConsole,
+    });
+    try {
+      // The script is added, never fetched here (jsdom loads no resources): what the browser is
+      // told to check is the point.
+      window.eval(withoutDigest);
+      const added = [...window.document.querySelectorAll('script')].find((script) => script.src.endsWith(page));
+      expect(added?.integrity).toBe(REFUSED_INTEGRITY);
+      expect(added?.crossOrigin).toBe('anonymous');
+      expect(errors).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^\\[integrity\\] gifts: chunk \\S+ has no digest in this build, so it is refused: https://gifts\\.example/${page}$`,
+          ),
+        ),
+      ]);
+    } finally {
+      window.close();
+    }
+  });
+
+  it('refuses with a digest a browser enforces: well formed, and matching no script', () => {
+    expect(REFUSED_INTEGRITY).toMatch(/^sha384-[A-Za-z0-9+/]{64}$/);
+    expect(Buffer.from(REFUSED_INTEGRITY.slice('sha384-'.length), 'base64')).toEqual(Buffer.alloc(48));
   });
 
   it('keeps the digests with the build in builds/meta/{id}.json', async () => {

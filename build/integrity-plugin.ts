@@ -30,6 +30,12 @@ const SCRIPT_FILE = /\.m?js$/;
 /** A chunk's digest inside a runtime chunk until the chunk's bytes are final: its id in hex. */
 const PLACEHOLDER = /__remote_integrity_([0-9a-f]+)__/g;
 
+/**
+ * The integrity a chunk without a digest is loaded with: well formed (a browser ignores a
+ * malformed one, and would run the script), and the digest of no script (48 zero bytes).
+ */
+export const REFUSED_INTEGRITY = `sha384-${'A'.repeat(64)}`;
+
 function placeholderFor(chunkId: string | number): string {
   return `__remote_integrity_${Buffer.from(String(chunkId)).toString('hex')}__`;
 }
@@ -83,11 +89,18 @@ export class RemoteIntegrityPlugin {
       });
       // After `script.src` and webpack's own `script.crossOrigin` (output.crossOriginLoading).
       // `chunkId` is undefined for a script that is no chunk of this build (none in a remote).
+      // A chunk without a digest fails closed, as the host refuses a script no manifest gives a
+      // digest for: its script carries a digest no bytes have, so the browser never runs it and
+      // the load fails like a download (retries, the reload guard, the route's in-layout error).
       LoadScriptRuntimeModule.getCompilationHooks(compilation).createScript.tap(PLUGIN, (source) =>
         Template.asString([
           source,
-          `if (chunkId !== undefined && ${INTEGRITY_MAP}[chunkId]) {`,
-          Template.indent([`script.integrity = ${INTEGRITY_MAP}[chunkId];`, "script.crossOrigin = 'anonymous';"]),
+          'if (chunkId !== undefined) {',
+          Template.indent([
+            `if (!${INTEGRITY_MAP}[chunkId]) console.error(${JSON.stringify(`[integrity] ${compilation.outputOptions.uniqueName || 'this remote'}: chunk `)} + chunkId + ' has no digest in this build, so it is refused: ' + url);`,
+            `script.integrity = ${INTEGRITY_MAP}[chunkId] || ${JSON.stringify(REFUSED_INTEGRITY)};`,
+            "script.crossOrigin = 'anonymous';",
+          ]),
           '}',
         ]),
       );
