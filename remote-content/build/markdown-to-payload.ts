@@ -2,45 +2,17 @@
 import { Marked, Parser, type Token, type Tokens } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import type { ContentPayload } from '../src/features/content/api/content-payload';
+import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from '../src/features/content/payload-allowlist';
 
 const markdown = new Marked({ gfm: true, async: false });
 
-/**
- * An allowlist rather than sanitize-html's defaults, so an upgrade cannot widen what reaches
- * the host's document. No images, classes, styles, ids or targets: the text is prose, and the
- * page's look belongs to the stylesheet. Protocol-relative URLs could point anywhere.
- */
+/** The payload allow-list (the page sanitises with the same one where the HTML enters the DOM). */
 export const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'h2',
-    'h3',
-    'h4',
-    'p',
-    'br',
-    'hr',
-    'blockquote',
-    'ul',
-    'ol',
-    'li',
-    'dl',
-    'dt',
-    'dd',
-    'strong',
-    'em',
-    'del',
-    'code',
-    'pre',
-    'abbr',
-    'a',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-  ],
-  allowedAttributes: { a: ['href', 'title'], abbr: ['title'], ol: ['start'], th: ['align'], td: ['align'] },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedTags: [...PAYLOAD_TAGS],
+  allowedAttributes: Object.fromEntries(
+    Object.entries(PAYLOAD_ATTRIBUTES).map(([tag, attributes]) => [tag, [...attributes]]),
+  ),
+  allowedSchemes: [...PAYLOAD_URL_SCHEMES],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
 };

@@ -58,6 +58,24 @@ describe('ContentPage', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('"about" payload failed'), expect.anything());
   });
 
+  it('puts only the allow-listed HTML of a payload into the page, whatever the payload file holds', async () => {
+    const hostile = {
+      title: 'About Gift Box',
+      html:
+        '<p onclick="window.__ran=1">We wrap gifts.</p><script>window.__ran=2</script>' +
+        '<img src="x" onerror="window.__ran=3"><iframe src="https://evil.example/"></iframe>' +
+        '<p><a href="javascript:window.__ran=4">Play</a> <a href="/game" onmouseover="window.__ran=5">Game</a></p>',
+    };
+    stubFetch(() => jsonResponse(hostile));
+    renderAbout();
+
+    const article = await screen.findByRole('article', { name: 'About Gift Box' });
+    const body = article.querySelector('.p-content__body') as HTMLElement;
+    expect(body.innerHTML).toBe('<p>We wrap gifts.</p><p><a>Play</a> <a href="/game">Game</a></p>');
+    expect(article.querySelector('script, iframe, img, [onclick], [onerror], [onmouseover]')).toBeNull();
+    expect((window as unknown as { __ran?: number }).__ran).toBeUndefined();
+  });
+
   it('refetches on "Try again" and then renders the page', async () => {
     silenceWarnings();
     const fetchMock = stubFetch(

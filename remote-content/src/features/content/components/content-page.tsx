@@ -1,11 +1,12 @@
 /** One content page: its payload's title and sanitised HTML, fetched from this remote. */
-import { useId, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { usePayload } from '../api/get-payload';
 import type { ContentPageName } from '../content-pages';
 import { InlineError } from 'shared/browser/feedback/inline-error';
 import { formatDate } from 'shared/format';
 import { useDocumentTitle } from 'shared/browser/use-document-title';
 import { useInternalLinkClick } from '../hooks/use-internal-link-click';
+import { sanitizePayloadHtml } from '../sanitize-payload-html';
 import { TextSkeleton, TitleSkeleton } from './content-skeleton';
 import './content-page.css';
 
@@ -22,6 +23,8 @@ export function ContentPage({ page, actions, updatedAt }: ContentPageProps) {
   const onClick = useInternalLinkClick();
   const titleId = useId();
   useDocumentTitle(state.status === 'ready' ? state.payload.title : undefined);
+  const html = state.status === 'ready' ? state.payload.html : undefined;
+  const body = useMemo(() => (html === undefined ? undefined : sanitizePayloadHtml(html)), [html]);
 
   // Title, actions, text: the same order in every state, so the actions never move.
   return (
@@ -46,9 +49,9 @@ export function ContentPage({ page, actions, updatedAt }: ContentPageProps) {
       )}
       {actions && <div className="p-content__actions">{actions}</div>}
       {state.status === 'loading' && <TextSkeleton />}
-      {state.status === 'ready' && (
-        // Sanitised at build time against an allowlist: see build/markdown-to-payload.ts.
-        <div className="p-content__body" onClick={onClick} dangerouslySetInnerHTML={{ __html: state.payload.html }} />
+      {body !== undefined && (
+        // Sanitised where it enters the page, against the allow-list the build sanitised it with.
+        <div className="p-content__body" onClick={onClick} dangerouslySetInnerHTML={{ __html: body }} />
       )}
       {state.status === 'ready' && updatedAt !== undefined && <UpdatedAt timestamp={updatedAt} />}
     </article>
