@@ -15,15 +15,45 @@ interface Prerendered {
 
 let read: Prerendered | undefined;
 
+/**
+ * The shape of TanStack's dehydrated state that is read here: each query's hash and its data.
+ * Whatever else is there is not read; the data itself each query checks as it would an answer.
+ */
+function isDehydratedState(value: unknown): value is DehydratedState {
+  if (typeof value !== 'object' || value === null) return false;
+  const { queries } = value as { queries?: unknown };
+  return (
+    Array.isArray(queries) &&
+    queries.every((query: unknown) => {
+      if (typeof query !== 'object' || query === null) return false;
+      const { queryHash, state } = query as { queryHash?: unknown; state?: unknown };
+      return typeof queryHash === 'string' && typeof state === 'object' && state !== null;
+    })
+  );
+}
+
+/**
+ * The page data, read as data: the element is a `<script type="application/json">` data block
+ * (never run), its text parsed as JSON and its shape checked. Anything else is not used.
+ */
 function readPage(doc: Document | undefined): Prerendered {
   const element = doc?.getElementById(PRERENDER_STATE_ELEMENT_ID);
   if (!element?.textContent) return { build: undefined, state: undefined };
-  try {
-    return { build: element.dataset.build, state: JSON.parse(element.textContent) as DehydratedState };
-  } catch (error) {
-    console.warn('[prerender] the page data cannot be read; the page loads it instead', error);
+  const unreadable = (reason: unknown): Prerendered => {
+    console.warn('[prerender] the page data cannot be read; the page loads it instead', reason);
     return { build: undefined, state: undefined };
+  };
+  if (element.localName !== 'script' || element.getAttribute('type') !== 'application/json') {
+    return unreadable(new Error(`#${PRERENDER_STATE_ELEMENT_ID} is not a JSON data block`));
   }
+  let state: unknown;
+  try {
+    state = JSON.parse(element.textContent);
+  } catch (error) {
+    return unreadable(error);
+  }
+  if (!isDehydratedState(state)) return unreadable(new Error('the page data is not a query cache'));
+  return { build: element.dataset.build, state };
 }
 
 /** The data the page was prerendered with for `queryKey`, when `buildId` (the caller's own build) rendered it. */
