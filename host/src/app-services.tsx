@@ -23,8 +23,8 @@ export interface AppServices {
 
 export interface PrerenderedPage {
   pathname: string;
-  /** The markup inside the main region. */
-  html: string;
+  /** The nodes inside the main region, as the browser parsed them (prerender/kept-content.tsx). */
+  content: DocumentFragment;
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);

@@ -2,9 +2,15 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rememberVisitorGifts } from 'shared/browser/api/visitor-gifts-hint';
 import { RemoteTimeoutError } from './federation/load-errors';
+import { keptContent } from './prerender/kept-content';
 import { pageNamed, renderApp } from './test-utils';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** What the app keeps of a page the host's server prerendered with this markup in its main region. */
+function mainContent(markup: string): DocumentFragment {
+  return keptContent(new DOMParser().parseFromString(`<div id="root"><main>${markup}</main></div>`, 'text/html'));
+}
 
 function layout(): string | null {
   return document.querySelector('[data-layout]')?.getAttribute('data-layout') ?? null;
@@ -140,7 +146,10 @@ describe('a remote that fails to load', () => {
         if (fail) throw new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.');
         return pageNamed(`${module} content`);
       },
-      prerendered: { pathname: '/about', html: '<article><h1>About Gift Box</h1><p>Last good text.</p></article>' },
+      prerendered: {
+        pathname: '/about',
+        content: mainContent('<article><h1>About Gift Box</h1><p>Last good text.</p></article>'),
+      },
     });
     expect(await screen.findByRole('heading', { name: 'About Gift Box' })).toBeInTheDocument();
     expect(screen.getByText('Last good text.')).toBeInTheDocument();
@@ -156,11 +165,37 @@ describe('a remote that fails to load', () => {
     consoleError.mockRestore();
   });
 
+  it('puts the prerendered page back as the nodes it was, never through HTML parsed again', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    // Text that turns into markup if serialised and parsed again (mutation XSS): a noscript
+    // element's text is written raw, and its end tag inside it closes it on the way back.
+    const main = document.createElement('main');
+    main.innerHTML = '<h1>About Gift Box</h1>';
+    const noscript = document.createElement('noscript');
+    noscript.textContent = '<p title="</noscript><img src=x onerror=window.__keptRan=1>">';
+    main.append(noscript);
+    const parsedAgain = document.createElement('div');
+    parsedAgain.innerHTML = main.innerHTML;
+    expect(parsedAgain.querySelector('img')).not.toBeNull();
+    const holder = document.createElement('div');
+    holder.append(main);
+
+    renderApp('/about', {
+      load: () => Promise.reject(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.')),
+      prerendered: { pathname: '/about', content: keptContent(holder) },
+    });
+    expect(await screen.findByRole('heading', { name: 'About Gift Box' })).toBeInTheDocument();
+    const kept = document.querySelector('.p-kept-page') as HTMLElement;
+    expect(kept.querySelector('img')).toBeNull();
+    expect(kept.querySelector('noscript')?.textContent).toBe(noscript.textContent);
+    consoleError.mockRestore();
+  });
+
   it('shows the error, not a prerendered page, on another path', async () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     renderApp('/terms', {
       load: () => Promise.reject(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.')),
-      prerendered: { pathname: '/about', html: '<h1>About Gift Box</h1>' },
+      prerendered: { pathname: '/about', content: mainContent('<h1>About Gift Box</h1>') },
     });
     expect(await screen.findByText(/The content remote could not load TermsPage/)).toBeInTheDocument();
     expect(screen.queryByText('About Gift Box')).toBeNull();

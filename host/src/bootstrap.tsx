@@ -17,6 +17,7 @@ import { createRemoteLoader } from './federation/remote-loader';
 import { loadingPlugin } from './federation/loading-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
+import { keptContent } from './prerender/kept-content';
 import { createRoutes } from './router/create-routes';
 import { startTelemetry } from './telemetry/start-telemetry';
 import { afterFirstPage } from './third-party/after-first-paint';
@@ -56,7 +57,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   // A page the host's server prerendered keeps its markup on screen until the app's first
   // render holds the same page (whose remote reads its data from the page: prerendered-state.ts).
   const prerendered: PrerenderedPage | undefined = container.hasAttribute(PRERENDERED_ATTRIBUTE)
-    ? { pathname: window.location.pathname, html: container.querySelector('main')?.innerHTML ?? '' }
+    ? { pathname: window.location.pathname, content: keptContent(container) }
     : undefined;
   // Its buttons do nothing until then: a click on one is made again on the app's.
   const earlyClicks = prerendered ? keepEarlyClicks(container) : undefined;

@@ -11,6 +11,7 @@ import { useLocation, useRevalidator, useRouteError } from 'react-router-dom';
 import { useAppServices } from '../app-services';
 import { isCodeLoadFailure, RemoteLoadError } from '../federation/load-errors';
 import { PageLoading } from '../navigation/page-loading';
+import { KeptContent } from '../prerender/kept-content';
 import { errorTitleFor } from '../route-table/error-titles';
 import { useRouteHandle } from '../route-table/route-handle';
 import { isExpectedError, logExpectedError } from './caught-errors';
@@ -56,14 +57,14 @@ export function RouteError() {
         }
       : undefined;
   if (loadFailure && prerendered?.pathname === pathname) {
-    return <KeptPage html={prerendered.html} onRetry={retry} />;
+    return <KeptPage content={prerendered.content} onRetry={retry} />;
   }
   if (loadFailure) return <PartUnavailable details={message} onRetry={retry} />;
   return <ErrorPage statusCode={statusCode} message={message} onRetry={retry} />;
 }
 
 /** The prerendered page as the host's server sent it (markup it sanitised), read-only. */
-function KeptPage({ html, onRetry }: { html: string; onRetry?: () => void }) {
+function KeptPage({ content, onRetry }: { content: DocumentFragment; onRetry?: () => void }) {
   return (
     <>
       <div className="p-kept-note" role="status">
@@ -74,7 +75,7 @@ function KeptPage({ html, onRetry }: { html: string; onRetry?: () => void }) {
           </button>
         )}
       </div>
-      <div className="p-kept-page" dangerouslySetInnerHTML={{ __html: html }} />
+      <KeptContent className="p-kept-page" content={content} />
     </>
   );
 }
