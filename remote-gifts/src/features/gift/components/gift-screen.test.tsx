@@ -317,19 +317,42 @@ describe('GiftScreen, when there is no gift to show', () => {
     expect(screen.getByTestId('error-page')).toHaveTextContent('This gift does not exist.');
     expect(fetchStub).not.toHaveBeenCalled();
   });
+});
 
-  it('throws a 410 for an expired gift, naming the day it expired, for the host to show its error page', async () => {
+describe('GiftScreen, an expired gift', () => {
+  it('says plainly that it expired and on which day, what it was, and gives the way home; no error page', async () => {
+    const user = userEvent.setup();
     const fetchStub = stubFetch(() =>
       jsonResponse(giftView({ status: 'expired', expiresAt: '2026-10-01T12:00:00.000Z' })),
     );
-    renderGift(fetchStub);
+    renderWithApi(
+      `/gifts/${GIFT_ID}`,
+      {
+        '/gifts/:giftId': (
+          <ErrorBoundary>
+            <GiftScreen />
+          </ErrorBoundary>
+        ),
+        '/': <p>Home page</p>,
+      },
+      fetchStub,
+    );
 
-    const errorPage = await screen.findByTestId('error-page');
-    expect(errorPage).toHaveAttribute('data-http-error', 'true');
-    expect(errorPage).toHaveTextContent('410');
-    expect(errorPage).toHaveTextContent('This gift expired on October 1, 2026 and can no longer be redeemed.');
+    const heading = await screen.findByRole('heading', { level: 1, name: 'This gift has expired' });
+    expect(screen.queryByTestId('error-page')).not.toBeInTheDocument();
+    const page = heading.closest('article') as HTMLElement;
+    expect(page).toHaveTextContent('It was a gift of Cinema ticket.');
+    // The day as the app writes dates, and the instant for machines.
+    expect(within(page).getByRole('status')).toHaveTextContent(
+      'Expired on October 1, 2026. It can no longer be redeemed.',
+    );
+    expect(within(page).getByText('October 1, 2026')).toHaveAttribute('datetime', '2026-10-01T12:00:00.000Z');
+    expect(document.title).toMatch(/^This gift has expired/);
     expect(redeemButton()).not.toBeInTheDocument();
     expect(requestsOf(fetchStub)).toEqual([GET_GIFT]);
+
+    await user.click(within(page).getByRole('link', { name: 'Back to home' }));
+    expect(await screen.findByText('Home page')).toBeInTheDocument();
   });
 });
 

@@ -1,12 +1,16 @@
-/** `/gifts/:giftId`: loads the gift and shows it, or ends on the host's error page when there is none. */
+/**
+ * `/gifts/:giftId`: loads the gift and shows it (an expired one as such), or ends on the host's
+ * error page when there is none.
+ */
 import { useParams } from 'react-router-dom';
 import { loadFailureToThrow } from 'shared/api/api-failure';
 import { InlineError } from 'shared/browser/feedback/inline-error';
 import { isValidId } from 'shared/ids';
 import { useDocumentTitle } from 'shared/browser/use-document-title';
 import { useGift } from '../api/get-gift';
-import { giftExpired, giftNotFound } from '../gift-errors';
+import { giftNotFound } from '../gift-errors';
 import { GiftDetails } from './gift-details';
+import { GiftExpired, GIFT_EXPIRED_TITLE } from './gift-expired';
 import { GiftSkeleton } from './gift-skeleton';
 import './gift-screen.css';
 
@@ -19,12 +23,12 @@ export function GiftScreen() {
 
 function GiftContent({ giftId }: { giftId: string }) {
   const { state, retry } = useGift(giftId);
-  useDocumentTitle(state.status === 'ready' ? `Your gift: ${state.gift.prize.name}` : 'Your gift');
+  useDocumentTitle(documentTitleOf(state));
 
   if (state.status === 'ready') {
-    // Expired: the host's error page with 410 (thrown during render, like a missing gift).
+    // Expired is a state of the gift, said on its own page; the host's error page is for errors.
     // A redeemed gift is still shown, without a redeem action.
-    if (state.gift.status === 'expired') throw giftExpired(state.gift.expiresAt);
+    if (state.gift.status === 'expired') return <GiftExpired gift={state.gift} />;
     return <GiftDetails gift={state.gift} />;
   }
   if (state.status === 'loading') return <GiftSkeleton />;
@@ -41,4 +45,9 @@ function GiftContent({ giftId }: { giftId: string }) {
       <InlineError title="Your gift didn't load" message={state.failure.message} onRetry={retry} />
     </section>
   );
+}
+
+function documentTitleOf(state: ReturnType<typeof useGift>['state']): string {
+  if (state.status !== 'ready') return 'Your gift';
+  return state.gift.status === 'expired' ? GIFT_EXPIRED_TITLE : `Your gift: ${state.gift.prize.name}`;
 }
