@@ -16,8 +16,9 @@ export interface NginxSite {
   dir: string;
 }
 
-// Which upstream answered each request, and each one tried: `$upstream_addr` lists them.
-const ACCESS_LOG_FORMAT = '$request_method|$uri|$status|$upstream_addr';
+// Which upstream answered each request, and each one tried: `$upstream_addr` lists them, and
+// `$upstream_status` what each answered; when the request ended ($msec, seconds) and how long it took.
+const ACCESS_LOG_FORMAT = '$request_method|$uri|$status|$upstream_addr|$msec|$request_time|$upstream_status';
 
 export interface AccessLogLine {
   method: string;
@@ -25,6 +26,11 @@ export interface AccessLogLine {
   status: number;
   /** The upstream servers tried, in order (empty for a file served from disk). */
   upstreams: string[];
+  /** What each upstream tried answered, in the same order (504 for one that timed out). */
+  upstreamStatuses: number[];
+  /** When nginx received the request and when it finished answering, in ms since the epoch. */
+  startedAt: number;
+  endedAt: number;
 }
 
 /** The access log so far, one entry per request. */
@@ -34,10 +40,20 @@ export function readAccessLog(nginx: RunningNginx): AccessLogLine[] {
     .split('\n')
     .filter(Boolean)
     .map((line) => {
-      const [method = '', path = '', status = '0', upstream = '-'] = line.split('|');
+      const [method = '', path = '', status = '0', upstream = '-', msec = '0', took = '0', statuses = '-'] =
+        line.split('|');
       // "a:1, b:2" when the request went on to a second server; " : " between internal redirects.
-      const upstreams = upstream === '-' ? [] : upstream.split(/, | : /).filter((entry) => entry !== '-');
-      return { method, path, status: Number(status), upstreams };
+      const list = (value: string) => (value === '-' ? [] : value.split(/, | : /).filter((entry) => entry !== '-'));
+      const endedAt = Math.round(Number(msec) * 1000);
+      return {
+        method,
+        path,
+        status: Number(status),
+        upstreams: list(upstream),
+        upstreamStatuses: list(statuses).map(Number),
+        startedAt: endedAt - Math.round(Number(took) * 1000),
+        endedAt,
+      };
     });
 }
 

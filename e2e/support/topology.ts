@@ -2,8 +2,8 @@
  * The production topology of README "Running in production", on this machine: nginx (Debian's,
  * with deploy/nginx's configuration: nginx-site.ts) on one public origin in front of the host's
  * server, the remotes' deployed folders (published with each remote's own deploy command) and
- * two API processes on one real PostgreSQL (testbed's throwaway cluster). Every process runs
- * under testbed's process guard; `stop()` takes them all down.
+ * API processes (two unless told otherwise) on one real PostgreSQL (testbed's throwaway cluster).
+ * Every process runs under testbed's process guard; `stop()` takes them all down.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { type RunningNginx } from 'testbed/nginx';
 import { startCluster, type Cluster } from 'testbed/postgres';
-import { killProcesses, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
+import { killProcesses, startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
 import { startSite } from './nginx-site';
 import { freePort, startBundle } from './production';
-import { REMOTE_NAMES, ROOT_DIR, TMP_DIR, type RemoteName } from './test-env';
+import { LOG_DIR, REMOTE_NAMES, ROOT_DIR, TMP_DIR, type RemoteName } from './test-env';
 
 export const TOPOLOGY_DIR = join(TMP_DIR, 'topology');
 /** Each remote's deployed folder is `<this>/<remote>`, served at `/remotes/<remote>/`. */
@@ -38,7 +38,20 @@ export interface Topology {
   apis: ApiProcess[];
   database: Cluster;
   remoteFolder(remote: RemoteName): string;
+  /**
+   * Starts API process `index` again on its port with its environment, as a supervisor restarts
+   * a process that died; its log goes on in the same file. Ready once its readiness answers.
+   */
+  restartApi(index: number): Promise<ApiProcess>;
   stop(): Promise<void>;
+}
+
+export interface TopologyOptions {
+  hostEnv?: Record<string, string>;
+  /** How many API processes nginx balances over (2 by default). */
+  apiCount?: number;
+  /** Added to every API process's environment. */
+  apiEnv?: Record<string, string>;
 }
 
 /** `npm run deploy -w <remote's package> -- <folder>`: what a remote team runs. */
@@ -84,7 +97,9 @@ function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: 
 }
 
 /** Starts everything; what was started is stopped again if a later part fails. */
-export async function startTopology(options: { hostEnv?: Record<string, string> } = {}): Promise<Topology> {
+export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
+  const apiCount = options.apiCount ?? 2;
+  if (!Number.isInteger(apiCount) || apiCount < 1) throw new Error(`apiCount must be 1 or more, got ${apiCount}`);
   rmSync(TOPOLOGY_DIR, { recursive: true, force: true });
   mkdirSync(REMOTES_DIR, { recursive: true });
   const started: RunningProcess[] = [];
@@ -92,8 +107,11 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
   try {
     const [nginxPort, hostPort, statusPort] = [await freePort(), await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${nginxPort}`;
-    const apiPorts = [await freePort(), await freePort()];
-    const [hostMetricsPort, ...apiMetricsPorts] = [await freePort(), await freePort(), await freePort()];
+    const apiPorts: number[] = [];
+    for (let index = 0; index < apiCount; index++) apiPorts.push(await freePort());
+    const hostMetricsPort = await freePort();
+    const apiMetricsPorts: number[] = [];
+    for (let index = 0; index < apiCount; index++) apiMetricsPorts.push(await freePort());
     const remoteFolder = (remote: RemoteName) => join(REMOTES_DIR, remote);
     await Promise.all(REMOTE_NAMES.map((remote) => deployRemote(remote, remoteFolder(remote))));
     const database = await starting;
@@ -113,16 +131,21 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
       `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,
     );
     started.push(nginx);
-    // One process first: it applies the migrations; the second finds none left to apply.
+    // One process at a time: the first applies the migrations; the others find none left to apply.
     const apis: ApiProcess[] = [];
-    for (const [index, port] of apiPorts.entries()) {
-      const metricsPort = apiMetricsPorts[index] ?? 0;
-      const api = startBundle(`topology-api-${index + 1}`, join(ROOT_DIR, 'api'), 'dist/index.js', {
-        ...apiEnv(origin, database.url, port, metricsPort),
-      });
-      started.push(api);
+    const envOf = (index: number) => ({
+      ...apiEnv(origin, database.url, apiPorts[index] ?? 0, apiMetricsPorts[index] ?? 0),
+      ...options.apiEnv,
+    });
+    const ready = async (index: number, api: RunningProcess): Promise<ApiProcess> => {
+      const port = apiPorts[index] ?? 0;
       await waitUntilHealthy(api, `http://127.0.0.1:${port}/api/health/ready`);
-      apis.push({ ...api, port, metrics: `127.0.0.1:${metricsPort}` });
+      return { ...api, port, metrics: `127.0.0.1:${apiMetricsPorts[index] ?? 0}` };
+    };
+    for (const index of apiPorts.keys()) {
+      const api = startBundle(`topology-api-${index + 1}`, join(ROOT_DIR, 'api'), 'dist/index.js', envOf(index));
+      started.push(api);
+      apis.push(await ready(index, api));
     }
     const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', {
       HOST_PORT: String(hostPort),
@@ -146,6 +169,26 @@ export async function startTopology(options: { hostEnv?: Record<string, string> 
       apis,
       database,
       remoteFolder,
+      async restartApi(index) {
+        const name = `topology-api-${index + 1}`;
+        const api = startProcess({
+          name,
+          command: process.execPath,
+          args: ['--enable-source-maps', 'dist/index.js'],
+          cwd: join(ROOT_DIR, 'api'),
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT_DIR, ...envOf(index) },
+          output: {
+            file: join(LOG_DIR, `production-${name}.log`),
+            append: true,
+            header: `\n=== e2e ${new Date().toISOString()} restarting ${name}\n`,
+          },
+          exitWithParent: true,
+        });
+        started.push(api);
+        const restarted = await ready(index, api);
+        apis[index] = restarted;
+        return restarted;
+      },
       async stop() {
         await Promise.all(started.map((process) => stopProcess(process, { hard: true })));
         await database.stop();

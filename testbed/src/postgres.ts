@@ -80,8 +80,11 @@ function runAs(): RunAs {
 export interface Cluster {
   /** The `postgres` database of the cluster, as the superuser. */
   url: string;
-  /** Stops the server as an operator's restart does (`pg_ctl stop -m fast`), keeping its data. */
-  pause(): Promise<void>;
+  /**
+   * Stops the server as an operator's restart does (`pg_ctl stop -m fast`), keeping its data;
+   * `immediate` stops it as a crash would (no checkpoint: it recovers from its log at the next start).
+   */
+  pause(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts the paused server again on the same port. */
   resume(): Promise<void>;
   stop(): Promise<void>;
@@ -134,7 +137,7 @@ export async function startCluster(): Promise<Cluster> {
     started = true;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-      pause: () => exec(binaries.pgCtl, ['stop', '-D', data, '-m', 'fast', '-w']),
+      pause: (mode = 'fast') => exec(binaries.pgCtl, ['stop', '-D', data, '-m', mode, '-w']),
       resume: () => exec(binaries.pgCtl, startArgs),
       async stop() {
         if (stopped) return;
