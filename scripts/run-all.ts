@@ -8,6 +8,7 @@
  * part still running after GRACE_MS is killed.
  */
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
   createConcurrently as concurrently,
@@ -93,6 +94,17 @@ function partEnv(script: 'serve' | 'dev', workspace: string): Record<string, str
 }
 
 /**
+ * The API's visitor cookie secret for this run, unless VISITOR_COOKIE_SECRETS is set: one for the
+ * whole run, so a visitor's cookie stays good while `npm run dev` restarts the API on a change
+ * (the API's own random secret would be new with each restart and log every visitor out).
+ */
+const RUN_SECRET = randomBytes(32).toString('base64url');
+
+function developmentSecret(workspace: string): Record<string, string> {
+  return workspace === 'api' && !process.env.VISITOR_COOKIE_SECRETS ? { VISITOR_COOKIE_SECRETS: RUN_SECRET } : {};
+}
+
+/**
  * On POSIX each part runs in its own process group, stopped as a whole (npm and the server
  * beneath it), and always with SIGTERM: npm passes the signal on to the server as well, which
  * ignores a repeated SIGTERM but takes a second SIGINT for "exit now". Ctrl-C in a terminal so
@@ -160,7 +172,7 @@ async function main(mode: string | undefined): Promise<void> {
   const parts = Object.keys(PARTS).map((name) => ({
     name,
     command: `npm run --silent ${script} -w ${name}`,
-    env: partEnv(script, name),
+    env: { ...partEnv(script, name), ...developmentSecret(name) },
   }));
   // Once every part has ended: the 12 s SIGKILL timer of concurrently's kill-others need not run out.
   void runParts(parts).then((code) => process.exit(code));

@@ -6,6 +6,7 @@ import { type AppConfig } from './config';
 import { type Database } from './db/database';
 import { type GiftCache } from './features/gifts/gift-cache';
 import { type BuildRegistry } from './features/telemetry/build-registry';
+import { type VisitorCookieConfig } from './http/visitor';
 import { type ApiMetrics } from './metrics/api-metrics';
 import { type Clock } from './time';
 
@@ -36,6 +37,10 @@ export type App = FastifyInstance<
 >;
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** How the visitor cookie is named, signed and checked (`http/visitor.ts` reads it from the request's server). */
+    visitorCookie: VisitorCookieConfig;
+  }
   interface FastifyContextConfig {
     /** The 404 message when the route's id is malformed (such an id cannot exist). */
     notFoundMessage?: string;

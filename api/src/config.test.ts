@@ -35,6 +35,9 @@ describe('readServerConfig', () => {
       catalogueFile: join(API_ROOT, 'catalogue.json'),
       shutdownDelayMs: 0,
       metrics: { metricsPort: undefined, metricsHost: '127.0.0.1' },
+      // Development: a random secret of the process's own, the plain cookie name, not Secure.
+      visitorCookie: { name: 'p_visitor', secure: false, secrets: [expect.any(Buffer)] },
+      addressHashKey: expect.any(Buffer),
     });
   });
 
@@ -65,6 +68,8 @@ describe('readServerConfig', () => {
       API_BASE_URL: 'https://api.gifts.example.com/',
       METRICS_PORT: '9304',
       METRICS_HOST: '10.0.0.5',
+      VISITOR_COOKIE_SECRETS: `${'n'.repeat(32)}, ${'o'.repeat(32)}`,
+      IP_HASH_SECRET: 'i'.repeat(32),
     });
     expect(config).toEqual({
       port: 4004,
@@ -99,6 +104,12 @@ describe('readServerConfig', () => {
       catalogueFile: '/etc/gifts/catalogue.json',
       shutdownDelayMs: 5000,
       metrics: { metricsPort: 9304, metricsHost: '10.0.0.5' },
+      visitorCookie: {
+        name: '__Host-p_visitor',
+        secure: true,
+        secrets: [Buffer.from('n'.repeat(32)), Buffer.from('o'.repeat(32))],
+      },
+      addressHashKey: Buffer.from('i'.repeat(32)),
     });
   });
 

@@ -2,6 +2,7 @@
  * The API's configuration, read from the environment once at start-up through one schema
  * (`API_ENV`). Every problem names the variable; all problems are reported together.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   deriveEnv,
@@ -26,6 +27,7 @@ import type { AllowedOrigin } from 'server/origins';
 import { type TrustProxy, trustProxy } from 'server/trust-proxy';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { HOST_PART, type PartName } from 'shared/telemetry';
+import { SECURE_VISITOR_COOKIE, VISITOR_COOKIE, type VisitorCookieConfig } from './http/visitor';
 
 export const API_ROOT = join(__dirname, '..');
 
@@ -75,6 +77,10 @@ export interface AppConfig {
    * host's and the remotes' origins, what a CSP violation's blocked URL may be labelled with.
    */
   apiOrigin: string;
+  /** The visitor cookie's name, Secure flag and signing secrets (VISITOR_COOKIE_SECRETS). */
+  visitorCookie: VisitorCookieConfig;
+  /** The key client addresses are hashed with (IP_HASH_SECRET, or derived from the cookie's secret). */
+  addressHashKey: Buffer;
 }
 
 /** What `index.ts` needs on top: where to listen and where the data lives. */
@@ -150,6 +156,60 @@ const httpUrl: Reader<string | undefined> = (raw, name) => {
   return url.href;
 };
 
+/** The shortest secret accepted: 32 characters, such as `openssl rand -base64 32` prints (44). */
+export const MIN_SECRET_CHARS = 32;
+const SECRET_EXAMPLE = 'such as the output of `openssl rand -base64 32`';
+
+/** A secret's problem, without the secret itself (messages are printed and logged). */
+function checkSecret(value: string, name: string): string {
+  if (value.length < MIN_SECRET_CHARS || /[\s,]/.test(value))
+    throw new EnvError(
+      `${name} must hold secrets of at least ${MIN_SECRET_CHARS} characters without spaces or commas, ${SECRET_EXAMPLE}; got one of ${value.length} characters`,
+    );
+  return value;
+}
+
+/** VISITOR_COOKIE_SECRETS: comma-separated secrets, newest first; undefined when unset. */
+const secrets: Reader<string[] | undefined> = (raw, name) =>
+  raw === undefined ? undefined : raw.split(',').map((part) => checkSecret(part.trim(), name));
+
+/** IP_HASH_SECRET: one secret; undefined when unset. */
+const secret: Reader<string | undefined> = (raw, name) => (raw === undefined ? undefined : checkSecret(raw, name));
+
+/**
+ * The visitor cookie. A production deployment (HOST_ORIGIN set) must give its secrets: every API
+ * process has to sign and check with the same ones. In development (HOST_ORIGIN unset) a random
+ * secret of this process's own will do (`npm start` gives its API one for the whole run). Over
+ * https the cookie is `__Host-p_visitor`, Secure.
+ */
+function visitorCookieOf(env: {
+  HOST_ORIGIN: string | undefined;
+  VISITOR_COOKIE_SECRETS: string[] | undefined;
+}): VisitorCookieConfig {
+  if (env.HOST_ORIGIN !== undefined && env.VISITOR_COOKIE_SECRETS === undefined)
+    throw new EnvError(
+      `VISITOR_COOKIE_SECRETS must be set when HOST_ORIGIN is (a production deployment): one secret of at least ${MIN_SECRET_CHARS} characters, ${SECRET_EXAMPLE}, the same for every API process`,
+    );
+  const keys = (env.VISITOR_COOKIE_SECRETS ?? [randomBytes(32).toString('base64url')]).map((value) =>
+    Buffer.from(value),
+  );
+  const https = env.HOST_ORIGIN?.startsWith('https:') ?? false;
+  return { name: https ? SECURE_VISITOR_COOKIE : VISITOR_COOKIE, secure: https, secrets: keys };
+}
+
+/**
+ * The key of the address hashes: IP_HASH_SECRET, else one derived from the cookie's current
+ * secret (rotating that one then changes the hashes too), else, in development, a random one.
+ */
+function addressHashKeyOf(env: {
+  IP_HASH_SECRET: string | undefined;
+  VISITOR_COOKIE_SECRETS: string[] | undefined;
+}): Buffer {
+  if (env.IP_HASH_SECRET !== undefined) return Buffer.from(env.IP_HASH_SECRET);
+  const first = env.VISITOR_COOKIE_SECRETS?.[0] ?? randomBytes(32);
+  return createHmac('sha256', first).update('address hashes').digest();
+}
+
 /** What BUILDS_POLL_MS may be at most: a day. */
 const MAX_BUILDS_POLL_MS = 24 * 60 * 60_000;
 
@@ -214,6 +274,8 @@ const API_ENV = deriveEnv(
     PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
     SHUTDOWN_DELAY_MS: shutdownDelay,
     ...METRICS_VARIABLES,
+    VISITOR_COOKIE_SECRETS: secrets,
+    IP_HASH_SECRET: secret,
   }),
   (env): ServerConfig => ({
     port: env.API_PORT,
@@ -239,6 +301,8 @@ const API_ENV = deriveEnv(
     catalogueFile: env.PRIZE_CATALOGUE_FILE,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     metrics: metricsEnvOf(env),
+    visitorCookie: visitorCookieOf(env),
+    addressHashKey: addressHashKeyOf(env),
   }),
 );
 

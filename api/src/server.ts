@@ -3,7 +3,6 @@
  * Configuration, database, clock and the metrics registry are injected.
  */
 import cookie from '@fastify/cookie';
-import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import pino from 'pino';
 import { Registry } from 'prom-client';
@@ -22,8 +21,11 @@ import { registerGetRedeem } from './features/redeems/get-redeem';
 import { BuildRegistry } from './features/telemetry/build-registry';
 import { registerTelemetry } from './features/telemetry/telemetry-route';
 import { registerVisitorGifts } from './features/visitor/visitor-gifts';
+import { setHashKey } from './hash';
+import { installCors } from './http/cors';
 import { installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
+import { installProxyWarning } from './http/proxy-warning';
 import { installAccessLog, serializeRequest } from './http/request-log';
 import { responseSerializerCompiler } from './http/response-serializer';
 import { installSameSiteGuard } from './http/same-site-guard';
@@ -115,15 +117,12 @@ export async function buildApp({
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandlers(app, BODY_LIMIT_BYTES);
 
-  await app.register(cors, {
-    origin: [config.hostOrigin, ...config.corsOrigins],
-    credentials: true,
-    methods: ['GET', 'POST'],
-    exposedHeaders: ['Retry-After'],
-    maxAge: 600,
-  });
+  installCors(app, [config.hostOrigin, ...config.corsOrigins]);
   await app.register(cookie);
+  app.decorate('visitorCookie', config.visitorCookie);
+  setHashKey(config.addressHashKey);
   installSameSiteGuard(app, [config.hostOrigin, ...config.corsOrigins]);
+  installProxyWarning(app, config.trustProxy);
 
   // While shutting down, requests that still arrive (on a kept-alive connection) are refused
   // through the error handler: the one error body, with CORS headers (set by the CORS hook before

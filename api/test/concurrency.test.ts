@@ -5,7 +5,16 @@
  */
 import { type LightMyRequestResponse } from 'fastify';
 import { harnessFor } from './support/harness';
-import { complete, insertOpenSessions, newVisitor, openRedeem, play, post, winGift } from './support/test-app';
+import {
+  complete,
+  insertOpenSessions,
+  newVisitor,
+  openRedeem,
+  play,
+  post,
+  visitorWithId,
+  winGift,
+} from './support/test-app';
 import { HIGH_LIMITS } from './support/test-config';
 import { type Driver, PRIZES } from './support/test-db';
 
@@ -153,7 +162,7 @@ describe.each(drivers)('concurrency on %s', (driver) => {
       gameWinRate: 0,
       limits: { playsPerVisitorPerDay: 5, playsPerIpPerDay: 1000 },
     });
-    const cookie = 'p_visitor=BBBBBBBBBBBBBBBBBBBBBBBB';
+    const cookie = visitorWithId('BBBBBBBBBBBBBBBBBBBBBBBB');
     const responses = await Promise.all(Array.from({ length: 12 }, () => play(app, { cookie })));
     expect(tally(responses)).toEqual({ 200: 5, 429: 7 });
     expect(

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { type ApiProcess, startApi } from './support/api-process';
 import { type Cluster, startCluster } from 'testbed/postgres';
+import { visitorWithId } from './support/test-app';
 import { PRIZES } from './support/test-db';
 
 const OUTAGE_MS = 3_000;
@@ -101,7 +102,7 @@ async function openSessions(count: number): Promise<Session[]> {
   const [a] = servers as [ApiProcess];
   const sessions: Session[] = [];
   for (let i = 0; i < count; i += 1) {
-    const cookie = `p_visitor=${`visitor${String(i).padStart(4, '0')}`.padEnd(24, 'x')}`;
+    const cookie = visitorWithId(`visitor${String(i).padStart(4, '0')}`.padEnd(24, 'x'));
     const won = await call(a, 'POST', '/api/game/plays', {}, cookie);
     const giftId = won.body.gift?.giftId ?? '';
     const opened = await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {}, cookie);

@@ -86,7 +86,7 @@ describe.each(drivers)('gifts on %s', (driver) => {
       expect(first.statusCode).toBe(201);
       expect(first.json()).toStrictEqual({ redeemId: expect.stringMatching(ID_PATTERN) });
       const cookie = visitorCookie(first);
-      expect(cookie).toMatch(/^p_visitor=[A-Za-z0-9_-]{24}$/);
+      expect(cookie).toMatch(/^p_visitor=[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{32}$/);
       expect(first.headers['set-cookie']).toMatch(/HttpOnly/i);
       const second = await post(app, `/api/gifts/${giftId}/redeems`, {}, { cookie });
       expect(second.statusCode).toBe(200);

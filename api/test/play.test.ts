@@ -2,7 +2,7 @@
 import { ID_PATTERN } from 'shared/ids';
 import { harnessFor } from './support/harness';
 import { prunePlays } from '../src/features/game/play';
-import { DEFAULT_IP, get, newVisitor, play, visitorCookie } from './support/test-app';
+import { DEFAULT_IP, get, newVisitor, play, visitorCookie, visitorWithId } from './support/test-app';
 import { DAY } from './support/test-clock';
 import { type Driver, PRIZES } from './support/test-db';
 
@@ -54,7 +54,7 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
     it('loses every play at GAME_WIN_RATE=0, with stock left', async () => {
       const { app } = await harness.start({ gameWinRate: 0 });
       for (const remaining of [4, 3, 2]) {
-        const response = await play(app, { cookie: 'p_visitor=AAAAAAAAAAAAAAAAAAAAAAAA' });
+        const response = await play(app, { cookie: visitorWithId('AAAAAAAAAAAAAAAAAAAAAAAA') });
         expect(response.json()).toStrictEqual({
           outcome: 'lose',
           playsRemaining: remaining,
@@ -90,7 +90,7 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
           ],
         },
       );
-      const cookie = 'p_visitor=AAAAAAAAAAAAAAAAAAAAAAAA';
+      const cookie = visitorWithId('AAAAAAAAAAAAAAAAAAAAAAAA');
       expect((await play(app, { cookie })).json().outcome).toBe('win');
       expect((await play(app, { cookie })).json()).toStrictEqual({
         outcome: 'lose',
@@ -132,7 +132,9 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
       const { app } = await harness.start();
       const response = await play(app);
       const header = String(response.headers['set-cookie']);
-      expect(header).toMatch(/^p_visitor=[A-Za-z0-9_-]{24}; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
+      expect(header).toMatch(
+        /^p_visitor=[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{32}; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/,
+      );
     });
 
     it('is Secure when the request came over https through a trusted proxy', async () => {
@@ -157,7 +159,7 @@ describe.each(drivers)('POST /api/game/plays on %s', (driver) => {
     it('is replaced when malformed', async () => {
       const { app } = await harness.start();
       const response = await play(app, { cookie: 'p_visitor=../../etc' });
-      expect(String(response.headers['set-cookie'])).toMatch(/^p_visitor=[A-Za-z0-9_-]{24};/);
+      expect(String(response.headers['set-cookie'])).toMatch(/^p_visitor=[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{32};/);
     });
   });
 

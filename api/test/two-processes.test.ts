@@ -10,7 +10,7 @@ import { openPostgres } from '../src/db/pg-database';
 import { type ApiProcess, startApi } from './support/api-process';
 import { shippedMigrations } from './support/migrations';
 import { createTestDatabase, type TestDatabase } from 'testbed/postgres';
-import { insertOpenSessions } from './support/test-app';
+import { insertOpenSessions, visitorWithId } from './support/test-app';
 import { PRIZES } from './support/test-db';
 
 let database: TestDatabase;
@@ -111,7 +111,7 @@ it('gives every repeat of one completion, across both processes, the same vouche
   const [a, b] = servers as [ApiProcess, ApiProcess];
   const giftId = (await call(b, 'POST', '/api/game/plays', {})).json.gift!.giftId;
   // One browser: the same visitor cookie on every request, whichever process answers.
-  const cookie = 'p_visitor=CCCCCCCCCCCCCCCCCCCCCCCC';
+  const cookie = visitorWithId('CCCCCCCCCCCCCCCCCCCCCCCC');
   const redeemId = (await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {}, cookie)).json.redeemId!;
   const results = await Promise.all(
     Array.from({ length: 10 }, (_, i) =>
@@ -157,7 +157,7 @@ it('shows a gift redeemed through one process as redeemed by the other, whose ca
   // Both read it (and keep it in memory) while it is available.
   for (const server of [a, b, a, b])
     expect((await call(server, 'GET', `/api/gifts/${giftId}`)).json.status).toBe('available');
-  const cookie = 'p_visitor=DDDDDDDDDDDDDDDDDDDDDDDD';
+  const cookie = visitorWithId('DDDDDDDDDDDDDDDDDDDDDDDD');
   const redeemId = (await call(a, 'POST', `/api/gifts/${giftId}/redeems`, {}, cookie)).json.redeemId!;
   expect(
     (

@@ -65,7 +65,7 @@ describe.each(drivers)('GET /api/visitor/gifts on %s', (driver) => {
     const response = await get(app, '/api/visitor/gifts');
     expect(response.json()).toStrictEqual({ gifts: [] });
     const cookie = visitorCookie(response);
-    expect(cookie).toMatch(new RegExp(`^p_visitor=${ID_PATTERN.source.replace(/^\^|\$$/g, '')}$`));
+    expect(cookie).toMatch(new RegExp(`^p_visitor=${ID_PATTERN.source.replace(/^\^|\$$/g, '')}\\.[A-Za-z0-9_-]{32}$`));
     const played = await play(app, { cookie });
     expect(played.headers['set-cookie']).toBeUndefined();
     expect((await listOf(app, cookie)).map((gift) => gift.giftId)).toEqual([played.json().gift.giftId]);

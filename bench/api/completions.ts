@@ -8,9 +8,8 @@
  * so they are in flight together. Expected: one completed session per gift, every 200 answer's
  * voucher is the stored one, a repeat gets the same voucher, the losing sessions get 409.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { jsonObject, objectField, send, stringField } from './http';
+import { jsonObject, objectField, send, stringField, visitorCookieOf } from './http';
 import { type Attempt, readSessions, type Session, verify } from './exactly-once';
 import { type Server } from './servers';
 
@@ -32,8 +31,6 @@ export interface CompletionReport {
   /** Empty when exactly-once held. */
   problems: string[];
 }
-
-const newVisitor = () => randomBytes(18).toString('base64url');
 
 /** The process for the n-th request: the two alternate. */
 const processFor = (apis: readonly [Server, Server], n: number): Server => (n % 2 === 0 ? apis[0] : apis[1]);
@@ -73,11 +70,8 @@ async function createGifts(apis: readonly [Server, Server], count: number, concu
     Array.from({ length: count }, (_, index) => index),
     concurrency,
     async (index) => {
-      const reply = await send(processFor(apis, index).baseUrl, '/api/game/plays', {
-        method: 'POST',
-        body: {},
-        visitor: newVisitor(),
-      });
+      // Without a cookie, each play is a new visitor's.
+      const reply = await send(processFor(apis, index).baseUrl, '/api/game/plays', { method: 'POST', body: {} });
       const play = jsonObject(reply, 'POST /api/game/plays');
       if (reply.status !== 200 || play.outcome !== 'win')
         throw new Error(`a play did not win (${reply.status} ${reply.text.slice(0, 200)}); is GAME_WIN_RATE=1?`);
@@ -87,13 +81,13 @@ async function createGifts(apis: readonly [Server, Server], count: number, concu
 }
 
 async function openSession(api: Server, giftId: string, gift: number): Promise<Session> {
-  const visitor = newVisitor();
-  const reply = await send(api.baseUrl, `/api/gifts/${giftId}/redeems`, { method: 'POST', body: {}, visitor });
+  // A new visitor: the session belongs to the cookie the API sets with it, signed by the API.
+  const reply = await send(api.baseUrl, `/api/gifts/${giftId}/redeems`, { method: 'POST', body: {} });
   if (reply.status !== 201) throw new Error(`opening a session answered ${reply.status}: ${reply.text.slice(0, 200)}`);
   return {
     gift,
     redeemId: stringField(jsonObject(reply, 'open'), 'redeemId', 'open'),
-    visitor,
+    visitor: visitorCookieOf(reply, 'open'),
     email: `bench-${gift}@example.com`,
   };
 }

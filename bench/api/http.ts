@@ -15,7 +15,7 @@ export interface RequestOptions {
   method?: 'GET' | 'POST';
   /** Sent as JSON; a POST without one sends `{}`. */
   body?: unknown;
-  /** A `p_visitor` id sent as the cookie. */
+  /** The `p_visitor` cookie's value (as the API set it) sent as the cookie. */
   visitor?: string;
   timeoutMs?: number;
   agent?: Agent;
@@ -59,6 +59,15 @@ export function send(baseUrl: string, path: string, options: RequestOptions = {}
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** The value of the `p_visitor` cookie an answer set, or an error naming the request. */
+export function visitorCookieOf(reply: Reply, what: string): string {
+  const pair = reply.setCookie
+    .map((cookie) => cookie.split(';')[0] ?? '')
+    .find((cookie) => cookie.startsWith('p_visitor='));
+  if (pair === undefined) throw new Error(`${what}: answer ${reply.status} set no p_visitor cookie`);
+  return pair.slice('p_visitor='.length);
 }
 
 /** The parsed JSON object of an answer, or an error naming the request. */

@@ -13,6 +13,7 @@
  *   6. pgbench -S on the same cluster, for reference.
  * Everything started is stopped at the end, also on failure and on Ctrl-C.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from 'testbed/free-port';
@@ -172,7 +173,14 @@ async function main(): Promise<number> {
   const apiUrl = await postgres.createDatabase(API_DATABASE);
   const twoUrl = await postgres.createDatabase('bench_two');
 
-  const common = { ...NO_LIMITS, ...parts.env, PRIZE_CATALOGUE_FILE: workspace.catalogueFile };
+  // Every API process signs the visitor cookie with one secret, as a deployment's do: a cookie one
+  // process set is good on the other (section 4 alternates them).
+  const common = {
+    ...NO_LIMITS,
+    ...parts.env,
+    PRIZE_CATALOGUE_FILE: workspace.catalogueFile,
+    VISITOR_COOKIE_SECRETS: randomBytes(32).toString('base64url'),
+  };
   const [pglite, pg] = await Promise.all([
     startApi('PGlite', { ...common, PGLITE_DATA_DIR: join(workspace.dir, 'pglite') }),
     startApi('PostgreSQL', { ...common, DATABASE_URL: apiUrl }),

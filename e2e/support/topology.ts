@@ -88,6 +88,7 @@ function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: 
     HOST_ORIGIN: origin,
     // nginx is on loopback: X-Forwarded-For from it names the visitor.
     TRUST_PROXY: 'loopback',
+    VISITOR_COOKIE_SECRETS: 'topology-visitor-cookie-secret-for-tests-only',
     GAME_WIN_RATE: '1',
     PLAYS_PER_VISITOR_PER_DAY: '1000',
     PLAYS_PER_IP_PER_DAY: '10000',

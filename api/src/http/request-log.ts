@@ -8,7 +8,7 @@
 import { type FastifyRequest } from 'fastify';
 import { type Logger } from 'pino';
 import { type App } from '../app-context';
-import { hashValue } from '../hash';
+import { hashKey, hashValue } from '../hash';
 import { limitSubject } from './client-ip';
 
 const ID_KEPT_CHARS = 4;
@@ -36,10 +36,20 @@ export function maskUrl(url: string): string {
 
 const recentHashes = new Map<string, string>();
 const RECENT_HASHES = 1_000;
+/** The key the remembered hashes were made with. */
+let recentKey: Buffer | undefined;
 
-/** The same hash the rate-limit counters use for the address (`rate_counters.bucket`'s suffix). */
+/**
+ * The same hash the rate-limit counters use for the address (`rate_counters.bucket`'s suffix):
+ * keyed with the server's secret, so a log line's hash cannot be matched to an address by
+ * hashing every address.
+ */
 export function addressHash(ip: string): string {
   // Every log line of a request needs it, and a busy client sends many: remember the last few.
+  if (recentKey !== hashKey()) {
+    recentHashes.clear();
+    recentKey = hashKey();
+  }
   let hash = recentHashes.get(ip);
   if (hash === undefined) {
     hash = hashValue(limitSubject(ip));

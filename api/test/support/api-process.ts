@@ -7,6 +7,7 @@ import { type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from 'testbed/free-port';
 import { startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
+import { TEST_VISITOR_SECRET } from './test-config';
 
 const API_DIR = join(__dirname, '..', '..');
 // PGlite compiles and starts a whole PostgreSQL: on a loaded two-core machine that can take long.
@@ -34,8 +35,15 @@ function launch(env: Record<string, string>): { started: RunningProcess; output:
     args: ['--import', 'tsx', 'src/index.ts'],
     cwd: API_DIR,
     // Only what the server needs: nothing from the test run's own configuration leaks in, and no
-    // builds read from the parts' default ports, where someone's own site may run.
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', BUILDS_POLL_MS: '0', ...env },
+    // builds read from the parts' default ports, where someone's own site may run. Every process
+    // signs the visitor cookie with the tests' secret, so a cookie made by `visitorWithId` is good.
+    env: {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'warn',
+      BUILDS_POLL_MS: '0',
+      VISITOR_COOKIE_SECRETS: TEST_VISITOR_SECRET.toString(),
+      ...env,
+    },
     output: 'pipe',
     ownGroup: false,
     stopTimeoutMs: STOP_TIMEOUT_MS,

@@ -3,7 +3,9 @@ import { type LightMyRequestResponse } from 'fastify';
 import { type App } from '../../src/app-context';
 import { newId } from '../../src/codes';
 import { type Queryable } from '../../src/db/database';
+import { developmentVisitorCookie, signVisitorId } from '../../src/http/visitor';
 import { addMinutes } from '../../src/time';
+import { TEST_VISITOR_SECRET } from './test-config';
 
 export interface RequestOptions {
   ip?: string;
@@ -86,8 +88,12 @@ export async function insertOpenSessions(
   return ids;
 }
 
-/** A `p_visitor` Cookie header for a new, made-up visitor. */
-export const newVisitor = (): string => `p_visitor=${newId()}`;
+/** A `p_visitor` Cookie header for visitor `id`, signed as the test apps sign it (testConfig's secret). */
+export const visitorWithId = (id: string): string =>
+  `p_visitor=${signVisitorId(id, developmentVisitorCookie([TEST_VISITOR_SECRET]))}`;
+
+/** A `p_visitor` Cookie header for a new visitor, as if the test app had set it. */
+export const newVisitor = (): string => visitorWithId(newId());
 
 /** The `p_visitor=…` pair of a response's Set-Cookie, for the next request's Cookie header. */
 export function visitorCookie(response: LightMyRequestResponse): string {

@@ -1,5 +1,11 @@
 /** The configuration tests start from: every play wins, quiet logs, the production limits, no builds read. */
 import { type AppConfig } from '../../src/config';
+import { developmentVisitorCookie } from '../../src/http/visitor';
+
+/** The visitor cookie's secret in tests: `newVisitor()` signs with it. */
+export const TEST_VISITOR_SECRET = Buffer.from('test-visitor-cookie-secret-of-32-characters-or-more');
+/** The key of the address hashes in tests. */
+export const TEST_ADDRESS_HASH_KEY = Buffer.from('test-address-hash-key-of-32-characters-or-more');
 
 export type ConfigOverrides = Partial<Omit<AppConfig, 'limits' | 'builds'>> & {
   limits?: Partial<AppConfig['limits']>;
@@ -25,6 +31,8 @@ export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
     giftTtlDays: 30,
     redeemSessionTtlMinutes: 30,
     apiOrigin: 'http://localhost:3004',
+    visitorCookie: developmentVisitorCookie([TEST_VISITOR_SECRET]),
+    addressHashKey: TEST_ADDRESS_HASH_KEY,
     ...rest,
     limits: {
       playsPerVisitorPerDay: 5,
