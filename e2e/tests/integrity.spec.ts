@@ -9,7 +9,7 @@
  * (STATIC_ROOT), its manifest untouched: what a compromised file store or CDN would serve. The
  * file restarts servers: it has a worker and servers of its own.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page, Request, Route } from '@playwright/test';
 import { errorPage, layoutName, mainNav, visit } from '../support/app-page';
@@ -23,6 +23,8 @@ import { HOST_ORIGIN, ROOT_DIR, TEST_PORTS, manifestUrlOf, originOf } from '../s
 
 const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
 const GIFTS_ORIGIN = originOf('gifts');
+/** What a remote's runtime logs when it refuses a chunk its build has no digest for. */
+const NO_DIGEST = /^\[integrity\] gifts: chunk \S+ has no digest in this build, so it is refused: (\S+)/;
 /** What Chromium logs when it refuses a script for its integrity. */
 const INTEGRITY_REFUSAL = /Failed to find a valid digest in the 'integrity' attribute for resource '([^']+)'/;
 
@@ -178,6 +180,34 @@ test.describe('a tampered remote', () => {
     expect(loads).toBeGreaterThanOrEqual(1);
     expect(loads).toBeLessThanOrEqual(2);
     expect(watch.pageErrors).toEqual([]);
+  });
+
+  test("a chunk the remote's own runtime has no digest for is refused, said in the console, never run", async ({
+    page,
+    watch,
+  }) => {
+    // On the host's pages the host loads a remote's pages' chunks itself, with the manifest's
+    // digests (above); a chunk the remote's own runtime loads is checked by that runtime. The
+    // remote's standalone page is run by that runtime alone: its build here lost every digest.
+    const runtime = readdirSync(folder).find((file) => /^main\.[^.]+\.js$/.test(file)) as string;
+    const runtimeFile = join(folder, runtime);
+    const withDigests = readFileSync(runtimeFile, 'utf8');
+    // The digests of its map of chunks (`id:"sha384-…"`), not the one it refuses with.
+    const withoutDigests = withDigests.replace(/(\b\d+:)"sha384-[A-Za-z0-9+/]{64}"/g, '$1""');
+    expect(withoutDigests).not.toBe(withDigests);
+    writeFileSync(runtimeFile, withoutDigests);
+    await restartServer('gifts', { env: { STATIC_ROOT: folder } });
+
+    const said = page.waitForEvent('console', (message) => NO_DIGEST.test(message.text()));
+    await page.goto(`${GIFTS_ORIGIN}/`);
+    const chunkUrl = NO_DIGEST.exec((await said).text())?.[1];
+    expect(chunkUrl).toMatch(new RegExp(`^${GIFTS_ORIGIN}/[^/]+\\.js$`));
+    // Chromium's own refusal of its bytes (reported through the DevTools log, not as a console call).
+    await expect.poll(() => refusedForIntegrity(watch)).toContain(chunkUrl);
+    // The shell never started: its start waits on the refused chunk, whose load failed.
+    expect(await page.locator('#root').innerText()).toBe('');
+    expect(watch.pageErrors.length).toBeGreaterThan(0);
+    for (const error of watch.pageErrors) expect(error).toMatch(/^ChunkLoadError: Loading chunk \S+ failed\./);
   });
 });
 

@@ -172,3 +172,34 @@ test('a slow answer from the API shows the progress bar and a pending button unt
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
   await bar.waitFor({ state: 'detached' });
 });
+
+test('an expired gift says so on its own page: the day it expired and the way home, no error page', async ({
+  page,
+  watch,
+  gift,
+}) => {
+  // The API answers an expired gift with 200 and its status; no test can age a real gift by
+  // days, so the real answer for a real gift is aged on its way to the page.
+  const expiresAt = '2026-01-15T12:00:00.000Z';
+  await page.route(`${originOf('api')}/api/gifts/${gift.giftId}`, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as Record<string, unknown>;
+    await route.fulfill({ response, json: { ...body, status: 'expired', expiresAt } });
+  });
+
+  expect(await visit(page, `/gifts/${gift.giftId}`)).toBe(200);
+  const heading = page.getByRole('heading', { level: 1, name: 'This gift has expired' });
+  await heading.waitFor();
+  expect(await errorPage(page).count()).toBe(0);
+  expect(await page.title()).toMatch(/^This gift has expired/);
+  const status = page.locator('.p-gift__status');
+  expect(await status.innerText()).toContain('Expired on January 15, 2026. It can no longer be redeemed.');
+  expect(await status.locator('time').getAttribute('datetime')).toBe(expiresAt);
+  expect(await page.getByRole('button', { name: 'Redeem', exact: true }).count()).toBe(0);
+
+  await page.getByRole('link', { name: 'Back to home' }).click();
+  await page.waitForURL(`${HOST_ORIGIN}/`);
+  await mainHeading(page).waitFor();
+  expect(watch.documentLoads()).toBe(1);
+  expect(watch.problems()).toEqual([]);
+});
