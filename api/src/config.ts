@@ -38,6 +38,12 @@ export interface Limits {
   playsPerVisitorPerDay: number;
   playsPerIpPerDay: number;
   redeemAttemptsPerIpPerMinute: number;
+  /** Redeem sessions asked for (opened or resumed) per address per minute, whatever the answer. */
+  redeemOpensPerIpPerMinute: number;
+  /** Open redeem sessions one gift may have at a time (each visitor holding its link opens one). */
+  redeemSessionsPerGift: number;
+  /** Reads of unknown redeem sessions per address per minute, counted by each process. */
+  unknownRedeemReadsPerIpPerMinute: number;
   /** Telemetry batches (and CSP report posts) per address per minute, counted by each process. */
   telemetryBatchesPerIpPerMinute: number;
 }
@@ -265,6 +271,9 @@ const API_ENV = deriveEnv(
     PLAYS_PER_VISITOR_PER_DAY: positiveInt(5),
     PLAYS_PER_IP_PER_DAY: positiveInt(50),
     REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: positiveInt(10),
+    REDEEM_OPENS_PER_IP_PER_MINUTE: positiveInt(30),
+    REDEEM_SESSIONS_PER_GIFT: positiveInt(5),
+    UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE: positiveInt(20),
     TELEMETRY_BATCHES_PER_IP_PER_MINUTE: positiveInt(120),
     ...REMOTE_URL_VARIABLES,
     BUILDS_POLL_MS: millis(60_000, MAX_BUILDS_POLL_MS),
@@ -293,6 +302,9 @@ const API_ENV = deriveEnv(
       playsPerVisitorPerDay: env.PLAYS_PER_VISITOR_PER_DAY,
       playsPerIpPerDay: env.PLAYS_PER_IP_PER_DAY,
       redeemAttemptsPerIpPerMinute: env.REDEEM_ATTEMPTS_PER_IP_PER_MINUTE,
+      redeemOpensPerIpPerMinute: env.REDEEM_OPENS_PER_IP_PER_MINUTE,
+      redeemSessionsPerGift: env.REDEEM_SESSIONS_PER_GIFT,
+      unknownRedeemReadsPerIpPerMinute: env.UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE,
       telemetryBatchesPerIpPerMinute: env.TELEMETRY_BATCHES_PER_IP_PER_MINUTE,
     },
     databaseUrl: env.DATABASE_URL,

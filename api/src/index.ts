@@ -19,6 +19,7 @@ import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-database';
 import { IN_MEMORY } from './db/pglite-database';
 import { prunePlays, PLAY_KEY_TTL_DAYS } from './features/game/play';
+import { pruneRedeemSessions } from './features/redeems/prune-sessions';
 import { pruneCounters } from './limits/rate-limit';
 import { buildApp } from './server';
 import { addDays } from './time';
@@ -26,10 +27,14 @@ import { addDays } from './time';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-/** Limit counters of finished windows, and play answers past the time a key can be repeated. */
+/**
+ * Limit counters of finished windows, play answers past the time a key can be repeated, and
+ * redeem sessions nobody can use any more (never a completed one).
+ */
 async function pruneOldRows(db: Database): Promise<void> {
   await pruneCounters(db, addDays(new Date(), -2));
   await prunePlays(db, addDays(new Date(), -PLAY_KEY_TTL_DAYS));
+  await pruneRedeemSessions(db, new Date());
 }
 
 function fail(message: string): never {

@@ -88,6 +88,7 @@ beforeAll(async () => {
     PLAYS_PER_VISITOR_PER_DAY: '1000000',
     PLAYS_PER_IP_PER_DAY: '1000000',
     REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000000',
+    REDEEM_OPENS_PER_IP_PER_MINUTE: '1000000',
   };
   servers = await Promise.all([startApi(env), startApi(env)]);
 });

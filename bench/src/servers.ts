@@ -79,6 +79,7 @@ function serverEnv(): Record<string, string> {
     PLAYS_PER_VISITOR_PER_DAY: '1000',
     PLAYS_PER_IP_PER_DAY: '10000',
     REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
+    REDEEM_OPENS_PER_IP_PER_MINUTE: '1000',
     LOG_LEVEL: 'warn',
     // HOST_ORIGIN is set, as in production: the API needs its cookie's secret.
     VISITOR_COOKIE_SECRETS: 'bench-visitor-cookie-secret-not-for-production',

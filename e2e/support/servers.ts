@@ -123,6 +123,8 @@ export function baseServerEnv(): Record<string, string> {
     PLAYS_PER_VISITOR_PER_DAY: '1000',
     PLAYS_PER_IP_PER_DAY: '10000',
     REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
+    REDEEM_OPENS_PER_IP_PER_MINUTE: '1000',
+    UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE: '1000',
     LOG_LEVEL: 'warn',
     // HOST_ORIGIN is set, as in production: the API needs its cookie's secret.
     VISITOR_COOKIE_SECRETS: 'e2e-visitor-cookie-secret-for-tests-only',

@@ -38,6 +38,9 @@ export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
       playsPerVisitorPerDay: 5,
       playsPerIpPerDay: 50,
       redeemAttemptsPerIpPerMinute: 10,
+      redeemOpensPerIpPerMinute: 30,
+      redeemSessionsPerGift: 5,
+      unknownRedeemReadsPerIpPerMinute: 20,
       telemetryBatchesPerIpPerMinute: 120,
       ...limits,
     },
@@ -50,5 +53,7 @@ export const HIGH_LIMITS = {
   playsPerVisitorPerDay: 10_000,
   playsPerIpPerDay: 10_000,
   redeemAttemptsPerIpPerMinute: 10_000,
+  redeemOpensPerIpPerMinute: 10_000,
+  unknownRedeemReadsPerIpPerMinute: 10_000,
   telemetryBatchesPerIpPerMinute: 10_000,
 };

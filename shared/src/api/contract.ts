@@ -98,6 +98,8 @@ export type VisitorGifts = z.infer<typeof visitorGiftsSchema>;
 /**
  * `POST /api/gifts/:giftId/redeems` → 201 (new) or 200 (this visitor's open session of the gift).
  * A session belongs to the browser that opened it (the `p_visitor` cookie, sent with credentials).
+ * 429 with Retry-After past the address's requests a minute, or while the gift has as many open
+ * sessions of other visitors as it may have.
  */
 export const openRedeemResultSchema = z.object({ redeemId: z.string() });
 export type OpenRedeemResult = z.infer<typeof openRedeemResultSchema>;
@@ -113,7 +115,7 @@ export const voucherTermsSchema = z.object({
 });
 export type VoucherTerms = z.infer<typeof voucherTermsSchema>;
 
-/** `GET /api/redeems/:redeemId` → 200; 404 when unknown. */
+/** `GET /api/redeems/:redeemId` → 200; 404 when unknown; 429 once an address has asked for too many unknown ids. */
 export const redeemViewSchema = z.object({
   redeemId: z.string(),
   status: redeemStatusSchema,

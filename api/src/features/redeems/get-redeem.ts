@@ -1,16 +1,28 @@
 /**
  * `GET /api/redeems/:redeemId`: the session with its gift. The voucher code and the email hint
  * only for the visitor who opened or completed the session; anyone else sees them as null.
+ *
+ * Reads of unknown ids are budgeted per address (UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE): once an
+ * address has spent its budget, its reads answer 429 until the minute ends, without asking the
+ * database. A visitor only meets an unknown id through a broken or very old link; a client
+ * guessing ids meets nothing else. Counted in this process's memory (address-budget.ts), since
+ * the reads of known sessions must stay writes-free.
  */
 import { redeemViewSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
-import { redeemNotFound } from '../../http/errors';
+import { redeemNotFound, TooManyRequestsError } from '../../http/errors';
+import { addressHash } from '../../http/request-log';
 import { existingVisitorId } from '../../http/visitor';
+import { AddressBudget } from '../../limits/address-budget';
 import { redeemParamsSchema } from '../../schemas/requests';
 import { errorResponses } from '../../schemas/responses';
 import { findRedeem, toRedeemView } from './redeem-view';
 
-export function registerGetRedeem(app: App, { db, now }: AppContext): void {
+export const UNKNOWN_READS_MESSAGE =
+  'Too many requests for redeem links that do not exist. Wait a minute and try again.';
+
+export function registerGetRedeem(app: App, { db, now, config }: AppContext): void {
+  const unknownReads = new AddressBudget(config.limits.unknownRedeemReadsPerIpPerMinute);
   app.get(
     '/api/redeems/:redeemId',
     {
@@ -18,9 +30,15 @@ export function registerGetRedeem(app: App, { db, now }: AppContext): void {
       config: { notFoundMessage: redeemNotFound().message },
     },
     async (request) => {
+      const at = now();
+      const subject = addressHash(request.ip);
+      const spent = unknownReads.check(subject, at);
+      if (!spent.ok) throw new TooManyRequestsError(UNKNOWN_READS_MESSAGE, spent.retryAfterSeconds);
       const row = await findRedeem(db, request.params.redeemId);
-      if (!row) throw redeemNotFound();
-      return toRedeemView(row, now(), existingVisitorId(request));
+      if (row) return toRedeemView(row, at, existingVisitorId(request));
+      const taken = unknownReads.take(subject, at);
+      if (!taken.ok) throw new TooManyRequestsError(UNKNOWN_READS_MESSAGE, taken.retryAfterSeconds);
+      throw redeemNotFound();
     },
   );
 }
