@@ -23,7 +23,7 @@ import { registerTelemetry } from './features/telemetry/telemetry-route';
 import { registerVisitorGifts } from './features/visitor/visitor-gifts';
 import { setHashKey } from './hash';
 import { installCors } from './http/cors';
-import { installErrorHandlers } from './http/error-handler';
+import { answerClientError, frameworkErrorHandler, installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
 import { installProxyWarning } from './http/proxy-warning';
 import { installAccessLog, serializeRequest } from './http/request-log';
@@ -107,6 +107,9 @@ export async function buildApp({
     // Fastify's own 503 while closing has another body and no CORS headers: the hook below
     // answers instead, in the one error shape.
     return503OnClosing: false,
+    // What Fastify and Node refuse before any route runs, in the one error shape too.
+    frameworkErrors: frameworkErrorHandler(BODY_LIMIT_BYTES),
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   // JSON only: a text/plain POST is what a cross-site form can send without a CORS preflight.

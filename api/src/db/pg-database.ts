@@ -8,6 +8,7 @@
  */
 import { Client, Pool, type PoolClient } from 'pg';
 import { type Database, DatabaseUnavailableError, type Queryable, type Subscriber } from './database';
+import { redactDatabaseError } from './redact-error';
 
 // Deadlock and serialisation failures are safe to retry: the transaction was rolled back whole.
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -71,11 +72,19 @@ function unavailableOr(error: unknown): unknown {
 function wrap(client: Pick<PoolClient, 'query'>): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []) {
-      const result = await client.query(sql, [...params]);
-      return result.rows as T[];
+      try {
+        const result = await client.query(sql, [...params]);
+        return result.rows as T[];
+      } catch (error) {
+        throw redactDatabaseError(error, params);
+      }
     },
     async exec(sql: string) {
-      await client.query(sql);
+      try {
+        await client.query(sql);
+      } catch (error) {
+        throw redactDatabaseError(error);
+      }
     },
   };
 }

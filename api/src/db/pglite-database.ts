@@ -2,6 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { type Database, type Queryable } from './database';
+import { redactDatabaseError } from './redact-error';
 
 export const IN_MEMORY = 'memory://';
 
@@ -18,11 +19,19 @@ export async function openPglite(dataDir: string = IN_MEMORY): Promise<Database>
 
   const wrap = (target: PgliteSession): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
-      const result = await target.query<T>(sql, [...params]);
-      return result.rows;
+      try {
+        const result = await target.query<T>(sql, [...params]);
+        return result.rows;
+      } catch (error) {
+        throw redactDatabaseError(error, params);
+      }
     },
     async exec(sql: string) {
-      await target.exec(sql);
+      try {
+        await target.exec(sql);
+      } catch (error) {
+        throw redactDatabaseError(error);
+      }
     },
   });
 

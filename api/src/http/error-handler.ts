@@ -2,8 +2,13 @@
  * One error body, `{ statusCode, statusMessage, message }`, for every failure: our HttpErrors,
  * schema failures (a malformed id in the path is a 404: it cannot exist), Fastify's body
  * parsing errors, unknown routes, and anything unexpected (500, logged, no details leaked).
+ * Also what Fastify answers before any route or hook runs (a URL it cannot decode, a path
+ * parameter over its length) and what Node refuses before Fastify sees a request (a request it
+ * cannot parse, headers or a URL over its size, one that took too long to arrive).
  */
-import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { type Socket } from 'node:net';
+import { type ConnectionError, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ApiErrorBody } from 'shared/api/contract';
 import { HttpError, reasonPhrase } from 'shared/http-error';
@@ -15,8 +20,9 @@ import { TooManyRequestsError } from './errors';
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Try again in a moment.';
 
+/** Node's reason phrases (the same as shared's) also name the statuses only Node and Fastify answer (414, 431). */
 export function errorBody(statusCode: number, message: string): ApiErrorBody {
-  return { statusCode, statusMessage: reasonPhrase(statusCode), message };
+  return { statusCode, statusMessage: STATUS_CODES[statusCode] ?? reasonPhrase(statusCode), message };
 }
 
 function describeIssues(issues: { instancePath: string; message?: string }[]): string {
@@ -39,6 +45,11 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): ApiErrorBody 
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errorBody(400, 'The request body is not valid JSON.');
+    // Fastify's messages for these repeat the whole path.
+    case 'FST_ERR_BAD_URL':
+      return errorBody(400, 'The request URL is not valid: it has a malformed %-escape.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return errorBody(414, 'The request URL is too long.');
     default:
       break;
   }
@@ -72,6 +83,50 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
   }
   const payload = known ?? errorBody(500, 'Internal Server Error');
   return reply.code(payload.statusCode).type('application/json; charset=utf-8').send(payload);
+}
+
+/**
+ * Fastify's `frameworkErrors`: what it finds before routing (a URL it cannot decode, a path
+ * parameter over `maxParamLength`), answered like every other error instead of in its own shape.
+ */
+export function frameworkErrorHandler(bodyLimit: number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void sendError(error, request, reply, bodyLimit);
+  };
+}
+
+/** What Node's HTTP parser refused, by its error code: the status and our words for it. */
+function clientErrorBody(code: string): ApiErrorBody {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return errorBody(408, 'The request took too long to arrive.');
+  if (code === 'HPE_HEADER_OVERFLOW') return errorBody(431, 'The request URL or its headers are too long.');
+  return errorBody(400, 'The request could not be read: it is not valid HTTP.');
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node could not read a request (malformed, too large, too slow),
+ * so no route, hook or reply exists. Answers on the socket itself in the one error shape, with
+ * the headers every answer has, then closes the connection, as Fastify's own handler does.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const payload = clientErrorBody(error.code);
+    const body = JSON.stringify(payload);
+    socket.write(
+      [
+        `HTTP/1.1 ${payload.statusCode} ${payload.statusMessage}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Cache-Control: no-store',
+        'X-Content-Type-Options: nosniff',
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  }
+  socket.destroy(error);
 }
 
 export function installErrorHandlers(app: App, bodyLimit: number): void {

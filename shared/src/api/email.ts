@@ -4,6 +4,15 @@ export const EMAIL_MAX_LENGTH = 254;
 // A sane shape, not RFC 5322: one @, a dot in the domain, no spaces or angle brackets.
 const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
+/**
+ * Characters no address has, which make one look like another or break what stores it: C0 and
+ * C1 controls and DEL (NUL cannot even be stored), the invisible ones (zero-width, word joiner,
+ * byte order mark) and the bidirectional controls that reorder what is shown, and a lone
+ * surrogate (half a character).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const HIDDEN_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|\p{Cs}/u;
+
 export type EmailCheck = { ok: true; email: string } | { ok: false; message: string };
 
 export function checkEmail(raw: string): EmailCheck {
@@ -11,6 +20,8 @@ export function checkEmail(raw: string): EmailCheck {
   if (email === '') return { ok: false, message: 'Enter your email address.' };
   if (email.length > EMAIL_MAX_LENGTH)
     return { ok: false, message: `An email address has at most ${EMAIL_MAX_LENGTH} characters.` };
+  if (HIDDEN_CHARACTER.test(email))
+    return { ok: false, message: 'Your email address contains invisible or control characters. Type it again.' };
   if (!EMAIL_SHAPE.test(email)) return { ok: false, message: 'Enter an email address like name@example.com.' };
   return { ok: true, email };
 }
