@@ -8,7 +8,7 @@
  * inside one, never outside.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -22,7 +22,7 @@ import { RELOAD_LOOP_THRESHOLD, runBrowserVisitor, type BrowserJourney } from '.
 import { FaultMaker, OUT_OF_ROTATION_LIMIT_MS, type FaultResult, type RemoteBuilds } from './faults';
 import { emptyRecords, runLoad, SLOW_MS, type LoadRecords } from './load';
 import { measureMemory, type Measured } from './memory';
-import { describeSchedule, FAULT_KINDS, planFaults, type FaultKind } from './schedule';
+import { describeFault, describeSchedule, FAULT_KINDS, planFaults, type FaultKind } from './schedule';
 
 const run = promisify(execFile);
 
@@ -172,7 +172,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const dir = join(TMP_DIR, 'chaos');
   const started = Date.now();
   const [topology, secondBuild] = await Promise.all([
-    startTopology({ apiCount, apiEnv: apiEnv(chaosCatalogue(dir)) }),
+    // PostgreSQL as durable as in production: an immediate stop loses no acknowledged commit.
+    startTopology({ apiCount, apiEnv: apiEnv(chaosCatalogue(dir)), durableDatabase: true }),
     switchesBuilds ? nextContentBuild() : undefined,
   ]);
   const launched = options.browser
@@ -183,12 +184,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const redeployed: RemoteBuilds = { remote: REDEPLOYED, builds: [] };
     const folder = topology.remoteFolder(REDEPLOYED);
     if (secondBuild) {
-      // Both builds deployed once, the main one current: a rollback may then name either.
-      const main = readLatest(folder);
+      // The main build copied aside (a build of the repository meanwhile must not change it), then
+      // both builds deployed once, the main one current: a rollback may then name either.
+      const main = join(dir, 'content-main');
+      rmSync(main, { recursive: true, force: true });
+      cpSync(join(ROOT_DIR, 'remote-content', 'dist'), main, { recursive: true });
       await deployRemote(REDEPLOYED, folder, secondBuild.dir);
-      await deployRemote(REDEPLOYED, folder);
+      await deployRemote(REDEPLOYED, folder, main);
       redeployed.builds = [
-        { dir: join(ROOT_DIR, 'remote-content', 'dist'), id: main.id },
+        { dir: main, id: readLatest(main).id },
         { dir: secondBuild.dir, id: secondBuild.info.id },
       ];
     }
@@ -221,7 +225,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const planned of plan) {
       const due = Math.max(loadStart + planned.atMs, readyAt);
       await delay(Math.max(0, due - Date.now()));
-      log(`${seconds(Date.now() - loadStart)}: fault #${planned.number} ${results.length + 1}/${plan.length}…`);
+      log(`${seconds(Date.now() - loadStart)}: fault #${planned.number} of ${plan.length}, ${describeFault(planned)}…`);
       const result = await faults.make(planned);
       results.push(result);
       readyAt = (result.recoveredAt ?? Date.now()) + GRACE_MS;
@@ -365,13 +369,14 @@ async function check(input: CheckInput): Promise<ChaosReport> {
   const kinds = [...new Set(results.map((result) => result.planned.kind))];
   for (const kind of kinds) {
     const ofKind = results.filter((result) => result.planned.kind === kind && result.recoveredAt);
+    const unrecovered = results.filter((result) => result.planned.kind === kind).length - ofKind.length;
     const times = ofKind.map((result) => (result.recoveredAt as number) - result.startedAt);
     const frozen = ofKind.filter((result) => result.lastRequestAfterMs !== undefined);
     const extra = frozen.length
       ? `; nginx's last request to the frozen process ${frozen.map((result) => seconds(result.lastRequestAfterMs ?? 0)).join(', ')} after it froze (limit ${seconds(OUT_OF_ROTATION_LIMIT_MS)}), ${frozen.map((result) => result.requestsWhileFrozen).join(', ')} requests sent to it while frozen`
       : '';
     lines.push(
-      `  ${kind.padEnd(28)} ${String(times.length).padStart(2)}×  p50 ${seconds(percentile(times, 50))}  max ${seconds(Math.max(0, ...times))}${extra}`,
+      `  ${kind.padEnd(28)} ${String(times.length).padStart(2)}×  p50 ${seconds(percentile(times, 50))}  max ${seconds(Math.max(0, ...times))}${extra}${unrecovered ? `; ${unrecovered} never recovered` : ''}`,
     );
   }
   lines.push('', `memory (resident, MB)${' '.repeat(19)}start     end`);

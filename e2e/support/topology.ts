@@ -52,6 +52,11 @@ export interface TopologyOptions {
   apiCount?: number;
   /** Added to every API process's environment. */
   apiEnv?: Record<string, string>;
+  /**
+   * PostgreSQL as durable as in production (testbed's cluster otherwise skips fsync and
+   * synchronous commits): for a run that stops it as a crash would and counts what it acknowledged.
+   */
+  durableDatabase?: boolean;
 }
 
 /** `npm run deploy -w <remote's package> -- <folder>`: what a remote team runs. */
@@ -104,7 +109,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   rmSync(TOPOLOGY_DIR, { recursive: true, force: true });
   mkdirSync(REMOTES_DIR, { recursive: true });
   const started: RunningProcess[] = [];
-  const starting = startCluster();
+  const starting = startCluster({ durable: options.durableDatabase });
   try {
     const [nginxPort, hostPort, statusPort] = [await freePort(), await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${nginxPort}`;

@@ -92,7 +92,17 @@ export interface Cluster {
   stopSync(): void;
 }
 
-export async function startCluster(): Promise<Cluster> {
+export interface ClusterOptions {
+  /**
+   * As durable as a production server (fsync, synchronous commits, full pages): a commit the
+   * server acknowledged survives an immediate stop. Off by default: a throwaway cluster's
+   * durability costs seconds and buys nothing, unless a test stops it as a crash would and
+   * counts what it acknowledged.
+   */
+  durable?: boolean;
+}
+
+export async function startCluster(clusterOptions: ClusterOptions = {}): Promise<Cluster> {
   const binaries = findPostgresBinaries();
   const as = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'api-test-pg-'));
@@ -128,9 +138,7 @@ export async function startCluster(): Promise<Cluster> {
       '-c listen_addresses=127.0.0.1',
       '-c max_connections=200',
       // A throwaway cluster: durability buys nothing here and costs seconds.
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
+      ...(clusterOptions.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     ].join(' ');
     const startArgs = ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', options];
     await exec(binaries.pgCtl, startArgs);
