@@ -2,11 +2,12 @@
  * What Fastify and Node refuse before any route runs is answered in the one error shape too,
  * `{ statusCode, statusMessage, message }`, over real HTTP on loopback: a URL with a broken
  * %-escape, a path parameter over Fastify's length, a URL over Node's header size, a request
- * that is not HTTP.
+ * that is not HTTP or that never finishes arriving.
  */
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { type App } from '../src/app-context';
+import { answerClientError } from '../src/http/error-handler';
 import { harnessFor } from './support/harness';
 
 const harness = harnessFor('pglite');
@@ -39,10 +40,10 @@ function send(path: string): Promise<Answer> {
 }
 
 /** Writes `raw` on a fresh connection; everything the server sent until it closed. */
-function sendRaw(raw: string): Promise<string> {
+function sendRaw(raw: string, to = port): Promise<string> {
   return new Promise((resolve, reject) => {
     let received = '';
-    const socket = connect({ host: '127.0.0.1', port }, () => socket.write(raw));
+    const socket = connect({ host: '127.0.0.1', port: to }, () => socket.write(raw));
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (received += chunk));
     socket.on('close', () => resolve(received));
@@ -93,4 +94,19 @@ it('answers a request that is not valid HTTP with 400', async () => {
   expect(JSON.parse(body)).toStrictEqual(
     shape(400, 'Bad Request', 'The request could not be read: it is not valid HTTP.'),
   );
+});
+
+it('answers a request whose headers never finish arriving with 408, once Node gives up on it', async () => {
+  // Node's own timeout on a server of its own, shorter than the API's 10 s; the same handler.
+  const slow = createServer({ requestTimeout: 300, headersTimeout: 300, connectionsCheckingInterval: 50 });
+  slow.on('clientError', answerClientError);
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  try {
+    const raw = await sendRaw('GET /api/health HTTP/1.1\r\nHost: localhost\r\n', (slow.address() as AddressInfo).port);
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+    expect(JSON.parse(body)).toStrictEqual(shape(408, 'Request Timeout', 'The request took too long to arrive.'));
+  } finally {
+    await new Promise((resolve) => slow.close(resolve));
+  }
 });
