@@ -23,6 +23,7 @@ import { registerTelemetry } from './features/telemetry/telemetry-route';
 import { registerVisitorGifts } from './features/visitor/visitor-gifts';
 import { setHashKey } from './hash';
 import { installCors } from './http/cors';
+import { batchedDestination } from './http/log-destination';
 import { answerClientError, frameworkErrorHandler, installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
 import { installProxyWarning } from './http/proxy-warning';
@@ -89,8 +90,8 @@ export async function buildApp({
   metrics: registry = new Registry(),
 }: BuildAppOptions): Promise<App> {
   // Both loggers write to one destination (stdout unless a test gives a stream), so their lines
-  // stay in order. Pino's default for stdout: asynchronous, flushed on exit.
-  const destination = logStream ?? pino.destination({ dest: 1, sync: false });
+  // stay in order. On stdout: asynchronous, handed over in batches (log-destination.ts), flushed on exit.
+  const destination = logStream ?? batchedDestination(pino.destination({ dest: 1, sync: false }));
   const logger: FastifyBaseLogger = pino(
     { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } },
     destination,
@@ -121,7 +122,8 @@ export async function buildApp({
   installErrorHandlers(app, BODY_LIMIT_BYTES);
 
   installCors(app, [config.hostOrigin, ...config.corsOrigins]);
-  await app.register(cookie);
+  // Only its parser and serializer (`http/visitor.ts`), without its hooks on every request.
+  await app.register(cookie, { hook: false });
   app.decorate('visitorCookie', config.visitorCookie);
   setHashKey(config.addressHashKey);
   installSameSiteGuard(app, [config.hostOrigin, ...config.corsOrigins]);
@@ -135,10 +137,10 @@ export async function buildApp({
     closing = true;
     lifecycle.stopping = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     void reply.header('connection', 'close');
-    throw new HttpError(503, 'The service is shutting down. Try again in a moment.');
+    done(new HttpError(503, 'The service is shutting down. Try again in a moment.'));
   });
 
   installAccessLog(app, pino({ level: config.logLevel }, destination));
@@ -147,9 +149,10 @@ export async function buildApp({
   const db = instrumentDatabase(database, metrics);
 
   // Answers carry ids and voucher codes: no shared or browser cache may keep them.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    reply.header('x-content-type-options', 'nosniff');
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    void reply.header('cache-control', 'no-store');
+    void reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
 
   const gifts = new GiftCache(db);

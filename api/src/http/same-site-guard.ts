@@ -25,10 +25,12 @@ function mediaType(request: FastifyRequest): string {
 }
 
 export function installSameSiteGuard(app: App, allowedOrigins: readonly AllowedOrigin[]): void {
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  // A callback, not an async function: every request passes here, most of them reads, and a
+  // promise per request costs a gift read a few per cent of its time.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     const route = request.routeOptions.config;
-    if (route.anySite) return;
+    if (route.anySite) return done();
     const origin = request.headers.origin;
     if (
       request.headers['sec-fetch-site'] === 'cross-site' ||
@@ -38,9 +40,11 @@ export function installSameSiteGuard(app: App, allowedOrigins: readonly AllowedO
         { origin, secFetchSite: request.headers['sec-fetch-site'] },
         'refused a request from another site',
       );
-      throw new HttpError(403, CROSS_SITE_MESSAGE);
+      return done(new HttpError(403, CROSS_SITE_MESSAGE));
     }
     const type = mediaType(request);
-    if (type !== 'application/json' && !route.bodyTypes?.includes(type)) throw new HttpError(400, JSON_ONLY_MESSAGE);
+    if (type !== 'application/json' && !route.bodyTypes?.includes(type))
+      return done(new HttpError(400, JSON_ONLY_MESSAGE));
+    done();
   });
 }

@@ -75,21 +75,34 @@ function cookieConfig(request: FastifyRequest): VisitorCookieConfig {
   return request.server.visitorCookie;
 }
 
+/**
+ * The cookie's value in the request. Parsed here, only by the routes that need it, rather than by
+ * @fastify/cookie's hooks on every request: the gift read, the hot path, has no use for cookies.
+ */
+function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  return header === undefined ? undefined : request.server.parseCookie(header)[name];
+}
+
 function setVisitorCookie(request: FastifyRequest, reply: FastifyReply, id: string): void {
   const config = cookieConfig(request);
-  reply.setCookie(config.name, signVisitorId(id, config), {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: config.secure || request.protocol === 'https',
-    maxAge: ONE_YEAR_SECONDS,
-  });
+  // Fastify adds a Set-Cookie header to any already set, never replaces one.
+  void reply.header(
+    'set-cookie',
+    request.server.serializeCookie(config.name, signVisitorId(id, config), {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.secure || request.protocol === 'https',
+      maxAge: ONE_YEAR_SECONDS,
+    }),
+  );
 }
 
 /** The request's visitor id, when it carries a cookie the server signed; sets nothing. */
 export function existingVisitorId(request: FastifyRequest): string | undefined {
   const config = cookieConfig(request);
-  return verifyVisitorCookie(request.cookies[config.name], config)?.id;
+  return verifyVisitorCookie(cookieValue(request, config.name), config)?.id;
 }
 
 /**
@@ -98,7 +111,7 @@ export function existingVisitorId(request: FastifyRequest): string | undefined {
  */
 export function visitorId(request: FastifyRequest, reply: FastifyReply): string {
   const config = cookieConfig(request);
-  const existing = verifyVisitorCookie(request.cookies[config.name], config);
+  const existing = verifyVisitorCookie(cookieValue(request, config.name), config);
   if (existing && !existing.stale) return existing.id;
   const id = existing?.id ?? newId();
   setVisitorCookie(request, reply, id);
