@@ -235,7 +235,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (result.error || !result.recoveredAt) break;
     }
     await delay(Math.max(0, loadStart + durationMs - Date.now(), readyAt - Date.now()));
-    const memoryAtEnd = measureMemory(measured.map((group, index) => refreshPid(group, index, topology)));
+    const memoryAtEnd = measureMemory(measured.map((group) => refreshPid(group, topology)));
+    const restarted = restartedApis(measured, topology);
     stop.abort();
     await Promise.all([load, ...visitors]);
     const loadMs = Date.now() - loadStart;
@@ -248,7 +249,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       journeys,
       results,
       loadMs,
-      memory: { names: measured.map((group) => group.name), start: memoryAtStart, end: memoryAtEnd },
+      memory: { names: measured.map((group) => group.name), start: memoryAtStart, end: memoryAtEnd, restarted },
     });
   } finally {
     await launched?.close().catch(() => undefined);
@@ -257,11 +258,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 }
 
 /** An API process restarted meanwhile is measured as the one running now. */
-function refreshPid(group: Measured, index: number, topology: Topology): Measured {
+function refreshPid(group: Measured, topology: Topology): Measured {
   const match = /^api-(\d+)$/.exec(group.name);
   const api = match ? topology.apis[Number(match[1]) - 1] : undefined;
-  void index;
   return api ? { name: group.name, pid: api.pid, scope: 'children' } : group;
+}
+
+/** The API processes killed and started again during the run: their memory at the end is the new process's. */
+function restartedApis(measured: readonly Measured[], topology: Topology): Set<string> {
+  return new Set(
+    measured.flatMap((group) => {
+      const now = refreshPid(group, topology);
+      return 'pid' in group && 'pid' in now && now.pid !== group.pid ? [group.name] : [];
+    }),
+  );
 }
 
 interface CheckInput {
@@ -271,7 +281,7 @@ interface CheckInput {
   journeys: BrowserJourney[];
   results: FaultResult[];
   loadMs: number;
-  memory: { names: string[]; start: Map<string, number>; end: Map<string, number> };
+  memory: { names: string[]; start: Map<string, number>; end: Map<string, number>; restarted: Set<string> };
 }
 
 async function check(input: CheckInput): Promise<ChaosReport> {
@@ -383,7 +393,8 @@ async function check(input: CheckInput): Promise<ChaosReport> {
   for (const name of input.memory.names) {
     const start = (input.memory.start.get(name) ?? 0) / MB;
     const end = (input.memory.end.get(name) ?? 0) / MB;
-    lines.push(`  ${name.padEnd(36)} ${start.toFixed(0).padStart(6)}  ${end.toFixed(0).padStart(6)}`);
+    const note = input.memory.restarted.has(name) ? '  (killed and started again: the new process)' : '';
+    lines.push(`  ${name.padEnd(36)} ${start.toFixed(0).padStart(6)}  ${end.toFixed(0).padStart(6)}${note}`);
   }
   lines.push('');
   if (outside.length > 0)
