@@ -1,8 +1,8 @@
 /** Renders the host's real routes and layouts in memory, with remotes that tests control. */
-import { render } from '@testing-library/react';
+import { act, configure, getConfig, render } from '@testing-library/react';
 import { createRequestActivity, type RequestActivity } from 'shared/browser/api/activity';
 import type { ComponentType, ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, type RouterState } from 'react-router-dom';
 import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
@@ -25,6 +25,64 @@ export function withThirdParties(thirdParties: ThirdParties = createThirdParties
   return function ThirdPartiesWrapper({ children }: { children: ReactNode }) {
     return <ThirdPartiesContext.Provider value={thirdParties}>{children}</ThirdPartiesContext.Provider>;
   };
+}
+
+/**
+ * Runs `interaction` (user-event's) in the act scope it is called in. testing-library runs each
+ * user-event call in a wrapper that turns act's environment off, for tests that then poll for the
+ * result; inside a scope of our own that only makes React warn, so the wrapper is left out.
+ */
+async function inActScope(interaction: () => Promise<unknown>): Promise<void> {
+  const { asyncWrapper } = getConfig();
+  configure({ asyncWrapper: (callback) => callback() });
+  try {
+    await interaction();
+  } finally {
+    configure({ asyncWrapper });
+  }
+}
+
+/** Does a visitor's `interaction` (a click) inside act: once it resolves, React has rendered all it set off. */
+export function interact(interaction: () => Promise<unknown>): Promise<void> {
+  return act(() => inActScope(interaction));
+}
+
+type TestRouter = ReturnType<typeof createMemoryRouter>;
+
+/** The router has what it was asked for: the first page, a navigation or a revalidation is done. */
+function isSettled(state: RouterState): boolean {
+  return state.initialized && state.navigation.state === 'idle' && state.revalidation === 'idle';
+}
+
+/**
+ * Resolves when the router next has nothing loading (at once if it has nothing now). Tests wait
+ * for this signal from the router, inside act, rather than for a clock: a findBy query gives up
+ * after a second, which a busy machine can spend before the first page has rendered; once act
+ * has returned, React has rendered what the router settled on (state, effects, error boundaries)
+ * and the test reads the page at once.
+ */
+function routerSettled(router: TestRouter): Promise<void> {
+  return new Promise((resolve) => {
+    if (isSettled(router.state)) return resolve();
+    const unsubscribe = router.subscribe((state) => {
+      if (!isSettled(state)) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/** A mock with `impl` behind it, and the arguments of its first call once it is called. */
+function mockWithFirstCall<A extends unknown[], R>(impl: (...args: A) => R) {
+  let called: (args: A) => void = () => undefined;
+  const firstCall = new Promise<A>((resolve) => {
+    called = resolve;
+  });
+  const mock = jest.fn<R, A>((...args) => {
+    called(args);
+    return impl(...args);
+  });
+  return { mock, firstCall };
 }
 
 interface RenderAppOptions {
@@ -50,8 +108,10 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     trackRemote: jest.fn(async () => undefined),
     isStale: options.isStale ?? (() => false),
   };
-  const reloadOnce = jest.fn<boolean, [string, number?]>(options.reloadOnce ?? (() => false));
-  const fullLoad = jest.fn();
+  const reload = mockWithFirstCall<[string, number?], boolean>(options.reloadOnce ?? (() => false));
+  const reloadOnce = reload.mock;
+  const full = mockWithFirstCall<[string], void>(() => undefined);
+  const fullLoad = full.mock;
   const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), {
     initialEntries: [path],
   });
@@ -71,5 +131,27 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     </AppServicesContext.Provider>,
     { wrapper: withThirdParties(thirdParties) },
   );
-  return { ...view, router, remotes, load, reloadOnce, fullLoad, apiActivity, thirdParties };
+  return {
+    ...view,
+    router,
+    remotes,
+    load,
+    reloadOnce,
+    fullLoad,
+    apiActivity,
+    thirdParties,
+    /**
+     * Does `interaction` (a click that navigates), then waits until the router has loaded the page
+     * (or its error) it was asked for; React has rendered it when this resolves.
+     */
+    settled: (interaction?: () => Promise<unknown>) =>
+      act(async () => {
+        if (interaction) await inActScope(interaction);
+        await routerSettled(router);
+      }),
+    /** The arguments of the first reload the app asked the guard for, once it asks. */
+    firstReload: () => act(() => reload.firstCall),
+    /** The arguments of the first full page load the app started, once it starts one. */
+    firstFullLoad: () => act(() => full.firstCall),
+  };
 }
