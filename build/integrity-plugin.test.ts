@@ -1,87 +1,31 @@
 /** @jest-environment node */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { join } from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import webpack, { type Configuration, type WebpackPluginInstance } from 'webpack';
 import type { BuildMeta } from 'shared/build-info';
 import { BuildInfoPlugin } from './build-info-plugin';
 import { REFUSED_INTEGRITY, RemoteIntegrityPlugin, sha384Integrity } from './integrity-plugin';
+import { remoteProject, type RemoteProject } from './testing/remote-build';
 
 // A webpack build each, minified: seconds on a busy two-core machine.
 jest.setTimeout(60_000);
 
-let dir: string;
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), text);
-}
+let project: RemoteProject;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'integrity-plugin-'));
-  write('src/index.js', 'import("./page");\n');
-  // An exposed page that loads a chunk of its own later, as the remotes' pages do.
-  write('src/page.js', 'export default function page() { return import("./later").then((m) => m.later); }\n');
-  write('src/later.js', 'export const later = "a chunk the page loads when it needs it";\n');
+  project = remoteProject('integrity-plugin-', {
+    'src/index.js': 'import("./page");\n',
+    // An exposed page that loads a chunk of its own later, as the remotes' pages do.
+    'src/page.js': 'export default function page() { return import("./later").then((m) => m.later); }\n',
+    'src/later.js': 'export const later = "a chunk the page loads when it needs it";\n',
+  });
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function filesIn(folder: string): Record<string, Buffer> {
-  const files: Record<string, Buffer> = {};
-  const visit = (current: string) => {
-    for (const name of readdirSync(current)) {
-      const path = join(current, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else files[relative(folder, path)] = readFileSync(path);
-    }
-  };
-  visit(folder);
-  return files;
-}
+afterEach(() => project.remove());
 
 /** A remote's production build, as webpack.config.base.ts makes one; resolves with every file it wrote. */
-async function build(
-  plugins: WebpackPluginInstance[],
-  output: Configuration['output'] = {},
-): Promise<Record<string, Buffer>> {
-  const compiler = webpack({
-    mode: 'production',
-    context: dir,
-    entry: { main: './src/index.js' },
-    devtool: false,
-    output: {
-      path: join(dir, 'dist'),
-      filename: '[name].[fullhash:8].js',
-      chunkFilename: '[name].[contenthash:16].js',
-      publicPath: 'auto',
-      crossOriginLoading: 'anonymous',
-      clean: true,
-      ...output,
-    },
-    infrastructureLogging: { level: 'error' },
-    plugins: [
-      new ModuleFederationPlugin({
-        name: 'gifts',
-        filename: 'remoteEntry.js',
-        exposes: { './Page': './src/page.js' },
-        manifest: true,
-        dts: false,
-      }),
-      ...plugins,
-    ],
-  });
-  return new Promise((resolve, reject) => {
-    compiler.run((error, stats) => {
-      compiler.close(() => {
-        if (error || !stats || stats.hasErrors()) return reject(error ?? new Error(stats?.toString('errors-only')));
-        resolve(filesIn(join(dir, 'dist')));
-      });
-    });
-  });
-}
+const build = async (plugins: WebpackPluginInstance[], output: Configuration['output'] = {}) =>
+  project.build(plugins, { output });
 
 const digest = (bytes: Buffer) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 const scripts = (files: Record<string, Buffer>) => Object.keys(files).filter((file) => file.endsWith('.js'));
