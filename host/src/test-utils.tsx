@@ -142,7 +142,10 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     thirdParties,
     /**
      * Does `interaction` (a click that navigates), then waits until the router has loaded the page
-     * (or its error) it was asked for; React has rendered it when this resolves.
+     * (or its error) it was asked for; React has rendered it when this resolves. All in one act
+     * scope, so React renders where the router ended, not the loading on the way: a test that
+     * needs the loading rendered first (a retry, which the error's boundary must see start) calls
+     * interact() for the click, then this.
      */
     settled: (interaction?: () => Promise<unknown>) =>
       act(async () => {
