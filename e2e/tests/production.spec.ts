@@ -4,6 +4,7 @@
  * servers started with plain node on their bundles. A server that needs tsx, TypeScript source, a
  * devDependency or a package its workspace does not list fails here. Uses the global setup's build.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,8 @@ function serverEnv(ports: Map<string, number>): Record<string, string> {
     API_HOST: '127.0.0.1',
     HOST_ORIGIN: originOf('host'),
     API_BASE_URL: originOf('api'),
+    // A production API signs its visitor cookie with the operator's secret, and will not start without one.
+    VISITOR_COOKIE_SECRETS: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'warn',
   };
   for (const remote of Object.values(REMOTES)) env[remote.urlEnv] = `${originOf(remote.packageDir)}/mf-manifest.json`;
