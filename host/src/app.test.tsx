@@ -357,6 +357,65 @@ describe('a remote that fails to load', () => {
   });
 });
 
+describe('"Try again" as a browser runs it', () => {
+  /**
+   * Clicks outside act, as in a browser: the router's updates reach React as transitions, so a
+   * retry whose page is at hand (its code cached, its loader done in microtasks) ends before
+   * React draws its loading state. Then waits, inside act, until the router and React are done.
+   * The error must clear all the same.
+   */
+  async function clickUnwrapped(button: HTMLElement, settled: () => Promise<void>): Promise<void> {
+    button.click();
+    await settled();
+  }
+
+  it('shows the page after a 500 its page threw, and Back still leads to the page before', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let broken = true;
+    const { remotes, router, settled } = renderApp('/', {
+      load: async (_remote, module) =>
+        function Page() {
+          // The gift page fails as after a failed API call; its code is at hand for the retry.
+          if (module === 'GiftPage' && broken) throw new Error('Internal Server Error');
+          return <h1>{`${module} content`}</h1>;
+        },
+    });
+    await settled();
+    await settled(() => router.navigate(`/gifts/${ID}`));
+    expect(screen.getByText('500')).toBeInTheDocument();
+
+    broken = false;
+    await clickUnwrapped(screen.getByRole('button', { name: 'Try again' }), settled);
+    expect(screen.getByRole('heading', { name: 'GiftPage content' })).toBeInTheDocument();
+    expect(screen.queryByText('500')).toBeNull();
+    expect(remotes.reset).not.toHaveBeenCalled();
+    // The retry took the error's place in the history, it did not add an entry.
+    await settled(() => router.navigate(-1));
+    expect(screen.getByRole('heading', { name: 'HomePage content' })).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+
+  it('shows the page after its remote failed to load, once the remote loads at once', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fixed = false;
+    const { remotes, settled } = renderApp('/game', {
+      load: async (_remote, module) => {
+        if (!fixed) throw new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.');
+        return pageNamed(`${module} content`);
+      },
+    });
+    await settled();
+    expect(screen.getByRole('heading', { name: 'This part of the site is unavailable right now' })).toBeInTheDocument();
+
+    fixed = true;
+    await clickUnwrapped(screen.getByRole('button', { name: 'Try again' }), settled);
+    expect(screen.getByRole('heading', { name: 'GamePage content' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(remotes.reset).toHaveBeenCalledWith('gifts');
+    consoleError.mockRestore();
+  });
+});
+
 describe('new deployments', () => {
   it('navigates client-side while the build is current, and with a full load of the target once it is not', async () => {
     let stale = false;

@@ -7,7 +7,7 @@
  * says what happened.
  */
 import { useEffect, useState } from 'react';
-import { useLocation, useRevalidator, useRouteError } from 'react-router-dom';
+import { useLocation, useNavigate, useRouteError } from 'react-router-dom';
 import { useAppServices } from '../app-services';
 import { isCodeLoadFailure, RemoteLoadError } from '../federation/load-errors';
 import { PageLoading } from '../navigation/page-loading';
@@ -24,8 +24,9 @@ import { useErrorTelemetry } from './use-error-telemetry';
 export function RouteError() {
   const error = useRouteError();
   const { remotes, reloadOnce, prerendered } = useAppServices();
-  const revalidator = useRevalidator();
-  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { pathname, search } = location;
   const remote = useRouteHandle()?.remote;
   const loadFailure = error instanceof RemoteLoadError || isCodeLoadFailure(error);
   const needsGuard = loadFailure && !(error instanceof RemoteLoadError);
@@ -49,11 +50,15 @@ export function RouteError() {
 
   if (reloading) return <PageLoading />;
 
+  // The retry loads the same address again, in place of this history entry, where the page
+  // was. Not a revalidation: the router clears a route's error only once React has drawn the
+  // revalidation loading, and a retry whose page is at hand (cached code, a quick answer) ends
+  // before React draws, so the error stayed. A new location always clears it.
   const retry =
     statusCode >= 500 && remote
       ? () => {
           if (loadFailure) remotes.reset(remote);
-          void revalidator.revalidate();
+          void navigate(location, { replace: true, state: location.state, preventScrollReset: true });
         }
       : undefined;
   if (loadFailure && prerendered?.pathname === pathname) {
