@@ -1,6 +1,6 @@
 /**
  * Fault injection: a remote that is down, hangs or is misconfigured, failing build and content
- * files, and the retries before the reload guard. Each scenario counts document loads (a reload
+ * files, the retries before the reload guard, and a page that fails while rendering. Each scenario counts document loads (a reload
  * loop or a missing reload shows there) and restores the servers it changed. The file stops and
  * restarts servers: it has a worker and servers of its own.
  */
@@ -201,6 +201,41 @@ test.describe('retries before the reload guard', () => {
     await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
     expect(await errorPage(page).count()).toBe(0);
     expect(watch.documentLoads()).toBe(2);
+  });
+});
+
+test.describe('a page that fails while rendering', () => {
+  test('the 500 page\'s "Try again" renders the page once the fault is gone, though its code is already loaded', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    // A fault in the gift page's own rendering, for as long as the test wants: its dates are
+    // written with Intl.DateTimeFormat. Its code is loaded, so a retry's loader ends at once,
+    // before React has drawn the retry's loading state.
+    await page.addInitScript(() => {
+      const proto = Intl.DateTimeFormat.prototype;
+      const format = Object.getOwnPropertyDescriptor(proto, 'format')?.get;
+      Object.assign(window, { failDates: true });
+      Object.defineProperty(proto, 'format', {
+        get(this: Intl.DateTimeFormat) {
+          if ((window as unknown as { failDates: boolean }).failDates) throw new Error('dates are broken');
+          return format?.call(this);
+        },
+      });
+    });
+    expect(await visit(page, `/gifts/${gift.giftId}`)).toBe(200);
+    const shown = await waitForRetryableError(page);
+    expect(shown).toMatchObject({ code: '500', documentTitle: 'Something went wrong · Gift Box' });
+    expect(await layoutName(page)).toBe('no-footer');
+
+    await page.evaluate(() => Object.assign(window, { failDates: false }));
+    await retryButton(page).click();
+    await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
+    expect(await errorPage(page).count()).toBe(0);
+    expect(page.url()).toBe(`${HOST_ORIGIN}/gifts/${gift.giftId}`);
+    expect(reportLoads('a page failing while rendering, then "Try again"', watch)).toBe(1);
+    expect(watch.pageErrors).toEqual([]);
   });
 });
 
