@@ -1,8 +1,8 @@
 /**
  * Fault injection: a remote that is down, hangs or is misconfigured, failing build and content
- * files, the retries before the reload guard, and a page that fails while rendering. Each scenario counts document loads (a reload
- * loop or a missing reload shows there) and restores the servers it changed. The file stops and
- * restarts servers: it has a worker and servers of its own.
+ * files, the retries before the reload guard, and a page that fails while rendering. Each
+ * scenario counts document loads (a reload loop or a missing reload shows there) and restores the
+ * servers it changed. The file stops and restarts servers: it has a worker and servers of its own.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
