@@ -72,6 +72,18 @@ function routerSettled(router: TestRouter): Promise<void> {
   });
 }
 
+/**
+ * Does `interaction` (a click or a navigation), if any, then waits until `router` has loaded the
+ * page (or its error) it was asked for; React has rendered it when this resolves. For a test that
+ * renders the routes itself; renderApp gives its own router's as `settled`.
+ */
+export function settle(router: TestRouter, interaction?: () => Promise<unknown>): Promise<void> {
+  return act(async () => {
+    if (interaction) await inActScope(interaction);
+    await routerSettled(router);
+  });
+}
+
 /** A mock with `impl` behind it, and the arguments of its first call once it is called. */
 function mockWithFirstCall<A extends unknown[], R>(impl: (...args: A) => R) {
   let called: (args: A) => void = () => undefined;
@@ -147,11 +159,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
      * needs the loading rendered first (a retry, which the error's boundary must see start) calls
      * interact() for the click, then this.
      */
-    settled: (interaction?: () => Promise<unknown>) =>
-      act(async () => {
-        if (interaction) await inActScope(interaction);
-        await routerSettled(router);
-      }),
+    settled: (interaction?: () => Promise<unknown>) => settle(router, interaction),
     /** The arguments of the first reload the app asked the guard for, once it asks. */
     firstReload: () => act(() => reload.firstCall),
     /** The arguments of the first full page load the app started, once it starts one. */

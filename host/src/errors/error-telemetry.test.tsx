@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { telemetryEventSchema } from 'shared/api/contract';
 import type { TelemetryEvent } from 'shared/telemetry';
 import { createLoadPhases } from '../telemetry/load-phases';
@@ -27,9 +27,16 @@ function recording() {
   return { telemetry, events };
 }
 
-function renderWith(path: string, options: { load?: LoadImpl; reloadOnce?: (path: string) => boolean } = {}) {
+/**
+ * The app at `path` with that telemetry, once its router has settled: React has rendered the
+ * page (or its error) and run its effects, which report, so the events are all there.
+ */
+async function renderWith(
+  path: string,
+  options: { load?: LoadImpl; reloadOnce?: (path: string) => boolean } = {},
+): Promise<TelemetryEvent[]> {
   const { telemetry, events } = recording();
-  renderApp(path, { ...options, telemetry });
+  await renderApp(path, { ...options, telemetry }).settled();
   return events;
 }
 
@@ -51,34 +58,28 @@ afterEach(() => jest.restoreAllMocks());
 
 describe('error page events', () => {
   it('reports a path no route matches as the host’s 404 on "*", once', async () => {
-    const events = renderWith('/no-such-page/with/an/id/Zx9_-aBcDeFgHiJkLmNoPqRs');
-    await screen.findByRole('heading', { name: 'Page Not Found' });
-    // Effects run after the page is on screen.
-    await waitFor(() => expect(events).toEqual([{ kind: 'error-page', route: '*', status: 404, remote: 'host' }]));
+    const events = await renderWith('/no-such-page/with/an/id/Zx9_-aBcDeFgHiJkLmNoPqRs');
+    expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+    expect(events).toEqual([{ kind: 'error-page', route: '*', status: 404, remote: 'host' }]);
   });
 
   it('reports a malformed id by its route pattern, never the path', async () => {
-    const events = renderWith('/gifts/not-an-id');
-    await screen.findByRole('heading', { name: 'Page Not Found' });
-    await waitFor(() =>
-      expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts' }]),
-    );
+    const events = await renderWith('/gifts/not-an-id');
+    expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+    expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts' }]);
   });
 
   it('reports a remote that could not be loaded as its route’s 500, leaving the load itself to the loader', async () => {
-    const events = renderWith(`/gifts/${GIFT_ID}`, {
+    const events = await renderWith(`/gifts/${GIFT_ID}`, {
       load: () => Promise.reject(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.')),
     });
-    await screen.findByRole('heading', { name: 'This part of the site is unavailable right now' });
-    await waitFor(() =>
-      expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 500, remote: 'gifts' }]),
-    );
+    expect(screen.getByRole('heading', { name: 'This part of the site is unavailable right now' })).toBeInTheDocument();
+    expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 500, remote: 'gifts' }]);
   });
 
   it('reports a page that threw while rendering as its remote’s failed render, and the error page', async () => {
-    const events = renderWith('/game', { load: throwing(new TypeError('boxes.map is not a function')) });
-    await screen.findByRole('heading', { name: 'Internal Server Error' });
-    await waitFor(() => expect(events).toHaveLength(2));
+    const events = await renderWith('/game', { load: throwing(new TypeError('boxes.map is not a function')) });
+    expect(screen.getByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
     expect(events).toEqual([
       { kind: 'load', remote: 'gifts', build: 'g-41', phase: 'render', outcome: 'failed', ms: 0 },
       { kind: 'error-page', route: '/game', status: 500, remote: 'gifts' },
@@ -87,19 +88,16 @@ describe('error page events', () => {
 
   it('does not count a 4xx a page throws (a gift that does not exist) as its remote failing', async () => {
     const notFound = Object.assign(new Error('This gift does not exist'), { statusCode: 404 });
-    const events = renderWith(`/gifts/${GIFT_ID}`, { load: throwing(notFound) });
-    await screen.findByText('This gift does not exist');
-    await waitFor(() =>
-      expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts' }]),
-    );
+    const events = await renderWith(`/gifts/${GIFT_ID}`, { load: throwing(notFound) });
+    expect(screen.getByText('This gift does not exist')).toBeInTheDocument();
+    expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts' }]);
   });
 });
 
 describe('chunk failures while a page renders', () => {
   it('reports the chunk’s remote (by its URL) and build, and no error page while the guard reloads', async () => {
     const reloadOnce = jest.fn(() => true);
-    const events = renderWith('/about', { load: throwing(chunkError(`${CONTENT}7.a1b2.js`)), reloadOnce });
-    await waitFor(() => expect(events).toHaveLength(1));
+    const events = await renderWith('/about', { load: throwing(chunkError(`${CONTENT}7.a1b2.js`)), reloadOnce });
     expect(reloadOnce).toHaveBeenCalledWith('/about');
     expect(events).toEqual([
       { kind: 'load', remote: 'content', build: 'c-3', phase: 'chunk', outcome: 'failed', ms: 0 },
@@ -107,9 +105,12 @@ describe('chunk failures while a page renders', () => {
   });
 
   it('reports the error page too once the guard will not reload again', async () => {
-    const events = renderWith('/game', { load: throwing(chunkError(`${CONTENT}12.c3d4.js`)), reloadOnce: () => false });
-    await screen.findByRole('heading', { name: 'This part of the site is unavailable right now' });
-    await waitFor(() => expect(events).toHaveLength(2));
+    const events = await renderWith('/game', {
+      load: throwing(chunkError(`${CONTENT}12.c3d4.js`)),
+      reloadOnce: () => false,
+    });
+    expect(screen.getByRole('heading', { name: 'This part of the site is unavailable right now' })).toBeInTheDocument();
+    expect(events).toHaveLength(2);
     expect(events).toEqual(
       expect.arrayContaining([
         { kind: 'error-page', route: '/game', status: 500, remote: 'gifts' },
@@ -119,19 +120,19 @@ describe('chunk failures while a page renders', () => {
   });
 
   it("counts a chunk at no known remote's address as the page's own remote", async () => {
-    const events = renderWith('/game', {
+    const events = await renderWith('/game', {
       load: throwing(chunkError('https://elsewhere.example/9.js')),
       reloadOnce: () => true,
     });
-    await waitFor(() => expect(events).toHaveLength(1));
+    expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ kind: 'load', remote: 'gifts', build: 'g-41', phase: 'chunk' });
   });
 });
 
 describe("a remote's part of the page", () => {
   it('is marked with the remote, around its page', async () => {
-    renderApp('/game', { load: async () => pageNamed('The game') });
-    const heading = await screen.findByRole('heading', { name: 'The game' });
+    await renderApp('/game', { load: async () => pageNamed('The game') }).settled();
+    const heading = screen.getByRole('heading', { name: 'The game' });
     expect(heading.closest('[data-part]')?.getAttribute('data-part')).toBe('gifts');
     expect(screen.getByRole('banner').closest('[data-part]')).toBeNull();
   });

@@ -1,5 +1,5 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { useQuery, type QueryClient, type QueryState } from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider, useParams } from 'react-router-dom';
 import { createApiClient, type ApiClient } from 'shared/api/client';
@@ -10,7 +10,7 @@ import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { createTestQueryClient } from 'shared/testing/query-client';
 import { AppServicesContext, type AppServices } from '../app-services';
 import { createContentSignal, FirstContentContext, type ContentSignal } from '../navigation/first-content';
-import { pageNamed, withThirdParties } from '../test-utils';
+import { pageNamed, settle, withThirdParties } from '../test-utils';
 import { createRoutes } from './create-routes';
 
 const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
@@ -60,15 +60,18 @@ function renderRoutes(path: string, options: RouteOptions = {}) {
     apiActivity: createRequestActivity(),
   } satisfies AppServices;
   const routes = createRoutes({ ...services, fullLoad: jest.fn(), api: options.api, queryClient: options.queryClient });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <FirstContentContext.Provider value={options.firstContent ?? createContentSignal()}>
       <AppServicesContext.Provider value={services}>
-        <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
+        <RouterProvider router={router} />
       </AppServicesContext.Provider>
     </FirstContentContext.Provider>,
     { wrapper: withThirdParties() },
   );
-  return { load };
+  /** Does `interaction`, then waits until the router has loaded the page (or its error) and React has rendered it. */
+  const settled = (interaction?: () => Promise<unknown>) => settle(router, interaction);
+  return { load, settled };
 }
 
 afterEach(() => jest.restoreAllMocks());
@@ -86,13 +89,13 @@ describe('the first content', () => {
     const firstContent = createContentSignal();
     const shown = isShown(firstContent);
     const page = deferred<ComponentType>();
-    renderRoutes('/about', { load: () => page.promise, firstContent });
+    const { settled } = renderRoutes('/about', { load: () => page.promise, firstContent });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(shown()).toBe(false);
 
-    page.resolve(pageNamed('About us'));
-    await screen.findByRole('heading', { name: 'About us' });
-    await waitFor(() => expect(shown()).toBe(true));
+    await settled(async () => page.resolve(pageNamed('About us')));
+    expect(screen.getByRole('heading', { name: 'About us' })).toBeInTheDocument();
+    expect(shown()).toBe(true);
   });
 
   it.each(['/no-such-page', '/gifts/not-an-id'])(
@@ -100,9 +103,9 @@ describe('the first content', () => {
     async (path) => {
       const firstContent = createContentSignal();
       const shown = isShown(firstContent);
-      renderRoutes(path, { firstContent });
-      await screen.findByText('404');
-      await waitFor(() => expect(shown()).toBe(true));
+      await renderRoutes(path, { firstContent }).settled();
+      expect(screen.getByText('404')).toBeInTheDocument();
+      expect(shown()).toBe(true);
     },
   );
 });
@@ -119,77 +122,124 @@ describe("a page's data, requested with its code", () => {
   }
 
   function setUp(...replies: (() => Response | Promise<Response>)[]) {
+    const firstRequest = deferred<void>();
     const fetchStub = jest.fn<Promise<Response>, [RequestInfo | URL, RequestInit?]>();
     for (const reply of replies) fetchStub.mockImplementationOnce(async () => reply());
     fetchStub.mockRejectedValue(new Error('asked the API more often than the test expected'));
-    const api = createApiClient({ baseUrl: 'http://api.test', fetch: fetchStub });
+    const api = createApiClient({
+      baseUrl: 'http://api.test',
+      fetch: (...args) => {
+        firstRequest.resolve();
+        return fetchStub(...args);
+      },
+    });
     const queryClient = createTestQueryClient();
     const renders: string[] = [];
     const page = deferred<ComponentType>();
     page.promise.catch(() => undefined);
     const requests = () => fetchStub.mock.calls.map(([url]) => String(url));
-    return { api, queryClient, renders, page, requests, Page: giftPage(api, queryClient, renders) };
+    /** Resolves once the gift's query is in a state that meets `done` (at once if it is now). */
+    const giftQuery = (done: (state: QueryState) => boolean) =>
+      new Promise<void>((resolve) => {
+        const isDone = () => {
+          const state = queryClient.getQueryState(apiQueryKeys.gift(GIFT_ID));
+          return state !== undefined && done(state);
+        };
+        if (isDone()) return resolve();
+        const unsubscribe = queryClient.getQueryCache().subscribe(() => {
+          if (!isDone()) return;
+          unsubscribe();
+          resolve();
+        });
+      });
+    return {
+      api,
+      queryClient,
+      renders,
+      page,
+      requests,
+      firstRequest: firstRequest.promise,
+      giftQuery,
+      Page: giftPage(api, queryClient, renders),
+    };
   }
+
+  // The test waits on the API's answers and the router, inside act, never on a clock: once act
+  // has returned, React has rendered what they changed.
+  const succeeded = (state: QueryState) => state.status === 'success';
 
   it('asks for the gift while the page’s code loads, and the page uses that one request', async () => {
     const answer = deferred<Response>();
-    const { api, queryClient, renders, page, requests, Page } = setUp(() => answer.promise);
-    renderRoutes(`/gifts/${GIFT_ID}`, { load: () => page.promise, api, queryClient });
+    const { api, queryClient, renders, page, requests, firstRequest, giftQuery, Page } = setUp(() => answer.promise);
+    const { settled } = renderRoutes(`/gifts/${GIFT_ID}`, { load: () => page.promise, api, queryClient });
 
-    await waitFor(() => expect(requests()).toEqual([GIFT_URL]));
+    await act(() => firstRequest);
+    expect(requests()).toEqual([GIFT_URL]);
     expect(renders).toEqual([]);
 
-    page.resolve(Page);
-    await screen.findByRole('heading', { name: 'Loading your gift…' });
-    answer.resolve(json(gift));
-    expect(await screen.findByRole('heading', { name: 'Cinema ticket' })).toBeInTheDocument();
+    await settled(async () => page.resolve(Page));
+    expect(screen.getByRole('heading', { name: 'Loading your gift…' })).toBeInTheDocument();
+    await act(async () => {
+      answer.resolve(json(gift));
+      await giftQuery(succeeded);
+    });
+    expect(screen.getByRole('heading', { name: 'Cinema ticket' })).toBeInTheDocument();
     expect(requests()).toEqual([GIFT_URL]);
   });
 
   it('does not ask again for a gift that arrived before the page’s code', async () => {
-    const { api, queryClient, renders, page, requests, Page } = setUp(() => json(gift));
-    renderRoutes(`/gifts/${GIFT_ID}`, { load: () => page.promise, api, queryClient });
-    await waitFor(() => expect(queryClient.getQueryData(apiQueryKeys.gift(GIFT_ID))).toEqual(gift));
+    const { api, queryClient, renders, page, requests, giftQuery, Page } = setUp(() => json(gift));
+    const { settled } = renderRoutes(`/gifts/${GIFT_ID}`, { load: () => page.promise, api, queryClient });
+    await act(() => giftQuery(succeeded));
+    expect(queryClient.getQueryData(apiQueryKeys.gift(GIFT_ID))).toEqual(gift);
 
-    page.resolve(Page);
-    expect(await screen.findByRole('heading', { name: 'Cinema ticket' })).toBeInTheDocument();
+    await settled(async () => page.resolve(Page));
+    expect(screen.getByRole('heading', { name: 'Cinema ticket' })).toBeInTheDocument();
     expect(renders[0]).toBe('gift');
     expect(requests()).toEqual([GIFT_URL]);
   });
 
   it('changes nothing when that request fails: the page asks itself and shows what it gets', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const { api, queryClient, page, requests, Page } = setUp(
+    const again = deferred<Response>();
+    const { api, queryClient, page, requests, giftQuery, Page } = setUp(
       () => json({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'Down' }, 503),
-      () => json(gift),
+      () => again.promise,
     );
-    renderRoutes(`/gifts/${GIFT_ID}`, { load: () => page.promise, api, queryClient });
-    await waitFor(() => expect(queryClient.getQueryState(apiQueryKeys.gift(GIFT_ID))?.status).toBe('error'));
+    const { settled } = renderRoutes(`/gifts/${GIFT_ID}`, { load: () => page.promise, api, queryClient });
+    await act(() => giftQuery((state) => state.status === 'error'));
 
-    page.resolve(Page);
-    expect(await screen.findByRole('heading', { name: 'Cinema ticket' })).toBeInTheDocument();
+    await settled(async () => page.resolve(Page));
+    // The page asks again as it mounts; its answer arrives after, as over a network.
+    await act(async () => {
+      again.resolve(json(gift));
+      await giftQuery(succeeded);
+    });
+    expect(screen.getByRole('heading', { name: 'Cinema ticket' })).toBeInTheDocument();
     expect(requests()).toEqual([GIFT_URL, GIFT_URL]);
     expect(screen.queryByText('503')).toBeNull();
   });
 
   it('never asks the API about a malformed id: the validator answers first', async () => {
     const { api, queryClient, requests, page } = setUp();
-    const { load } = renderRoutes('/gifts/not-an-id', { load: () => page.promise, api, queryClient });
-    expect(await screen.findByText('Page Not Found: /gifts/not-an-id')).toBeInTheDocument();
+    const { load, settled } = renderRoutes('/gifts/not-an-id', { load: () => page.promise, api, queryClient });
+    await settled();
+    expect(screen.getByText('Page Not Found: /gifts/not-an-id')).toBeInTheDocument();
     expect(requests()).toEqual([]);
     expect(load).not.toHaveBeenCalled();
   });
 
   it('asks for the redeem session while the redeem page’s code loads', async () => {
-    const { api, queryClient, requests, page } = setUp(() => new Promise<Response>(() => undefined));
+    const { api, queryClient, requests, page, firstRequest } = setUp(() => new Promise<Response>(() => undefined));
     renderRoutes(`/redeem/${REDEEM_ID}`, { load: () => page.promise, api, queryClient });
-    await waitFor(() => expect(requests()).toEqual([`http://api.test/api/redeems/${REDEEM_ID}`]));
+    await act(() => firstRequest);
+    expect(requests()).toEqual([`http://api.test/api/redeems/${REDEEM_ID}`]);
   });
 
   it('asks for nothing on a page without data', async () => {
     const { api, queryClient, requests } = setUp();
-    renderRoutes('/game', { api, queryClient });
-    await screen.findByRole('heading', { name: 'Remote page' });
+    await renderRoutes('/game', { api, queryClient }).settled();
+    expect(screen.getByRole('heading', { name: 'Remote page' })).toBeInTheDocument();
     expect(requests()).toEqual([]);
   });
 });

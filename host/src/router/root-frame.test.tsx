@@ -8,27 +8,27 @@ const { routes } = recordAnalytics();
 
 describe('page views', () => {
   it('counts the first page by its route pattern, not its address', async () => {
-    renderApp(`/gifts/${GIFT_ID}`);
-    await screen.findByRole('heading', { name: 'GiftPage content' });
+    await renderApp(`/gifts/${GIFT_ID}`).settled();
+    expect(screen.getByRole('heading', { name: 'GiftPage content' })).toBeInTheDocument();
 
     expect(routes).toEqual(['/gifts/:giftId']);
   });
 
   it('counts each client-side navigation once', async () => {
-    renderApp('/');
-    await screen.findByRole('heading', { name: 'HomePage content' });
+    const { settled } = renderApp('/');
+    await settled();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    await userEvent.click(within(nav).getByRole('link', { name: 'Play' }));
-    await screen.findByRole('heading', { name: 'GamePage content' });
-    await userEvent.click(within(nav).getByRole('link', { name: 'About' }));
-    await screen.findByRole('heading', { name: 'AboutPage content' });
+    await settled(() => userEvent.click(within(nav).getByRole('link', { name: 'Play' })));
+    expect(screen.getByRole('heading', { name: 'GamePage content' })).toBeInTheDocument();
+    await settled(() => userEvent.click(within(nav).getByRole('link', { name: 'About' })));
+    expect(screen.getByRole('heading', { name: 'AboutPage content' })).toBeInTheDocument();
 
     expect(routes).toEqual(['/', '/game', '/about']);
   });
 
   it.each(['/no-such-page', '/gifts/not-an-id'])('counts %s, a page that does not exist, as "*"', async (path) => {
-    renderApp(path);
-    await screen.findByRole('heading', { name: 'Page Not Found' });
+    await renderApp(path).settled();
+    expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
 
     expect(routes).toEqual(['*']);
   });

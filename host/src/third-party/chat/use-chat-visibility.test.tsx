@@ -26,27 +26,28 @@ function lastVisibility(widget: { calls: ChatCommand[] }): ChatCommand | undefin
 // The facade is a module singleton: this file's first test sees it before any widget connected.
 it('a direct load of a redeem page hides the bubble before the widget arrives; navigating between layouts switches it both ways', async () => {
   expect(chat.availability()).toBe('unknown');
-  const { router } = renderApp(`/redeem/${ID}`);
-  await screen.findByRole('heading', { name: 'RedeemPage content' });
+  const { router, settled } = renderApp(`/redeem/${ID}`);
+  await settled();
+  expect(screen.getByRole('heading', { name: 'RedeemPage content' })).toBeInTheDocument();
 
   const widget = recordingWidget();
   act(() => chat.connect(widget));
   expect(widget.calls).toEqual(['hide']);
 
-  await act(() => router.navigate(`/gifts/${ID}`));
-  await screen.findByRole('heading', { name: 'GiftPage content' });
+  await settled(() => router.navigate(`/gifts/${ID}`));
+  expect(screen.getByRole('heading', { name: 'GiftPage content' })).toBeInTheDocument();
   expect(lastVisibility(widget)).toBe('show');
 
-  await act(() => router.navigate(`/redeem/${ID}`));
-  await screen.findByRole('heading', { name: 'RedeemPage content' });
+  await settled(() => router.navigate(`/redeem/${ID}`));
+  expect(screen.getByRole('heading', { name: 'RedeemPage content' })).toBeInTheDocument();
   expect(lastVisibility(widget)).toBe('hide');
 
-  await act(() => router.navigate('/game'));
-  await screen.findByRole('heading', { name: 'GamePage content' });
+  await settled(() => router.navigate('/game'));
+  expect(screen.getByRole('heading', { name: 'GamePage content' })).toBeInTheDocument();
   expect(lastVisibility(widget)).toBe('show');
 
-  await act(() => router.navigate(-1));
-  await screen.findByRole('heading', { name: 'RedeemPage content' });
+  await settled(() => router.navigate(-1));
+  expect(screen.getByRole('heading', { name: 'RedeemPage content' })).toBeInTheDocument();
   expect(lastVisibility(widget)).toBe('hide');
   expect(widget.calls).not.toContain('toggle');
 });
@@ -59,8 +60,8 @@ it.each([
 ])('%s (%s) asks the connected widget to %s the bubble', async (path, module, expected) => {
   const widget = recordingWidget();
   chat.connect(widget);
-  renderApp(path);
-  await screen.findByRole('heading', { name: `${module} content` });
+  await renderApp(path).settled();
+  expect(screen.getByRole('heading', { name: `${module} content` })).toBeInTheDocument();
   expect(lastVisibility(widget)).toBe(expected);
 });
 
