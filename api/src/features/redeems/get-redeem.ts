@@ -3,10 +3,11 @@
  * only for the visitor who opened or completed the session; anyone else sees them as null.
  *
  * Reads of unknown ids are budgeted per address (UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE): once an
- * address has spent its budget, its reads answer 429 until the minute ends, without asking the
- * database. A visitor only meets an unknown id through a broken or very old link; a client
- * guessing ids meets nothing else. Counted in this process's memory (address-budget.ts), since
- * the reads of known sessions must stay writes-free.
+ * address has spent its budget, an unknown id answers 429 until the minute ends, so a client
+ * guessing ids learns nothing more. A session that exists is still read: visitors behind one
+ * address (a carrier's NAT) cannot lock each other out of their redeem page by asking for ids
+ * that do not exist. Counted in this process's memory (address-budget.ts), since the reads of
+ * known sessions must stay writes-free.
  */
 import { redeemViewSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
@@ -31,12 +32,9 @@ export function registerGetRedeem(app: App, { db, now, config }: AppContext): vo
     },
     async (request) => {
       const at = now();
-      const subject = addressHash(request.ip);
-      const spent = unknownReads.check(subject, at);
-      if (!spent.ok) throw new TooManyRequestsError(UNKNOWN_READS_MESSAGE, spent.retryAfterSeconds);
       const row = await findRedeem(db, request.params.redeemId);
       if (row) return toRedeemView(row, at, existingVisitorId(request));
-      const taken = unknownReads.take(subject, at);
+      const taken = unknownReads.take(addressHash(request.ip), at);
       if (!taken.ok) throw new TooManyRequestsError(UNKNOWN_READS_MESSAGE, taken.retryAfterSeconds);
       throw redeemNotFound();
     },
