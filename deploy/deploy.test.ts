@@ -282,9 +282,10 @@ describe('builds/history.json', () => {
       target,
       onFile: (file, action) => action === 'removed' && removed.push(file),
     });
-    expect(result.removed).toEqual(['index.html']);
-    expect(removed).toEqual(['index.html']);
+    expect(result.removed).toEqual(['index.html', 'builds/b1/index.html']);
+    expect(removed).toEqual(['index.html', 'builds/b1/index.html']);
     expect(existsSync(join(target, 'index.html'))).toBe(false);
+    expect(existsSync(join(target, 'builds/b1/index.html'))).toBe(false);
 
     await rollback({ target, buildId: 'b1' });
     expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b1');

@@ -386,12 +386,22 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   return result;
 }
 
-/** Removes a development shell an earlier deploy published at the target's root. */
+/**
+ * Removes a development shell an earlier deploy published: at the target's root, and in the
+ * copies of builds it kept (`builds/{id}/`), which nginx serves as well.
+ */
 async function removeDevShell(target: string, report: (file: string) => void): Promise<void> {
-  for (const file of DEV_SHELL_FILES) {
-    if (!existsSync(join(target, file))) continue;
-    await rm(join(target, file), { force: true });
-    report(file);
+  const copies = existsSync(join(target, 'builds'))
+    ? (await readdir(join(target, 'builds'), { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory() && `builds/${entry.name}` !== META_DIR)
+        .map((entry) => `builds/${entry.name}/`)
+    : [];
+  for (const folder of ['', ...copies]) {
+    for (const file of DEV_SHELL_FILES.map((name) => `${folder}${name}`)) {
+      if (!existsSync(join(target, file))) continue;
+      await rm(join(target, file), { force: true });
+      report(file);
+    }
   }
 }
 
