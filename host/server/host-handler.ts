@@ -56,6 +56,8 @@ interface HostnameView {
 export interface HostHandlerKept {
   views: number;
   renders: number;
+  /** The hostnames with a view, the least recently used first. */
+  hostnames: string[];
 }
 
 export type HostHandler = RequestHandler & { kept: () => HostHandlerKept };
@@ -240,7 +242,7 @@ export function createHostHandler({
 
   const kept = (): HostHandlerKept => {
     const all = [defaultView, ...views.values()];
-    return { views: all.length, renders: all.filter((view) => view.page).length };
+    return { views: all.length, renders: all.filter((view) => view.page).length, hostnames: [...views.keys()] };
   };
   return Object.assign(handler, { kept });
 }
