@@ -7,13 +7,13 @@
  * around a database restart: nginx must not leave them out (its passive health check) once the
  * database is back.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from 'testbed/free-port';
-import { BROTLI_STATIC_MODULE, startNginx, type RunningNginx } from 'testbed/nginx';
+import { startSiteFile, type RunningNginx } from 'testbed/nginx';
 import { stopProcess } from 'testbed/process';
 import { renderNginxConfig } from './render-config';
 
@@ -64,9 +64,8 @@ beforeAll(async () => {
   const apiPorts = await Promise.all(apis.map(listen));
   const [port, statusPort, hostPort] = [await freePort(), await freePort(), await freePort()];
   origin = `http://127.0.0.1:${port}`;
-  const site = join(dir, 'gift-box.conf');
-  writeFileSync(
-    site,
+  nginx = await startSiteFile(
+    dir,
     renderNginxConfig({
       GIFT_BOX_API_SERVERS: apiPorts.map((apiPort) => `127.0.0.1:${apiPort}`).join(','),
       GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
@@ -76,13 +75,8 @@ beforeAll(async () => {
       GIFT_BOX_STATUS_PORT: String(statusPort),
       GIFT_BOX_ACCESS_LOG: 'off',
     }),
+    statusPort,
   );
-  nginx = await startNginx({
-    dir: join(dir, 'nginx'),
-    http: [`include ${site};`],
-    modules: [BROTLI_STATIC_MODULE],
-    readyUrl: `http://127.0.0.1:${statusPort}/stub_status`,
-  });
 }, 60_000);
 
 afterAll(async () => {

@@ -20,7 +20,7 @@ import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { freePort } from 'testbed/free-port';
-import { BROTLI_STATIC_MODULE, startNginx, type RunningNginx } from 'testbed/nginx';
+import { startSiteFile, type RunningNginx } from 'testbed/nginx';
 import { stopProcess } from 'testbed/process';
 import { renderNginxConfig } from './render-config';
 
@@ -113,9 +113,8 @@ beforeAll(async () => {
   const [hostPort, apiPort] = await Promise.all([listen(hostServer), listen(apiServer)]);
   [port] = [await freePort()];
   const statusPort = await freePort();
-  const site = join(dir, 'gift-box.conf');
-  writeFileSync(
-    site,
+  nginx = await startSiteFile(
+    dir,
     renderNginxConfig({
       GIFT_BOX_API_SERVERS: `127.0.0.1:${apiPort}`,
       GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
@@ -128,13 +127,8 @@ beforeAll(async () => {
       // The file testbed's nginx logs every other server's requests to, in nginx's own format.
       GIFT_BOX_ACCESS_LOG: join(dir, 'nginx', 'access.log'),
     }),
+    statusPort,
   );
-  nginx = await startNginx({
-    dir: join(dir, 'nginx'),
-    http: [`include ${site};`],
-    modules: [BROTLI_STATIC_MODULE],
-    readyUrl: `http://127.0.0.1:${statusPort}/stub_status`,
-  });
 }, 60_000);
 
 afterAll(async () => {

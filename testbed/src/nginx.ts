@@ -93,3 +93,19 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
     throw new Error(`${(error as Error).message}\n${errorLog} ends with:\n${log}`);
   }
 }
+
+/**
+ * A site file (what `npm run nginx-config` renders), written to `dir` and run with brotli_static,
+ * ready once its status server on `statusPort` answers.
+ */
+export function startSiteFile(dir: string, site: string, statusPort: number | string): Promise<RunningNginx> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'gift-box.conf');
+  writeFileSync(file, site);
+  return startNginx({
+    dir: join(dir, 'nginx'),
+    http: [`include ${file};`],
+    modules: [BROTLI_STATIC_MODULE],
+    readyUrl: `http://127.0.0.1:${statusPort}/stub_status`,
+  });
+}
