@@ -202,6 +202,16 @@ interface SharedSingleton {
 /** react-router's client API, shared as `react-router-dom` (see the file). */
 const ROUTER_CLIENT_API = join(ROOT, 'shared', 'src', 'browser', 'router', 'react-router-dom.ts');
 
+/**
+ * react-router's production build, for production builds: its package's exports name only its
+ * development build (no `production` condition), which differs by its developer warnings alone,
+ * kept in every page's first script otherwise.
+ */
+function routerProductionBuild(): Record<string, string> {
+  const dist = join(dirname(require.resolve('react-router/package.json', { paths: [ROOT] })), 'dist', 'production');
+  return { 'react-router$': join(dist, 'index.mjs'), 'react-router/dom$': join(dist, 'dom-export.mjs') };
+}
+
 export function sharedSingletons(pkg: PackageJson): Record<string, SharedSingleton> {
   const deps = pkg.dependencies ?? {};
   const range = (name: string) => deps[name] ?? `^${installedVersion(name)}`;
@@ -281,7 +291,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         crossOriginLoading: isHost ? false : 'anonymous',
         clean: true,
       },
-      resolve: { extensions: ['.tsx', '.ts', '.js'] },
+      resolve: { extensions: ['.tsx', '.ts', '.js'], alias: production ? routerProductionBuild() : {} },
       module: {
         rules: [
           typescriptRule(options.dir, production),
