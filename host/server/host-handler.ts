@@ -4,11 +4,17 @@
  * or 404 for an unknown path or a malformed id). A request whose Host header names no valid host
  * is refused (400) before anything is read, rendered or kept.
  */
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
-import { safeRelativePath, sendBody, sendFile, sendText, type RequestHandler } from 'server/static-server';
+import {
+  safeRelativePath,
+  sendBody,
+  sendFile,
+  sendPreparedBody,
+  sendText,
+  type RequestHandler,
+} from 'server/static-server';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
 import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
@@ -16,6 +22,7 @@ import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
 import { matchRoute, resolvePath, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
 import type { HostMetrics } from './host-metrics';
+import { createPageCache, createTemplateReader, pageKey, type CachedPage, type PageCache } from './page-cache';
 import { createPageHtml } from './page-html';
 import { configAtHostname, isValidHost, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
 import type { RemoteSnapshot, RemoteSources } from './remote-sources';
@@ -48,14 +55,16 @@ interface HostnameView {
   snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
   /** A page's security headers, over HTTP and over HTTPS: its policy allows the origins this view names. */
   pageHeaders: (https: boolean) => Record<string, string>;
-  /** The page renderer of the built index.html last read for this view: dropped with the view. */
-  page?: { template: string; render: ReturnType<typeof createPageHtml> };
+  /** The page renderer of the built index.html last read for this view and its pages: dropped with the view. */
+  page?: { template: string; render: ReturnType<typeof createPageHtml>; pages: PageCache };
 }
 
 /** What the handler keeps, for tests: its views and their page renderers, the default view's included. */
 export interface HostHandlerKept {
   views: number;
   renders: number;
+  /** The pages kept, rendered once each (page-cache.ts), in every view. */
+  pages: number;
   /** The hostnames with a view, the least recently used first. */
   hostnames: string[];
 }
@@ -156,31 +165,41 @@ export function createHostHandler({
     return view;
   }
 
-  async function renderPage(
+  const readTemplate = createTemplateReader(join(root, 'index.html'));
+
+  /**
+   * The page for a path, the same for every visitor: rendered the first time, then reused until
+   * the built index.html or the route's remote's build changes (page-cache.ts).
+   */
+  async function pageFor(
     view: HostnameView,
     pathname: string,
     resolved: { route: RouteDefinition } | HttpError,
     noindex: boolean,
-  ): Promise<string | undefined> {
-    let template: string;
-    try {
-      template = await readFile(join(root, 'index.html'), 'utf8');
-    } catch {
-      return undefined;
-    }
-    // A new build of the host replaces the renderer.
+  ): Promise<CachedPage | undefined> {
+    const template = await readTemplate();
+    if (template === undefined) return undefined;
+    // A new build of the host replaces the renderer and its pages.
     if (view.page?.template !== template) {
-      view.page = { template, render: createPageHtml({ template, config: view.config, hostCss }) };
+      const render = createPageHtml({ template, config: view.config, hostCss });
+      view.page = { template, render, pages: createPageCache() };
     }
-    const { render } = view.page;
+    const { render, pages } = view.page;
     // An unknown path or an invalid id gets no preloads: the app shows an error, not the page.
     const failed = resolved instanceof HttpError;
-    return render({
-      pathname,
-      route: failed ? undefined : resolved.route,
-      errorTitle: failed ? errorTitleFor(resolved.statusCode, false) : undefined,
-      snapshot: view.snapshot,
-      noindex,
+    const route = failed ? undefined : resolved.route;
+    const status = failed ? resolved.statusCode : 200;
+    // The route's remote as the sources hold it: a new build of it is a new snapshot.
+    const source = route && snapshot(route.remote);
+    return pages.get(pageKey({ pathname, route, status, noindex }), source, () => {
+      const html = render({
+        pathname,
+        route,
+        errorTitle: failed ? errorTitleFor(resolved.statusCode, false) : undefined,
+        snapshot: view.snapshot,
+        noindex,
+      });
+      return { html, status, prerendered: html.includes(PRERENDER_STATE_MARK) };
     });
   }
 
@@ -222,27 +241,31 @@ export function createHostHandler({
       sendText(res, 404, 'Not found');
       return;
     }
-    const status = resolved instanceof HttpError ? resolved.statusCode : 200;
     const route = routeLabel(pathname, resolved);
     // Every page, a 404 page and the page that says the host is not built alike.
     setHeaders(res, view.pageHeaders(https));
-    const html = await renderPage(view, pathname, resolved, noindex);
-    if (html === undefined) {
+    const page = await pageFor(view, pathname, resolved, noindex);
+    if (page === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');
       metrics?.pageRendered(route, 503);
       return;
     }
     if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
-      metrics.prerendered(route, html.includes(PRERENDER_STATE_MARK) ? 'hit' : 'miss');
+      metrics.prerendered(route, page.prerendered ? 'hit' : 'miss');
     }
-    await sendBody(req, res, { status, type: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' });
+    await sendPreparedBody(req, res, page.body);
     // As the visitor got it: a revalidated page is a 304.
     metrics?.pageRendered(route, res.statusCode);
   };
 
   const kept = (): HostHandlerKept => {
     const all = [defaultView, ...views.values()];
-    return { views: all.length, renders: all.filter((view) => view.page).length, hostnames: [...views.keys()] };
+    return {
+      views: all.length,
+      renders: all.filter((view) => view.page).length,
+      pages: all.reduce((sum, view) => sum + (view.page?.pages.size ?? 0), 0),
+      hostnames: [...views.keys()],
+    };
   };
   return Object.assign(handler, { kept });
 }

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { createGzip, gzip as gzipCallback } from 'node:zlib';
+import { brotliCompress, constants as zlibConstants, createGzip, gzip as gzipCallback } from 'node:zlib';
 import { Counter, type Registry } from 'prom-client';
 import { decodePath } from 'shared/url-path';
 import { cacheControlFor } from './cache-policy';
@@ -34,6 +34,7 @@ const MIME_TYPES: Record<string, string> = {
 const COMPRESSIBLE = /^(text\/|application\/json|image\/svg)/;
 const MIN_GZIP_BYTES = 1024;
 const gzipAsync = promisify(gzipCallback);
+const brotliAsync = promisify(brotliCompress);
 
 export interface StaticOptions {
   /** Absolute path of the folder to serve. */
@@ -170,6 +171,113 @@ export async function sendBody(req: IncomingMessage, res: ServerResponse, genera
     /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   const sent = gzip ? await gzipAsync(bytes) : bytes;
   if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.setHeader('Content-Length', sent.length);
+  res.end(req.method === 'HEAD' ? undefined : sent);
+}
+
+/** The encodings a prepared body can be sent in, the smallest first. */
+const ENCODINGS = ['br', 'gzip'] as const;
+type Encoding = (typeof ENCODINGS)[number];
+
+/**
+ * A generated body made once and sent many times (a page that every visitor gets alike): its
+ * bytes, a strong ETag from their hash, and each compressed form, made the first time a client
+ * accepts it and then kept, so no request compresses it again.
+ */
+export interface PreparedBody {
+  readonly status: number;
+  readonly type: string;
+  readonly cacheControl: string;
+  readonly bytes: Buffer;
+  /** The strong ETag of the bytes as they are; each compressed form has its own (`"…-br"`, `"…-gzip"`). */
+  readonly etag: string;
+  /** Each compressed form, by encoding, once a client has asked for it. */
+  readonly encoded: Map<Encoding, Promise<Buffer>>;
+}
+
+export function prepareBody({ status, type, body, cacheControl }: GeneratedBody): PreparedBody {
+  const bytes = Buffer.from(body, 'utf8');
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+  return { status, type, cacheControl, bytes, etag, encoded: new Map() };
+}
+
+/** The encoding to send: the smallest one the client accepts (a q of 0 refuses it), or none. */
+export function acceptedEncoding(header: string | undefined): Encoding | undefined {
+  const weights = new Map<string, number>();
+  for (const item of (header ?? '').toLowerCase().split(',')) {
+    const [name = '', ...parameters] = item.split(';').map((part) => part.trim());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    weights.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  return ENCODINGS.find((encoding) => (weights.get(encoding) ?? weights.get('*') ?? 0) > 0);
+}
+
+/** Whether an If-None-Match header names `etag` (weak comparison, as RFC 9110 asks of it), or is `*`. */
+export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+function compress(bytes: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipAsync(bytes, { level: zlibConstants.Z_BEST_COMPRESSION });
+  return brotliAsync(bytes, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+}
+
+/** The body in `encoding`, compressed by the first request that asks for it; a failure is not kept. */
+function encodedBody(prepared: PreparedBody, encoding: Encoding): Promise<Buffer> {
+  let encoded = prepared.encoded.get(encoding);
+  if (!encoded) {
+    encoded = compress(prepared.bytes, encoding);
+    encoded.catch(() => prepared.encoded.delete(encoding));
+    prepared.encoded.set(encoding, encoded);
+  }
+  return encoded;
+}
+
+/**
+ * Sends a prepared body as `sendBody` sends a generated one, without hashing or compressing it
+ * again: a matching If-None-Match on a 200 gets a 304, and a client that accepts brotli or gzip
+ * gets the kept compressed form, with that form's ETag.
+ */
+export async function sendPreparedBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  prepared: PreparedBody,
+): Promise<void> {
+  const { status, type, cacheControl, bytes } = prepared;
+  const encoding =
+    COMPRESSIBLE.test(type) && bytes.length >= MIN_GZIP_BYTES
+      ? acceptedEncoding(req.headers['accept-encoding'])
+      : undefined;
+  const etag = encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', cacheControl);
+  res.setHeader('ETag', etag);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  vary(res, 'Accept-Encoding');
+  if (status === 200 && ifNoneMatchNames(req.headers['if-none-match'], etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = status;
+  let sent = bytes;
+  if (encoding) {
+    try {
+      sent = await encodedBody(prepared, encoding);
+      res.setHeader('Content-Encoding', encoding);
+    } catch {
+      // Sent as it is, with the ETag of the bytes as they are.
+      res.setHeader('ETag', prepared.etag);
+    }
+  }
   res.setHeader('Content-Length', sent.length);
   res.end(req.method === 'HEAD' ? undefined : sent);
 }

@@ -1,0 +1,124 @@
+/**
+ * Pages rendered once and reused. A page that is the same for every visitor (a route's page for
+ * one built index.html, one build of the route's remote, one hostname's view, private or not) is
+ * rendered, hashed and compressed the first time it is asked for, and then sent as it is until
+ * the template or the remote's build changes (docs/decisions/0027-pages-rendered-once.md).
+ *
+ * A page rendered with a visitor's data (a route whose page the server renders per request) must
+ * never go through it: the handler renders those itself and sends them `private, no-store`.
+ */
+import type { Stats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { prepareBody, type PreparedBody } from 'server/static-server';
+import type { RouteDefinition } from '../src/route-table/route-table';
+import type { RemoteSnapshot } from './remote-sources';
+
+/**
+ * Pages kept per view at most, the least recently used dropped first: a path is the client's to
+ * choose, and the route table matches paths whatever their letter case, so `/About` and `/ABOUT`
+ * are pages of their own (their frame marks the current link from the path).
+ */
+export const MAX_PAGES_PER_VIEW = 24;
+
+/** A page as the cache keeps it. */
+export interface CachedPage {
+  /** The body, its ETag and its compressed forms. */
+  body: PreparedBody;
+  /** The page carries its remote's prerendered markup. */
+  prerendered: boolean;
+}
+
+interface Entry extends CachedPage {
+  /** The snapshot of the route's remote it was rendered from (none: an error page, or no snapshot yet). */
+  source: RemoteSnapshot | undefined;
+}
+
+/** What a page is rendered from, besides the view's template and configuration. */
+export interface PageKey {
+  pathname: string;
+  /** The route, or undefined for a page the app shows as an error. */
+  route: RouteDefinition | undefined;
+  /** The HTTP status: 200, or the error's. */
+  status: number;
+  noindex: boolean;
+}
+
+/**
+ * The key of a page in a view's cache. Only a prerendered page reads its path (its frame marks
+ * the current link); any other route's page is the same for all its paths (every gift's page is
+ * one page), and an error page is the same for every path with that status.
+ */
+export function pageKey({ pathname, route, status, noindex }: PageKey): string {
+  const path = route?.prerendered ? pathname : '';
+  return JSON.stringify([route?.path ?? null, status, noindex, path]);
+}
+
+export interface PageCache {
+  /**
+   * The page under `key`, rendered by `render` when there is none yet or it was rendered from
+   * another snapshot of the route's remote than `source` (the remote sources give a new one for
+   * each new build).
+   */
+  get(
+    key: string,
+    source: RemoteSnapshot | undefined,
+    render: () => Omit<CachedPage, 'body'> & { html: string; status: number },
+  ): CachedPage;
+  /** How many pages it holds. */
+  readonly size: number;
+}
+
+export function createPageCache(max = MAX_PAGES_PER_VIEW): PageCache {
+  /** By key, in order of use: a Map iterates in insertion order, so the first is the least recent. */
+  const pages = new Map<string, Entry>();
+  return {
+    get(key, source, render) {
+      let entry = pages.get(key);
+      if (entry) pages.delete(key);
+      if (!entry || entry.source !== source) {
+        if (!entry && pages.size >= max) pages.delete(pages.keys().next().value as string);
+        const { html, status, prerendered } = render();
+        const body = prepareBody({ status, type: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' });
+        entry = { body, prerendered, source };
+      }
+      pages.set(key, entry);
+      return entry;
+    },
+    get size() {
+      return pages.size;
+    },
+  };
+}
+
+/** What tells one version of a file from another: a new file, a write, a rename over it. */
+function stampOf(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
+/**
+ * The built index.html as it is now, read again only when it has changed, for the pages'
+ * template; undefined while there is none (the host is not built). Requests that arrive while a
+ * look at the file is under way share it: one `stat` serves them all.
+ */
+export function createTemplateReader(file: string): () => Promise<string | undefined> {
+  let last: { stamp: string; text: string } | undefined;
+  let looking: Promise<string | undefined> | undefined;
+
+  async function look(): Promise<string | undefined> {
+    try {
+      const stamp = stampOf(await stat(file));
+      if (last?.stamp !== stamp) last = { stamp, text: await readFile(file, 'utf8') };
+      return last.text;
+    } catch {
+      last = undefined;
+      return undefined;
+    }
+  }
+
+  return () => {
+    looking ??= look().finally(() => {
+      looking = undefined;
+    });
+    return looking;
+  };
+}
