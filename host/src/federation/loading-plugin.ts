@@ -11,6 +11,10 @@
  *   browser runs it only if its bytes are those the remote's build emitted. A script the manifest
  *   gives no integrity for is refused. The remote's own runtime checks its chunks against the
  *   digests in its entry, which this has checked.
+ * - When the runtime preloads a page (a link's intent, or `loadRemote`), the remote's own copies of
+ *   the shared modules that page needs and the page does not hold yet (the manifest's
+ *   `sharedFallbacks`) are preloaded with them, with their integrity: the remote's runtime asks
+ *   for them only once its entry has run, a round trip later (docs/decisions/0016).
  * - Every download is bounded by `remoteTimeoutMs`: a server that accepts a connection and never
  *   answers would otherwise leave a route loading forever. Non-2xx manifests fail here too, with
  *   their status, instead of as a JSON parse error.
@@ -19,8 +23,14 @@
  * the remote's in-layout error follow, as for a remote that is down.
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import { manifestFileUrl, manifestIntegrity, manifestPublicPath, manifestRemoteEntry } from 'shared/remote-manifest';
-import { isAllowedRemoteUrl } from 'shared/runtime-config';
+import {
+  manifestFileUrl,
+  manifestIntegrity,
+  manifestPublicPath,
+  manifestRemoteEntry,
+  sharedFallbackScripts,
+} from 'shared/remote-manifest';
+import { isAllowedRemoteUrl } from 'shared/runtime-config-checks';
 import type { RemoteBuilds } from '../telemetry/remote-builds';
 
 export interface LoadingPluginOptions {
@@ -45,6 +55,22 @@ export class RemoteRefusedError extends Error {
   }
 }
 
+/** The page's share scopes, as the runtime keeps them: by scope, module and version. */
+type ShareScopes = Record<string, Record<string, Record<string, { lib?: unknown; loaded?: boolean }>>>;
+
+/** The shared modules the page already holds a copy of (the host's, or a remote's it has run). */
+export function sharedOnPage(scopes: ShareScopes): Set<string> {
+  const held = new Set<string>();
+  for (const scope of Object.values(scopes)) {
+    for (const [name, versions] of Object.entries(scope)) {
+      if (Object.values(versions).some((copy) => copy.loaded === true || typeof copy.lib === 'function')) {
+        held.add(name);
+      }
+    }
+  }
+  return held;
+}
+
 /** The entry types the runtime loads with a `<script>` element: the others are ES modules or SystemJS. */
 const CLASSIC_SCRIPT_ENTRY = new Set(['global', 'var', 'script']);
 
@@ -56,6 +82,8 @@ export function loadingPlugin({
 }: LoadingPluginOptions): ModuleFederationRuntimePlugin {
   /** The integrity of each remote file the manifests read so far name, by absolute URL. */
   const integrityByUrl = new Map<string, string>();
+  /** The manifests accepted, by remote name, with where their files are. */
+  const manifests = new Map<string, { manifest: unknown; publicPath: string }>();
 
   const absolute = (url: string) => new URL(url, typeof document === 'undefined' ? undefined : document.baseURI).href;
 
@@ -104,6 +132,25 @@ export function loadingPlugin({
     return integrity;
   }
 
+  /**
+   * A script preload as the remote's runtime will ask for the script (`crossorigin`, the
+   * manifest's digest), or the browser would not use it. Once per URL; none without a digest.
+   */
+  function preloadScript(url: string): void {
+    const integrity = integrityByUrl.get(url);
+    if (!integrity || !isAllowedRemoteUrl(url, allowedOrigins)) return;
+    for (const element of document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>('link[href], script[src]')) {
+      if (('href' in element ? element.href : element.src) === url) return;
+    }
+    const link = document.createElement('link');
+    link.rel = 'preload';
+    link.setAttribute('as', 'script');
+    link.setAttribute('crossorigin', 'anonymous');
+    link.setAttribute('integrity', integrity);
+    link.href = url;
+    document.head.appendChild(link);
+  }
+
   return {
     name: 'p-loading-plugin',
 
@@ -121,6 +168,7 @@ export function loadingPlugin({
       const publicPath = manifest === undefined ? undefined : acceptManifest(absolute(url), manifest);
       if (publicPath !== undefined) {
         // The runtime names the remote whose manifest it fetches.
+        if (remoteInfo?.name) manifests.set(remoteInfo.name, { manifest, publicPath });
         builds?.record(remoteInfo?.name ?? '', publicPath, manifest, integrityByUrl);
       }
       return new Response(text, {
@@ -128,6 +176,18 @@ export function loadingPlugin({
         statusText: response.statusText,
         headers: response.headers,
       });
+    },
+
+    // The runtime is about to preload a page (`gifts/GamePage`), its manifest in hand: the copies
+    // of shared modules it lacks go with the page's own files, as the host's server preloads them.
+    handlePreloadModule({ id, name, origin }) {
+      const read = manifests.get(name);
+      const module = id.slice(name.length + 1);
+      if (!read || !module || typeof document === 'undefined') return;
+      const held = sharedOnPage(origin.shareScopeMap as ShareScopes);
+      for (const file of sharedFallbackScripts(read.manifest, module, held)) {
+        preloadScript(manifestFileUrl(read.publicPath, file));
+      }
     },
 
     createScript({ url, attrs }) {

@@ -7,6 +7,7 @@ import { createInstance } from '@module-federation/enhanced/runtime';
 import { waitFor } from '@testing-library/react';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
+import { loadingPlugin } from './loading-plugin';
 import { createRemoteLoader } from './remote-loader';
 
 const GIFTS = 'http://localhost:3001';
@@ -106,5 +107,68 @@ describe('what a prefetch downloads', () => {
     await waitFor(() => expect(requested().scripts).toEqual([`${REDEEM}/remoteEntry.js`]));
     expect(requested().preloads).toEqual([]);
     expect(manifestRequests).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("what a prefetch downloads: the remote's copies of shared modules the page lacks", () => {
+  const FORMAT_COPY = '4095.0f3e8f6befa91a14.js';
+  const HTTP_ERROR_COPY = '1850.be9e79fac3c23e29.js';
+  const REACT_COPY = '3696.b93fb5a4a58c0878.js';
+  const digest = (letter: string) => `sha384-${letter.repeat(64)}`;
+  // Its own remote: the runtime keeps page-wide what the tests above fetched.
+  const CONTENT = 'http://localhost:3003';
+  const contentConfig = parseRuntimeConfig({
+    remotes: { ...everyRemote(), content: `${CONTENT}/mf-manifest.json` },
+    apiBaseUrl: 'http://localhost:3004',
+  });
+  const content = {
+    ...manifestOf('content', 'HomePage', GIFT_PAGE_CHUNKS),
+    integrity: Object.fromEntries(
+      ['remoteEntry.js', ...GIFT_PAGE_CHUNKS, FORMAT_COPY, HTTP_ERROR_COPY, REACT_COPY].map((file, index) => [
+        file,
+        digest('ABCDEFG'[index] ?? 'Z'),
+      ]),
+    ),
+    sharedFallbacks: {
+      exposes: { HomePage: ['react', 'shared/format', 'shared/http-error'] },
+      shared: {
+        react: { js: [REACT_COPY], uses: [] },
+        'shared/format': { js: [FORMAT_COPY], uses: ['react'] },
+        'shared/http-error': { js: [HTTP_ERROR_COPY], uses: [] },
+      },
+    },
+  };
+
+  /** The real runtime with the host's loading plugin; the page holds React and shared/http-error. */
+  function startHostRuntime() {
+    jest.spyOn(window, 'fetch').mockImplementation(() => Promise.resolve(Response.json(content)));
+    const held = (version: string) => ({
+      version,
+      lib: () => ({}),
+      shareConfig: { singleton: true, requiredVersion: false as const },
+    });
+    return createInstance({
+      name: 'host',
+      remotes: [],
+      shared: { react: held('19.3.1'), 'shared/http-error': held('0.1.0') },
+      plugins: [loadingPlugin({ timeoutMs: 4_000, allowedOrigins: [CONTENT], requireIntegrity: true })],
+    });
+  }
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('preloads them with the page, with CORS and their digests, and not those the page holds', async () => {
+    const runtime = startHostRuntime();
+    createRemoteLoader({ config: contentConfig, runtime, log: jest.fn() }).prefetch('content', 'HomePage');
+
+    const preloads = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')];
+    await waitFor(() => expect(preloads()).toHaveLength(GIFT_PAGE_CHUNKS.length + 1));
+    const copy = preloads().find((link) => link.href === `${CONTENT}/${FORMAT_COPY}`);
+    expect(copy?.getAttribute('as')).toBe('script');
+    expect(copy?.getAttribute('crossorigin')).toBe('anonymous');
+    expect(copy?.getAttribute('integrity')).toBe(content.integrity[FORMAT_COPY]);
+    const hrefs = preloads().map((link) => link.href);
+    expect(hrefs).not.toContain(`${CONTENT}/${HTTP_ERROR_COPY}`);
+    expect(hrefs).not.toContain(`${CONTENT}/${REACT_COPY}`);
   });
 });
