@@ -10,6 +10,13 @@
  * build's assets it names (the content remote's payloads, say). It is bundled for Node with
  * esbuild, the build's own constants defined as webpack defines them, and run in this process:
  * React, the router and TanStack Query come from the remote's node_modules.
+ *
+ * A remote whose pages the host's server renders per request with their data (the registry's
+ * `serverData` routes) also gives `render`, its `build/render-pages.tsx`: bundled whole (React,
+ * the router and TanStack Query inside, nothing left to `require`) as `prerender/render.js`, with
+ * its styles as `prerender/render.css`. Being a script of the build, its digest is in the
+ * manifest's `integrity`, which the host's server checks before it evaluates it
+ * (docs/decisions/0027-data-pages-rendered-by-the-host-server.md).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -46,9 +53,15 @@ export interface PrerenderPluginOptions {
    * `{ home: 'payload/home.json' }`. A missing one (its plugin has reported why) publishes nothing.
    */
   inputs?: Readonly<Record<string, string>>;
+  /** The module exporting `render` (the remote's `build/render-pages.tsx`), for its `serverData` pages. */
+  render?: string;
   /** Folder inside the output. */
   outputDir?: string;
 }
+
+/** The render bundle and its styles, inside `outputDir`. */
+export const RENDER_SCRIPT = 'render.js';
+export const RENDER_STYLES = 'render.css';
 
 const PLUGIN = 'PrerenderPlugin';
 
@@ -106,12 +119,37 @@ async function loadPrerender(compiler: Compiler, entry: string): Promise<LoadedP
   return { prerenderPages, css };
 }
 
+/**
+ * The render bundle: one self-contained script, run by the host's server in a context with no
+ * `require`, no `process` and no network, so every package is inside it (React's browser build
+ * of its server renderer, which needs nothing of Node's).
+ */
+async function bundleRender(compiler: Compiler, entry: string): Promise<{ code: string; css: string }> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    outdir: join(compiler.context, 'prerender'),
+    minify: true,
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    jsx: 'automatic',
+    loader: { '.css': 'css' },
+    define: { ...buildDefines(compiler), 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
+  const css = result.outputFiles.find((file) => file.path.endsWith('.css'))?.text ?? '';
+  return { code, css };
+}
+
 export class PrerenderPlugin {
   constructor(private readonly options: PrerenderPluginOptions) {}
 
   apply(compiler: Compiler): void {
     const { Compilation: CompilationClass, WebpackError, sources } = compiler.webpack;
-    const { entry, inputs = {}, outputDir = 'prerender' } = this.options;
+    const { entry, inputs = {}, render, outputDir = 'prerender' } = this.options;
 
     const publish = async (compilation: Compilation): Promise<void> => {
       const read: Record<string, unknown> = {};
@@ -127,6 +165,12 @@ export class PrerenderPlugin {
       for (const { module, html, state } of prerenderPages(read)) {
         const published: PublishedPrerender = { buildId, html, state };
         compilation.emitAsset(`${outputDir}/${module}.json`, new sources.RawSource(`${JSON.stringify(published)}\n`));
+      }
+      if (render) {
+        const { code, css } = await bundleRender(compiler, render);
+        // Already minified: the build's minifier leaves it as it is, and its digest is taken as emitted.
+        compilation.emitAsset(`${outputDir}/${RENDER_SCRIPT}`, new sources.RawSource(code), { minimized: true });
+        compilation.emitAsset(`${outputDir}/${RENDER_STYLES}`, new sources.RawSource(css));
       }
     };
 

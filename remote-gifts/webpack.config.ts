@@ -8,5 +8,10 @@ export default createWebpackConfig({
   dir: __dirname,
   port: readPort('gifts'),
   title: 'Gifts remote',
-  plugins: [new PrerenderPlugin({ entry: join(__dirname, 'build', 'prerender-pages.tsx') })],
+  plugins: [
+    new PrerenderPlugin({
+      entry: join(__dirname, 'build', 'prerender-pages.tsx'),
+      render: join(__dirname, 'build', 'render-pages.tsx'),
+    }),
+  ],
 });

@@ -14,6 +14,10 @@ export type LayoutName = (typeof LAYOUT_NAMES)[number];
 export const VALIDATOR_NAMES = ['giftId', 'redeemId'] as const;
 export type ValidatorName = (typeof VALIDATOR_NAMES)[number];
 
+/** The API queries a page can be rendered with on the host's server (`shared/browser/api/gift-query`, `…/redeem-query`). */
+export const SERVER_DATA_QUERIES = ['gift', 'redeem'] as const;
+export type ServerDataQuery = (typeof SERVER_DATA_QUERIES)[number];
+
 export interface RouteSpec {
   /** A react-router path pattern, such as `/gifts/:giftId`. */
   readonly path: string;
@@ -28,6 +32,13 @@ export interface RouteSpec {
    * it into the HTML it sends: the page is on screen before any script runs.
    */
   readonly prerendered?: boolean;
+  /**
+   * The page is rendered per request on the host's server with the visitor's data from the API
+   * (the query named here), by the remote's own code (`prerender/render.js`, by its
+   * `build/render-pages.tsx`): the page's text is in the HTML it sends. Without that data (the
+   * API down or slow) the page is rendered in the browser, as before.
+   */
+  readonly serverData?: ServerDataQuery;
   /**
    * A private page: its link is its key. The host's server tells search engines not to index it
    * (`X-Robots-Tag` and a robots meta tag) and its `robots.txt` disallows the path up to the
@@ -71,7 +82,14 @@ export const REMOTES = {
       GiftPage: {
         file: './src/exposed/gift-page.tsx',
         routes: [
-          { path: '/gifts/:giftId', layout: 'no-footer', title: 'Your gift', validator: 'giftId', noindex: true },
+          {
+            path: '/gifts/:giftId',
+            layout: 'no-footer',
+            title: 'Your gift',
+            validator: 'giftId',
+            noindex: true,
+            serverData: 'gift',
+          },
         ],
       },
     },

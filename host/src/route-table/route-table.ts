@@ -12,6 +12,7 @@ import {
   type RemoteModuleName,
   type RemoteName,
   type RemoteSpec,
+  type ServerDataQuery,
 } from 'shared/remotes';
 import { decodePath } from 'shared/url-path';
 import { routeDataOf, type RouteData } from './route-data';
@@ -33,6 +34,8 @@ interface RouteFor<R extends RemoteName> {
   data?: RouteData;
   /** The remote publishes this page's markup, which the host's server puts into its HTML. */
   prerendered?: boolean;
+  /** The host's server renders this page per request with the visitor's data from the API (this query). */
+  serverData?: ServerDataQuery;
   /** A private page, kept out of search engines (`host/server/robots.ts`). */
   noindex?: boolean;
 }

@@ -21,7 +21,9 @@ export interface IconProps {
 
 /** Undefined for a bundled icon, which needs nothing from the service. */
 function useFallbackIcon(name: string, bundled: boolean): FallbackIcon | undefined {
-  const state = useSyncExternalStore(subscribeToIcons, () => (bundled ? undefined : fallbackIcon(name)));
+  const snapshot = () => (bundled ? undefined : fallbackIcon(name));
+  // The same on a server (a page rendered with its data): what the service holds, loading there.
+  const state = useSyncExternalStore(subscribeToIcons, snapshot, snapshot);
   useEffect(() => {
     if (!bundled) void requestIcon(name);
   }, [name, bundled]);

@@ -1,0 +1,90 @@
+/**
+ * Renders a remote's data pages (the registry's routes marked `serverData`: a gift, a redeem
+ * session) on the host's server, per request, with the data the host's server has just read from
+ * the API for the visitor: the markup the browser's first render of the same page shows once that
+ * data is in its cache, and the query cache it was rendered from. A remote's
+ * `build/render-pages.tsx` calls it; the prerender plugin bundles that file, self-contained, as
+ * `prerender/render.js`, which the host's server evaluates once per build
+ * (docs/decisions/0027-data-pages-rendered-by-the-host-server.md).
+ */
+import { dehydrate, QueryClientProvider, type DehydratedState, type QueryKey } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { createApiClient } from 'shared/api/client';
+import { ApiProvider } from 'shared/browser/api/api-context';
+import { createQueryClient } from 'shared/browser/api/query-client';
+import { REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
+
+/** One query's answer, as the host's server read it from the API. */
+export interface RenderQuery {
+  queryKey: QueryKey;
+  data: unknown;
+}
+
+export interface RenderRequest {
+  /** The exposed module, such as `GiftPage`. */
+  module: string;
+  /** The page's path, such as `/gifts/abc`: the page reads its parameters from it. */
+  pathname: string;
+  queries: readonly RenderQuery[];
+}
+
+export interface RenderedDataPage {
+  html: string;
+  /** The query cache the markup was rendered from: the browser's first render reads it. */
+  state: DehydratedState;
+}
+
+/** What `prerender/render.js` exports. */
+export type RenderDataPage = (request: RenderRequest) => RenderedDataPage;
+
+/** The page renders from the data it is given; a call to the API while rendering fails. */
+const NO_API = createApiClient({
+  baseUrl: 'http://render.invalid',
+  fetch: () => Promise.reject(new Error('a page rendered on the server called the API')),
+});
+
+export interface DataPagesOptions {
+  remote: RemoteName;
+  /** The exposed data pages by module name, as the registry names them. */
+  pages: Readonly<Record<string, ComponentType>>;
+}
+
+/** The route pattern of each module the registry marks `serverData`. */
+function dataRoutes(remote: RemoteName): Map<string, string> {
+  const { exposes }: RemoteSpec = REMOTES[remote];
+  const routes = new Map<string, string>();
+  for (const [module, spec] of Object.entries(exposes)) {
+    const route = spec.routes.find((candidate) => candidate.serverData);
+    if (route) routes.set(module, route.path);
+  }
+  return routes;
+}
+
+export function createDataPageRenderer({ remote, pages }: DataPagesOptions): RenderDataPage {
+  const routes = dataRoutes(remote);
+  for (const module of routes.keys()) {
+    if (!pages[module]) throw new Error(`${module} is marked serverData but the renderer has no component for it`);
+  }
+  return ({ module, pathname, queries }) => {
+    const path = routes.get(module);
+    const Page = pages[module];
+    if (!path || !Page) throw new Error(`${module} is not a page of the ${remote} remote rendered with its data`);
+    // A client of its own per request: nothing of one visitor's page reaches another's.
+    const client = createQueryClient();
+    for (const { queryKey, data } of queries) client.setQueryData(queryKey, data);
+    const html = renderToStaticMarkup(
+      <QueryClientProvider client={client}>
+        <ApiProvider client={NO_API}>
+          <MemoryRouter initialEntries={[pathname]}>
+            <Routes>
+              <Route path={path} element={<Page />} />
+            </Routes>
+          </MemoryRouter>
+        </ApiProvider>
+      </QueryClientProvider>,
+    );
+    return { html, state: dehydrate(client) };
+  };
+}
