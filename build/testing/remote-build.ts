@@ -16,10 +16,13 @@ export interface RemoteProject {
   /** Builds the project with `plugins` after the federation plugin (none with `federated: false`). */
   build(
     plugins: WebpackPluginInstance[],
-    options?: { federated?: boolean; output?: Configuration['output'] },
+    options?: { federated?: boolean; output?: Configuration['output']; shared?: SharedModules },
   ): Promise<Record<string, Buffer>>;
   remove(): void;
 }
+
+/** The federation plugin's `shared`, for a test whose page takes modules from the share scope. */
+export type SharedModules = Record<string, { import: string; singleton: true; requiredVersion: false }>;
 
 /** Every file under `folder`, by its path inside it. */
 export function filesIn(folder: string): Record<string, Buffer> {
@@ -46,7 +49,11 @@ export function remoteProject(prefix: string, files: Record<string, string>): Re
 
   async function build(
     plugins: WebpackPluginInstance[],
-    { federated = true, output = {} }: { federated?: boolean; output?: Configuration['output'] } = {},
+    {
+      federated = true,
+      output = {},
+      shared,
+    }: { federated?: boolean; output?: Configuration['output']; shared?: SharedModules } = {},
   ): Promise<Record<string, Buffer>> {
     const compiler = webpack({
       mode: 'production',
@@ -70,6 +77,7 @@ export function remoteProject(prefix: string, files: Record<string, string>): Re
                 name: 'gifts',
                 filename: 'remoteEntry.js',
                 exposes: { './Page': './src/page.js' },
+                ...(shared ? { shared } : {}),
                 manifest: true,
                 dts: false,
               }),
