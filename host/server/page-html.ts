@@ -3,7 +3,8 @@
  * configuration inline, `preconnect` to the remotes' and the API's origins, preloads of the
  * route's remote (manifest, remoteEntry.js, the page's own scripts), and, for a prerendered
  * page, its markup inside the host's frame with the styles it needs, so its text is on screen
- * before any script runs (docs/decisions/0015-host-server-starts-the-page.md).
+ * before any script runs (docs/decisions/0015-host-server-starts-the-page.md); a page rendered
+ * per request with the visitor's data the same way (0027-data-pages-rendered-by-the-host-server.md).
  */
 import { REMOTE_NAMES, type RemoteName } from 'shared/remotes';
 import {
@@ -16,7 +17,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { documentTitle } from 'shared/site';
 import type { RouteDefinition } from '../src/route-table/route-table';
 import { renderPageFrame } from './page-frame';
-import type { RemoteSnapshot } from './remote-sources';
+import type { PrerenderedMarkup, RemoteSnapshot } from './remote-sources';
 import { NOINDEX } from './robots';
 
 /** `#root`, the app's element, and what the build put in it (the boot indicator): up to the `</div>` before `<noscript>` or `</body>`. */
@@ -40,6 +41,11 @@ export interface PageRequest {
   snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
   /** A private page: search engines are told not to index it. */
   noindex?: boolean;
+  /**
+   * The page rendered for this request with the visitor's data (data-pages.ts), sanitised, with
+   * its styles: put in the page as a prerendered page is, in its place.
+   */
+  rendered?: PrerenderedMarkup & { css: string };
 }
 
 function escapeAttribute(value: string): string {
@@ -110,11 +116,13 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
   const connections = preconnects(config);
   const canPrerender = ROOT_ELEMENT.test(template);
 
-  return function pageHtml({ pathname, route, errorTitle, snapshot, noindex = false }: PageRequest): string {
+  return function pageHtml({ pathname, route, errorTitle, snapshot, noindex = false, rendered }: PageRequest): string {
     const remote = route ? snapshot(route.remote) : undefined;
     const styles: string[] = [];
     let root: string | undefined;
-    const prerendered = route?.prerendered && canPrerender ? remote?.prerendered.get(route.module) : undefined;
+    const published = route?.prerendered ? remote?.prerendered.get(route.module) : undefined;
+    const prerendered = canPrerender ? (rendered ?? published) : undefined;
+    const pageCss = rendered ? rendered.css : remote?.prerenderCss;
     if (route && prerendered) {
       try {
         const frame = renderPageFrame({
@@ -126,7 +134,7 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
         });
         const state = `<script type="application/json" id="${PRERENDER_STATE_ELEMENT_ID}" data-build="${escapeAttribute(prerendered.buildId)}">${jsonForScriptElement(prerendered.state)}</script>`;
         root = `<div id="root" ${PRERENDERED_ATTRIBUTE}="${escapeAttribute(route.module)}">${frame}</div>${state}`;
-        styles.push(styleElement(hostCss), ...(remote?.prerenderCss ? [styleElement(remote.prerenderCss)] : []));
+        styles.push(styleElement(hostCss), ...(pageCss ? [styleElement(pageCss)] : []));
       } catch (error) {
         // The page still works without its text in the HTML: the app renders it as usual.
         console.error(`[host] prerendering ${pathname} failed`, error);

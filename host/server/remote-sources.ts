@@ -15,6 +15,7 @@ import {
 } from 'shared/remote-manifest';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
+import { loadRenderer, RENDER_SCRIPT, RENDER_STYLES, type RenderDataPage } from './remote-renderers';
 
 export interface ExposeFiles {
   /** The module's own scripts, loaded when the page is. */
@@ -49,6 +50,12 @@ export interface RemoteSnapshot {
   prerendered: ReadonlyMap<string, PrerenderedMarkup>;
   /** The styles of the prerendered pages, which the remote's scripts would otherwise inject. */
   prerenderCss?: string;
+  /**
+   * What renders the remote's data pages (the registry's `serverData` routes) per request, with
+   * their styles: its checked `prerender/render.js` (remote-renderers.ts). None: the remote has
+   * no such page, or its bundle was refused, and those pages are rendered in the browser.
+   */
+  renderer?: { render: RenderDataPage; css: string };
 }
 
 export interface RemoteSources {
@@ -101,6 +108,42 @@ const SANITIZE: sanitizeHtml.IOptions = {
 
 export function sanitizePrerenderedHtml(html: string): string {
   return sanitizeHtml(html, SANITIZE).trim();
+}
+
+/** A size, as the icons give theirs: `2.25rem`, `1.15em`, `24px`, `24`. */
+const LENGTH = /^\d+(?:\.\d+)?(?:rem|em|px)?$/;
+
+/**
+ * What a page rendered with its data may hold besides (remote-renderers.ts): its icons (inline
+ * SVG of paths only, in a box of a size and nothing else, so nothing moves when the app takes
+ * over) and the states its parts are marked with.
+ */
+const SANITIZE_DATA_PAGE: sanitizeHtml.IOptions = {
+  ...SANITIZE,
+  allowedTags: [...(SANITIZE.allowedTags as string[]), 'svg', 'path', 'g'],
+  allowedAttributes: {
+    ...SANITIZE.allowedAttributes,
+    '*': [
+      ...((SANITIZE.allowedAttributes as Record<string, string[]>)['*'] ?? []),
+      'data-status',
+      'data-icon',
+      'style',
+    ],
+    svg: ['viewbox', 'xmlns', 'width', 'height', 'focusable'],
+    path: ['d', 'fill'],
+  },
+  allowedStyles: {
+    '*': {
+      display: [/^inline-block$/],
+      'flex-shrink': [/^0$/],
+      width: [LENGTH],
+      height: [LENGTH],
+    },
+  },
+};
+
+export function sanitizeDataPageHtml(html: string): string {
+  return sanitizeHtml(html, SANITIZE_DATA_PAGE).trim();
 }
 
 interface ManifestJson {
@@ -157,6 +200,11 @@ export function sharedModulesOf(body: unknown): Set<string> {
   );
 }
 
+function hasDataPages(remote: RemoteName): boolean {
+  const spec: RemoteSpec = REMOTES[remote];
+  return Object.values(spec.exposes).some((expose) => expose.routes.some((route) => route.serverData));
+}
+
 function prerenderedModules(remote: RemoteName): string[] {
   const spec: RemoteSpec = REMOTES[remote];
   return Object.entries(spec.exposes)
@@ -184,6 +232,30 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
     if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
     return response.text();
+  }
+
+  /**
+   * The remote's render bundle, checked against the digest its manifest gives and evaluated
+   * (remote-renderers.ts); a bundle that is missing or refused leaves the rest of the build in
+   * use, its data pages rendered in the browser.
+   */
+  async function readRenderer(
+    remote: RemoteName,
+    integrity: ReadonlyMap<string, string>,
+  ): Promise<RemoteSnapshot['renderer']> {
+    const scriptUrl = [...integrity.keys()].find((url) => url.endsWith(`/${RENDER_SCRIPT}`));
+    try {
+      if (!scriptUrl) throw new Error(`its manifest lists no ${RENDER_SCRIPT}`);
+      const render = loadRenderer(await getText(scriptUrl), integrity.get(scriptUrl));
+      const css = await getText(new URL(RENDER_STYLES, scriptUrl.slice(0, -RENDER_SCRIPT.length)).href);
+      return { render, css };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      log(
+        `the ${remote} remote's ${RENDER_SCRIPT} is not used (${reason}); its pages with data are rendered in the browser`,
+      );
+      return undefined;
+    }
   }
 
   async function read(remote: RemoteName): Promise<void> {
@@ -214,6 +286,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
         state: published.state,
       });
     }
+    const renderer = hasDataPages(remote) ? await readRenderer(remote, integrity) : undefined;
     snapshots.set(remote, {
       buildId: latest.id,
       manifestUrl,
@@ -222,6 +295,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
       integrity,
       prerendered,
       prerenderCss,
+      renderer,
     });
     if (current) log(`the ${remote} remote is now build ${latest.id}`);
   }

@@ -69,7 +69,29 @@ export function prerenderedData(
   return read.state?.queries.find((query) => query.queryHash === hash)?.state.data;
 }
 
+/** The API answers already handed to a query (`serverData`): each is used once. */
+const taken = new Set<string>();
+
+/**
+ * The API's answer for `queryKey` that the host's server rendered the page with (a gift, a redeem
+ * session: docs/decisions/0027-data-pages-rendered-by-the-host-server.md), once per page load: a
+ * later visit of the same page in this document asks the API as usual. Unlike a prerendered page's
+ * text, it is the API's, not a build's, so any build of the remote may use it.
+ */
+export function serverData(
+  queryKey: QueryKey,
+  doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
+): unknown {
+  read ??= readPage(doc);
+  const hash = hashKey(queryKey);
+  if (taken.has(hash)) return undefined;
+  const data = read.state?.queries.find((query) => query.queryHash === hash)?.state.data;
+  if (data !== undefined) taken.add(hash);
+  return data;
+}
+
 /** Tests: forget the page read before. */
 export function forgetPrerenderedData(): void {
   read = undefined;
+  taken.clear();
 }
