@@ -6,9 +6,10 @@ import { createRequestActivity } from 'shared/browser/api/activity';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { PRERENDERED_ATTRIBUTE } from 'shared/page-data';
 import { createApiClient } from 'shared/api/client';
-import { allowedRemoteOrigins } from 'shared/runtime-config';
+import { allowedRemoteOrigins } from 'shared/runtime-config-checks';
 import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
+import type { ConfigRequest } from './config/fetch-config';
 import { loadRuntimeConfig } from './config/load-config';
 import { onCaughtError, onRouterError } from './errors/caught-errors';
 import { ConfigErrorScreen } from './errors/config-error-screen';
@@ -51,7 +52,7 @@ function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promi
   });
 }
 
-export async function start(configResponse: Promise<Response>): Promise<void> {
+export async function start(configRequest: ConfigRequest): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
   // A page the host's server prerendered keeps its markup on screen until the app's first
@@ -65,7 +66,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
 
   let config;
   try {
-    config = await loadRuntimeConfig(configResponse);
+    config = await loadRuntimeConfig(configRequest);
   } catch (error) {
     renderConfigError(root, error);
     return;

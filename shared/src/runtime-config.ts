@@ -4,6 +4,16 @@
  */
 import * as z from 'zod/mini';
 import { REMOTE_NAMES, type RemoteName } from './remotes';
+import { ConfigError, remoteOriginError } from './runtime-config-checks';
+
+// What the browser checks before it has this schema (runtime-config-checks.ts), as this module's too.
+export {
+  allowedRemoteOrigins,
+  ConfigError,
+  isAllowedRemoteUrl,
+  RemoteOriginError,
+  telemetryEnabled,
+} from './runtime-config-checks';
 
 export const DEFAULT_BUILD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
@@ -120,83 +130,13 @@ export type TagManagerConfig = NonNullable<RuntimeConfig['tagManager']>;
 export type ChatConfig = NonNullable<RuntimeConfig['chat']>;
 export type IconsConfig = NonNullable<RuntimeConfig['icons']>;
 
-/** Whether the host's pages send telemetry: unless the configuration switches it off. */
-export function telemetryEnabled(config: Pick<RuntimeConfig, 'telemetry'>): boolean {
-  return config.telemetry?.enabled !== false;
-}
-
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
-/**
- * A remote URL outside the allowed remote origins. Its message is for the operator; a visitor is
- * told in plain words which address the site refused (`urls`).
- */
-export class RemoteOriginError extends ConfigError {
-  constructor(
-    /** The remote URLs outside the allowed origins, by configuration key (`remotes.gifts`). */
-    readonly outside: ReadonlyArray<{ key: string; url: string }>,
-    readonly allowed: readonly string[],
-    /** The message, when a caller adds to it (the variables that set the keys). */
-    message?: string,
-  ) {
-    const allowedList = allowed.length > 0 ? allowed.join(', ') : 'none';
-    const problems = outside.map(
-      ({ key, url }) => `"${key}" ${url} is not at an allowed remote origin ("remoteOrigins": ${allowedList})`,
-    );
-    super(message ?? `Invalid runtime configuration: ${problems.join('; ')}`);
-    this.name = 'RemoteOriginError';
-  }
-
-  get urls(): string[] {
-    return this.outside.map(({ url }) => url);
-  }
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The origins the remotes' code may come from: `remoteOrigins` as configured, or else the origins
- * of the remote URLs themselves. What a Content-Security-Policy's `script-src` names for the
- * remotes, and what the host checks every remote script's URL against.
- */
-export function allowedRemoteOrigins(config: Pick<RuntimeConfig, 'remotes' | 'remoteOrigins'>): string[] {
-  if (config.remoteOrigins) return [...new Set(config.remoteOrigins)];
-  const origins = Object.values<string>(config.remotes).map(originOf);
-  return [...new Set(origins.filter((origin): origin is string => origin !== undefined))];
-}
-
-/** Whether `url` is an http(s) URL at one of `origins`. */
-export function isAllowedRemoteUrl(url: string, origins: readonly string[]): boolean {
-  try {
-    const parsed = new URL(url);
-    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && origins.includes(parsed.origin);
-  } catch {
-    return false;
-  }
-}
-
 /** Throws a ConfigError whose message names every offending key. */
 export function parseRuntimeConfig(input: unknown): RuntimeConfig {
   const result = runtimeConfigSchema.safeParse(input, { reportInput: true });
   if (result.success) {
-    const config = result.data;
-    const allowed = allowedRemoteOrigins(config);
-    const outside = Object.entries<string>(config.remotes)
-      .filter(([, url]) => !isAllowedRemoteUrl(url, allowed))
-      .map(([name, url]) => ({ key: `remotes.${name}`, url }));
-    if (outside.length > 0) throw new RemoteOriginError(outside, allowed);
-    return config;
+    const refused = remoteOriginError(result.data);
+    if (refused) throw refused;
+    return result.data;
   }
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.');

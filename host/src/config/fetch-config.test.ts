@@ -21,7 +21,9 @@ describe('reading the runtime configuration', () => {
     element.textContent = JSON.stringify(CONFIG);
     document.body.append(element);
     const fetchImpl = jest.fn<Promise<Response>, Parameters<typeof fetch>>();
-    const config = await loadRuntimeConfig(fetchRuntimeConfig(fetchImpl));
+    const request = fetchRuntimeConfig(fetchImpl);
+    expect(request.inPage).toBe(true);
+    const config = await loadRuntimeConfig(request);
     expect(config.apiBaseUrl).toBe('https://api.example.com');
     expect(fetchImpl).not.toHaveBeenCalled();
   });
@@ -30,7 +32,9 @@ describe('reading the runtime configuration', () => {
     const fetchImpl = jest.fn((_input: RequestInfo | URL, _init?: RequestInit) =>
       Promise.resolve(new Response(JSON.stringify(CONFIG))),
     );
-    const config = await loadRuntimeConfig(fetchRuntimeConfig(fetchImpl));
+    const request = fetchRuntimeConfig(fetchImpl);
+    expect(request.inPage).toBe(false);
+    const config = await loadRuntimeConfig(request);
     expect(config.remotes.gifts).toBe('https://gifts.example.com/mf-manifest.json');
     expect(fetchImpl).toHaveBeenCalledWith(CONFIG_URL, { cache: 'no-store' });
   });

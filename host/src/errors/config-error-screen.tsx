@@ -1,5 +1,5 @@
 import { errorMessage } from 'shared/http-error';
-import { RemoteOriginError } from 'shared/runtime-config';
+import { RemoteOriginError } from 'shared/runtime-config-checks';
 import { ErrorPage } from './error-page';
 
 /** What a visitor is told of a remote URL the configuration allows no code from. */

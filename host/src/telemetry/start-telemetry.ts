@@ -6,7 +6,8 @@
  * reports: the remotes report nothing of their own, and their standalone shells start none of it.
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import { telemetryEnabled, type RuntimeConfig } from 'shared/runtime-config';
+import type { RuntimeConfig } from 'shared/runtime-config';
+import { telemetryEnabled } from 'shared/runtime-config-checks';
 import { TELEMETRY_PATH } from 'shared/telemetry-values';
 import { watchCspViolations } from './csp-violations';
 import { createLoadPhases } from './load-phases';
