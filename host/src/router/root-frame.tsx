@@ -4,7 +4,7 @@ import { documentTitle } from 'shared/site';
 import { ErrorTitleContext } from '../errors/error-title';
 import { NavigationProgress } from '../navigation/navigation-progress';
 import { useRouteHandle } from '../route-table/route-handle';
-import { ConsentBanner } from '../third-party/analytics/consent-banner';
+import { ConsentBannerSlot } from '../third-party/analytics/consent-banner-slot';
 import { routePatternOf } from '../third-party/analytics/page-views';
 import { useThirdParties } from '../third-party/third-parties-context';
 
@@ -57,7 +57,7 @@ export function RootFrame() {
     <ErrorTitleContext.Provider value={setErrorTitle}>
       <NavigationProgress />
       <Outlet />
-      <ConsentBanner />
+      <ConsentBannerSlot />
       <ScrollRestoration />
     </ErrorTitleContext.Provider>
   );

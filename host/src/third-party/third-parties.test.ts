@@ -1,3 +1,5 @@
+import { analytics } from 'shared/browser/analytics';
+import { chat as sharedChat } from 'shared/browser/chat';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import type { AfterPaintDeps, RouterLike } from './after-first-paint';
@@ -28,19 +30,62 @@ function immediatePaint(): AfterPaintDeps & { requestAnimationFrame: jest.Mock }
 
 beforeEach(() => window.localStorage.clear());
 
-it('starts its third parties after the first page, once however often the app asks (strict mode runs effects twice)', () => {
+it('starts its third parties after the first page, once however often the app asks (strict mode runs effects twice)', async () => {
   const afterPaint = immediatePaint();
   const loadMixpanel = jest.fn();
-  const thirdParties = createThirdParties({ afterPaint, loadMixpanel });
+  const loadLater = jest.fn(() => import('./later'));
+  const thirdParties = createThirdParties({ afterPaint, loadMixpanel, loadLater });
   expect(thirdParties.consent.getState().relevant).toBe(false);
 
-  thirdParties.start(CONFIG, FIRST_PAGE_SHOWN);
-  thirdParties.start(CONFIG, FIRST_PAGE_SHOWN);
+  const first = thirdParties.start(CONFIG, FIRST_PAGE_SHOWN);
+  const second = thirdParties.start(CONFIG, FIRST_PAGE_SHOWN);
+  await Promise.all([first, second]);
 
   expect(afterPaint.requestAnimationFrame).toHaveBeenCalledTimes(1);
+  // Their code is fetched once, after the first page.
+  expect(loadLater).toHaveBeenCalledTimes(1);
   // Analytics started: consent is asked for, and nothing is loaded before the answer.
   expect(thirdParties.consent.getState().relevant).toBe(true);
   expect(loadMixpanel).not.toHaveBeenCalled();
+});
+
+it('waits for the first page before fetching their code, and leaves analytics and chat off when it cannot be fetched', async () => {
+  const loadLater = jest.fn(() => Promise.reject(new Error('Loading chunk third-parties failed')));
+  const chat = { show: jest.fn(), hide: jest.fn() };
+  let firstPageShown = () => undefined as void;
+  const router: RouterLike = {
+    state: { initialized: false, navigation: { state: 'loading' } },
+    subscribe: (listener) => {
+      firstPageShown = () => listener({ initialized: true, navigation: { state: 'idle' } });
+      return () => undefined;
+    },
+  };
+  const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const disableAnalytics = jest.spyOn(analytics, 'disable');
+  const disableChat = jest.spyOn(sharedChat, 'disable');
+  try {
+    const thirdParties = createThirdParties({
+      // The first page's time limit does not run out: the page is shown first.
+      afterPaint: { ...immediatePaint(), setTimeout: (run, ms) => (ms === 0 ? run() : undefined) },
+      loadLater,
+      chatVisibility: createChatVisibility(chat),
+    });
+    const started = thirdParties.start(CONFIG, router);
+    expect(loadLater).not.toHaveBeenCalled();
+
+    firstPageShown();
+    await started;
+
+    expect(loadLater).toHaveBeenCalledTimes(1);
+    expect(error).toHaveBeenCalledWith('analytics and chat could not start', expect.any(Error));
+    expect(disableAnalytics).toHaveBeenCalled();
+    expect(disableChat).toHaveBeenCalled();
+    expect(thirdParties.consent.getState().relevant).toBe(false);
+  } finally {
+    error.mockRestore();
+    disableAnalytics.mockRestore();
+    disableChat.mockRestore();
+  }
 });
 
 it('keeps its state to itself: another instance shares no consent, page view or chat bubble', () => {

@@ -1,25 +1,36 @@
 /**
  * The host's optional third parties as one object, created once by the app: the consent store,
  * the router's page views, the chat bubble's visibility, and their start after the first page
- * (after-first-paint.ts). Each is off unless the runtime configuration names it, and none can
- * stop the application: a failure is logged.
+ * (after-first-paint.ts), whose code is fetched then (later.ts). Each is off unless the runtime
+ * configuration names it, and none can stop the application: a failure is logged.
  */
+import { analytics } from 'shared/browser/analytics';
+import { chat } from 'shared/browser/chat';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { afterFirstPage, type AfterPaintDeps, type RouterLike } from './after-first-paint';
 import { createConsentStore, type ConsentStore } from './analytics/consent-store';
 import type { MixpanelLibrary } from './analytics/mixpanel-sink';
 import { createPageViews, type PageViews } from './analytics/page-views';
-import { startAnalytics } from './analytics/start-analytics';
 import { createChatVisibility, type ChatVisibility } from './chat/chat-visibility';
-import { startChat } from './chat/start-chat';
+import type * as Later from './later';
+
+type LaterParts = typeof Later;
+
+/** The third parties' code that runs after the first page, in its own chunk. */
+function loadLaterParts(): Promise<LaterParts> {
+  return import(/* webpackChunkName: "third-parties" */ './later');
+}
 
 export interface ThirdParties {
   /** The banner, the footer's "Cookie settings" and the analytics start-up share it. */
   readonly consent: ConsentStore;
   readonly pageViews: PageViews;
   readonly chatVisibility: ChatVisibility;
-  /** Starts consent and analytics, the tag manager and live chat after the first page; once. */
-  start(config: RuntimeConfig, router: RouterLike): void;
+  /**
+   * Starts consent and analytics, the tag manager and live chat after the first page; once.
+   * Resolves when they have started (or failed to, logged).
+   */
+  start(config: RuntimeConfig, router: RouterLike): Promise<void>;
 }
 
 export interface ThirdPartiesOptions {
@@ -27,26 +38,49 @@ export interface ThirdPartiesOptions {
   chatVisibility?: ChatVisibility;
   loadMixpanel?: () => Promise<MixpanelLibrary>;
   afterPaint?: AfterPaintDeps;
+  /** later.ts's chunk unless a test stands in for it. */
+  loadLater?: () => Promise<LaterParts>;
+}
+
+function runLogged(name: string, task: () => void): void {
+  try {
+    task();
+  } catch (error) {
+    console.error(`${name} could not start`, error);
+  }
 }
 
 export function createThirdParties(options: ThirdPartiesOptions = {}): ThirdParties {
   const consent = options.consent ?? createConsentStore();
   const pageViews = createPageViews();
   const chatVisibility = options.chatVisibility ?? createChatVisibility();
-  let started = false;
+  let started: Promise<void> | undefined;
+  const startAll = async (config: RuntimeConfig): Promise<void> => {
+    let later: LaterParts;
+    try {
+      later = await (options.loadLater ?? loadLaterParts)();
+    } catch (error) {
+      // Their code could not be fetched (the visitor went offline): both stay off for this page.
+      console.error('analytics and chat could not start', error);
+      analytics.disable();
+      chat.disable();
+      return;
+    }
+    runLogged('analytics', () =>
+      later.startAnalytics(config, { consent, pageViews, loadMixpanel: options.loadMixpanel }),
+    );
+    runLogged('chat', () => later.startChat(config.chat));
+  };
   return {
     consent,
     pageViews,
     chatVisibility,
     start(config, router) {
       // Strict mode runs effects twice in development; the page starts its third parties once.
-      if (started) return;
-      started = true;
-      const tasks = {
-        analytics: () => startAnalytics(config, { consent, pageViews, loadMixpanel: options.loadMixpanel }),
-        chat: () => startChat(config.chat),
-      };
-      afterFirstPage(router, tasks, options.afterPaint);
+      started ??= new Promise<void>((resolve) => {
+        afterFirstPage(router, { 'third parties': () => resolve(startAll(config)) }, options.afterPaint);
+      });
+      return started;
     },
   };
 }

@@ -6,6 +6,8 @@ import { useThirdParties } from './third-parties-context';
 
 export function ThirdPartyStarter({ config, router }: { config: RuntimeConfig; router: RouterLike }) {
   const thirdParties = useThirdParties();
-  useEffect(() => thirdParties.start(config, router), [thirdParties, config, router]);
+  useEffect(() => {
+    void thirdParties.start(config, router);
+  }, [thirdParties, config, router]);
   return null;
 }
