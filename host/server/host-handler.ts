@@ -21,6 +21,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
 import { matchRoute, resolvePath, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
+import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
 import { createPageCache, createTemplateReader, pageKey, type CachedPage, type PageCache } from './page-cache';
 import { createPageHtml } from './page-html';
@@ -46,6 +47,8 @@ export interface HostHandlerOptions {
   isHttps?: (req: IncomingMessage) => boolean;
   /** Where the pages it answers are counted (host-metrics.ts); none: not counted. */
   metrics?: HostMetrics;
+  /** Renders the pages of `serverData` routes with the visitor's data (data-pages.ts); none: in the browser. */
+  dataPages?: DataPages;
 }
 
 /** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
@@ -120,6 +123,9 @@ function routeLabel(pathname: string, resolved: RouteMatch | HttpError): string 
   return match?.route.path ?? NOT_FOUND_ROUTE;
 }
 
+/** A page of a `serverData` route: the visitor's own, kept by no cache. */
+const DATA_PAGE_CACHE = 'private, no-store';
+
 /** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
 const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
 
@@ -131,6 +137,7 @@ export function createHostHandler({
   followed = new Set(),
   isHttps = socketIsTls,
   metrics,
+  dataPages,
 }: HostHandlerOptions): HostHandler {
   const snapshot = sources ? sources.snapshot : () => undefined;
   const defaultView: HostnameView = {
@@ -203,6 +210,33 @@ export function createHostHandler({
     });
   }
 
+  /**
+   * A page rendered for this visitor with their data, or its 404 (data-pages.ts): per request,
+   * never kept, `private, no-store`. The page renderer is the view's, which `pageFor` has made.
+   */
+  async function sendDataPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    view: HostnameView,
+    match: RouteMatch,
+    outcome: DataPageOutcome,
+    noindex: boolean,
+  ): Promise<void> {
+    const pathname = pathnameOf(req.url);
+    for (const cookie of outcome.setCookies) res.appendHeader('Set-Cookie', cookie);
+    const found = outcome.kind === 'rendered';
+    const html = (view.page as NonNullable<HostnameView['page']>).render({
+      pathname,
+      route: found ? match.route : undefined,
+      errorTitle: found ? undefined : errorTitleFor(404, false),
+      snapshot: view.snapshot,
+      noindex,
+      rendered: found ? outcome.rendered : undefined,
+    });
+    const status = found ? 200 : 404;
+    await sendBody(req, res, { status, type: 'text/html; charset=utf-8', body: html, cacheControl: DATA_PAGE_CACHE });
+  }
+
   const handler: RequestHandler = async (req, res) => {
     const https = isHttps(req);
     // What every response carries; a page gets the whole set below.
@@ -252,6 +286,14 @@ export function createHostHandler({
     }
     if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
       metrics.prerendered(route, page.prerendered ? 'hit' : 'miss');
+    }
+    if (!(resolved instanceof HttpError) && resolved.route.serverData) {
+      const outcome = await dataPages?.read(req, resolved, view.snapshot);
+      if (outcome) await sendDataPage(req, res, view, resolved, outcome, noindex);
+      // Without the visitor's data, the page as it is for everyone, rendered in the browser; never stored either.
+      else await sendPreparedBody(req, res, { ...page.body, cacheControl: DATA_PAGE_CACHE });
+      metrics?.pageRendered(route, res.statusCode);
+      return;
     }
     await sendPreparedBody(req, res, page.body);
     // As the visitor got it: a revalidated page is a 304.

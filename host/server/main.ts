@@ -5,13 +5,25 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envSchema, listenAddress, parseEnv, partPort, positiveInt, type Reader, shutdownDelay } from 'server/env';
+import {
+  EnvError,
+  envSchema,
+  httpOrigin,
+  listenAddress,
+  millis,
+  parseEnv,
+  partPort,
+  positiveInt,
+  type Reader,
+  shutdownDelay,
+} from 'server/env';
 import { createMetricsRegistry, METRICS_VARIABLES, metricsEnvOf } from 'server/metrics';
 import { serve } from 'server/serve';
 import { trustProxy } from 'server/trust-proxy';
 import { allowedRemoteOrigins } from 'shared/runtime-config';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
+import { createDataPages, DEFAULT_PAGE_DATA_TIMEOUT_MS } from './data-pages';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 import { createHostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
@@ -23,6 +35,14 @@ const DEFAULT_REMOTE_REFRESH_MS = 5_000;
 const refreshInterval: Reader<number> = (raw, name) =>
   raw === '0' ? 0 : positiveInt(DEFAULT_REMOTE_REFRESH_MS)(raw, name);
 
+/** An absolute http(s) URL (API_INTERNAL_URL), undefined when unset. */
+const absoluteUrl: Reader<string | undefined> = (raw, name) => {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!httpOrigin(raw.trim()))
+    throw new EnvError(`${name} must be an http(s) URL such as http://127.0.0.1:3000, got "${raw}"`);
+  return raw.trim();
+};
+
 /** The variables of the host's server itself; the runtime configuration's are read by `runtimeConfigFromEnv`. */
 const HOST_ENV = envSchema({
   HOST_PORT: partPort('host').read,
@@ -31,6 +51,11 @@ const HOST_ENV = envSchema({
   REMOTE_REFRESH_MS: refreshInterval,
   // Behind a TLS proxy, its X-Forwarded-Proto says whether a page came over HTTPS (HSTS).
   TRUST_PROXY: trustProxy('X-Forwarded-Proto from any client, so any client could say how it reached the site'),
+  // The API as this server reaches it, for the pages it renders with their data (the gift, the
+  // redeem session); unset, the runtime configuration's apiBaseUrl. PAGE_DATA_TIMEOUT_MS bounds
+  // the wait for its answer; 0 renders those pages in the browser, as before.
+  API_INTERNAL_URL: absoluteUrl,
+  PAGE_DATA_TIMEOUT_MS: millis(DEFAULT_PAGE_DATA_TIMEOUT_MS, 10_000),
   // GET /metrics on a listener of its own (METRICS_PORT; unset, none), never on HOST_PORT.
   ...METRICS_VARIABLES,
 });
@@ -81,6 +106,15 @@ function main(): void {
     });
     sources.start(refreshMs);
   }
+  // Gift and redeem pages rendered with the visitor's data, when the API can be reached from here.
+  const apiUrl = env.API_INTERNAL_URL ?? (httpOrigin(config.apiBaseUrl) ? config.apiBaseUrl : undefined);
+  const timeoutMs = env.PAGE_DATA_TIMEOUT_MS;
+  if (!apiUrl && timeoutMs > 0) {
+    console.warn(
+      '[host] API_BASE_URL is not absolute and API_INTERNAL_URL is unset: gift and redeem pages are rendered in the browser',
+    );
+  }
+  const dataPages = sources && apiUrl && timeoutMs > 0 ? createDataPages({ apiUrl, timeoutMs }) : undefined;
   const handler = createHostHandler({
     root,
     config,
@@ -89,6 +123,7 @@ function main(): void {
     followed,
     isHttps: createHttpsCheck(trustProxySetting),
     metrics,
+    dataPages,
   });
   void serve('host', port, handler, {
     buildFile: join(root, HOST_BUILD_FILE),

@@ -1,0 +1,149 @@
+/** @jest-environment node */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseRuntimeConfig } from 'shared/runtime-config';
+import { everyRemote } from 'shared/testing/runtime-config';
+import { createDataPages } from './data-pages';
+import { createHostHandler } from './host-handler';
+import type { RenderRequest } from './remote-renderers';
+import type { RemoteSnapshot } from './remote-sources';
+
+const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
+const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+const GIFT = {
+  giftId: GIFT_ID,
+  prize: {
+    id: 'cinema',
+    name: 'Cinema ticket',
+    description: 'One seat.',
+    value: { amount: 12.5, currency: 'EUR' },
+    icon: 'mdi:movie-open',
+  },
+  status: 'available',
+  createdAt: '2026-11-22T12:00:00.000Z',
+  expiresAt: '2026-12-22T12:00:00.000Z',
+  redeemedAt: null,
+};
+const INDEX_HTML =
+  '<!doctype html><html><head><title>Gift Box</title><script defer src="/main.1a2b3c4d.js"></script></head>' +
+  '<body><div id="root"></div></body></html>\n';
+const NAVIGATE = { Accept: 'text/html' };
+
+/** The API on loopback: the gift, a 404 for any other, or nothing at all while `hang` is set. */
+const api = { hang: false, down: false, requests: 0 };
+const servers: Server[] = [];
+let tmp: string;
+let base: string;
+let apiUrl: string;
+
+function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+/** The gifts remote's render bundle, as the host's server has it once checked: the gift's name and its button. */
+function render({ queries }: RenderRequest) {
+  const gift = queries[0]?.data as typeof GIFT;
+  return {
+    html: `<article class="p-gift"><h1>${gift.prize.name}</h1><button type="button" onclick="steal()">Redeem</button><script>steal()</script></article>`,
+    state: { mutations: [], queries: [{ queryHash: JSON.stringify(queries[0]?.queryKey), state: { data: gift } }] },
+  };
+}
+
+const giftsSnapshot = {
+  buildId: 'gifts-build-1',
+  manifestUrl: 'https://gifts.example.com/mf-manifest.json',
+  remoteEntry: 'https://gifts.example.com/remoteEntry.js',
+  exposes: new Map(),
+  integrity: new Map(),
+  prerendered: new Map(),
+  renderer: { render, css: '.p-gift{color:red}' },
+} satisfies RemoteSnapshot;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'host-data-pages-test-'));
+  writeFileSync(join(tmp, 'index.html'), INDEX_HTML);
+  apiUrl = await listen((req, res) => {
+    api.requests += 1;
+    if (api.hang) return;
+    if (api.down) {
+      res.writeHead(503).end();
+      return;
+    }
+    const found = req.url === `/api/gifts/${GIFT_ID}`;
+    res.writeHead(found ? 200 : 404, {
+      'Content-Type': 'application/json',
+      'Set-Cookie': 'gb_visitor=v1; Path=/; HttpOnly',
+    });
+    res.end(JSON.stringify(found ? GIFT : { statusCode: 404, message: 'This gift does not exist.' }));
+  });
+  const config = parseRuntimeConfig({
+    remotes: { ...everyRemote(), gifts: giftsSnapshot.manifestUrl },
+    apiBaseUrl: 'https://api.example.com',
+    remoteTimeoutMs: 4000,
+  });
+  const handler = createHostHandler({
+    root: tmp,
+    config,
+    sources: { snapshot: (remote) => (remote === 'gifts' ? giftsSnapshot : undefined) },
+    dataPages: createDataPages({ apiUrl, timeoutMs: 200, log: () => undefined }),
+  });
+  base = await listen((req, res) => void handler(req, res));
+});
+
+afterEach(() => {
+  Object.assign(api, { hang: false, down: false });
+});
+
+afterAll(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('a gift page from the host server', () => {
+  it("holds the gift, rendered by its remote with the visitor's data, sanitised, never stored", async () => {
+    const res = await fetch(`${base}/gifts/${GIFT_ID}`, { headers: NAVIGATE });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(res.headers.get('set-cookie')).toBe('gb_visitor=v1; Path=/; HttpOnly');
+    expect(html).toContain('<div id="root" data-prerendered="GiftPage">');
+    expect(html).toContain('<h1>Cinema ticket</h1><button type="button">Redeem</button>');
+    expect(html).not.toContain('steal()');
+    expect(html).toContain('<style>.p-gift{color:red}</style>');
+    expect(html).toMatch(
+      /<script type="application\/json" id="gift-box-prerender-state" data-build="gifts-build-1">.*Cinema ticket/,
+    );
+  });
+
+  it('is a real 404 for a gift the API does not know', async () => {
+    const res = await fetch(`${base}/gifts/${UNKNOWN_ID}`, { headers: NAVIGATE });
+    const html = await res.text();
+    expect(res.status).toBe(404);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(html).toContain('<title>Page not found');
+    expect(html).not.toContain('data-prerendered');
+  });
+
+  it("is today's page, rendered in the browser, when the API fails or is slower than the bound", async () => {
+    for (const state of [{ down: true }, { hang: true }]) {
+      Object.assign(api, state);
+      const res = await fetch(`${base}/gifts/${GIFT_ID}`, { headers: NAVIGATE });
+      const html = await res.text();
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).not.toContain('Cinema ticket');
+    }
+  });
+});
