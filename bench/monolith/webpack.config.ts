@@ -18,11 +18,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { PrerenderPlugin } from '../../build/prerender-plugin';
-import type { Configuration, WebpackPluginInstance } from 'webpack';
+import type { Compiler, Configuration, WebpackPluginInstance } from 'webpack';
 import { REMOTES } from 'shared/remotes';
 import hostConfig from '../../host/webpack.config';
 import { createWebpackConfig } from '../../webpack.config.base';
-import { MONOLITH_BUILD_DIR, MONOLITH_EXPOSED_MODULES_FILE, ROOT_DIR, WORK_DIR } from '../src/paths';
+import {
+  MONOLITH_BUILD_DIR,
+  MONOLITH_CHUNKS_FILE,
+  MONOLITH_EXPOSED_MODULES_FILE,
+  ROOT_DIR,
+  WORK_DIR,
+} from '../src/paths';
 
 type Argv = Parameters<typeof hostConfig>[1];
 type ConfigFunction = (env: unknown, argv: Argv) => Configuration;
@@ -31,16 +37,54 @@ type ConfigFunction = (env: unknown, argv: Argv) => Configuration;
 export const EXPOSED_MODULES_ALIAS = 'bench-monolith-exposed-modules';
 
 function writeExposedModules(): void {
-  const entries = Object.entries(REMOTES).flatMap(([remote, spec]) =>
-    Object.entries(spec.exposes).map(([module, { file }]) => {
-      const path = join(ROOT_DIR, spec.packageDir, file);
-      return `  ${JSON.stringify(`${remote}/${module}`)}: () => import(${JSON.stringify(path)}),`;
-    }),
+  const entries = exposedFiles().map(
+    ({ id, path }) => `  ${JSON.stringify(id)}: () => import(${JSON.stringify(path)}),`,
   );
   mkdirSync(dirname(MONOLITH_EXPOSED_MODULES_FILE), { recursive: true });
   writeFileSync(
     MONOLITH_EXPOSED_MODULES_FILE,
     `// Written by bench/monolith/webpack.config.ts from shared/src/remotes.ts.\nexport const EXPOSED_MODULES = {\n${entries.join('\n')}\n};\n`,
+  );
+}
+
+/**
+ * Writes MONOLITH_CHUNKS_FILE: for each exposed module (`gifts/GamePage`), the scripts its
+ * `import()` loads, in the order webpack lists them. The server-rendered monolith
+ * (bench/src/ssr-monolith.ts) preloads them from its HTML, as the host's server preloads a
+ * remote page's scripts.
+ */
+class ExposedChunksPlugin {
+  apply(compiler: Compiler): void {
+    compiler.hooks.thisCompilation.tap('ExposedChunksPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'ExposedChunksPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
+        () => {
+          const byFile = new Map(exposedFiles().map(({ id, path }) => [path, id]));
+          const chunks: Record<string, string[]> = {};
+          for (const group of compilation.chunkGroups) {
+            for (const origin of group.origins) {
+              const id = origin.request === undefined ? undefined : byFile.get(origin.request);
+              if (!id) continue;
+              const files = group.chunks.flatMap((chunk) => [...chunk.files].filter((file) => file.endsWith('.js')));
+              chunks[id] = [...new Set([...(chunks[id] ?? []), ...files])];
+            }
+          }
+          compilation.emitAsset(
+            MONOLITH_CHUNKS_FILE,
+            new compiler.webpack.sources.RawSource(`${JSON.stringify(chunks, null, 1)}\n`),
+          );
+        },
+      );
+    });
+  }
+}
+
+function exposedFiles(): { id: string; path: string }[] {
+  return Object.entries(REMOTES).flatMap(([remote, spec]) =>
+    Object.entries(spec.exposes).map(([module, { file }]) => ({
+      id: `${remote}/${module}`,
+      path: join(ROOT_DIR, spec.packageDir, file),
+    })),
   );
 }
 
@@ -94,13 +138,16 @@ export default (env: unknown, argv: Argv): Configuration => {
   const plugins = [
     ...(host.plugins ?? []).filter((plugin) => !isFederation(plugin)),
     ...remoteOwnPlugins(env, production),
+    new ExposedChunksPlugin(),
   ];
   // Leave the development server out: the bench serves the build with the host's production server.
   const { devServer: _devServer, ...config } = host;
   return {
     ...config,
     cache: ownCache(config.cache),
-    output: { ...config.output, path: MONOLITH_BUILD_DIR, uniqueName: 'monolith' },
+    // Its chunks load in CORS mode (same origin: nothing else changes), as the host's server
+    // preloads a page's scripts (`crossorigin`), so the server-rendered monolith's preloads are used.
+    output: { ...config.output, path: MONOLITH_BUILD_DIR, uniqueName: 'monolith', crossOriginLoading: 'anonymous' },
     resolve: {
       ...config.resolve,
       alias: {

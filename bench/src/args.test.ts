@@ -32,7 +32,9 @@ describe('parseArgs', () => {
 
   it('reads --routes, by the labels the report prints', () => {
     expect(parseArgs(['--routes', '/game,/gifts/{id}']).routes).toEqual(['/game', '/gifts/{id}']);
-    expect(() => parseArgs(['--routes', '/games'])).toThrow('--routes takes labels from /, /about, /game, /gifts/{id}');
+    expect(() => parseArgs(['--routes', '/games'])).toThrow(
+      '--routes takes labels from /, /about, /game, /gifts/{id}, /redeem/{id}',
+    );
     expect(() => parseArgs(['--routes'])).toThrow('got ""');
   });
 
@@ -49,7 +51,7 @@ describe('parseArgs', () => {
       build: false,
       lighthouse: false,
       lighthouseRuns: 1,
-      routes: ['/gifts/{id}'],
+      routes: ['/redeem/{id}'],
       check: true,
       help: false,
     });

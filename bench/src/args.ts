@@ -21,14 +21,15 @@ export interface BenchOptions {
   routes: string[];
   /**
    * CI's smoke run: does the bench still measure? The current builds (no npm run build), one
-   * cold load of CHECK_ROUTE and one warm navigation per build, no Lighthouse.
+   * cold load of CHECK_ROUTE per build, one warm navigation, one of each interaction, a short
+   * throughput run, no Lighthouse.
    */
   check: boolean;
   help: boolean;
 }
 
 /** The route --check loads: the federated page loads a remote and its data (an API call). */
-export const CHECK_ROUTE = '/gifts/{id}';
+export const CHECK_ROUTE = '/redeem/{id}';
 
 export const USAGE = `usage: npm run bench -- [options]
 
@@ -38,11 +39,13 @@ export const USAGE = `usage: npm run bench -- [options]
                        (the monolith is built every time: it is the bench's own)
   --lighthouse         also run Lighthouse (mobile, performance) on / and /game for both builds
   --lighthouse-runs N  Lighthouse runs per page and build (default 1)
-  --routes A,B         only these routes' cold loads, by label (/, /about, /game, /gifts/{id})
+  --routes A,B         only these routes' cold loads, by label (${ROUTE_LABELS.join(', ')})
   --check              CI's smoke run: does the bench still measure both builds? Serves the
                        current builds (as --no-build; the monolith is built, from its cache),
-                       one cold load of ${CHECK_ROUTE} and one warm navigation per build, no
-                       Lighthouse; exits 1 unless every figure measured. Takes no other option.
+                       one cold load of ${CHECK_ROUTE} per build (federated, client- and
+                       server-rendered monolith), one warm navigation, one of each interaction
+                       (federated) and 2 s of page throughput, no Lighthouse; exits 1 unless
+                       every figure measured. Takes no other option.
   --help               this text
 
 Exits 1 when any load fails or any figure it prints could not be measured.`;

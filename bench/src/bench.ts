@@ -7,34 +7,56 @@
  * measure did not measure: a figure that silently went missing is a bench that measures nothing.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { REMOTE_NAMES, REMOTES } from 'shared/remotes';
 import { CHECK_ROUTE, parseArgs, USAGE, type BenchOptions } from './args';
 import { checkChromium, CHROMIUM_PATH, closeAllBrowsers, describeThrottling, launchBrowser } from './browser';
-import { buildFederated, buildMonolith, copyFederated, copyMonolith } from './build';
+import { buildFederated, buildHostStats, buildMonolith, copyFederated, copyMonolith } from './build';
+import { largestShares, packagesOf, type WebpackStats } from './host-packages';
 import { findLighthouse, launchForLighthouse, runLighthouse, type LighthouseScores } from './lighthouse';
 import { describeMachine } from './machine';
-import { coldLoad, warmNavigation, type ColdLoad, type WarmNavigation } from './measure';
-import { LOG_DIR, WORK_DIR } from './paths';
-import { comparisonRows, count, heading, kB, ms, table, unmeasured, type Metric } from './report';
-import { ROUTES, type MeasuredRoute } from './routes';
+import {
+  coldLoad,
+  interactionRun,
+  warmNavigation,
+  type ColdLoad,
+  type InteractionRun,
+  type WarmNavigation,
+} from './measure';
+import { pageThroughput, type PageThroughput } from './page-throughput';
+import { HOST_STATS_FILE, LOG_DIR, WORK_DIR } from './paths';
+import { count, heading, kB, ms, ratioRows, table, times, unmeasured, type Metric } from './report';
+import { INTERACTIONS, ROUTES, type MeasuredRoute, type PageIds } from './routes';
 import {
   checkPortsFree,
   FEDERATED_ORIGIN,
+  freshIds,
   MONOLITH_ORIGIN,
+  MONOLITH_REMOTES_ORIGIN,
   PORTS,
   REMOTE_ORIGINS,
   RUN,
+  SSR_MONOLITH_ORIGIN,
   startServers,
-  winGift,
+  waitForSsrMonolith,
 } from './servers';
+import { serveMonolithRemotes } from './ssr-monolith';
 import { servedBytes, sizesOf, type SizedFile } from './sizes';
-import { median } from './stats';
+import { median, ratio } from './stats';
+import type { Server as HttpServer } from 'node:http';
 import { stopAll } from 'testbed/process';
 
-type Build = 'federated' | 'monolith';
+/**
+ * The federated build, the monolith as the client-rendered baseline (its server reads no
+ * remote), and the same monolith server-rendered (ssr-monolith.ts): the prerendered pages,
+ * inline configuration and preloads the host's server gives the federated pages.
+ */
+type Build = 'federated' | 'monolith' | 'ssr-monolith';
+const BUILDS: readonly Build[] = ['federated', 'monolith', 'ssr-monolith'];
+/** The tables' columns: each build's median, then the federated build's ratio to each monolith. */
+const COLUMNS = ['federated', 'CSR monolith', 'SSR monolith', 'fed/CSR', 'fed/SSR'];
 
 const LOADS_DIR = join(LOG_DIR, 'loads');
 
@@ -46,6 +68,8 @@ const LOADS_DIR = join(LOG_DIR, 'loads');
 const TARGETS = {
   federated: { origin: FEDERATED_ORIGIN, blockedOrigins: [] as string[] },
   monolith: { origin: MONOLITH_ORIGIN, blockedOrigins: [...REMOTE_ORIGINS] },
+  // Its HTML preloads its "remote's" manifest from the bench's static server, which only its host's server reads.
+  'ssr-monolith': { origin: SSR_MONOLITH_ORIGIN, blockedOrigins: [...REMOTE_ORIGINS, MONOLITH_REMOTES_ORIGIN] },
 } satisfies Record<Build, { origin: string; blockedOrigins: string[] }>;
 
 /** From the plain loads: nothing slows their scripts down. */
@@ -55,6 +79,9 @@ const TIMING_METRICS: Metric<ColdLoad>[] = [
   { label: 'FCP', of: (run) => run.fcp, format: ms },
   { label: 'LCP', of: (run) => run.lcp, format: ms },
   { label: 'content visible', of: (run) => run.contentVisible, format: ms },
+  { label: 'HTML as received', of: (run) => run.htmlBytes, format: kB },
+  { label: 'floor (1 round trip + HTML)', of: (run) => run.floor, format: ms },
+  { label: 'FCP ÷ floor', of: (run) => run.fcp / run.floor, format: times },
 ];
 /** From the loads with async call stacks traced (exact chains, slower scripts). */
 const CHAIN_METRICS: Metric<ColdLoad>[] = [{ label: 'serial round trips', of: (run) => run.roundTrips, format: count }];
@@ -77,6 +104,10 @@ const LIGHTHOUSE_METRICS: Metric<LighthouseScores>[] = [
   { label: 'Speed Index', of: (scores) => scores.speedIndex, format: ms },
 ];
 
+const INTERACTION_METRICS: Metric<InteractionRun>[] = [
+  { label: 'interaction to next paint', of: (run) => run.inp, format: ms },
+];
+
 const log = (text = '') => console.log(text);
 const progress = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -94,8 +125,17 @@ interface Interleaved<T> {
   failures: string[];
 }
 
+/** The rows of a table over the builds: each build's median, then the federated build's ratios. */
+function buildRows<T>(metrics: readonly Metric<T>[], results: Record<Build, T[]>, first = ''): string[][] {
+  return ratioRows(
+    metrics,
+    BUILDS.map((build) => results[build]),
+    first,
+  );
+}
+
 /**
- * Runs both builds in turn, `runs` times, the first of each pair alternating. A run that throws,
+ * Runs the builds in turn, `runs` times, the first of each round rotating. A run that throws,
  * or lacks one of `metrics` (NaN), is a failure: its figures are not taken.
  */
 async function interleaved<T>(
@@ -103,11 +143,12 @@ async function interleaved<T>(
   what: string,
   metrics: readonly Metric<T>[],
   measure: (build: Build) => Promise<T>,
+  builds: readonly Build[] = BUILDS,
 ): Promise<Interleaved<T>> {
-  const results: Record<Build, T[]> = { federated: [], monolith: [] };
+  const results: Record<Build, T[]> = { federated: [], monolith: [], 'ssr-monolith': [] };
   const failures: string[] = [];
   for (let run = 0; run < runs; run += 1) {
-    const order: Build[] = run % 2 === 0 ? ['federated', 'monolith'] : ['monolith', 'federated'];
+    const order = [...builds.slice(run % builds.length), ...builds.slice(0, run % builds.length)];
     for (const build of order) {
       try {
         const result = await measure(build);
@@ -174,7 +215,7 @@ async function coldLoadsOf(
   browser: Browser,
   options: BenchOptions,
   route: MeasuredRoute,
-  giftId: string,
+  ids: PageIds,
   firstScripts: Partial<Record<Build, string[]>>,
 ): Promise<ColdLoads> {
   const chainRuns = options.check ? 1 : Math.min(options.runs, CHAIN_RUNS);
@@ -182,9 +223,9 @@ async function coldLoadsOf(
   if (!options.check) {
     progress(`cold loads of ${route.label}…`);
     timing = await interleaved(options.runs, route.label, TIMING_METRICS, async (build) => {
-      const load = await coldLoad(browser, TARGETS[build], route, giftId);
+      const load = await coldLoad(browser, TARGETS[build], route, ids);
       saveLoad(route.label, build, load);
-      progress(`  ${build.padEnd(9)} content visible ${ms(load.contentVisible)}, ${load.jsRequests} JS requests`);
+      progress(`  ${build.padEnd(12)} content visible ${ms(load.contentVisible)}, ${load.jsRequests} JS requests`);
       return load;
     });
   }
@@ -192,54 +233,54 @@ async function coldLoadsOf(
   const chainMetrics = options.check ? [...TIMING_METRICS, ...CHAIN_METRICS] : CHAIN_METRICS;
   const what = options.check ? route.label : `${route.label} (request chains)`;
   const chains = await interleaved(chainRuns, what, chainMetrics, async (build) => {
-    const load = await coldLoad(browser, TARGETS[build], route, giftId, { traceAsyncStacks: true });
+    const load = await coldLoad(browser, TARGETS[build], route, ids, { traceAsyncStacks: true });
     saveLoad(`${route.label}-chains`, build, load);
     if (route.label === FIRST_SCRIPTS_ROUTE && !firstScripts[build]) {
       if (load.hostFirstScripts.length === 0)
         throw new Error("no host's first scripts (none of its scripts at depth ≤ 3)");
       firstScripts[build] = load.hostFirstScripts;
     }
-    progress(`  ${build.padEnd(9)} content visible ${ms(load.contentVisible)}, ${load.roundTrips} serial round trips`);
+    progress(`  ${build.padEnd(12)} content visible ${ms(load.contentVisible)}, ${load.roundTrips} serial round trips`);
     return load;
   });
   return { timing: timing ?? chains, chains, chainRuns };
 }
 
-async function measureCold(browser: Browser, options: BenchOptions, giftId: string): Promise<Outcome> {
-  const rows: string[][] = [['route', 'metric (median)', 'federated', 'monolith', 'fed/mono']];
+async function measureCold(
+  browser: Browser,
+  options: BenchOptions,
+  ids: PageIds,
+  hostStats: WebpackStats | undefined,
+): Promise<Outcome> {
+  const rows: string[][] = [['route', 'metric (median)', ...COLUMNS]];
   const notes: string[] = [];
   const failures: string[] = [];
   const firstScripts: Partial<Record<Build, string[]>> = {};
   const routes = options.routes.length > 0 ? ROUTES.filter((route) => options.routes.includes(route.label)) : ROUTES;
   let chainRuns = 0;
   for (const route of routes) {
-    const loads = await coldLoadsOf(browser, options, route, giftId, firstScripts);
+    const loads = await coldLoadsOf(browser, options, route, ids, firstScripts);
     const { timing, chains } = loads;
     chainRuns = loads.chainRuns;
-    const [jsRequests, jsBytes, ...times] = comparisonRows(
-      TIMING_METRICS,
-      timing.results.federated,
-      timing.results.monolith,
-      route.label,
-    );
-    const roundTrips = comparisonRows(CHAIN_METRICS, chains.results.federated, chains.results.monolith);
-    rows.push(...[jsRequests, jsBytes].filter((row) => row !== undefined), ...roundTrips, ...times);
+    const [jsRequests, jsBytes, ...timings] = buildRows(TIMING_METRICS, timing.results, route.label);
+    const roundTrips = buildRows(CHAIN_METRICS, chains.results);
+    rows.push(...[jsRequests, jsBytes].filter((row) => row !== undefined), ...roundTrips, ...timings);
     const measured = (build: Build) =>
       options.check
         ? `${chains.results[build].length}/${chainRuns}`
         : `${timing.results[build].length}/${options.runs} + ${chains.results[build].length}/${chainRuns}`;
     const what = options.check ? 'runs measured (traced)' : 'runs measured (timing + chains)';
-    rows.push(['', what, measured('federated'), measured('monolith'), '']);
+    rows.push(['', what, ...BUILDS.map(measured), '', '']);
     failures.push(...(timing === chains ? [] : timing.failures), ...chains.failures);
-    const blocked = median(timing.results.monolith.map((load) => load.blocked)) ?? 0;
-    if (blocked > 0) {
-      notes.push(
-        `${route.label}: the monolith's page asked the remotes' origins for ${blocked} files per load (blocked: the host's HTML preloads the route's remote)`,
-      );
+    for (const build of ['monolith', 'ssr-monolith'] as const) {
+      const blocked = median(timing.results[build].map((load) => load.blocked)) ?? 0;
+      if (blocked > 0) {
+        notes.push(
+          `${route.label}: the ${build}'s page asked origins it does not use for ${blocked} files per load (blocked: the host's HTML preloads the route's remote manifest)`,
+        );
+      }
     }
-    const problems = new Set(
-      [...timing.results.federated, ...timing.results.monolith].flatMap((load) => load.problems),
-    );
+    const problems = new Set(BUILDS.flatMap((build) => timing.results[build]).flatMap((load) => load.problems));
     for (const problem of [...problems].slice(0, 5)) notes.push(`${route.label}: ${problem.slice(0, 300)}`);
   }
   log(
@@ -250,12 +291,15 @@ async function measureCold(browser: Browser, options: BenchOptions, giftId: stri
     ),
   );
   log(table(rows));
-  logSizes(firstScripts);
+  log(
+    "(floor: one emulated round trip for the first byte, as DevTools adds its latency per request with no DNS on loopback, plus the HTML as received at the emulated bandwidth; FCP ÷ floor is the median of the loads' own ratios)",
+  );
+  logSizes(firstScripts, hostStats);
   return { notes, failures };
 }
 
 /** The host's first scripts (when `/` was loaded) and each remote's entry, gzip as served. */
-function logSizes(firstScripts: Partial<Record<Build, string[]>>): void {
+function logSizes(firstScripts: Partial<Record<Build, string[]>>, hostStats: WebpackStats | undefined): void {
   log(heading('First scripts and remote entries (gzip, as served)'));
   const sizes: string[][] = [['', 'file', 'gzip']];
   for (const build of ['federated', 'monolith'] as const) {
@@ -271,32 +315,153 @@ function logSizes(firstScripts: Partial<Record<Build, string[]>>): void {
   log(
     "(host's first scripts: the scripts in the host's HTML and those they load before bootstrap runs, i.e. the host's own scripts at depth ≤ 3 of a cold load of /, async call stacks traced; printed when / is loaded)",
   );
+  if (hostStats) logHostPackages(firstScripts.federated, hostStats);
+}
+
+/** Scripts the host's page names itself (its HTML's script elements), when / was not loaded. */
+function htmlScripts(distDir: string): string[] {
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8');
+  return [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map(
+    (match) => new URL(match[1] ?? '', FEDERATED_ORIGIN).href,
+  );
+}
+
+/** Packages listed by name in that table; the rest are added up in one row. */
+const HOST_PACKAGE_ROWS = 20;
+
+/** What the host's first scripts hold, by package (host-packages.ts: an estimate from the stats). */
+function logHostPackages(measured: string[] | undefined, stats: WebpackStats): void {
+  const dist = join(RUN.federated, 'host', 'dist');
+  const urls = measured ?? htmlScripts(dist);
+  const scripts = sizesOf(urls, dist);
+  const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
+  const shares = packagesOf(stats, scripts, 'host');
+  const source = measured
+    ? "the host's first scripts of a load of /"
+    : "the scripts in the host's HTML (/ was not loaded)";
+  log(heading(`The host's first scripts by package (gzip, estimated): ${source}, ${kB(total)}`));
+  log(
+    table([
+      ['package', 'gzip', 'share'],
+      ...largestShares(shares, HOST_PACKAGE_ROWS).map((share) => [
+        share.name,
+        kB(share.bytes),
+        `${((share.bytes / total) * 100).toFixed(1)} %`,
+      ]),
+    ]),
+  );
+  log(
+    "(each script's gzip size as served, shared among the packages of its chunk's modules in proportion to their sizes in the host build's webpack stats, before minifying: bench/src/host-packages.ts)",
+  );
 }
 
 async function measureWarm(browser: Browser, options: BenchOptions): Promise<Outcome> {
   progress('warm navigations…');
-  const { results, failures } = await interleaved(options.warmRuns, 'warm navigation', WARM_METRICS, async (build) => {
+  // --check: the federated build and the client-rendered monolith (the other shares its client code).
+  const builds: readonly Build[] = options.check ? ['federated', 'monolith'] : BUILDS;
+  const measure = async (build: Build) => {
     const run = await warmNavigation(browser, TARGETS[build]);
     saveLoad('warm', build, run);
     progress(
-      `  ${build.padEnd(9)} hover ${run.hoverCodeRequests}, click ${run.clickCodeRequests} code requests, ${ms(run.clickToContent)}`,
+      `  ${build.padEnd(12)} hover ${run.hoverCodeRequests}, click ${run.clickCodeRequests} code requests, ${ms(run.clickToContent)}`,
     );
     return run;
-  });
+  };
+  const { results, failures } = await interleaved(options.warmRuns, 'warm navigation', WARM_METRICS, measure, builds);
   log(
     heading(
       `Warm navigation: / → hover "Play" → click → /game, then back and forth; ${options.warmRuns} runs, medians`,
     ),
   );
-  log(
-    table([
-      ['', 'metric (median)', 'federated', 'monolith', 'fed/mono'],
-      ...comparisonRows(WARM_METRICS, results.federated, results.monolith),
-    ]),
-  );
-  const problems = new Set([...results.federated, ...results.monolith].flatMap((run) => run.problems));
+  log(table([['', 'metric (median)', ...COLUMNS], ...buildRows(WARM_METRICS, results)]));
+  const problems = new Set(BUILDS.flatMap((build) => results[build]).flatMap((run) => run.problems));
   const notes = [...problems].slice(0, 5).map((problem) => `warm navigation: ${problem.slice(0, 300)}`);
   return { notes, failures };
+}
+
+/**
+ * Interaction to next paint for each interaction (routes.ts INTERACTIONS) under the CPU
+ * throttle, on a page loaded cold and left to settle. An interaction that changes its data
+ * (submitting the redeem form) gets a fresh gift and session per run. --check: the federated
+ * build, once each.
+ */
+async function measureInteractions(browser: Browser, options: BenchOptions, ids: PageIds): Promise<Outcome> {
+  const rows: string[][] = [['interaction', 'metric (median)', ...COLUMNS]];
+  const notes: string[] = [];
+  const failures: string[] = [];
+  const builds: readonly Build[] = options.check ? ['federated'] : BUILDS;
+  for (const interaction of INTERACTIONS) {
+    progress(`interaction: ${interaction.label}…`);
+    const measured = await interleaved(
+      options.warmRuns,
+      interaction.label,
+      INTERACTION_METRICS,
+      async (build) => {
+        const run = await interactionRun(
+          browser,
+          TARGETS[build],
+          interaction,
+          interaction.changesData ? await freshIds() : ids,
+        );
+        progress(`  ${build.padEnd(12)} ${ms(run.inp)}`);
+        return run;
+      },
+      builds,
+    );
+    failures.push(...measured.failures);
+    rows.push(...buildRows(INTERACTION_METRICS, measured.results, interaction.label));
+    const problems = new Set(BUILDS.flatMap((build) => measured.results[build]).flatMap((run) => run.problems));
+    for (const problem of [...problems].slice(0, 3)) notes.push(`${interaction.label}: ${problem.slice(0, 300)}`);
+  }
+  log(
+    heading(
+      `Interaction to next paint (${describeThrottling().split(',')[0]}): ${options.check ? 1 : options.warmRuns} run(s) per build, medians`,
+    ),
+  );
+  log(table(rows));
+  log(
+    "(Event Timing entries of 16 ms and more, the interaction's longest, as web-vitals reads INP; the page loaded cold and settled first)",
+  );
+  return { notes, failures };
+}
+
+/** Paths whose throughput is measured; --check only the first, briefly. */
+const THROUGHPUT_PATHS = ['/', '/about'];
+
+/** The host's page throughput against a bare Node server sending the same answer (page-throughput.ts). */
+async function measureThroughput(options: BenchOptions): Promise<Outcome> {
+  const load = options.check ? { connections: 50, seconds: 2 } : { connections: 50, seconds: 8 };
+  const rows: string[][] = [['page', 'bytes', 'host server', 'bare Node server', 'host ÷ bare']];
+  const failures: string[] = [];
+  for (const path of options.check ? THROUGHPUT_PATHS.slice(0, 1) : THROUGHPUT_PATHS) {
+    progress(`page throughput of ${path} (autocannon, ${load.connections} connections, ${load.seconds} s, twice)…`);
+    let result: PageThroughput;
+    try {
+      result = await pageThroughput(FEDERATED_ORIGIN, PORTS.barePage, path, load);
+    } catch (error) {
+      failures.push(`throughput of ${path}: ${(error as Error).message}`);
+      continue;
+    }
+    if (result.failures > 0) failures.push(`throughput of ${path}: ${result.failures} answers failed or were not 2xx`);
+    const each = ratio(result.hostRps, result.bareRps);
+    rows.push([
+      path,
+      kB(result.bytes),
+      `${Math.round(result.hostRps)} req/s`,
+      `${Math.round(result.bareRps)} req/s`,
+      each === undefined ? '–' : `${each.toFixed(3)}×`,
+    ]);
+  }
+  log(
+    heading(
+      `The host's page throughput: autocannon, ${load.connections} connections, ${load.seconds} s, against the federated host's server, then a bare Node server sending its answer`,
+    ),
+  );
+  log(table(rows));
+  log(
+    '(uncompressed, as autocannon asks; the bare server sends the status, headers and body the host sent: bench/src/page-throughput.ts)',
+  );
+  return { notes: [], failures };
 }
 
 async function measureLighthouse(bin: string, options: BenchOptions): Promise<Outcome> {
@@ -314,7 +479,7 @@ async function measureLighthouse(bin: string, options: BenchOptions): Promise<Ou
         }),
       );
       failures.push(...lighthouse.failures);
-      for (const build of ['federated', 'monolith'] as const) {
+      for (const build of BUILDS) {
         const cells = LIGHTHOUSE_METRICS.map((metric) => {
           const value = median(lighthouse.results[build].map(metric.of));
           return value === undefined ? '–' : metric.format(value);
@@ -346,7 +511,7 @@ function finish(outcomes: readonly Outcome[], options: BenchOptions, startedAt: 
       `${failures.length} load(s) did not measure (listed under "Failures" above): the figures are incomplete`,
     );
   }
-  if (options.check) log('check passed: every figure measured, for both builds');
+  if (options.check) log('check passed: every figure measured, for every build');
 }
 
 async function main(): Promise<void> {
@@ -366,6 +531,9 @@ async function main(): Promise<void> {
     ...REMOTE_NAMES.map((name) => PORTS[name]),
     PORTS.api,
     PORTS.monolithHost,
+    PORTS.ssrMonolithHost,
+    PORTS.monolithRemotes,
+    PORTS.barePage,
     ...(lighthouse ? [PORTS.lighthouseDebugging] : []),
   ]);
   mkdirSync(WORK_DIR, { recursive: true });
@@ -395,31 +563,52 @@ async function main(): Promise<void> {
   // Awaited below; a failed build must not leave its rejection unhandled meanwhile.
   federatedServers?.catch(() => undefined);
   progress(`building the monolith${federatedServers ? ' (the federated servers starting meanwhile)' : ''}…`);
+  // --check builds the host for its stats beside the monolith; a full run builds one at a time.
+  const statsBuild = options.check ? buildHostStats() : undefined;
+  statsBuild?.catch(() => undefined);
   const monolithMs = await buildMonolith();
   const meanwhile = federatedServers ? ', the servers starting meanwhile' : '';
   log(`          monolith (bench/monolith/webpack.config.ts) ${seconds(monolithMs)} wall${meanwhile}`);
   copyMonolith();
+  progress('building the host again for its webpack stats (what its first scripts hold)…');
+  const statsMs = await (statsBuild ?? buildHostStats());
+  log(`          the host for its stats (bench/src/host-stats-config.ts) ${seconds(statsMs)} wall`);
+  const hostStats = JSON.parse(readFileSync(HOST_STATS_FILE, 'utf8')) as WebpackStats;
 
   progress('starting the servers…');
-  await Promise.all([federatedServers ?? startServers(['federated']), startServers(['monolith'])]);
-  const giftId = await winGift();
+  monolithRemotes = await serveMonolithRemotes(RUN.monolithRemotes, PORTS.monolithRemotes);
+  await Promise.all([
+    federatedServers ?? startServers(['federated']),
+    startServers(['monolith']),
+    startServers(['ssr-monolith']),
+  ]);
+  await waitForSsrMonolith();
+  const ids = await freshIds();
 
   const outcomes: Outcome[] = [];
   const browser = await launchBrowser();
   try {
-    outcomes.push(await measureCold(browser, options, giftId));
+    outcomes.push(await measureCold(browser, options, ids, hostStats));
     outcomes.push(await measureWarm(browser, options));
+    outcomes.push(await measureInteractions(browser, options, ids));
   } finally {
     await browser.close();
   }
+  outcomes.push(await measureThroughput(options));
   if (lighthouse) outcomes.push(await measureLighthouse(lighthouse, options));
   finish(outcomes, options, startedAt);
 }
+
+/** The bench's static server of the server-rendered monolith's "remotes" (in this process). */
+let monolithRemotes: HttpServer | undefined;
 
 let stopping: Promise<void> | undefined;
 function stopEverything(): Promise<void> {
   stopping ??= closeAllBrowsers()
     .then(() => stopAll())
+    .then(() => {
+      monolithRemotes?.close();
+    })
     .finally(() => rmSync(RUN.apiData, { recursive: true, force: true }));
   return stopping;
 }

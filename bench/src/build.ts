@@ -7,8 +7,9 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { runToEnd } from './processes';
-import { MONOLITH_BUILD_DIR, ROOT_DIR } from './paths';
-import { RUN } from './servers';
+import { HOST_STATS_FILE, MONOLITH_BUILD_DIR, ROOT_DIR } from './paths';
+import { RUN, SSR_MONOLITH_ORIGIN } from './servers';
+import { writeMonolithRemotes } from './ssr-monolith';
 
 export interface BuildTimes {
   /** Wall time of `npm run build`, undefined when skipped. */
@@ -71,6 +72,17 @@ export async function buildMonolith(): Promise<number> {
   );
 }
 
+/** The host built again with its own config into bench/.work/host-stats/, for its webpack stats (host-packages.ts). */
+export async function buildHostStats(): Promise<number> {
+  rmSync(HOST_STATS_FILE, { force: true });
+  return runToEnd(
+    'host-stats-build',
+    join(ROOT_DIR, 'node_modules', '.bin', 'webpack'),
+    ['--config', join('..', 'bench', 'src', 'host-stats-config.ts'), '--mode', 'production', '--json', HOST_STATS_FILE],
+    { cwd: join(ROOT_DIR, 'host'), env: process.env },
+  );
+}
+
 function missing(base: string, markers: readonly string[]): string[] {
   return markers.filter((marker) => !existsSync(join(base, marker)));
 }
@@ -114,4 +126,7 @@ export function copyMonolith(): void {
   cpSync(join(RUN.federated, 'host', 'dist-server'), join(host, 'dist-server'), { recursive: true });
   const absent = missing(host, ['dist/index.html', 'dist/_app/builds/latest.json', 'dist-server/main.js']);
   if (absent.length > 0) throw new Error(`the monolith build is incomplete: missing ${absent.join(', ')}`);
+  // What the server-rendered monolith's host server reads as its remotes: the monolith's chunks
+  // and the federated remotes' prerendered pages (ssr-monolith.ts).
+  writeMonolithRemotes(join(host, 'dist'), RUN.federated, RUN.monolithRemotes, `${SSR_MONOLITH_ORIGIN}/`);
 }

@@ -1,20 +1,31 @@
 /** One cold load of a route, and one warm client-side navigation, in a throttled page. */
 import type { Browser, Page } from 'playwright-core';
-import { bodyBytes, isCode, succeeded, timed, type NetworkLog, type RecordedRequest } from './network-log';
-import { openThrottledPage } from './browser';
+import {
+  bodyBytes,
+  isCode,
+  reachedServer,
+  succeeded,
+  timed,
+  type NetworkLog,
+  type RecordedRequest,
+} from './network-log';
+import { openThrottledPage, THROTTLING } from './browser';
 import {
   armInPage,
   contentVisibleAt,
   contentVisibleInPage,
   idleInPage,
+  interactedInPage,
   PROBE_GLOBAL,
   readProbeInPage,
   shownTextInPage,
   timeOriginInPage,
   type ProbeState,
 } from './probe';
+import { floorMs } from './floor';
+import { interactionToNextPaint } from './inp';
 import { chainDepths, serialRoundTrips } from './round-trips';
-import { WARM, type MeasuredRoute } from './routes';
+import { WARM, type Interaction, type MeasuredRoute, type PageIds } from './routes';
 
 const LOAD_TIMEOUT_MS = 90_000;
 /** After the content shows: no request for this long, so that LCP and late requests settle. */
@@ -29,6 +40,10 @@ export interface ColdLoad {
   fcp: number;
   lcp: number;
   contentVisible: number;
+  /** The document as received: its response's headers and (gzip) body. */
+  htmlBytes: number;
+  /** ms: the least FCP the emulated network allows for those bytes (floor.ts). */
+  floor: number;
   /** Requests to blocked origins (the monolith's page never reaches the federated remotes). */
   blocked: number;
   /** Same-origin scripts the page's own HTML loads and those load directly (chain depth ≤ 3). */
@@ -44,6 +59,8 @@ export interface LoggedRequest {
   type: string;
   status?: number;
   blocked?: true;
+  /** Answered from the browser's caches (a preload's copy): not counted. */
+  fromCache?: true;
   sent: number;
   finished?: number;
   gzipBytes: number;
@@ -86,9 +103,12 @@ async function readProbe(page: Page): Promise<ProbeState & { timeOrigin: number 
   return { ...probe, timeOrigin };
 }
 
-/** Requests sent before `until` (ms since the time origin) that reached the server. */
+/**
+ * Requests sent before `until` (ms since the time origin) that reached the server: a preloaded
+ * script's second request, answered from the preload, costs no round trip and is not counted.
+ */
 function requestsBefore(requests: readonly RecordedRequest[], timeOrigin: number, until: number): RecordedRequest[] {
-  return requests.filter((request) => !request.blocked && request.sentAt - timeOrigin <= until);
+  return requests.filter((request) => reachedServer(request) && request.sentAt - timeOrigin <= until);
 }
 
 /**
@@ -100,14 +120,14 @@ export async function coldLoad(
   browser: Browser,
   target: Target,
   route: MeasuredRoute,
-  giftId: string,
+  ids: PageIds,
   options: { traceAsyncStacks?: boolean } = {},
 ): Promise<ColdLoad> {
   const session = await openThrottledPage(browser, route.selector, target.blockedOrigins, options);
   try {
     const { page, network } = session;
     const problems = watchProblems(page);
-    const url = `${target.origin}${route.path(giftId)}`;
+    const url = `${target.origin}${route.path(ids)}`;
     await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
     await waitForContent(page, url);
     await network.settle(QUIET_MS, SETTLE_TIMEOUT_MS);
@@ -116,10 +136,12 @@ export async function coldLoad(
     const before = requestsBefore(network.requests, probe.timeOrigin, visible);
     const scripts = before.filter((request) => request.kind === 'script' && succeeded(request));
     const chain = timed(before, probe.timeOrigin);
-    const reached = network.requests.filter((request) => !request.blocked);
+    const reached = network.requests.filter(reachedServer);
     // Over the whole load: the first scripts may still be loading when prerendered text shows.
     const depths = chainDepths(timed(reached, probe.timeOrigin));
     const pageOrigin = new URL(url).origin;
+    const documentRequest = reached.find((request) => request.resourceType === 'Document');
+    const htmlBytes = documentRequest?.transferBytes ?? Number.NaN;
     return {
       jsRequests: scripts.length,
       jsBytes: scripts.reduce((sum, request) => sum + bodyBytes(request), 0),
@@ -127,6 +149,8 @@ export async function coldLoad(
       fcp: probe.fcp ?? Number.NaN,
       lcp: probe.lcp ?? Number.NaN,
       contentVisible: visible,
+      htmlBytes,
+      floor: floorMs(htmlBytes, THROTTLING),
       blocked: network.requests.filter((request) => request.blocked).length,
       hostFirstScripts: reached
         .filter(
@@ -143,6 +167,7 @@ export async function coldLoad(
         type: request.resourceType,
         status: request.status,
         ...(request.blocked ? { blocked: true as const } : {}),
+        ...(request.fromCache ? { fromCache: true as const } : {}),
         sent: Math.round(request.sentAt - probe.timeOrigin),
         finished: request.finishedAt === undefined ? undefined : Math.round(request.finishedAt - probe.timeOrigin),
         gzipBytes: bodyBytes(request),
@@ -172,11 +197,14 @@ export interface WarmNavigation {
 }
 
 function codeRequests(requests: readonly RecordedRequest[]): number {
-  return requests.filter((request) => !request.blocked && isCode(request)).length;
+  return requests.filter((request) => reachedServer(request) && isCode(request)).length;
 }
 
 function urls(requests: readonly RecordedRequest[]): string[] {
-  return requests.map((request) => `${request.blocked ? 'blocked ' : ''}${request.resourceType} ${request.url}`);
+  return requests.map(
+    (request) =>
+      `${request.blocked ? 'blocked ' : ''}${request.fromCache ? 'cached ' : ''}${request.resourceType} ${request.url}`,
+  );
 }
 
 async function arm(page: Page, selector: string): Promise<void> {
@@ -211,7 +239,7 @@ export async function warmNavigation(browser: Browser, target: Target): Promise<
   try {
     const { page, network } = session;
     const problems = watchProblems(page);
-    const home = `${target.origin}${WARM.from.path('')}`;
+    const home = `${target.origin}${WARM.from.path({ giftId: '', redeemId: '' })}`;
     await page.goto(home, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
     await waitForContent(page, home);
     const beforeHover = await settled(page, network);
@@ -248,6 +276,48 @@ export async function warmNavigation(browser: Browser, target: Target): Promise<
         backForth: urls(network.requests.slice(afterClick, afterBackForth)),
       },
     };
+  } finally {
+    await session.close();
+  }
+}
+
+export interface InteractionRun {
+  /** ms: the interaction's latency to the next paint (inp.ts). */
+  inp: number;
+  problems: string[];
+}
+
+const INTERACTION_TIMEOUT_MS = 15_000;
+
+/**
+ * Loads the interaction's page cold and throttled, leaves it to settle (its scripts have taken
+ * the page over), does what comes before the measured interaction (filling the form), then
+ * the interaction itself, and reads its latency to the next paint from Event Timing.
+ */
+export async function interactionRun(
+  browser: Browser,
+  target: Target,
+  interaction: Interaction,
+  ids: PageIds,
+): Promise<InteractionRun> {
+  const route = interaction.route;
+  const session = await openThrottledPage(browser, route.selector, target.blockedOrigins);
+  try {
+    const { page, network } = session;
+    const problems = watchProblems(page);
+    const url = `${target.origin}${route.path(ids)}`;
+    await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+    await waitForContent(page, url);
+    await settled(page, network);
+    await interaction.prepare(page);
+    await page.evaluate(idleInPage);
+    await arm(page, route.selector);
+    await interaction.act(page);
+    await page.waitForFunction(interactedInPage, PROBE_GLOBAL, { timeout: INTERACTION_TIMEOUT_MS, polling: 100 });
+    // The entries of the interaction's other events (pointerup after pointerdown…) follow theirs.
+    await page.evaluate(idleInPage);
+    const probe = await readProbe(page);
+    return { inp: interactionToNextPaint(probe.events), problems };
   } finally {
     await session.close();
   }

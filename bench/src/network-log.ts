@@ -16,6 +16,11 @@ export interface RecordedRequest {
   failed: boolean;
   /** Failed because the bench blocked its origin. */
   blocked: boolean;
+  /**
+   * Answered by the browser's caches, never reaching the server: a script the page preloaded
+   * is requested again when it runs and answered from the preload's copy.
+   */
+  fromCache: boolean;
   /** Bytes of the response's headers as received. */
   headerBytes: number;
   /** Everything received for it, headers and encoded (gzip) body. */
@@ -58,6 +63,7 @@ export class NetworkLog {
         sentAt: epochMs,
         failed: false,
         blocked: false,
+        fromCache: false,
         headerBytes: 0,
         transferBytes: 0,
         initiatorUrls: [...(initiator.url ? [initiator.url] : []), ...stackUrls(initiator.stack)],
@@ -70,6 +76,11 @@ export class NetworkLog {
       if (!request) return;
       request.status = event.response.status;
       request.headerBytes = event.response.encodedDataLength;
+      if (event.response.fromDiskCache || event.response.fromPrefetchCache) request.fromCache = true;
+    });
+    cdp.on('Network.requestServedFromCache', (event) => {
+      const request = this.byId.get(event.requestId);
+      if (request) request.fromCache = true;
     });
     cdp.on('Network.loadingFinished', (event) => {
       const request = this.byId.get(event.requestId);
@@ -109,6 +120,11 @@ export class NetworkLog {
 /** The encoded (gzip) body: what was received less the response's headers. */
 export function bodyBytes(request: RecordedRequest): number {
   return Math.max(0, request.transferBytes - request.headerBytes);
+}
+
+/** Whether the request reached a server: not blocked, not answered from the browser's caches. */
+export function reachedServer(request: Pick<RecordedRequest, 'blocked' | 'fromCache'>): boolean {
+  return !request.blocked && !request.fromCache;
 }
 
 export function succeeded(request: RecordedRequest): boolean {

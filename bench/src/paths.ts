@@ -16,3 +16,8 @@ export const MONOLITH_BUILD_DIR = join(WORK_DIR, 'build', 'monolith');
 export const MONOLITH_EXPOSED_MODULES_FILE = join(WORK_DIR, 'build', 'monolith-src', 'exposed-modules.js');
 /** The copies that are served: other engineers may rebuild the packages' dist folders at any time. */
 export const RUN_DIR = join(WORK_DIR, 'run');
+/** Written into the monolith's build: each exposed module's scripts (bench/monolith/webpack.config.ts). */
+export const MONOLITH_CHUNKS_FILE = 'monolith-chunks.json';
+/** The host built again for its webpack stats (host-stats-config.ts), and the stats. */
+export const HOST_STATS_DIR = join(WORK_DIR, 'host-stats');
+export const HOST_STATS_FILE = join(HOST_STATS_DIR, 'stats.json');

@@ -24,6 +24,15 @@ export interface ProbeState {
   visibleInDom: number | null;
   /** The latest click anywhere in the page. */
   clickedAt: number | null;
+  /** Event Timing entries of interactions (interactionId > 0) since the probe was last armed. */
+  events: EventTimingEntry[];
+}
+
+/** What the bench keeps of a PerformanceEventTiming entry. */
+export interface EventTimingEntry {
+  name: string;
+  interactionId: number;
+  duration: number;
 }
 
 export const PROBE_GLOBAL = '__benchProbe';
@@ -31,7 +40,7 @@ export const PROBE_GLOBAL = '__benchProbe';
 export function probeScript(selector: string): string {
   return `(() => {
   const state = {
-    fcp: null, lcp: null, visiblePainted: null, visibleFrame: null, visibleInDom: null, clickedAt: null,
+    fcp: null, lcp: null, visiblePainted: null, visibleFrame: null, visibleInDom: null, clickedAt: null, events: [],
     selector: ${JSON.stringify(selector)}, mark: 'bench-content-1', armed: 1,
   };
   Object.defineProperty(window, ${JSON.stringify(PROBE_GLOBAL)}, { value: state, configurable: true });
@@ -44,6 +53,15 @@ export function probeScript(selector: string): string {
   }
   observe('paint', (entry) => { if (entry.name === 'first-contentful-paint') state.fcp = entry.startTime; });
   observe('largest-contentful-paint', (entry) => { state.lcp = entry.startTime; });
+  // Interaction to next paint, as web-vitals reads it: event entries of 16 ms and more that
+  // belong to an interaction (interactionId > 0); inp.ts reduces them.
+  try {
+    new PerformanceObserver((list) => list.getEntries().forEach((entry) => {
+      if (entry.interactionId > 0) state.events.push({ name: entry.name, interactionId: entry.interactionId, duration: entry.duration });
+    })).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  } catch (error) {
+    console.warn('bench probe: no event entries', error);
+  }
   observe('element', (entry) => {
     if (entry.identifier === state.mark && state.visiblePainted === null) state.visiblePainted = entry.startTime;
   });
@@ -74,7 +92,7 @@ export function probeScript(selector: string): string {
   addEventListener('click', () => { state.clickedAt = performance.now(); }, true);
   state.arm = (selector) => {
     state.armed += 1;
-    Object.assign(state, { selector, mark: 'bench-content-' + state.armed, visiblePainted: null, visibleFrame: null, visibleInDom: null });
+    Object.assign(state, { selector, mark: 'bench-content-' + state.armed, visiblePainted: null, visibleFrame: null, visibleInDom: null, events: [] });
     const armed = state.armed;
     requestAnimationFrame(() => onFrame(armed));
   };
@@ -112,6 +130,7 @@ export const readProbeInPage = pageFunction((global: string): ProbeState | null 
         visibleFrame: s.visibleFrame,
         visibleInDom: s.visibleInDom,
         clickedAt: s.clickedAt,
+        events: s.events,
       }
     : null;
 });
@@ -120,6 +139,12 @@ export const readProbeInPage = pageFunction((global: string): ProbeState | null 
 export const contentVisibleInPage = pageFunction((global: string): boolean => {
   const s = (window as unknown as ProbeWindow)[global];
   return !!s && (s.visibleFrame !== null || s.visibleInDom !== null);
+});
+
+/** True once the probe has seen an entry of a click since it was armed. */
+export const interactedInPage = pageFunction((global: string): boolean => {
+  const s = (window as unknown as ProbeWindow)[global];
+  return !!s && s.events.some((entry) => entry.name === 'click');
 });
 
 /** Starts watching for another route's content (a client-side navigation). */

@@ -1,4 +1,4 @@
-import { comparisonRows, count, ms, unmeasured, type Metric } from './report';
+import { comparisonRows, count, ms, ratioRows, unmeasured, type Metric } from './report';
 
 interface Run {
   lcp: number;
@@ -30,6 +30,30 @@ describe('comparisonRows', () => {
     expect(comparisonRows(METRICS, [], [{ lcp: 600, requests: 0 }])).toEqual([
       ['', 'LCP', '–', '600 ms', '–'],
       ['', 'requests', '–', '0', '–'],
+    ]);
+  });
+});
+
+describe('ratioRows', () => {
+  it("prints each build's median, then the first build's ratio to each other build", () => {
+    const federated = [{ lcp: 900, requests: 4 }];
+    const csr = [{ lcp: 1800, requests: 2 }];
+    const ssr = [{ lcp: 600, requests: 2 }];
+    expect(ratioRows(METRICS, [federated, csr, ssr], '/')).toEqual([
+      ['/', 'LCP', '900 ms', '1800 ms', '600 ms', '0.50×', '1.50×'],
+      ['', 'requests', '4', '2', '2', '2.00×', '2.00×'],
+    ]);
+  });
+
+  it('prints a dash for a build without runs, and for its ratio', () => {
+    expect(ratioRows(METRICS, [[{ lcp: 900, requests: 1 }], [], [{ lcp: 300, requests: 1 }]])[0]).toEqual([
+      '',
+      'LCP',
+      '900 ms',
+      '–',
+      '300 ms',
+      '–',
+      '3.00×',
     ]);
   });
 });

@@ -12,6 +12,8 @@ export const ms = (value: number) => `${Math.round(value)} ms`;
 export const count = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 export const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
+export const times = (value: number) => `${value.toFixed(2)}×`;
+
 function formatRatio(value: number | undefined): string {
   return value === undefined ? '–' : `${value.toFixed(2)}×`;
 }
@@ -55,4 +57,22 @@ export function comparisonRows<T>(
 
 export function heading(text: string): string {
   return `\n${text}\n${'='.repeat(text.length)}`;
+}
+
+/**
+ * One row per metric over several builds: each build's median, then the first build's ratio to
+ * each of the others (`federated`, `CSR monolith`, `SSR monolith` → fed/CSR, fed/SSR).
+ */
+export function ratioRows<T>(metrics: readonly Metric<T>[], builds: readonly (readonly T[])[], first = ''): string[][] {
+  return metrics.map((metric, index) => {
+    const medians = builds.map((runs) => median(runs.map(metric.of)));
+    const [own, ...others] = medians;
+    const show = (value: number | undefined) => (value === undefined ? '–' : metric.format(value));
+    return [
+      index === 0 ? first : '',
+      metric.label,
+      ...medians.map(show),
+      ...others.map((other) => formatRatio(ratio(own, other))),
+    ];
+  });
 }

@@ -11,6 +11,7 @@ import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { isPortInUse } from 'testbed/free-port';
 import { startServer, stopProcess, type RunningProcess } from 'testbed/process';
 import { logFile, RUN_DIR } from './paths';
+import type { PageIds } from './routes';
 
 export const BASE_PORT = 5300;
 /** Each remote as far from BASE_PORT as its default port is from 3000 (5301-5303), as the e2e tests do. */
@@ -22,6 +23,12 @@ export const PORTS = {
   >),
   api: BASE_PORT + 4,
   monolithHost: BASE_PORT + 10,
+  /** The same monolith build, server-rendered (./ssr-monolith.ts)… */
+  ssrMonolithHost: BASE_PORT + 11,
+  /** …and the bench's static server of its "remotes", which only that host's server reads. */
+  monolithRemotes: BASE_PORT + 12,
+  /** The bare server the host's page throughput is compared with (page-throughput.ts). */
+  barePage: BASE_PORT + 13,
   /** Lighthouse's chromium, for its DevTools protocol. */
   lighthouseDebugging: BASE_PORT + 90,
 };
@@ -33,6 +40,8 @@ export function originAt(port: number): string {
 
 export const FEDERATED_ORIGIN = originAt(PORTS.federatedHost);
 export const MONOLITH_ORIGIN = originAt(PORTS.monolithHost);
+export const SSR_MONOLITH_ORIGIN = originAt(PORTS.ssrMonolithHost);
+export const MONOLITH_REMOTES_ORIGIN = originAt(PORTS.monolithRemotes);
 export const API_ORIGIN = originAt(PORTS.api);
 export const REMOTE_ORIGINS: readonly string[] = REMOTE_NAMES.map((name) => originAt(PORTS[name]));
 
@@ -42,6 +51,8 @@ export const RUN = {
   monolith: join(RUN_DIR, 'monolith'),
   api: join(RUN_DIR, 'api'),
   apiData: join(RUN_DIR, 'api-data'),
+  /** What the server-rendered monolith's host server reads as its remotes (./ssr-monolith.ts). */
+  monolithRemotes: join(RUN_DIR, 'monolith-remotes'),
 };
 
 const READY_TIMEOUT_MS = 90_000;
@@ -72,8 +83,8 @@ function serverEnv(): Record<string, string> {
     API_PORT: String(PORTS.api),
     API_HOST: '127.0.0.1',
     API_BASE_URL: API_ORIGIN,
-    // The monolith's pages call the API from their own origin.
-    CORS_ORIGINS: MONOLITH_ORIGIN,
+    // The monoliths' pages call the API from their own origins.
+    CORS_ORIGINS: `${MONOLITH_ORIGIN},${SSR_MONOLITH_ORIGIN}`,
     PGLITE_DATA_DIR: RUN.apiData,
     GAME_WIN_RATE: '1',
     PLAYS_PER_VISITOR_PER_DAY: '1000',
@@ -115,9 +126,32 @@ async function serve(
   return { name, origin, process: started };
 }
 
-export type ServerGroup = 'federated' | 'monolith';
+export type ServerGroup = 'federated' | 'monolith' | 'ssr-monolith';
+
+/** The server-rendered monolith's host: its remotes are the monolith's own files (./ssr-monolith.ts). */
+function ssrMonolithEnv(): Record<string, string> {
+  return {
+    HOST_PORT: String(PORTS.ssrMonolithHost),
+    REMOTE_ORIGINS: `${MONOLITH_REMOTES_ORIGIN},${SSR_MONOLITH_ORIGIN}`,
+    ...Object.fromEntries(
+      REMOTE_NAMES.map((name) => [REMOTES[name].urlEnv, `${MONOLITH_REMOTES_ORIGIN}/${name}/mf-manifest.json`]),
+    ),
+  };
+}
 
 function startGroup(group: ServerGroup): Promise<Server>[] {
+  if (group === 'ssr-monolith') {
+    return [
+      serve(
+        'ssr-monolith-host',
+        join(RUN.monolith, 'host'),
+        'dist-server/main.js',
+        PORTS.ssrMonolithHost,
+        '/healthz',
+        ssrMonolithEnv(),
+      ),
+    ];
+  }
   if (group === 'monolith') {
     // The monolith is the client-rendered baseline: its server reads no remote, so its pages
     // carry neither the remotes' preloads nor their prerendered text.
@@ -173,4 +207,49 @@ export async function winGift(): Promise<string> {
   const result = JSON.parse(body) as { outcome?: string; gift?: { giftId?: string } };
   if (result.outcome !== 'win' || !result.gift?.giftId) throw new Error(`expected a win, got ${body}`);
   return result.gift.giftId;
+}
+
+/** A redeem session for `giftId` through the API, as the browser tests open one. */
+export async function openRedeem(giftId: string): Promise<string> {
+  const response = await fetch(`${API_ORIGIN}/api/gifts/${giftId}/redeems`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: '{}',
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = await response.text();
+  if (response.status !== 200 && response.status !== 201) {
+    throw new Error(`POST /api/gifts/${giftId}/redeems answered HTTP ${response.status}: ${body}`);
+  }
+  const redeemId = (JSON.parse(body) as { redeemId?: string }).redeemId;
+  if (!redeemId) throw new Error(`expected a redeem session, got ${body}`);
+  return redeemId;
+}
+
+/** A fresh gift and a redeem session for it: the ids the data pages' paths take. */
+export async function freshIds(): Promise<PageIds> {
+  const giftId = await winGift();
+  return { giftId, redeemId: await openRedeem(giftId) };
+}
+
+/** The id of the element that carries a prerendered page's data (shared/src/page-data.ts). */
+const PRERENDER_STATE_ELEMENT = 'id="gift-box-prerender-state"';
+
+/**
+ * Until the server-rendered monolith's host has read its "remotes" (it reads them at start,
+ * without holding its pages up): its page of `/about` then carries the prerendered page's data.
+ */
+export async function waitForSsrMonolith(timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const html = await fetch(`${SSR_MONOLITH_ORIGIN}/about`).then(
+      (response) => response.text(),
+      () => '',
+    );
+    if (html.includes(PRERENDER_STATE_ELEMENT)) return;
+    if (Date.now() > deadline) {
+      throw new Error(`the server-rendered monolith's /about carries no prerendered page after ${timeoutMs / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

@@ -1,0 +1,33 @@
+/**
+ * The reference for the host's page throughput (page-throughput.ts): a bare Node http server
+ * answering every GET with one recorded answer of the host's server, its status, headers and
+ * body as they were (BENCH_PAGE_FILE: JSON of { status, headers, body (base64) }), and nothing
+ * else: no routing, no rendering, no compression. GET /healthz answers 200. Listens on
+ * 127.0.0.1:BENCH_PORT.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+interface RecordedPage {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const page = JSON.parse(readFileSync(process.env.BENCH_PAGE_FILE ?? '', 'utf8')) as RecordedPage;
+const body = Buffer.from(page.body, 'base64');
+const port = Number(process.env.BENCH_PORT);
+
+const server = createServer((request, response) => {
+  if (request.url === '/healthz') {
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    return;
+  }
+  response.writeHead(page.status, page.headers).end(body);
+});
+server.keepAliveTimeout = 65_000;
+
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+server.listen(port, '127.0.0.1');

@@ -1,0 +1,91 @@
+/**
+ * The host's page throughput: autocannon (closed loop, as bench/api's `saturate`) against the
+ * host's server for a page, then against a bare Node server (bare-page-server.ts) sending the
+ * answer the host's server gave for it, the same status, headers and bytes, on the same
+ * machine; the ratio says how much of a bare server's rate the host's rendering leaves.
+ * autocannon sends no Accept-Encoding, so both send the page uncompressed.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { startServer, stopProcess } from 'testbed/process';
+import { saturate } from '../api/load';
+import { logFile, WORK_DIR } from './paths';
+
+export interface PageThroughput {
+  path: string;
+  bytes: number;
+  hostRps: number;
+  bareRps: number;
+  failures: number;
+}
+
+/** Headers that belong to one connection or one moment, which the bare server leaves to Node. */
+const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** The host's answer for `url`, as autocannon gets it (no Accept-Encoding). */
+function record(url: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { accept: 'text/html' } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value === undefined || PER_RESPONSE.has(name)) continue;
+          headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+      response.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The bare server for a recorded page, on `port` (the bench's range). */
+function startBare(file: string, port: number) {
+  return startServer({
+    name: 'the bare page server',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(__dirname, 'bare-page-server.ts')],
+    cwd: __dirname,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', BENCH_PORT: String(port), BENCH_PAGE_FILE: file },
+    output: logFile('bare-page-server'),
+    exitWithParent: true,
+    health: `http://127.0.0.1:${port}/healthz`,
+    readyTimeoutMs: 30_000,
+  });
+}
+
+export async function pageThroughput(
+  origin: string,
+  barePort: number,
+  path: string,
+  options: { connections: number; seconds: number },
+): Promise<PageThroughput> {
+  const page = await record(`${origin}${path}`);
+  if (page.status !== 200) throw new Error(`${origin}${path} answered HTTP ${page.status}`);
+  const host = await saturate(`${origin}${path}`, options);
+  const dir = join(WORK_DIR, 'throughput');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${path.replace(/\W+/g, '-') || 'home'}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({ status: page.status, headers: page.headers, body: page.body.toString('base64') }),
+  );
+  const bare = await startBare(file, barePort);
+  try {
+    const reference = await saturate(`http://127.0.0.1:${barePort}${path}`, options);
+    return {
+      path,
+      bytes: page.body.length,
+      hostRps: host.rps,
+      bareRps: reference.rps,
+      failures: host.failures + reference.failures,
+    };
+  } finally {
+    await stopProcess(bare);
+  }
+}
