@@ -1,6 +1,7 @@
 /**
  * The bench still measures: `npm run bench -- --check`, its smoke run (one cold load of
- * /gifts/{id} and one warm navigation, for the federated build and the monolith), on the builds
+ * /redeem/{id} for the federated build and both monoliths, client- and server-rendered, one warm
+ * navigation, one of each interaction and a short throughput run), on the builds
  * this run made, under the strict Content-Security-Policy the pages send. A bench that stops
  * measuring (a probe the policy refuses, a figure gone missing) exits non-zero and fails here.
  * Its own servers are on 5300-5399 (bench/src/servers.ts), so only one runs at a time.
@@ -14,7 +15,7 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // The bench starts its own servers and browser: none of the suite's.
 test.use({ serverOptions: { only: [] } });
 
-test('the bench measures both builds of one page, cold and warm, and says so', async () => {
+test('the bench measures every build of one page, cold and warm, and says so', async () => {
   // It builds the monolith (15 s on a quiet machine) and starts an API on a new database.
   test.setTimeout(300_000);
   const result = await runCommand(NPM, ['run', '--silent', 'bench', '--', '--check'], ROOT_DIR);
