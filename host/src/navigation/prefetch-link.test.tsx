@@ -1,5 +1,4 @@
 import { act, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { createRequestActivity } from 'shared/browser/api/activity';
 import { AppServicesContext, type AppServices } from '../app-services';
@@ -85,12 +84,5 @@ describe('PrefetchLink', () => {
     await act(async () => firstContent.markShown());
     FakeIntersectionObserver.show(link, false);
     expect(prefetch).not.toHaveBeenCalled();
-  });
-
-  it("prefetches the page's own files on hover or focus at once: the visitor is about to click", async () => {
-    const { prefetch, link } = renderLink(createContentSignal());
-    await userEvent.hover(link);
-    expect(prefetch).toHaveBeenCalledWith('gifts', 'GamePage');
-    expect(prefetch).not.toHaveBeenCalledWith('gifts');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * A navigation link that fetches its route's remote ahead of the click: the remote's entry when
- * the link is visible (on idle, once the route's own page is on screen: nothing speculative
- * competes with it), the page's own files when it is hovered or focused.
+ * A navigation link that fetches its route's remote ahead of the click: the remote's manifest and
+ * entry when the link is visible (on idle, once the route's own page is on screen: nothing
+ * speculative competes with it). Pointing at it, focusing or pressing it fetches the page itself,
+ * as for every link (link-intent.tsx).
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { NavLink, type NavLinkProps } from 'react-router-dom';
@@ -42,8 +43,5 @@ export function PrefetchLink({ to, ...props }: NavLinkProps & { to: string }) {
     };
   }, [firstContent, remotes, route]);
 
-  const prefetchPage = () => {
-    if (route) remotes.prefetch(route.remote, route.module);
-  };
-  return <NavLink ref={ref} to={to} onMouseEnter={prefetchPage} onFocus={prefetchPage} {...props} />;
+  return <NavLink ref={ref} to={to} {...props} />;
 }

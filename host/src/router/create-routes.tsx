@@ -4,6 +4,7 @@ import { FatalError } from '../errors/fatal-error';
 import { RouteError } from '../errors/route-error';
 import { LAYOUTS } from '../layouts/layouts';
 import { ContentShown } from '../navigation/first-content';
+import { LinkIntent } from '../navigation/link-intent';
 import { PageLoading } from '../navigation/page-loading';
 import { NOT_FOUND_TITLE } from '../route-table/error-titles';
 import type { RouteHandle } from '../route-table/route-handle';
@@ -40,9 +41,17 @@ export function createRoutes(services: LoaderServices): RouteObject[] {
     handle: { title: NOT_FOUND_TITLE } satisfies RouteHandle,
   };
 
+  // Around every page: what the visitor's pointer, focus or press says they will open next.
+  const Root = () => (
+    <>
+      <LinkIntent data={services} />
+      <RootFrame />
+    </>
+  );
+
   return [
     {
-      Component: RootFrame,
+      Component: Root,
       errorElement: <FatalError />,
       HydrateFallback: PageLoading,
       children: (Object.keys(LAYOUTS) as LayoutName[]).map((layout) => ({

@@ -1,0 +1,99 @@
+import { fireEvent, render, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ApiClient } from 'shared/api/client';
+import type { GiftView } from 'shared/api/contract';
+import { apiQueryKeys } from 'shared/browser/api/query-keys';
+import { createRequestActivity } from 'shared/browser/api/activity';
+import { createTestQueryClient } from 'shared/testing/query-client';
+import { AppServicesContext, type AppServices } from '../app-services';
+import { matchRoute } from '../route-table/route-table';
+import { prefetchRouteData } from '../router/route-data';
+import { LinkIntent } from './link-intent';
+
+const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
+const gift: GiftView = {
+  giftId: GIFT_ID,
+  prize: {
+    id: 'cinema',
+    name: 'Cinema ticket',
+    description: 'One seat.',
+    value: { label: 'One seat' },
+    icon: 'mdi:movie-open',
+  },
+  status: 'available',
+  createdAt: '2026-11-22T12:00:00.000Z',
+  expiresAt: '2026-12-22T12:00:00.000Z',
+  redeemedAt: null,
+};
+
+function renderLinks(links: Record<string, string>) {
+  const prefetch = jest.fn();
+  const getGift = jest.fn(() => Promise.resolve(gift));
+  const data = { api: { getGift } as unknown as ApiClient, queryClient: createTestQueryClient() };
+  const services = {
+    remotes: { load: jest.fn(), prefetch, reset: jest.fn() },
+    versionCheck: { start: jest.fn(), stop: jest.fn(), poll: jest.fn(), trackRemote: jest.fn(), isStale: () => false },
+    reloadOnce: () => false,
+    apiActivity: createRequestActivity(),
+  } satisfies AppServices;
+  const view = render(
+    <AppServicesContext.Provider value={services}>
+      <LinkIntent data={data} />
+      {Object.entries(links).map(([name, href]) => (
+        <a key={name} href={href}>
+          <span>{name}</span>
+        </a>
+      ))}
+    </AppServicesContext.Provider>,
+  );
+  const link = (name: string) => view.getByText(name);
+  return { prefetch, getGift, data, link, view };
+}
+
+describe('LinkIntent', () => {
+  it("starts a page's code when a link to it is pointed at or focused, from anywhere in the page", async () => {
+    const { prefetch, getGift, link } = renderLinks({ Play: '/game', 'Your gift': `/gifts/${GIFT_ID}` });
+    await userEvent.hover(link('Play'));
+    expect(prefetch).toHaveBeenCalledWith('gifts', 'GamePage');
+
+    link('Your gift').closest('a')?.focus();
+    expect(prefetch).toHaveBeenCalledWith('gifts', 'GiftPage');
+    // Pointing is not pressing: the gift is not asked for (it would count as a view).
+    expect(getGift).not.toHaveBeenCalled();
+  });
+
+  it("starts a page's data too when its link is pressed, and the navigation that follows does not ask again", async () => {
+    const { prefetch, getGift, data, link } = renderLinks({ 'Your gift': `/gifts/${GIFT_ID}` });
+    fireEvent.pointerDown(link('Your gift'));
+    fireEvent.touchStart(link('Your gift'));
+    expect(prefetch).toHaveBeenCalledWith('gifts', 'GiftPage');
+    expect(getGift).toHaveBeenCalledTimes(1);
+    expect(getGift).toHaveBeenCalledWith(GIFT_ID);
+    // Answered before the click: the navigation uses that answer.
+    await waitFor(() => expect(data.queryClient.getQueryData(apiQueryKeys.gift(GIFT_ID))).toEqual(gift));
+
+    const match = matchRoute(`/gifts/${GIFT_ID}`);
+    if (!match) throw new Error('no route for the gift page');
+    prefetchRouteData(match.route, match.params, data);
+    expect(getGift).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for nothing for a link to another site, to no page, or to an id the route refuses', () => {
+    const { prefetch, getGift, link } = renderLinks({
+      Elsewhere: 'https://elsewhere.example/game',
+      Nowhere: '/no-such-page',
+      Malformed: '/gifts/not-an-id',
+    });
+    for (const name of ['Elsewhere', 'Nowhere', 'Malformed']) fireEvent.pointerDown(link(name));
+    expect(prefetch).not.toHaveBeenCalled();
+    expect(getGift).not.toHaveBeenCalled();
+  });
+
+  it('stops listening when it leaves the page', () => {
+    const { prefetch, link, view } = renderLinks({ Play: '/game' });
+    const play = link('Play').closest('a') as HTMLAnchorElement;
+    view.rerender(<a href="/game">Play</a>);
+    fireEvent.pointerDown(play);
+    expect(prefetch).not.toHaveBeenCalled();
+  });
+});
