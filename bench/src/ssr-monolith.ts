@@ -11,7 +11,12 @@
  *   MONOLITH_CHUNKS_FILE), their integrity, and a public path at the monolith's own origin, so
  *   the host's server preloads the monolith's chunks, from the page's origin;
  * - `prerender/*`: the federated remote's prerendered pages, their build id set to the
- *   monolith's, so the monolith's page takes the markup over with its data as the remote's does.
+ *   monolith's, so the monolith's page takes the markup over with its data as the remote's does;
+ * - the remote's render bundle (`prerender/render.js` and its styles), with which the host's
+ *   server renders the data pages (a gift, a redeem session) per request: the same source as the
+ *   monolith's pages, so their markup is what the monolith's code takes over. The host's server
+ *   reads it at the manifest's public path, so it is copied into the monolith's served build, at
+ *   `_remotes/{remote}/prerender/`, and its digest goes into the manifest.
  *
  * The manifest preload the host's server writes points at the bench's static server, which the
  * page does not reach (a blocked origin, as the federated remotes are for the monolith).
@@ -45,6 +50,8 @@ export function monolithManifest(
   chunks: MonolithChunks,
   publicPath: string,
   integrityOf: (file: string) => string,
+  /** Files besides the chunks whose digest the manifest gives (the render bundle). */
+  extraFiles: readonly string[] = [],
 ): MonolithManifest | undefined {
   const exposes = Object.keys(REMOTES[remote].exposes).flatMap((module) => {
     const files = chunks[`${remote}/${module}`];
@@ -52,7 +59,7 @@ export function monolithManifest(
   });
   const entry = exposes[0]?.assets.js.sync[0];
   if (entry === undefined) return undefined;
-  const files = [...new Set(exposes.flatMap((expose) => expose.assets.js.sync))];
+  const files = [...new Set([...exposes.flatMap((expose) => expose.assets.js.sync), ...extraFiles])];
   return {
     name: remote,
     metaData: { publicPath, remoteEntry: { name: entry, path: '', type: 'global' } },
@@ -92,12 +99,16 @@ export function writeMonolithRemotes(
     const dir = join(outDir, remote);
     mkdirSync(join(dir, 'builds'), { recursive: true });
     writeFileSync(join(dir, 'builds', 'latest.json'), JSON.stringify({ id: buildId }));
-    const manifest = monolithManifest(remote, chunks, publicPath, (file) => sha384(join(monolithDist, file)));
-    if (manifest) writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify(manifest));
     const prerender = join(federatedDir, REMOTES[remote].packageDir, 'dist', 'prerender');
+    const renderScript = existsSync(prerender) ? copyRenderBundle(remote, prerender, monolithDist) : undefined;
+    const integrityOf = (file: string) => sha384(join(monolithDist, file));
+    const extra = renderScript ? [renderScript] : [];
+    const manifest = monolithManifest(remote, chunks, publicPath, integrityOf, extra);
+    if (manifest) writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify(manifest));
     if (!existsSync(prerender)) continue;
     mkdirSync(join(dir, 'prerender'), { recursive: true });
     for (const name of readdirSync(prerender)) {
+      if (RENDER_FILES.includes(name)) continue;
       if (name.endsWith('.json')) {
         const published: unknown = JSON.parse(readFileSync(join(prerender, name), 'utf8'));
         writeFileSync(join(dir, 'prerender', name), JSON.stringify(asMonolithPrerender(published, buildId)));
@@ -106,6 +117,25 @@ export function writeMonolithRemotes(
       }
     }
   }
+}
+
+/** The render bundle and its styles, as the host's server reads them (host/server/remote-renderers.ts). */
+const RENDER_FILES = ['render.js', 'render.css'];
+
+/** Where the monolith's served build holds a remote's render bundle, from its root. */
+export function renderBundleDir(remote: RemoteName): string {
+  return `_remotes/${remote}/prerender`;
+}
+
+/** Copies the federated remote's render bundle into the monolith's build; the script's path, if there is one. */
+function copyRenderBundle(remote: RemoteName, prerender: string, monolithDist: string): string | undefined {
+  if (!existsSync(join(prerender, RENDER_FILES[0] ?? ''))) return undefined;
+  const dir = renderBundleDir(remote);
+  mkdirSync(join(monolithDist, dir), { recursive: true });
+  for (const name of RENDER_FILES) {
+    if (existsSync(join(prerender, name))) cpSync(join(prerender, name), join(monolithDist, dir, name));
+  }
+  return `${dir}/${RENDER_FILES[0]}`;
 }
 
 const TYPES: Record<string, string> = { '.json': 'application/json', '.css': 'text/css' };
