@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { isPortInUse, waitForPortFree } from 'testbed/free-port';
 import { startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
+import { prepareApiData } from './api-data';
 import {
   API_DATA_DIR,
   HOST_ORIGIN,
@@ -195,12 +196,15 @@ async function launch(name: ServerName, options: StartOptions): Promise<RunningS
   lastEnv.set(name, overrides);
   const settings = Object.keys(overrides).length ? ` with ${JSON.stringify(overrides)}` : '';
   const logFile = logFileOf(name);
+  const env = serverEnv(overrides);
+  // The worker's own data folder starts as the run's initialised cluster (api-data.ts).
+  if (name === 'api' && env.PGLITE_DATA_DIR === API_DATA_DIR && !env.DATABASE_URL) prepareApiData(API_DATA_DIR);
   const started = startProcess({
     name: `${name} server`,
     command: process.execPath,
     args: ['--enable-source-maps', spec.bundle],
     cwd: options.packageDir ?? join(ROOT_DIR, spec.packageDir),
-    env: serverEnv(overrides),
+    env,
     output: {
       file: logFile,
       append: true,
