@@ -255,3 +255,50 @@ test.describe('the content remote down', () => {
     }
   });
 });
+
+test.describe('the gift page, rendered on the host server with its data', () => {
+  test('holds the gift in its HTML; the app takes it over without asking for it again or moving, and Redeem works', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    const path = `/gifts/${gift.giftId}`;
+    const { prize } = (await (await fetch(`${originOf('api')}/api/gifts/${gift.giftId}`)).json()) as {
+      prize: { name: string };
+    };
+    const response = await fetch(`${HOST_ORIGIN}${path}`, { headers: { Accept: 'text/html' } });
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(html).toContain('<div id="root" data-prerendered="GiftPage">');
+    expect(html).toContain(`<span class="p-gift__title">${prize.name}</span>`);
+    expect(html).toMatch(/<p class="p-gift__value">[^<]+<\/p>/);
+    expect(html).toContain('<p class="p-gift__badge">Ready to redeem</p>');
+    expect(html).toContain('>Redeem</button>');
+
+    await watchLayoutShifts(page);
+    const giftReads: string[] = [];
+    page.on('request', (request: Request) => {
+      if (request.method() === 'GET' && request.url().endsWith(`/api/gifts/${gift.giftId}`))
+        giftReads.push(request.url());
+    });
+    expect(await visit(page, path)).toBe(200);
+    const shown = await waitForRenderedPage(page);
+    expect(shown.heading).toContain(prize.name);
+    const shifts = await layoutShiftsSoFar(page);
+    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.0001);
+    expect(giftReads).toEqual([]);
+
+    await page.getByRole('button', { name: 'Redeem', exact: true }).click();
+    await page.waitForURL(/\/redeem\/[A-Za-z0-9_-]{24}$/);
+    await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
+    expect(watch.documentLoads()).toBe(1);
+    expect(watch.problems()).toEqual([]);
+  });
+
+  test('an unknown gift is a 404 page', async () => {
+    const response = await fetch(`${HOST_ORIGIN}/gifts/AAAAAAAAAAAAAAAAAAAAAAAA`, { headers: { Accept: 'text/html' } });
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('data-prerendered');
+  });
+});

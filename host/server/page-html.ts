@@ -140,7 +140,9 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
         console.error(`[host] prerendering ${pathname} failed`, error);
       }
     }
-    const preloads = route ? routePreloads(route, remote, root !== undefined) : [];
+    // A page rendered with the visitor's data has buttons to take over soon (Redeem): its remote's
+    // shared copies are preloaded as for a page its remote draws.
+    const preloads = route ? routePreloads(route, remote, root !== undefined && !rendered) : [];
     const robots = noindex ? [`<meta name="robots" content="${NOINDEX}">`] : [];
     const head = [...robots, ...connections, ...preloads, configElement, ...styles];
     const title = `<title>${escapeText(documentTitle(errorTitle ?? route?.title))}</title>`;
