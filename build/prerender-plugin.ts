@@ -16,7 +16,7 @@
  * the router and TanStack Query inside, nothing left to `require`) as `prerender/render.js`, with
  * its styles as `prerender/render.css`. Being a script of the build, its digest is in the
  * manifest's `integrity`, which the host's server checks before it evaluates it
- * (docs/decisions/0027-data-pages-rendered-by-the-host-server.md).
+ * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

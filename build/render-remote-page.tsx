@@ -5,7 +5,7 @@
  * data is in its cache, and the query cache it was rendered from. A remote's
  * `build/render-pages.tsx` calls it; the prerender plugin bundles that file, self-contained, as
  * `prerender/render.js`, which the host's server evaluates once per build
- * (docs/decisions/0027-data-pages-rendered-by-the-host-server.md).
+ * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
  */
 import { dehydrate, QueryClientProvider, type DehydratedState, type QueryKey } from '@tanstack/react-query';
 import type { ComponentType } from 'react';

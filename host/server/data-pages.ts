@@ -2,7 +2,7 @@
  * The data of a page the host's server renders with it (the registry's `serverData` routes: a
  * gift, a redeem session), read from the API per request on the visitor's behalf: their cookie
  * and their address go with it, so the answer, the API's limits and its analytics are theirs, as
- * if their browser had asked (docs/decisions/0027-data-pages-rendered-by-the-host-server.md).
+ * if their browser had asked (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
  * The wait is bounded; a slow, failing or refusing API means the page is rendered in the
  * browser, as before, never an error.
  */

@@ -4,7 +4,7 @@
  * route's remote (manifest, remoteEntry.js, the page's own scripts), and, for a prerendered
  * page, its markup inside the host's frame with the styles it needs, so its text is on screen
  * before any script runs (docs/decisions/0015-host-server-starts-the-page.md); a page rendered
- * per request with the visitor's data the same way (0027-data-pages-rendered-by-the-host-server.md).
+ * per request with the visitor's data the same way (0028-data-pages-rendered-by-the-host-server.md).
  */
 import { REMOTE_NAMES, type RemoteName } from 'shared/remotes';
 import {

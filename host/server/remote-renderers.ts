@@ -1,7 +1,7 @@
 /**
  * A remote's render bundle (`prerender/render.js`): the code that renders its data pages (a gift,
  * a redeem session) on the host's server per request, with the visitor's data from the API
- * (docs/decisions/0027-data-pages-rendered-by-the-host-server.md). It is run only when its bytes
+ * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md). It is run only when its bytes
  * have the digest the remote's manifest gives for it, once per build, in a `node:vm` context of
  * its own: no `require`, no `process`, no file system, no network, no timers, only what React's
  * server renderer needs. That is containment, not a security boundary; the same team's code

@@ -29,7 +29,7 @@ function trackView(gift: GiftView): GiftView {
  * Each answer is a view of the gift: reported once per answer, by prize and status, never by id.
  * A page the host's server rendered with the gift starts with that answer, reported as the view
  * it is, and fresh until something replaces it: the route's loader and the page do not ask again
- * (docs/decisions/0027-data-pages-rendered-by-the-host-server.md).
+ * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
  */
 export function giftQueryOptions(api: ApiClient, giftId: string) {
   const queryKey = apiQueryKeys.gift(giftId);

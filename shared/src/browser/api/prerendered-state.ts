@@ -74,7 +74,7 @@ const taken = new Set<string>();
 
 /**
  * The API's answer for `queryKey` that the host's server rendered the page with (a gift, a redeem
- * session: docs/decisions/0027-data-pages-rendered-by-the-host-server.md), once per page load: a
+ * session: docs/decisions/0028-data-pages-rendered-by-the-host-server.md), once per page load: a
  * later visit of the same page in this document asks the API as usual. Unlike a prerendered page's
  * text, it is the API's, not a build's, so any build of the remote may use it.
  */
