@@ -1,0 +1,59 @@
+/**
+ * Intent preloading (docs/decisions/0016): pointing at a link fetches its page's code (the page's
+ * chunks and the remote's copies of the shared modules the page lacks, at once), so the click
+ * itself waits for no code; and no script is ever fetched twice.
+ */
+import type { Page, Request } from '@playwright/test';
+import { followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { expect, test } from '../support/fixtures';
+import { originOf } from '../support/test-env';
+
+const GIFTS_ORIGIN = originOf('gifts');
+
+/** Scripts and federation manifests: what a page's code is made of. */
+function isCode(request: Request): boolean {
+  return request.resourceType() === 'script' || new URL(request.url()).pathname.endsWith('/mf-manifest.json');
+}
+
+/** Every code request of the page, in order, and how many are still on their way. */
+function recordCode(page: Page) {
+  const requested: string[] = [];
+  let inFlight = 0;
+  const done = (request: Request) => {
+    if (isCode(request)) inFlight -= 1;
+  };
+  page.on('request', (request) => {
+    if (!isCode(request)) return;
+    requested.push(request.url());
+    inFlight += 1;
+  });
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return { requested, inFlight: () => inFlight };
+}
+
+test('hovering Play fetches the game, so the click needs no code request; no script is fetched twice', async ({
+  page,
+  watch,
+}) => {
+  const code = recordCode(page);
+  expect(await visit(page, '/')).toBe(200);
+  await waitForRenderedPage(page);
+  // The visible links' prefetches (the remotes' manifests and entries) are done.
+  await page.waitForLoadState('networkidle');
+
+  await navLink(page, 'Play').hover();
+  // The hover's downloads: the game's own chunk among them, then nothing on its way.
+  await expect
+    .poll(() => code.requested.some((url) => url.includes('__federation_expose_GamePage')) && code.inFlight() === 0)
+    .toBe(true);
+
+  const beforeClick = code.requested.length;
+  await followLink(page, navLink(page, 'Play'), '/game');
+  const afterClick = code.requested.slice(beforeClick).filter((url) => url.startsWith(GIFTS_ORIGIN));
+  expect(afterClick).toEqual([]);
+
+  const repeated = code.requested.filter((url, index) => code.requested.indexOf(url) !== index);
+  expect(repeated).toEqual([]);
+  expect(watch.problems()).toEqual([]);
+});
