@@ -20,10 +20,17 @@ import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
-import { matchRoute, resolvePath, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
+import { matchRoute, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
 import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
-import { createPageCache, createTemplateReader, pageKey, type CachedPage, type PageCache } from './page-cache';
+import {
+  createPageCache,
+  createPathResolver,
+  createTemplateReader,
+  pageKey,
+  type CachedPage,
+  type PageCache,
+} from './page-cache';
 import { createPageHtml } from './page-html';
 import { configAtHostname, isValidHost, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
 import type { RemoteSnapshot, RemoteSources } from './remote-sources';
@@ -173,6 +180,7 @@ export function createHostHandler({
   }
 
   const readTemplate = createTemplateReader(join(root, 'index.html'));
+  const resolvePath = createPathResolver();
 
   /**
    * The page for a path, the same for every visitor: rendered the first time, then reused until
@@ -267,9 +275,10 @@ export function createHostHandler({
     }
     const noindex = isPrivatePath(pathname);
     if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
-    const relativePath = safeRelativePath(req.url);
-    if (relativePath && relativePath !== 'index.html' && (await sendFile(req, res, root, relativePath))) return;
     const resolved = resolvePath(pathname);
+    // A route's page is never a built file: only a path that names no page is looked for in the build.
+    const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;
+    if (relativePath && relativePath !== 'index.html' && (await sendFile(req, res, root, relativePath))) return;
     // A missing script or stylesheet must fail as such, never as a page.
     if (resolved instanceof HttpError && !wantsHtml(req)) {
       sendText(res, 404, 'Not found');

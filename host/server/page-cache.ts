@@ -10,7 +10,8 @@
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { prepareBody, type PreparedBody } from 'server/static-server';
-import type { RouteDefinition } from '../src/route-table/route-table';
+import { HttpError } from 'shared/http-error';
+import { resolvePath, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
 import type { RemoteSnapshot } from './remote-sources';
 
 /**
@@ -98,11 +99,15 @@ function stampOf(stats: Stats): string {
 /**
  * The built index.html as it is now, read again only when it has changed, for the pages'
  * template; undefined while there is none (the host is not built). Requests that arrive while a
- * look at the file is under way share it: one `stat` serves them all.
+ * look at the file is under way, or in the same turn of the event loop as its answer, share it:
+ * one `stat` serves a burst of requests, and a request that comes after a change sees it.
  */
 export function createTemplateReader(file: string): () => Promise<string | undefined> {
   let last: { stamp: string; text: string } | undefined;
   let looking: Promise<string | undefined> | undefined;
+  const lookAgain = () => {
+    looking = undefined;
+  };
 
   async function look(): Promise<string | undefined> {
     try {
@@ -116,9 +121,35 @@ export function createTemplateReader(file: string): () => Promise<string | undef
   }
 
   return () => {
-    looking ??= look().finally(() => {
-      looking = undefined;
-    });
+    if (!looking) {
+      looking = look();
+      void looking.then(() => setImmediate(lookAgain));
+    }
     return looking;
+  };
+}
+
+/** Paths whose route is remembered, the least recently asked dropped first (a path is the client's to choose). */
+export const MAX_RESOLVED_PATHS = 512;
+
+/**
+ * `resolvePath`, remembered for the most recent paths of pages: the route table's matching ranks
+ * every route again on each call, and a page sent from the cache costs less than that. A path
+ * that names no page is resolved each time and not kept.
+ */
+export function createPathResolver(max = MAX_RESOLVED_PATHS): (pathname: string) => RouteMatch | HttpError {
+  const pages = new Map<string, RouteMatch>();
+  return (pathname) => {
+    const known = pages.get(pathname);
+    if (known) {
+      pages.delete(pathname);
+      pages.set(pathname, known);
+      return known;
+    }
+    const resolved = resolvePath(pathname);
+    if (resolved instanceof HttpError) return resolved;
+    if (pages.size >= max) pages.delete(pages.keys().next().value as string);
+    pages.set(pathname, resolved);
+    return resolved;
   };
 }
