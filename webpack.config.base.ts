@@ -243,13 +243,6 @@ export function sharedSingletons(pkg: PackageJson): Record<string, SharedSinglet
   };
 }
 
-/**
- * Shared modules the host provides but imports only after its start (its first script leaves them
- * out): the runtime configuration's schema, with zod, is needed only for a configuration fetched
- * from `/config.json` (host/src/config/load-config.ts).
- */
-export const HOST_LATER_SHARED: readonly string[] = ['shared/runtime-config'];
-
 export function createWebpackConfig(options: FederatedAppOptions) {
   return (_env: unknown, argv: Argv): Configuration & { devServer?: DevServerConfiguration } => {
     const production = argv.mode !== 'development';
@@ -333,15 +326,8 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           remotes: {},
           // The host's copies are eager, in its main.js: the page starts without a detour through
           // a chunk per singleton. A remote's stay lazy, fetched only when the page lacks them.
-          // What the host's first script does not need (HOST_LATER_SHARED) is provided as the
-          // remotes' copies are, in a chunk of its own fetched when first imported.
           shared: isHost
-            ? Object.fromEntries(
-                Object.entries(shared).map(([name, entry]) => [
-                  name,
-                  { ...entry, eager: !HOST_LATER_SHARED.includes(name) },
-                ]),
-              )
+            ? Object.fromEntries(Object.entries(shared).map(([name, entry]) => [name, { ...entry, eager: true }]))
             : shared,
           // A remote that is down must never hold up the host: share what is loaded first.
           shareStrategy: 'loaded-first',

@@ -9,7 +9,6 @@ import { createApiClient } from 'shared/api/client';
 import { allowedRemoteOrigins } from 'shared/runtime-config-checks';
 import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
-import type { ConfigRequest } from './config/fetch-config';
 import { loadRuntimeConfig } from './config/load-config';
 import { onCaughtError, onRouterError } from './errors/caught-errors';
 import { ConfigErrorScreen } from './errors/config-error-screen';
@@ -52,7 +51,7 @@ function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promi
   });
 }
 
-export async function start(configRequest: ConfigRequest): Promise<void> {
+export async function start(configResponse: Promise<Response>): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
   // A page the host's server prerendered keeps its markup on screen until the app's first
@@ -66,7 +65,7 @@ export async function start(configRequest: ConfigRequest): Promise<void> {
 
   let config;
   try {
-    config = await loadRuntimeConfig(configRequest);
+    config = await loadRuntimeConfig(configResponse);
   } catch (error) {
     renderConfigError(root, error);
     return;

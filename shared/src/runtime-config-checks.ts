@@ -1,8 +1,8 @@
 /**
  * The runtime configuration's checks that need no schema: its errors, the remote origins a page
- * may take code from, whether telemetry is on. `./runtime-config` (the schema, zod) re-exports
- * them; the host's browser code imports them from here, so its first script carries no zod: the
- * configuration the host's server writes into a page was parsed by that server already.
+ * may take code from, whether telemetry is on. `./runtime-config` (the schema, zod) uses and
+ * re-exports them; code that needs only them imports them from here (the host's loading plugin
+ * checks every remote script's URL with them).
  */
 
 /** The part of the runtime configuration (`./runtime-config`) that says where remote code may come from. */

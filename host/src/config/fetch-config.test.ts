@@ -21,9 +21,7 @@ describe('reading the runtime configuration', () => {
     element.textContent = JSON.stringify(CONFIG);
     document.body.append(element);
     const fetchImpl = jest.fn<Promise<Response>, Parameters<typeof fetch>>();
-    const request = fetchRuntimeConfig(fetchImpl);
-    expect(request.inPage).toBe(true);
-    const config = await loadRuntimeConfig(request);
+    const config = await loadRuntimeConfig(fetchRuntimeConfig(fetchImpl));
     expect(config.apiBaseUrl).toBe('https://api.example.com');
     expect(fetchImpl).not.toHaveBeenCalled();
   });
@@ -32,9 +30,7 @@ describe('reading the runtime configuration', () => {
     const fetchImpl = jest.fn((_input: RequestInfo | URL, _init?: RequestInit) =>
       Promise.resolve(new Response(JSON.stringify(CONFIG))),
     );
-    const request = fetchRuntimeConfig(fetchImpl);
-    expect(request.inPage).toBe(false);
-    const config = await loadRuntimeConfig(request);
+    const config = await loadRuntimeConfig(fetchRuntimeConfig(fetchImpl));
     expect(config.remotes.gifts).toBe('https://gifts.example.com/mf-manifest.json');
     expect(fetchImpl).toHaveBeenCalledWith(CONFIG_URL, { cache: 'no-store' });
   });
