@@ -88,6 +88,26 @@ it('waits for the first page before fetching their code, and leaves analytics an
   }
 });
 
+it('fetches no code for third parties when the configuration names none, and switches both facades off', async () => {
+  const loadLater = jest.fn(() => import('./later'));
+  const disableAnalytics = jest.spyOn(analytics, 'disable');
+  const disableChat = jest.spyOn(sharedChat, 'disable');
+  try {
+    const thirdParties = createThirdParties({ afterPaint: immediatePaint(), loadLater });
+    const { analytics: _mixpanel, ...none } = CONFIG;
+    await thirdParties.start(none, FIRST_PAGE_SHOWN);
+
+    expect(loadLater).not.toHaveBeenCalled();
+    expect(disableAnalytics).toHaveBeenCalled();
+    expect(disableChat).toHaveBeenCalled();
+    // Nothing to consent to: the banner never opens.
+    expect(thirdParties.consent.getState().relevant).toBe(false);
+  } finally {
+    disableAnalytics.mockRestore();
+    disableChat.mockRestore();
+  }
+});
+
 it('keeps its state to itself: another instance shares no consent, page view or chat bubble', () => {
   const chat = { show: jest.fn(), hide: jest.fn() };
   const first = createThirdParties({ chatVisibility: createChatVisibility(chat) });

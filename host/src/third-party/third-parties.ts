@@ -56,6 +56,12 @@ export function createThirdParties(options: ThirdPartiesOptions = {}): ThirdPart
   const chatVisibility = options.chatVisibility ?? createChatVisibility();
   let started: Promise<void> | undefined;
   const startAll = async (config: RuntimeConfig): Promise<void> => {
+    // None configured: nothing to fetch, and every call to either facade is dropped from now on.
+    if (!config.analytics && !config.tagManager && !config.chat) {
+      analytics.disable();
+      chat.disable();
+      return;
+    }
     let later: LaterParts;
     try {
       later = await (options.loadLater ?? loadLaterParts)();
