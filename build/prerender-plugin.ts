@@ -46,8 +46,8 @@ export interface PublishedPrerender {
 }
 
 export interface PrerenderPluginOptions {
-  /** The module exporting `prerenderPages` (the remote's `build/prerender-pages.tsx`). */
-  entry: string;
+  /** The module exporting `prerenderPages` (the remote's `build/prerender-pages.tsx`); none for a remote with no prerendered page. */
+  entry?: string;
   /**
    * JSON assets of this build that `prerenderPages` reads, by the name it gets them under:
    * `{ home: 'payload/home.json' }`. A missing one (its plugin has reported why) publishes nothing.
@@ -159,12 +159,14 @@ export class PrerenderPlugin {
         if (!asset) return;
         read[name] = JSON.parse(asset.source.source().toString()) as unknown;
       }
-      const { prerenderPages, css } = await loadPrerender(compiler, entry);
-      compilation.emitAsset(`${outputDir}/pages.css`, new sources.RawSource(css));
-      const buildId = JSON.parse(buildDefines(compiler).__BUILD_ID__ ?? '""') as string;
-      for (const { module, html, state } of prerenderPages(read)) {
-        const published: PublishedPrerender = { buildId, html, state };
-        compilation.emitAsset(`${outputDir}/${module}.json`, new sources.RawSource(`${JSON.stringify(published)}\n`));
+      if (entry) {
+        const { prerenderPages, css } = await loadPrerender(compiler, entry);
+        compilation.emitAsset(`${outputDir}/pages.css`, new sources.RawSource(css));
+        const buildId = JSON.parse(buildDefines(compiler).__BUILD_ID__ ?? '""') as string;
+        for (const { module, html, state } of prerenderPages(read)) {
+          const published: PublishedPrerender = { buildId, html, state };
+          compilation.emitAsset(`${outputDir}/${module}.json`, new sources.RawSource(`${JSON.stringify(published)}\n`));
+        }
       }
       if (render) {
         const { code, css } = await bundleRender(compiler, render);

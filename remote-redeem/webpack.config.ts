@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { readPort } from 'server/env';
+import { PrerenderPlugin } from '../build/prerender-plugin';
 import { createWebpackConfig } from '../webpack.config.base';
 
 export default createWebpackConfig({
@@ -6,4 +8,6 @@ export default createWebpackConfig({
   dir: __dirname,
   port: readPort('redeem'),
   title: 'Redeem remote',
+  // No page prerendered at build time; the redeem page is rendered with its session on the host's server.
+  plugins: [new PrerenderPlugin({ render: join(__dirname, 'build', 'render-pages.tsx') })],
 });

@@ -302,3 +302,42 @@ test.describe('the gift page, rendered on the host server with its data', () => 
     expect(await response.text()).not.toContain('data-prerendered');
   });
 });
+
+test.describe('the redeem page, rendered on the host server with its session', () => {
+  test('holds the form in its HTML; the app takes it over without asking for the session again or moving, and redeeming works', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    const path = `/redeem/${gift.redeemId}`;
+    const response = await fetch(`${HOST_ORIGIN}${path}`, { headers: { Accept: 'text/html' } });
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(html).toContain('<div id="root" data-prerendered="RedeemPage">');
+    expect(html).toContain('Redeem your gift</h1>');
+    expect(html).toContain('>Redeem my gift</button>');
+    // A box that sends nothing until the app has taken the page over.
+    expect(html).not.toContain('<form');
+
+    await watchLayoutShifts(page);
+    const sessionReads: string[] = [];
+    page.on('request', (request: Request) => {
+      if (request.method() === 'GET' && request.url().endsWith(`/api/redeems/${gift.redeemId}`)) {
+        sessionReads.push(request.url());
+      }
+    });
+    expect(await visit(page, path)).toBe(200);
+    await waitForRenderedPage(page);
+    const shifts = await layoutShiftsSoFar(page);
+    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.0001);
+    expect(sessionReads).toEqual([]);
+
+    await page.getByRole('textbox', { name: /Email address/ }).fill('winner@example.com');
+    await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
+    await page.getByRole('button', { name: 'Redeem my gift' }).click();
+    await page.getByRole('group', { name: 'Voucher code' }).waitFor();
+    expect(watch.documentLoads()).toBe(1);
+    expect(watch.problems()).toEqual([]);
+  });
+});

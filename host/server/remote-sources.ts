@@ -120,7 +120,7 @@ const LENGTH = /^\d+(?:\.\d+)?(?:rem|em|px)?$/;
  */
 const SANITIZE_DATA_PAGE: sanitizeHtml.IOptions = {
   ...SANITIZE,
-  allowedTags: [...(SANITIZE.allowedTags as string[]), 'svg', 'path', 'g'],
+  allowedTags: [...(SANITIZE.allowedTags as string[]), 'svg', 'path', 'g', 'label', 'input'],
   allowedAttributes: {
     ...SANITIZE.allowedAttributes,
     '*': [
@@ -131,7 +131,22 @@ const SANITIZE_DATA_PAGE: sanitizeHtml.IOptions = {
     ],
     svg: ['viewbox', 'xmlns', 'width', 'height', 'focusable'],
     path: ['d', 'fill'],
+    label: ['for'],
+    input: [
+      'type',
+      'name',
+      'value',
+      'checked',
+      'required',
+      'autocomplete',
+      'inputmode',
+      'autocapitalize',
+      'spellcheck',
+    ],
   },
+  // A form in the markup must not be sent by the browser before the app has taken it over (its
+  // fields would go into the address): it arrives as a box of the same class, which sends nothing.
+  transformTags: { form: (_tagName, attribs) => ({ tagName: 'div', attribs }) },
   allowedStyles: {
     '*': {
       display: [/^inline-block$/],

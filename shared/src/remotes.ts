@@ -103,7 +103,14 @@ export const REMOTES = {
       RedeemPage: {
         file: './src/exposed/redeem-page.tsx',
         routes: [
-          { path: '/redeem/:redeemId', layout: 'redeem', title: 'Redeem', validator: 'redeemId', noindex: true },
+          {
+            path: '/redeem/:redeemId',
+            layout: 'redeem',
+            title: 'Redeem',
+            validator: 'redeemId',
+            noindex: true,
+            serverData: 'redeem',
+          },
         ],
       },
     },
