@@ -20,7 +20,7 @@ import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
-import { matchRoute, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
+import { matchRoute, type RouteMatch } from '../src/route-table/route-table';
 import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
 import {
@@ -189,7 +189,7 @@ export function createHostHandler({
   async function pageFor(
     view: HostnameView,
     pathname: string,
-    resolved: { route: RouteDefinition } | HttpError,
+    resolved: RouteMatch | HttpError,
     noindex: boolean,
   ): Promise<CachedPage | undefined> {
     const template = await readTemplate();
@@ -207,6 +207,7 @@ export function createHostHandler({
     // The route's remote as the sources hold it: a new build of it is a new snapshot.
     const source = route && snapshot(route.remote);
     return pages.get(pageKey({ pathname, route, status, noindex }), source, () => {
+      metrics?.pageCacheMissed(routeLabel(pathname, resolved));
       const html = render({
         pathname,
         route,

@@ -183,3 +183,14 @@ test('a revalidated page counts as what the visitor got: a 304', async () => {
   expect(pages).toContain('giftbox_pages_rendered_total{route="/terms",status="200"} 1');
   expect(pages).toContain('giftbox_pages_rendered_total{route="/terms",status="304"} 1');
 });
+
+test('a page the cache holds is answered without being rendered again', async () => {
+  for (let n = 0; n < 3; n += 1) expect(await page('/privacy-policy')).toBe(200);
+  const lines = await scrape();
+  expect(samplesOf(lines, 'giftbox_pages_rendered_total')).toContain(
+    'giftbox_pages_rendered_total{route="/privacy-policy",status="200"} 3',
+  );
+  expect(samplesOf(lines, 'giftbox_page_cache_misses_total')).toContain(
+    'giftbox_page_cache_misses_total{route="/privacy-policy"} 1',
+  );
+});

@@ -1,13 +1,14 @@
 /**
- * The host's server's own series (part="host"): the pages it answered by route pattern, whether
- * a prerendered route's page carried its remote's markup, and its failed reads of a remote's
- * build. Labels come from the route table and the registry of remotes: never a path or an id.
+ * The host's server's own series (part="host"): the pages it answered by route pattern, those it
+ * had to render (the rest came from its page cache), whether a prerendered route's page carried
+ * its remote's markup, and its failed reads of a remote's build. Labels come from the route table and the registry of remotes: never a path or an id.
  */
 import { Counter, type Registry } from 'prom-client';
 import type { RemoteName } from 'shared/remotes';
 
 export const PAGES_RENDERED_METRIC = 'giftbox_pages_rendered_total';
 export const PRERENDER_HITS_METRIC = 'giftbox_prerender_hits_total';
+export const PAGE_CACHE_MISSES_METRIC = 'giftbox_page_cache_misses_total';
 export const REMOTE_REFRESH_FAILURES_METRIC = 'giftbox_remote_refresh_failures_total';
 
 /** hit: the page carried its remote's prerendered markup; miss: the server had none for it yet. */
@@ -16,6 +17,8 @@ export type PrerenderOutcome = 'hit' | 'miss';
 export interface HostMetrics {
   /** A page (HTML) answered: `route` is the route pattern it matched, `*` for none. */
   pageRendered(route: string, status: number): void;
+  /** A page was rendered, its page cache having none for it (page-cache.ts): `route` as for `pageRendered`. */
+  pageCacheMissed(route: string): void;
   /** A prerendered route's page was sent with or without its markup. */
   prerendered(route: string, outcome: PrerenderOutcome): void;
   /** Reading a remote's latest build, manifest or prerendered pages failed. */
@@ -35,6 +38,12 @@ export function createHostMetrics(registry: Registry): HostMetrics {
     labelNames: ['route', 'outcome'] as const,
     registers: [registry],
   });
+  const cacheMisses = new Counter({
+    name: PAGE_CACHE_MISSES_METRIC,
+    help: "Pages the host's server rendered, having none kept for them (first asked, a new index.html or remote build, or dropped for room), by route pattern.",
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
   const refreshFailures = new Counter({
     name: REMOTE_REFRESH_FAILURES_METRIC,
     help: "Failed reads of a remote's latest build, manifest or prerendered pages by the host's server.",
@@ -43,6 +52,7 @@ export function createHostMetrics(registry: Registry): HostMetrics {
   });
   return {
     pageRendered: (route, status) => pages.inc({ route, status: String(status) }),
+    pageCacheMissed: (route) => cacheMisses.inc({ route }),
     prerendered: (route, outcome) => prerender.inc({ route, outcome }),
     remoteRefreshFailed: (remote) => refreshFailures.inc({ remote }),
   };
