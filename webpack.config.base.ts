@@ -19,6 +19,7 @@ import { BuildInfoPlugin } from './build/build-info-plugin';
 import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './build/dev-server';
 import { RemoteIntegrityPlugin } from './build/integrity-plugin';
 import { webpackMagicCommentsOnly } from './build/magic-comments';
+import { MINIFY_CSS_LOADER } from './build/minify-css-loader';
 import { pageHtml } from './build/page-template';
 import { remoteExposes } from './build/remote-exposes';
 import { SharedFallbacksPlugin } from './build/shared-fallbacks';
@@ -298,7 +299,11 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           // A remote's own components in development: React Refresh's registrations, which
           // ts-loader does not write, added to its output by SWC (after it: `post`).
           ...(remoteDevelopment ? [{ ...refreshTransform(options.dir), enforce: 'post' as const }] : []),
-          { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+          {
+            test: /\.css$/,
+            // Minified first in production: the stylesheet reaches the page as a string in a script.
+            use: ['style-loader', 'css-loader', ...(production ? [MINIFY_CSS_LOADER] : [])],
+          },
         ],
       },
       performance: { hints: false },
