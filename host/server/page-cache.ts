@@ -2,7 +2,7 @@
  * Pages rendered once and reused. A page that is the same for every visitor (a route's page for
  * one built index.html, one build of the route's remote, one hostname's view, private or not) is
  * rendered, hashed and compressed the first time it is asked for, and then sent as it is until
- * the template or the remote's build changes (docs/decisions/0027-pages-rendered-once.md).
+ * the template or the remote's build changes (docs/decisions/0029-pages-rendered-once.md).
  *
  * A page rendered with a visitor's data (a route whose page the server renders per request) must
  * never go through it: the handler renders those itself and sends them `private, no-store`.
