@@ -118,13 +118,25 @@ describe('GET /config.json', () => {
 });
 
 describe('pages', () => {
-  it.each(['/', '/about', '/game', `/gifts/${ID}`, '/privacy-policy', `/redeem/${ID}`, '/terms'])(
+  it.each(['/', '/about', '/game', '/privacy-policy', '/terms'])(
     'answers %s with 200 and the app HTML, revalidated on each use',
     async (path) => {
       const res = await get(path, { headers: NAVIGATE });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('no-cache');
+      expectAppPage(await res.text());
+    },
+  );
+
+  // A visitor's own page (rendered with their data where the API answers: data-pages.ts), never stored.
+  it.each([`/gifts/${ID}`, `/redeem/${ID}`])(
+    'answers %s with 200 and the app HTML, stored by no cache',
+    async (path) => {
+      const res = await get(path, { headers: NAVIGATE });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
       expectAppPage(await res.text());
     },
   );
