@@ -276,7 +276,7 @@ async function measureCold(
       const blocked = median(timing.results[build].map((load) => load.blocked)) ?? 0;
       if (blocked > 0) {
         notes.push(
-          `${route.label}: the ${build}'s page asked origins it does not use for ${blocked} files per load (blocked: the host's HTML preloads the route's remote manifest)`,
+          `${route.label}: the ${build}'s page asked origins it does not use for ${blocked} files per load (blocked: the preload of the route's remote manifest in the host's HTML, the remotes' build checks)`,
         );
       }
     }

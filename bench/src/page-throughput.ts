@@ -2,7 +2,8 @@
  * The host's page throughput: autocannon (closed loop, as bench/api's `saturate`) against the
  * host's server for a page, then against a bare Node server (bare-page-server.ts) sending the
  * answer the host's server gave for it, the same status, headers and bytes, on the same
- * machine; the ratio says how much of a bare server's rate the host's rendering leaves.
+ * machine, each after a one-second warm-up that is not counted; the ratio says how much of a
+ * bare server's rate the host's server leaves.
  * autocannon sends no Accept-Encoding, so both send the page uncompressed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -59,6 +60,9 @@ function startBare(file: string, port: number) {
   });
 }
 
+/** A short run first, not counted: connections opened, code paths warmed, for both servers alike. */
+const WARM_UP_SECONDS = 1;
+
 export async function pageThroughput(
   origin: string,
   barePort: number,
@@ -67,7 +71,6 @@ export async function pageThroughput(
 ): Promise<PageThroughput> {
   const page = await record(`${origin}${path}`);
   if (page.status !== 200) throw new Error(`${origin}${path} answered HTTP ${page.status}`);
-  const host = await saturate(`${origin}${path}`, options);
   const dir = join(WORK_DIR, 'throughput');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${path.replace(/\W+/g, '-') || 'home'}.json`);
@@ -75,9 +78,16 @@ export async function pageThroughput(
     file,
     JSON.stringify({ status: page.status, headers: page.headers, body: page.body.toString('base64') }),
   );
+  // Started before either is measured, so that its start-up does not fall into the host's run.
   const bare = await startBare(file, barePort);
   try {
-    const reference = await saturate(`http://127.0.0.1:${barePort}${path}`, options);
+    const hostUrl = `${origin}${path}`;
+    const bareUrl = `http://127.0.0.1:${barePort}${path}`;
+    const warmUp = { connections: options.connections, seconds: WARM_UP_SECONDS };
+    await saturate(hostUrl, warmUp);
+    const host = await saturate(hostUrl, options);
+    await saturate(bareUrl, warmUp);
+    const reference = await saturate(bareUrl, options);
     return {
       path,
       bytes: page.body.length,
