@@ -132,16 +132,25 @@ export function loadingPlugin({
     return integrity;
   }
 
+  /** Whether the page has fetched `url` or is fetching it: a preload or script for it, or its resource timing. */
+  function fetchedBefore(url: string): boolean {
+    // A script the remote's runtime added is removed once it has run; its timing entry stays.
+    if (typeof performance.getEntriesByName === 'function' && performance.getEntriesByName(url).length > 0) return true;
+    for (const element of document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>('link[href], script[src]')) {
+      if (('href' in element ? element.href : element.src) === url) return true;
+    }
+    return false;
+  }
+
   /**
    * A script preload as the remote's runtime will ask for the script (`crossorigin`, the
-   * manifest's digest), or the browser would not use it. Once per URL; none without a digest.
+   * manifest's digest), or the browser would not use it. Never for a script the page has fetched
+   * already (a copy of `shared` the remote loaded for an earlier page: it is in the same chunk);
+   * none without a digest.
    */
   function preloadScript(url: string): void {
     const integrity = integrityByUrl.get(url);
-    if (!integrity || !isAllowedRemoteUrl(url, allowedOrigins)) return;
-    for (const element of document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>('link[href], script[src]')) {
-      if (('href' in element ? element.href : element.src) === url) return;
-    }
+    if (!integrity || !isAllowedRemoteUrl(url, allowedOrigins) || fetchedBefore(url)) return;
     const link = document.createElement('link');
     link.rel = 'preload';
     link.setAttribute('as', 'script');

@@ -111,33 +111,39 @@ describe('what a prefetch downloads', () => {
 });
 
 describe("what a prefetch downloads: the remote's copies of shared modules the page lacks", () => {
+  const CONTENT = 'http://localhost:3003';
   const FORMAT_COPY = '4095.0f3e8f6befa91a14.js';
   const HTTP_ERROR_COPY = '1850.be9e79fac3c23e29.js';
+  const IDS_COPY = '4036.5465d392da519159.js';
   const REACT_COPY = '3696.b93fb5a4a58c0878.js';
-  const digest = (letter: string) => `sha384-${letter.repeat(64)}`;
-  // Its own remote: the runtime keeps page-wide what the tests above fetched.
-  const CONTENT = 'http://localhost:3003';
-  const contentConfig = parseRuntimeConfig({
-    remotes: { ...everyRemote(), content: `${CONTENT}/mf-manifest.json` },
-    apiBaseUrl: 'http://localhost:3004',
-  });
+  const ABOUT_PAGE_CHUNKS = ['__federation_expose_AboutPage.js'];
+  const files = ['remoteEntry.js', ...GIFT_PAGE_CHUNKS, ...ABOUT_PAGE_CHUNKS, FORMAT_COPY, HTTP_ERROR_COPY, IDS_COPY];
   const content = {
     ...manifestOf('content', 'HomePage', GIFT_PAGE_CHUNKS),
+    exposes: [
+      ...manifestOf('content', 'HomePage', GIFT_PAGE_CHUNKS).exposes,
+      ...manifestOf('content', 'AboutPage', ABOUT_PAGE_CHUNKS).exposes,
+    ],
     integrity: Object.fromEntries(
-      ['remoteEntry.js', ...GIFT_PAGE_CHUNKS, FORMAT_COPY, HTTP_ERROR_COPY, REACT_COPY].map((file, index) => [
-        file,
-        digest('ABCDEFG'[index] ?? 'Z'),
-      ]),
+      [...files, REACT_COPY].map((file, index) => [file, `sha384-${'ABCDEFGHIJ'[index] ?? 'Z'}`.padEnd(71, 'x')]),
     ),
     sharedFallbacks: {
-      exposes: { HomePage: ['react', 'shared/format', 'shared/http-error'] },
+      exposes: {
+        HomePage: ['react', 'shared/format', 'shared/http-error'],
+        AboutPage: ['shared/format', 'shared/ids'],
+      },
       shared: {
         react: { js: [REACT_COPY], uses: [] },
         'shared/format': { js: [FORMAT_COPY], uses: ['react'] },
         'shared/http-error': { js: [HTTP_ERROR_COPY], uses: [] },
+        'shared/ids': { js: [IDS_COPY], uses: [] },
       },
     },
   };
+  const config = parseRuntimeConfig({
+    remotes: { ...everyRemote(), content: `${CONTENT}/mf-manifest.json` },
+    apiBaseUrl: 'http://localhost:3004',
+  });
 
   /** The real runtime with the host's loading plugin; the page holds React and shared/http-error. */
   function startHostRuntime() {
@@ -155,20 +161,35 @@ describe("what a prefetch downloads: the remote's copies of shared modules the p
     });
   }
 
-  afterEach(() => jest.restoreAllMocks());
+  const preloads = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')];
+  const preloaded = () => preloads().map((link) => link.href);
 
-  it('preloads them with the page, with CORS and their digests, and not those the page holds', async () => {
-    const runtime = startHostRuntime();
-    createRemoteLoader({ config: contentConfig, runtime, log: jest.fn() }).prefetch('content', 'HomePage');
+  afterEach(() => {
+    jest.restoreAllMocks();
+    delete (performance as Partial<Performance>).getEntriesByName;
+  });
 
-    const preloads = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')];
-    await waitFor(() => expect(preloads()).toHaveLength(GIFT_PAGE_CHUNKS.length + 1));
+  it('preloads them with the page, with CORS and their digests; never those the page holds or has fetched', async () => {
+    const loader = createRemoteLoader({ config, runtime: startHostRuntime(), log: jest.fn() });
+    loader.prefetch('content', 'HomePage');
+
+    await waitFor(() => expect(preloaded()).toContain(`${CONTENT}/${FORMAT_COPY}`));
     const copy = preloads().find((link) => link.href === `${CONTENT}/${FORMAT_COPY}`);
     expect(copy?.getAttribute('as')).toBe('script');
     expect(copy?.getAttribute('crossorigin')).toBe('anonymous');
     expect(copy?.getAttribute('integrity')).toBe(content.integrity[FORMAT_COPY]);
-    const hrefs = preloads().map((link) => link.href);
-    expect(hrefs).not.toContain(`${CONTENT}/${HTTP_ERROR_COPY}`);
-    expect(hrefs).not.toContain(`${CONTENT}/${REACT_COPY}`);
+    expect(preloaded()).not.toContain(`${CONTENT}/${HTTP_ERROR_COPY}`);
+    expect(preloaded()).not.toContain(`${CONTENT}/${REACT_COPY}`);
+
+    // The remote's runtime has run the format copy: its script element is gone, its resource
+    // timing stays (jsdom keeps none: the page's has this one entry).
+    document.head.replaceChildren();
+    Object.defineProperty(performance, 'getEntriesByName', {
+      configurable: true,
+      value: (name: string) => (name === `${CONTENT}/${FORMAT_COPY}` ? [{ name }] : []),
+    });
+    loader.prefetch('content', 'AboutPage');
+    await waitFor(() => expect(preloaded()).toContain(`${CONTENT}/${IDS_COPY}`));
+    expect(preloaded()).not.toContain(`${CONTENT}/${FORMAT_COPY}`);
   });
 });
