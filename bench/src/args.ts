@@ -44,7 +44,7 @@ export const USAGE = `usage: npm run bench -- [options]
                        current builds (as --no-build; the monolith is built, from its cache),
                        one cold load of ${CHECK_ROUTE} per build (federated, client- and
                        server-rendered monolith), one warm navigation, one of each interaction
-                       (federated) and 2 s of page throughput, no Lighthouse; exits 1 unless
+                       (federated) and 4 s of page throughput, no Lighthouse; exits 1 unless
                        every figure measured. Takes no other option.
   --help               this text
 

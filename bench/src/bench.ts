@@ -430,11 +430,11 @@ const THROUGHPUT_PATHS = ['/', '/about'];
 
 /** The host's page throughput against a bare Node server sending the same answer (page-throughput.ts). */
 async function measureThroughput(options: BenchOptions): Promise<Outcome> {
-  const load = options.check ? { connections: 50, seconds: 2 } : { connections: 50, seconds: 8 };
+  const load = options.check ? { connections: 50, seconds: 4 } : { connections: 50, seconds: 8 };
   const rows: string[][] = [['page', 'bytes', 'host server', 'bare Node server', 'host ÷ bare']];
   const failures: string[] = [];
   for (const path of options.check ? THROUGHPUT_PATHS.slice(0, 1) : THROUGHPUT_PATHS) {
-    progress(`page throughput of ${path} (autocannon, ${load.connections} connections, ${load.seconds} s, twice)…`);
+    progress(`page throughput of ${path} (autocannon, ${load.connections} connections, ${load.seconds} s per server)…`);
     let result: PageThroughput;
     try {
       result = await pageThroughput(FEDERATED_ORIGIN, PORTS.barePage, path, load);
@@ -454,7 +454,7 @@ async function measureThroughput(options: BenchOptions): Promise<Outcome> {
   }
   log(
     heading(
-      `The host's page throughput: autocannon, ${load.connections} connections, ${load.seconds} s, against the federated host's server, then a bare Node server sending its answer`,
+      `The host's page throughput: autocannon, ${load.connections} connections, ${load.seconds} s per server in 4 rounds taking turns, the federated host's server and a bare Node server sending its answer`,
     ),
   );
   log(table(rows));
