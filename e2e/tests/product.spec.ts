@@ -127,7 +127,8 @@ for (const [path, message] of [
   }) => {
     const logged: string[] = [];
     page.on('console', (entry) => logged.push(entry.text()));
-    expect(await visit(page, path)).toBe(200);
+    // The host's server asked the API (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
+    expect(await visit(page, path)).toBe(404);
     const error = errorPage(page);
     await error.getByText(message).waitFor();
     expect(await error.getByText('404', { exact: true }).isVisible()).toBe(true);
@@ -176,18 +177,23 @@ test('a slow answer from the API shows the progress bar and a pending button unt
 test('an expired gift says so on its own page: the day it expired and the way home, no error page', async ({
   page,
   watch,
-  gift,
 }) => {
   // The API answers an expired gift with 200 and its status; no test can age a real gift by
-  // days, so the real answer for a real gift is aged on its way to the page.
+  // days, so the real answer for a real gift is aged on its way to the page. The host's server
+  // renders a gift page opened from a link with the real answer
+  // (docs/decisions/0028-data-pages-rendered-by-the-host-server.md): the gift is opened from the
+  // game instead, where the browser asks for it.
   const expiresAt = '2026-01-15T12:00:00.000Z';
-  await page.route(`${originOf('api')}/api/gifts/${gift.giftId}`, async (route) => {
+  await page.route(`${originOf('api')}/api/gifts/*`, async (route) => {
     const response = await route.fetch();
     const body = (await response.json()) as Record<string, unknown>;
     await route.fulfill({ response, json: { ...body, status: 'expired', expiresAt } });
   });
 
-  expect(await visit(page, `/gifts/${gift.giftId}`)).toBe(200);
+  expect(await visit(page, '/game')).toBe(200);
+  await page.getByRole('button', { name: 'Box 1' }).click();
+  await page.getByRole('link', { name: 'Open your gift' }).click();
+  await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
   const heading = page.getByRole('heading', { level: 1, name: 'This gift has expired' });
   await heading.waitFor();
   expect(await errorPage(page).count()).toBe(0);
