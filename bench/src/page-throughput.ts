@@ -78,7 +78,7 @@ export async function pageThroughput(
   if (page.status !== 200) throw new Error(`${origin}${path} answered HTTP ${page.status}`);
   const dir = join(WORK_DIR, 'throughput');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${path.replace(/\W+/g, '-') || 'home'}.json`);
+  const file = join(dir, `${path.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'}.json`);
   writeFileSync(
     file,
     JSON.stringify({ status: page.status, headers: page.headers, body: page.body.toString('base64') }),
