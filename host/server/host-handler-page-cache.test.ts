@@ -165,7 +165,11 @@ describe('a page every visitor gets alike', () => {
   it("keeps a private page private: a gift's page tells search engines not to index it, the about page does not", async () => {
     const { get } = await startHost({ config });
     for (let n = 0; n < 2; n += 1) {
-      expect((await get(`/gifts/${ID}`)).body).toContain('<meta name="robots" content="noindex, nofollow">');
+      for (const path of [`/gifts/${ID}`, `/GIFTS/${ID}`]) {
+        const gift = await get(path);
+        expect([path, gift.status, gift.headers['x-robots-tag']]).toEqual([path, 200, 'noindex, nofollow']);
+        expect(gift.body).toContain('<meta name="robots" content="noindex, nofollow">');
+      }
       expect((await get('/about')).body).not.toContain('noindex');
     }
   });

@@ -18,9 +18,13 @@ export const PRIVATE_PREFIXES: readonly string[] = [
   ...new Set(ROUTES.filter((route) => route.noindex).map((route) => fixedPrefix(route.path))),
 ];
 
-/** Whether a path is, or is under, a private page (a malformed gift link too). */
+/**
+ * Whether a path is, or is under, a private page (a malformed gift link too), whatever its letter
+ * case: the route table matches `/GIFTS/{id}` to the gift's page as it matches `/gifts/{id}`.
+ */
 export function isPrivatePath(pathname: string): boolean {
-  return PRIVATE_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+  const path = pathname.toLowerCase();
+  return PRIVATE_PREFIXES.some((prefix) => path.startsWith(prefix.toLowerCase()));
 }
 
 export const ROBOTS_TXT = [
