@@ -38,6 +38,11 @@ function isProvideShared(module: Module): module is ProvideSharedModule {
 
 /** A module of the `shared` package's own source (`shared/src/…`). */
 const SHARED_SOURCE = /[\\/]shared[\\/]src[\\/]/;
+/**
+ * …but not react-router's client API (`shared/src/browser/router/`): it is the shared
+ * `react-router-dom`, a library every page's host provides, whose copy stays with the library's.
+ */
+const ROUTER_SOURCE = /[\\/]shared[\\/]src[\\/]browser[\\/]router[\\/]/;
 
 export class SharedFallbacksPlugin {
   apply(compiler: Compiler): void {
@@ -75,7 +80,10 @@ function groupSharedCopies(compiler: Compiler): void {
     cacheGroups: {
       ...splitChunks.cacheGroups,
       sharedCopies: {
-        test: (module: Module) => SHARED_SOURCE.test(module.nameForCondition() ?? ''),
+        test: (module: Module) => {
+          const name = module.nameForCondition() ?? '';
+          return SHARED_SOURCE.test(name) && !ROUTER_SOURCE.test(name);
+        },
         chunks: 'async',
         name: 'shared-copies',
         enforce: true,
