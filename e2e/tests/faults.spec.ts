@@ -129,7 +129,23 @@ test.describe('remote down', () => {
   });
 });
 
+/**
+ * The host's server rendering no page with its data: the gift page is drawn by its remote in the
+ * browser, as when the API does not answer the host's server in time
+ * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md). Rendered with its data, a gift
+ * page whose remote fails keeps its text, as a prerendered page does (prerender.spec.ts).
+ */
+const NO_PAGE_DATA = { PAGE_DATA_TIMEOUT_MS: '0' };
+
 test.describe('retries before the reload guard', () => {
+  test.beforeAll(async () => {
+    await restartServer('host', { env: NO_PAGE_DATA });
+  });
+
+  test.afterAll(async () => {
+    await restartServer('host', { env: {} });
+  });
+
   interface ChunkRequest {
     document: number;
     at: number;
@@ -306,7 +322,7 @@ test.describe('a hanging remote entry', () => {
   const gameHeading = 'Pick a box';
 
   test.beforeAll(async () => {
-    await restartServer('host', { env: { REMOTE_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    await restartServer('host', { env: { REMOTE_TIMEOUT_MS: String(TIMEOUT_MS), ...NO_PAGE_DATA } });
   });
 
   test.afterAll(async () => {
@@ -442,6 +458,7 @@ test.describe('misconfiguration', () => {
     watch,
     gift,
   }) => {
+    await restartServer('host', { env: NO_PAGE_DATA });
     await page.route(manifestUrlOf('gifts'), (route: Route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: 'not json' }),
     );
