@@ -1,0 +1,21 @@
+/** The embedded driver started from a dump of another database (the tests' template, test-db.ts). */
+import { PGlite } from '@electric-sql/pglite';
+import { IN_MEMORY, openPglite } from './pglite-database';
+
+it('opens a copy of the database a dump holds, whose writes leave the original alone', async () => {
+  const original = await PGlite.create();
+  try {
+    await original.exec('CREATE TABLE kept (n int); INSERT INTO kept VALUES (1)');
+    const copy = await openPglite(IN_MEMORY, { loadDataDir: await original.dumpDataDir('none') });
+    try {
+      expect(await copy.query('SELECT n FROM kept')).toEqual([{ n: 1 }]);
+      await copy.exec('INSERT INTO kept VALUES (2)');
+      expect(await copy.query('SELECT n FROM kept ORDER BY n')).toEqual([{ n: 1 }, { n: 2 }]);
+    } finally {
+      await copy.close();
+    }
+    expect((await original.query('SELECT n FROM kept')).rows).toEqual([{ n: 1 }]);
+  } finally {
+    await original.close();
+  }
+});
