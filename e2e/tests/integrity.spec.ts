@@ -113,8 +113,20 @@ test.describe('an untampered remote', () => {
   });
 });
 
+/**
+ * The host's server rendering no page with its data: the gift page is drawn by its remote in the
+ * browser, as when the API does not answer the host's server in time, so a refused remote shows
+ * its error (docs/decisions/0028-data-pages-rendered-by-the-host-server.md). Rendered with its
+ * data, the page would keep its text, as a prerendered page does (prerender.spec.ts).
+ */
+const NO_PAGE_DATA = { PAGE_DATA_TIMEOUT_MS: '0' };
+
 test.describe('a tampered remote', () => {
   let folder: string;
+
+  test.beforeAll(async () => {
+    await restartServer('host', { env: NO_PAGE_DATA });
+  });
 
   // Each test's visitor is a fresh browser context, whose cache nothing of another test reaches
   // (the browser keeps what it was sent for an immutable chunk, tampered bytes included); the
@@ -127,6 +139,7 @@ test.describe('a tampered remote', () => {
 
   test.afterAll(async () => {
     await restartServer('gifts', { env: {} });
+    await restartServer('host', { env: {} });
     removeRedeployFolders();
   });
 
@@ -287,6 +300,7 @@ test.describe('the origins remotes may come from', () => {
     watch,
     gift,
   }) => {
+    await restartServer('host', { env: NO_PAGE_DATA });
     // The same server under another name: genuine files, at an origin the configuration does not allow.
     const elsewhere = `http://127.0.0.1:${TEST_PORTS.gifts}`;
     await page.route(manifestUrlOf('gifts'), async (route: Route) => {
