@@ -156,14 +156,22 @@ test.describe('served files', () => {
       `${HOST_ORIGIN}/config.json`,
       `${originOf('content')}/payload/about.json`,
     ];
-    const pages = ['/', '/about', `/gifts/${VALID_ID}`, `/redeem/${VALID_ID}`].map((path) => `${HOST_ORIGIN}${path}`);
-    const results = await Promise.all([...urls.map((url) => httpGet(url)), ...pages.map((url) => httpGetPage(url))]);
-    const seen = [...urls, ...pages].map((url, index) => ({
+    const pages = ['/', '/about'].map((path) => `${HOST_ORIGIN}${path}`);
+    // A gift's or a session's page is the visitor's own, stored by no cache (an unknown one is a 404).
+    const ownPages = [`/gifts/${VALID_ID}`, `/redeem/${VALID_ID}`].map((path) => `${HOST_ORIGIN}${path}`);
+    const results = await Promise.all([
+      ...urls.map((url) => httpGet(url)),
+      ...[...pages, ...ownPages].map((url) => httpGetPage(url)),
+    ]);
+    const seen = [...urls, ...pages, ...ownPages].map((url, index) => ({
       url,
       status: results[index]?.status,
       cacheControl: results[index]?.headers.get('cache-control'),
     }));
-    expect(seen).toEqual([...urls, ...pages].map((url) => ({ url, status: 200, cacheControl: 'no-cache' })));
+    expect(seen).toEqual([
+      ...[...urls, ...pages].map((url) => ({ url, status: 200, cacheControl: 'no-cache' })),
+      ...ownPages.map((url) => ({ url, status: 404, cacheControl: 'private, no-store' })),
+    ]);
   });
 
   test('content-hashed files are cached for a year as immutable', async () => {
