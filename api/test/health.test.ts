@@ -4,12 +4,12 @@
  */
 import { type App, type Lifecycle } from '../src/app-context';
 import { type Database, DatabaseUnavailableError } from '../src/db/database';
-import { openPglite } from '../src/db/pglite-database';
 import { buildApp } from '../src/server';
 import { harnessFor } from './support/harness';
 import { shippedMigrations } from './support/migrations';
 import { get } from './support/test-app';
 import { testConfig } from './support/test-config';
+import { newPglite } from './support/test-db';
 
 const harness = harnessFor('pglite');
 const apps: App[] = [];
@@ -55,7 +55,7 @@ it('is live but not ready while the database is unreachable', async () => {
 });
 
 it('is not ready before the migrations of this build are applied', async () => {
-  const empty = await openPglite();
+  const empty = await newPglite();
   try {
     const app = await appOn(empty);
     expect(await statuses(app)).toEqual({ '/api/health/live': 200, '/api/health/ready': 503, '/api/health': 503 });

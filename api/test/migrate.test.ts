@@ -11,18 +11,17 @@ import { seedPrizes } from '../src/catalogue/seed';
 import { type Database } from '../src/db/database';
 import { migrate, MigrationChangedError, MIGRATIONS_DIR } from '../src/db/migrate';
 import { openPostgres } from '../src/db/pg-database';
-import { openPglite } from '../src/db/pglite-database';
 import { runToExit } from './support/api-process';
 import { shippedMigrations } from './support/migrations';
 import { createTestDatabase } from 'testbed/postgres';
-import { PRIZES } from './support/test-db';
+import { newPglite, PRIZES } from './support/test-db';
 
 const at = new Date('2030-01-01T00:00:00.000Z');
 const catalogue = (prizes: CataloguePrize[]) => async () => ({ prizes });
 const shipped = shippedMigrations;
 
 it('applies migrations once on PGlite, and seeds only an empty prizes table', async () => {
-  const db = await openPglite();
+  const db = await newPglite();
   try {
     expect(await migrate(db)).toEqual(shipped());
     expect(shipped().slice(0, 2)).toEqual(['0001_initial', '0002_redeem_session_owner']);
@@ -85,7 +84,7 @@ async function migrateAsBeforeChecksums(db: Database, dir: string): Promise<void
 }
 
 it('0004 gives the shipped prizes their voucher details, earlier vouchers a validity, and the tote bag a value', async () => {
-  const db = await openPglite();
+  const db = await newPglite();
   const before = mkdtempSync(join(tmpdir(), 'api-migrations-before-'));
   try {
     for (const file of ['0001_initial.sql', '0002_redeem_session_owner.sql']) {
@@ -126,7 +125,7 @@ it('0004 gives the shipped prizes their voucher details, earlier vouchers a vali
 });
 
 it('records the sha256 of each migration file it applies', async () => {
-  const db = await openPglite();
+  const db = await newPglite();
   try {
     await migrate(db);
     expect(await recorded(db)).toEqual(checksumsOf(MIGRATIONS_DIR));
@@ -136,7 +135,7 @@ it('records the sha256 of each migration file it applies', async () => {
 });
 
 it('refuses to migrate when an applied migration’s file has changed, naming it, and applies nothing', async () => {
-  const db = await openPglite();
+  const db = await newPglite();
   try {
     await migrate(db, folder);
     const before = await recorded(db);
@@ -157,7 +156,7 @@ it('refuses to migrate when an applied migration’s file has changed, naming it
 });
 
 it('fills in the checksums of migrations applied before checksums were kept, and holds them to it', async () => {
-  const db = await openPglite();
+  const db = await newPglite();
   try {
     await migrateAsBeforeChecksums(db, folder);
     appendFileSync(join(folder, '0002_redeem_session_owner.sql'), '\n-- a comment added since\n');

@@ -56,9 +56,10 @@ export interface TestDb {
  * A new PGlite database in memory is PostgreSQL's initdb in WebAssembly, about 4 s of CPU; one
  * started from a copy of an initialised one takes well under 1 s. The first test file of a run
  * that needs one writes that copy (PGlite's dump of a new, empty database) to the run's folder
- * (global-setup.ts), and the others start from it. Each still migrates and seeds its own.
+ * (global-setup.ts), and the others start from it. Each still migrates and seeds its own; one
+ * from newPglite is as new (no table).
  */
-async function newPglite(): Promise<Database> {
+export async function newPglite(): Promise<Database> {
   const folder = process.env[PGLITE_TEMPLATE_DIR_ENV];
   if (!folder) return openPglite();
   const template = join(folder, 'initialised.tar');
