@@ -168,7 +168,9 @@ export class PrerenderPlugin {
           compilation.emitAsset(`${outputDir}/${module}.json`, new sources.RawSource(`${JSON.stringify(published)}\n`));
         }
       }
-      if (render) {
+      // Only a production build: the development servers render no page with its data, and each
+      // rebuild would bundle it again.
+      if (render && compiler.options.mode === 'production') {
         const { code, css } = await bundleRender(compiler, render);
         // Already minified: the build's minifier leaves it as it is, and its digest is taken as emitted.
         compilation.emitAsset(`${outputDir}/${RENDER_SCRIPT}`, new sources.RawSource(code), { minimized: true });
