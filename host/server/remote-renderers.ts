@@ -65,7 +65,8 @@ export function loadRenderer(code: string, integrity: string | undefined): Rende
     module,
     exports: module.exports,
     console: { log: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-    // A browser without a share sheet, as the pages read it (the share button says "Copy link").
+    // A browser without a share sheet, as the pages read it (the gift page's "Share link" looks the same
+    // either way; pressed in such a browser, it copies).
     navigator: {},
     MessageChannel: InertMessageChannel,
     TextEncoder,

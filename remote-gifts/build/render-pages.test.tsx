@@ -59,6 +59,17 @@ describe('the gift page rendered on the server with its data', () => {
     expect(fetchStub).not.toHaveBeenCalled();
   });
 
+  it("is also a phone's first render, whose browser has a share sheet the server has not", () => {
+    Object.defineProperty(navigator, 'share', { value: jest.fn(), configurable: true });
+    try {
+      putPageState(page.state);
+      const { container } = renderWithApi(path, { '/gifts/:giftId': <GiftPage /> }, stubFetch());
+      expect(asDom(container.innerHTML)).toBe(asDom(page.html));
+    } finally {
+      Reflect.deleteProperty(navigator, 'share');
+    }
+  });
+
   it('refuses a module it does not render with data', () => {
     expect(() => render({ module: 'GamePage', pathname: '/game', queries: [] })).toThrow('is not a page');
   });

@@ -1,7 +1,9 @@
 /**
  * Shares a gift's address (the page's unless given): the system share sheet where there is one
  * (phones), otherwise a copy to the clipboard, with feedback either way so the visitor knows
- * what happened. `copyLink` copies it whatever the system offers.
+ * what happened. `copyLink` copies it whatever the system offers. `canShare` is only for markup
+ * that is never rendered on a server (the win card's extra Share button): the host's server has
+ * no share sheet, so a page it renders must not change with it.
  */
 import { useCallback } from 'react';
 import { useCopyToClipboard } from 'shared/browser/feedback/use-copy-to-clipboard';

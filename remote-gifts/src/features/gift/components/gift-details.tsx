@@ -59,7 +59,7 @@ export function GiftDetails({ gift }: { gift: GiftView }) {
               See your voucher
             </Link>
           )}
-          <ShareButton canShare={share.canShare} onShare={() => void share.shareLink()} />
+          <ShareButton onShare={() => void share.shareLink()} />
         </div>
         {failure && status === 'available' && <InlineError title="Redeeming didn't start" message={failure.message} />}
         <ShareFeedback feedback={share.feedback} />

@@ -123,13 +123,32 @@ describe('GiftScreen, an available gift', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('"mdi:not-bundled-here"'));
   });
 
+  it("shows the same share button with a share sheet and without, so nothing changes when the app takes over the server's page", async () => {
+    const shareButton = async () => {
+      const { unmount } = renderGift(stubFetch(() => jsonResponse(giftView())));
+      const actions = (await loaded()).closest('article')?.querySelector('.p-gift__actions') as HTMLElement;
+      const button = within(actions).getAllByRole('button').at(-1) as HTMLElement;
+      const markup = { html: button.outerHTML, name: button.textContent };
+      unmount();
+      return markup;
+    };
+
+    const withoutSheet = await shareButton();
+    stubNavigator('share', jest.fn().mockResolvedValue(undefined));
+    const withSheet = await shareButton();
+
+    expect(withSheet).toEqual(withoutSheet);
+    expect(withSheet.name).toBe('Share link');
+    expect(withSheet.html).toContain('data-icon="mdi:share-variant"');
+  });
+
   it('copies the link where there is no share sheet, and says so', async () => {
     const user = userEvent.setup();
     const writeText = jest.fn().mockResolvedValue(undefined);
     stubNavigator('clipboard', { writeText });
     renderGift(stubFetch(() => jsonResponse(giftView())));
 
-    await user.click(await screen.findByRole('button', { name: 'Copy link' }));
+    await user.click(await screen.findByRole('button', { name: 'Share link' }));
 
     expect(await screen.findByText('Link copied')).toHaveAttribute('role', 'status');
     expect(writeText).toHaveBeenCalledWith(window.location.href);
@@ -143,7 +162,7 @@ describe('GiftScreen, an available gift', () => {
     });
     renderGift(stubFetch(() => jsonResponse(giftView())));
 
-    await user.click(await screen.findByRole('button', { name: 'Copy link' }));
+    await user.click(await screen.findByRole('button', { name: 'Share link' }));
 
     expect(await screen.findByText('Copy failed: select and copy the address')).toHaveAttribute('role', 'status');
     expect(screen.getByRole('textbox', { name: 'Gift link' })).toHaveValue(window.location.href);
@@ -157,7 +176,7 @@ describe('GiftScreen, an available gift', () => {
     stubNavigator('clipboard', { writeText });
     renderGift(stubFetch(() => jsonResponse(giftView())));
 
-    await user.click(await screen.findByRole('button', { name: 'Share' }));
+    await user.click(await screen.findByRole('button', { name: 'Share link' }));
 
     expect(share).toHaveBeenCalledWith({
       title: 'Cinema ticket · Gift Box',
@@ -175,7 +194,7 @@ describe('GiftScreen, an available gift', () => {
     stubNavigator('clipboard', { writeText });
     renderGift(stubFetch(() => jsonResponse(giftView())));
 
-    await user.click(await screen.findByRole('button', { name: 'Share' }));
+    await user.click(await screen.findByRole('button', { name: 'Share link' }));
 
     expect(writeText).not.toHaveBeenCalled();
     expect(screen.queryByText(/Copy failed/)).not.toBeInTheDocument();
@@ -275,7 +294,7 @@ describe('GiftScreen, a gift that cannot be redeemed', () => {
     expect(page).toHaveTextContent('Redeemed');
     expect(page).toHaveTextContent('Redeemed on November 30, 2026. It cannot be redeemed again.');
     expect(redeemButton()).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Share link' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'See your voucher' })).not.toBeInTheDocument();
   });
 
