@@ -1,7 +1,7 @@
 /**
- * Starts the API: reads the configuration, takes the PGlite data folder's lock (one writer per
- * folder), opens the database, applies migrations, seeds the prize catalogue on first start,
- * serves its metrics on METRICS_PORT (when set), listens on API_PORT, and shuts down gracefully
+ * Starts the API: reads the configuration, serves its metrics on METRICS_PORT (when set), takes
+ * the PGlite data folder's lock (one writer per folder), opens the database, applies migrations,
+ * seeds the prize catalogue on first start, listens on API_PORT, and shuts down gracefully
  * on SIGTERM/SIGINT: readiness turns "not ready" first (for SHUTDOWN_DELAY_MS after SIGTERM
  * requests are still served, while load balancers notice), then in-flight requests finish, then
  * the metrics listener and the database close and the lock is released.
@@ -76,6 +76,21 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // The metrics port first: one that is taken is a configuration error, refused at once, before
+  // the data folder is locked or the database opened, migrated or seeded (which takes seconds).
+  const metrics = createMetricsRegistry('api');
+  let metricsListener: MetricsListener | undefined;
+  const { metricsPort, metricsHost } = config.metrics;
+  if (metricsPort !== undefined) {
+    try {
+      metricsListener = await listenMetrics(metrics, metricsPort, metricsHost);
+    } catch (error) {
+      fail(
+        `cannot serve metrics on ${metricsHost}:${metricsPort} (METRICS_PORT, METRICS_HOST): ${(error as Error).message}`,
+      );
+    }
+  }
+
   let lock: DataDirLock | undefined;
   if (!config.databaseUrl && config.pgliteDataDir !== IN_MEMORY) {
     try {
@@ -108,7 +123,6 @@ async function main(): Promise<void> {
     fail(`cannot open the database (${describeStorage(config)}): ${(error as Error).message}`);
   }
   const lifecycle: Lifecycle = { stopping: false };
-  const metrics = createMetricsRegistry('api');
   const app = await buildApp({ config, db, lifecycle, metrics });
   logConnectionError = (error) => app.log.warn({ reason: error.message }, 'database connection lost');
 
@@ -127,20 +141,7 @@ async function main(): Promise<void> {
     fail(`cannot prepare the database (${describeStorage(config)}): ${(error as Error).message}`);
   }
 
-  let metricsListener: MetricsListener | undefined;
-  const { metricsPort, metricsHost } = config.metrics;
-  if (metricsPort !== undefined) {
-    try {
-      metricsListener = await listenMetrics(metrics, metricsPort, metricsHost);
-    } catch (error) {
-      await db.close().catch(() => undefined);
-      await releaseLock();
-      fail(
-        `cannot serve metrics on ${metricsHost}:${metricsPort} (METRICS_PORT, METRICS_HOST): ${(error as Error).message}`,
-      );
-    }
-    app.log.info({ port: metricsListener.port, host: metricsHost }, 'metrics served at /metrics');
-  }
+  if (metricsListener) app.log.info({ port: metricsListener.port, host: metricsHost }, 'metrics served at /metrics');
 
   const pruning = setInterval(() => {
     pruneOldRows(db).catch((error: unknown) => app.log.warn({ err: error }, 'pruning old rows failed'));

@@ -2,7 +2,10 @@
  * The process serves its metrics on a listener of its own (METRICS_PORT, loopback by default),
  * never on the API's port, and closes it when it stops.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { freePort } from 'testbed/free-port';
 import { type ApiProcess, runToExit, startApi } from './support/api-process';
 
@@ -45,15 +48,19 @@ it('serves GET /metrics on METRICS_PORT with the process’s and the requests’
   await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
 });
 
-it('refuses to start when METRICS_PORT is taken, naming it', async () => {
+it('refuses to start when METRICS_PORT is taken, naming it, before its database is touched', async () => {
   const taken = createServer();
   const port = await freePort();
   await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'metrics-taken-')), 'pglite');
   try {
-    const exited = await runToExit({ PGLITE_DATA_DIR: 'memory://', METRICS_PORT: String(port) });
+    const exited = await runToExit({ PGLITE_DATA_DIR: dataDir, METRICS_PORT: String(port) });
     expect(exited.code).toBe(1);
     expect(exited.output).toContain(`cannot serve metrics on 127.0.0.1:${port} (METRICS_PORT, METRICS_HOST)`);
+    // A configuration error changes nothing: no data folder was locked, created or migrated.
+    expect(existsSync(dataDir)).toBe(false);
   } finally {
     await new Promise((resolve) => taken.close(resolve));
+    rmSync(dirname(dataDir), { recursive: true, force: true });
   }
 });
