@@ -1,7 +1,7 @@
 /**
  * Intent preloading (docs/decisions/0016): pointing at a link fetches its page's code (the page's
- * chunks and the remote's copies of the shared modules the page lacks, at once), so the click
- * itself waits for no code; and no script is ever fetched twice.
+ * chunks and the remote's copies of the shared modules the page lacks, at once) and then runs
+ * it, so the click itself waits for no code and runs none; and no script is ever fetched twice.
  */
 import type { Page, Request } from '@playwright/test';
 import { followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
@@ -32,7 +32,12 @@ function recordCode(page: Page) {
   return { requested, inFlight: () => inFlight };
 }
 
-test('hovering Play fetches the game, so the click needs no code request; no script is fetched twice', async ({
+/** How many of the gifts remote's chunks have run in the page (each pushes itself onto its global). */
+function giftsChunksRun(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { webpackChunkgifts?: unknown[] }).webpackChunkgifts?.length ?? 0);
+}
+
+test('hovering Play fetches and runs the game, so the click needs no code request and runs no code; no script is fetched twice', async ({
   page,
   watch,
 }) => {
@@ -48,10 +53,16 @@ test('hovering Play fetches the game, so the click needs no code request; no scr
     .poll(() => code.requested.some((url) => url.includes('__federation_expose_GamePage')) && code.inFlight() === 0)
     .toBe(true);
 
+  // Then, in an idle moment, the game's module runs: its chunks have run before any click.
+  await expect.poll(() => giftsChunksRun(page)).toBeGreaterThan(0);
+
   const beforeClick = code.requested.length;
+  const ranBeforeClick = await giftsChunksRun(page);
   await followLink(page, navLink(page, 'Play'), '/game');
   const afterClick = code.requested.slice(beforeClick).filter((url) => url.startsWith(GIFTS_ORIGIN));
   expect(afterClick).toEqual([]);
+  // The click only rendered: none of the remote's code ran from scratch.
+  expect(await giftsChunksRun(page)).toBe(ranBeforeClick);
 
   const repeated = code.requested.filter((url, index) => code.requested.indexOf(url) !== index);
   expect(repeated).toEqual([]);

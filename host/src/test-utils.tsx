@@ -112,7 +112,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const load = jest.fn<Promise<ComponentType>, [RemoteName, string]>(
     options.load ?? (async (_remote, module) => pageNamed(`${module} content`)),
   );
-  const remotes: RemoteLoader = { load, prefetch: jest.fn(), reset: jest.fn() };
+  const remotes: RemoteLoader = { load, prefetch: jest.fn(), warm: jest.fn(), reset: jest.fn() };
   const versionCheck: VersionCheck = {
     start: jest.fn(),
     stop: jest.fn(),

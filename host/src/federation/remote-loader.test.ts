@@ -13,6 +13,11 @@ function Page() {
   return null;
 }
 
+/** Waits (on real timers) until `done` holds. */
+async function waitUntil(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 function fakeRuntime(load: (id: string) => Promise<unknown>) {
   const runtime = {
     registerRemotes: jest.fn(),
@@ -169,5 +174,87 @@ describe('remote loader', () => {
     expect(runtime.preloadRemote).toHaveBeenLastCalledWith([
       { nameOrAlias: 'gifts', exposes: ['GiftPage'], resourceCategory: 'sync', share: false, depsRemote: false },
     ]);
+  });
+
+  it("runs a page's module once its prefetch is done, and the route's load reuses it, reported once", async () => {
+    let finishPrefetch: () => void = () => undefined;
+    const runtime = fakeRuntime(async () => ({ default: Page }));
+    runtime.preloadRemote.mockImplementationOnce(
+      () =>
+        new Promise<undefined>((resolve) => {
+          finishPrefetch = () => resolve(undefined);
+        }),
+    );
+    const onLoadEnd = jest.fn();
+    let clock = 0;
+    const loader = createRemoteLoader({ config, runtime, onLoadEnd, now: () => clock });
+    loader.prefetch('gifts', 'GamePage');
+    const later: (() => void)[] = [];
+    loader.warm('gifts', 'GamePage', (run) => later.push(run));
+    loader.warm('gifts', 'GamePage', (run) => later.push(run));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Nothing runs while the page's files are still on their way.
+    expect(later).toEqual([]);
+    finishPrefetch();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(later).toHaveLength(1);
+    later.forEach((run) => run());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+    expect(runtime.loadRemote).toHaveBeenCalledWith('gifts/GamePage');
+    // Not a page load yet: nobody asked for the page.
+    expect(onLoadEnd).not.toHaveBeenCalled();
+
+    clock = 1000;
+    await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
+    await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+    expect(onLoadEnd).toHaveBeenCalledTimes(1);
+    expect(onLoadEnd).toHaveBeenCalledWith({ remote: 'gifts', id: 'gifts/GamePage', ms: 0, retried: false, ok: true });
+    // A page loaded already is not run again.
+    loader.warm('gifts', 'GamePage');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+  });
+
+  it('a load that finds an early one under way joins it, and reports its end', async () => {
+    let finish: (exports: unknown) => void = () => undefined;
+    const runtime = fakeRuntime(() => new Promise((resolve) => (finish = resolve)));
+    const onLoadEnd = jest.fn();
+    const loader = createRemoteLoader({ config, runtime, onLoadEnd });
+    loader.warm('gifts', 'GiftPage');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const loading = loader.load('gifts', 'GiftPage');
+    finish({ default: Page });
+    await expect(loading).resolves.toBe(Page);
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+    expect(onLoadEnd).toHaveBeenCalledTimes(1);
+    expect(onLoadEnd).toHaveBeenCalledWith(expect.objectContaining({ id: 'gifts/GiftPage', ok: true }));
+  });
+
+  it('an early load that fails reports nothing and is forgotten: the next load tries again, and it is not repeated', async () => {
+    let failures = 3;
+    const runtime = fakeRuntime(async () => {
+      if (failures-- > 0) throw Object.assign(new Error('Loading chunk 7 failed.'), { name: 'ChunkLoadError' });
+      return { default: Page };
+    });
+    const onLoadEnd = jest.fn();
+    const onLoadRetry = jest.fn();
+    const log = jest.fn();
+    const loader = createRemoteLoader({ config, runtime, onLoadEnd, onLoadRetry, log, retryDelaysMs: [1, 1] });
+    loader.warm('gifts', 'GamePage');
+    await waitUntil(() => log.mock.calls.some(([message]) => String(message).includes('ahead of need failed')));
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(3);
+    expect(onLoadEnd).not.toHaveBeenCalled();
+    expect(onLoadRetry).not.toHaveBeenCalled();
+
+    loader.warm('gifts', 'GamePage');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(3);
+
+    await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(4);
+    expect(onLoadEnd).toHaveBeenCalledTimes(1);
+    expect(onLoadEnd).toHaveBeenCalledWith(expect.objectContaining({ ok: true, retried: false }));
   });
 });

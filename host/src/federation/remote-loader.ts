@@ -35,11 +35,21 @@ export interface RemoteLoader {
   load(remote: RemoteName, module: string): Promise<ComponentType>;
   /** Fetches a remote's entry (and, with a module, that module's files) ahead of need. */
   prefetch(remote: RemoteName, module?: string): void;
+  /**
+   * Runs a page's module ahead of need once the remote's prefetches are done (`when` may wait
+   * longer, for an idle moment), so the route's `load` finds it ready and only renders. Silent:
+   * until a `load` asks for it, it reports nothing, and a failure is forgotten (that `load`
+   * tries again). Once per page per document; nothing for a page loaded or loading.
+   */
+  warm(remote: RemoteName, module: string, when?: (run: () => void) => void): void;
   /** Forgets a remote's entry and manifest, so the next load fetches them anew. */
   reset(remote: RemoteName): void;
 }
 
-/** How one `load()` ended (not a module already loaded or loading), for telemetry. */
+/**
+ * How one `load()` ended (not a module already loaded or loading), for telemetry. A load that
+ * finds an early one (`warm`) under way or done reports it, timed from its own call.
+ */
 export interface LoadEnd {
   remote: RemoteName;
   /** As the runtime names the load: `gifts/GamePage`. */
@@ -67,6 +77,15 @@ export interface RemoteLoaderOptions {
   onLoadRetry?: (error: unknown) => void;
   /** The clock loads are timed with, in ms; `performance.now()` unless a test gives its own. */
   now?: () => number;
+}
+
+/** A page's load: `claimedAt` once a `load()` asked for it (an early one, `warm`, has none yet). */
+interface Loading {
+  promise: Promise<ComponentType>;
+  claimedAt?: number;
+  retried: boolean;
+  /** It has ended with the page's component. */
+  ok?: boolean;
 }
 
 const ENTRY_ONLY = '(entry only)';
@@ -113,7 +132,10 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
 
   const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const now = options.now ?? (() => performance.now());
-  const modules = new Map<string, Promise<ComponentType>>();
+  /** Pages' loads by id (`gifts/GamePage`); a failed one is forgotten. */
+  const modules = new Map<string, Loading>();
+  /** Early loads started (by id) or waiting to (`<id> now`, `<id> later`): each at most once. */
+  const warming = new Set<string>();
 
   async function loadWithRetries(
     remote: RemoteName,
@@ -153,39 +175,73 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   }
   const loaded = new Set<RemoteName>();
 
+  function report(remote: RemoteName, id: string, loading: Loading, failure?: { error: unknown }): void {
+    const ms = now() - (loading.claimedAt ?? now());
+    options.onLoadEnd?.({ remote, id, ms, retried: loading.retried, ok: !failure, ...failure });
+  }
+
+  /** Starts a page's load; `claimed` unless it is an early one (`warm`). */
+  function start(remote: RemoteName, module: string, id: string, claimed: boolean): Loading {
+    const state: Omit<Loading, 'promise'> = { retried: false };
+    if (claimed) state.claimedAt = now();
+    const promise = prefetchesOf(remote)
+      .then(() =>
+        loadWithRetries(remote, module, id, (error) => {
+          state.retried = true;
+          if (state.claimedAt !== undefined) options.onLoadRetry?.(error);
+        }),
+      )
+      .then((exports) => {
+        const component = pageComponent(exports, id);
+        if (!loaded.has(remote)) {
+          loaded.add(remote);
+          options.onRemoteLoaded?.(remote, config.remotes[remote]);
+        }
+        return component;
+      });
+    const loading: Loading = Object.assign(state, { promise });
+    modules.set(id, loading);
+    loading.promise.then(
+      () => {
+        loading.ok = true;
+        if (loading.claimedAt !== undefined) report(remote, id, loading);
+      },
+      (error: unknown) => {
+        if (modules.get(id) === loading) modules.delete(id);
+        // An early load's failure is nobody's yet: forgotten, so the route's load tries again.
+        if (loading.claimedAt !== undefined) report(remote, id, loading, { error });
+        else log(`Loading ${id} ahead of need failed; it will be loaded when needed.`, error);
+      },
+    );
+    return loading;
+  }
+
   return {
     load(remote, module) {
       const id = `${remote}/${module}`;
       const cached = modules.get(id);
-      if (cached) return cached;
-      const startedAt = now();
-      let retried = false;
-      const loading = prefetchesOf(remote)
-        .then(() =>
-          loadWithRetries(remote, module, id, (error) => {
-            retried = true;
-            options.onLoadRetry?.(error);
-          }),
-        )
-        .then((exports) => {
-          const component = pageComponent(exports, id);
-          if (!loaded.has(remote)) {
-            loaded.add(remote);
-            options.onRemoteLoaded?.(remote, config.remotes[remote]);
-          }
-          return component;
-        });
-      modules.set(id, loading);
-      const end = (failure?: { error: unknown }) =>
-        options.onLoadEnd?.({ remote, id, ms: now() - startedAt, retried, ok: !failure, ...failure });
-      loading.then(
-        () => end(),
-        (error: unknown) => {
-          if (modules.get(id) === loading) modules.delete(id);
-          end({ error });
-        },
+      if (!cached) return start(remote, module, id, true).promise;
+      if (cached.claimedAt === undefined) {
+        // An early load, under way or done: this is the page's real load, reported as one.
+        cached.claimedAt = now();
+        if (cached.ok) report(remote, id, cached);
+      }
+      return cached.promise;
+    },
+
+    warm(remote, module, when) {
+      const id = `${remote}/${module}`;
+      const how = `${id} ${when ? 'later' : 'now'}`;
+      if (modules.has(id) || warming.has(how)) return;
+      warming.add(how);
+      const schedule = when ?? ((run: () => void) => run());
+      void prefetchesOf(remote).then(() =>
+        schedule(() => {
+          if (modules.has(id) || warming.has(id)) return;
+          warming.add(id);
+          start(remote, module, id, false);
+        }),
       );
-      return loading;
     },
 
     prefetch(remote, module) {
@@ -204,6 +260,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
 
     reset(remote) {
       for (const id of [...modules.keys()]) if (id.startsWith(`${remote}/`)) modules.delete(id);
+      for (const key of [...warming]) if (key.startsWith(`${remote}/`)) warming.delete(key);
       for (const key of [...prefetched.keys()])
         if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
       runtime.registerRemotes([{ name: remote, entry: config.remotes[remote] }], { force: true });

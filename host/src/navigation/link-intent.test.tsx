@@ -5,9 +5,13 @@ import type { GiftView } from 'shared/api/contract';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { createRequestActivity } from 'shared/browser/api/activity';
 import { createTestQueryClient } from 'shared/testing/query-client';
+import { parseRuntimeConfig } from 'shared/runtime-config';
+import { everyRemote } from 'shared/testing/runtime-config';
 import { AppServicesContext, type AppServices } from '../app-services';
+import { createRemoteLoader, type FederationRuntime, type RemoteLoader } from '../federation/remote-loader';
 import { matchRoute } from '../route-table/route-table';
 import { prefetchRouteData } from '../router/route-data';
+import { createRouteLoader } from '../router/route-loader';
 import { LinkIntent } from './link-intent';
 
 const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
@@ -26,14 +30,14 @@ const gift: GiftView = {
   redeemedAt: null,
 };
 
-function renderLinks(links: Record<string, string>) {
+function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
   const prefetch = jest.fn();
   const getGift = jest.fn(() => Promise.resolve(gift));
   const data = { api: { getGift } as unknown as ApiClient, queryClient: createTestQueryClient() };
   const services = {
-    remotes: { load: jest.fn(), prefetch, reset: jest.fn() },
+    remotes: remotes ?? { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn() },
     versionCheck: { start: jest.fn(), stop: jest.fn(), poll: jest.fn(), trackRemote: jest.fn(), isStale: () => false },
-    reloadOnce: () => false,
+    reloadOnce: jest.fn(() => false),
     apiActivity: createRequestActivity(),
   } satisfies AppServices;
   const view = render(
@@ -47,7 +51,7 @@ function renderLinks(links: Record<string, string>) {
     </AppServicesContext.Provider>,
   );
   const link = (name: string) => view.getByText(name);
-  return { prefetch, getGift, data, link, view };
+  return { prefetch, getGift, data, link, view, services };
 }
 
 describe('LinkIntent', () => {
@@ -95,5 +99,76 @@ describe('LinkIntent', () => {
     view.rerender(<a href="/game">Play</a>);
     fireEvent.pointerDown(play);
     expect(prefetch).not.toHaveBeenCalled();
+  });
+
+  describe("runs the page's module ahead of the click", () => {
+    function Page() {
+      return null;
+    }
+    const config = parseRuntimeConfig({
+      remotes: everyRemote(),
+      apiBaseUrl: 'http://localhost:3004',
+      remoteTimeoutMs: 5_000,
+    });
+
+    /** The real loader on a runtime that downloads at once and runs the page as `run` says. */
+    function realLoader(run: (id: string) => Promise<unknown>) {
+      const runtime = {
+        registerRemotes: jest.fn(),
+        loadRemote: jest.fn(run),
+        preloadRemote: jest.fn(async () => undefined),
+      };
+      const onLoadEnd = jest.fn();
+      const log = jest.fn();
+      const loader = createRemoteLoader({
+        config,
+        runtime: runtime as typeof runtime & FederationRuntime,
+        onLoadEnd,
+        log,
+        retryDelaysMs: [],
+      });
+      return { runtime, onLoadEnd, log, loader };
+    }
+
+    it('after a hover the page is loaded before any click, and the click only renders it', async () => {
+      const { runtime, onLoadEnd, loader } = realLoader(async () => ({ default: Page }));
+      const { link } = renderLinks({ Play: '/game' }, loader);
+      await userEvent.hover(link('Play'));
+      await waitFor(() => expect(runtime.loadRemote).toHaveBeenCalledWith('gifts/GamePage'));
+      expect(onLoadEnd).not.toHaveBeenCalled();
+
+      await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
+      expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+      // The page's one load, reported by the navigation that uses it.
+      expect(onLoadEnd).toHaveBeenCalledTimes(1);
+    });
+
+    it("a failed early load shows and reports nothing, and the click's load tries again", async () => {
+      let fail = true;
+      const { runtime, onLoadEnd, log, loader } = realLoader(async () => {
+        if (fail) throw new Error('[ Federation Runtime ]: RUNTIME-008 remote entry failed');
+        return { default: Page };
+      });
+      const { link, services, data } = renderLinks({ Play: '/game' }, loader);
+      fireEvent.pointerDown(link('Play'));
+      await waitFor(() =>
+        expect(log).toHaveBeenCalledWith(expect.stringContaining('ahead of need'), expect.any(Error)),
+      );
+      expect(runtime.loadRemote).toHaveBeenCalledTimes(1);
+      expect(onLoadEnd).not.toHaveBeenCalled();
+      expect(services.reloadOnce).not.toHaveBeenCalled();
+
+      fail = false;
+      const match = matchRoute('/game');
+      if (!match) throw new Error('no route for the game page');
+      const routeLoader = createRouteLoader(match.route, { ...services, ...data, fullLoad: jest.fn() });
+      const url = new URL('http://localhost/game');
+      const args = { request: new Request(url), url, pattern: '/game', params: {}, context: undefined };
+      await expect(routeLoader(args)).resolves.toEqual({ Page });
+      expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
+      expect(services.reloadOnce).not.toHaveBeenCalled();
+      expect(onLoadEnd).toHaveBeenCalledTimes(1);
+      expect(onLoadEnd).toHaveBeenCalledWith(expect.objectContaining({ ok: true }));
+    });
   });
 });

@@ -5,6 +5,8 @@
  * federation/loading-plugin.ts); pressing it (pointerdown, touchstart), a moment before its
  * click, also starts the page's data (router/route-data.ts). Every link on the page counts, the
  * remotes' own among them (the gift links on /game), so the host listens on the document.
+ * Once the page's files are downloaded, its module is also run ahead of the click (in an idle
+ * moment, or at once on a press: remote-loader.ts `warm`), so the click only renders.
  */
 import { useEffect } from 'react';
 import { useAppServices } from '../app-services';
@@ -14,6 +16,15 @@ import { prefetchRouteData, type RouteDataServices } from '../router/route-data'
 
 /** The events that say which link the visitor means, and whether they are pressing it. */
 const INTENT_EVENTS = { pointerover: false, focusin: false, pointerdown: true, touchstart: true } as const;
+
+type IdleWindow = Window & { requestIdleCallback?: (callback: () => void) => number };
+
+/** Runs `callback` when the browser has a moment to spare. */
+function whenIdle(callback: () => void): void {
+  const idle = (window as IdleWindow).requestIdleCallback;
+  if (idle) idle(callback);
+  else window.setTimeout(callback, 200);
+}
 
 /** The app's page a link leads to: a link of this origin, followed in this window. */
 function linkedPath(target: EventTarget | null): string | undefined {
@@ -26,7 +37,7 @@ function linkedPath(target: EventTarget | null): string | undefined {
 /** Listens on `root` until the returned function is called. */
 export function watchLinkIntent(
   root: Document,
-  remotes: Pick<RemoteLoader, 'prefetch'>,
+  remotes: Pick<RemoteLoader, 'prefetch' | 'warm'>,
   data: RouteDataServices,
 ): () => void {
   const listeners = Object.entries(INTENT_EVENTS).map(([type, pressed]) => {
@@ -36,6 +47,7 @@ export function watchLinkIntent(
       // An address no page has, or whose id the route's validator refuses, asks for nothing.
       if (!match || !('route' in match)) return;
       remotes.prefetch(match.route.remote, match.route.module);
+      remotes.warm(match.route.remote, match.route.module, pressed ? undefined : whenIdle);
       if (pressed) prefetchRouteData(match.route, match.params, data, 'press');
     };
     root.addEventListener(type, listener, { passive: true, capture: true });

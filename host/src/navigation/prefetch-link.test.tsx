@@ -47,7 +47,7 @@ afterEach(() => {
 function renderLink(firstContent: ContentSignal) {
   const prefetch = jest.fn();
   const services = {
-    remotes: { load: jest.fn(), prefetch, reset: jest.fn() },
+    remotes: { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn() },
     versionCheck: { start: jest.fn(), stop: jest.fn(), poll: jest.fn(), trackRemote: jest.fn(), isStale: () => false },
     reloadOnce: () => false,
     apiActivity: createRequestActivity(),

@@ -54,7 +54,7 @@ interface RouteOptions {
 function renderRoutes(path: string, options: RouteOptions = {}) {
   const load = jest.fn(options.load ?? (async () => pageNamed('Remote page')));
   const services = {
-    remotes: { load, prefetch: jest.fn(), reset: jest.fn() },
+    remotes: { load, prefetch: jest.fn(), warm: jest.fn(), reset: jest.fn() },
     versionCheck: { start: jest.fn(), stop: jest.fn(), poll: jest.fn(), trackRemote: jest.fn(), isStale: () => false },
     reloadOnce: () => false,
     apiActivity: createRequestActivity(),
