@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirLockedError, LOCK_FILE, type LockOwner, lockDataDir, STALE_AFTER_MS } from './data-dir-lock';
@@ -120,19 +120,43 @@ describe('lockDataDir', () => {
     await lock.release();
   });
 
-  it('lets exactly one of several processes recovering the same stale lock at once take it', async () => {
+  it('recovers a stale lock whose recovery was left half-way by a process that died', async () => {
     const first = await lockDataDir(dir);
     const owner = readOwner();
     await first.release();
     writeOwner({ ...owner, pid: await deadPid(), token: 'killed' });
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => lockDataDir(dir)));
-    const taken = results.filter((result) => result.status === 'fulfilled');
-    expect(taken).toHaveLength(1);
-    expect(
-      results
-        .filter((result) => result.status === 'rejected')
-        .every((result) => (result as PromiseRejectedResult).reason instanceof DataDirLockedError),
-    ).toBe(true);
-    await (taken[0] as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
+    const guard = join(dir, `${LOCK_FILE}.recovering`);
+    writeFileSync(guard, '4242\n');
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(guard, longAgo, longAgo);
+    const lock = await lockDataDir(dir);
+    expect(readOwner().pid).toBe(process.pid);
+    await lock.release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('lets exactly one of several processes recovering the same stale lock at once take it, every time', async () => {
+    const first = await lockDataDir(dir);
+    const owner = readOwner();
+    await first.release();
+    const dead = await deadPid();
+    // The race is between one recoverer removing the stale lock and another, a moment behind,
+    // finding the lock the first has just taken: many rounds, so that it is met.
+    for (let round = 0; round < 100; round += 1) {
+      writeOwner({ ...owner, pid: dead, token: `killed-${round}` });
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => lockDataDir(dir)));
+      const taken = results.filter((result) => result.status === 'fulfilled');
+      expect(taken).toHaveLength(1);
+      expect(
+        results
+          .filter((result) => result.status === 'rejected')
+          .every((result) => (result as PromiseRejectedResult).reason instanceof DataDirLockedError),
+      ).toBe(true);
+      const lock = (taken[0] as PromiseFulfilledResult<{ path: string; release(): Promise<void> }>).value;
+      // The winner's lock is in place, not moved aside by a loser.
+      expect(readOwner().pid).toBe(process.pid);
+      await lock.release();
+      expect(readdirSync(dir)).toEqual([]);
+    }
   });
 });

@@ -8,12 +8,14 @@
  * when its owner is known to be gone: on the same machine and process namespace the owner process
  * no longer exists (or its id now belongs to a younger process); elsewhere, when the owner has
  * stopped refreshing the file's modification time for STALE_AFTER_MS. The file is created with
- * `link`, so it appears whole or not at all, and a stale one is moved aside before it is removed,
- * so two processes recovering it at once cannot both win.
+ * `link`, so it appears whole or not at all. A stale one is removed only by the process holding
+ * the recovery guard (`api.lock.recovering`, created the same way), and only while it is still
+ * the stale lock: two processes recovering it at once cannot both win, and the lock a new owner
+ * has just taken is never moved or removed.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,6 +25,8 @@ export const HEARTBEAT_MS = 5_000;
 /** A lock whose owner cannot be checked directly is stale once it has not been touched this long. */
 export const STALE_AFTER_MS = 20_000;
 const MAX_ATTEMPTS = 5;
+/** A recovery guard this old was left by a process that died while recovering: it is removed. */
+const RECOVERY_STALE_MS = 10_000;
 
 export interface LockOwner {
   pid: number;
@@ -191,17 +195,33 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
   }
 }
 
-/** Moves a stale lock aside and removes it; puts it back if what moved was a new owner's lock. */
+/**
+ * Removes the stale lock whose token is `staleToken`, holding the recovery guard while it checks
+ * and removes it; returns at once when the lock is no longer that one. When another process holds
+ * the guard, waits until it is released (or left behind by a process that died), and the caller
+ * looks at the lock again.
+ */
 async function removeStale(path: string, staleToken: string | undefined): Promise<void> {
-  const aside = `${path}.stale.${randomBytes(6).toString('hex')}`;
-  try {
-    await rename(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+  const guard = `${path}.recovering`;
+  if (!(await createExclusive(guard, `${process.pid}\n`))) {
+    for (;;) {
+      const info = await stat(guard).catch(() => undefined);
+      if (!info) return;
+      if (Date.now() - info.mtimeMs > RECOVERY_STALE_MS) {
+        await unlink(guard).catch(() => undefined);
+        return;
+      }
+      await sleep(25);
+    }
   }
-  if ((await tokenOf(aside)) !== staleToken) await link(aside, path).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
+  try {
+    // Nobody else removes it while we hold the guard, and nobody creates a lock while it exists.
+    const held = await readHeld(path);
+    const stillStale = held.kind === 'owner' ? held.owner.token === staleToken : held.kind === 'unreadable';
+    if (stillStale) await unlink(path).catch(() => undefined);
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
 }
 
 function startHeartbeat(path: string, token: string, onLost: ((error: Error) => void) | undefined): () => void {
