@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Page, Response } from '@playwright/test';
 import { followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { openSession, reactRendererCount, type PageWatch } from '../support/browser';
+import { openSession, reactRendererCount } from '../support/browser';
 import { fetchManifest, keepFile, reportLoads, syncFiles } from '../support/faults';
 import { expect, test } from '../support/fixtures';
 import { httpGetPage } from '../support/http';
@@ -108,11 +108,23 @@ test.describe('one React', () => {
     return byOrigin;
   }
 
-  function recordScripts(page: Page, watch: PageWatch): ScriptFetch[] {
+  /**
+   * Every script request, with the document that made it (1 for the first, and so on). DevTools
+   * names a request's document (its loader id): a request the page being left makes after the
+   * next navigation has started (its late prefetch of a link's remote, its vitals) counts for that
+   * page, not for the next one. Counting by document loads seen so far took them for the next
+   * page's second fetch of the same files.
+   */
+  async function recordScripts(page: Page): Promise<ScriptFetch[]> {
     const fetched: ScriptFetch[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') fetched.push({ url: request.url(), document: watch.documentLoads() });
+    const documents = new Map<string, number>();
+    const devtools = await page.context().newCDPSession(page);
+    devtools.on('Network.requestWillBeSent', ({ loaderId, type, request }) => {
+      if (type !== 'Script') return;
+      if (!documents.has(loaderId)) documents.set(loaderId, documents.size + 1);
+      fetched.push({ url: request.url, document: documents.get(loaderId) ?? 0 });
     });
+    await devtools.send('Network.enable');
     return fetched;
   }
 
@@ -135,7 +147,7 @@ test.describe('one React', () => {
     const hostReactDom = reactDom.get(HOST_ORIGIN) ?? [];
     expect(hostReactDom.length).toBeGreaterThan(0);
     const singletons = await sharedFiles(SINGLETONS);
-    const fetched = recordScripts(page, watch);
+    const fetched = await recordScripts(page);
     const renderers: Record<string, number> = {};
     const count = async (route: string) => {
       renderers[route] = await reactRendererCount(page);
@@ -186,7 +198,7 @@ test.describe('one React', () => {
   }) => {
     const reactDom = await sharedFiles(['react-dom', 'react-dom/client']);
     const remoteReactDom = [...reactDom].filter(([origin]) => origin !== HOST_ORIGIN).flatMap(([, files]) => files);
-    const fetched = recordScripts(page, watch);
+    const fetched = await recordScripts(page);
     const renderers: Record<string, number> = {};
     for (const route of ROUTES) {
       const path = route.replace(':giftId', gift.giftId).replace(':redeemId', gift.redeemId);
