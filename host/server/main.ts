@@ -97,12 +97,19 @@ function main(): void {
   // Each remote's latest build is read now and every refreshMs; pages never wait for it. With 0,
   // the server reads no remote: its pages carry no preloads and no prerendered text.
   let sources;
+  // Not ready (`/healthz` 503) until each remote has been read once, or has failed to be: a page
+  // sent before would lack its remote's preloads and prerendered text.
+  let starting = false;
   if (refreshMs > 0) {
     sources = createRemoteSources({
       remotes: config.remotes,
       allowedOrigins: allowedRemoteOrigins(config),
       hostShared: hostShared(root),
       onFailure: metrics && ((remote) => metrics.remoteRefreshFailed(remote)),
+    });
+    starting = true;
+    void sources.refresh().finally(() => {
+      starting = false;
     });
     sources.start(refreshMs);
   }
@@ -127,6 +134,7 @@ function main(): void {
   });
   void serve('host', port, handler, {
     buildFile: join(root, HOST_BUILD_FILE),
+    isStarting: () => starting,
     listenHost,
     shutdownDelayMs,
     metrics: registry && { registry, ...metricsEnv },

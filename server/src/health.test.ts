@@ -11,6 +11,7 @@ const BUILD_ID = 'c35f29a5-a23f-4db1-8c22-216bebc6615a';
 let tmp: string;
 let buildFile: string;
 let stopping = false;
+let starting = false;
 let server: Server;
 let base: string;
 
@@ -21,13 +22,16 @@ function writeBuild(id: string): void {
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'health-test-'));
   buildFile = join(tmp, 'latest.json');
-  server = createServer((req, res) => void answerHealth(req, res, { buildFile, isStopping: () => stopping }));
+  server = createServer(
+    (req, res) => void answerHealth(req, res, { buildFile, isStopping: () => stopping, isStarting: () => starting }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 beforeEach(() => {
   stopping = false;
+  starting = false;
   writeBuild(BUILD_ID);
 });
 
@@ -44,6 +48,17 @@ describe('answerHealth', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toStrictEqual({ status: 'ok', build: BUILD_ID });
+  });
+
+  it('answers 503 "starting" while the server is not ready to serve its pages (the host before it has read its remotes), 200 once it is', async () => {
+    starting = true;
+    const early = await fetch(`${base}/healthz`);
+    expect(early.status).toBe(503);
+    expect(await early.json()).toStrictEqual({ status: 'starting' });
+    starting = false;
+    const ready = await fetch(`${base}/healthz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toStrictEqual({ status: 'ok', build: BUILD_ID });
   });
 
   it('answers HEAD with the status and length of GET and no body', async () => {

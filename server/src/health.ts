@@ -16,6 +16,11 @@ export interface HealthOptions {
   buildFile: string;
   /** True once shutdown has begun. */
   isStopping: () => boolean;
+  /**
+   * True while the server is not ready to serve its pages as they should be (the host, until it
+   * has read each remote once): 503 `{ status: "starting" }`, so no visitor is sent to it yet.
+   */
+  isStarting?: () => boolean;
 }
 
 async function readBuildId(buildFile: string): Promise<string | undefined> {
@@ -55,6 +60,10 @@ export async function answerHealth(req: IncomingMessage, res: ServerResponse, op
   // Checked again: shutdown may have begun while the file was read.
   if (build === undefined || options.isStopping()) {
     sendJson(req, res, 503, { status: 'unavailable' });
+    return;
+  }
+  if (options.isStarting?.()) {
+    sendJson(req, res, 503, { status: 'starting' });
     return;
   }
   sendJson(req, res, 200, { status: 'ok', build });

@@ -38,6 +38,8 @@ export interface ServeOptions {
    * (none when undefined), never on the public port. It closes once the server has drained.
    */
   metrics?: MetricsEnv & { registry: Registry };
+  /** True while `/healthz` must answer 503 "starting" (health.ts). */
+  isStarting?: () => boolean;
 }
 
 export interface Serving {
@@ -67,7 +69,7 @@ export async function listen(
   const closeMetrics = () => (metricsClosed ??= metrics?.close() ?? Promise.resolve());
   let drained: Promise<boolean> | undefined;
   let endDelay = () => undefined as void;
-  const health = { buildFile: options.buildFile, isStopping: () => stopping };
+  const health = { buildFile: options.buildFile, isStopping: () => stopping, isStarting: options.isStarting };
   // Long enough for any real URL; a longer one gets Node's 431 rather than our 404 page.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     // A kept-alive connection must not outlive the drain: close it once this response is sent.
