@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useDocumentTitle } from 'shared/browser/use-document-title';
 import { recordAnalytics } from 'shared/testing/analytics';
-import { renderApp } from '../test-utils';
+import { pageNamed, renderApp } from '../test-utils';
 
 const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
 const { routes } = recordAnalytics();
@@ -31,5 +32,22 @@ describe('page views', () => {
     expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
 
     expect(routes).toEqual(['*']);
+  });
+});
+
+describe('the document title', () => {
+  it("is the page's own when the page refines it in the commit that changes the route (its code loaded ahead)", async () => {
+    function ExpiredGiftPage() {
+      useDocumentTitle('This gift has expired');
+      return <h1>This gift has expired</h1>;
+    }
+    const app = renderApp('/', {
+      load: async (_remote, module) => (module === 'GiftPage' ? ExpiredGiftPage : pageNamed(`${module} content`)),
+    });
+    await app.settled();
+    await app.settled(() => app.router.navigate(`/gifts/${GIFT_ID}`));
+    expect(screen.getByRole('heading', { name: 'This gift has expired' })).toBeInTheDocument();
+
+    expect(document.title).toMatch(/^This gift has expired/);
   });
 });

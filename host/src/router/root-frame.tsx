@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { documentTitle } from 'shared/site';
 import { ErrorTitleContext } from '../errors/error-title';
@@ -48,7 +48,10 @@ export function RootFrame() {
   const routeTitle = useRouteHandle()?.title;
   const [errorTitle, setErrorTitle] = useState<string | undefined>();
   const title = errorTitle ?? routeTitle;
-  useEffect(() => {
+  // Before the page's own effects, which may refine it (useDocumentTitle): in one commit a
+  // parent's effects run after its children's, so a page rendered in the same commit as its
+  // route (its code loaded ahead, on intent) had its title replaced by the route's.
+  useLayoutEffect(() => {
     document.title = documentTitle(title);
   }, [title]);
   useFocusMainOnNavigation();
