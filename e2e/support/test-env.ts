@@ -39,9 +39,27 @@ function workerIndex(): number {
   return index;
 }
 
+/** The bench's own ports (bench/src/servers.ts): no worker's block may overlap them. */
+export const BENCH_PORTS = { first: 5300, last: 5399 } as const;
+
+/**
+ * The first port of the block of worker `index`: the blocks follow each other from `runBase`,
+ * and one that would overlap the bench's ports moves past them (with E2E_BASE_PORT 5200, the
+ * third worker's block is 5400-5449, not 5300-5349), so a bench run beside the suite, and the
+ * suite's own bench test, never meet a worker's server.
+ */
+export function blockStart(runBase: number, index: number): number {
+  let start = runBase;
+  for (let block = 0; block <= index; block += 1) {
+    if (block > 0) start += PORTS_PER_WORKER;
+    if (start <= BENCH_PORTS.last && start + PORTS_PER_WORKER > BENCH_PORTS.first) start = BENCH_PORTS.last + 1;
+  }
+  return start;
+}
+
 const RUN_BASE = basePort();
 /** The first port of this worker's block. */
-export const BASE = RUN_BASE + PORTS_PER_WORKER * workerIndex();
+export const BASE = blockStart(RUN_BASE, workerIndex());
 
 /**
  * Everything a run writes, gitignored, one folder per E2E_BASE_PORT so that runs side by side
