@@ -25,6 +25,13 @@ describe('parseArgs', () => {
     expect(parseArgs(['--quick', '--runs', '4'])).toMatchObject({ runs: 4, warmRuns: 1 });
   });
 
+  it('reads --warm-runs, which neither --runs nor --quick overrides', () => {
+    expect(parseArgs(['--runs', '3', '--warm-runs', '7'])).toMatchObject({ runs: 3, warmRuns: 7 });
+    expect(parseArgs(['--warm-runs=5', '--quick'])).toMatchObject({ runs: 2, warmRuns: 5 });
+    expect(() => parseArgs(['--warm-runs', 'x'])).toThrow('--warm-runs takes a whole number from 1 to 100, got "x"');
+    expect(() => parseArgs(['--check', '--warm-runs', '3'])).toThrow('--check takes no other option, got --warm-runs');
+  });
+
   it('reads the switches', () => {
     expect(parseArgs(['--no-build', '--lighthouse'])).toMatchObject({ build: false, lighthouse: true });
     expect(parseArgs(['--lighthouse-runs', '3'])).toMatchObject({ lighthouse: true, lighthouseRuns: 3 });

@@ -34,6 +34,8 @@ export const CHECK_ROUTE = '/redeem/{id}';
 export const USAGE = `usage: npm run bench -- [options]
 
   --runs N             cold loads per route and build, interleaved (default 7)
+  --warm-runs N        warm navigations per build, interleaved (default: half of --runs,
+                       rounded up)
   --quick              fewer runs (2 cold, 1 warm), for a quick look
   --no-build           serve the current builds instead of running npm run build first
                        (the monolith is built every time: it is the bench's own)
@@ -63,6 +65,7 @@ export function positiveInt(flag: string, raw: string | undefined): number {
 
 export function parseArgs(argv: readonly string[]): BenchOptions {
   let runs: number | undefined;
+  let warmRuns: number | undefined;
   let quick = false;
   let build = true;
   let lighthouse = false;
@@ -80,6 +83,10 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       case '--runs':
         tuning.push(flag);
         runs = positiveInt('--runs', value());
+        break;
+      case '--warm-runs':
+        tuning.push(flag);
+        warmRuns = positiveInt('--warm-runs', value());
         break;
       case '--quick':
         tuning.push(flag);
@@ -137,7 +144,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
   const coldRuns = runs ?? (quick ? QUICK_RUNS : DEFAULT_RUNS);
   return {
     runs: coldRuns,
-    warmRuns: quick ? 1 : Math.max(1, Math.ceil(coldRuns / 2)),
+    warmRuns: warmRuns ?? (quick ? 1 : Math.max(1, Math.ceil(coldRuns / 2))),
     build,
     lighthouse,
     lighthouseRuns,

@@ -17,6 +17,7 @@ import { buildFederated, buildHostStats, buildMonolith, copyFederated, copyMonol
 import { largestShares, packagesOf, type WebpackStats } from './host-packages';
 import { findLighthouse, launchForLighthouse, runLighthouse, type LighthouseScores } from './lighthouse';
 import { describeMachine } from './machine';
+import { EMPTY_PAGE_ROUTE, serveEmptyPage } from './empty-page';
 import {
   coldLoad,
   interactionRun,
@@ -34,6 +35,7 @@ import {
   FEDERATED_ORIGIN,
   freshIds,
   MONOLITH_ORIGIN,
+  originAt,
   MONOLITH_REMOTES_ORIGIN,
   PORTS,
   REMOTE_ORIGINS,
@@ -80,6 +82,7 @@ const TIMING_METRICS: Metric<ColdLoad>[] = [
   { label: 'LCP', of: (run) => run.lcp, format: ms },
   { label: 'content visible', of: (run) => run.contentVisible, format: ms },
   { label: 'HTML as received', of: (run) => run.htmlBytes, format: kB },
+  { label: 'HTML received (last byte)', of: (run) => run.htmlReceived, format: ms },
   { label: 'floor (1 round trip + HTML)', of: (run) => run.floor, format: ms },
   { label: 'FCP ÷ floor', of: (run) => run.fcp / run.floor, format: times },
 ];
@@ -88,13 +91,19 @@ const CHAIN_METRICS: Metric<ColdLoad>[] = [{ label: 'serial round trips', of: (r
 /** Loads per route and build with async stacks traced: their chains hardly vary. */
 const CHAIN_RUNS = 3;
 
+/** From the plain warm navigations… */
 const WARM_METRICS: Metric<WarmNavigation>[] = [
   { label: 'code requests on hover', of: (run) => run.hoverCodeRequests, format: count },
   { label: 'code requests after click', of: (run) => run.clickCodeRequests, format: count },
-  { label: 'round trips after click', of: (run) => run.clickRoundTrips, format: count },
   { label: 'click to content visible', of: (run) => run.clickToContent, format: ms },
   { label: 'code requests, back and forth', of: (run) => run.backForthCodeRequests, format: count },
 ];
+/** …and from those with async call stacks traced (exact chains, slower scripts). */
+const WARM_CHAIN_METRICS: Metric<WarmNavigation>[] = [
+  { label: 'round trips after click', of: (run) => run.clickRoundTrips, format: count },
+];
+/** Warm navigations per build with async stacks traced. */
+const WARM_CHAIN_RUNS = 2;
 
 const LIGHTHOUSE_METRICS: Metric<LighthouseScores>[] = [
   { label: 'score', of: (scores) => scores.performance, format: count },
@@ -246,6 +255,38 @@ async function coldLoadsOf(
   return { timing: timing ?? chains, chains, chainRuns };
 }
 
+/**
+ * The empty page's cold loads (empty-page.ts), as many as each route's: the emulated phone's
+ * own least time to a first paint, printed under the cold loads' table.
+ */
+async function emptyPageLoads(
+  browser: Browser,
+  runs: number,
+  ids: PageIds,
+): Promise<{ line: string; failures: string[] }> {
+  progress('cold loads of an empty page…');
+  const target = { origin: originAt(PORTS.emptyPage), blockedOrigins: [] };
+  const loads: ColdLoad[] = [];
+  const failures: string[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    try {
+      const load = await coldLoad(browser, target, EMPTY_PAGE_ROUTE, ids);
+      const missing = unmeasured(TIMING_METRICS, load);
+      if (missing.length > 0) throw new Error(`measured no ${missing.join(', ')}`);
+      loads.push(load);
+    } catch (error) {
+      failures.push(`the empty page, run ${run + 1}: ${(error as Error).message}`);
+    }
+  }
+  const of = (value: (load: ColdLoad) => number) => median(loads.map(value)) ?? Number.NaN;
+  const line =
+    `(an empty page, a title and one line of text with no style or script, ${loads.length}/${runs} loads: ` +
+    `HTML received ${ms(of((load) => load.htmlReceived))}, floor ${ms(of((load) => load.floor))}, ` +
+    `FCP ${ms(of((load) => load.fcp))}, FCP ÷ floor ${times(of((load) => load.fcp / load.floor))}: ` +
+    "the emulated phone's own least, which no page's FCP ÷ floor can beat; bench/src/empty-page.ts)";
+  return { line, failures };
+}
+
 async function measureCold(
   browser: Browser,
   options: BenchOptions,
@@ -283,6 +324,8 @@ async function measureCold(
     const problems = new Set(BUILDS.flatMap((build) => timing.results[build]).flatMap((load) => load.problems));
     for (const problem of [...problems].slice(0, 5)) notes.push(`${route.label}: ${problem.slice(0, 300)}`);
   }
+  const empty = await emptyPageLoads(browser, options.runs, ids);
+  failures.push(...empty.failures);
   log(
     heading(
       options.check
@@ -294,6 +337,7 @@ async function measureCold(
   log(
     "(floor: one emulated round trip for the first byte, as DevTools adds its latency per request with no DNS on loopback, plus the HTML as received at the emulated bandwidth; FCP ÷ floor is the median of the loads' own ratios)",
   );
+  log(empty.line);
   logSizes(firstScripts, hostStats);
   return { notes, failures };
 }
@@ -356,27 +400,38 @@ function logHostPackages(measured: string[] | undefined, stats: WebpackStats): v
 }
 
 async function measureWarm(browser: Browser, options: BenchOptions): Promise<Outcome> {
-  progress('warm navigations…');
-  // --check: the federated build and the client-rendered monolith (the other shares its client code).
+  // --check: the federated build and the client-rendered monolith (the other shares its client
+  // code), one traced navigation each giving every figure, as its cold load does.
   const builds: readonly Build[] = options.check ? ['federated', 'monolith'] : BUILDS;
-  const measure = async (build: Build) => {
-    const run = await warmNavigation(browser, TARGETS[build]);
-    saveLoad('warm', build, run);
+  const measure = (traceAsyncStacks: boolean) => async (build: Build) => {
+    const run = await warmNavigation(browser, TARGETS[build], { traceAsyncStacks });
+    saveLoad(traceAsyncStacks ? 'warm-chains' : 'warm', build, run);
     progress(
-      `  ${build.padEnd(12)} hover ${run.hoverCodeRequests}, click ${run.clickCodeRequests} code requests, ${ms(run.clickToContent)}`,
+      `  ${build.padEnd(12)} hover ${run.hoverCodeRequests}, click ${run.clickCodeRequests} code requests, ${ms(run.clickToContent)}${traceAsyncStacks ? ` (traced), ${run.clickRoundTrips} round trips` : ''}`,
     );
     return run;
   };
-  const { results, failures } = await interleaved(options.warmRuns, 'warm navigation', WARM_METRICS, measure, builds);
+  let timing: Interleaved<WarmNavigation> | undefined;
+  if (!options.check) {
+    progress('warm navigations…');
+    timing = await interleaved(options.warmRuns, 'warm navigation', WARM_METRICS, measure(false), builds);
+  }
+  progress('warm navigations (async call stacks traced)…');
+  const chainRuns = options.check ? 1 : Math.min(options.warmRuns, WARM_CHAIN_RUNS);
+  const chainMetrics = options.check ? [...WARM_METRICS, ...WARM_CHAIN_METRICS] : WARM_CHAIN_METRICS;
+  const chains = await interleaved(chainRuns, 'warm navigation (traced)', chainMetrics, measure(true), builds);
+  const results = (timing ?? chains).results;
+  const [hover, click, ...rest] = buildRows(WARM_METRICS, results);
   log(
     heading(
-      `Warm navigation: / → hover "Play" → click → /game, then back and forth; ${options.warmRuns} runs, medians`,
+      `Warm navigation: / → hover "Play" → click → /game, then back and forth; ${options.check ? '1 traced run' : `${options.warmRuns} runs (round trips: ${chainRuns} traced)`}, medians`,
     ),
   );
-  log(table([['', 'metric (median)', ...COLUMNS], ...buildRows(WARM_METRICS, results)]));
+  const rows = [hover, click, ...buildRows(WARM_CHAIN_METRICS, chains.results), ...rest];
+  log(table([['', 'metric (median)', ...COLUMNS], ...rows.filter((row) => row !== undefined)]));
   const problems = new Set(BUILDS.flatMap((build) => results[build]).flatMap((run) => run.problems));
   const notes = [...problems].slice(0, 5).map((problem) => `warm navigation: ${problem.slice(0, 300)}`);
-  return { notes, failures };
+  return { notes, failures: [...(timing?.failures ?? []), ...chains.failures] };
 }
 
 /**
@@ -534,6 +589,7 @@ async function main(): Promise<void> {
     PORTS.ssrMonolithHost,
     PORTS.monolithRemotes,
     PORTS.barePage,
+    PORTS.emptyPage,
     ...(lighthouse ? [PORTS.lighthouseDebugging] : []),
   ]);
   mkdirSync(WORK_DIR, { recursive: true });
@@ -581,6 +637,7 @@ async function main(): Promise<void> {
 
   progress('starting the servers…');
   monolithRemotes = await serveMonolithRemotes(RUN.monolithRemotes, PORTS.monolithRemotes);
+  emptyPage = await serveEmptyPage(PORTS.emptyPage);
   await Promise.all([
     federatedServers ?? startServers(['federated']),
     startServers(['monolith']),
@@ -605,6 +662,8 @@ async function main(): Promise<void> {
 
 /** The bench's static server of the server-rendered monolith's "remotes" (in this process). */
 let monolithRemotes: HttpServer | undefined;
+/** The empty page's server (empty-page.ts), in this process too. */
+let emptyPage: HttpServer | undefined;
 
 let stopping: Promise<void> | undefined;
 function stopEverything(): Promise<void> {
@@ -612,6 +671,7 @@ function stopEverything(): Promise<void> {
     .then(() => stopAll())
     .then(() => {
       monolithRemotes?.close();
+      emptyPage?.close();
     })
     .finally(() => rmSync(RUN.apiData, { recursive: true, force: true }));
   return stopping;

@@ -6,7 +6,9 @@
  * first byte of the document is one emulated round trip away (TCP connect and request together
  * count as that one), and the document is complete once its bytes as received (headers and
  * gzip body) have passed at that rate. FCP ÷ floor says how far a page is from the speed of its
- * bytes.
+ * bytes. The floor leaves out the emulated CPU: the renderer's own work between the last byte
+ * and the first paint, which even an empty page needs (empty-page.ts), so FCP ÷ floor is read
+ * against the empty page's.
  */
 
 export interface EmulatedNetwork {

@@ -42,6 +42,8 @@ export interface ColdLoad {
   contentVisible: number;
   /** The document as received: its response's headers and (gzip) body. */
   htmlBytes: number;
+  /** ms: when the document's last byte was received. */
+  htmlReceived: number;
   /** ms: the least FCP the emulated network allows for those bytes (floor.ts). */
   floor: number;
   /** Requests to blocked origins (the monolith's page never reaches the federated remotes). */
@@ -150,6 +152,8 @@ export async function coldLoad(
       lcp: probe.lcp ?? Number.NaN,
       contentVisible: visible,
       htmlBytes,
+      htmlReceived:
+        documentRequest?.finishedAt === undefined ? Number.NaN : documentRequest.finishedAt - probe.timeOrigin,
       floor: floorMs(htmlBytes, THROTTLING),
       blocked: network.requests.filter((request) => request.blocked).length,
       hostFirstScripts: reached
@@ -230,12 +234,16 @@ async function settled(page: Page, network: NetworkLog): Promise<number> {
 /**
  * From the home page (cold, then left to settle, so the links' entry prefetches are done):
  * hover the game's link, let its prefetch finish, click, and wait for the game; then back to
- * the home page and forward to the game, both already visited.
+ * the home page and forward to the game, both already visited. With `traceAsyncStacks` the
+ * click's round trips are exact but its time is not (the tracing slows scripts down, the
+ * federated build's more), as for a cold load.
  */
-export async function warmNavigation(browser: Browser, target: Target): Promise<WarmNavigation> {
-  const session = await openThrottledPage(browser, WARM.from.selector, target.blockedOrigins, {
-    traceAsyncStacks: true,
-  });
+export async function warmNavigation(
+  browser: Browser,
+  target: Target,
+  options: { traceAsyncStacks?: boolean } = {},
+): Promise<WarmNavigation> {
+  const session = await openThrottledPage(browser, WARM.from.selector, target.blockedOrigins, options);
   try {
     const { page, network } = session;
     const problems = watchProblems(page);

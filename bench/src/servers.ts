@@ -29,6 +29,8 @@ export const PORTS = {
   monolithRemotes: BASE_PORT + 12,
   /** The bare server the host's page throughput is compared with (page-throughput.ts). */
   barePage: BASE_PORT + 13,
+  /** The empty page, the emulated phone's least time to a first paint (empty-page.ts). */
+  emptyPage: BASE_PORT + 14,
   /** Lighthouse's chromium, for its DevTools protocol. */
   lighthouseDebugging: BASE_PORT + 90,
 };
