@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { DehydratedState } from '@tanstack/react-query';
 import { build, type Plugin } from 'esbuild';
+import { RENDER_SCRIPT, RENDER_STYLES } from 'shared/render-contract';
 import type { Compilation, Compiler } from 'webpack';
 
 /** A page as `prerenderPages` renders it. */
@@ -55,15 +56,12 @@ export interface PrerenderPluginOptions {
   inputs?: Readonly<Record<string, string>>;
   /** The module exporting `render` (the remote's `build/render-pages.tsx`), for its `serverData` pages. */
   render?: string;
-  /** Folder inside the output. */
-  outputDir?: string;
 }
 
-/** The render bundle and its styles, inside `outputDir`. */
-export const RENDER_SCRIPT = 'render.js';
-export const RENDER_STYLES = 'render.css';
-
 const PLUGIN = 'PrerenderPlugin';
+
+/** The folder of the build's prerendered pages, which the host's server reads. */
+const OUTPUT_DIR = 'prerender';
 
 /** `shared` is TypeScript source, so it is bundled; every other package is loaded from node_modules. */
 const keepPackagesExternal: Plugin = {
@@ -87,29 +85,45 @@ function buildDefines(compiler: Compiler): Record<string, string> {
   return defines;
 }
 
+interface Bundled {
+  code: string;
+  css: string;
+}
+
+/**
+ * Bundles a module for the server with the build's constants, minified, its stylesheets apart:
+ * - `in-build`: for this process, `shared` inside and every other package left to `require`;
+ * - `self-contained`: every package inside (React's browser build of its server renderer, which
+ *   needs nothing of Node's), for a context with no `require`, no `process` and no network.
+ */
+async function bundle(compiler: Compiler, entry: string, kind: 'in-build' | 'self-contained'): Promise<Bundled> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    outdir: join(compiler.context, OUTPUT_DIR),
+    minify: true,
+    format: 'cjs',
+    jsx: 'automatic',
+    loader: { '.css': 'css' },
+    define: { ...buildDefines(compiler), 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'silent',
+    ...(kind === 'in-build'
+      ? { platform: 'node', target: 'node20', plugins: [keepPackagesExternal] }
+      : { platform: 'browser', target: 'es2022' }),
+  });
+  const code = result.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
+  const css = result.outputFiles.find((file) => file.path.endsWith('.css'))?.text ?? '';
+  return { code, css };
+}
+
 interface LoadedPrerender {
   prerenderPages: PrerenderPages;
   css: string;
 }
 
 async function loadPrerender(compiler: Compiler, entry: string): Promise<LoadedPrerender> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    outdir: join(compiler.context, 'prerender'),
-    minify: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    jsx: 'automatic',
-    loader: { '.css': 'css' },
-    define: { ...buildDefines(compiler), 'process.env.NODE_ENV': '"production"' },
-    plugins: [keepPackagesExternal],
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
-  const css = result.outputFiles.find((file) => file.path.endsWith('.css'))?.text ?? '';
+  const { code, css } = await bundle(compiler, entry, 'in-build');
   const module = { exports: {} as { prerenderPages?: PrerenderPages } };
   // The bundle's packages resolve from this package's folder, as its own code's would.
   const requireHere = createRequire(join(compiler.context, 'package.json'));
@@ -119,37 +133,12 @@ async function loadPrerender(compiler: Compiler, entry: string): Promise<LoadedP
   return { prerenderPages, css };
 }
 
-/**
- * The render bundle: one self-contained script, run by the host's server in a context with no
- * `require`, no `process` and no network, so every package is inside it (React's browser build
- * of its server renderer, which needs nothing of Node's).
- */
-async function bundleRender(compiler: Compiler, entry: string): Promise<{ code: string; css: string }> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    outdir: join(compiler.context, 'prerender'),
-    minify: true,
-    platform: 'browser',
-    format: 'cjs',
-    target: 'es2022',
-    jsx: 'automatic',
-    loader: { '.css': 'css' },
-    define: { ...buildDefines(compiler), 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? '';
-  const css = result.outputFiles.find((file) => file.path.endsWith('.css'))?.text ?? '';
-  return { code, css };
-}
-
 export class PrerenderPlugin {
   constructor(private readonly options: PrerenderPluginOptions) {}
 
   apply(compiler: Compiler): void {
     const { Compilation: CompilationClass, WebpackError, sources } = compiler.webpack;
-    const { entry, inputs = {}, render, outputDir = 'prerender' } = this.options;
+    const { entry, inputs = {}, render } = this.options;
 
     const publish = async (compilation: Compilation): Promise<void> => {
       const read: Record<string, unknown> = {};
@@ -161,20 +150,23 @@ export class PrerenderPlugin {
       }
       if (entry) {
         const { prerenderPages, css } = await loadPrerender(compiler, entry);
-        compilation.emitAsset(`${outputDir}/pages.css`, new sources.RawSource(css));
+        compilation.emitAsset(`${OUTPUT_DIR}/pages.css`, new sources.RawSource(css));
         const buildId = JSON.parse(buildDefines(compiler).__BUILD_ID__ ?? '""') as string;
         for (const { module, html, state } of prerenderPages(read)) {
           const published: PublishedPrerender = { buildId, html, state };
-          compilation.emitAsset(`${outputDir}/${module}.json`, new sources.RawSource(`${JSON.stringify(published)}\n`));
+          compilation.emitAsset(
+            `${OUTPUT_DIR}/${module}.json`,
+            new sources.RawSource(`${JSON.stringify(published)}\n`),
+          );
         }
       }
       // Only a production build: the development servers render no page with its data, and each
       // rebuild would bundle it again.
       if (render && compiler.options.mode === 'production') {
-        const { code, css } = await bundleRender(compiler, render);
+        const { code, css } = await bundle(compiler, render, 'self-contained');
         // Already minified: the build's minifier leaves it as it is, and its digest is taken as emitted.
-        compilation.emitAsset(`${outputDir}/${RENDER_SCRIPT}`, new sources.RawSource(code), { minimized: true });
-        compilation.emitAsset(`${outputDir}/${RENDER_STYLES}`, new sources.RawSource(css));
+        compilation.emitAsset(RENDER_SCRIPT, new sources.RawSource(code), { minimized: true });
+        compilation.emitAsset(RENDER_STYLES, new sources.RawSource(css));
       }
     };
 

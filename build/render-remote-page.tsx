@@ -7,7 +7,7 @@
  * `prerender/render.js`, which the host's server evaluates once per build
  * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
  */
-import { dehydrate, QueryClientProvider, type DehydratedState, type QueryKey } from '@tanstack/react-query';
+import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -15,29 +15,7 @@ import { createApiClient } from 'shared/api/client';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { createQueryClient } from 'shared/browser/api/query-client';
 import { REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
-
-/** One query's answer, as the host's server read it from the API. */
-export interface RenderQuery {
-  queryKey: QueryKey;
-  data: unknown;
-}
-
-export interface RenderRequest {
-  /** The exposed module, such as `GiftPage`. */
-  module: string;
-  /** The page's path, such as `/gifts/abc`: the page reads its parameters from it. */
-  pathname: string;
-  queries: readonly RenderQuery[];
-}
-
-export interface RenderedDataPage {
-  html: string;
-  /** The query cache the markup was rendered from: the browser's first render reads it. */
-  state: DehydratedState;
-}
-
-/** What `prerender/render.js` exports. */
-export type RenderDataPage = (request: RenderRequest) => RenderedDataPage;
+import type { RenderDataPage } from 'shared/render-contract';
 
 /** The page renders from the data it is given; a call to the API while rendering fails. */
 const NO_API = createApiClient({

@@ -11,7 +11,7 @@ import { giftViewSchema, redeemViewSchema } from 'shared/api/contract';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import type { RemoteName, ServerDataQuery } from 'shared/remotes';
 import type { RouteMatch } from '../src/route-table/route-table';
-import type { RenderQuery } from './remote-renderers';
+import type { RenderQuery } from 'shared/render-contract';
 import { sanitizeDataPageHtml, type PrerenderedMarkup, type RemoteSnapshot } from './remote-sources';
 
 /** Default `PAGE_DATA_TIMEOUT_MS`: longer than the API's answer on loopback, short next to a page's budget. */

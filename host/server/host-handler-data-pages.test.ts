@@ -8,7 +8,7 @@ import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { createDataPages } from './data-pages';
 import { createHostHandler } from './host-handler';
-import type { RenderRequest } from './remote-renderers';
+import type { RenderRequest } from 'shared/render-contract';
 import type { RemoteSnapshot } from './remote-sources';
 
 const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';

@@ -10,33 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createContext, Script } from 'node:vm';
-
-/** One query's answer, as the host's server read it from the API. */
-export interface RenderQuery {
-  queryKey: readonly unknown[];
-  data: unknown;
-}
-
-export interface RenderRequest {
-  /** The exposed module, such as `GiftPage`. */
-  module: string;
-  /** The page's path: the page reads its parameters from it. */
-  pathname: string;
-  queries: readonly RenderQuery[];
-}
-
-export interface RenderedDataPage {
-  /** The page's markup, not yet sanitised. */
-  html: string;
-  /** The query cache it was rendered from (TanStack's dehydrated state). */
-  state: unknown;
-}
-
-export type RenderDataPage = (request: RenderRequest) => RenderedDataPage;
-
-/** The bundle's file in a remote's build, beside its prerendered pages (build/prerender-plugin.ts). */
-export const RENDER_SCRIPT = 'prerender/render.js';
-export const RENDER_STYLES = 'prerender/render.css';
+import { RENDER_SCRIPT, type RenderDataPage, type RenderedDataPage } from 'shared/render-contract';
 
 /** Longest a render may take before it is stopped: a page is rendered in a few milliseconds. */
 const RENDER_TIMEOUT_MS = 1_000;

@@ -15,7 +15,8 @@ import {
 } from 'shared/remote-manifest';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
-import { loadRenderer, RENDER_SCRIPT, RENDER_STYLES, type RenderDataPage } from './remote-renderers';
+import { RENDER_SCRIPT, RENDER_STYLES, type RenderDataPage } from 'shared/render-contract';
+import { loadRenderer } from './remote-renderers';
 
 export interface ExposeFiles {
   /** The module's own scripts, loaded when the page is. */

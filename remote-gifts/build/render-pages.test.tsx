@@ -1,39 +1,9 @@
-import { forgetPrerenderedData } from 'shared/browser/api/prerendered-state';
-import { queryClient } from 'shared/browser/api/query-client';
-import { PRERENDER_STATE_ELEMENT_ID, jsonForScriptElement } from 'shared/page-data';
+import { clearPageState, markupAsDom, putPageState } from 'shared/testing/server-render';
 import GiftPage from '../src/exposed/gift-page';
 import { GIFT_ID, giftView, renderWithApi, stubFetch } from '../src/test-utils';
 import { render } from './render-pages';
 
-/**
- * Markup as the browser's DOM holds it (attribute names are case-insensitive in HTML), styles as
- * the DOM writes them (React sets an element's style through it in the browser).
- */
-function asDom(html: string): string {
-  const template = document.createElement('template');
-  template.innerHTML = html;
-  for (const element of template.content.querySelectorAll<HTMLElement | SVGElement>('[style]')) {
-    const { cssText } = element.style;
-    element.style.cssText = cssText;
-  }
-  return template.innerHTML;
-}
-
-/** The page data the host's server writes beside the markup. */
-function putPageState(state: unknown): void {
-  const element = document.createElement('script');
-  element.type = 'application/json';
-  element.id = PRERENDER_STATE_ELEMENT_ID;
-  element.dataset.build = 'any';
-  element.textContent = jsonForScriptElement(state);
-  document.body.append(element);
-}
-
-afterEach(() => {
-  document.getElementById(PRERENDER_STATE_ELEMENT_ID)?.remove();
-  forgetPrerenderedData();
-  queryClient.clear();
-});
+afterEach(clearPageState);
 
 describe('the gift page rendered on the server with its data', () => {
   const path = `/gifts/${GIFT_ID}`;
@@ -55,7 +25,7 @@ describe('the gift page rendered on the server with its data', () => {
     putPageState(page.state);
     const fetchStub = stubFetch();
     const { container } = renderWithApi(path, { '/gifts/:giftId': <GiftPage /> }, fetchStub);
-    expect(asDom(container.innerHTML)).toBe(asDom(page.html));
+    expect(markupAsDom(container.innerHTML)).toBe(markupAsDom(page.html));
     expect(fetchStub).not.toHaveBeenCalled();
   });
 
@@ -64,7 +34,7 @@ describe('the gift page rendered on the server with its data', () => {
     try {
       putPageState(page.state);
       const { container } = renderWithApi(path, { '/gifts/:giftId': <GiftPage /> }, stubFetch());
-      expect(asDom(container.innerHTML)).toBe(asDom(page.html));
+      expect(markupAsDom(container.innerHTML)).toBe(markupAsDom(page.html));
     } finally {
       Reflect.deleteProperty(navigator, 'share');
     }

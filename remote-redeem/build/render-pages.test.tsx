@@ -1,42 +1,9 @@
-import { forgetPrerenderedData } from 'shared/browser/api/prerendered-state';
-import { PRERENDER_STATE_ELEMENT_ID, jsonForScriptElement } from 'shared/page-data';
+import { clearPageState, markupAsDom, putPageState } from 'shared/testing/server-render';
 import { REDEEM_ID, VOUCHER_CODE, aCompletedRedeem, aRedeem } from '../src/test-fixtures';
 import { renderRedeemPage, stubApi } from '../src/test-utils';
 import { render } from './render-pages';
 
-/**
- * Markup as the browser's DOM holds it (attribute names are case-insensitive in HTML), with the
- * ids React makes for its fields named alike: a server's and a browser's differ in their form.
- */
-function asDom(html: string): string {
-  const template = document.createElement('template');
-  template.innerHTML = html;
-  // Styles as the DOM writes them (React sets an element's style through it in the browser), and
-  // attributes in one order (React's browser build sets a field's in an order of its own).
-  for (const element of template.content.querySelectorAll<HTMLElement | SVGElement>('*')) {
-    const { cssText } = element.style;
-    if (cssText) element.style.cssText = cssText;
-    const attributes = [...element.attributes].map(({ name, value }) => [name, value] as const);
-    for (const [name] of attributes) element.removeAttribute(name);
-    for (const [name, value] of attributes.sort(([a], [b]) => a.localeCompare(b))) element.setAttribute(name, value);
-  }
-  return template.innerHTML.replace(/_[rR]_[0-9a-z]+_/g, '_id_');
-}
-
-/** The page data the host's server writes beside the markup. */
-function putPageState(state: unknown): void {
-  const element = document.createElement('script');
-  element.type = 'application/json';
-  element.id = PRERENDER_STATE_ELEMENT_ID;
-  element.dataset.build = 'any';
-  element.textContent = jsonForScriptElement(state);
-  document.body.append(element);
-}
-
-afterEach(() => {
-  document.getElementById(PRERENDER_STATE_ELEMENT_ID)?.remove();
-  forgetPrerenderedData();
-});
+afterEach(clearPageState);
 
 const pageOf = (redeem: ReturnType<typeof aRedeem>) =>
   render({
@@ -53,7 +20,7 @@ describe('the redeem page rendered on the server with its session', () => {
     putPageState(page.state);
     const fetchStub = stubApi({});
     const { container } = renderRedeemPage(fetchStub);
-    expect(asDom(container.innerHTML)).toBe(asDom(page.html));
+    expect(markupAsDom(container.innerHTML)).toBe(markupAsDom(page.html));
     expect(fetchStub).not.toHaveBeenCalled();
   });
 
