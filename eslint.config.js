@@ -19,6 +19,8 @@ const REMOTES = Object.values(tsx.require('./shared/src/remotes.ts', __filename)
 );
 // The router the browser parts share: react-router's client API (its list, below).
 const ROUTER_CLIENT_API = Object.keys(tsx.require('./shared/src/browser/router/react-router-dom.ts', __filename));
+// The TanStack Query the browser parts share: the exports their pages call (its list, below).
+const QUERY_CLIENT_API = Object.keys(tsx.require('./shared/src/browser/query/tanstack-react-query.ts', __filename));
 tsx.unregister();
 const APPS = ['host', ...REMOTES, 'api'];
 // Tooling around the apps: tests, benchmarks, scripts.
@@ -154,7 +156,18 @@ const ONE_ROUTER = [
     name: 'react-router-dom',
     importNames: Object.keys(require('react-router-dom')).filter((name) => !ROUTER_CLIENT_API.includes(name)),
     message:
-      "Not in the router the parts share (shared/src/browser/router/react-router-dom.ts): react-router's server, framework-mode and unstable APIs stay out of browser code.",
+      'Not in the router the parts share (shared/src/browser/router/react-router-dom.ts): add it to that list if a page needs it.',
+  },
+];
+
+// The parts share @tanstack/react-query as the exports their pages call
+// (`shared/src/browser/query/tanstack-react-query.ts`): what it leaves out is not in the browser's copy.
+const ONE_QUERY_LIBRARY = [
+  {
+    name: '@tanstack/react-query',
+    importNames: Object.keys(require('@tanstack/react-query')).filter((name) => !QUERY_CLIENT_API.includes(name)),
+    message:
+      'Not in the TanStack Query the parts share (shared/src/browser/query/tanstack-react-query.ts): add it to that list if a page needs it.',
   },
 ];
 
@@ -210,7 +223,7 @@ function whereCodeRuns() {
     restrict(
       remoteSrc,
       {
-        paths: [...remoteLibraries, ...ONE_ROUTER, ...NODE_ONLY],
+        paths: [...remoteLibraries, ...ONE_ROUTER, ...ONE_QUERY_LIBRARY, ...NODE_ONLY],
         patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS],
       },
       TEST_FILES,
@@ -221,7 +234,7 @@ function whereCodeRuns() {
     restrict(
       ['host/src/**/*.{ts,tsx}'],
       {
-        paths: [...SHARED_ONLY_LIBRARIES, ...ONE_ROUTER, ...NODE_ONLY],
+        paths: [...SHARED_ONLY_LIBRARIES, ...ONE_ROUTER, ...ONE_QUERY_LIBRARY, ...NODE_ONLY],
         patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS],
       },
       TEST_FILES,
@@ -235,7 +248,10 @@ function whereCodeRuns() {
     // `shared`'s browser and universal code.
     restrict(
       ['shared/src/**/*.{ts,tsx}'],
-      { paths: [...ONE_ROUTER, ...NODE_ONLY], patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS] },
+      {
+        paths: [...ONE_ROUTER, ...ONE_QUERY_LIBRARY, ...NODE_ONLY],
+        patterns: [...NODE_ONLY_PATTERNS, ...TEST_ONLY_PATTERNS],
+      },
       TEST_FILES,
     ),
   ];

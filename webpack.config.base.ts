@@ -200,8 +200,30 @@ interface SharedSingleton {
   version?: string;
 }
 
-/** react-router's client API, shared as `react-router-dom` (see the file). */
+/** The exports of react-router the browser parts call, shared as `react-router-dom` (see the file). */
 const ROUTER_CLIENT_API = join(ROOT, 'shared', 'src', 'browser', 'router', 'react-router-dom.ts');
+/** The exports of TanStack Query the browser parts call, shared as `@tanstack/react-query` (see the file). */
+const QUERY_CLIENT_API = join(ROOT, 'shared', 'src', 'browser', 'query', 'tanstack-react-query.ts');
+
+/** The ES module build a package's `exports` names for `import` (`@tanstack/react-query`'s `build/modern/index.js`). */
+function esModuleEntry(pkg: string): string {
+  const manifestPath = require.resolve(`${pkg}/package.json`, { paths: [ROOT] });
+  const exports = readJson<{ exports: { '.': { import: { default: string } } } }>(manifestPath).exports;
+  return join(dirname(manifestPath), exports['.'].import.default);
+}
+
+/**
+ * Shared libraries provided as a list of their exports, each list a module that imports the
+ * package under its own shared name: that one import is given the package itself (its ES module
+ * build, which webpack then shakes down to the list), where every other import of the name is
+ * the shared module. The router's list imports `react-router`, a name not shared, and needs none.
+ */
+function sharedLibraryLists(): webpack.WebpackPluginInstance {
+  const entry = esModuleEntry('@tanstack/react-query');
+  return new webpack.NormalModuleReplacementPlugin(/^@tanstack\/react-query$/, (resolveData: webpack.ResolveData) => {
+    if (resolveData.contextInfo.issuer === QUERY_CLIENT_API) resolveData.request = entry;
+  });
+}
 
 /**
  * react-router's production build, for production builds: its package's exports name only its
@@ -230,7 +252,7 @@ export function sharedSingletons(pkg: PackageJson): Record<string, SharedSinglet
     'react-dom': entry(range('react-dom')),
     'react-dom/client': entry(range('react-dom')),
     // One router, and of react-router only what a browser page calls: a shared module is
-    // provided whole, and the whole package is 66 kB gzip to its client API's 37.
+    // provided whole, and the whole package is 66 kB gzip to the list's 30.
     'react-router-dom': {
       ...entry(range('react-router-dom')),
       import: ROUTER_CLIENT_API,
@@ -238,8 +260,13 @@ export function sharedSingletons(pkg: PackageJson): Record<string, SharedSinglet
     },
     // One Iconify registry: the bundled icons are registered once, whichever part loads first.
     '@iconify/react/offline': entry(`^${installedVersion('@iconify/react')}`),
-    // One QueryClient context: every remote's pages use `shared/browser/api/query-client` and its cache.
-    '@tanstack/react-query': entry(range('@tanstack/react-query')),
+    // One QueryClient context: every remote's pages use `shared/browser/api/query-client` and its
+    // cache. Of the package, only what a browser page calls, as the router (see the file).
+    '@tanstack/react-query': {
+      ...entry(range('@tanstack/react-query')),
+      import: QUERY_CLIENT_API,
+      version: installedVersion('@tanstack/react-query'),
+    },
     ...Object.fromEntries(sharedEntries),
   };
 }
@@ -366,6 +393,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           publicPath: '/',
           chunks: ['main'],
         }),
+        sharedLibraryLists(),
         new ConsumeSharedCachePlugin(),
         new TrimFederationRuntimePlugin(),
         ...(isHost

@@ -39,10 +39,11 @@ function isProvideShared(module: Module): module is ProvideSharedModule {
 /** A module of the `shared` package's own source (`shared/src/…`). */
 const SHARED_SOURCE = /[\\/]shared[\\/]src[\\/]/;
 /**
- * …but not react-router's client API (`shared/src/browser/router/`): it is the shared
- * `react-router-dom`, a library every page's host provides, whose copy stays with the library's.
+ * …but not the lists of the libraries shared as a list of their exports (`shared/src/browser/router/`,
+ * the shared `react-router-dom`, and `shared/src/browser/query/`, the shared `@tanstack/react-query`):
+ * libraries every page's host provides, whose copies stay with the libraries'.
  */
-const ROUTER_SOURCE = /[\\/]shared[\\/]src[\\/]browser[\\/]router[\\/]/;
+const LIBRARY_LISTS = /[\\/]shared[\\/]src[\\/]browser[\\/](router|query)[\\/]/;
 
 export class SharedFallbacksPlugin {
   apply(compiler: Compiler): void {
@@ -82,7 +83,7 @@ function groupSharedCopies(compiler: Compiler): void {
       sharedCopies: {
         test: (module: Module) => {
           const name = module.nameForCondition() ?? '';
-          return SHARED_SOURCE.test(name) && !ROUTER_SOURCE.test(name);
+          return SHARED_SOURCE.test(name) && !LIBRARY_LISTS.test(name);
         },
         chunks: 'async',
         name: 'shared-copies',
