@@ -29,6 +29,13 @@ module.exports = {
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),
+    // The browser suite's own helpers that need no browser (its port blocks, its server sets).
+    preset(join(__dirname, 'e2e'), {
+      roots: ['<rootDir>/support'],
+      testMatch: ['<rootDir>/support/**/*.test.ts'],
+      testEnvironment: 'node',
+      setupFilesAfterEnv: [],
+    }),
     // The bench's own logic (medians, round trips, its command line); the bench itself runs on
     // demand (`npm run bench`), and its smoke run among the browser tests (e2e/tests/bench.spec.ts).
     preset(join(__dirname, 'bench'), {

@@ -1,11 +1,14 @@
 /**
  * The suite's one base of fixtures: every test file imports `test` and `expect` from here.
  *
- * - `servers` (worker): the production servers of the worker's port block (test-env.ts), started
- *   once per worker and shared by the files it runs. A file that needs them otherwise (other
- *   settings, a subset, none) says so with `test.use({ serverOptions: … })` at its top: that
- *   gives it a worker of its own, whose servers it may stop and restart, ended with the file.
- *   A file on the shared servers that tries to change them fails at once (servers.ts).
+ * - `servers`: the production servers of the worker's port block (test-env.ts), started once per
+ *   worker and kept for file after file. A file that needs them otherwise (other settings, a
+ *   subset, none, or ones it stops and restarts) says so with `test.use({ serverOptions: … })` at
+ *   its top. `serverOptions` is a test option, not a worker one, so every file runs on the same
+ *   workers (a worker option set in a file gives that file a worker, and servers, of its own):
+ *   before a file's first hook or test, the worker restarts only the servers that differ from what
+ *   it asked for, which also undoes whatever the previous file changed (servers.ts,
+ *   `useServerSet`). A file on the default servers that tries to change them fails at once.
  * - `browser` (worker): Debian's chromium, launched by @playwright/test (playwright.config.ts).
  * - `context`, `page` (test): a fresh visitor per test, prepared to count what the suite counts;
  *   `watch` is what was seen on `page` (browser.ts).
@@ -14,7 +17,7 @@
 import { test as base, expect } from '@playwright/test';
 import { openRedeemSession, winGift } from './api';
 import { prepareContext, watchPage, type PageWatch } from './browser';
-import { SHARED_SERVERS, startServerSet, type ServerSetOptions } from './servers';
+import { SHARED_SERVERS, stopServerSet, useServerSet, type ServerSetOptions } from './servers';
 import { HOST_ORIGIN } from './test-env';
 
 export interface Gift {
@@ -23,27 +26,46 @@ export interface Gift {
 }
 
 interface TestFixtures {
+  serverOptions: ServerSetOptions;
+  servers: void;
   watch: PageWatch;
   gift: Gift;
 }
 
 interface WorkerFixtures {
-  serverOptions: ServerSetOptions;
-  servers: void;
+  serverSet: void;
 }
 
 /** Servers of the worker: the API starts a whole PostgreSQL (PGlite), slow on a busy machine. */
 const SERVERS_TIMEOUT_MS = 120_000;
 
+/**
+ * An automatic fixture set up before every hook (beforeAll and afterAll included) as well as every
+ * test: what @playwright/test's own trace and context fixtures use, which its types do not name
+ * (only `true`, before tests and each-hooks). The version is pinned (package.json); should an
+ * upgrade drop it, a hook that changes a server fails at once (servers.ts, `assertChangeable`).
+ */
+const ALL_HOOKS_INCLUDED = 'all-hooks-included' as unknown as boolean;
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  serverOptions: [SHARED_SERVERS, { scope: 'worker', option: true }],
-  servers: [
-    async ({ serverOptions }, use) => {
-      const stop = await startServerSet(serverOptions);
+  serverOptions: [SHARED_SERVERS, { option: true }],
+  // The worker's servers, stopped when it ends.
+  serverSet: [
+    async ({}, use) => {
       await use();
-      await stop();
+      await stopServerSet();
     },
-    { scope: 'worker', auto: true, timeout: SERVERS_TIMEOUT_MS },
+    { scope: 'worker' },
+  ],
+  // Before every hook and test, so before a file's beforeAll too; only the first of a file
+  // changes anything.
+  servers: [
+    async ({ serverOptions, serverSet }, use, testInfo) => {
+      void serverSet;
+      await useServerSet(testInfo.file, serverOptions);
+      await use();
+    },
+    { auto: ALL_HOOKS_INCLUDED, timeout: SERVERS_TIMEOUT_MS },
   ],
   baseURL: async ({}, use) => use(HOST_ORIGIN),
   context: async ({ context }, use) => {

@@ -1,18 +1,23 @@
 /**
  * Starts the production servers (host, three remotes, API) as separate processes on the
  * worker's ports, as a deploy runs them: plain node on each part's compiled server (`npm run
- * build`'s output). Stops or restarts any one of them (an outage, a redeploy) in a file that has
- * servers of its own (fixtures.ts). Each is started, awaited and stopped by testbed/process,
+ * build`'s output). A worker runs file after file on one set of servers: before a file's first
+ * hook or test, `useServerSet` makes the set what the file asked for (fixtures.ts), restarting
+ * only the servers that differ, so whatever the previous file changed is undone there. Stops or
+ * restarts any one of them (an outage, a redeploy) in a file that asked for servers of its own. Each is started, awaited and stopped by testbed/process,
  * under its process guard in its own process group, so stopping, a crash of the worker or
  * Ctrl-C leaves no server behind. Output goes to the worker's `logs/<name>.log` (test-env.ts),
  * each start and exit marked in it.
  */
-import { appendFileSync, cpSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, cpSync, mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { test } from '@playwright/test';
 import { REMOTES } from 'shared/remotes';
 import { isPortInUse, waitForPortFree } from 'testbed/free-port';
 import { startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
 import { prepareApiData } from './api-data';
+import { planServerSet, type EnvOverrides, type ServerSetOptions, type StartOptions } from './server-plan';
 import {
   API_DATA_DIR,
   HOST_ORIGIN,
@@ -51,20 +56,6 @@ const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 8_000;
 const START_MARK = '=== e2e';
 
-/** Environment overrides; `undefined` removes a variable. */
-export type EnvOverrides = Record<string, string | undefined>;
-
-export interface StartOptions {
-  env?: EnvOverrides;
-  /**
-   * Run the part from this folder instead of its package (a copy made by `copyPartBuild`, whose
-   * built files a test changes without touching what other workers serve).
-   */
-  packageDir?: string;
-  /** Resolve once the process has spawned, without waiting for it to serve. */
-  noWait?: boolean;
-}
-
 export interface RunningServer {
   name: ServerName;
   port: number;
@@ -72,31 +63,30 @@ export interface RunningServer {
   pid: number;
   logFile: string;
   env: EnvOverrides;
+  /** The folder it runs from when not its package's (`StartOptions.packageDir`). */
+  packageDir?: string;
   /** The exit code, or the signal's 128 + n; resolves when the process group leader exits. */
   exited: Promise<number>;
   hasExited(): boolean;
   process: RunningProcess;
 }
 
-/** How a file wants the worker's servers (`test.use({ serverOptions })`, fixtures.ts). */
-export interface ServerSetOptions {
-  /** Per-server start options, such as the host's third-party settings. */
-  servers?: Partial<Record<ServerName, StartOptions>>;
-  /** The servers to start, all of them by default; `[]` for a file that starts its own. */
-  only?: readonly ServerName[];
-}
-
-/** The default: every server with the suite's settings, shared by the files of a worker. */
+/** The default: every server with the suite's settings, for a file that changes none of them. */
 export const SHARED_SERVERS: ServerSetOptions = Object.freeze({});
 
-/** True while the worker's servers are the shared ones: no file may change them. */
+/** True while the file running asked for the default servers: it may not change them. */
 let shared = false;
 
 function assertChangeable(action: string): void {
+  // Changes before the set was made for the file would be undone under it (fixtures.ts).
+  const file = test.info().file;
+  if (current?.file !== file) {
+    throw new Error(`${action}: the worker's servers are not yet set up for ${relative(ROOT_DIR, file)}`);
+  }
   if (!shared) return;
   throw new Error(
-    `${action}: this worker's servers are shared with other files; a file that changes its servers ` +
-      'gets its own with test.use({ serverOptions: { … } }) at its top (support/fixtures.ts)',
+    `${action}: this file runs on the suite's default servers, which it may not change; a file that ` +
+      'changes its servers says so with test.use({ serverOptions: { … } }) at its top (support/fixtures.ts)',
   );
 }
 
@@ -142,6 +132,8 @@ export const DEFAULT_CONFIGURATION: EnvOverrides = {
   API_BASE_URL: undefined,
   ...Object.fromEntries(REMOTE_NAMES.map((name) => [REMOTES[name].urlEnv, undefined])),
 };
+
+export type { EnvOverrides, ServerSetOptions, StartOptions };
 
 function serverEnv(overrides: EnvOverrides): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...baseServerEnv() };
@@ -228,6 +220,7 @@ async function launch(name: ServerName, options: StartOptions): Promise<RunningS
     pid: started.pid,
     logFile,
     env: overrides,
+    packageDir: options.packageDir,
     exited: started.exited,
     hasExited: started.hasExited,
     process: started,
@@ -274,17 +267,48 @@ export async function restartServer(name: ServerName, options: StartOptions = {}
   return launch(name, { ...options, env: options.env ?? lastEnv.get(name) ?? {} });
 }
 
+/** The file the worker's servers were last made ready for, and what it asked for. */
+let current: { file: string; options: ServerSetOptions } | undefined;
+
 /**
- * Starts the worker's servers as `options` say (fixtures.ts), in parallel; gives the function
- * that stops them all.
+ * Makes the worker's servers what the test file `file` asked for (fixtures.ts), once, before its
+ * first hook or test: a server that runs with other settings, from another folder, or is not
+ * wanted is stopped; a wanted one that does not run is started (all in parallel). What the
+ * previous file changed and left so is restored here; the log `logs/server-set.log` says what
+ * each file found changed and how long its servers took.
  */
-export async function startServerSet(options: ServerSetOptions): Promise<() => Promise<void>> {
-  await startServers(options.only ?? SERVER_NAMES, options.servers ?? {});
+export async function useServerSet(file: string, options: ServerSetOptions): Promise<void> {
+  if (current?.file === file) {
+    if (isDeepStrictEqual(current.options, options)) return;
+    throw new Error(
+      `${relative(ROOT_DIR, file)} asks for other servers in a group than at its top: serverOptions ` +
+        'apply to a whole file, set once with test.use at its top (support/fixtures.ts)',
+    );
+  }
+  current = undefined;
+  shared = false;
+  const started = Date.now();
+  const settings = options.servers ?? {};
+  const plan = planServerSet([...running.values()], options);
+  await Promise.all(plan.stop.map((name) => halt(name, {})));
+  lastEnv.clear();
+  await startServers(plan.start, settings);
+  for (const name of options.only ?? SERVER_NAMES) lastEnv.set(name, settings[name]?.env ?? {});
+  current = { file, options };
   shared = options === SHARED_SERVERS;
-  return async () => {
-    shared = false;
-    await stopAllServers();
-  };
+  mkdirSync(LOG_DIR, { recursive: true });
+  appendFileSync(
+    join(LOG_DIR, 'server-set.log'),
+    `${new Date().toISOString()} ${relative(ROOT_DIR, file)}: stopped [${plan.stop.join(', ')}], ` +
+      `started [${plan.start.join(', ')}] in ${Date.now() - started} ms\n`,
+  );
+}
+
+/** Stops every server of the worker: the end of the worker. */
+export async function stopServerSet(): Promise<void> {
+  current = undefined;
+  shared = false;
+  await stopAllServers();
 }
 
 async function startServers(
