@@ -7,23 +7,10 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GIFT_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { readPageData } from './data-pages';
 
-const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
-const GIFT = {
-  giftId: GIFT_ID,
-  prize: {
-    id: 'cinema',
-    name: 'Cinema ticket',
-    description: 'One seat at any screening.',
-    value: { amount: 12.5, currency: 'EUR' },
-    icon: 'mdi:movie-open',
-  },
-  status: 'available',
-  createdAt: '2026-11-22T12:00:00.000Z',
-  expiresAt: '2026-12-22T12:00:00.000Z',
-  redeemedAt: null,
-};
+const GIFT = aGiftView();
 
 /** An API on loopback: what it answers, and the headers of every request it got. */
 interface FakeApi {

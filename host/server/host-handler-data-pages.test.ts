@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GIFT_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRuntimeConfig } from 'shared/runtime-config';
@@ -11,22 +12,8 @@ import { createHostHandler } from './host-handler';
 import type { RenderRequest } from 'shared/render-contract';
 import type { RemoteSnapshot } from './remote-sources';
 
-const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
 const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
-const GIFT = {
-  giftId: GIFT_ID,
-  prize: {
-    id: 'cinema',
-    name: 'Cinema ticket',
-    description: 'One seat.',
-    value: { amount: 12.5, currency: 'EUR' },
-    icon: 'mdi:movie-open',
-  },
-  status: 'available',
-  createdAt: '2026-11-22T12:00:00.000Z',
-  expiresAt: '2026-12-22T12:00:00.000Z',
-  redeemedAt: null,
-};
+const GIFT = aGiftView();
 const INDEX_HTML =
   '<!doctype html><html><head><title>Gift Box</title><script defer src="/main.1a2b3c4d.js"></script></head>' +
   '<body><div id="root"></div></body></html>\n';

@@ -5,7 +5,6 @@
 import type { ReactElement } from 'react';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { createApiClient } from 'shared/api/client';
-import type { GiftView } from 'shared/api/contract';
 import { reasonPhrase } from 'shared/http-error';
 import { renderAt } from 'shared/testing/render-at';
 
@@ -82,26 +81,7 @@ export function renderWithApi(
   return renderAt(path, Object.fromEntries(withApi));
 }
 
-export const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
-export const REDEEM_ID = 'Rd3_-eEmMeNoWpLeAsE12345';
-
-export function giftView(overrides: Partial<GiftView> = {}): GiftView {
-  return {
-    giftId: GIFT_ID,
-    prize: {
-      id: 'cinema',
-      name: 'Cinema ticket',
-      description: 'One seat at any screening, any day of the week.',
-      value: { amount: 12.5, currency: 'EUR' },
-      icon: 'mdi:movie-open',
-    },
-    status: 'available',
-    createdAt: '2026-11-22T12:00:00.000Z',
-    expiresAt: '2026-12-22T12:00:00.000Z',
-    redeemedAt: null,
-    ...overrides,
-  };
-}
+export { GIFT_ID, REDEEM_ID, aGiftView as giftView } from 'shared/testing/api-fixtures';
 
 /** The warnings a failed request logs are expected in these tests; keep them out of the output. */
 export function silenceWarnings(): jest.SpyInstance {

@@ -1,9 +1,9 @@
 import { fireEvent, render, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ApiClient } from 'shared/api/client';
-import type { GiftView } from 'shared/api/contract';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { createRequestActivity } from 'shared/browser/api/activity';
+import { GIFT_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { createTestQueryClient } from 'shared/testing/query-client';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
@@ -14,21 +14,7 @@ import { prefetchRouteData } from '../router/route-data';
 import { createRouteLoader } from '../router/route-loader';
 import { LinkIntent } from './link-intent';
 
-const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
-const gift: GiftView = {
-  giftId: GIFT_ID,
-  prize: {
-    id: 'cinema',
-    name: 'Cinema ticket',
-    description: 'One seat.',
-    value: { label: 'One seat' },
-    icon: 'mdi:movie-open',
-  },
-  status: 'available',
-  createdAt: '2026-11-22T12:00:00.000Z',
-  expiresAt: '2026-12-22T12:00:00.000Z',
-  redeemedAt: null,
-};
+const gift = aGiftView();
 
 function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
   const prefetch = jest.fn();

@@ -3,34 +3,19 @@ import { act, render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider, useParams } from 'react-router-dom';
 import { createApiClient, type ApiClient } from 'shared/api/client';
-import type { GiftView } from 'shared/api/contract';
 import { createRequestActivity } from 'shared/browser/api/activity';
 import { giftQueryOptions } from 'shared/browser/api/gift-query';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
+import { GIFT_ID, REDEEM_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { createTestQueryClient } from 'shared/testing/query-client';
 import { AppServicesContext, type AppServices } from '../app-services';
 import { createContentSignal, FirstContentContext, type ContentSignal } from '../navigation/first-content';
 import { pageNamed, settle, withThirdParties } from '../test-utils';
 import { createRoutes } from './create-routes';
 
-const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
-const REDEEM_ID = 'Rd3_-eEmMeNoWpLeAsE12345';
 const GIFT_URL = `http://api.test/api/gifts/${GIFT_ID}`;
 
-const gift: GiftView = {
-  giftId: GIFT_ID,
-  prize: {
-    id: 'cinema',
-    name: 'Cinema ticket',
-    description: 'One seat.',
-    value: { label: 'One seat' },
-    icon: 'mdi:movie-open',
-  },
-  status: 'available',
-  createdAt: '2026-11-22T12:00:00.000Z',
-  expiresAt: '2026-12-22T12:00:00.000Z',
-  redeemedAt: null,
-};
+const gift = aGiftView();
 
 function deferred<T>() {
   let resolve: (value: T) => void = () => undefined;
