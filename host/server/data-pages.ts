@@ -12,6 +12,7 @@ import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import type { RemoteName, ServerDataQuery } from 'shared/remotes';
 import type { RouteMatch } from '../src/route-table/route-table';
 import type { RenderQuery } from 'shared/render-contract';
+import type { DataPageOutcomeLabel } from './host-metrics';
 import { sanitizeDataPageHtml, type PrerenderedMarkup, type RemoteSnapshot } from './remote-sources';
 
 /** Default `PAGE_DATA_TIMEOUT_MS`: longer than the API's answer on loopback, short next to a page's budget. */
@@ -119,28 +120,40 @@ export interface DataPages {
 
 export interface DataPagesOptions extends PageDataOptions {
   log?: (message: string) => void;
+  /** Told how each page of a `serverData` route was answered, by its route pattern (host-metrics.ts). */
+  onOutcome?: (route: string, outcome: DataPageOutcomeLabel) => void;
 }
 
 export function createDataPages({
   log = (message) => console.warn(`[host] ${message}`),
+  onOutcome = () => {},
   ...options
 }: DataPagesOptions): DataPages {
   return {
     async read(req, { route, params }, snapshot) {
       const id = route.data && params[route.data.param];
-      const renderer = route.serverData && snapshot(route.remote)?.renderer;
-      if (!route.serverData || id === undefined || !renderer) return undefined;
+      if (!route.serverData || id === undefined) return undefined;
+      const renderer = snapshot(route.remote)?.renderer;
+      if (!renderer) {
+        onOutcome(route.path, 'no-renderer');
+        return undefined;
+      }
       const buildId = snapshot(route.remote)?.buildId ?? '';
       const data = await readPageData(route.serverData, id, visitorHeaders(req), options);
       if (data.kind === 'unavailable') {
         log(`${route.path} is rendered in the browser: ${data.reason}`);
+        onOutcome(route.path, 'api-unavailable');
         return undefined;
       }
-      if (data.kind === 'not-found') return data;
+      if (data.kind === 'not-found') {
+        onOutcome(route.path, 'not-found');
+        return data;
+      }
       const pathname = (req.url ?? '/').split('?')[0] ?? '/';
       try {
         const page = renderer.render({ module: route.module, pathname, queries: [data.query] });
         const html = sanitizeDataPageHtml(page.html);
+        onOutcome(route.path, 'rendered');
         return {
           kind: 'rendered',
           rendered: { buildId, html, state: page.state, css: renderer.css },
@@ -148,6 +161,7 @@ export function createDataPages({
         };
       } catch (error) {
         log(`${route.path} is rendered in the browser: the ${route.remote} remote's render failed (${String(error)})`);
+        onOutcome(route.path, 'render-failed');
         return undefined;
       }
     },

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GIFT_ID, aGiftView } from 'shared/testing/api-fixtures';
+import { GIFT_ID, REDEEM_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRuntimeConfig } from 'shared/runtime-config';
@@ -19,8 +19,13 @@ const INDEX_HTML =
   '<body><div id="root"></div></body></html>\n';
 const NAVIGATE = { Accept: 'text/html' };
 
-/** The API on loopback: the gift, a 404 for any other, or nothing at all while `hang` is set. */
-const api = { hang: false, down: false, requests: 0 };
+/**
+ * The API on loopback: the gift, a 404 for any other, or nothing at all while `hang` is set; the
+ * gifts remote's render bundle throws while `brokenRender` is set.
+ */
+const api = { hang: false, down: false, brokenRender: false, requests: 0 };
+/** How the host's server said it answered each data page (`onOutcome`, counted in host-metrics.ts). */
+const outcomes: string[] = [];
 const servers: Server[] = [];
 let tmp: string;
 let base: string;
@@ -36,6 +41,7 @@ function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): P
 
 /** The gifts remote's render bundle, as the host's server has it once checked: the gift's name and its button. */
 function render({ queries }: RenderRequest) {
+  if (api.brokenRender) throw new Error('the render bundle broke');
   const gift = queries[0]?.data as typeof GIFT;
   return {
     html: `<article class="p-gift"><h1>${gift.prize.name}</h1><button type="button" onclick="steal()">Redeem</button><script>steal()</script></article>`,
@@ -79,13 +85,19 @@ beforeAll(async () => {
     root: tmp,
     config,
     sources: { snapshot: (remote) => (remote === 'gifts' ? giftsSnapshot : undefined) },
-    dataPages: createDataPages({ apiUrl, timeoutMs: 200, log: () => undefined }),
+    dataPages: createDataPages({
+      apiUrl,
+      timeoutMs: 200,
+      log: () => undefined,
+      onOutcome: (route, outcome) => outcomes.push(`${route} ${outcome}`),
+    }),
   });
   base = await listen((req, res) => void handler(req, res));
 });
 
 afterEach(() => {
-  Object.assign(api, { hang: false, down: false });
+  Object.assign(api, { hang: false, down: false, brokenRender: false });
+  outcomes.length = 0;
 });
 
 afterAll(async () => {
@@ -111,6 +123,7 @@ describe('a gift page from the host server', () => {
     expect(html).toMatch(
       /<script type="application\/json" id="gift-box-prerender-state" data-build="gifts-build-1">.*Cinema ticket/,
     );
+    expect(outcomes).toEqual(['/gifts/:giftId rendered']);
   });
 
   it('is a real 404 for a gift the API does not know', async () => {
@@ -120,6 +133,7 @@ describe('a gift page from the host server', () => {
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(html).toContain('<title>Page not found');
     expect(html).not.toContain('data-prerendered');
+    expect(outcomes).toEqual(['/gifts/:giftId not-found']);
   });
 
   it("is today's page, rendered in the browser, when the API fails or is slower than the bound", async () => {
@@ -132,5 +146,18 @@ describe('a gift page from the host server', () => {
       expect(html).toContain('<div id="root"></div>');
       expect(html).not.toContain('Cinema ticket');
     }
+    expect(outcomes).toEqual(['/gifts/:giftId api-unavailable', '/gifts/:giftId api-unavailable']);
+  });
+
+  it("is today's page, and said so, when the remote's render bundle throws or the remote has none", async () => {
+    api.brokenRender = true;
+    const broken = await fetch(`${base}/gifts/${GIFT_ID}`, { headers: NAVIGATE });
+    expect(broken.status).toBe(200);
+    expect(await broken.text()).toContain('<div id="root"></div>');
+    // The redeem remote's build was not read: it has no render bundle.
+    const redeem = await fetch(`${base}/redeem/${REDEEM_ID}`, { headers: NAVIGATE });
+    expect(redeem.status).toBe(200);
+    expect(await redeem.text()).toContain('<div id="root"></div>');
+    expect(outcomes).toEqual(['/gifts/:giftId render-failed', '/redeem/:redeemId no-renderer']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The host's server's own series (part="host"): the pages it answered by route pattern, those it
  * had to render (the rest came from its page cache), whether a prerendered route's page carried
- * its remote's markup, and its failed reads of a remote's build. Labels come from the route table and the registry of remotes: never a path or an id.
+ * its remote's markup, how the pages it renders with their data were answered, and its failed
+ * reads of a remote's build. Labels come from the route table and the registry of remotes: never a path or an id.
  */
 import { Counter, type Registry } from 'prom-client';
 import type { RemoteName } from 'shared/remotes';
@@ -10,9 +11,19 @@ export const PAGES_RENDERED_METRIC = 'giftbox_pages_rendered_total';
 export const PRERENDER_HITS_METRIC = 'giftbox_prerender_hits_total';
 export const PAGE_CACHE_MISSES_METRIC = 'giftbox_page_cache_misses_total';
 export const REMOTE_REFRESH_FAILURES_METRIC = 'giftbox_remote_refresh_failures_total';
+export const DATA_PAGES_METRIC = 'giftbox_data_pages_total';
 
 /** hit: the page carried its remote's prerendered markup; miss: the server had none for it yet. */
 export type PrerenderOutcome = 'hit' | 'miss';
+
+/**
+ * How a page the host's server renders with its data (a gift, a redeem session) was answered:
+ * - rendered: with the visitor's data; not-found: a 404, the API knowing no such id;
+ * - api-unavailable: the API did not answer in time or as it should, so the browser rendered it;
+ * - render-failed: the remote's render bundle threw, so the browser rendered it;
+ * - no-renderer: the remote's build has no usable render bundle (yet), so the browser rendered it.
+ */
+export type DataPageOutcomeLabel = 'rendered' | 'not-found' | 'api-unavailable' | 'render-failed' | 'no-renderer';
 
 export interface HostMetrics {
   /** A page (HTML) answered: `route` is the route pattern it matched, `*` for none. */
@@ -23,6 +34,8 @@ export interface HostMetrics {
   prerendered(route: string, outcome: PrerenderOutcome): void;
   /** Reading a remote's latest build, manifest or prerendered pages failed. */
   remoteRefreshFailed(remote: RemoteName): void;
+  /** A page of a route the host's server renders with its data was answered so. */
+  dataPage(route: string, outcome: DataPageOutcomeLabel): void;
 }
 
 export function createHostMetrics(registry: Registry): HostMetrics {
@@ -50,10 +63,17 @@ export function createHostMetrics(registry: Registry): HostMetrics {
     labelNames: ['remote'] as const,
     registers: [registry],
   });
+  const dataPages = new Counter({
+    name: DATA_PAGES_METRIC,
+    help: "Pages of routes the host's server renders with the visitor's data, by route pattern and outcome: rendered, not-found, or rendered in the browser instead (api-unavailable, render-failed, no-renderer).",
+    labelNames: ['route', 'outcome'] as const,
+    registers: [registry],
+  });
   return {
     pageRendered: (route, status) => pages.inc({ route, status: String(status) }),
     pageCacheMissed: (route) => cacheMisses.inc({ route }),
     prerendered: (route, outcome) => prerender.inc({ route, outcome }),
     remoteRefreshFailed: (remote) => refreshFailures.inc({ remote }),
+    dataPage: (route, outcome) => dataPages.inc({ route, outcome }),
   };
 }

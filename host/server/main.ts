@@ -121,7 +121,14 @@ function main(): void {
       '[host] API_BASE_URL is not absolute and API_INTERNAL_URL is unset: gift and redeem pages are rendered in the browser',
     );
   }
-  const dataPages = sources && apiUrl && timeoutMs > 0 ? createDataPages({ apiUrl, timeoutMs }) : undefined;
+  const dataPages =
+    sources && apiUrl && timeoutMs > 0
+      ? createDataPages({
+          apiUrl,
+          timeoutMs,
+          onOutcome: metrics && ((route, outcome) => metrics.dataPage(route, outcome)),
+        })
+      : undefined;
   const handler = createHostHandler({
     root,
     config,
