@@ -1,7 +1,7 @@
 /** The footer's way back to the consent banner; only there when something asks for consent. */
 import { useThirdParties } from '../third-parties-context';
 import { useConsent } from './use-consent';
-import './consent-banner.css';
+import './cookie-settings-button.css';
 
 export function CookieSettingsButton() {
   const { consent: store } = useThirdParties();
