@@ -89,8 +89,18 @@ interface ScriptFetch {
 test.describe('one React', () => {
   const ROUTES = ['/', '/about', '/game', '/gifts/:giftId', '/privacy-policy', '/redeem/:redeemId', '/terms'];
   const CONTENT_ROUTES = ['/', '/about', '/privacy-policy', '/terms'];
-  /** Host-provided singletons: every copy of them must come from the host. */
-  const SINGLETONS = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react-router-dom'];
+  /**
+   * Host-provided singletons: every copy of them must come from the host (the router and TanStack
+   * Query as the lists of their exports the parts import, shared/src/browser/{router,query}).
+   */
+  const SINGLETONS = [
+    'react',
+    'react-dom',
+    'react-dom/client',
+    'react/jsx-runtime',
+    'react-router-dom',
+    '@tanstack/react-query',
+  ];
 
   async function sharedFiles(names: readonly string[]): Promise<Map<string, string[]>> {
     const byOrigin = new Map<string, string[]>();
