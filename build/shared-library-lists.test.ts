@@ -33,8 +33,9 @@ function browserFiles(): string[] {
 function importedValues(files: readonly string[], library: string, list: string): string[] {
   const names = new Set<string>();
   for (const file of files) {
-    if (file === list) continue;
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    const text = readFileSync(file, 'utf8');
+    if (file === list || !text.includes(`'${library}'`)) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest);
     for (const statement of source.statements) {
       if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
       if (statement.moduleSpecifier.text !== library || statement.importClause?.isTypeOnly) continue;
