@@ -88,6 +88,23 @@ async function layoutShiftsSoFar(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as unknown as ShiftWindow).layoutShifts);
 }
 
+/**
+ * Holds back a remote's exposed module for `page`, so the page stays the server's markup until
+ * the returned function lets it through.
+ */
+async function holdExposedModule(page: Page, remote: 'gifts' | 'redeem', module: string): Promise<() => Promise<void>> {
+  const expose = (await fetchManifest(manifestUrlOf(remote))).exposes
+    ?.find((entry) => entry.name === module)
+    ?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
+  const exposeUrl = new URL(expose ?? 'missing', manifestUrlOf(remote)).href;
+  const held: Route[] = [];
+  await page.route(exposeUrl, (route: Route) => void held.push(route));
+  return async () => {
+    for (const route of held) await route.continue();
+    await page.unroute(exposeUrl);
+  };
+}
+
 test.describe('a content page from the host server', () => {
   for (const [path, name] of [
     ['/', 'home'],
@@ -193,12 +210,7 @@ test.describe('the game, prerendered', () => {
 
   test('a box picked before the app has taken the page over is played once the app has', async ({ page, watch }) => {
     // The game's code held back: the page is still the server's markup when the box is picked.
-    const expose = (await fetchManifest(manifestUrlOf('gifts'))).exposes
-      ?.find((entry) => entry.name === 'GamePage')
-      ?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
-    const exposeUrl = new URL(expose ?? 'missing', manifestUrlOf('gifts')).href;
-    const held: Route[] = [];
-    await page.route(exposeUrl, (route: Route) => void held.push(route));
+    const release = await holdExposedModule(page, 'gifts', 'GamePage');
     const plays: string[] = [];
     page.on('request', (request: Request) => {
       if (request.method() === 'POST' && request.url().endsWith('/api/game/plays')) plays.push(request.url());
@@ -209,8 +221,7 @@ test.describe('the game, prerendered', () => {
     expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
     expect(plays).toEqual([]);
 
-    for (const route of held) await route.continue();
-    await page.unroute(exposeUrl);
+    await release();
     await page.getByRole('heading', { name: 'You won!' }).waitFor();
     expect(plays).toHaveLength(1);
     expect(watch.documentLoads()).toBe(1);
@@ -335,6 +346,33 @@ test.describe('the redeem page, rendered on the host server with its session', (
 
     await page.getByRole('textbox', { name: /Email address/ }).fill('winner@example.com');
     await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
+    await page.getByRole('button', { name: 'Redeem my gift' }).click();
+    await page.getByRole('group', { name: 'Voucher code' }).waitFor();
+    expect(watch.documentLoads()).toBe(1);
+    expect(watch.problems()).toEqual([]);
+  });
+
+  test('what is typed before the app has taken the page over is kept, with the caret, and redeems', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    // The page's code held back: the form is still the server's markup while the visitor types.
+    const release = await holdExposedModule(page, 'redeem', 'RedeemPage');
+    expect(await visit(page, `/redeem/${gift.redeemId}`)).toBe(200);
+    const email = page.getByRole('textbox', { name: /Email address/ });
+    await email.pressSequentially('winner@exam');
+    await page.getByRole('checkbox', { name: 'I accept the terms' }).check();
+    await email.click();
+    expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
+
+    await release();
+    await page.locator('#root:not([data-prerendered])').waitFor();
+    await expect(email).toHaveValue('winner@exam');
+    await expect(page.getByRole('checkbox', { name: 'I accept the terms' })).toBeChecked();
+    // The visitor goes on typing where they were.
+    await page.keyboard.type('ple.com');
+    await expect(email).toHaveValue('winner@example.com');
     await page.getByRole('button', { name: 'Redeem my gift' }).click();
     await page.getByRole('group', { name: 'Voucher code' }).waitFor();
     expect(watch.documentLoads()).toBe(1);

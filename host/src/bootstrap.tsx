@@ -17,6 +17,7 @@ import { createRemoteLoader } from './federation/remote-loader';
 import { loadingPlugin } from './federation/loading-plugin';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
+import { keepEarlyInput } from './prerender/early-input';
 import { keptContent } from './prerender/kept-content';
 import { createRoutes } from './router/create-routes';
 import { startTelemetry } from './telemetry/start-telemetry';
@@ -59,8 +60,10 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const prerendered: PrerenderedPage | undefined = container.hasAttribute(PRERENDERED_ATTRIBUTE)
     ? { pathname: window.location.pathname, content: keptContent(container) }
     : undefined;
-  // Its buttons do nothing until then: a click on one is made again on the app's.
+  // Its buttons do nothing until then: a click on one is made again on the app's, and what is
+  // typed into its fields is put into the app's.
   const earlyClicks = prerendered ? keepEarlyClicks(container) : undefined;
+  const earlyInput = prerendered ? keepEarlyInput(container) : undefined;
   const root = createRoot(container, { onCaughtError });
 
   let config;
@@ -130,6 +133,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   // The prerendered markup is gone once the app has rendered: the attribute says so to the page's scripts and tests.
   const markTakenOver = () => {
     container.removeAttribute(PRERENDERED_ATTRIBUTE);
+    earlyInput?.replay();
     earlyClicks?.replay();
   };
 
