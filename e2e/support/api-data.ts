@@ -8,7 +8,8 @@
  * the catalogue's prizes), only initdb is done already.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT_DIR, SUITE_TMP_DIR } from './test-env';
 
@@ -45,9 +46,15 @@ export async function makeApiDataTemplate(): Promise<void> {
 /**
  * Gives the API the data folder `dataDir` as a copy of the template when the folder does not
  * exist yet; an existing folder (the API restarted in the same worker) keeps its data. Without a
- * template (a run whose global setup did not make one) the API makes the folder itself.
+ * template (a run whose global setup did not make one) the API makes the folder itself. The copy
+ * (about 1,000 files, 40 MB) is asynchronous: the worker's other servers start meanwhile (a
+ * synchronous one held them, and their health checks, for seconds on a busy machine). It is made
+ * beside the folder and renamed into place, so the folder is whole or absent.
  */
-export function prepareApiData(dataDir: string): void {
+export async function prepareApiData(dataDir: string): Promise<void> {
   if (existsSync(dataDir) || !existsSync(API_DATA_TEMPLATE)) return;
-  cpSync(API_DATA_TEMPLATE, dataDir, { recursive: true });
+  const copying = `${dataDir}.copying`;
+  await rm(copying, { recursive: true, force: true });
+  await cp(API_DATA_TEMPLATE, copying, { recursive: true });
+  await rename(copying, dataDir);
 }

@@ -190,7 +190,7 @@ async function launch(name: ServerName, options: StartOptions): Promise<RunningS
   const logFile = logFileOf(name);
   const env = serverEnv(overrides);
   // The worker's own data folder starts as the run's initialised cluster (api-data.ts).
-  if (name === 'api' && env.PGLITE_DATA_DIR === API_DATA_DIR && !env.DATABASE_URL) prepareApiData(API_DATA_DIR);
+  if (name === 'api' && env.PGLITE_DATA_DIR === API_DATA_DIR && !env.DATABASE_URL) await prepareApiData(API_DATA_DIR);
   const started = startProcess({
     name: `${name} server`,
     command: process.execPath,
