@@ -25,7 +25,7 @@ import { afterFirstPage } from './third-party/after-first-paint';
 import { ThirdPartyStarter } from './third-party/third-party-starter';
 import { createThirdParties } from './third-party/third-parties';
 import { ThirdPartiesContext } from './third-party/third-parties-context';
-import { deferredVersionCheck } from './version-check/deferred-version-check';
+import { browserVersionCheckDeps, createVersionCheck } from './version-check/version-check';
 import './styles/host.css';
 
 function renderConfigError(root: Root, error: unknown): void {
@@ -74,13 +74,11 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     return;
   }
 
-  // Its code comes after the first page, when it starts (deferred-version-check.ts).
-  const intervalMs = config.buildCheckIntervalMs;
-  const versionCheck = deferredVersionCheck(() =>
-    import(/* webpackChunkName: "version-check" */ './version-check/version-check').then((check) =>
-      check.createVersionCheck({ buildId: __BUILD_ID__, intervalMs, deps: check.browserVersionCheckDeps() }),
-    ),
-  );
+  const versionCheck = createVersionCheck({
+    buildId: __BUILD_ID__,
+    intervalMs: config.buildCheckIntervalMs,
+    deps: browserVersionCheckDeps(),
+  });
   // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
   const telemetry = startTelemetry(config, __BUILD_ID__);
   registerPlugins([
@@ -156,9 +154,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
       </AppServicesContext.Provider>
     </StrictMode>,
   );
-  // The version check and the web-vitals library once the first page is on screen, as the third parties.
-  afterFirstPage(router, {
-    'version check': () => versionCheck.start(),
-    ...(telemetry ? { 'web vitals': telemetry.startVitals } : {}),
-  });
+  versionCheck.start();
+  // The web-vitals library once the first page is on screen, as the third parties.
+  if (telemetry) afterFirstPage(router, { 'web vitals': telemetry.startVitals });
 }

@@ -2,7 +2,7 @@
 /**
  * What the page's first script holds: the modules `src/index.ts` imports, and theirs, not
  * counting `import()`. The third parties' code and the consent banner come after the first page,
- * in a chunk of their own (later.ts), stylesheets included; so does the version check's.
+ * in a chunk of their own (later.ts), stylesheets included.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -56,10 +56,5 @@ describe("the page's first script", () => {
       ),
     );
     expect(later).toEqual([]);
-  });
-
-  it("holds the version check's stand-in, not its code: that starts after the first page", () => {
-    expect(modules.has('version-check/deferred-version-check.ts')).toBe(true);
-    expect(modules.has('version-check/version-check.ts')).toBe(false);
   });
 });
