@@ -96,13 +96,15 @@ describe('the page the host sends', () => {
     expect(JSON.parse(inline ?? 'null')).toStrictEqual(config);
   });
 
-  it("connects early to the API's and every remote's origin, each as it will be used", () => {
+  it("connects early to the API's origin and the route's remote's, each as it will be used, and to no other remote", () => {
     const head = headOf(render({ pathname: '/game', route: route('/game'), snapshot }));
-    // The API with the visitor's cookie; the remotes' manifests and scripts with CORS, without.
+    // The API with the visitor's cookie; the remote's manifest and scripts with CORS, without.
     expect(head).toContain('<link rel="preconnect" href="https://api.example.com">');
     expect(head).toContain('<link rel="preconnect" href="https://gifts.example.com" crossorigin>');
-    expect(head).toContain('<link rel="preconnect" href="https://content.example.com" crossorigin>');
     expect(head).not.toContain('<link rel="preconnect" href="https://gifts.example.com">');
+    // Another remote's page is connected to when a link to it is pointed at.
+    const preconnected = [...head.matchAll(/<link rel="preconnect" href="([^"]*)"/g)].map((match) => match[1]);
+    expect(preconnected).toEqual(['https://api.example.com', 'https://gifts.example.com']);
   });
 
   it("preloads the route's remote: its manifest, its entry and the page's own scripts, each with its integrity", () => {

@@ -6,7 +6,7 @@
  * before any script runs (docs/decisions/0015-host-server-starts-the-page.md); a page rendered
  * per request with the visitor's data the same way (0028-data-pages-rendered-by-the-host-server.md).
  */
-import { REMOTE_NAMES, type RemoteName } from 'shared/remotes';
+import type { RemoteName } from 'shared/remotes';
 import {
   jsonForScriptElement,
   PRERENDER_STATE_ELEMENT_ID,
@@ -70,18 +70,19 @@ function originOf(url: string): string | undefined {
 }
 
 /**
- * The API's requests carry the visitor's cookie, over the browser's credentialed connections; a
- * remote's manifest and scripts are fetched without credentials (its scripts with CORS, for
- * their integrity), over connections of their own.
+ * Connections the page will use at once: the API's, whose requests carry the visitor's cookie
+ * over the browser's credentialed connections, and the route's remote's, whose manifest and
+ * scripts are fetched without credentials (its scripts with CORS, for their integrity). Another
+ * remote is connected to when a link to it is pointed at (navigation/link-intent.tsx): a
+ * connection opened for a page the visitor may never open costs the phone's renderer its request
+ * now and is closed unused after a few seconds.
  */
-function preconnects(config: RuntimeConfig): string[] {
+function preconnects(config: RuntimeConfig, remote: RemoteName | undefined): string[] {
   const links = new Set<string>();
   const api = originOf(config.apiBaseUrl);
   if (api) links.add(`<link rel="preconnect" href="${escapeAttribute(api)}">`);
-  for (const remote of REMOTE_NAMES) {
-    const origin = originOf(config.remotes[remote]);
-    if (origin) links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}" crossorigin>`);
-  }
+  const origin = remote && originOf(config.remotes[remote]);
+  if (origin) links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}" crossorigin>`);
   return [...links];
 }
 
@@ -113,7 +114,6 @@ function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefi
 
 export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
   const configElement = `<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${jsonForScriptElement(config)}</script>`;
-  const connections = preconnects(config);
   const canPrerender = ROOT_ELEMENT.test(template);
 
   return function pageHtml({ pathname, route, errorTitle, snapshot, noindex = false, rendered }: PageRequest): string {
@@ -144,7 +144,7 @@ export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
     // shared copies are preloaded as for a page its remote draws.
     const preloads = route ? routePreloads(route, remote, root !== undefined && !rendered) : [];
     const robots = noindex ? [`<meta name="robots" content="${NOINDEX}">`] : [];
-    const head = [...robots, ...connections, ...preloads, configElement, ...styles];
+    const head = [...robots, ...preconnects(config, route?.remote), ...preloads, configElement, ...styles];
     const title = `<title>${escapeText(documentTitle(errorTitle ?? route?.title))}</title>`;
     let html = TITLE_ELEMENT.test(template)
       ? template.replace(TITLE_ELEMENT, () => title)
