@@ -87,7 +87,8 @@ beforeAll(async () => {
     sources: { snapshot: (remote) => (remote === 'gifts' ? giftsSnapshot : undefined) },
     dataPages: createDataPages({
       apiUrl,
-      timeoutMs: 200,
+      // Long enough for the API on loopback on a busy machine; a hanging API costs its test this long.
+      timeoutMs: 2_000,
       log: () => undefined,
       onOutcome: (route, outcome) => outcomes.push(`${route} ${outcome}`),
     }),
