@@ -19,7 +19,9 @@ export type StandInMode =
   | { kind: 'ok'; delayMs?: number }
   | { kind: 'fail'; status: number }
   /** Holds every answer this long: longer than the app's timeout, the browser gives up first. */
-  | { kind: 'slow'; delayMs: number };
+  | { kind: 'slow'; delayMs: number }
+  /** Holds every answer until `release()`: a test sees the page waiting, then lets the answer go. */
+  | { kind: 'held' };
 
 export interface IconRequest {
   path: string;
@@ -33,6 +35,8 @@ export interface IconServiceStandIn {
   readonly url: string;
   readonly requests: readonly IconRequest[];
   setMode(mode: StandInMode): void;
+  /** Answers the requests held so far (mode `held`) and those that follow, as in mode `ok`. */
+  release(): void;
   /** Forgets the recorded requests and answers normally again. */
   reset(): void;
   close(): Promise<void>;
@@ -60,6 +64,7 @@ function send(res: ServerResponse, status: number, body: string): void {
 export async function startIconServiceStandIn(port: number): Promise<IconServiceStandIn> {
   const requests: IconRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const held: (() => void)[] = [];
   let mode: StandInMode = { kind: 'ok' };
 
   function answer(req: IncomingMessage, res: ServerResponse, record: IconRequest): void {
@@ -78,7 +83,8 @@ export async function startIconServiceStandIn(port: number): Promise<IconService
     res.on('close', () => {
       if (!res.writableFinished) record.aborted = true;
     });
-    const delayMs = mode.kind === 'fail' ? 0 : (mode.delayMs ?? 0);
+    if (mode.kind === 'held') return void held.push(() => answer(req, res, record));
+    const delayMs = mode.kind === 'ok' || mode.kind === 'slow' ? (mode.delayMs ?? 0) : 0;
     if (delayMs === 0) return answer(req, res, record);
     const timer = setTimeout(() => {
       timers.delete(timer);
@@ -97,8 +103,13 @@ export async function startIconServiceStandIn(port: number): Promise<IconService
     setMode(next) {
       mode = next;
     },
+    release() {
+      mode = { kind: 'ok' };
+      for (const send of held.splice(0)) send();
+    },
     reset() {
       requests.length = 0;
+      held.length = 0;
       mode = { kind: 'ok' };
     },
     async close() {

@@ -129,8 +129,9 @@ test.describe('a prize whose icon is not bundled', () => {
     page,
     watch,
   }) => {
-    // Slow enough to see the placeholder, well within the timeout.
-    service().setMode({ kind: 'ok', delayMs: 600 });
+    // The answer held until the placeholder has been seen and measured, then let go (a fixed delay
+    // would race the app's timeout on a busy machine).
+    service().setMode({ kind: 'held' });
     expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
     const icon = page.locator(`.p-gift__prize-icon [data-icon="${FALLBACK_ICON}"]`);
     const value = page.locator('.p-gift__value');
@@ -138,6 +139,7 @@ test.describe('a prize whose icon is not bundled', () => {
     const side = await remInPx(page, GIFT_ICON_REM);
     expect(await sizeOf(icon)).toEqual({ width: side, height: side });
     const valueTopWhileLoading = (await value.boundingBox())?.y;
+    service().release();
 
     await loadedIcon(page, FALLBACK_ICON).waitFor();
     expect(await sizeOf(icon)).toEqual({ width: side, height: side });
