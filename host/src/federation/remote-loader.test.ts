@@ -27,6 +27,18 @@ function fakeRuntime(load: (id: string) => Promise<unknown>) {
   return runtime as typeof runtime & FederationRuntime;
 }
 
+/** Holds the runtime's next prefetch until the returned function finishes it. */
+function holdNextPrefetch(runtime: ReturnType<typeof fakeRuntime>): () => void {
+  let finish: () => void = () => undefined;
+  runtime.preloadRemote.mockImplementationOnce(
+    () =>
+      new Promise<undefined>((resolve) => {
+        finish = () => resolve(undefined);
+      }),
+  );
+  return () => finish();
+}
+
 describe('remote loader', () => {
   it('registers every configured remote without fetching any', () => {
     const runtime = fakeRuntime(async () => ({ default: Page }));
@@ -133,14 +145,8 @@ describe('remote loader', () => {
   });
 
   it('fetches an entry once: a load waits for a prefetch in flight, and a loaded remote is not prefetched', async () => {
-    let finishPrefetch: () => void = () => undefined;
     const runtime = fakeRuntime(async () => ({ default: Page }));
-    runtime.preloadRemote.mockImplementationOnce(
-      () =>
-        new Promise<undefined>((resolve) => {
-          finishPrefetch = () => resolve(undefined);
-        }),
-    );
+    const finishPrefetch = holdNextPrefetch(runtime);
     const loader = createRemoteLoader({ config, runtime });
     loader.prefetch('gifts');
     const loading = loader.load('gifts', 'GamePage');
@@ -177,14 +183,8 @@ describe('remote loader', () => {
   });
 
   it("runs a page's module once its prefetch is done, and the route's load reuses it, reported once", async () => {
-    let finishPrefetch: () => void = () => undefined;
     const runtime = fakeRuntime(async () => ({ default: Page }));
-    runtime.preloadRemote.mockImplementationOnce(
-      () =>
-        new Promise<undefined>((resolve) => {
-          finishPrefetch = () => resolve(undefined);
-        }),
-    );
+    const finishPrefetch = holdNextPrefetch(runtime);
     const onLoadEnd = jest.fn();
     let clock = 0;
     const loader = createRemoteLoader({ config, runtime, onLoadEnd, now: () => clock });
