@@ -315,7 +315,14 @@ async function startServers(
   names: readonly ServerName[],
   options: Partial<Record<ServerName, StartOptions>>,
 ): Promise<RunningServer[]> {
-  const results = await Promise.allSettled(names.map((name) => launch(name, options[name] ?? {})));
+  // The host after the rest, as a deploy starts it: it reads each remote's build as it starts, and
+  // a remote not yet listening then leaves its pages without their prerendered text until the
+  // host's next read, which a page loaded at once (a test's first) would meet.
+  const first = names.filter((name) => name !== 'host');
+  const results = await Promise.allSettled(first.map((name) => launch(name, options[name] ?? {})));
+  if (names.includes('host') && !results.some((result) => result.status === 'rejected')) {
+    results.push(...(await Promise.allSettled([launch('host', options.host ?? {})])));
+  }
   const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failures.length > 0) {
     await stopAllServers();
