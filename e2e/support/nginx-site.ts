@@ -33,6 +33,25 @@ export interface AccessLogLine {
   endedAt: number;
 }
 
+/**
+ * The access log's lines `select` keeps, once there are `count` of them: nginx writes a request's
+ * line after it has sent the answer, so a client that has just read its answer may look before
+ * the line is there. What it has after `timeoutMs`, should they still be too few.
+ */
+export async function accessLogLines(
+  nginx: RunningNginx,
+  select: (line: AccessLogLine) => boolean,
+  count: number,
+  timeoutMs = 5_000,
+): Promise<AccessLogLine[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lines = readAccessLog(nginx).filter(select);
+    if (lines.length >= count || Date.now() > deadline) return lines;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The access log so far, one entry per request. */
 export function readAccessLog(nginx: RunningNginx): AccessLogLine[] {
   if (!existsSync(nginx.accessLog)) return [];

@@ -13,7 +13,7 @@ import { layoutName, navLink, waitForRenderedPage } from '../support/app-page';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { httpGet, httpGetPage, httpGetRaw } from '../support/http';
-import { readAccessLog } from '../support/nginx-site';
+import { accessLogLines, readAccessLog } from '../support/nginx-site';
 import {
   exposeChunk,
   NEXT_MARK,
@@ -215,7 +215,7 @@ test("metrics are no path of the public origin; nginx's status is served on its 
     }
   }
   // nginx answered them itself: no server behind it was asked.
-  const asked = readAccessLog(topology.nginx).filter((line) => /^\/(metrics|stub_status)(\/|$)/.test(line.path));
+  const asked = await accessLogLines(topology.nginx, (line) => /^\/(metrics|stub_status)(\/|$)/.test(line.path), 8);
   expect(asked).toHaveLength(8);
   expect(asked.flatMap((line) => line.upstreams)).toEqual([]);
   // What prometheus-nginx-exporter reads.
