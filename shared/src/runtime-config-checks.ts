@@ -8,6 +8,8 @@
 /** The part of the runtime configuration (`./runtime-config`) that says where remote code may come from. */
 export interface RemoteOrigins {
   remotes: Readonly<Record<string, string>>;
+  /** Each remote's last known good build (runtime-config.ts): from an allowed origin too. */
+  remoteFallbacks?: Readonly<Record<string, string | undefined>>;
   remoteOrigins?: readonly string[];
 }
 
@@ -83,8 +85,11 @@ export function isAllowedRemoteUrl(url: string, origins: readonly string[]): boo
  */
 export function remoteOriginError(config: RemoteOrigins): RemoteOriginError | undefined {
   const allowed = allowedRemoteOrigins(config);
-  const outside = Object.entries<string>(config.remotes)
-    .filter(([, url]) => !isAllowedRemoteUrl(url, allowed))
-    .map(([name, url]) => ({ key: `remotes.${name}`, url }));
+  const outside = [
+    ...Object.entries<string>(config.remotes).map(([name, url]) => ({ key: `remotes.${name}`, url })),
+    ...Object.entries<string | undefined>(config.remoteFallbacks ?? {}).flatMap(([name, url]) =>
+      url === undefined ? [] : [{ key: `remoteFallbacks.${name}`, url }],
+    ),
+  ].filter(({ url }) => !isAllowedRemoteUrl(url, allowed));
   return outside.length > 0 ? new RemoteOriginError(outside, allowed) : undefined;
 }

@@ -276,3 +276,36 @@ describe('the origins remotes may come from', () => {
     expect(isAllowedRemoteUrl('/relative.js', origins)).toBe(false);
   });
 });
+
+describe('parseRuntimeConfig builds per visitor', () => {
+  const withBuilds = {
+    ...VALID,
+    remoteBuilds: { gifts: 'b-2', content: 'c.1' },
+    remoteFallbacks: { gifts: 'https://gifts.example.com/builds/b-1/mf-manifest.json' },
+    buildsUrl: '/remote-builds.json',
+  };
+
+  it("accepts each remote's build, its fallback and where to ask for the builds", () => {
+    expect(parseRuntimeConfig(withBuilds)).toMatchObject(withBuilds);
+  });
+
+  it('names a build id that is not one, an unknown remote and a builds URL that is not a path', () => {
+    const error = configErrorFor({
+      ...withBuilds,
+      remoteBuilds: { gifts: '../x', shop: 'b-1' },
+      buildsUrl: 'https://elsewhere.example/remote-builds.json',
+    });
+    expect(error.message).toMatch(/"remoteBuilds\.gifts" must be a build id/);
+    expect(error.message).toMatch(/unknown key "remoteBuilds\.shop"/);
+    expect(error.message).toMatch(/"buildsUrl" must be a path on the host/);
+  });
+
+  it('refuses a fallback outside the origins remote code may come from', () => {
+    expect(() =>
+      parseRuntimeConfig({
+        ...withBuilds,
+        remoteFallbacks: { gifts: 'https://elsewhere.example/builds/b-1/mf-manifest.json' },
+      }),
+    ).toThrow(RemoteOriginError);
+  });
+});

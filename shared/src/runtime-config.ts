@@ -3,6 +3,7 @@
  * rebuild. Parsed once, by the host's server at start-up and by the browser before mounting.
  */
 import * as z from 'zod/mini';
+import { isBuildId } from './deployment';
 import { REMOTE_NAMES, type RemoteName } from './remotes';
 import { ConfigError, remoteOriginError } from './runtime-config-checks';
 
@@ -106,8 +107,47 @@ const origin = z
     ),
   );
 
+/** A build id, as deploys name builds (`shared/deployment`). */
+const buildId = z.string().check(z.refine(isBuildId, 'must be a build id (letters, digits, ".", "_" and "-")'));
+
+/** Per remote, optionally: a remote's build id. */
+const remoteBuildsSchema = z.strictObject(
+  Object.fromEntries(REMOTE_NAMES.map((name) => [name, z.optional(buildId)])) as Record<
+    RemoteName,
+    z.ZodMiniOptional<typeof buildId>
+  >,
+);
+
+/** Per remote, optionally: the URL of a build's `mf-manifest.json`. */
+const remoteFallbacksSchema = z.strictObject(
+  Object.fromEntries(REMOTE_NAMES.map((name) => [name, z.optional(httpUrl)])) as Record<
+    RemoteName,
+    z.ZodMiniOptional<typeof httpUrl>
+  >,
+);
+
 export const runtimeConfigSchema = z.strictObject({
   remotes: remotesSchema,
+  /**
+   * The build each remote's URL above serves this page, as the host's server gave it (its cohort's
+   * build, or a pinned one): what the page's version check compares with `buildsUrl`'s answer.
+   * Absent (the development server, a host without remote sources): the remote's own
+   * `builds/latest.json` is watched instead.
+   */
+  remoteBuilds: z.optional(remoteBuildsSchema),
+  /**
+   * Per remote, the manifest of the build the page loads when its own cannot be loaded after the
+   * retries (the last known good: a canary's visitor gets the stable build, a stable build's
+   * visitor the stable build before it). Absent: no fallback, the in-layout error as before.
+   */
+  remoteFallbacks: z.optional(remoteFallbacksSchema),
+  /**
+   * Where the page asks which build of each remote it should run now (`shared/deployment`'s
+   * REMOTE_BUILDS_PATH, on the host's own origin): a path, answered per visitor.
+   */
+  buildsUrl: z.optional(
+    z.string().check(z.regex(/^\/[A-Za-z0-9._/-]*$/, 'must be a path on the host, such as /remote-builds.json')),
+  ),
   /**
    * The origins the remotes' code may come from: every remote URL above, and every script a
    * remote's manifest names, must be at one of them. Absent: the origins of the remote URLs

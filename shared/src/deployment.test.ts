@@ -1,0 +1,105 @@
+import {
+  assignedBuild,
+  buildManifestUrl,
+  canaryBucket,
+  COHORT_VALUES,
+  fallbackBuild,
+  parseCohort,
+  readDeploymentState,
+  type DeploymentState,
+} from './deployment';
+
+describe('readDeploymentState', () => {
+  it('reads a plain builds/latest.json as a stable build with no canary', () => {
+    expect(readDeploymentState({ id: 'b1', timestamp: 5 })).toEqual({ id: 'b1', timestamp: 5 });
+  });
+
+  it('reads the previous build and a canary', () => {
+    expect(
+      readDeploymentState({ id: 'b2', timestamp: 5, previous: 'b1', canary: { id: 'b3', percent: 10, since: 7 } }),
+    ).toEqual({ id: 'b2', timestamp: 5, previous: 'b1', canary: { id: 'b3', percent: 10, since: 7 } });
+  });
+
+  it('names no build for anything but an object with a build id', () => {
+    for (const value of [null, 'b1', {}, { id: '' }, { id: '../x' }, { id: 'meta' }]) {
+      expect(readDeploymentState(value)).toBeUndefined();
+    }
+  });
+
+  it('leaves out a malformed canary or previous build, so everyone gets the stable build', () => {
+    for (const canary of [
+      { id: 'b3', percent: 101 },
+      { id: 'b3', percent: -1 },
+      { id: 'b3', percent: 12.5 },
+      { id: 'b3', percent: '10' },
+      { id: 'a/b', percent: 10 },
+      { id: 'b2', percent: 10 },
+      'b3',
+    ]) {
+      expect(readDeploymentState({ id: 'b2', timestamp: 1, canary, previous: 'b2' })).toEqual({
+        id: 'b2',
+        timestamp: 1,
+      });
+    }
+  });
+});
+
+describe('parseCohort', () => {
+  it('takes a plain number in range, nothing else', () => {
+    expect(parseCohort('0')).toBe(0);
+    expect(parseCohort(String(COHORT_VALUES - 1))).toBe(COHORT_VALUES - 1);
+    for (const raw of [undefined, '', String(COHORT_VALUES), '-1', '1e3', ' 5', '5;', 'abc', '123456']) {
+      expect(parseCohort(raw)).toBeUndefined();
+    }
+  });
+});
+
+describe('assignedBuild', () => {
+  const state = (percent: number): DeploymentState => ({
+    id: 'stable',
+    timestamp: 1,
+    previous: 'old',
+    canary: { id: 'canary', percent, since: 1 },
+  });
+  const cohorts = Array.from({ length: COHORT_VALUES }, (_, cohort) => cohort);
+  const share = (percent: number) =>
+    cohorts.filter((cohort) => assignedBuild(state(percent), cohort, 'gifts').channel === 'canary').length /
+    COHORT_VALUES;
+
+  it('gives the canary to about its percent of cohorts, none at 0 and all at 100', () => {
+    expect(share(0)).toBe(0);
+    expect(share(100)).toBe(1);
+    expect(share(10)).toBeGreaterThan(0.08);
+    expect(share(10)).toBeLessThan(0.12);
+    expect(share(50)).toBeGreaterThan(0.47);
+    expect(share(50)).toBeLessThan(0.53);
+  });
+
+  it('keeps every canary visitor when the percent goes up', () => {
+    const at10 = cohorts.filter((cohort) => assignedBuild(state(10), cohort, 'gifts').channel === 'canary');
+    expect(at10.every((cohort) => assignedBuild(state(50), cohort, 'gifts').channel === 'canary')).toBe(true);
+  });
+
+  it('tries a different share of visitors for another canary or another remote', () => {
+    const bucketsOf = (remote: string, id: string) => cohorts.slice(0, 200).map((c) => canaryBucket(c, remote, id));
+    expect(bucketsOf('gifts', 'canary')).not.toEqual(bucketsOf('gifts', 'other'));
+    expect(bucketsOf('gifts', 'canary')).not.toEqual(bucketsOf('redeem', 'canary'));
+  });
+
+  it('gives a visitor without a cohort, or a deployment without a canary, the stable build', () => {
+    expect(assignedBuild(state(100), undefined, 'gifts')).toEqual({ id: 'stable', channel: 'stable' });
+    expect(assignedBuild({ id: 'stable', timestamp: 1 }, 3, 'gifts')).toEqual({ id: 'stable', channel: 'stable' });
+  });
+
+  it('falls back from the canary to the stable build, and from the stable build to the previous one', () => {
+    expect(fallbackBuild(state(50), { id: 'canary', channel: 'canary' })).toBe('stable');
+    expect(fallbackBuild(state(50), { id: 'stable', channel: 'stable' })).toBe('old');
+    expect(fallbackBuild({ id: 'stable', timestamp: 1 }, { id: 'stable', channel: 'stable' })).toBeUndefined();
+  });
+});
+
+it("names a build's own copy beside the remote's manifest", () => {
+  expect(buildManifestUrl('https://cdn.example/remotes/gifts/mf-manifest.json', 'b-1.2')).toBe(
+    'https://cdn.example/remotes/gifts/builds/b-1.2/mf-manifest.json',
+  );
+});

@@ -1,0 +1,156 @@
+/**
+ * A remote's deployment: which of its builds visitors get. It is the remote's `builds/latest.json`
+ * (`{ id, timestamp }`, the stable build, as every reader has always read it), with two optional
+ * fields the deploy commands write beside them:
+ *
+ * - `previous`: the stable build before this one, which a page loads when the stable build cannot
+ *   be loaded (its last known good);
+ * - `canary`: a build under trial, `{ id, percent, since }`: the visitors whose cohort falls under
+ *   `percent` get it, the others the stable build.
+ *
+ * One file, replaced in one rename, so a reader never sees a canary without its stable build.
+ * The host's server reads it and assigns each visitor a build of each remote by their cohort
+ * (a first-party cookie holding a number, the same for many visitors: nothing personal); a page
+ * is told the builds it was given and whom to ask whether they changed. Plain values: the
+ * host's server, the API, the deploy commands and their tests read this module, never zod.
+ */
+import type { BuildInfo } from './build-info';
+
+/** Where a remote's deployment is, beside its `mf-manifest.json`. */
+export const DEPLOYMENT_FILE = 'builds/latest.json';
+
+export interface CanaryState {
+  id: string;
+  /** The share of visitors, 0 to 100, who get the canary build. */
+  percent: number;
+  /** When the canary started (ms since the epoch): its telemetry counts from then. */
+  since: number;
+}
+
+export interface DeploymentState extends BuildInfo {
+  /** The stable build before `id`: what a page loads when `id` cannot be loaded. */
+  previous?: string;
+  canary?: CanaryState;
+}
+
+/** What a deploy accepts as a build id (deploy/deploy.ts): one path segment of plain characters. */
+export const BUILD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function isBuildId(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    BUILD_ID_PATTERN.test(value) &&
+    !['meta', 'latest.json', 'history.json'].includes(value)
+  );
+}
+
+/**
+ * A deployment read from `builds/latest.json`, or undefined when it names no build. Fields it
+ * does not understand, or that are malformed (a canary without a valid id or percent), are left
+ * out: a reader then serves the stable build to everyone, never a half-read canary.
+ */
+export function readDeploymentState(value: unknown): DeploymentState | undefined {
+  const raw = value as Partial<Record<keyof DeploymentState, unknown>> | null;
+  if (typeof raw !== 'object' || raw === null || !isBuildId(raw.id)) return undefined;
+  const state: DeploymentState = { id: raw.id, timestamp: typeof raw.timestamp === 'number' ? raw.timestamp : 0 };
+  if (isBuildId(raw.previous) && raw.previous !== raw.id) state.previous = raw.previous;
+  const canary = raw.canary as Partial<Record<keyof CanaryState, unknown>> | null | undefined;
+  if (
+    typeof canary === 'object' &&
+    canary !== null &&
+    isBuildId(canary.id) &&
+    canary.id !== raw.id &&
+    typeof canary.percent === 'number' &&
+    Number.isInteger(canary.percent) &&
+    canary.percent >= 0 &&
+    canary.percent <= 100
+  ) {
+    state.canary = {
+      id: canary.id,
+      percent: canary.percent,
+      since: typeof canary.since === 'number' ? canary.since : 0,
+    };
+  }
+  return state;
+}
+
+/** The cookie that holds a visitor's cohort: `gb_cohort=<0…COHORT_VALUES-1>`. */
+export const COHORT_COOKIE = 'gb_cohort';
+/** A cohort is one of this many numbers: many visitors share each, so it identifies nobody. */
+export const COHORT_VALUES = 10_000;
+/** How long the cohort cookie lasts (seconds): a year, renewed on each page. */
+export const COHORT_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/** A cohort from its cookie's value, or undefined for anything but a plain number in range. */
+export function parseCohort(raw: string | undefined): number | undefined {
+  if (raw === undefined || !/^\d{1,5}$/.test(raw)) return undefined;
+  const cohort = Number(raw);
+  return cohort < COHORT_VALUES ? cohort : undefined;
+}
+
+/** FNV-1a, 32 bits: the same number in every runtime, for any string. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+/**
+ * Where a cohort falls for one canary of one remote, 0 to 99. The canary's id is part of it, so
+ * each canary tries a different share of visitors (not always the same ones); for one canary it
+ * never changes, so raising its percent keeps every visitor who already had it.
+ */
+export function canaryBucket(cohort: number, remote: string, canaryId: string): number {
+  return fnv1a(`${cohort}:${remote}:${canaryId}`) % 100;
+}
+
+export type Channel = 'stable' | 'canary';
+
+export interface AssignedBuild {
+  id: string;
+  channel: Channel;
+}
+
+/** The build of `remote` a visitor of `cohort` gets; without a cohort, the stable build. */
+export function assignedBuild(state: DeploymentState, cohort: number | undefined, remote: string): AssignedBuild {
+  const { canary } = state;
+  if (canary && cohort !== undefined && canaryBucket(cohort, remote, canary.id) < canary.percent) {
+    return { id: canary.id, channel: 'canary' };
+  }
+  return { id: state.id, channel: 'stable' };
+}
+
+/**
+ * The build a page falls back to when its own cannot be loaded: a canary's visitor to the stable
+ * build, a stable build's visitor to the stable build before it. Undefined when there is none.
+ */
+export function fallbackBuild(state: DeploymentState, assigned: AssignedBuild): string | undefined {
+  const fallback = assigned.channel === 'canary' ? state.id : state.previous;
+  return fallback !== assigned.id ? fallback : undefined;
+}
+
+/** A build's own copy, which a deploy keeps whole: `builds/{id}/mf-manifest.json` beside the remote's manifest. */
+export function buildManifestUrl(remoteManifestUrl: string, id: string): string {
+  return new URL(`builds/${encodeURIComponent(id)}/mf-manifest.json`, remoteManifestUrl).href;
+}
+
+/**
+ * The cookie with which a deploying team pins one remote to one build for one browser (the gate
+ * before promotion): `v1~<remote>~<build id>~<expires, s since the epoch>~<signature>`, the
+ * signature HMAC-SHA256 of everything before it under that remote's preview key
+ * (server/preview-token.ts), base64url. The host's server ignores one it cannot verify.
+ */
+export const PREVIEW_COOKIE = 'gb_preview';
+
+/**
+ * Per visitor, the build of each remote the host's server gives them now (GET, `private,
+ * no-store`): a page's version check compares it with the builds it runs.
+ */
+export const REMOTE_BUILDS_PATH = '/remote-builds.json';
+
+export interface RemoteBuildsAnswer {
+  builds: Record<string, string>;
+}
