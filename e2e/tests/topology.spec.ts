@@ -13,7 +13,7 @@ import { layoutName, navLink, waitForRenderedPage } from '../support/app-page';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { httpGet, httpGetPage, httpGetRaw } from '../support/http';
-import { accessLogLines, readAccessLog } from '../support/nginx-site';
+import { accessLogLines, type AccessLogLine } from '../support/nginx-site';
 import {
   exposeChunk,
   NEXT_MARK,
@@ -82,12 +82,11 @@ test('a visitor plays, opens, redeems and sees the voucher through nginx; an API
   await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
   await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
 
-  // Both processes have answered the page's requests so far: nginx balances over them.
-  const before = readAccessLog(topology.nginx).filter((line) => line.path.startsWith('/api/'));
-  const answeredBy = new Set(before.flatMap((line) => line.upstreams));
-  expect(answeredBy).toEqual(new Set([apiAddress(first.port), apiAddress(second.port)]));
-
-  // One process dies as a crash would, between two of the visitor's steps.
+  // One process dies as a crash would, between two of the visitor's steps. The access log is
+  // split at that moment by time, not by what was written when: nginx writes a request's line
+  // after its answer, so a line of a request answered before the crash may come later.
+  const answeredBeforeCrash = api.statuses.length;
+  const crashAt = Date.now();
   process.kill(-first.pid, 'SIGKILL');
   await first.exited;
 
@@ -111,11 +110,22 @@ test('a visitor plays, opens, redeems and sees the voucher through nginx; an API
   expect(api.statuses.length).toBeGreaterThan(4);
   expect(api.statuses.filter((status) => status >= 400)).toEqual([]);
   expect(watch.problems()).toEqual([]);
-  // After the crash, the live process answered; a request nginx first sent to the dead one
-  // went on to the live one.
-  const after = readAccessLog(topology.nginx)
-    .filter((line) => line.path.startsWith('/api/'))
-    .slice(before.length);
+  // Before the crash, both processes answered the page's requests: nginx balances over them.
+  const isApi = (line: AccessLogLine) => line.path.startsWith('/api/');
+  const before = await accessLogLines(
+    topology.nginx,
+    (line) => isApi(line) && line.endedAt <= crashAt,
+    answeredBeforeCrash,
+  );
+  const answeredBy = new Set(before.flatMap((line) => line.upstreams));
+  expect(answeredBy).toEqual(new Set([apiAddress(first.port), apiAddress(second.port)]));
+  // After it, the live process answered; a request nginx first sent to the dead one went on to
+  // the live one.
+  const after = await accessLogLines(
+    topology.nginx,
+    (line) => isApi(line) && line.startedAt >= crashAt,
+    api.statuses.length - answeredBeforeCrash,
+  );
   expect(after.length).toBeGreaterThan(0);
   for (const line of after) expect(line.upstreams.at(-1)).toBe(apiAddress(second.port));
   await page.close();
