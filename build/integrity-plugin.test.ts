@@ -11,15 +11,17 @@ import { remoteProject, type RemoteProject } from './testing/remote-build';
 // A webpack build each, minified: seconds on a busy two-core machine.
 jest.setTimeout(60_000);
 
+const SOURCES = {
+  'src/index.js': 'import("./page");\n',
+  // An exposed page that loads a chunk of its own later, as the remotes' pages do.
+  'src/page.js': 'export default function page() { return import("./later").then((m) => m.later); }\n',
+  'src/later.js': 'export const later = "a chunk the page loads when it needs it";\n',
+};
+
 let project: RemoteProject;
 
 beforeEach(() => {
-  project = remoteProject('integrity-plugin-', {
-    'src/index.js': 'import("./page");\n',
-    // An exposed page that loads a chunk of its own later, as the remotes' pages do.
-    'src/page.js': 'export default function page() { return import("./later").then((m) => m.later); }\n',
-    'src/later.js': 'export const later = "a chunk the page loads when it needs it";\n',
-  });
+  project = remoteProject('integrity-plugin-', SOURCES);
 });
 afterEach(() => project.remove());
 
@@ -27,12 +29,30 @@ afterEach(() => project.remove());
 const build = async (plugins: WebpackPluginInstance[], output: Configuration['output'] = {}) =>
   project.build(plugins, { output });
 
+const BUILD_INFO = { id: 'b1', timestamp: 1, app: 'gifts', version: '1.0.0', dir: 'builds' };
+
+/**
+ * The build the tests that only read its files share, made once: a remote's build as the remotes
+ * make theirs (the integrity and build-info plugins, `uniqueName` its name), every file it wrote.
+ */
+let built: Record<string, Buffer>;
+beforeAll(async () => {
+  const shared = remoteProject('integrity-plugin-shared-', SOURCES);
+  try {
+    built = await shared.build([new RemoteIntegrityPlugin(), new BuildInfoPlugin(BUILD_INFO)], {
+      output: { uniqueName: 'gifts' },
+    });
+  } finally {
+    shared.remove();
+  }
+});
+
 const digest = (bytes: Buffer) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 const scripts = (files: Record<string, Buffer>) => Object.keys(files).filter((file) => file.endsWith('.js'));
 
 describe('RemoteIntegrityPlugin', () => {
-  it("records in the manifest the sha384 of every script's emitted bytes, remoteEntry.js among them", async () => {
-    const files = await build([new RemoteIntegrityPlugin()]);
+  it("records in the manifest the sha384 of every script's emitted bytes, remoteEntry.js among them", () => {
+    const files = built;
     const manifest = JSON.parse(String(files['mf-manifest.json'])) as { integrity: Record<string, string> };
     expect(Object.keys(manifest.integrity).sort()).toEqual(scripts(files).sort());
     expect(manifest.integrity['remoteEntry.js']).toBeDefined();
@@ -41,8 +61,8 @@ describe('RemoteIntegrityPlugin', () => {
     }
   });
 
-  it("gives the entry's own chunk loading the digest of every chunk it loads, so the entry's integrity covers them", async () => {
-    const files = await build([new RemoteIntegrityPlugin()]);
+  it("gives the entry's own chunk loading the digest of every chunk it loads, so the entry's integrity covers them", () => {
+    const files = built;
     const entry = String(files['remoteEntry.js']);
     expect(entry).not.toMatch(/__remote_integrity_/);
     // Every chunk but the runtime chunks, as finally named and minified.
@@ -54,8 +74,8 @@ describe('RemoteIntegrityPlugin', () => {
     expect(entry).toContain('crossOrigin="anonymous"');
   });
 
-  it('refuses a chunk whose digest the runtime lacks, saying so in the console, instead of loading it unchecked', async () => {
-    const files = await build([new RemoteIntegrityPlugin()], { uniqueName: 'gifts' });
+  it('refuses a chunk whose digest the runtime lacks, saying so in the console, instead of loading it unchecked', () => {
+    const files = built;
     const manifest = JSON.parse(String(files['mf-manifest.json'])) as { integrity: Record<string, string> };
     const runtime = Object.keys(files).find((file) => /^main\..*\.js$/.test(file)) as string;
     // The chunk the standalone page's runtime loads at once (the exposed page), as a build that
@@ -99,9 +119,8 @@ describe('RemoteIntegrityPlugin', () => {
     expect(Buffer.from(REFUSED_INTEGRITY.slice('sha384-'.length), 'base64')).toEqual(Buffer.alloc(48));
   });
 
-  it('keeps the digests with the build in builds/meta/{id}.json', async () => {
-    const info = { id: 'b1', timestamp: 1, app: 'gifts', version: '1.0.0', dir: 'builds' };
-    const files = await build([new RemoteIntegrityPlugin(), new BuildInfoPlugin(info)]);
+  it('keeps the digests with the build in builds/meta/{id}.json', () => {
+    const files = built;
     const meta = JSON.parse(String(files[join('builds', 'meta', 'b1.json')])) as BuildMeta;
     expect(meta.integrity?.['remoteEntry.js']).toBe(digest(files['remoteEntry.js'] as Buffer));
     expect(Object.keys(meta.integrity ?? {}).sort()).toEqual(scripts(files).sort());
