@@ -1,0 +1,225 @@
+/**
+ * The canary analysis against a real Prometheus (Debian's, testbed) scraping the real API's
+ * metrics listener (api/src/index.ts as its own process, on PGlite in memory), fed telemetry
+ * batches as the host's pages send them (`POST /api/telemetry`): a stable build, a healthy
+ * canary, one whose loads fail, one whose LCP is slow and a young one with few loads. The API
+ * labels only builds the remote published, so a small server publishes the remote's
+ * `builds/latest.json` and `builds/history.json` naming them all.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { TelemetryEvent } from 'shared/telemetry';
+import { freePort } from 'testbed/free-port';
+import { startServer, stopProcess, type RunningProcess } from 'testbed/process';
+import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
+import { analyseCanary, DEFAULT_THRESHOLDS, describeFigures, judge, type BuildFigures } from './canary-analysis';
+
+const REMOTE = 'gifts';
+const STABLE = 'stable-1';
+const GOOD = 'good-2';
+const BAD = 'bad-3';
+const SLOW = 'slow-4';
+const YOUNG = 'young-5';
+const HOST_ORIGIN = 'http://127.0.0.1:9';
+
+let parts: Server;
+let api: RunningProcess;
+let apiUrl: string;
+let prometheus: RunningPrometheus;
+/** When the batches were sent: every build's window starts just before. */
+let sentFrom: number;
+
+async function startParts(): Promise<string> {
+  const builds = {
+    '/gifts/builds/latest.json': { id: STABLE, timestamp: 1 },
+    '/gifts/builds/history.json': { ids: [YOUNG, SLOW, BAD, GOOD, STABLE] },
+  } as Record<string, unknown>;
+  parts = createServer((request, response) => {
+    const body = builds[request.url ?? ''];
+    if (body === undefined) response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => parts.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(parts.address() as AddressInfo).port}/gifts/mf-manifest.json`;
+}
+
+/** What `count` visitors of `build` report: their loads (some failed), LCPs and INPs. */
+function visits(build: string, count: number, options: { failed?: number; lcpMs?: number } = {}): TelemetryEvent[] {
+  const events: TelemetryEvent[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const failed = index < (options.failed ?? 0);
+    events.push({
+      kind: 'load',
+      remote: REMOTE,
+      build,
+      phase: failed ? 'chunk' : 'render',
+      outcome: failed ? 'failed' : 'ok',
+      ms: 300,
+    });
+    if (failed) continue;
+    events.push(
+      { kind: 'vital', name: 'LCP', value: options.lcpMs ?? 1100, route: '/game', remote: REMOTE, build },
+      { kind: 'vital', name: 'INP', value: 80, route: '/game', remote: REMOTE, build },
+    );
+  }
+  return events;
+}
+
+/** Sends `events` as the pages' beacons do, a batch of at most 50 at a time. */
+async function send(events: TelemetryEvent[]): Promise<void> {
+  for (let start = 0; start < events.length; start += 50) {
+    const response = await fetch(`${apiUrl}/api/telemetry`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: HOST_ORIGIN, 'sec-fetch-site': 'same-site' },
+      body: JSON.stringify({ host: 'h1', events: events.slice(start, start + 50) }),
+    });
+    if (response.status !== 204)
+      throw new Error(`the API refused a batch: ${response.status} ${await response.text()}`);
+  }
+}
+
+beforeAll(async () => {
+  const manifest = await startParts();
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  apiUrl = `http://127.0.0.1:${port}`;
+  // Prometheus first: it applies its targets about 5 s after it starts, time for the API to start.
+  const starting = startPrometheus({ jobs: [{ job: 'api', targets: [`127.0.0.1:${metricsPort}`] }] });
+  api = await startServer({
+    name: 'the API',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/index.ts'],
+    cwd: join(__dirname, '..', 'api'),
+    env: {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'warn',
+      API_PORT: String(port),
+      API_HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      PGLITE_DATA_DIR: 'memory://',
+      HOST_ORIGIN,
+      VISITOR_COOKIE_SECRETS: 'canary-analysis-test-secret-of-thirty-two-characters',
+      REMOTE_GIFTS_URL: manifest,
+      BUILDS_POLL_MS: '1000',
+    },
+    output: 'pipe',
+    health: `${apiUrl}/api/health`,
+    readyTimeoutMs: 90_000,
+  });
+  prometheus = await starting;
+  await prometheus.waitForTargetsUp(30_000);
+  sentFrom = Date.now();
+  await send([
+    ...visits(STABLE, 60, { failed: 1 }),
+    ...visits(GOOD, 60, { failed: 2, lcpMs: 1200 }),
+    ...visits(BAD, 60, { failed: 15 }),
+    ...visits(SLOW, 60, { lcpMs: 3500 }),
+    ...visits(YOUNG, 5),
+  ]);
+  // Every build's series in Prometheus before a test asks.
+  await prometheus.waitFor(
+    'the loads of every build',
+    async () =>
+      (await prometheus.vector(`count by (build) (giftbox_remote_loads_total{remote="${REMOTE}"})`)).length === 5,
+  );
+}, 150_000);
+
+afterAll(async () => {
+  await prometheus?.stop();
+  if (api) await stopProcess(api);
+  parts?.close();
+});
+
+const analyse = (canary: string, minSample = 20) =>
+  analyseCanary({
+    prometheus: prometheus.url,
+    remote: REMOTE,
+    stable: STABLE,
+    canary,
+    since: sentFrom - 2_000,
+    thresholds: { minSample },
+  });
+
+test('a canary as good as stable is healthy, with the figures of both builds', async () => {
+  const verdict = await analyse(GOOD);
+  expect(verdict.kind).toBe('healthy');
+  if (verdict.kind !== 'healthy') return;
+  expect(verdict.canary).toMatchObject({ build: GOOD, loads: 60, failedLoads: 2, pageViews: 58 });
+  expect(verdict.stable).toMatchObject({ build: STABLE, loads: 60, failedLoads: 1, pageViews: 59 });
+  expect(verdict.canary.lcpP75Ms).toBeGreaterThan(1000);
+  expect(verdict.canary.lcpP75Ms).toBeLessThanOrEqual(1500);
+  expect(describeFigures('canary', verdict.canary)).toContain('canary good-2: 60 loads, 2 failed (3.3 %)');
+});
+
+test('a canary whose loads fail is failing, saying which ratio and by how much', async () => {
+  const verdict = await analyse(BAD);
+  expect(verdict.kind).toBe('failing');
+  if (verdict.kind !== 'failing') return;
+  expect(verdict.canary).toMatchObject({ loads: 60, failedLoads: 15, loadFailureRatio: 0.25 });
+  expect(verdict.reasons).toEqual([
+    "load-failure ratio 25.0 % (15 of 60 loads) against stable's 1.7 %: more than 5 points above",
+  ]);
+});
+
+test('a canary whose LCP is slow is failing on p75 LCP', async () => {
+  const verdict = await analyse(SLOW);
+  expect(verdict.kind).toBe('failing');
+  if (verdict.kind !== 'failing') return;
+  expect(verdict.reasons).toHaveLength(1);
+  expect(verdict.reasons[0]).toMatch(/^p75 LCP \d+ ms against stable's \d+ ms: more than 25 % and 250 ms above$/);
+});
+
+test('a canary with fewer loads than the minimum sample is inconclusive, and failures that already decide fail it', async () => {
+  const verdict = await analyse(YOUNG);
+  expect(verdict).toMatchObject({
+    kind: 'inconclusive',
+    reason: 'the canary has 5 loads, fewer than the minimum sample of 20',
+  });
+  // The bad canary's 15 failures are more than 5 points of even 100 loads.
+  expect((await analyse(BAD, 100)).kind).toBe('failing');
+  expect((await analyse(BAD, 1000)).kind).toBe('inconclusive');
+});
+
+test('with no Prometheus answering, the verdict is unreachable', async () => {
+  const closed = await freePort();
+  const verdict = await analyseCanary({
+    prometheus: `http://127.0.0.1:${closed}`,
+    remote: REMOTE,
+    stable: STABLE,
+    canary: GOOD,
+    since: Date.now() - 60_000,
+  });
+  expect(verdict.kind).toBe('unreachable');
+  if (verdict.kind === 'unreachable') expect(verdict.reason).toContain(`127.0.0.1:${closed} did not answer`);
+});
+
+describe('judge', () => {
+  const figures = (build: string, over: Partial<BuildFigures> = {}): BuildFigures => ({
+    build,
+    loads: 100,
+    failedLoads: 0,
+    errorPages: 0,
+    pageViews: 100,
+    loadFailureRatio: 0,
+    errorPageRatio: 0,
+    lcpP75Ms: 1000,
+    inpP75Ms: 100,
+    ...over,
+  });
+  const thresholds = { ...DEFAULT_THRESHOLDS, minSample: 50 };
+
+  it('fails a canary on its error pages, and on INP only past both the percent and the milliseconds', () => {
+    expect(judge(figures('c', { errorPages: 10, errorPageRatio: 0.1 }), figures('s'), thresholds)).toEqual([
+      "error-page ratio 10.0 % (10 of 100 loads) against stable's 0.0 %: more than 5 points above",
+    ]);
+    // 90 ms above: 90 %, but under 100 ms.
+    expect(judge(figures('c', { inpP75Ms: 190 }), figures('s'), thresholds)).toEqual([]);
+    expect(judge(figures('c', { inpP75Ms: 210 }), figures('s'), thresholds)).toHaveLength(1);
+    // 300 ms above a 2 s LCP: 15 %, under 25 %.
+    expect(judge(figures('c', { lcpP75Ms: 2300 }), figures('s', { lcpP75Ms: 2000 }), thresholds)).toEqual([]);
+  });
+
+  it('judges no vital without a sample of both builds', () => {
+    expect(judge(figures('c', { lcpP75Ms: 9000 }), figures('s', { lcpP75Ms: undefined }), thresholds)).toEqual([]);
+  });
+});
