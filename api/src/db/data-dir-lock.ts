@@ -2,43 +2,15 @@
  * One writer per PGlite data folder. PGlite is a whole PostgreSQL inside the process: two
  * processes on one folder each see only their own writes (a gift redeemed through both got two
  * vouchers) and the one that stops last overwrites the other's. So the API holds a lock file in
- * the folder while it runs, as PostgreSQL does with `postmaster.pid`.
- *
- * The file names its owner (process id, machine, start time). A lock is stale, and taken over,
- * when its owner is known to be gone: on the same machine and process namespace the owner process
- * no longer exists (or its id now belongs to a younger process); elsewhere, when the owner has
- * stopped refreshing the file's modification time for STALE_AFTER_MS. The file is created with
- * `link`, so it appears whole or not at all. A stale one is removed only by the process holding
- * the recovery guard (`api.lock.recovering`, created the same way), and only while it is still
- * the stale lock: two processes recovering it at once cannot both win, and the lock a new owner
- * has just taken is never moved or removed.
+ * the folder while it runs, as PostgreSQL does with `postmaster.pid`: the folder lock every
+ * server of ours shares (server/folder-lock), which names its owner, recovers the lock of an owner
+ * known to be gone, and lets exactly one of several processes recovering it at once take it.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync, readlinkSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { lockFolder, type FolderLock, type LockOwner } from 'server/folder-lock';
+
+export { STALE_AFTER_MS, type LockOwner } from 'server/folder-lock';
 
 export const LOCK_FILE = 'api.lock';
-/** The owner touches the file this often, so a process on another machine can tell it is alive. */
-export const HEARTBEAT_MS = 5_000;
-/** A lock whose owner cannot be checked directly is stale once it has not been touched this long. */
-export const STALE_AFTER_MS = 20_000;
-const MAX_ATTEMPTS = 5;
-/** A recovery guard this old was left by a process that died while recovering: it is removed. */
-const RECOVERY_STALE_MS = 10_000;
-
-export interface LockOwner {
-  pid: number;
-  hostname: string;
-  /** The kernel's boot id and the owner's pid namespace: equal to ours means we can check the pid. */
-  bootId: string | null;
-  pidNamespace: string | null;
-  /** The owner's start time in clock ticks since boot (/proc/<pid>/stat), to detect a reused pid. */
-  processStart: string | null;
-  since: string;
-  token: string;
-}
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -53,13 +25,7 @@ export class DataDirLockedError extends Error {
   }
 }
 
-export interface DataDirLock {
-  readonly path: string;
-  /** Stops the heartbeat and removes the file, if it is still ours. */
-  release(): Promise<void>;
-  /** The same, synchronously, for a process 'exit' handler. */
-  releaseSync(): void;
-}
+export type DataDirLock = FolderLock;
 
 export interface LockOptions {
   /** Told when the lock file was removed or taken by someone else while we held it. */
@@ -68,225 +34,12 @@ export interface LockOptions {
   onWait?: (owner: LockOwner) => void;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Watches the lock file until it is `staleAfterMs` older than `touchedAt`: true as soon as its
- * owner touches it again (alive), false once it went untouched that long or was replaced.
- */
-async function touchedWithin(path: string, owner: LockOwner, touchedAt: Date, staleAfterMs: number): Promise<boolean> {
-  const deadline = touchedAt.getTime() + staleAfterMs;
-  while (Date.now() <= deadline) {
-    await sleep(Math.min(1_000, Math.max(50, deadline - Date.now() + 1)));
-    const held = await readHeld(path);
-    if (held.kind !== 'owner' || held.owner.token !== owner.token) return false;
-    if (held.touchedAt.getTime() !== touchedAt.getTime()) return true;
-  }
-  return false;
-}
-
-function readOptional(read: () => string): string | null {
-  try {
-    return read().trim();
-  } catch {
-    return null;
-  }
-}
-
-/** Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces). */
-export function processStartTime(pid: number): string | null {
-  const stat = readOptional(() => readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  if (stat === null) return null;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19] ?? null;
-}
-
-function currentOwner(): LockOwner {
-  return {
-    pid: process.pid,
-    hostname: hostname(),
-    bootId: readOptional(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')),
-    pidNamespace: readOptional(() => readlinkSync('/proc/self/ns/pid')),
-    processStart: processStartTime(process.pid),
-    since: new Date().toISOString(),
-    token: randomBytes(12).toString('hex'),
-  };
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, it belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Whether we can see the owner's process: same kernel boot and the same pid namespace. */
-function canCheckProcess(owner: LockOwner, self: LockOwner): boolean {
-  return owner.bootId !== null && owner.bootId === self.bootId && owner.pidNamespace === self.pidNamespace;
-}
-
-/**
- * 'stale' when the recorded owner is certainly gone, 'alive' when it certainly runs, 'unknown'
- * when it runs elsewhere (another machine or container) and has touched the file recently.
- */
-export function ownerState(
-  owner: LockOwner,
-  touchedAt: Date,
-  now: Date = new Date(),
-  self: LockOwner = currentOwner(),
-): 'stale' | 'alive' | 'unknown' {
-  if (canCheckProcess(owner, self)) {
-    if (!isRunning(owner.pid)) return 'stale';
-    const start = processStartTime(owner.pid);
-    return owner.processStart !== null && start !== null && start !== owner.processStart ? 'stale' : 'alive';
-  }
-  // The same machine after a reboot: every process of the old boot is gone.
-  if (owner.hostname === self.hostname && owner.bootId !== null && self.bootId !== null && owner.bootId !== self.bootId)
-    return 'stale';
-  return now.getTime() - touchedAt.getTime() > STALE_AFTER_MS ? 'stale' : 'unknown';
-}
-
-type Held =
-  { kind: 'gone' } | { kind: 'owner'; owner: LockOwner; touchedAt: Date } | { kind: 'unreadable'; touchedAt: Date };
-
-async function readHeld(path: string): Promise<Held> {
-  try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    try {
-      return { kind: 'owner', owner: JSON.parse(text) as LockOwner, touchedAt: info.mtime };
-    } catch {
-      return { kind: 'unreadable', touchedAt: info.mtime };
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' };
-    throw error;
-  }
-}
-
-async function tokenOf(path: string): Promise<string | undefined> {
-  const held = await readHeld(path);
-  return held.kind === 'owner' ? held.owner.token : undefined;
-}
-
-/** Creates `path` with `content` only if it does not exist; false when it does. */
-async function createExclusive(path: string, content: string): Promise<boolean> {
-  const draft = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(draft, content);
-  try {
-    await link(draft, path);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
-    // A file system without hard links: exclusive create, not atomic with its content.
-    try {
-      await writeFile(path, content, { flag: 'wx' });
-      return true;
-    } catch (fallbackError) {
-      if ((fallbackError as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw fallbackError;
-    }
-  } finally {
-    await unlink(draft).catch(() => undefined);
-  }
-}
-
-/**
- * Removes the stale lock whose token is `staleToken`, holding the recovery guard while it checks
- * and removes it; returns at once when the lock is no longer that one. When another process holds
- * the guard, waits until it is released (or left behind by a process that died), and the caller
- * looks at the lock again.
- */
-async function removeStale(path: string, staleToken: string | undefined): Promise<void> {
-  const guard = `${path}.recovering`;
-  if (!(await createExclusive(guard, `${process.pid}\n`))) {
-    for (;;) {
-      const info = await stat(guard).catch(() => undefined);
-      if (!info) return;
-      if (Date.now() - info.mtimeMs > RECOVERY_STALE_MS) {
-        await unlink(guard).catch(() => undefined);
-        return;
-      }
-      await sleep(25);
-    }
-  }
-  try {
-    // Nobody else removes it while we hold the guard, and nobody creates a lock while it exists.
-    const held = await readHeld(path);
-    const stillStale = held.kind === 'owner' ? held.owner.token === staleToken : held.kind === 'unreadable';
-    if (stillStale) await unlink(path).catch(() => undefined);
-  } finally {
-    await unlink(guard).catch(() => undefined);
-  }
-}
-
-function startHeartbeat(path: string, token: string, onLost: ((error: Error) => void) | undefined): () => void {
-  let lost = false;
-  const timer = setInterval(() => {
-    if (lost) return;
-    tokenOf(path)
-      .then(async (current) => {
-        if (current !== token) throw new Error(`the lock file ${path} was removed or taken over by another process`);
-        const now = new Date();
-        await utimes(path, now, now);
-      })
-      .catch((error: unknown) => {
-        lost = true;
-        onLost?.(error instanceof Error ? error : new Error(String(error)));
-      });
-  }, HEARTBEAT_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
 /** Takes the data folder's lock, or throws DataDirLockedError naming the process that holds it. */
 export async function lockDataDir(dataDir: string, options: LockOptions = {}): Promise<DataDirLock> {
-  await mkdir(dataDir, { recursive: true });
-  const path = join(dataDir, LOCK_FILE);
-  const me = currentOwner();
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    if (await createExclusive(path, `${JSON.stringify(me, null, 2)}\n`)) {
-      const stopHeartbeat = startHeartbeat(path, me.token, options.onLost);
-      return {
-        path,
-        async release() {
-          stopHeartbeat();
-          if ((await tokenOf(path).catch(() => undefined)) === me.token) await unlink(path).catch(() => undefined);
-        },
-        releaseSync() {
-          stopHeartbeat();
-          try {
-            if ((JSON.parse(readFileSync(path, 'utf8')) as LockOwner).token === me.token) unlinkSync(path);
-          } catch {
-            // gone already, or not ours
-          }
-        },
-      };
-    }
-    const held = await readHeld(path);
-    if (held.kind === 'gone') continue;
-    if (held.kind === 'owner') {
-      const state = ownerState(held.owner, held.touchedAt, new Date(), me);
-      if (state === 'alive') throw new DataDirLockedError(dataDir, held.owner);
-      if (state === 'unknown') {
-        // An owner we cannot see (another container or machine): alive if it keeps touching the file.
-        options.onWait?.(held.owner);
-        if (await touchedWithin(path, held.owner, held.touchedAt, STALE_AFTER_MS))
-          throw new DataDirLockedError(dataDir, held.owner);
-        continue;
-      }
-    } else if (Date.now() - held.touchedAt.getTime() <= STALE_AFTER_MS) {
-      // Being written by a file system without hard links, or damaged: wait for it to settle.
-      await sleep(200);
-      continue;
-    }
-    await removeStale(path, held.kind === 'owner' ? held.owner.token : undefined);
-  }
-  throw new Error(
-    `Could not take the lock ${path}: other processes keep taking it. Only one API process may use a PGlite data folder.`,
-  );
+  return lockFolder(dataDir, {
+    file: LOCK_FILE,
+    purpose: 'the API',
+    lockedError: (folder, owner) => new DataDirLockedError(folder, owner),
+    ...options,
+  });
 }
