@@ -1,0 +1,260 @@
+/**
+ * The gate against a real browser (Debian's chromium) and a stand-in for the production host on
+ * loopback: a server that, like the host's, honours a `gb_preview` cookie only when it verifies
+ * under the remote's preview key (server/preview-token), names the build it pinned in the page's
+ * inline configuration, and serves that build's page. Each staged build's page does what its id
+ * says: a good one, one that throws, one the page's CSP refuses, one that shows an error page.
+ * The deployment folder is the one deploys write (`builds/{id}/`, its manifest's exposes).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyPreview } from 'server/preview-token';
+import { PREVIEW_COOKIE } from 'shared/deployment';
+import { REMOTES } from 'shared/remotes';
+import { exposesProblem, gatePages, GateError, pageProblems, runGate, runGateCli } from './gate';
+import { listFiles, makeBuild, read } from './testing/remote-builds';
+
+/** A run launches chromium and loads a page per route: seconds, more on a busy machine. */
+const BROWSER_RUN_MS = 60_000;
+const KEY = 'gate-test-preview-key-of-at-least-32-chars';
+const GIFT_PATH = '/gifts/AAAAAAAAAAAAAAAAAAAAAAAA';
+
+let root: string;
+let target: string;
+let server: Server;
+let host: string;
+/** Paths the stand-in host was asked for. */
+let visited: string[] = [];
+
+/** What a page of each staged build does beside rendering its heading. */
+const PAGES: Record<string, { body?: string; csp?: string }> = {
+  good: {},
+  throws: { body: `<script>setTimeout(() => { throw new Error('the canary broke'); });</script>` },
+  csp: { csp: "img-src 'self'", body: '<img src="http://127.0.0.2:9/pixel.png" alt="">' },
+  broken: { body: '<section class="p-error" role="alert"><h1>Internal Server Error</h1></section>' },
+};
+
+function cookieOf(header: string | undefined, name: string): string | undefined {
+  return header
+    ?.split(';')
+    .map((part) => part.trim().split('='))
+    .find(([key]) => key === name)?.[1];
+}
+
+function page(build: string): { html: string; csp?: string } {
+  const behaviour = PAGES[build] ?? {};
+  const config = JSON.stringify({ remoteBuilds: { gifts: build } });
+  return {
+    csp: behaviour.csp,
+    html:
+      `<!doctype html><html><head><title>Gift Box</title>` +
+      `<script type="application/json" id="gift-box-config">${config}</script></head>` +
+      `<body><h1>Play and win a gift</h1><p>Pick a box.</p>` +
+      `<script>window.__REACT_DEVTOOLS_GLOBAL_HOOK__.inject({});</script>${behaviour.body ?? ''}</body></html>`,
+  };
+}
+
+/** A staged build in the deployment folder: its own copy, whose manifest exposes `exposes`. */
+function stage(id: string, exposes = Object.keys(REMOTES.gifts.exposes)): void {
+  const copy = makeBuild(join(target, 'builds', id), id, 1000);
+  writeFileSync(join(copy, 'mf-manifest.json'), JSON.stringify({ id, exposes: exposes.map((name) => ({ name })) }));
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    visited.push(request.url ?? '');
+    const pin = verifyPreview(
+      cookieOf(request.headers.cookie, PREVIEW_COOKIE),
+      { gifts: KEY },
+      Math.floor(Date.now() / 1000),
+    ).pin;
+    const { html, csp } = page(pin?.buildId ?? 'stable');
+    if (request.url === '/favicon.ico') return response.writeHead(204).end();
+    response.writeHead(200, { 'content-type': 'text/html', ...(csp ? { 'content-security-policy': csp } : {}) });
+    response.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'gate-test-'));
+  target = join(root, 'site');
+  makeBuild(target, 'stable', 500);
+  for (const id of Object.keys(PAGES)) stage(id);
+  visited = [];
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** Every file of the deployment folder with its text: what the gate must leave as it was. */
+function snapshot(): Record<string, string> {
+  return Object.fromEntries(listFiles(target).map((file) => [file, read(join(target, file))]));
+}
+
+const gate = (buildId: string, over: Partial<Parameters<typeof runGate>[0]> = {}) =>
+  runGate({ target, remote: 'gifts', buildId, host, key: KEY, paths: [GIFT_PATH], outDir: join(root, 'out'), ...over });
+
+describe('the gate in a browser', () => {
+  it(
+    'passes a good build on every route of the remote, the host pinning it for the gate’s browser only',
+    async () => {
+      const before = snapshot();
+      const result = await gate('good');
+      expect(result.checks.map((check) => [check.name, check.ok])).toEqual([
+        ['staged copy', true],
+        ['exposes', true],
+        ['/game', true],
+        [`${GIFT_PATH} (/gifts/:giftId)`, true],
+      ]);
+      expect(result.ok).toBe(true);
+      expect(result.checks[2]?.detail).toMatch(/^build good, LCP \d+ ms, one React, clean$/);
+      expect(visited).toEqual(expect.arrayContaining(['/game', GIFT_PATH]));
+      expect(snapshot()).toEqual(before);
+    },
+    BROWSER_RUN_MS,
+  );
+
+  it(
+    'refuses a build whose page throws, with the exception and a screenshot of the page',
+    async () => {
+      const before = snapshot();
+      const result = await gate('throws');
+      expect(result.ok).toBe(false);
+      const failed = result.checks.filter((check) => !check.ok);
+      expect(failed.map((check) => check.name)).toEqual(['/game', `${GIFT_PATH} (/gifts/:giftId)`]);
+      expect(failed[0]?.detail).toContain('uncaught exception: the canary broke');
+      expect(failed[0]?.screenshot).toBe(join(root, 'out', 'gate-game.png'));
+      expect(existsSync(failed[0]?.screenshot ?? '')).toBe(true);
+      expect(snapshot()).toEqual(before);
+    },
+    BROWSER_RUN_MS,
+  );
+
+  it(
+    'refuses a build whose page the content security policy refuses something',
+    async () => {
+      const result = await gate('csp');
+      expect(result.ok).toBe(false);
+      expect(result.checks[2]?.detail).toContain('CSP violation: img-src refused http://127.0.0.2:9/pixel.png');
+    },
+    BROWSER_RUN_MS,
+  );
+
+  it(
+    'refuses a build that shows an error page',
+    async () => {
+      const result = await gate('broken');
+      expect(result.checks[2]?.detail).toContain('an error page is shown: "Internal Server Error"');
+    },
+    BROWSER_RUN_MS,
+  );
+
+  it(
+    'fails every page when the host does not honour the cookie: another key pins nothing',
+    async () => {
+      const result = await gate('good', { key: 'another-key-the-host-does-not-know-32+' });
+      expect(result.ok).toBe(false);
+      expect(result.checks[2]?.detail).toContain('the page runs build stable, not good: the host did not honour');
+    },
+    BROWSER_RUN_MS,
+  );
+});
+
+describe('the gate before the browser', () => {
+  it('refuses a build whose exposes differ from the registry’s, opening no page', async () => {
+    stage('renamed', ['GamePage', 'PrizePage']);
+    const result = await gate('renamed');
+    expect(result.ok).toBe(false);
+    expect(result.checks.at(-1)).toMatchObject({
+      name: 'exposes',
+      ok: false,
+      detail:
+        "the build's exposes differ from the registry's (missing from the build: GiftPage; not in the registry: PrizePage)",
+    });
+    expect(visited).toEqual([]);
+  });
+
+  it('refuses a build that was not staged', async () => {
+    const result = await gate('never-staged');
+    expect(result.checks).toEqual([{ name: 'staged copy', ok: false, detail: 'builds/never-staged/ is missing' }]);
+  });
+
+  it('needs a sample path for a route with parameters, and refuses one that matches no route', () => {
+    expect(() => gatePages(REMOTES.gifts)).toThrow(
+      new GateError(
+        'route /gifts/:giftId has parameters: give a real page of it with --path (such as /gifts/<a real giftId>)',
+      ),
+    );
+    expect(() => gatePages(REMOTES.gifts, ['/redeem/x'])).toThrow('--path /redeem/x matches no route of this remote');
+    expect(gatePages(REMOTES.content).map((page) => page.path)).toEqual(['/', '/about', '/privacy-policy', '/terms']);
+  });
+
+  it('judges exposes by name both ways, and a page by every check', () => {
+    expect(exposesProblem({ exposes: [{ name: 'GiftPage' }, { name: 'GamePage' }] }, REMOTES.gifts)).toBeUndefined();
+    expect(exposesProblem({}, REMOTES.gifts)).toBe('missing from the build: GamePage, GiftPage');
+    expect(
+      pageProblems(
+        { status: 200, build: 'b', violations: [], renderers: 2, lcpMs: 5000 },
+        { buildId: 'b', lcpBudgetMs: 4000 },
+        [],
+        [],
+      ),
+    ).toEqual(['2 React renderers registered, not one', 'LCP 5000 ms, over the budget of 4000 ms']);
+  });
+});
+
+describe('npm run gate', () => {
+  function io(env: Record<string, string | undefined> = { PREVIEW_KEY: KEY }) {
+    const out: string[] = [];
+    const err: string[] = [];
+    return {
+      out,
+      err,
+      io: {
+        cwd: root,
+        packageDir: join(root, 'remote-gifts'),
+        env,
+        out: (line: string) => out.push(line),
+        err: (line: string) => err.push(line),
+      },
+    };
+  }
+
+  it(
+    'prints each check and exits 0 for a good build, 1 with the reasons for a bad one',
+    async () => {
+      const good = io();
+      expect(await runGateCli(['site', 'good', '--host', host, '--path', GIFT_PATH], good.io)).toBe(0);
+      expect(good.out.at(-1)).toBe('gate: build good passed every check; nothing was changed in the deployment');
+      expect(good.out.filter((line) => line.startsWith('gate: pass '))).toHaveLength(4);
+
+      const bad = io();
+      expect(await runGateCli(['site', 'throws', '--host', host, '--path', GIFT_PATH, '--out', 'shots'], bad.io)).toBe(
+        1,
+      );
+      expect(bad.err.join('\n')).toContain(`screenshot: ${join(root, 'shots', 'gate-game.png')}`);
+      expect(bad.err.at(-1)).toBe('gate: build throws failed 2 checks; nothing current was changed');
+    },
+    BROWSER_RUN_MS,
+  );
+
+  it('takes the key from PREVIEW_KEY only, and refuses bad input before anything runs', async () => {
+    const noKey = io({});
+    expect(await runGateCli(['site', 'good', '--host', host], noKey.io)).toBe(1);
+    expect(noKey.err[0]).toContain('PREVIEW_KEY is not set');
+    const keyFlag = io();
+    expect(await runGateCli(['site', 'good', '--host', host, '--key', KEY], keyFlag.io)).toBe(1);
+    expect(keyFlag.err[0]).toContain('unknown option');
+    const noHost = io();
+    expect(await runGateCli(['site', 'good'], noHost.io)).toBe(1);
+    expect(noHost.err[0]).toContain('--host is missing');
+    const noPath = io();
+    expect(await runGateCli(['site', 'good', '--host', host], noPath.io)).toBe(1);
+    expect(noPath.err[0]).toContain('route /gifts/:giftId has parameters');
+    expect(visited).toEqual([]);
+  });
+});

@@ -1,0 +1,493 @@
+/**
+ * The gate before promotion: checks a staged build of a remote (published by `deploy --stage`
+ * into `builds/{id}/` of the folder its origin serves, `builds/latest.json` untouched) on the
+ * production host itself, before any visitor gets it.
+ *
+ * 1. The staged build's own copy is whole (deploy.ts, `ownCopyProblem`).
+ * 2. Its manifest exposes the modules the registry of remotes gives the remote, no more, no less
+ *    (`shared/remotes`): the host routes to those names.
+ * 3. Debian's Chromium opens the production host with a `gb_preview` cookie signed with the
+ *    team's preview key (server/preview-token): the host's server pins this remote to the staged
+ *    build for this browser only. Every route the registry gives the remote is visited (a route
+ *    with parameters at the sample paths the team gives, since it needs a real id), and each page
+ *    must: run the staged build (its inline configuration's `remoteBuilds`), answer 200 and show
+ *    no error page, see no Content-Security-Policy violation, log no console error and throw no
+ *    uncaught exception, register one React renderer, and paint its largest content within the
+ *    LCP budget.
+ *
+ * Each check is reported as it ends; a failing page is photographed. The gate writes nothing
+ * into the deployment folder: a failing build stays staged, and nothing current changes.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { signPreview } from 'server/preview-token';
+import { isBuildId, PREVIEW_COOKIE } from 'shared/deployment';
+import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
+import { REMOTES, remoteSpec, type RemoteSpec } from 'shared/remotes';
+import { buildFolder, ownCopyProblem, type CliIo } from './deploy';
+
+/** The LCP budget by default (ms): Google's "needs improvement" threshold. */
+export const DEFAULT_LCP_BUDGET_MS = 4000;
+/** How long the preview cookie the gate signs lives: a gate run takes minutes. */
+export const PREVIEW_TTL_S = 30 * 60;
+/** The variable that holds the remote's preview key (never a flag: it would show in `ps`). */
+export const PREVIEW_KEY_ENV = 'PREVIEW_KEY';
+/** Debian's chromium by default; GATE_CHROMIUM_PATH moves it. */
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+/** Flags for a headless run on a server: no sandbox as root, no GPU, no background traffic. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** The longest a page may take to load and settle. */
+const PAGE_TIMEOUT_MS = 30_000;
+
+export class GateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GateError';
+  }
+}
+
+export interface GateOptions {
+  /** The folder the remote's origin serves, holding the staged build in `builds/{id}/`. */
+  target: string;
+  remote: string;
+  buildId: string;
+  /** The production host's origin, such as https://giftbox.example. */
+  host: string;
+  /** The remote's preview key, as the host's server has it (REMOTE_<NAME>_PREVIEW_KEY). */
+  key: string;
+  /** Sample paths for the routes with parameters (`/gifts/<a real gift id>`). */
+  paths?: readonly string[];
+  lcpBudgetMs?: number;
+  /** Where screenshots of failing pages go; created when needed. */
+  outDir: string;
+  chromiumPath?: string;
+  /** Each check as it ends. */
+  onCheck?: (check: GateCheck) => void;
+  /** Now (ms); the clock by default. */
+  now?: number;
+}
+
+export interface GateCheck {
+  /** What was checked: `staged copy`, `exposes`, or a page's path. */
+  name: string;
+  ok: boolean;
+  /** Why it failed, or what it measured. */
+  detail: string;
+  /** The failing page's screenshot. */
+  screenshot?: string;
+}
+
+export interface GateResult {
+  ok: boolean;
+  checks: GateCheck[];
+}
+
+/** A registry route's path pattern as a regular expression: `:name` is one path segment. */
+export function routePattern(path: string): RegExp {
+  const escaped = path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}$`);
+}
+
+export interface GatePage {
+  /** The registry's route pattern. */
+  route: string;
+  /** The path visited. */
+  path: string;
+}
+
+/**
+ * The pages to visit: every route of the remote, a route without parameters at its own path, one
+ * with parameters at each sample path that matches it. Refused, naming what is wrong: a route
+ * with parameters and no sample, a sample that matches no route of the remote.
+ */
+export function gatePages(spec: RemoteSpec, paths: readonly string[] = []): GatePage[] {
+  const routes = Object.values(spec.exposes).flatMap((module) => module.routes.map((route) => route.path));
+  for (const path of paths) {
+    if (!path.startsWith('/') || path.startsWith('//'))
+      throw new GateError(`--path ${path} is not a path (it starts with one /)`);
+    const pathname = path.split(/[?#]/)[0] ?? path;
+    if (!routes.some((route) => routePattern(route).test(pathname))) {
+      throw new GateError(`--path ${path} matches no route of this remote (its routes: ${routes.join(', ')})`);
+    }
+  }
+  const pages: GatePage[] = [];
+  for (const route of routes) {
+    if (!route.includes(':')) {
+      pages.push({ route, path: route });
+      continue;
+    }
+    const samples = paths.filter((path) => routePattern(route).test(path.split(/[?#]/)[0] ?? path));
+    if (samples.length === 0) {
+      throw new GateError(
+        `route ${route} has parameters: give a real page of it with --path (such as ${route.replace(/:([A-Za-z]+)/g, '<a real $1>')})`,
+      );
+    }
+    pages.push(...samples.map((path) => ({ route, path })));
+  }
+  return pages;
+}
+
+/** The module names a federation manifest exposes (`exposes: [{ name }]`). */
+export function manifestExposes(manifest: unknown): string[] {
+  const exposes = (manifest as { exposes?: unknown } | null)?.exposes;
+  if (!Array.isArray(exposes)) return [];
+  return exposes
+    .map((entry) => (entry as { name?: unknown } | null)?.name)
+    .filter((name): name is string => typeof name === 'string');
+}
+
+/** Why a manifest's exposes differ from the registry's, or undefined when they are the same names. */
+export function exposesProblem(manifest: unknown, spec: RemoteSpec): string | undefined {
+  const built = new Set(manifestExposes(manifest));
+  const registered = new Set(Object.keys(spec.exposes));
+  const missing = [...registered].filter((name) => !built.has(name));
+  const extra = [...built].filter((name) => !registered.has(name));
+  if (missing.length === 0 && extra.length === 0) return undefined;
+  return [
+    missing.length > 0 ? `missing from the build: ${missing.join(', ')}` : '',
+    extra.length > 0 ? `not in the registry: ${extra.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** What the init script records in the page: CSP violations and the largest contentful paint. */
+const PAGE_RECORDER = `(() => {
+  const renderers = new Map();
+  let nextId = 1;
+  const noop = () => undefined;
+  Object.defineProperty(window, '__REACT_DEVTOOLS_GLOBAL_HOOK__', {
+    configurable: true,
+    value: {
+      supportsFiber: true,
+      renderers,
+      inject: (renderer) => { const id = nextId++; renderers.set(id, renderer); return id; },
+      onCommitFiberRoot: noop,
+      onCommitFiberUnmount: noop,
+      onPostCommitFiberRoot: noop,
+      checkDCE: noop,
+    },
+  });
+  const gate = { violations: [], lcp: undefined };
+  Object.defineProperty(window, '__giftBoxGate', { value: gate });
+  window.addEventListener('securitypolicyviolation', (event) => {
+    gate.violations.push(event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline') +
+      (event.sourceFile ? ' from ' + event.sourceFile + ':' + event.lineNumber : ''));
+  }, true);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gate.lcp = entry.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+})();`;
+
+interface PageFindings {
+  status?: number;
+  build?: string;
+  errorPage?: string;
+  violations: string[];
+  renderers: number;
+  lcpMs?: number;
+}
+
+/** What the page shows and recorded, read once it has settled. */
+function readPage(page: Page, remote: string, configId: string): Promise<Omit<PageFindings, 'status'>> {
+  return page.evaluate(
+    ({ remote, configId }) => {
+      const gate = (window as unknown as { __giftBoxGate?: { violations: string[]; lcp?: number } }).__giftBoxGate;
+      const hook = (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__?: { renderers?: Map<number, unknown> } })
+        .__REACT_DEVTOOLS_GLOBAL_HOOK__;
+      let build: string | undefined;
+      try {
+        const config = JSON.parse(document.getElementById(configId)?.textContent ?? '{}') as {
+          remoteBuilds?: Record<string, string>;
+        };
+        build = config.remoteBuilds?.[remote];
+      } catch {
+        build = undefined;
+      }
+      const error = document.querySelector('.p-error, .p-kept-note');
+      return {
+        build,
+        errorPage: error ? (error.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200) : undefined,
+        violations: gate?.violations ?? [],
+        renderers: hook?.renderers?.size ?? 0,
+        lcpMs: gate?.lcp === undefined ? undefined : Math.round(gate.lcp),
+      };
+    },
+    { remote, configId },
+  );
+}
+
+/** Why a page fails the gate; empty when it passes. */
+export function pageProblems(
+  findings: PageFindings,
+  expected: { buildId: string; lcpBudgetMs: number },
+  consoleErrors: readonly string[],
+  exceptions: readonly string[],
+): string[] {
+  const problems: string[] = [];
+  if (findings.status !== 200) problems.push(`the page answered ${findings.status ?? 'nothing'}, not 200`);
+  if (findings.build !== expected.buildId) {
+    problems.push(
+      findings.build === undefined
+        ? 'the page names no build of this remote: the host did not honour the preview cookie (is REMOTE_<NAME>_PREVIEW_KEY set on the host, and the same key given here?)'
+        : `the page runs build ${findings.build}, not ${expected.buildId}: the host did not honour the preview cookie`,
+    );
+  }
+  if (findings.errorPage) problems.push(`an error page is shown: "${findings.errorPage}"`);
+  problems.push(...findings.violations.map((violation) => `CSP violation: ${violation}`));
+  problems.push(...consoleErrors.map((text) => `console error: ${text}`));
+  problems.push(...exceptions.map((text) => `uncaught exception: ${text}`));
+  if (findings.renderers !== 1) problems.push(`${findings.renderers} React renderers registered, not one`);
+  if (findings.lcpMs === undefined) problems.push('no largest contentful paint was recorded');
+  else if (findings.lcpMs > expected.lcpBudgetMs)
+    problems.push(`LCP ${findings.lcpMs} ms, over the budget of ${expected.lcpBudgetMs} ms`);
+  return problems;
+}
+
+function screenshotName(path: string): string {
+  const slug = path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'home';
+  return `gate-${slug}.png`;
+}
+
+/** Visits one page in a fresh tab of the pinned context and checks it. */
+async function checkPage(
+  browser: Browser,
+  options: GateOptions,
+  cookie: string,
+  page: GatePage,
+  lcpBudgetMs: number,
+): Promise<GateCheck> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    await context.addCookies([{ name: PREVIEW_COOKIE, value: cookie, url: options.host }]);
+    await context.addInitScript({ content: PAGE_RECORDER });
+    const tab = await context.newPage();
+    const consoleErrors: string[] = [];
+    const exceptions: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    tab.on('pageerror', (error) => exceptions.push(error.message));
+    const url = new URL(page.path, options.host).href;
+    let status: number | undefined;
+    let findings: PageFindings;
+    try {
+      const response = await tab.goto(url, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
+      status = response?.status();
+      // The remote's chunks, its data and its first effects: the page as a visitor sees it.
+      await tab.waitForLoadState('networkidle', { timeout: PAGE_TIMEOUT_MS }).catch(() => undefined);
+      findings = { status, ...(await readPage(tab, options.remote, RUNTIME_CONFIG_ELEMENT_ID)) };
+    } catch (error) {
+      findings = {
+        status,
+        violations: [],
+        renderers: 0,
+        errorPage: `the page did not load: ${(error as Error).message}`,
+      };
+    }
+    const problems = pageProblems(findings, { buildId: options.buildId, lcpBudgetMs }, consoleErrors, exceptions);
+    const name = `${page.path}${page.path === page.route ? '' : ` (${page.route})`}`;
+    if (problems.length === 0) {
+      return { name, ok: true, detail: `build ${findings.build}, LCP ${findings.lcpMs} ms, one React, clean` };
+    }
+    mkdirSync(options.outDir, { recursive: true });
+    const screenshot = join(options.outDir, screenshotName(page.path));
+    await tab.screenshot({ path: screenshot, fullPage: true }).catch(() => undefined);
+    return {
+      name,
+      ok: false,
+      detail: problems.join('; '),
+      screenshot: existsSync(screenshot) ? screenshot : undefined,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Runs the gate; never changes the deployment folder. */
+export async function runGate(options: GateOptions): Promise<GateResult> {
+  const spec = remoteSpec(options.remote);
+  if (!spec) throw new GateError(`there is no remote called ${options.remote}`);
+  if (!isBuildId(options.buildId)) throw new GateError(`"${options.buildId}" is not a build id`);
+  const pages = gatePages(spec, options.paths);
+  const lcpBudgetMs = options.lcpBudgetMs ?? DEFAULT_LCP_BUDGET_MS;
+  const now = options.now ?? Date.now();
+  // Signed before anything else: a key the host would refuse is refused here too.
+  const cookie = signPreview(options.key, {
+    remote: options.remote,
+    buildId: options.buildId,
+    expires: Math.floor(now / 1000) + PREVIEW_TTL_S,
+  });
+  const checks: GateCheck[] = [];
+  const record = (check: GateCheck) => {
+    checks.push(check);
+    options.onCheck?.(check);
+    return check;
+  };
+
+  const target = resolve(options.target);
+  const problem = await ownCopyProblem(target, options.buildId);
+  if (
+    record({ name: 'staged copy', ok: !problem, detail: problem ?? `${buildFolder(options.buildId)}/ is whole` }).ok
+  ) {
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(await readFile(join(target, buildFolder(options.buildId), 'mf-manifest.json'), 'utf8'));
+    } catch (error) {
+      manifest = undefined;
+      record({
+        name: 'exposes',
+        ok: false,
+        detail: `its mf-manifest.json cannot be read: ${(error as Error).message}`,
+      });
+    }
+    if (manifest !== undefined) {
+      const differs = exposesProblem(manifest, spec);
+      record({
+        name: 'exposes',
+        ok: !differs,
+        detail: differs
+          ? `the build's exposes differ from the registry's (${differs})`
+          : `${manifestExposes(manifest).sort().join(', ')}, as the registry gives`,
+      });
+    }
+  }
+  if (checks.some((check) => !check.ok)) return { ok: false, checks };
+
+  const browser = await chromium.launch({
+    executablePath: options.chromiumPath ?? (process.env.GATE_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    for (const page of pages) record(await checkPage(browser, options, cookie, page, lcpBudgetMs));
+  } finally {
+    await browser.close();
+  }
+  return { ok: checks.every((check) => check.ok), checks };
+}
+
+/** The remote a package folder holds: the registry's entry whose folder it is. */
+export function remoteOfPackage(packageDir: string): string | undefined {
+  const folder = resolve(packageDir).split(/[\\/]/).at(-1);
+  return Object.entries(REMOTES).find(([, spec]) => spec.packageDir === folder)?.[0];
+}
+
+const USAGE = `Usage: PREVIEW_KEY=<the remote's preview key> npm run gate -w <remote> -- <target folder> <build id> --host <URL>
+         [--path <sample path>]... [--lcp-budget-ms <ms>] [--out <folder>]
+
+Checks a build staged in <target folder>/builds/<build id>/ (deploy --stage) before it is made
+current: its copy is whole, its manifest exposes what the registry gives the remote, and each of
+the remote's routes, opened on the production host in Chromium with this remote pinned to the
+build for that browser only (a gb_preview cookie signed with PREVIEW_KEY), shows the build with no
+error page, no CSP violation, no console error or uncaught exception, one React, and an LCP
+within the budget. Exits 1 naming what failed, with a screenshot of each failing page; the
+deployment folder is never changed.
+  --host <URL>          the production host's origin, such as https://giftbox.example
+  --path <path>         a real page of a route with parameters (/gifts/<a gift id>); repeat it
+                        for each such route, or for several samples of one
+  --lcp-budget-ms <ms>  the largest LCP a page may have (default ${DEFAULT_LCP_BUDGET_MS})
+  --out <folder>        where screenshots of failing pages go (default: gate-results)
+  -h, --help            this text
+The key comes from the environment (${PREVIEW_KEY_ENV}), never from a flag; GATE_CHROMIUM_PATH
+names another chromium than ${DEFAULT_CHROMIUM_PATH}.`;
+
+const OPTIONS = {
+  host: { type: 'string' },
+  path: { type: 'string', multiple: true },
+  'lcp-budget-ms': { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface GateCliIo extends CliIo {
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** An http(s) origin from --host, or undefined. */
+function hostOrigin(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The gate command; resolves to the process exit code. */
+export async function runGateCli(argv: readonly string[], io: GateCliIo): Promise<number> {
+  const usageError = (problem: string) => {
+    io.err(`gate: ${problem}\n\n${USAGE}`);
+    return 1;
+  };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const option = /'(-[^' ,<]+)/.exec(message)?.[1];
+    return usageError(option ? `unknown option or missing value: ${option}` : message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const remote = remoteOfPackage(io.packageDir);
+  if (!remote) return usageError(`${io.packageDir} is not a remote's package (run it with -w <remote>)`);
+  if (positionals.length !== 2) return usageError('give the target folder and the build id');
+  const host = hostOrigin(values.host);
+  if (!host) return usageError(values.host ? `--host ${values.host} is not an http(s) URL` : '--host is missing');
+  let lcpBudgetMs: number | undefined;
+  if (values['lcp-budget-ms'] !== undefined) {
+    if (!/^\d+$/.test(values['lcp-budget-ms']) || Number(values['lcp-budget-ms']) < 1)
+      return usageError(`--lcp-budget-ms must be a positive whole number, got "${values['lcp-budget-ms']}"`);
+    lcpBudgetMs = Number(values['lcp-budget-ms']);
+  }
+  const key = io.env[PREVIEW_KEY_ENV];
+  if (!key) return usageError(`${PREVIEW_KEY_ENV} is not set: the gate signs its preview cookie with the remote's key`);
+  const [target, buildId] = positionals as [string, string];
+  const outDir = resolve(io.cwd, values.out ?? 'gate-results');
+  io.out(`gate: build ${buildId} of the ${remote} remote, staged in ${resolve(io.cwd, target)}, on ${host}`);
+  try {
+    const result = await runGate({
+      target: resolve(io.cwd, target),
+      remote,
+      buildId,
+      host,
+      key,
+      paths: values.path,
+      lcpBudgetMs,
+      outDir,
+      onCheck: (check) => {
+        const line = `gate: ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
+        if (check.ok) io.out(line);
+        else io.err(check.screenshot ? `${line}\n      screenshot: ${check.screenshot}` : line);
+      },
+    });
+    if (result.ok) {
+      io.out(`gate: build ${buildId} passed every check; nothing was changed in the deployment`);
+      return 0;
+    }
+    const failed = result.checks.filter((check) => !check.ok).length;
+    io.err(`gate: build ${buildId} failed ${failed} check${failed === 1 ? '' : 's'}; nothing current was changed`);
+    return 1;
+  } catch (error) {
+    io.err(`gate: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
