@@ -124,7 +124,7 @@ describe('pages', () => {
       const res = await get(path, { headers: NAVIGATE });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('cache-control')).toBe('private, no-cache');
       expectAppPage(await res.text());
     },
   );
@@ -171,7 +171,7 @@ describe('pages', () => {
     const res = await get(path, { headers: NAVIGATE });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
     const body = await res.text();
     expectAppPage(body);
     // The tab says what the app will show, from the first byte: not a route's own title.

@@ -2,12 +2,16 @@
  * The host's production request handler: the runtime configuration, the built files, and for
  * any other page the app's HTML (page-html.ts) with the status the route table gives it (200,
  * or 404 for an unknown path or a malformed id). A request whose Host header names no valid host
- * is refused (400) before anything is read, rendered or kept.
+ * is refused (400) before anything is read, rendered or kept. Each page carries the remotes'
+ * builds its visitor gets (their cohort's, or a verified preview's: remote-builds.ts), gives a
+ * new visitor their cohort, and `GET /remote-builds.json` tells a page which builds it should
+ * run now.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
 import {
+  prepareBody,
   safeRelativePath,
   sendBody,
   sendFile,
@@ -15,6 +19,7 @@ import {
   sendText,
   type RequestHandler,
 } from 'server/static-server';
+import { REMOTE_BUILDS_PATH } from 'shared/deployment';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
 import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
@@ -33,7 +38,17 @@ import {
 } from './page-cache';
 import { createPageHtml } from './page-html';
 import { configAtHostname, isValidHost, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
-import type { RemoteSnapshot, RemoteSources } from './remote-sources';
+import {
+  buildsAnswer,
+  cohortCookie,
+  configWithBuilds,
+  createBuildChooser,
+  newCohort,
+  requestCohort,
+  type BuildChoice,
+  type BuildSources,
+} from './remote-builds';
+import type { RemoteSnapshot } from './remote-sources';
 import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
 import { securityHeaders } from './security-headers';
 
@@ -44,8 +59,15 @@ export interface HostHandlerOptions {
   /** The host's built folder. */
   root: string;
   config: RuntimeConfig;
-  /** What the remotes' builds hold, for the pages' preloads and prerendered markup; none: plain pages. */
-  sources?: Pick<RemoteSources, 'snapshot'>;
+  /**
+   * What the remotes' deployments and builds hold, for the pages' builds, preloads and prerendered
+   * markup; none: plain pages. Sources that only give snapshots serve each remote's one build.
+   */
+  sources?: BuildSources;
+  /** Each remote's preview key (REMOTE_<NAME>_PREVIEW_KEY): a `gb_preview` cookie signed with it pins its remote. */
+  previewKeys?: Readonly<Partial<Record<RemoteName, string>>>;
+  /** Where the server says why a preview pins nothing (once per reason); by default, the console. */
+  log?: (message: string) => void;
   /** The host's stylesheet, inlined with a prerendered page. */
   hostCss?: string;
   /** Origins of `config` sent at the page's own hostname (the defaults: `defaultOrigins`). */
@@ -62,7 +84,8 @@ export interface HostHandlerOptions {
 interface HostnameView {
   config: RuntimeConfig;
   configBody: string;
-  snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
+  /** A snapshot with its URLs as this view's pages reach them. */
+  at: (snapshot: RemoteSnapshot) => RemoteSnapshot;
   /** A page's security headers, over HTTP and over HTTPS: its policy allows the origins this view names. */
   pageHeaders: (https: boolean) => Record<string, string>;
   /** The page renderer of the built index.html last read for this view and its pages: dropped with the view. */
@@ -132,6 +155,18 @@ function routeLabel(pathname: string, resolved: RouteMatch | HttpError): string 
 
 /** A page of a `serverData` route: the visitor's own, kept by no cache. */
 const DATA_PAGE_CACHE = 'private, no-store';
+/** A page with a remote pinned by a preview: that browser's own, kept by no cache, never shared. */
+const PINNED_PAGE_CACHE = 'private, no-store';
+
+function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoice): void {
+  const body = `${JSON.stringify(buildsAnswer(choice))}\n`;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  // The visitor's own builds, which change with their cookies and any deploy: never stored.
+  res.setHeader('Cache-Control', 'private, no-store');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
 
 /** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
 const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
@@ -145,12 +180,14 @@ export function createHostHandler({
   isHttps = socketIsTls,
   metrics,
   dataPages,
+  previewKeys,
+  log,
 }: HostHandlerOptions): HostHandler {
-  const snapshot = sources ? sources.snapshot : () => undefined;
+  const chooseBuilds = createBuildChooser({ sources, previewKeys, log });
   const defaultView: HostnameView = {
     config,
     configBody: `${JSON.stringify(config)}\n`,
-    snapshot,
+    at: (snapshot) => snapshot,
     pageHeaders: pageHeadersFor(config),
   };
   /** By hostname, in order of use: a Map iterates in insertion order, so the first is the least recent. */
@@ -168,10 +205,7 @@ export function createHostHandler({
       view = {
         config: atHostname,
         configBody: `${JSON.stringify(atHostname)}\n`,
-        snapshot: (remote) => {
-          const current = snapshot(remote);
-          return current && snapshotAtHostname(current, followed, hostname);
-        },
+        at: (snapshot) => snapshotAtHostname(snapshot, followed, hostname),
         pageHeaders: pageHeadersFor(atHostname),
       };
     }
@@ -182,15 +216,25 @@ export function createHostHandler({
   const readTemplate = createTemplateReader(join(root, 'index.html'));
   const resolvePath = createPathResolver();
 
+  /** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
+  function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: RemoteName) => RemoteSnapshot | undefined {
+    return (remote) => {
+      const snapshot = choice.builds[remote]?.snapshot;
+      return snapshot && view.at(snapshot);
+    };
+  }
+
   /**
-   * The page for a path, the same for every visitor: rendered the first time, then reused until
-   * the built index.html or the route's remote's build changes (page-cache.ts).
+   * The page for a path, the same for every visitor given the same builds: rendered the first
+   * time, then reused until the built index.html or the route's remote's build changes
+   * (page-cache.ts). A page pinned by a preview is rendered for its request and kept by nobody.
    */
   async function pageFor(
     view: HostnameView,
     pathname: string,
     resolved: RouteMatch | HttpError,
     noindex: boolean,
+    choice: BuildChoice,
   ): Promise<CachedPage | undefined> {
     const template = await readTemplate();
     if (template === undefined) return undefined;
@@ -204,18 +248,27 @@ export function createHostHandler({
     const failed = resolved instanceof HttpError;
     const route = failed ? undefined : resolved.route;
     const status = failed ? resolved.statusCode : 200;
-    // The route's remote as the sources hold it: a new build of it is a new snapshot.
-    const source = route && snapshot(route.remote);
-    return pages.get(pageKey({ pathname, route, status, noindex }), source, () => {
-      metrics?.pageCacheMissed(routeLabel(pathname, resolved));
+    const renderPage = () => {
       const html = render({
         pathname,
         route,
         errorTitle: failed ? errorTitleFor(resolved.statusCode, false) : undefined,
-        snapshot: view.snapshot,
+        snapshot: snapshotsOf(view, choice),
         noindex,
+        config: configWithBuilds(view.config, choice),
       });
       return { html, status, prerendered: html.includes(PRERENDER_STATE_MARK) };
+    };
+    if (choice.pinned) {
+      const { html, prerendered } = renderPage();
+      const type = 'text/html; charset=utf-8';
+      return { body: prepareBody({ status, type, body: html, cacheControl: PINNED_PAGE_CACHE }), prerendered };
+    }
+    // The route's remote's build as the sources hold it: a new build of it is a new snapshot.
+    const source = route && choice.builds[route.remote]?.snapshot;
+    return pages.get(pageKey({ pathname, route, status, noindex, builds: choice.key }), source, () => {
+      metrics?.pageCacheMissed(routeLabel(pathname, resolved));
+      return renderPage();
     });
   }
 
@@ -230,6 +283,7 @@ export function createHostHandler({
     match: RouteMatch,
     outcome: DataPageOutcome,
     noindex: boolean,
+    choice: BuildChoice,
   ): Promise<void> {
     const pathname = pathnameOf(req.url);
     for (const cookie of outcome.setCookies) res.appendHeader('Set-Cookie', cookie);
@@ -238,12 +292,20 @@ export function createHostHandler({
       pathname,
       route: found ? match.route : undefined,
       errorTitle: found ? undefined : errorTitleFor(404, false),
-      snapshot: view.snapshot,
+      snapshot: snapshotsOf(view, choice),
       noindex,
       rendered: found ? outcome.rendered : undefined,
+      config: configWithBuilds(view.config, choice),
     });
     const status = found ? 200 : 404;
     await sendBody(req, res, { status, type: 'text/html; charset=utf-8', body: html, cacheControl: DATA_PAGE_CACHE });
+  }
+
+  /** Each remote's build a page was sent, by channel (host-metrics.ts): the canary's share of pages. */
+  function countBuilds(choice: BuildChoice): void {
+    if (!metrics) return;
+    for (const [remote, build] of Object.entries(choice.builds))
+      metrics.remoteBuildSent(remote as RemoteName, build.channel);
   }
 
   const handler: RequestHandler = async (req, res) => {
@@ -263,6 +325,13 @@ export function createHostHandler({
     const view = viewFor(req);
     if (pathname === '/config.json') {
       sendConfig(req, res, view.configBody);
+      return;
+    }
+    const cookies = req.headers.cookie;
+    const cohort = requestCohort(cookies);
+    if (pathname === REMOTE_BUILDS_PATH) {
+      // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
+      sendBuilds(req, res, await chooseBuilds(cookies, cohort));
       return;
     }
     if (pathname === '/robots.txt') {
@@ -288,18 +357,23 @@ export function createHostHandler({
     const route = routeLabel(pathname, resolved);
     // Every page, a 404 page and the page that says the host is not built alike.
     setHeaders(res, view.pageHeaders(https));
-    const page = await pageFor(view, pathname, resolved, noindex);
+    // A new visitor's first page already has the builds of the cohort it is given.
+    const visitorCohort = cohort ?? newCohort();
+    const choice = await chooseBuilds(cookies, visitorCohort);
+    const page = await pageFor(view, pathname, resolved, noindex, choice);
     if (page === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');
       metrics?.pageRendered(route, 503);
       return;
     }
+    if (cohort === undefined) res.appendHeader('Set-Cookie', cohortCookie(visitorCohort, https));
+    countBuilds(choice);
     if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
       metrics.prerendered(route, page.prerendered ? 'hit' : 'miss');
     }
     if (!(resolved instanceof HttpError) && resolved.route.serverData) {
-      const outcome = await dataPages?.read(req, resolved, view.snapshot);
-      if (outcome) await sendDataPage(req, res, view, resolved, outcome, noindex);
+      const outcome = await dataPages?.read(req, resolved, snapshotsOf(view, choice));
+      if (outcome) await sendDataPage(req, res, view, resolved, outcome, noindex, choice);
       // Without the visitor's data, the page as it is for everyone, rendered in the browser; never stored either.
       else await sendPreparedBody(req, res, { ...page.body, cacheControl: DATA_PAGE_CACHE });
       metrics?.pageRendered(route, res.statusCode);

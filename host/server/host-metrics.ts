@@ -1,17 +1,20 @@
 /**
  * The host's server's own series (part="host"): the pages it answered by route pattern, those it
  * had to render (the rest came from its page cache), whether a prerendered route's page carried
- * its remote's markup, how the pages it renders with their data were answered, and its failed
- * reads of a remote's build. Labels come from the route table and the registry of remotes: never a path or an id.
+ * its remote's markup, how the pages it renders with their data were answered, its failed
+ * reads of a remote's build, and which channel each remote's build in its pages came by (the
+ * canary's share of pages). Labels come from the route table and the registry of remotes: never a path or an id.
  */
 import { Counter, type Registry } from 'prom-client';
 import type { RemoteName } from 'shared/remotes';
+import type { BuildChannel } from './remote-builds';
 
 export const PAGES_RENDERED_METRIC = 'giftbox_pages_rendered_total';
 export const PRERENDER_HITS_METRIC = 'giftbox_prerender_hits_total';
 export const PAGE_CACHE_MISSES_METRIC = 'giftbox_page_cache_misses_total';
 export const REMOTE_REFRESH_FAILURES_METRIC = 'giftbox_remote_refresh_failures_total';
 export const DATA_PAGES_METRIC = 'giftbox_data_pages_total';
+export const REMOTE_BUILD_PAGES_METRIC = 'giftbox_remote_build_pages_total';
 
 /** hit: the page carried its remote's prerendered markup; miss: the server had none for it yet. */
 export type PrerenderOutcome = 'hit' | 'miss';
@@ -34,6 +37,8 @@ export interface HostMetrics {
   prerendered(route: string, outcome: PrerenderOutcome): void;
   /** Reading a remote's latest build, manifest or prerendered pages failed. */
   remoteRefreshFailed(remote: RemoteName): void;
+  /** A page was sent naming a build of `remote` that came by `channel`: stable, canary, or a preview's pin. */
+  remoteBuildSent(remote: RemoteName, channel: BuildChannel): void;
   /** A page of a route the host's server renders with its data was answered so. */
   dataPage(route: string, outcome: DataPageOutcomeLabel): void;
 }
@@ -69,7 +74,14 @@ export function createHostMetrics(registry: Registry): HostMetrics {
     labelNames: ['route', 'outcome'] as const,
     registers: [registry],
   });
+  const remoteBuildPages = new Counter({
+    name: REMOTE_BUILD_PAGES_METRIC,
+    help: "Pages the host's server sent, once per remote whose build they name, by remote and by the channel that build came by: stable, canary (the visitor's cohort is in the canary's share) or preview (a signed pin).",
+    labelNames: ['remote', 'channel'] as const,
+    registers: [registry],
+  });
   return {
+    remoteBuildSent: (remote, channel) => remoteBuildPages.inc({ remote, channel }),
     pageRendered: (route, status) => pages.inc({ route, status: String(status) }),
     pageCacheMissed: (route) => cacheMisses.inc({ route }),
     prerendered: (route, outcome) => prerender.inc({ route, outcome }),

@@ -28,7 +28,7 @@ import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 import { createHostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
 import { createRemoteSources, sharedModulesOf } from './remote-sources';
-import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
+import { defaultOrigins, previewKeysFromEnv, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
@@ -77,10 +77,12 @@ function main(): void {
   let config;
   let followed;
   let env;
+  let previewKeys;
   try {
     env = parseEnv(HOST_ENV);
     config = runtimeConfigFromEnv(process.env);
     followed = defaultOrigins(process.env);
+    previewKeys = previewKeysFromEnv(process.env);
   } catch (error) {
     console.error(`[host] cannot start: ${(error as Error).message}`);
     process.exit(1);
@@ -138,6 +140,7 @@ function main(): void {
     isHttps: createHttpsCheck(trustProxySetting),
     metrics,
     dataPages,
+    previewKeys,
   });
   void serve('host', port, handler, {
     buildFile: join(root, HOST_BUILD_FILE),

@@ -1,8 +1,10 @@
 /**
- * Pages rendered once and reused. A page that is the same for every visitor (a route's page for
- * one built index.html, one build of the route's remote, one hostname's view, private or not) is
- * rendered, hashed and compressed the first time it is asked for, and then sent as it is until
- * the template or the remote's build changes (docs/decisions/0029-pages-rendered-once.md).
+ * Pages rendered once and reused. A page that is the same for every visitor given the same builds
+ * of the remotes (a route's page for one built index.html, one combination of the remotes'
+ * builds, one hostname's view, private or not) is rendered, hashed and compressed the first time
+ * it is asked for, and then sent as it is until the template or the remote's build changes
+ * (docs/decisions/0029-pages-rendered-once.md). A page pinned by a preview is its browser's own
+ * and never goes through it.
  *
  * A page rendered with a visitor's data (a route whose page the server renders per request) must
  * never go through it: the handler renders those itself and sends them `private, no-store`.
@@ -17,9 +19,11 @@ import type { RemoteSnapshot } from './remote-sources';
 /**
  * Pages kept per view at most, the least recently used dropped first: a path is the client's to
  * choose, and the route table matches paths whatever their letter case, so `/About` and `/ABOUT`
- * are pages of their own (their frame marks the current link from the path).
+ * are pages of their own (their frame marks the current link from the path). A page is kept per
+ * combination of the remotes' builds its visitors get (a canary's and the stable build's
+ * visitors each have theirs): room for two of each of the 24 pages kept before there were canaries.
  */
-export const MAX_PAGES_PER_VIEW = 24;
+export const MAX_PAGES_PER_VIEW = 48;
 
 /** A page as the cache keeps it. */
 export interface CachedPage {
@@ -42,6 +46,8 @@ export interface PageKey {
   /** The HTTP status: 200, or the error's. */
   status: number;
   noindex: boolean;
+  /** The builds of the remotes the page was given (remote-builds.ts, BuildChoice's key); none: no remote read. */
+  builds?: string;
 }
 
 /**
@@ -49,10 +55,21 @@ export interface PageKey {
  * the current link); any other route's page is the same for all its paths (every gift's page is
  * one page), and an error page is the same for every path with that status.
  */
-export function pageKey({ pathname, route, status, noindex }: PageKey): string {
+export function pageKey({ pathname, route, status, noindex, builds = '' }: PageKey): string {
   const path = route?.prerendered ? pathname : '';
-  return JSON.stringify([route?.path ?? null, status, noindex, path]);
+  return JSON.stringify([route?.path ?? null, status, noindex, path, builds]);
 }
+
+/**
+ * A page's Cache-Control: asked again each time (a 304 while it is the same), and kept by the
+ * visitor's browser only. A page now differs by the visitor's cookies (their cohort's builds of
+ * the remotes, and the first page sets that cookie): a shared cache must not give one visitor's
+ * page to another. `Vary: Cookie` would let a shared cache keep a copy per Cookie header, which
+ * holds every cookie of the site (a session, consent), so it would keep one per visitor and serve
+ * almost none; and a cache that ignores Vary would mix cohorts. `private` says what is true:
+ * the page is for this browser. The server's own cache (this module) keeps the work cheap.
+ */
+export const PAGE_CACHE_CONTROL = 'private, no-cache';
 
 export interface PageCache {
   /**
@@ -79,7 +96,12 @@ export function createPageCache(max = MAX_PAGES_PER_VIEW): PageCache {
       if (!entry || entry.source !== source) {
         if (!entry && pages.size >= max) pages.delete(pages.keys().next().value as string);
         const { html, status, prerendered } = render();
-        const body = prepareBody({ status, type: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' });
+        const body = prepareBody({
+          status,
+          type: 'text/html; charset=utf-8',
+          body: html,
+          cacheControl: PAGE_CACHE_CONTROL,
+        });
         entry = { body, prerendered, source };
       }
       pages.set(key, entry);

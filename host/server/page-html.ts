@@ -46,6 +46,11 @@ export interface PageRequest {
    * its styles: put in the page as a prerendered page is, in its place.
    */
   rendered?: PrerenderedMarkup & { css: string };
+  /**
+   * The configuration inline in this page, when it is not the renderer's: the one that names
+   * the remotes' builds the page was given (remote-builds.ts).
+   */
+  config?: RuntimeConfig;
 }
 
 function escapeAttribute(value: string): string {
@@ -112,11 +117,18 @@ function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefi
   return [`<link rel="preload" href="${escapeAttribute(snapshot.manifestUrl)}" as="fetch" crossorigin>`, ...preloads];
 }
 
-export function createPageHtml({ template, config, hostCss }: PageHtmlOptions) {
-  const configElement = `<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${jsonForScriptElement(config)}</script>`;
+function configElementOf(config: RuntimeConfig): string {
+  return `<script type="application/json" id="${RUNTIME_CONFIG_ELEMENT_ID}">${jsonForScriptElement(config)}</script>`;
+}
+
+export function createPageHtml({ template, config: defaultConfig, hostCss }: PageHtmlOptions) {
+  const defaultConfigElement = configElementOf(defaultConfig);
   const canPrerender = ROOT_ELEMENT.test(template);
 
-  return function pageHtml({ pathname, route, errorTitle, snapshot, noindex = false, rendered }: PageRequest): string {
+  return function pageHtml(request: PageRequest): string {
+    const { pathname, route, errorTitle, snapshot, noindex = false, rendered } = request;
+    const config = request.config ?? defaultConfig;
+    const configElement = request.config ? configElementOf(request.config) : defaultConfigElement;
     const remote = route ? snapshot(route.remote) : undefined;
     const styles: string[] = [];
     let root: string | undefined;

@@ -1,9 +1,13 @@
 /**
  * What the host's server knows of each remote, to start the route's remote from the HTML: the
  * files its pages need (read from its `mf-manifest.json`) and the markup of its prerendered
- * pages (`prerender/{Module}.json`). Each remote's `builds/latest.json` is polled;
- * a new build id fetches the rest again. A remote that is down or answers nonsense changes
- * nothing: the last good answer is kept, and a page is never held up waiting for a remote.
+ * pages (`prerender/{Module}.json`). Each remote's deployment (`builds/latest.json`,
+ * shared/deployment) is polled: the stable build is read from the remote's root, as it always
+ * was; a canary under trial from its own copy (`builds/{id}/`, decision 21), again only when its
+ * id changes; the build a page falls back to is only checked to be there. A build a team pins
+ * for one browser (a signed preview) is read from its own copy when a page first asks for it.
+ * A remote that is down or answers nonsense changes nothing: the last good answer is kept, and a
+ * page is never held up waiting for a remote (a preview's first page waits a bounded time).
  */
 import sanitizeHtml from 'sanitize-html';
 import {
@@ -13,6 +17,7 @@ import {
   manifestRemoteEntry,
   sharedFallbackScripts,
 } from 'shared/remote-manifest';
+import { buildManifestUrl, DEPLOYMENT_FILE, readDeploymentState, type DeploymentState } from 'shared/deployment';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
 import { RENDER_SCRIPT, RENDER_STYLES, type RenderDataPage } from 'shared/render-contract';
@@ -59,9 +64,32 @@ export interface RemoteSnapshot {
   renderer?: { render: RenderDataPage; css: string };
 }
 
+/** A remote's deployment as the host's server last read it, with the builds it serves from it. */
+export interface RemoteDeployment {
+  /** Its `builds/latest.json`; a canary whose own copy could not be read is left out (stable for all). */
+  state: DeploymentState;
+  /** By build id, the snapshot of each build visitors get: the stable build (the root) and the canary (its copy). */
+  builds: ReadonlyMap<string, RemoteSnapshot>;
+  /**
+   * The builds it names whose own copy (`builds/{id}/mf-manifest.json`) was there when the
+   * deployment named them: a page's fallback may only be one of these.
+   */
+  copies: ReadonlySet<string>;
+}
+
 export interface RemoteSources {
-  /** The newest good snapshot of a remote, or undefined while none has been read. */
+  /** The newest good snapshot of a remote's stable build, or undefined while none has been read. */
   snapshot(remote: RemoteName): RemoteSnapshot | undefined;
+  /** The remote's deployment and its builds' snapshots, or undefined while none has been read. */
+  deployment(remote: RemoteName): RemoteDeployment | undefined;
+  /**
+   * A build of the remote read from its own copy, for a page pinned to it (a verified preview):
+   * the deployment's own snapshot when it serves that build, else read on first demand and kept
+   * (a few, the least recently used dropped). Undefined when it cannot be read within the
+   * timeout (the page then gets the builds it would get anyway; the reading goes on and is kept
+   * for the next page); never rejects.
+   */
+  pinned(remote: RemoteName, buildId: string): Promise<RemoteSnapshot | undefined>;
   /** Reads every remote's latest build now (and fetches what changed); never rejects. */
   refresh(): Promise<void>;
   /** Polls every `intervalMs`; returns a function that stops polling. */
@@ -87,7 +115,17 @@ export interface RemoteSourcesOptions {
   log?: (message: string) => void;
   /** Called on every failed read of a remote (the log says so once per new reason): for a metric. */
   onFailure?: (remote: RemoteName) => void;
+  /** Builds pinned by previews kept at most, the least recently used dropped first (MAX_PINNED_BUILDS). */
+  maxPinned?: number;
 }
+
+/**
+ * Builds read for previews kept at most: a gate previews one build of one remote at a time, and
+ * each kept build holds its render bundle.
+ */
+export const MAX_PINNED_BUILDS = 4;
+/** Reasons logged once each at most, then no more (a remote's failures are logged per remote as before). */
+const MAX_LOGGED_REASONS = 256;
 
 /**
  * What a page's prerendered markup may hold: what the content build's Markdown allowlist emits,
@@ -231,23 +269,40 @@ function prerenderedModules(remote: RemoteName): string[] {
 export function createRemoteSources(options: RemoteSourcesOptions): RemoteSources {
   const fetchImpl = options.fetchImpl ?? fetch;
   const timeoutMs = options.timeoutMs ?? 3_000;
+  const maxPinned = options.maxPinned ?? MAX_PINNED_BUILDS;
   const log = options.log ?? ((message) => console.warn(`[host] ${message}`));
-  const snapshots = new Map<RemoteName, RemoteSnapshot>();
+  const deployments = new Map<RemoteName, RemoteDeployment>();
   /** One refresh of a remote at a time; a poll that finds one running waits for it. */
   const running = new Map<RemoteName, Promise<void>>();
   /** The last failure logged per remote, so a remote that stays down is logged once, not every poll. */
   const lastFailure = new Map<RemoteName, string>();
+  /** Builds read for previews, by `remote/id`, in order of use (the first is the least recent). */
+  const pinnedBuilds = new Map<string, RemoteSnapshot>();
+  /** Previews being read, by `remote/id`: the pages that ask meanwhile share the reading. */
+  const pinnedReads = new Map<string, Promise<RemoteSnapshot>>();
+  /** What was logged once already (a canary or a preview that cannot be read, and why). */
+  const logged = new Set<string>();
+
+  function logOnce(message: string): void {
+    if (logged.has(message) || logged.size >= MAX_LOGGED_REASONS) return;
+    logged.add(message);
+    log(message);
+  }
+
+  const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+  async function get(url: string, method = 'GET'): Promise<Response> {
+    const response = await fetchImpl(url, { method, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    return response;
+  }
 
   async function getJson(url: string): Promise<unknown> {
-    const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
-    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-    return response.json() as Promise<unknown>;
+    return (await get(url)).json() as Promise<unknown>;
   }
 
   async function getText(url: string): Promise<string> {
-    const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
-    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-    return response.text();
+    return (await get(url)).text();
   }
 
   /**
@@ -266,20 +321,15 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
       const css = await getText(new URL(RENDER_STYLES, scriptUrl.slice(0, -RENDER_SCRIPT.length)).href);
       return { render, css };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
       log(
-        `the ${remote} remote's ${RENDER_SCRIPT} is not used (${reason}); its pages with data are rendered in the browser`,
+        `the ${remote} remote's ${RENDER_SCRIPT} is not used (${reasonOf(error)}); its pages with data are rendered in the browser`,
       );
       return undefined;
     }
   }
 
-  async function read(remote: RemoteName): Promise<void> {
-    const manifestUrl = options.remotes[remote];
-    const latest = (await getJson(new URL('builds/latest.json', manifestUrl).href)) as { id?: unknown };
-    if (typeof latest?.id !== 'string' || latest.id === '') throw new Error('builds/latest.json has no build id');
-    const current = snapshots.get(remote);
-    if (current?.buildId === latest.id && current.manifestUrl === manifestUrl) return;
+  /** A build's snapshot from the manifest at `manifestUrl` and the files beside it (the root, or the build's own copy). */
+  async function readSnapshot(remote: RemoteName, manifestUrl: string, buildId: string): Promise<RemoteSnapshot> {
     const { remoteEntry, exposes, integrity } = readManifest(
       manifestUrl,
       await getJson(manifestUrl),
@@ -303,17 +353,89 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
       });
     }
     const renderer = hasDataPages(remote) ? await readRenderer(remote, integrity) : undefined;
-    snapshots.set(remote, {
-      buildId: latest.id,
-      manifestUrl,
-      remoteEntry,
-      exposes,
-      integrity,
-      prerendered,
-      prerenderCss,
-      renderer,
-    });
-    if (current) log(`the ${remote} remote is now build ${latest.id}`);
+    return { buildId, manifestUrl, remoteEntry, exposes, integrity, prerendered, prerenderCss, renderer };
+  }
+
+  /**
+   * Whether a build's own copy is there (its manifest answers a HEAD): true or false, or
+   * undefined when the remote did not say (down, 5xx), to be asked again at the next poll.
+   */
+  async function hasCopy(root: string, id: string): Promise<boolean | undefined> {
+    try {
+      const response = await fetchImpl(buildManifestUrl(root, id), {
+        method: 'HEAD',
+        signal: AbortSignal.timeout(timeoutMs),
+        cache: 'no-store',
+      });
+      if (response.ok) return true;
+      return response.status === 404 || response.status === 410 ? false : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The canary's snapshot from its own copy: the one already read while its id stays; a copy
+   * that cannot be read leaves the canary out (everyone gets the stable build), said once.
+   */
+  async function readCanary(
+    remote: RemoteName,
+    root: string,
+    state: DeploymentState,
+    current: RemoteDeployment | undefined,
+  ): Promise<RemoteSnapshot | undefined> {
+    const { canary } = state;
+    if (!canary) return undefined;
+    const manifestUrl = buildManifestUrl(root, canary.id);
+    const known = current?.builds.get(canary.id);
+    if (known?.manifestUrl === manifestUrl) return known;
+    try {
+      return await readSnapshot(remote, manifestUrl, canary.id);
+    } catch (error) {
+      logOnce(
+        `the ${remote} remote's canary build ${canary.id} cannot be read from its copy (${reasonOf(error)}); every visitor gets the stable build ${state.id}`,
+      );
+      return undefined;
+    }
+  }
+
+  /** The builds a page may fall back to whose copy is there: the stable build before this one, and the stable build under a canary. */
+  async function readCopies(
+    root: string,
+    state: DeploymentState,
+    current: RemoteDeployment | undefined,
+  ): Promise<Set<string>> {
+    const fallbacks = [state.previous, state.canary ? state.id : undefined].filter(
+      (id): id is string => id !== undefined,
+    );
+    const copies = new Set<string>();
+    for (const id of fallbacks) {
+      // A build's copy never changes: one found while the deployment named it is still there.
+      const found = current?.copies.has(id) || (await hasCopy(root, id));
+      if (found) copies.add(id);
+    }
+    return copies;
+  }
+
+  async function read(remote: RemoteName): Promise<void> {
+    const root = options.remotes[remote];
+    const read = readDeploymentState(await getJson(new URL(DEPLOYMENT_FILE, root).href));
+    if (!read) throw new Error(`${DEPLOYMENT_FILE} has no build id`);
+    const current = deployments.get(remote);
+    const known = current?.builds.get(read.id);
+    const stable = known?.manifestUrl === root ? known : await readSnapshot(remote, root, read.id);
+    const canary = await readCanary(remote, root, read, current);
+    const state: DeploymentState = { ...read };
+    if (!canary) delete state.canary;
+    const copies = await readCopies(root, state, current);
+    const builds = new Map([[stable.buildId, stable]]);
+    if (canary) builds.set(canary.buildId, canary);
+    deployments.set(remote, { state, builds, copies });
+    if (current && current.state.id !== state.id) log(`the ${remote} remote is now build ${state.id}`);
+    const was = current?.state.canary;
+    if (state.canary && (was?.id !== state.canary.id || was.percent !== state.canary.percent)) {
+      log(`the ${remote} remote's canary build ${state.canary.id} gets ${state.canary.percent} % of visitors`);
+    } else if (was && !state.canary) log(`the ${remote} remote has no canary build now`);
   }
 
   function refreshOne(remote: RemoteName): Promise<void> {
@@ -325,10 +447,10 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
         lastFailure.delete(remote);
       })
       .catch((error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = reasonOf(error);
         options.onFailure?.(remote);
         if (lastFailure.get(remote) !== reason) {
-          const kept = snapshots.has(remote) ? 'keeping its last good build' : 'its pages get no hints for now';
+          const kept = deployments.has(remote) ? 'keeping its last good build' : 'its pages get no hints for now';
           log(`cannot read the ${remote} remote (${reason}); ${kept}`);
         }
         lastFailure.set(remote, reason);
@@ -338,8 +460,57 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     return done;
   }
 
+  /** A preview's build read from its copy, kept once read; shared by the pages that ask meanwhile. */
+  function readPinned(remote: RemoteName, buildId: string): Promise<RemoteSnapshot> {
+    const key = `${remote}/${buildId}`;
+    const kept = pinnedBuilds.get(key);
+    if (kept) {
+      pinnedBuilds.delete(key);
+      pinnedBuilds.set(key, kept);
+      return Promise.resolve(kept);
+    }
+    let reading = pinnedReads.get(key);
+    if (!reading) {
+      reading = readSnapshot(remote, buildManifestUrl(options.remotes[remote], buildId), buildId)
+        .then((snapshot) => {
+          if (pinnedBuilds.size >= maxPinned) pinnedBuilds.delete(pinnedBuilds.keys().next().value as string);
+          pinnedBuilds.set(key, snapshot);
+          return snapshot;
+        })
+        .finally(() => pinnedReads.delete(key));
+      pinnedReads.set(key, reading);
+    }
+    return reading;
+  }
+
   return {
-    snapshot: (remote) => snapshots.get(remote),
+    snapshot: (remote) => {
+      const deployment = deployments.get(remote);
+      return deployment?.builds.get(deployment.state.id);
+    },
+    deployment: (remote) => deployments.get(remote),
+    async pinned(remote, buildId) {
+      const served = deployments.get(remote)?.builds.get(buildId);
+      if (served) return served;
+      let stopWaiting = () => {};
+      const late = new Promise<undefined>((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), timeoutMs);
+        stopWaiting = () => clearTimeout(timer);
+      });
+      try {
+        const snapshot = await Promise.race([readPinned(remote, buildId), late]);
+        if (!snapshot)
+          logOnce(`the ${remote} remote's build ${buildId} was not read within ${timeoutMs} ms for a preview`);
+        return snapshot;
+      } catch (error) {
+        logOnce(
+          `a preview of the ${remote} remote's build ${buildId} pins nothing: its copy cannot be read (${reasonOf(error)})`,
+        );
+        return undefined;
+      } finally {
+        stopWaiting();
+      }
+    },
     refresh: async () => {
       await Promise.all(REMOTE_NAMES.map(refreshOne));
     },

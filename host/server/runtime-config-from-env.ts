@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { readInt, readPort } from 'server/env';
+import { MIN_PREVIEW_KEY_LENGTH } from 'server/preview-token';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import {
   ConfigError,
@@ -158,4 +159,31 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
       .map(([key, variable]) => `${key} is set by ${variable}`);
     throw rephrased(error, `${error.message} (${hints.join('; ')})`);
   }
+}
+
+/** A remote's preview key variable, next to its URL variable: REMOTE_GIFTS_URL, REMOTE_GIFTS_PREVIEW_KEY. */
+export function previewKeyEnv(remote: RemoteName): string {
+  return REMOTES[remote].urlEnv.replace(/_URL$/, '_PREVIEW_KEY');
+}
+
+/**
+ * Each remote's preview key (REMOTE_<NAME>_PREVIEW_KEY): the secret its team signs a preview
+ * with (server/preview-token.ts), which pins that remote to a build for one browser. Unset or
+ * empty: that remote cannot be previewed. Shorter than MIN_PREVIEW_KEY_LENGTH: refused, naming
+ * the variable (never its value), as a key that short could be guessed.
+ */
+export function previewKeysFromEnv(env: Env): Partial<Record<RemoteName, string>> {
+  const keys: Partial<Record<RemoteName, string>> = {};
+  for (const remote of REMOTE_NAMES) {
+    const variable = previewKeyEnv(remote);
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    if (value.length < MIN_PREVIEW_KEY_LENGTH) {
+      throw new ConfigError(
+        `${variable} must be at least ${MIN_PREVIEW_KEY_LENGTH} characters (it has ${value.length}): a shorter key could be guessed; make one with openssl rand -base64 32`,
+      );
+    }
+    keys[remote] = value;
+  }
+  return keys;
 }
