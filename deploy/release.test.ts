@@ -1,0 +1,326 @@
+/**
+ * The release run's decisions, step by step: what it does to the deployment (through the deploy
+ * and canary commands, here a record of the calls on a deployment held in memory) for each
+ * verdict of the gate and of the analysis, on a clock that moves only when the run waits. The
+ * analysis against a real Prometheus is canary-analysis.test.ts's; the whole run on the nginx
+ * topology with a real browser, e2e/tests/release.spec.ts.
+ */
+import type { DeploymentState } from 'shared/deployment';
+import type { BuildFigures, Verdict } from './canary-analysis';
+import { DEFAULT_THRESHOLDS } from './canary-analysis';
+import {
+  parseDuration,
+  parseSteps,
+  runRelease,
+  runReleaseCli,
+  type DeploymentCommands,
+  type ReleaseDependencies,
+  type ReleaseOptions,
+} from './release';
+
+const TARGET = '/srv/remotes/gifts';
+
+function figures(build: string, over: Partial<BuildFigures> = {}): BuildFigures {
+  return {
+    build,
+    loads: 80,
+    failedLoads: 0,
+    errorPages: 0,
+    pageViews: 80,
+    loadFailureRatio: 0,
+    errorPageRatio: 0,
+    lcpP75Ms: 900,
+    inpP75Ms: 60,
+    ...over,
+  };
+}
+
+const HEALTHY: Verdict = { kind: 'healthy', canary: figures('next'), stable: figures('stable') };
+const FAILING: Verdict = {
+  kind: 'failing',
+  canary: figures('next', { failedLoads: 80, loadFailureRatio: 1 }),
+  stable: figures('stable'),
+  reasons: ["load-failure ratio 100.0 % (80 of 80 loads) against stable's 0.0 %: more than 5 points above"],
+};
+const INCONCLUSIVE: Verdict = {
+  kind: 'inconclusive',
+  canary: figures('next', { loads: 3 }),
+  stable: figures('stable'),
+  reason: 'the canary has 3 loads, fewer than the minimum sample of 50',
+};
+const UNREACHABLE: Verdict = { kind: 'unreachable', reason: 'http://127.0.0.1:9 did not answer' };
+
+interface World {
+  state: DeploymentState;
+  /** Every change, in order, with the clock when it was made. */
+  calls: string[];
+  locked: boolean;
+  out: string[];
+  err: string[];
+  clock: number;
+}
+
+function world(): World {
+  return { state: { id: 'stable', timestamp: 1 }, calls: [], locked: false, out: [], err: [], clock: 1_000_000 };
+}
+
+function commandsOf(w: World): DeploymentCommands {
+  const call = (text: string) => w.calls.push(`${text} @${(w.clock - 1_000_000) / 1000}s`);
+  return {
+    withLock: async (target, purpose, fn) => {
+      expect(target).toBe(TARGET);
+      expect(purpose).toContain('release of the gifts remote');
+      w.locked = true;
+      try {
+        return await fn();
+      } finally {
+        w.locked = false;
+      }
+    },
+    read: async () => w.state,
+    stage: async (_target, source) => {
+      call(`stage ${source}`);
+      return 'next';
+    },
+    stagedProblem: async (_target, id) => (id === 'next' ? undefined : `builds/${id}/ is missing`),
+    startCanary: async (_target, id, percent) => {
+      expect(w.locked).toBe(true);
+      call(`start ${id} ${percent}`);
+      w.state = { ...w.state, canary: { id, percent, since: w.clock } };
+    },
+    setCanaryPercent: async (_target, percent) => {
+      call(`set ${percent}`);
+      if (w.state.canary) w.state = { ...w.state, canary: { ...w.state.canary, percent } };
+    },
+    promoteCanary: async () => {
+      call('promote');
+      w.state = { id: w.state.canary?.id ?? w.state.id, timestamp: 2, previous: w.state.id };
+    },
+    abortCanary: async () => {
+      call('abort');
+      w.state = { id: w.state.id, timestamp: w.state.timestamp };
+    },
+  };
+}
+
+/** The run with the gate's verdict and the analyses' verdicts in order (the first: the check before the start). */
+function depsOf(w: World, gateOk: boolean, verdicts: Verdict[]): ReleaseDependencies {
+  const queue = [...verdicts];
+  return {
+    commands: commandsOf(w),
+    gate: async (options) => {
+      w.calls.push(`gate ${options.buildId}`);
+      const check = { name: '/game', ok: gateOk, detail: gateOk ? 'clean' : 'uncaught exception: boom' };
+      options.onCheck?.(check);
+      return { ok: gateOk, checks: [check] };
+    },
+    analyse: async (options) => {
+      w.calls.push(`analyse since ${(options.since - 1_000_000) / 1000}s`);
+      const verdict = queue.shift();
+      if (!verdict) throw new Error('an analysis more than the test expected');
+      return verdict;
+    },
+    now: () => w.clock,
+    sleep: async (ms) => {
+      w.clock += ms;
+    },
+  };
+}
+
+function optionsOf(w: World, over: Partial<ReleaseOptions> = {}): ReleaseOptions {
+  return {
+    target: TARGET,
+    remote: 'gifts',
+    source: '/work/remote-gifts/dist',
+    host: 'https://giftbox.example',
+    prometheus: 'http://127.0.0.1:9090',
+    key: 'k'.repeat(32),
+    steps: [10, 50, 100],
+    intervalMs: 15_000,
+    maxWaits: 2,
+    thresholds: DEFAULT_THRESHOLDS,
+    outDir: '/tmp/gate',
+    out: (line) => w.out.push(line),
+    err: (line) => w.err.push(line),
+    ...over,
+  };
+}
+
+describe('the release run', () => {
+  it('stages, gates, steps a healthy canary through every step and promotes it, saying how long it was served', async () => {
+    const w = world();
+    const result = await runRelease(optionsOf(w), depsOf(w, true, [HEALTHY, HEALTHY, HEALTHY, HEALTHY]));
+    expect(result).toEqual({ outcome: 'promoted', buildId: 'next', servedMs: 45_000 });
+    expect(w.calls).toEqual([
+      'stage /work/remote-gifts/dist @0s',
+      'gate next',
+      'analyse since 0s',
+      'start next 10 @0s',
+      'analyse since 0s',
+      'set 50 @15s',
+      'analyse since 15s',
+      'set 100 @30s',
+      'analyse since 30s',
+      'promote @45s',
+    ]);
+    expect(w.state).toEqual({ id: 'next', timestamp: 2, previous: 'stable' });
+    expect(w.out.filter((line) => line.includes(': healthy'))).toHaveLength(3);
+    expect(w.out).toContain(
+      '  canary next: 80 loads, 0 failed (0.0 %), 0 error pages (0.0 %), 80 page views, p75 LCP 900 ms, p75 INP 60 ms',
+    );
+    expect(w.out.at(-1)).toContain('the canary was served for 45.0 s');
+    expect(w.locked).toBe(false);
+  });
+
+  it('aborts a failing canary at once, with the figures and why', async () => {
+    const w = world();
+    const result = await runRelease(optionsOf(w), depsOf(w, true, [HEALTHY, FAILING]));
+    expect(result).toEqual({ outcome: 'aborted', buildId: 'next', servedMs: 15_000 });
+    expect(w.calls.slice(-2)).toEqual(['analyse since 0s', 'abort @15s']);
+    expect(w.state).toEqual({ id: 'stable', timestamp: 1 });
+    expect(w.err.join('\n')).toContain(
+      "failing: load-failure ratio 100.0 % (80 of 80 loads) against stable's 0.0 %: more than 5 points above",
+    );
+    expect(w.err.at(-1)).toBe(
+      'release: canary next aborted: every visitor is back on build stable; the canary was served for 15.0 s',
+    );
+  });
+
+  it('changes nothing current when the gate fails: the build stays staged', async () => {
+    const w = world();
+    const result = await runRelease(optionsOf(w), depsOf(w, false, []));
+    expect(result.outcome).toBe('gate-failed');
+    expect(w.calls).toEqual(['stage /work/remote-gifts/dist @0s', 'gate next']);
+    expect(w.state).toEqual({ id: 'stable', timestamp: 1 });
+    expect(w.err).toContain('release: gate FAIL /game: uncaught exception: boom');
+  });
+
+  it('waits another interval while the sample is too small, then stops where it is, the canary left at its step', async () => {
+    const w = world();
+    const result = await runRelease(
+      optionsOf(w),
+      depsOf(w, true, [HEALTHY, HEALTHY, INCONCLUSIVE, INCONCLUSIVE, INCONCLUSIVE]),
+    );
+    expect(result).toEqual({ outcome: 'stopped-inconclusive', buildId: 'next', percent: 50 });
+    expect(w.calls.filter((call) => call.startsWith('analyse'))).toHaveLength(5);
+    expect(w.calls).not.toContain('promote');
+    expect(w.state.canary).toMatchObject({ id: 'next', percent: 50 });
+    expect(w.err.at(-1)).toContain('stopped where it is after 3 inconclusive analyses: canary next stays at 50 %');
+  });
+
+  it('goes on once an inconclusive step has its sample', async () => {
+    const w = world();
+    const result = await runRelease(
+      optionsOf(w, { steps: [20, 100] }),
+      depsOf(w, true, [HEALTHY, INCONCLUSIVE, HEALTHY, HEALTHY]),
+    );
+    expect(result.outcome).toBe('promoted');
+    expect(w.calls).toContain('set 100 @30s');
+  });
+
+  it('never promotes blind: Prometheus unreachable stops the run where it is, or before the canary starts', async () => {
+    const w = world();
+    expect(await runRelease(optionsOf(w), depsOf(w, true, [HEALTHY, HEALTHY, UNREACHABLE]))).toEqual({
+      outcome: 'stopped-unreachable',
+      buildId: 'next',
+      percent: 50,
+    });
+    expect(w.state.canary).toMatchObject({ percent: 50 });
+    expect(w.err.join('\n')).toContain('never promoted blind');
+
+    const before = world();
+    expect((await runRelease(optionsOf(before), depsOf(before, true, [UNREACHABLE]))).outcome).toBe(
+      'stopped-unreachable',
+    );
+    expect(before.calls).toEqual(['stage /work/remote-gifts/dist @0s', 'gate next', 'analyse since 0s']);
+    expect(before.err.at(-1)).toContain('the canary was not started');
+  });
+
+  it('stops where it is on a signal, the lock released', async () => {
+    const w = world();
+    const controller = new AbortController();
+    const deps = depsOf(w, true, [HEALTHY, HEALTHY]);
+    const sleep = deps.sleep;
+    let sleeps = 0;
+    deps.sleep = async (ms, signal) => {
+      sleeps += 1;
+      if (sleeps === 2) controller.abort();
+      await sleep(ms, signal);
+    };
+    const result = await runRelease(optionsOf(w, { signal: controller.signal }), deps);
+    expect(result).toEqual({ outcome: 'stopped-by-signal', buildId: 'next', percent: 50 });
+    expect(w.state.canary).toMatchObject({ percent: 50 });
+    expect(w.locked).toBe(false);
+  });
+
+  it('refuses a deployment with a canary already running, and a --build that is not staged, changing nothing', async () => {
+    const w = world();
+    w.state = { id: 'stable', timestamp: 1, canary: { id: 'other', percent: 10, since: 1 } };
+    await expect(runRelease(optionsOf(w), depsOf(w, true, []))).rejects.toThrow(
+      'build other is already a canary at 10 %',
+    );
+    const unstaged = world();
+    await expect(
+      runRelease(optionsOf(unstaged, { source: undefined, buildId: 'ghost' }), depsOf(unstaged, true, [])),
+    ).rejects.toThrow(`build ghost is not staged in ${TARGET}: builds/ghost/ is missing`);
+    expect([...w.calls, ...unstaged.calls]).toEqual([]);
+  });
+});
+
+describe('npm run release', () => {
+  const run = async (argv: string[], env: Record<string, string> = { PREVIEW_KEY: 'k'.repeat(32) }) => {
+    const w = world();
+    const code = await runReleaseCli(
+      argv,
+      {
+        cwd: '/srv',
+        packageDir: '/work/remote-gifts',
+        env,
+        out: (line) => w.out.push(line),
+        err: (line) => w.err.push(line),
+      },
+      depsOf(w, true, [HEALTHY, FAILING]),
+    );
+    return { code, w };
+  };
+  const required = ['remotes/gifts', '--host', 'https://giftbox.example', '--prometheus', 'http://127.0.0.1:9090'];
+
+  it('runs with the target taken from where it was typed, and exits 1 when the canary is aborted', async () => {
+    const { code, w } = await run([...required, '--interval', '10s', '--steps', '25,100', '--min-sample', '5']);
+    expect(code).toBe(1);
+    expect(w.calls).toEqual([
+      'stage /work/remote-gifts/dist @0s',
+      'gate next',
+      'analyse since 0s',
+      'start next 25 @0s',
+      'analyse since 0s',
+      'abort @10s',
+    ]);
+  });
+
+  it('refuses bad input before anything runs', async () => {
+    const cases: [string[], string][] = [
+      [required.slice(0, 3), '--prometheus is missing'],
+      [[...required, '--steps', '50,10'], '--steps must increase'],
+      [[...required, '--steps', '0,100'], 'whole percents from 1 to 100'],
+      [[...required, '--interval', 'soon'], '--interval must be a duration'],
+      [[...required, '--from', 'dist', '--build', 'b1'], 'give --from or --build, not both'],
+      [[...required, '--min-sample', '-1'], 'unknown option or missing value'],
+    ];
+    for (const [argv, message] of cases) {
+      const { code, w } = await run(argv);
+      expect([code, w.err[0]]).toEqual([1, expect.stringContaining(message)]);
+      expect(w.calls).toEqual([]);
+    }
+    const { code, w } = await run(required, {});
+    expect([code, w.err[0]]).toEqual([1, expect.stringContaining('PREVIEW_KEY is not set')]);
+  });
+
+  it('reads steps and durations as an operator types them', () => {
+    expect(parseSteps('10, 50,100')).toEqual([10, 50, 100]);
+    expect(parseDuration('90s', '--interval')).toBe(90_000);
+    expect(parseDuration('2m', '--interval')).toBe(120_000);
+    expect(parseDuration('1500ms', '--interval')).toBe(1500);
+    expect(() => parseDuration('10ms', '--interval')).toThrow('at least 1s');
+  });
+});

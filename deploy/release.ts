@@ -1,0 +1,468 @@
+/**
+ * The release run: a remote's new build from staged to current with no person in the loop, and
+ * as few visitors as possible meeting it when it is bad.
+ *
+ * Holding the deployment's lock for the whole run (no other deploy, rollback or canary command
+ * can change the folder meanwhile), it
+ *
+ * 1. stages the build (`deploy --stage`: its own copy in `builds/{id}/`, nothing current moves),
+ *    or takes one already staged (`--build`);
+ * 2. runs the gate (gate.ts) on the production host; a failing gate stops the run, nothing
+ *    current changed;
+ * 3. makes sure Prometheus answers (a canary that cannot be judged is not started), then starts
+ *    the canary at the first step's percent;
+ * 4. after each interval, analyses the canary against the stable build (canary-analysis.ts):
+ *    - failing: aborts it at once (every visitor back on stable) and says why, with the figures;
+ *    - inconclusive (too few loads): waits another interval, up to `maxWaits`, then stops where
+ *      it is, the canary left at its step for a person to decide;
+ *    - unreachable: stops where it is, never promotes blind;
+ *    - healthy: the next step, or after the last one, promotes the canary.
+ *
+ * It prints a line per analysis with both builds' figures, and at the end how long the canary
+ * was served, from its start to its abort or promotion. SIGINT or SIGTERM stop it where it is,
+ * the lock released.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { DeploymentState } from 'shared/deployment';
+import {
+  analyseCanary,
+  DEFAULT_THRESHOLDS,
+  describeFigures,
+  type AnalysisOptions,
+  type Thresholds,
+  type Verdict,
+} from './canary-analysis';
+import type { CliIo } from './deploy';
+import {
+  DEFAULT_LCP_BUDGET_MS,
+  PREVIEW_KEY_ENV,
+  remoteOfPackage,
+  runGate,
+  type GateCheck,
+  type GateOptions,
+} from './gate';
+
+/** What the release run does to a deployment: the deploy and canary commands, under one lock. */
+export interface DeploymentCommands {
+  /** Runs `fn` holding the deployment's lock (`purpose` names the holder to a refused run). */
+  withLock<T>(target: string, purpose: string, fn: () => Promise<T>): Promise<T>;
+  read(target: string): Promise<DeploymentState | undefined>;
+  /** Stages the build in `source` (its own copy only); gives its id. */
+  stage(target: string, source: string): Promise<string>;
+  /** Why the staged build `id` cannot be used (its copy is missing or partial), or undefined. */
+  stagedProblem(target: string, id: string): Promise<string | undefined>;
+  startCanary(target: string, id: string, percent: number): Promise<void>;
+  setCanaryPercent(target: string, percent: number): Promise<void>;
+  promoteCanary(target: string): Promise<void>;
+  abortCanary(target: string): Promise<void>;
+}
+
+export interface ReleaseOptions {
+  target: string;
+  remote: string;
+  /** The build to stage (a `dist/`); or `buildId` for one already staged. */
+  source?: string;
+  buildId?: string;
+  host: string;
+  prometheus: string;
+  key: string;
+  /** Percent steps, increasing, each 1..100. */
+  steps: readonly number[];
+  intervalMs: number;
+  /** Inconclusive analyses tolerated at one step before the run stops there. */
+  maxWaits: number;
+  thresholds: Thresholds;
+  /** For the gate. */
+  paths?: readonly string[];
+  lcpBudgetMs?: number;
+  outDir: string;
+  /** Stops the run where it is (SIGINT, SIGTERM). */
+  signal?: AbortSignal;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export interface ReleaseDependencies {
+  commands: DeploymentCommands;
+  gate: (options: GateOptions) => Promise<{ ok: boolean; checks: GateCheck[] }>;
+  analyse: (options: AnalysisOptions) => Promise<Verdict>;
+  now: () => number;
+  /** Waits `ms`, or less when `signal` aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export type ReleaseOutcome =
+  'promoted' | 'aborted' | 'gate-failed' | 'stopped-inconclusive' | 'stopped-unreachable' | 'stopped-by-signal';
+
+export interface ReleaseResult {
+  outcome: ReleaseOutcome;
+  buildId?: string;
+  /** From the canary's start to its abort or promotion (ms); undefined when it was not started or still runs. */
+  servedMs?: number;
+  /** The percent the canary was left at, when the run stopped where it was. */
+  percent?: number;
+}
+
+export class ReleaseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReleaseError';
+  }
+}
+
+/** Steps from `10,50,100`: whole percents, increasing, 1 to 100. */
+export function parseSteps(text: string): number[] {
+  const steps = text.split(',').map((part) => part.trim());
+  const numbers = steps.map((part) => (/^\d{1,3}$/.test(part) ? Number(part) : Number.NaN));
+  if (numbers.some((value) => !Number.isInteger(value) || value < 1 || value > 100))
+    throw new ReleaseError(`--steps must be whole percents from 1 to 100, separated by commas; got "${text}"`);
+  if (numbers.some((value, index) => index > 0 && value <= (numbers[index - 1] ?? 0)))
+    throw new ReleaseError(`--steps must increase; got "${text}"`);
+  return numbers;
+}
+
+/** A duration from `60s`, `2m`, `1500ms` or a bare number of seconds. */
+export function parseDuration(text: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!match) throw new ReleaseError(`${flag} must be a duration such as 60s, 2m or 1500ms; got "${text}"`);
+  const value = Number(match[1]);
+  const ms = match[2] === 'ms' ? value : match[2] === 'm' ? value * 60_000 : value * 1000;
+  if (ms < 1000) throw new ReleaseError(`${flag} must be at least 1s; got "${text}"`);
+  return Math.round(ms);
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function describeVerdict(verdict: Verdict): string[] {
+  if (verdict.kind === 'unreachable') return [];
+  return [`  ${describeFigures('canary', verdict.canary)}`, `  ${describeFigures('stable', verdict.stable)}`];
+}
+
+/** The release run; see the file's header. */
+export async function runRelease(options: ReleaseOptions, deps: ReleaseDependencies): Promise<ReleaseResult> {
+  const { commands, now } = deps;
+  const target = resolve(options.target);
+  return commands.withLock(target, `release of the ${options.remote} remote (process ${process.pid})`, async () => {
+    const state = await commands.read(target);
+    if (!state) throw new ReleaseError(`${target} has no current build: deploy one first (npm run deploy)`);
+    if (state.canary) {
+      throw new ReleaseError(
+        `build ${state.canary.id} is already a canary at ${state.canary.percent} % in ${target}: promote or abort it first (npm run canary)`,
+      );
+    }
+
+    let buildId: string;
+    if (options.buildId !== undefined) {
+      const problem = await commands.stagedProblem(target, options.buildId);
+      if (problem) throw new ReleaseError(`build ${options.buildId} is not staged in ${target}: ${problem}`);
+      buildId = options.buildId;
+      options.out(`release: build ${buildId}, staged before, in ${target}`);
+    } else {
+      buildId = await commands.stage(target, resolve(options.source ?? ''));
+      options.out(`release: staged build ${buildId} in ${target} (builds/${buildId}/); nothing current changed`);
+    }
+    if (buildId === state.id) throw new ReleaseError(`build ${buildId} is already the current build of ${target}`);
+
+    options.out(`release: gate on ${options.host}`);
+    const gate = await deps.gate({
+      target,
+      remote: options.remote,
+      buildId,
+      host: options.host,
+      key: options.key,
+      paths: options.paths,
+      lcpBudgetMs: options.lcpBudgetMs,
+      outDir: options.outDir,
+      onCheck: (check) => {
+        const line = `release: gate ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
+        if (check.ok) options.out(line);
+        else options.err(check.screenshot ? `${line}\n      screenshot: ${check.screenshot}` : line);
+      },
+    });
+    if (!gate.ok) {
+      options.err(`release: build ${buildId} failed the gate; it stays staged, nothing current changed`);
+      return { outcome: 'gate-failed', buildId };
+    }
+    if (options.signal?.aborted) return stoppedBySignal(options, buildId);
+
+    const analysisOf = (since: number, canaryStart: number) =>
+      deps.analyse({
+        prometheus: options.prometheus,
+        remote: options.remote,
+        stable: state.id,
+        canary: buildId,
+        since,
+        canaryStart,
+        thresholds: options.thresholds,
+        now: now(),
+      });
+    // Before any visitor gets the canary: a canary that cannot be judged is not started.
+    const before = await analysisOf(now(), now());
+    if (before.kind === 'unreachable') {
+      options.err(`release: Prometheus cannot be reached (${before.reason}); the canary was not started`);
+      return { outcome: 'stopped-unreachable', buildId };
+    }
+
+    const [first = 100] = options.steps;
+    const canaryStart = now();
+    await commands.startCanary(target, buildId, first);
+    options.out(`release: canary ${buildId} started at ${first} % (stable ${state.id})`);
+    const served = () => now() - canaryStart;
+
+    for (const [index, percent] of options.steps.entries()) {
+      if (index > 0) {
+        await commands.setCanaryPercent(target, percent);
+        options.out(`release: canary ${buildId} at ${percent} %`);
+      }
+      const stepStart = now();
+      for (let waits = 0; ; waits += 1) {
+        await deps.sleep(options.intervalMs, options.signal);
+        if (options.signal?.aborted) return stoppedBySignal(options, buildId, percent);
+        const verdict = await analysisOf(stepStart, canaryStart);
+        const at = `release: step ${index + 1}/${options.steps.length} (${percent} %), ${seconds(now() - stepStart)} in`;
+        if (verdict.kind === 'unreachable') {
+          options.err(`${at}: Prometheus cannot be reached (${verdict.reason})`);
+          options.err(
+            `release: stopped where it is: canary ${buildId} stays at ${percent} %, never promoted blind; ` +
+              `promote or abort it with npm run canary once the figures can be read`,
+          );
+          return { outcome: 'stopped-unreachable', buildId, percent };
+        }
+        const lines = describeVerdict(verdict);
+        if (verdict.kind === 'failing') {
+          options.err(`${at}: failing: ${verdict.reasons.join('; ')}`);
+          for (const line of lines) options.err(line);
+          await commands.abortCanary(target);
+          const servedMs = served();
+          options.err(
+            `release: canary ${buildId} aborted: every visitor is back on build ${state.id}; ` +
+              `the canary was served for ${seconds(servedMs)}`,
+          );
+          return { outcome: 'aborted', buildId, servedMs };
+        }
+        if (verdict.kind === 'inconclusive') {
+          options.out(`${at}: inconclusive: ${verdict.reason}`);
+          for (const line of lines) options.out(line);
+          if (waits + 1 > options.maxWaits) {
+            options.err(
+              `release: stopped where it is after ${options.maxWaits + 1} inconclusive analyses: canary ${buildId} ` +
+                `stays at ${percent} %; promote or abort it with npm run canary, or lower --min-sample`,
+            );
+            return { outcome: 'stopped-inconclusive', buildId, percent };
+          }
+          continue;
+        }
+        options.out(`${at}: healthy`);
+        for (const line of lines) options.out(line);
+        break;
+      }
+    }
+    await commands.promoteCanary(target);
+    const servedMs = served();
+    options.out(
+      `release: build ${buildId} promoted: it is the stable build of ${target}, ${state.id} its last known good; ` +
+        `the canary was served for ${seconds(servedMs)}`,
+    );
+    return { outcome: 'promoted', buildId, servedMs };
+  });
+}
+
+function stoppedBySignal(options: ReleaseOptions, buildId: string, percent?: number): ReleaseResult {
+  options.err(
+    percent === undefined
+      ? `release: stopped before the canary started; build ${buildId} stays staged`
+      : `release: stopped where it is: canary ${buildId} stays at ${percent} %; promote or abort it with npm run canary`,
+  );
+  return { outcome: 'stopped-by-signal', buildId, percent };
+}
+
+/** A wait that ends early when `signal` aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    if (signal?.aborted) return done();
+    const timer = setTimeout(finish, ms);
+    function finish() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', finish);
+      done();
+    }
+    signal?.addEventListener('abort', finish, { once: true });
+  });
+}
+
+const USAGE = `Usage: PREVIEW_KEY=<the remote's preview key> npm run release -w <remote> -- <target folder>
+         --host <URL> --prometheus <URL> [--from <build folder> | --build <id>]
+         [--steps 10,50,100] [--interval 60s] [--min-sample N] [--max-waits N] [thresholds]
+         [--path <sample path>]... [--lcp-budget-ms <ms>] [--out <folder>]
+
+Releases a build of the remote with no person in the loop, holding the deployment's lock the
+whole time: stages it (nothing current changes), runs the gate on the production host, starts it
+as a canary at the first step, and after each interval asks Prometheus how its visitors fared
+against the stable build's. Failing: aborted at once, with the figures. Healthy: the next step,
+and after the last one, promoted. Too few loads to judge: another interval, up to --max-waits,
+then it stops where it is. Prometheus unreachable: it stops where it is and never promotes.
+  --host <URL>                the production host's origin (the gate opens it)
+  --prometheus <URL>          Prometheus's base URL (its HTTP API answers there)
+  --from <folder>             the build to release (default: dist/ of the package)
+  --build <id>                a build already staged in the target instead
+  --steps <list>              the canary's percents, increasing (default 10,50,100)
+  --interval <duration>       how long each analysis waits (default 60s; 90s, 2m, 1500ms)
+  --min-sample <n>            the canary loads needed for a verdict (default ${DEFAULT_THRESHOLDS.minSample})
+  --max-waits <n>             inconclusive analyses tolerated at a step (default 3)
+  --max-failure-points <n>    load-failure ratio points above stable that fail (default ${DEFAULT_THRESHOLDS.loadFailurePoints})
+  --max-error-page-points <n> error-page ratio points above stable that fail (default ${DEFAULT_THRESHOLDS.errorPagePoints})
+  --max-lcp-percent <n>, --max-lcp-ms <n>
+                              p75 LCP above stable by both that fails (default ${DEFAULT_THRESHOLDS.lcpPercent} % and ${DEFAULT_THRESHOLDS.lcpMs} ms)
+  --max-inp-percent <n>, --max-inp-ms <n>
+                              p75 INP likewise (default ${DEFAULT_THRESHOLDS.inpPercent} % and ${DEFAULT_THRESHOLDS.inpMs} ms)
+  --path, --lcp-budget-ms, --out
+                              the gate's (npm run gate -- --help; default LCP budget ${DEFAULT_LCP_BUDGET_MS} ms)
+  -h, --help                  this text
+Exit status: 0 promoted; 1 refused (the gate failed, or the canary was aborted) or bad input;
+2 stopped where it is (inconclusive, Prometheus unreachable, or SIGINT/SIGTERM).`;
+
+const OPTIONS = {
+  host: { type: 'string' },
+  prometheus: { type: 'string' },
+  from: { type: 'string' },
+  build: { type: 'string' },
+  steps: { type: 'string' },
+  interval: { type: 'string' },
+  'min-sample': { type: 'string' },
+  'max-waits': { type: 'string' },
+  'max-failure-points': { type: 'string' },
+  'max-error-page-points': { type: 'string' },
+  'max-lcp-percent': { type: 'string' },
+  'max-lcp-ms': { type: 'string' },
+  'max-inp-percent': { type: 'string' },
+  'max-inp-ms': { type: 'string' },
+  path: { type: 'string', multiple: true },
+  'lcp-budget-ms': { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function wholeNumber(value: string | undefined, flag: string, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new ReleaseError(`${flag} must be a whole number of at least ${min}; got "${value}"`);
+  return Number(value);
+}
+
+function httpOrigin(value: string | undefined, flag: string): string {
+  if (!value) throw new ReleaseError(`${flag} is missing`);
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href.replace(/\/$/, '');
+  } catch {
+    // Said below.
+  }
+  throw new ReleaseError(`${flag} ${value} is not an http(s) URL`);
+}
+
+export interface ReleaseCliIo extends CliIo {
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+export const EXIT_CODES: Record<ReleaseOutcome, number> = {
+  promoted: 0,
+  aborted: 1,
+  'gate-failed': 1,
+  'stopped-inconclusive': 2,
+  'stopped-unreachable': 2,
+  'stopped-by-signal': 2,
+};
+
+/** The release command; resolves to the process exit code. */
+export async function runReleaseCli(
+  argv: readonly string[],
+  io: ReleaseCliIo,
+  deps: Omit<ReleaseDependencies, 'gate' | 'analyse' | 'now' | 'sleep'> & Partial<ReleaseDependencies>,
+): Promise<number> {
+  const usageError = (problem: string) => {
+    io.err(`release: ${problem}\n\n${USAGE}`);
+    return 1;
+  };
+  let options: ReleaseOptions;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const option = /'(-[^' ,<]+)/.exec(message)?.[1];
+      throw new ReleaseError(option ? `unknown option or missing value: ${option}` : message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.out(USAGE);
+      return 0;
+    }
+    const remote = remoteOfPackage(io.packageDir);
+    if (!remote) throw new ReleaseError(`${io.packageDir} is not a remote's package (run it with -w <remote>)`);
+    if (positionals.length !== 1) throw new ReleaseError('give exactly one target folder');
+    if (values.from !== undefined && values.build !== undefined)
+      throw new ReleaseError('give --from or --build, not both');
+    const key = io.env[PREVIEW_KEY_ENV];
+    if (!key)
+      throw new ReleaseError(`${PREVIEW_KEY_ENV} is not set: the gate signs its preview cookie with the remote's key`);
+    options = {
+      target: resolve(io.cwd, positionals[0] as string),
+      remote,
+      source: values.build === undefined ? resolve(io.cwd, values.from ?? resolve(io.packageDir, 'dist')) : undefined,
+      buildId: values.build,
+      host: new URL(httpOrigin(values.host, '--host')).origin,
+      prometheus: httpOrigin(values.prometheus, '--prometheus'),
+      key,
+      steps: parseSteps(values.steps ?? '10,50,100'),
+      intervalMs: parseDuration(values.interval ?? '60s', '--interval'),
+      maxWaits: wholeNumber(values['max-waits'], '--max-waits', 3),
+      thresholds: {
+        minSample: wholeNumber(values['min-sample'], '--min-sample', DEFAULT_THRESHOLDS.minSample, 1),
+        loadFailurePoints: wholeNumber(
+          values['max-failure-points'],
+          '--max-failure-points',
+          DEFAULT_THRESHOLDS.loadFailurePoints,
+        ),
+        errorPagePoints: wholeNumber(
+          values['max-error-page-points'],
+          '--max-error-page-points',
+          DEFAULT_THRESHOLDS.errorPagePoints,
+        ),
+        lcpPercent: wholeNumber(values['max-lcp-percent'], '--max-lcp-percent', DEFAULT_THRESHOLDS.lcpPercent),
+        lcpMs: wholeNumber(values['max-lcp-ms'], '--max-lcp-ms', DEFAULT_THRESHOLDS.lcpMs),
+        inpPercent: wholeNumber(values['max-inp-percent'], '--max-inp-percent', DEFAULT_THRESHOLDS.inpPercent),
+        inpMs: wholeNumber(values['max-inp-ms'], '--max-inp-ms', DEFAULT_THRESHOLDS.inpMs),
+      },
+      paths: values.path,
+      lcpBudgetMs:
+        values['lcp-budget-ms'] === undefined
+          ? undefined
+          : wholeNumber(values['lcp-budget-ms'], '--lcp-budget-ms', DEFAULT_LCP_BUDGET_MS, 1),
+      outDir: resolve(io.cwd, values.out ?? 'gate-results'),
+      signal: io.signal,
+      out: io.out,
+      err: io.err,
+    };
+  } catch (error) {
+    if (error instanceof ReleaseError) return usageError(error.message);
+    throw error;
+  }
+  try {
+    const result = await runRelease(options, {
+      gate: runGate,
+      analyse: analyseCanary,
+      now: Date.now,
+      sleep: abortableSleep,
+      ...deps,
+    });
+    return EXIT_CODES[result.outcome];
+  } catch (error) {
+    io.err(`release: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
