@@ -67,7 +67,7 @@ describe('deploy', () => {
       id: 'b2',
       chunk: '__federation_expose_AboutPage.b2.js',
     });
-    expect(JSON.parse(read(join(target, 'builds/latest.json')))).toEqual({ id: 'b2', timestamp: 2000 });
+    expect(JSON.parse(read(join(target, 'builds/latest.json')))).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });
     expect(read(join(target, 'payload/about.json'))).toContain('new text');
     expect(result.unchanged).toEqual(['470.stable.js']);
     expect(result.replaced.sort()).toEqual(

@@ -27,12 +27,19 @@
  * its address, `?api=`) is built beside the remote for local work and is never published: a
  * deploy leaves it out, and removes one an earlier deploy published.
  */
-import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
+import {
+  readDeployment,
+  temporaryBeside,
+  withDeploymentLock,
+  writeAtomically,
+  writeDeployment,
+  type DeploymentChanges,
+} from './deployment';
 
 export const LATEST_FILE = 'builds/latest.json';
 export const HISTORY_FILE = 'builds/history.json';
@@ -75,8 +82,12 @@ export class DeployError extends Error {
 export type FileAction = 'added' | 'replaced' | 'unchanged' | 'removed';
 
 export interface DeployOptions {
-  /** The built folder (a remote's `dist/`). */
-  source: string;
+  /** The built folder (a remote's `dist/`); not with `buildId`. */
+  source?: string;
+  /** Instead of `source`: a build the target already holds whole (staged), to make current. */
+  buildId?: string;
+  /** Only keep the build whole in `builds/{id}/` (and its meta file): nothing current changes. */
+  stage?: boolean;
   /** The folder the remote's origin serves; created when absent. */
   target: string;
   /**
@@ -90,6 +101,8 @@ export interface DeployOptions {
 
 export interface DeployResult {
   buildId: string;
+  /** Only staged: its own copy written, nothing current changed. */
+  staged?: boolean;
   /** The build that was current before, if the target had one. */
   previousId?: string;
   /** Paths relative to the target, in the order they were written. */
@@ -121,6 +134,8 @@ function isBuildMeta(value: unknown): value is BuildMeta {
 
 export interface Build {
   id: string;
+  /** When it was built (ms since the epoch), as its `builds/latest.json` says. */
+  timestamp: number;
   /** Every file to publish, relative to the build folder, `builds/latest.json` and the development shell excepted. */
   files: string[];
 }
@@ -167,7 +182,7 @@ export async function readBuild(source: string): Promise<Build> {
   }
   const missing = files.filter((file) => !existsSync(join(source, file)));
   if (missing.length > 0) throw new DeployError(`${source} is an incomplete build; missing: ${missing.join(', ')}`);
-  return { id: latest.id, files };
+  return { id: latest.id, timestamp: typeof latest.timestamp === 'number' ? latest.timestamp : meta.timestamp, files };
 }
 
 /** The id `builds/latest.json` of a deployment names, or undefined when it names none. */
@@ -199,22 +214,9 @@ async function sameContent(a: string, b: string): Promise<boolean> {
  */
 async function putAtomically(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
-  const temporary = join(dirname(to), `.${randomBytes(6).toString('hex')}.deploy-tmp`);
+  const temporary = temporaryBeside(to);
   try {
     await copyFile(from, temporary, constants.COPYFILE_FICLONE);
-    await rename(temporary, to);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
-/** Writes `text` to a temporary name beside `to`, then renames it over the old file. */
-async function writeAtomically(to: string, text: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
-  const temporary = join(dirname(to), `.${randomBytes(6).toString('hex')}.deploy-tmp`);
-  try {
-    await writeFile(temporary, text);
     await rename(temporary, to);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -245,14 +247,16 @@ async function recordCurrent(target: string, id: string): Promise<void> {
 /**
  * Writes a build's files from `from` into `to` in the order that keeps every request answered
  * with files that agree: the files `to` lacks (nothing refers to them yet), then the changed
- * ones, then the entry files, then `builds/latest.json`. `report` gets each file's path relative
- * to `to` and what happened to it.
+ * ones, then the entry files, then `builds/latest.json` (the build's own, or, with `deployment`,
+ * the deployment's state those changes make: see deployment.ts). `report` gets each file's path
+ * relative to `to` and what happened to it.
  */
 async function writeBuildFiles(
   from: string,
   to: string,
   files: readonly string[],
   report: (file: string, action: Exclude<FileAction, 'removed'>) => void,
+  deployment?: DeploymentChanges,
 ): Promise<void> {
   const entryFiles: readonly string[] = ENTRY_FILES;
   const late = [...ENTRY_FILES.filter((file) => files.includes(file)), LATEST_FILE];
@@ -264,6 +268,11 @@ async function writeBuildFiles(
     const source = join(from, file);
     const destination = join(to, file);
     const existed = existsSync(destination);
+    if (file === LATEST_FILE && deployment) {
+      const { changed } = await writeDeployment(to, deployment);
+      report(file, !changed ? 'unchanged' : existed ? 'replaced' : 'added');
+      continue;
+    }
     if (existed && (await sameContent(source, destination))) {
       report(file, 'unchanged');
       continue;
@@ -319,23 +328,60 @@ export function buildBefore<T extends { id: string }>(builds: readonly T[], curr
 }
 
 /**
- * Removes the files of the builds not kept, and their own copies under `builds/{id}/`. Kept:
- * the current build, the one it replaced (pages still run it), the one before it (what a plain
- * rollback restores), then the newest builds whose copy is whole until there are `keep`.
- * The meta files stay: they record what was deployed here, so a rollback to a pruned build is
- * told so, and are a few kilobytes each.
+ * The path of `file` (as a meta file lists it) in `target`, refused unless it stays inside the
+ * target: a meta file that names `../x` or `/etc/x` is damaged or forged, and pruning by it
+ * would remove files that are not the deployment's.
  */
-async function prune(
-  target: string,
-  currentId: string,
-  previousId: string | undefined,
-  keep: number,
-): Promise<string[]> {
+function pathInside(target: string, file: string, metaFile: string): string {
+  const path = resolve(target, file);
+  if (file === '' || isAbsolute(file) || file.split(/[/\\]/).includes('..') || !path.startsWith(`${target}${sep}`)) {
+    throw new DeployError(`${metaFile} lists a file outside ${target}: ${JSON.stringify(file)}; nothing was removed`);
+  }
+  return path;
+}
+
+/** Checks every path pruning could remove, before it removes any (see `pathInside`). */
+async function checkPrunablePaths(target: string): Promise<void> {
+  for (const build of await deployedBuilds(target)) {
+    const metaFile = `${META_DIR}/${build.id}.json`;
+    for (const file of build.files) {
+      pathInside(target, file, metaFile);
+      pathInside(target, `${buildFolder(build.id)}/${file}`, metaFile);
+    }
+  }
+}
+
+/** Removes `path` when its real folder is inside the target's (a symbolic link could lead out). */
+async function removeInside(target: string, path: string): Promise<boolean> {
+  if (!existsSync(path)) return false;
+  const [root, folder] = await Promise.all([realpath(target), realpath(dirname(path))]);
+  if (folder !== root && !folder.startsWith(`${root}${sep}`)) {
+    throw new DeployError(`${path} leads outside ${target} (through a symbolic link): it was not removed`);
+  }
+  await rm(path, { force: true });
+  return true;
+}
+
+/**
+ * Removes the files of the builds not kept, and their own copies under `builds/{id}/`. Kept:
+ * the current (stable) build, the builds `keep` names (the one it replaced, which pages still
+ * run and is the deployment's `previous`; a running canary), the one a plain rollback restores,
+ * every build newer than the stable one (staged, maybe still to be tried), then the newest
+ * builds whose copy is whole until there are `keep`. The meta files stay: they record what was
+ * deployed here, so a rollback to a pruned build is told so, and are a few kilobytes each.
+ * Every path is checked to stay inside the target before anything is removed.
+ */
+async function prune(target: string, currentId: string, alsoKept: readonly (string | undefined)[], keep: number) {
+  await checkPrunablePaths(target);
   const builds = await deployedBuilds(target);
   const kept = new Set<string>([currentId]);
-  if (previousId) kept.add(previousId);
+  for (const id of alsoKept) if (id) kept.add(id);
   const before = buildBefore(builds, currentId);
   if (before) kept.add(before.id);
+  const stableTime = builds.find((build) => build.id === currentId)?.timestamp;
+  for (const build of builds) {
+    if (stableTime !== undefined && build.timestamp > stableTime) kept.add(build.id);
+  }
   for (const build of builds) {
     if (kept.size >= Math.max(keep, MIN_KEPT_BUILDS)) break;
     if (!kept.has(build.id) && (await ownCopyProblem(target, build.id)) === undefined) kept.add(build.id);
@@ -345,43 +391,134 @@ async function prune(
   );
   keptFiles.add(LATEST_FILE);
   const removed: string[] = [];
-  const removeFile = async (file: string) => {
-    if (!existsSync(join(target, file))) return;
-    await rm(join(target, file), { force: true });
-    removed.push(file);
+  const removeFile = async (file: string, metaFile: string) => {
+    if (await removeInside(target, pathInside(target, file, metaFile))) removed.push(file);
   };
   for (const build of builds.filter((candidate) => !kept.has(candidate.id))) {
+    const metaFile = `${META_DIR}/${build.id}.json`;
     // Its own copy first: from then on no rollback is offered it, and no host may be pinned to it.
     const folder = buildFolder(build.id);
     if (existsSync(join(target, folder))) {
-      for (const file of [...build.files, `${META_DIR}/${build.id}.json`, LATEST_FILE])
-        await removeFile(`${folder}/${file}`);
-      await rm(join(target, folder), { recursive: true, force: true });
+      for (const file of [...build.files, metaFile, LATEST_FILE]) await removeFile(`${folder}/${file}`, metaFile);
+      await rm(pathInside(target, folder, metaFile), { recursive: true, force: true });
     }
     for (const file of build.files) {
-      if (!keptFiles.has(file)) await removeFile(file);
+      if (!keptFiles.has(file)) await removeFile(file, metaFile);
     }
   }
   return removed;
 }
 
+/** The message of a deploy refused while a canary runs. */
+export function canaryRunningMessage(target: string, canary: { id: string; percent: number }): string {
+  return (
+    `build ${canary.id} is running as a canary for ${canary.percent} % of visitors in ${target}: promote it or ` +
+    'abort it first (npm run canary -w <remote> -- <target> promote, or abort)'
+  );
+}
+
+/**
+ * Publishes a build, holding the target's lock (deployment.ts) for the whole run. Without
+ * `stage`, the build becomes the stable one and the build it replaces the deployment's
+ * `previous`; refused while a canary runs. With `stage`, only its own copy `builds/{id}/` and its
+ * meta file are written: nothing current changes.
+ */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
-  const source = resolve(options.source);
   const target = resolve(options.target);
-  if (source === target) throw new DeployError('the target folder is the build folder itself');
   if (options.keepBuilds !== undefined && (!Number.isInteger(options.keepBuilds) || options.keepBuilds < 1)) {
     throw new DeployError(`keepBuilds must be a positive whole number, got ${options.keepBuilds}`);
   }
+  if (options.buildId !== undefined) {
+    if (options.stage)
+      throw new DeployError('a build already in the target is staged already: --stage takes a build folder');
+    if (!isSafeBuildId(options.buildId)) throw new DeployError(`"${options.buildId}" is not a build id`);
+    if (!existsSync(target)) throw new DeployError(`${target} does not exist`);
+    return withDeploymentLock(target, 'deploy', () => deployKeptBuild(target, options.buildId as string, options));
+  }
+  const source = resolve(options.source ?? '');
+  if (source === target) throw new DeployError('the target folder is the build folder itself');
   const build = await readBuild(source);
-  await mkdir(target, { recursive: true });
-  const previousId = await currentBuildId(target);
-  const result = await publish(build, source, target, { ownCopy: true, onFile: options.onFile });
-  if (previousId !== undefined && previousId !== build.id) result.previousId = previousId;
+  const command = options.stage ? 'deploy --stage' : 'deploy';
+  return withDeploymentLock(
+    target,
+    command,
+    async () => {
+      if (options.stage) return stageInto(build, source, target, options.onFile);
+      return makeCurrent(build, source, target, true, options);
+    },
+    { create: true },
+  );
+}
+
+/** `deploy --build <id>`: makes a build the target already holds whole (a staged one) current. */
+async function deployKeptBuild(target: string, id: string, options: DeployOptions): Promise<DeployResult> {
+  if (!existsSync(join(target, META_DIR, `${id}.json`))) {
+    throw new DeployError(`build ${id} was never deployed or staged in ${target} (there is no ${META_DIR}/${id}.json)`);
+  }
+  const problem = await ownCopyProblem(target, id);
+  if (problem)
+    throw new DeployError(`build ${id} cannot be made current: its copy in ${target} is not whole (${problem})`);
+  const source = join(target, buildFolder(id));
+  return makeCurrent(await readBuild(source), source, target, false, options);
+}
+
+/** Makes `build` the stable build, in a deploy's order, then prunes (with `keepBuilds`). */
+async function makeCurrent(
+  build: Build,
+  source: string,
+  target: string,
+  ownCopy: boolean,
+  options: DeployOptions,
+): Promise<DeployResult> {
+  const state = await readDeployment(target);
+  if (state?.canary) throw new DeployError(canaryRunningMessage(target, state.canary));
+  if (options.keepBuilds !== undefined) await checkPrunablePaths(target);
+  const previousId = (await currentBuildId(target)) ?? undefined;
+  const replaced = previousId !== undefined && previousId !== build.id ? previousId : undefined;
+  const result = await publish(build, source, target, {
+    ownCopy,
+    onFile: options.onFile,
+    // The build replaced is the last known good; deploying the same build again keeps it.
+    deployment: replaced ? { previous: replaced } : {},
+  });
+  if (replaced) result.previousId = replaced;
 
   if (options.keepBuilds !== undefined) {
-    const pruned = await prune(target, build.id, previousId, options.keepBuilds);
+    const current = await readDeployment(target);
+    const pruned = await prune(target, build.id, [replaced, current?.previous], options.keepBuilds);
     result.removed.push(...pruned);
     for (const file of pruned) options.onFile?.(file, 'removed');
+  }
+  return result;
+}
+
+/**
+ * Stages a build: its own copy `builds/{id}/` (its own `latest.json` last), then its meta file,
+ * which makes it known to the commands (listed, made current, started as a canary, pruned like
+ * any build not current). `builds/latest.json`, the files at the root and the history are not
+ * touched: visitors see nothing of it.
+ */
+async function stageInto(
+  build: Build,
+  source: string,
+  target: string,
+  onFile: DeployOptions['onFile'],
+): Promise<DeployResult> {
+  const result: DeployResult = { buildId: build.id, staged: true, added: [], replaced: [], unchanged: [], removed: [] };
+  const record = (path: string, action: Exclude<FileAction, 'removed'>) => {
+    result[action].push(path);
+    onFile?.(path, action);
+  };
+  const folder = buildFolder(build.id);
+  await writeBuildFiles(source, join(target, folder), build.files, (file, action) =>
+    record(`${folder}/${file}`, action),
+  );
+  const metaFile = `${META_DIR}/${build.id}.json`;
+  const existed = existsSync(join(target, metaFile));
+  if (existed && (await sameContent(join(source, metaFile), join(target, metaFile)))) record(metaFile, 'unchanged');
+  else {
+    await putAtomically(join(source, metaFile), join(target, metaFile));
+    record(metaFile, existed ? 'replaced' : 'added');
   }
   return result;
 }
@@ -413,7 +550,12 @@ export async function publish(
   build: Build,
   source: string,
   target: string,
-  options: { ownCopy: boolean; onFile?: (path: string, action: FileAction) => void },
+  options: {
+    ownCopy: boolean;
+    onFile?: (path: string, action: FileAction) => void;
+    /** Besides the build's id and time: what else the deployment's state becomes (`previous`). */
+    deployment?: DeploymentChanges;
+  },
 ): Promise<DeployResult> {
   const result: DeployResult = { buildId: build.id, added: [], replaced: [], unchanged: [], removed: [] };
   const record =
@@ -427,7 +569,9 @@ export async function publish(
   if (options.ownCopy && resolve(source) !== copy) {
     await writeBuildFiles(source, copy, build.files, record(`${buildFolder(build.id)}/`));
   }
-  await writeBuildFiles(source, target, build.files, record(''));
+  // Whatever else the deployment named, a canary included, this build is now the one visitors get.
+  const deployment = { id: build.id, timestamp: build.timestamp, canary: null, ...options.deployment };
+  await writeBuildFiles(source, target, build.files, record(''), deployment);
   await removeDevShell(target, (file) => {
     result.removed.push(file);
     options.onFile?.(file, 'removed');
@@ -437,20 +581,30 @@ export async function publish(
 }
 
 const USAGE = `Usage: npm run deploy -w <remote> -- <target folder> [--from <build folder>] [--keep-builds <n>]
+       npm run deploy -w <remote> -- <target folder> --stage [--from <build folder>]
+       npm run deploy -w <remote> -- <target folder> --build <id> [--keep-builds <n>]
 
 Publishes the remote's build (default: its dist/) into the target folder, keeping the previous
 builds' files; remoteEntry.js, mf-manifest.json and builds/latest.json are replaced last. The
 build is also kept whole in builds/<id>/: a host can be pinned to builds/<id>/mf-manifest.json,
-and npm run rollback makes it current again later.
+and npm run rollback makes it current again later. One command at a time changes a folder: a
+deploy is refused while another deploy, rollback or canary command runs on it, and while a
+canary runs (promote or abort it first).
   --from <folder>      the build to publish (default: dist/ of the package)
+  --stage              only keep the build whole in builds/<id>/: nothing visitors get changes;
+                       then try it (npm run gate), start it as a canary (npm run canary) or make
+                       it current (--build <id>)
+  --build <id>         make a build the folder holds whole (a staged one) current
   --keep-builds <n>    also remove the files of older builds, keeping the newest n that can be
                        made current again (n >= ${MIN_KEPT_BUILDS}), and always the build this one
-                       replaces and the one before it
+                       replaces, the one before it, a running canary and builds newer than it
   -h, --help           this text
 An option's value may also follow an equals sign: --keep-builds=3.`;
 
 const OPTIONS = {
   from: { type: 'string' },
+  stage: { type: 'boolean' },
+  build: { type: 'string' },
   'keep-builds': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -496,8 +650,14 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
     io.out(USAGE);
     return 0;
   }
-  const { from } = values;
+  const { from, stage, build: buildId } = values;
   if (from === '') return usageError('--from needs a value');
+  if (buildId === '') return usageError('--build needs a value');
+  if (buildId !== undefined && (from !== undefined || stage)) {
+    return usageError(`--build takes a build the folder holds: not with ${stage ? '--stage' : '--from'}`);
+  }
+  if (stage && values['keep-builds'] !== undefined)
+    return usageError('--stage removes nothing: not with --keep-builds');
   let keepBuilds: number | undefined;
   if (values['keep-builds'] !== undefined) {
     const value = values['keep-builds'];
@@ -512,7 +672,27 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
   const source = from === undefined ? join(io.packageDir, 'dist') : resolve(io.cwd, from);
   const target = resolve(io.cwd, positionals[0] as string);
   try {
-    const result = await deploy({ source, target, keepBuilds });
+    const result = await deploy(
+      buildId === undefined ? { source, target, keepBuilds, stage } : { buildId, target, keepBuilds },
+    );
+    const pin = `…/${buildFolder(result.buildId)}/mf-manifest.json`;
+    if (result.staged) {
+      const remote = basename(io.packageDir);
+      io.out(
+        `deploy: build ${result.buildId} staged in ${target}: kept whole in ${buildFolder(result.buildId)}/ ` +
+          `(${result.added.length} added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged); ` +
+          'nothing visitors get has changed',
+      );
+      io.out(
+        [
+          `deploy: pin a host to it with ${pin}. Then:`,
+          `  npm run gate -w ${remote}                                       try it in a browser on the production host`,
+          `  npm run canary -w ${remote} -- ${target} start ${result.buildId} --percent 10   give it to 10 % of visitors`,
+          `  npm run deploy -w ${remote} -- ${target} --build ${result.buildId}   make it current for everyone`,
+        ].join('\n'),
+      );
+      return 0;
+    }
     io.out(
       `deploy: build ${result.buildId} published to ${target}: ${result.added.length} added, ` +
         `${result.replaced.length} replaced, ${result.unchanged.length} unchanged` +
@@ -521,8 +701,7 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
           : `; ${result.removed.length} files of older builds removed`),
     );
     io.out(
-      `deploy: kept whole in ${buildFolder(result.buildId)}/: pin a host to it with ` +
-        `…/${buildFolder(result.buildId)}/mf-manifest.json` +
+      `deploy: kept whole in ${buildFolder(result.buildId)}/: pin a host to it with ${pin}` +
         (result.previousId ? `; go back to build ${result.previousId} with npm run rollback` : ''),
     );
     return 0;

@@ -9,10 +9,17 @@
  * that was current keeps its files for the pages still running it, and the hosts' version checks
  * (which compare build ids, never times) see `latest.json` name another build and load the
  * restored one on the next navigation.
+ *
+ * A rollback is the emergency command: it runs whether or not a canary runs, and drops one
+ * (its visitors get the restored build on their next navigation). The deployment's `previous`
+ * becomes the build a further plain rollback would restore, when its copy is whole: what a page
+ * falls back to when the restored build cannot be loaded. It holds the target's lock
+ * (deployment.ts) for the whole run.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CanaryState } from 'shared/deployment';
 import {
   buildBefore,
   buildFolder,
@@ -27,6 +34,7 @@ import {
   type CliIo,
   type FileAction,
 } from './deploy';
+import { readDeployment, withDeploymentLock, writeDeployment } from './deployment';
 
 export interface KnownBuild {
   id: string;
@@ -60,6 +68,10 @@ export interface RollbackResult {
   added: string[];
   replaced: string[];
   unchanged: string[];
+  /** The canary that was running, dropped by the rollback. */
+  droppedCanary?: CanaryState;
+  /** What the deployment's `previous` is now: the build a further plain rollback restores. */
+  nextBack?: string;
 }
 
 /** A refusal that knows the builds of the folder, so the command can list them. */
@@ -122,6 +134,12 @@ function chooseBuild(deployment: Deployment, requested: string | undefined): Kno
 }
 
 export async function rollback(options: RollbackOptions): Promise<RollbackResult> {
+  const target = resolve(options.target);
+  if (!existsSync(target)) throw new RollbackError(`${target} does not exist`);
+  return withDeploymentLock(target, 'rollback', () => rollbackHeld({ ...options, target }));
+}
+
+async function rollbackHeld(options: RollbackOptions): Promise<RollbackResult> {
   const deployment = await listBuilds(options.target);
   const { target, currentId } = deployment;
   const chosen = chooseBuild(deployment, options.buildId);
@@ -133,19 +151,32 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
       deployment,
     );
   }
+  const canary = (await readDeployment(target))?.canary;
+  // What a page falls back to, and a further plain rollback restores: only a build it can load.
+  const back = buildBefore(deployment.builds, chosen.id);
+  const nextBack = back && !back.problem && back.id !== chosen.id ? back.id : undefined;
   const source = join(target, buildFolder(chosen.id));
   // Naming the current build puts its files back as its copy has them; without a copy (a build
-  // deployed before deploys kept them) there is nothing to put back.
-  const result =
-    chosen.current && (await ownCopyProblem(target, chosen.id)) !== undefined
-      ? { added: [], replaced: [], unchanged: [] }
-      : await publish(await readBuild(source), source, target, { ownCopy: false, onFile: options.onFile });
+  // deployed before deploys kept them) there is nothing to put back but the deployment's state.
+  let result: Pick<RollbackResult, 'added' | 'replaced' | 'unchanged'>;
+  if (chosen.current && (await ownCopyProblem(target, chosen.id)) !== undefined) {
+    await writeDeployment(target, { canary: null, previous: nextBack ?? null });
+    result = { added: [], replaced: [], unchanged: [] };
+  } else {
+    result = await publish(await readBuild(source), source, target, {
+      ownCopy: false,
+      onFile: options.onFile,
+      deployment: { previous: nextBack ?? null },
+    });
+  }
   return {
     buildId: chosen.id,
     previousId: currentId,
     added: result.added,
     replaced: result.replaced,
     unchanged: result.unchanged,
+    ...(canary ? { droppedCanary: canary } : {}),
+    ...(nextBack ? { nextBack } : {}),
   };
 }
 
@@ -223,6 +254,12 @@ export async function runRollbackCli(argv: readonly string[], io: Pick<CliIo, 'c
           `again in ${target}, in place of build ${result.previousId}`) +
         `: ${result.added.length} added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged`,
     );
+    if (result.droppedCanary) {
+      io.out(
+        `rollback: the canary, build ${result.droppedCanary.id} (${result.droppedCanary.percent} % of visitors), was ` +
+          `dropped: its visitors get build ${result.buildId} on their next navigation; its files stay`,
+      );
+    }
     io.out(describeBuilds(deployment));
     return 0;
   } catch (error) {

@@ -1,0 +1,350 @@
+/**
+ * A remote's canary: a build other than the stable one, given to a share of visitors (by their
+ * cohort, shared/deployment) while its telemetry is compared with the stable build's. The state
+ * is the deployment's `builds/latest.json` (`canary: { id, percent, since }` beside the stable
+ * `id` and `previous`), written whole by deployment.ts:
+ *
+ * - `startCanary` starts a build the folder holds whole (staged by `deploy --stage`, or staged
+ *   here from a build folder) at a percent. Refused: an unknown or incomplete build, the stable
+ *   build itself, and a second canary while one runs. Starting the running canary again sets its
+ *   percent.
+ * - `setCanaryPercent` changes the share (0 to 100): a visitor who had the canary keeps it when
+ *   the share grows, since their bucket does not change.
+ * - `promoteCanary` makes it the stable build: its own copy `builds/{id}/` is published at the
+ *   root in a deploy's order, as a rollback publishes one; `latest.json` becomes
+ *   `{ id: canary, previous: the old stable }`, with no canary, and the history names it first.
+ * - `abortCanary` drops it: every visitor gets the stable build on their next navigation. Its
+ *   files stay, as pages still running it need them.
+ *
+ * Each takes the target's lock (deployment.ts) unless the caller already holds it: the release
+ * run holds it across its whole run (`withDeploymentLock`) and calls these.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CanaryState, DeploymentState } from 'shared/deployment';
+import {
+  buildFolder,
+  deploy,
+  DeployError,
+  deployedBuilds,
+  META_DIR,
+  ownCopyProblem,
+  publish,
+  readBuild,
+  type CliIo,
+  type DeployResult,
+  type FileAction,
+} from './deploy';
+import { readDeployment, withDeploymentLock, writeDeployment } from './deployment';
+
+export { readDeployment, withDeploymentLock } from './deployment';
+
+export class CanaryError extends DeployError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CanaryError';
+  }
+}
+
+/** A canary's share of visitors: a whole number from 0 to 100. */
+export function checkPercent(percent: number): number {
+  if (!Number.isInteger(percent) || percent < 0 || percent > 100) {
+    throw new CanaryError(`a canary's percent is a whole number from 0 to 100, got ${percent}`);
+  }
+  return percent;
+}
+
+/** The deployment of `target`, refused when it has no stable build. */
+async function deploymentOf(target: string): Promise<DeploymentState> {
+  const state = await readDeployment(target);
+  if (!state) {
+    throw new CanaryError(
+      `${target} is not a deployment: builds/latest.json names no build (deploy a build there first)`,
+    );
+  }
+  return state;
+}
+
+/** Refuses a build the folder does not hold whole: unknown, pruned or half-written. */
+async function checkWhole(target: string, id: string, what: string): Promise<void> {
+  if (!existsSync(join(target, META_DIR, `${id}.json`))) {
+    throw new CanaryError(
+      `build ${id} was never deployed or staged in ${target} (there is no ${META_DIR}/${id}.json): stage it first ` +
+        `(npm run deploy -w <remote> -- ${target} --stage)`,
+    );
+  }
+  const problem = await ownCopyProblem(target, id);
+  if (problem) throw new CanaryError(`build ${id} cannot be ${what}: its copy in ${target} is not whole (${problem})`);
+}
+
+/** Stages a build folder into `target`: its own copy and meta file only (`deploy --stage`). */
+export async function stageBuild(options: {
+  source: string;
+  target: string;
+  onFile?: (path: string, action: FileAction) => void;
+}): Promise<DeployResult> {
+  return deploy({ source: options.source, target: options.target, stage: true, onFile: options.onFile });
+}
+
+export interface StartCanaryOptions {
+  target: string;
+  /** A build the target holds whole (staged); or `source`. */
+  buildId?: string;
+  /** A build folder, staged first. */
+  source?: string;
+  percent: number;
+}
+
+export interface CanaryResult {
+  state: DeploymentState;
+  /** The staging of `source`, when one was given. */
+  staged?: DeployResult;
+}
+
+export async function startCanary(options: StartCanaryOptions): Promise<CanaryResult> {
+  const target = resolve(options.target);
+  const percent = checkPercent(options.percent);
+  if ((options.buildId === undefined) === (options.source === undefined)) {
+    throw new CanaryError('a canary starts from a build id or from a build folder: give exactly one');
+  }
+  // The build's id first, so a refusal changes nothing, staging included.
+  const id = options.buildId ?? (await readBuild(resolve(options.source as string))).id;
+  return withDeploymentLock(target, 'canary start', async () => {
+    const state = await deploymentOf(target);
+    if (id === state.id) {
+      throw new CanaryError(`build ${id} is the stable build of ${target}: a canary is another build`);
+    }
+    if (state.canary && state.canary.id !== id) {
+      throw new CanaryError(
+        `build ${state.canary.id} is already running as a canary for ${state.canary.percent} % of visitors in ` +
+          `${target}: promote it or abort it first`,
+      );
+    }
+    const staged = options.source === undefined ? undefined : await stageBuild({ source: options.source, target });
+    await checkWhole(target, id, 'started as a canary');
+    const since = state.canary?.id === id ? state.canary.since : Date.now();
+    const { state: written } = await writeDeployment(target, { canary: { id, percent, since } });
+    return { state: written, ...(staged ? { staged } : {}) };
+  });
+}
+
+/** The running canary of `state`, refused when none runs. */
+function runningCanary(target: string, state: DeploymentState): CanaryState {
+  if (!state.canary) throw new CanaryError(`no canary runs in ${target} (its stable build is ${state.id})`);
+  return state.canary;
+}
+
+export async function setCanaryPercent(options: { target: string; percent: number }): Promise<CanaryResult> {
+  const target = resolve(options.target);
+  const percent = checkPercent(options.percent);
+  return withDeploymentLock(target, 'canary set', async () => {
+    const canary = runningCanary(target, await deploymentOf(target));
+    const { state } = await writeDeployment(target, { canary: { ...canary, percent } });
+    return { state };
+  });
+}
+
+export interface PromoteResult extends DeployResult {
+  /** The stable build it replaced, now the deployment's `previous`. */
+  previousId: string;
+  state: DeploymentState;
+}
+
+export async function promoteCanary(options: {
+  target: string;
+  onFile?: (path: string, action: FileAction) => void;
+}): Promise<PromoteResult> {
+  const target = resolve(options.target);
+  return withDeploymentLock(target, 'canary promote', async () => {
+    const before = await deploymentOf(target);
+    const canary = runningCanary(target, before);
+    await checkWhole(target, canary.id, 'promoted');
+    const source = join(target, buildFolder(canary.id));
+    const result = await publish(await readBuild(source), source, target, {
+      ownCopy: false,
+      onFile: options.onFile,
+      deployment: { previous: before.id },
+    });
+    return { ...result, previousId: before.id, state: await deploymentOf(target) };
+  });
+}
+
+export interface AbortResult {
+  /** The canary dropped. */
+  aborted: CanaryState;
+  reason?: string;
+  state: DeploymentState;
+}
+
+export async function abortCanary(options: { target: string; reason?: string }): Promise<AbortResult> {
+  const target = resolve(options.target);
+  return withDeploymentLock(target, 'canary abort', async () => {
+    const aborted = runningCanary(target, await deploymentOf(target));
+    const { state } = await writeDeployment(target, { canary: null });
+    return { aborted, state, ...(options.reason ? { reason: options.reason } : {}) };
+  });
+}
+
+export interface DeploymentStatus {
+  target: string;
+  state: DeploymentState;
+  /** When each build the state names was built (ms since the epoch), as its meta file says. */
+  builtAt: Record<string, number>;
+}
+
+/** What `status` prints: the deployment's builds and when each was built. Reads only. */
+export async function deploymentStatus(targetFolder: string): Promise<DeploymentStatus> {
+  const target = resolve(targetFolder);
+  if (!existsSync(target)) throw new CanaryError(`${target} does not exist`);
+  const state = await deploymentOf(target);
+  const builtAt = Object.fromEntries((await deployedBuilds(target)).map((meta) => [meta.id, meta.timestamp]));
+  return { target, state, builtAt };
+}
+
+const USAGE = `Usage: npm run canary -w <remote> -- <target folder> <action>
+
+Gives a build other than the stable one to a share of visitors, then makes it stable or drops it.
+One command at a time changes a folder: each is refused while a deploy, rollback or other canary
+command runs on it.
+  start <id> --percent <n>        start a build the folder holds whole (staged with
+                                  npm run deploy -- <target> --stage) for n % of visitors
+  start --from <folder> --percent <n>
+                                  stage a build folder, then start it
+  set <n>                         give the running canary to n % of visitors (0 to 100)
+  promote                         make the canary the stable build, as a deploy would; the
+                                  stable build it replaces becomes the last known good
+  abort [--reason <text>]         drop the canary: its visitors get the stable build on their
+                                  next navigation (its files stay)
+  status                          the stable build, the one before it, and the canary
+  -h, --help                      this text`;
+
+const OPTIONS = {
+  percent: { type: 'string' },
+  from: { type: 'string' },
+  reason: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const parseCommandLine = (argv: readonly string[]) =>
+  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+
+function parsePercent(text: string | undefined, what: string): number {
+  if (text === undefined || text === '') throw new UsageError(`${what} needs a percent (0 to 100)`);
+  if (!/^\d{1,3}$/.test(text) || Number(text) > 100) {
+    throw new UsageError(`${what} is a whole number from 0 to 100, got "${text}"`);
+  }
+  return Number(text);
+}
+
+class UsageError extends Error {}
+
+function isoOf(timestamp: number): string {
+  return new Date(timestamp).toISOString();
+}
+
+/** The deployment as `status` prints it. */
+export function describeStatus({ target, state, builtAt }: DeploymentStatus): string {
+  const built = (id: string) => (builtAt[id] === undefined ? '' : ` (built ${isoOf(builtAt[id])})`);
+  const lines = [`Deployment in ${target}:`, `  stable    ${state.id}${built(state.id)}`];
+  lines.push(`  previous  ${state.previous ? `${state.previous}${built(state.previous)}` : 'none'}`);
+  lines.push(
+    state.canary
+      ? `  canary    ${state.canary.id}${built(state.canary.id)} for ${state.canary.percent} % of visitors, ` +
+          `since ${isoOf(state.canary.since)}`
+      : '  canary    none',
+  );
+  return lines.join('\n');
+}
+
+/** The canary command; resolves to the process exit code. */
+export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd' | 'out' | 'err'>): Promise<number> {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const option = /'(-[^' ,<]+)/.exec(message)?.[1];
+    io.err(`canary: ${option ? `unknown option or missing value: ${option}` : message}\n\n${USAGE}`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  try {
+    const [targetArg, action, ...rest] = positionals;
+    if (targetArg === undefined) throw new UsageError('the target folder is missing');
+    if (action === undefined) throw new UsageError('the action is missing (start, set, promote, abort or status)');
+    const target = resolve(io.cwd, targetArg);
+    const only = (allowed: readonly string[], count: number) => {
+      const given = (['percent', 'from', 'reason'] as const).filter((name) => values[name] !== undefined);
+      const extra = given.find((name) => !allowed.includes(name));
+      if (extra) throw new UsageError(`${action} takes no --${extra}`);
+      if (rest.length > count)
+        throw new UsageError(
+          `${action} takes ${count === 0 ? 'no' : `at most ${count}`} argument${count === 1 ? '' : 's'} after it`,
+        );
+    };
+    switch (action) {
+      case 'start': {
+        only(['percent', 'from'], 1);
+        const percent = parsePercent(values.percent, '--percent');
+        const id = rest[0];
+        if ((id === undefined) === (values.from === undefined)) {
+          throw new UsageError('start takes a build id or --from <build folder>, one of them');
+        }
+        const { state, staged } = await startCanary({
+          target,
+          percent,
+          ...(id === undefined ? { source: resolve(io.cwd, values.from as string) } : { buildId: id }),
+        });
+        if (staged) io.out(`canary: build ${staged.buildId} staged in ${target} (${buildFolder(staged.buildId)}/)`);
+        io.out(
+          `canary: build ${state.canary?.id} runs for ${percent} % of visitors in ${target} (stable: ${state.id}); ` +
+            'change the share with set <n>, then promote or abort',
+        );
+        return 0;
+      }
+      case 'set': {
+        only([], 1);
+        const { state } = await setCanaryPercent({ target, percent: parsePercent(rest[0], 'set') });
+        io.out(`canary: build ${state.canary?.id} runs for ${state.canary?.percent} % of visitors in ${target}`);
+        return 0;
+      }
+      case 'promote': {
+        only([], 0);
+        const result = await promoteCanary({ target });
+        io.out(
+          `canary: build ${result.buildId} is the stable build of ${target}, in place of build ${result.previousId} ` +
+            `(the last known good; npm run rollback goes back to it): ${result.added.length} added, ` +
+            `${result.replaced.length} replaced, ${result.unchanged.length} unchanged`,
+        );
+        return 0;
+      }
+      case 'abort': {
+        only(['reason'], 0);
+        const result = await abortCanary({ target, reason: values.reason });
+        io.out(
+          `canary: build ${result.aborted.id} aborted in ${target}${result.reason ? ` (${result.reason})` : ''}: ` +
+            `every visitor gets build ${result.state.id} on their next navigation; its files stay`,
+        );
+        return 0;
+      }
+      case 'status':
+        only([], 0);
+        io.out(describeStatus(await deploymentStatus(target)));
+        return 0;
+      default:
+        throw new UsageError(`unknown action "${action}" (start, set, promote, abort or status)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`canary: ${error.message}\n\n${USAGE}`);
+      return 1;
+    }
+    io.err(`canary: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}

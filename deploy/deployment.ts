@@ -1,0 +1,189 @@
+/**
+ * A remote's deployment as the deploy commands keep it: its state, `builds/latest.json`
+ * (shared/deployment: the stable build, the one before it, an optional canary), and the lock that
+ * lets one command at a time change it.
+ *
+ * - Every write of `builds/latest.json` goes through `writeDeployment`: it reads the file, sets
+ *   the fields it is given over those it holds (fields it does not know are kept), and writes the
+ *   whole file beside the old one and renames it over, so a reader sees the old state or the new
+ *   one, never a canary without its stable build.
+ * - Every command that writes into a deployed folder (deploy, rollback, the canary commands, the
+ *   release run) holds `<target>/.deploy.lock` (server/folder-lock) for the whole run: a second
+ *   run is refused at once, naming the holder; the lock of a run that died is taken over. The
+ *   run holding it first removes the temporary files (`.*.deploy-tmp`) a run that died left.
+ *   The lock file and the temporary files start with a dot: the remotes' servers and nginx never
+ *   serve such a path.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { lockFolder, type LockOwner } from 'server/folder-lock';
+import { DEPLOYMENT_FILE, readDeploymentState, type CanaryState, type DeploymentState } from 'shared/deployment';
+
+/** The lock file every command that changes a deployment holds, in the deployed folder. */
+export const DEPLOY_LOCK_FILE = '.deploy.lock';
+/** The name every temporary file of a deploy command has: `.<random>.deploy-tmp`, beside the file it becomes. */
+export const TEMPORARY_SUFFIX = '.deploy-tmp';
+
+/** A temporary name beside `path`, starting with a dot so that it is never served. */
+export function temporaryBeside(path: string): string {
+  return join(dirname(path), `.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`);
+}
+
+/** Writes `text` to a temporary name beside `to`, then renames it over the old file. */
+export async function writeAtomically(to: string, text: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  const temporary = temporaryBeside(to);
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, to);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The deployment in `target` (its `builds/latest.json`), or undefined when it names no build. */
+export async function readDeployment(target: string): Promise<DeploymentState | undefined> {
+  try {
+    return readDeploymentState(JSON.parse(await readFile(join(target, DEPLOYMENT_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fields a write changes: a value sets it, `null` removes it, a field left out is kept. */
+export interface DeploymentChanges {
+  id?: string;
+  timestamp?: number;
+  previous?: string | null;
+  canary?: CanaryState | null;
+}
+
+/**
+ * Writes `builds/latest.json` whole, in one rename: `changes` over what it holds (fields this
+ * tool does not know included). Refuses a state that names no stable build. Gives the state as
+ * written, and whether the file changed.
+ */
+export async function writeDeployment(
+  target: string,
+  changes: DeploymentChanges,
+): Promise<{ state: DeploymentState; changed: boolean }> {
+  const path = join(target, DEPLOYMENT_FILE);
+  let before = '';
+  let raw: Record<string, unknown> = {};
+  try {
+    before = await readFile(path, 'utf8');
+    const parsed = JSON.parse(before) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      raw = parsed as Record<string, unknown>;
+  } catch {
+    // No deployment yet, or an unreadable one: written afresh.
+  }
+  const { id: oldId, timestamp: oldTimestamp, previous: oldPrevious, canary: oldCanary, ...others } = raw;
+  const pick = <T>(change: T | null | undefined, old: unknown): unknown =>
+    change === null ? undefined : change === undefined ? old : change;
+  const next: Record<string, unknown> = {
+    id: pick(changes.id, oldId),
+    timestamp: pick(changes.timestamp, oldTimestamp),
+    previous: pick(changes.previous, oldPrevious),
+    canary: pick(changes.canary, oldCanary),
+    ...others,
+  };
+  for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+  if (next.previous === next.id) delete next.previous;
+  const state = readDeploymentState(next);
+  if (!state) throw new Error(`${path} would name no stable build`);
+  const text = JSON.stringify(next);
+  if (text === before) return { state, changed: false };
+  await writeAtomically(path, text);
+  return { state, changed: true };
+}
+
+/** Another run holds the deployment. */
+export class DeploymentLockedError extends Error {
+  constructor(
+    readonly target: string,
+    readonly owner: LockOwner,
+  ) {
+    super(
+      `${target} is being changed by another run: ${owner.purpose ?? 'a deploy command'} (process ${owner.pid} on ` +
+        `${owner.hostname}, since ${owner.since}). One change at a time: wait for it to finish and run this again.`,
+    );
+    this.name = 'DeploymentLockedError';
+  }
+}
+
+/** The deployments this async call chain holds, by folder. */
+const held = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** Whether the current call chain holds the lock of `target` (inside `withDeploymentLock`). */
+export function holdsDeploymentLock(target: string): boolean {
+  return held.getStore()?.has(resolve(target)) ?? false;
+}
+
+export interface LockOptions {
+  /** Creates the target when missing (a first deploy); otherwise a missing target is refused. */
+  create?: boolean;
+  /** Told when the lock file was removed or taken over while the run held it. */
+  onLost?: (error: Error) => void;
+}
+
+/**
+ * Runs `fn` holding the deployment's lock, `command` recorded as what for. Inside it, every
+ * function of the deploy commands on the same target runs without taking the lock again: a
+ * release run holds it across its whole run and calls them. Throws DeploymentLockedError, at
+ * once, when another run holds it.
+ */
+export async function withDeploymentLock<T>(
+  target: string,
+  command: string,
+  fn: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
+  const folder = resolve(target);
+  const holding = held.getStore() ?? new Set<string>();
+  if (holding.has(folder)) return fn();
+  if (options.create !== true && !existsSync(folder)) throw new Error(`${folder} does not exist`);
+  const lock = await lockFolder(folder, {
+    file: DEPLOY_LOCK_FILE,
+    purpose: command,
+    create: options.create === true,
+    lockedError: (_folder, owner) => new DeploymentLockedError(folder, owner),
+    onLost: options.onLost,
+  });
+  try {
+    await removeLeftovers(folder);
+    return await held.run(new Set([...holding, folder]), fn);
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * Removes the temporary files (`.*.deploy-tmp`) a run that died left in `target`: only the run
+ * holding the lock writes them, so none of them belongs to a live run. Gives their paths.
+ */
+export async function removeLeftovers(target: string): Promise<string[]> {
+  const removed: string[] = [];
+  const walk = async (relative: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(join(target, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.name.startsWith('.') && entry.name.endsWith(TEMPORARY_SUFFIX)) {
+        await rm(join(target, path), { force: true });
+        removed.push(path);
+      }
+    }
+  };
+  await walk('');
+  return removed;
+}
