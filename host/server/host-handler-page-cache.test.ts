@@ -16,7 +16,7 @@ import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { createHostHandler, type HostHandler, type HostHandlerOptions, MAX_VIEWS } from './host-handler';
 import { MAX_PAGES_PER_VIEW } from './page-cache';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteDeployment, RemoteSnapshot } from './remote-sources';
 import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
@@ -202,5 +202,37 @@ describe('what is kept', () => {
       }
     }
     expect(handler.kept()).toMatchObject({ views: MAX_VIEWS + 1, pages: MAX_VIEWS * 3 });
+  });
+
+  it('keeps a page per combination of the builds its visitors get, within the same bound', async () => {
+    const stable = contentBuild('c1', 'About us');
+    const canary = contentBuild('c2', 'About the new us');
+    const deployment: RemoteDeployment = {
+      state: { id: 'c1', timestamp: 1, canary: { id: 'c2', percent: 50, since: 1 } },
+      builds: new Map([
+        ['c1', stable],
+        ['c2', canary],
+      ]),
+      copies: new Set(['c1']),
+    };
+    const { handler, get } = await startHost({
+      config,
+      sources: { snapshot: () => undefined, deployment: (remote) => (remote === 'content' ? deployment : undefined) },
+    });
+    const texts = new Set<string>();
+    for (let cohort = 0; cohort < 40; cohort += 1) {
+      const page = await get('/about', { cookie: `gb_cohort=${cohort}` });
+      texts.add(/<h1>(.*?)<\/h1>/.exec(page.body)?.[1] ?? '');
+    }
+    // Both builds were given out, each rendered once.
+    expect([...texts].sort()).toEqual(['About the new us', 'About us']);
+    expect(handler.kept().pages).toBe(2);
+    const spellings = Array.from({ length: MAX_PAGES_PER_VIEW * 2 }, (_, n) =>
+      [...'about'].map((letter, i) => ((n >> i) & 1 ? letter.toUpperCase() : letter)).join(''),
+    );
+    for (const [n, spelling] of spellings.entries()) {
+      expect((await get(`/${spelling}`, { cookie: `gb_cohort=${n}` })).status).toBe(200);
+    }
+    expect(handler.kept().pages).toBe(MAX_PAGES_PER_VIEW);
   });
 });

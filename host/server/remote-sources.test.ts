@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { everyRemote } from 'shared/testing/runtime-config';
+import type { DeploymentState } from 'shared/deployment';
 import { createRemoteSources, readManifest, sanitizePrerenderedHtml, sharedModulesOf } from './remote-sources';
 
 /** A content remote on loopback: its files by path, and every request it answered. */
@@ -294,5 +295,123 @@ describe("reading a remote's build", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(sources.snapshot('content')).toBeUndefined();
     expect(log.join('\n')).toMatch(/cannot read the content remote .*its pages get no hints for now/);
+  });
+});
+
+/** Writes the remote's deployment, `builds/latest.json`, as the deploy and canary commands do. */
+function deploy(remote: FakeRemote, state: DeploymentState): void {
+  remote.files.set('/builds/latest.json', JSON.stringify(state));
+}
+
+/** Stable b2 at the root (b1 before it, kept in its copy), canary b3 in its copy only. */
+function publishCanary(remote: FakeRemote, percent = 50): void {
+  publish(remote, 'b1', 'First text', { folder: '/builds/b1/' });
+  publish(remote, 'b2', 'Second text', { folder: '/builds/b2/' });
+  publish(remote, 'b3', 'Third text', { folder: '/builds/b3/' });
+  publish(remote, 'b2', 'Second text');
+  deploy(remote, { id: 'b2', timestamp: 2, previous: 'b1', canary: { id: 'b3', percent, since: 3 } });
+}
+
+describe("reading a remote's deployment", () => {
+  it('reads the stable build at the root and the canary from its own copy, again only when the canary changes', async () => {
+    const remote = await startRemote();
+    publishCanary(remote);
+    const sources = sourcesFor(remote);
+    await sources.refresh();
+
+    const deployment = sources.deployment('content');
+    expect(deployment?.state).toEqual({
+      id: 'b2',
+      timestamp: 2,
+      previous: 'b1',
+      canary: { id: 'b3', percent: 50, since: 3 },
+    });
+    expect([...(deployment?.builds.keys() ?? [])]).toEqual(['b2', 'b3']);
+    expect(sources.snapshot('content')?.remoteEntry).toBe(`${remote.base}/remoteEntry.js`);
+    const canary = deployment?.builds.get('b3');
+    expect(canary?.manifestUrl).toBe(`${remote.base}/builds/b3/mf-manifest.json`);
+    expect(canary?.remoteEntry).toBe(`${remote.base}/builds/b3/remoteEntry.js`);
+    expect(canary?.prerendered.get('AboutPage')?.html).toContain('Third text');
+    // Both fallbacks have their copy: b1 for the stable build's visitors, b2 for the canary's.
+    expect([...(deployment?.copies ?? [])].sort()).toEqual(['b1', 'b2']);
+
+    // A new percent changes the deployment, and reads nothing but it.
+    remote.requests.length = 0;
+    deploy(remote, { id: 'b2', timestamp: 2, previous: 'b1', canary: { id: 'b3', percent: 100, since: 3 } });
+    await sources.refresh();
+    expect(remote.requests).toEqual(['/builds/latest.json']);
+    expect(sources.deployment('content')?.state.canary?.percent).toBe(100);
+    expect(sources.deployment('content')?.builds.get('b3')).toBe(canary);
+
+    // Aborted: the canary's snapshot is dropped.
+    deploy(remote, { id: 'b2', timestamp: 2, previous: 'b1' });
+    await sources.refresh();
+    expect([...(sources.deployment('content')?.builds.keys() ?? [])]).toEqual(['b2']);
+  });
+
+  it('names no fallback whose copy is missing, and serves the stable build to all when the canary cannot be read', async () => {
+    const remote = await startRemote();
+    publishCanary(remote);
+    remote.files.delete('/builds/b1/mf-manifest.json');
+    remote.files.delete('/builds/b3/prerender/AboutPage.json');
+    const log: string[] = [];
+    const sources = sourcesFor(remote, log);
+    await sources.refresh();
+    await sources.refresh();
+
+    const deployment = sources.deployment('content');
+    expect(deployment?.state.canary).toBeUndefined();
+    expect(deployment?.state.previous).toBe('b1');
+    expect([...(deployment?.builds.keys() ?? [])]).toEqual(['b2']);
+    expect([...(deployment?.copies ?? [])]).toEqual([]);
+    const said = log.filter((line) => line.includes('canary build b3 cannot be read'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('every visitor gets the stable build b2');
+  });
+
+  it('reads a pinned build from its copy when asked, keeps a few, and pins nothing with a build it cannot read', async () => {
+    const remote = await startRemote();
+    publishCanary(remote);
+    publish(remote, 'b4', 'Fourth text', { folder: '/builds/b4/' });
+    const log: string[] = [];
+    const sources = createRemoteSources({
+      remotes: {
+        ...everyRemote((name) => `http://127.0.0.1:9/${name}/mf-manifest.json`),
+        content: `${remote.base}/mf-manifest.json`,
+      },
+      timeoutMs: 2_000,
+      log: (message) => log.push(message),
+      maxPinned: 1,
+    });
+    await sources.refresh();
+
+    // The builds the deployment serves are its own snapshots.
+    expect(await sources.pinned('content', 'b3')).toBe(sources.deployment('content')?.builds.get('b3'));
+    remote.requests.length = 0;
+    const b4 = await sources.pinned('content', 'b4');
+    expect(b4?.remoteEntry).toBe(`${remote.base}/builds/b4/remoteEntry.js`);
+    expect(b4?.prerendered.get('AboutPage')?.html).toContain('Fourth text');
+    expect(await sources.pinned('content', 'b4')).toBe(b4);
+    expect(remote.requests.filter((path) => path === '/builds/b4/mf-manifest.json')).toHaveLength(1);
+    // Room for one: b1 replaces b4, which is read again when asked.
+    expect((await sources.pinned('content', 'b1'))?.buildId).toBe('b1');
+    expect(await sources.pinned('content', 'b4')).not.toBe(b4);
+
+    expect(await sources.pinned('content', 'missing')).toBeUndefined();
+    expect(await sources.pinned('content', 'missing')).toBeUndefined();
+    const said = log.filter((line) => line.includes("preview of the content remote's build missing pins nothing"));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('/builds/missing/mf-manifest.json answered HTTP 404');
+  });
+
+  it('waits a bounded time for a pinned build whose remote does not answer', async () => {
+    const remote = await startRemote();
+    publishCanary(remote);
+    const log: string[] = [];
+    const sources = sourcesFor(remote, log, 300);
+    await sources.refresh();
+    remote.hang = true;
+    expect(await sources.pinned('content', 'b1')).toBeUndefined();
+    expect(log.join('\n')).toContain("the content remote's build b1 was not read within 300 ms for a preview");
   });
 });

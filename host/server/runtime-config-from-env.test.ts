@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, RemoteOriginError } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
-import { CONFIG_ENV, runtimeConfigFromEnv } from './runtime-config-from-env';
+import { CONFIG_ENV, previewKeyEnv, previewKeysFromEnv, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 const DEFAULTS = {
   // Each remote's server on this machine, at its port.
@@ -336,5 +336,30 @@ describe('runtimeConfigFromEnv telemetry', () => {
     const error = errorFor({ TELEMETRY: value });
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.message).toBe(`TELEMETRY must be "on" or "off", got "${value}"`);
+  });
+});
+
+describe('previewKeysFromEnv', () => {
+  const key = 'k'.repeat(32);
+
+  it("reads each remote's preview key from the variable next to its URL's, and none when unset or empty", () => {
+    expect(previewKeyEnv('gifts')).toBe('REMOTE_GIFTS_PREVIEW_KEY');
+    expect(previewKeysFromEnv({})).toStrictEqual({});
+    expect(previewKeysFromEnv({ REMOTE_GIFTS_PREVIEW_KEY: key, REMOTE_CONTENT_PREVIEW_KEY: '' })).toStrictEqual({
+      gifts: key,
+    });
+  });
+
+  it('refuses a key shorter than 32 characters, naming the variable, never the key', () => {
+    const short = 'secret-but-short';
+    let error: unknown;
+    try {
+      previewKeysFromEnv({ REMOTE_REDEEM_PREVIEW_KEY: short });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^REMOTE_REDEEM_PREVIEW_KEY must be at least 32 characters \(it has 16\)/);
+    expect((error as Error).message).not.toContain(short);
   });
 });
