@@ -5,10 +5,15 @@
  * analysis against a real Prometheus is canary-analysis.test.ts's; the whole run on the nginx
  * topology with a real browser, e2e/tests/release.spec.ts.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DeploymentState } from 'shared/deployment';
 import type { BuildFigures, Verdict } from './canary-analysis';
 import { DEFAULT_THRESHOLDS } from './canary-analysis';
+import { deploy } from './deploy';
 import {
+  DEPLOYMENT_COMMANDS,
   parseDuration,
   parseSteps,
   runRelease,
@@ -17,6 +22,7 @@ import {
   type ReleaseDependencies,
   type ReleaseOptions,
 } from './release';
+import { listFiles, makeBuild, read } from './testing/remote-builds';
 
 const TARGET = '/srv/remotes/gifts';
 
@@ -264,6 +270,86 @@ describe('the release run', () => {
       runRelease(optionsOf(unstaged, { source: undefined, buildId: 'ghost' }), depsOf(unstaged, true, [])),
     ).rejects.toThrow(`build ghost is not staged in ${TARGET}: builds/ghost/ is missing`);
     expect([...w.calls, ...unstaged.calls]).toEqual([]);
+  });
+});
+
+describe('the release run on a deployment folder, with the deploy and canary commands', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'release-test-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  /**
+   * A folder with b1 current, the run releasing b2 from its build folder; `verdicts` after the
+   * check before the start. At each of the run's waits, `whileWaiting` runs in the test, outside
+   * the run (as another process would), before the wait ends.
+   */
+  async function release(verdicts: Verdict[], whileWaiting: (target: string) => Promise<void> = async () => undefined) {
+    const target = join(root, 'srv', 'gifts');
+    await deploy({ source: makeBuild(join(root, 'one'), 'b1', 1000), target });
+    const w = world();
+    const deps = depsOf(w, true, [HEALTHY, ...verdicts]);
+    deps.commands = DEPLOYMENT_COMMANDS;
+    const waits: (() => void)[] = [];
+    let waiting = () => undefined as void;
+    deps.sleep = (ms) => {
+      w.clock += ms;
+      return new Promise<void>((resolve) => {
+        waits.push(resolve);
+        waiting();
+      });
+    };
+    let done = false;
+    const running = runRelease(
+      optionsOf(w, { target, source: makeBuild(join(root, 'two'), 'b2', 2000), steps: [50, 100] }),
+      deps,
+    ).finally(() => {
+      done = true;
+      waiting();
+    });
+    for (;;) {
+      if (waits.length === 0) await new Promise<void>((resolve) => (waiting = resolve));
+      const wake = waits.shift();
+      if (!wake) break;
+      await whileWaiting(target);
+      wake();
+      if (done) break;
+    }
+    const result = await running;
+    const latest = JSON.parse(read(join(target, 'builds/latest.json'))) as Record<string, unknown>;
+    return { result, latest, target, w };
+  }
+
+  it('holds the deployment’s lock for the whole run: a deploy meanwhile is refused, naming the release', async () => {
+    const refusals: string[] = [];
+    const { result, latest, target } = await release([HEALTHY, HEALTHY], async (folder) => {
+      const third = makeBuild(join(root, `three-${refusals.length}`), 'b3', 3000);
+      refusals.push(
+        await deploy({ source: third, target: folder }).then(
+          () => 'deployed',
+          (error: Error) => error.message,
+        ),
+      );
+    });
+    expect(result.outcome).toBe('promoted');
+    expect(refusals).toEqual([
+      expect.stringContaining('is being changed by another run: release of the gifts remote'),
+      expect.stringContaining('is being changed by another run: release of the gifts remote'),
+    ]);
+    expect(latest).toMatchObject({ id: 'b2', previous: 'b1' });
+    expect(latest.canary).toBeUndefined();
+    expect(read(join(target, 'remoteEntry.js'))).toContain('b2');
+    expect(listFiles(target)).not.toContain('.deploy.lock');
+  });
+
+  it('aborts a failing canary: the stable build serves everyone again, the canary’s files kept', async () => {
+    const { result, latest, target } = await release([FAILING]);
+    expect(result.outcome).toBe('aborted');
+    expect(latest).toMatchObject({ id: 'b1' });
+    expect(latest.canary).toBeUndefined();
+    expect(read(join(target, 'remoteEntry.js'))).toContain('b1');
+    expect(listFiles(target)).toContain('builds/b2/remoteEntry.js');
   });
 });
 

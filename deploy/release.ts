@@ -33,7 +33,9 @@ import {
   type Thresholds,
   type Verdict,
 } from './canary-analysis';
-import type { CliIo } from './deploy';
+import { abortCanary, promoteCanary, setCanaryPercent, stageBuild, startCanary } from './canary';
+import { ownCopyProblem, type CliIo } from './deploy';
+import { readDeployment, withDeploymentLock } from './deployment';
 import {
   DEFAULT_LCP_BUDGET_MS,
   PREVIEW_KEY_ENV,
@@ -57,6 +59,26 @@ export interface DeploymentCommands {
   promoteCanary(target: string): Promise<void>;
   abortCanary(target: string): Promise<void>;
 }
+
+/** The deploy and canary commands on a deployment folder (canary.ts, deployment.ts). */
+export const DEPLOYMENT_COMMANDS: DeploymentCommands = {
+  withLock: (target, purpose, fn) => withDeploymentLock(target, purpose, fn),
+  read: readDeployment,
+  stage: async (target, source) => (await stageBuild({ source, target })).buildId,
+  stagedProblem: ownCopyProblem,
+  startCanary: async (target, buildId, percent) => {
+    await startCanary({ target, buildId, percent });
+  },
+  setCanaryPercent: async (target, percent) => {
+    await setCanaryPercent({ target, percent });
+  },
+  promoteCanary: async (target) => {
+    await promoteCanary({ target });
+  },
+  abortCanary: async (target) => {
+    await abortCanary({ target, reason: 'the release run judged it failing' });
+  },
+};
 
 export interface ReleaseOptions {
   target: string;
@@ -381,7 +403,7 @@ export const EXIT_CODES: Record<ReleaseOutcome, number> = {
 export async function runReleaseCli(
   argv: readonly string[],
   io: ReleaseCliIo,
-  deps: Omit<ReleaseDependencies, 'gate' | 'analyse' | 'now' | 'sleep'> & Partial<ReleaseDependencies>,
+  deps: Partial<ReleaseDependencies> = {},
 ): Promise<number> {
   const usageError = (problem: string) => {
     io.err(`release: ${problem}\n\n${USAGE}`);
@@ -454,6 +476,7 @@ export async function runReleaseCli(
   }
   try {
     const result = await runRelease(options, {
+      commands: DEPLOYMENT_COMMANDS,
       gate: runGate,
       analyse: analyseCanary,
       now: Date.now,
