@@ -177,6 +177,37 @@ describe('build labels', () => {
     expect(await valueOf(metrics, 'giftbox_reloads_total', { remote: 'host', build: 'h7' })).toBe(1);
     expect(await metrics.metrics()).not.toContain('g9-made-up');
   });
+
+  it('name a canary’s build, so its error pages and its switches to the last known good build can be counted per build', async () => {
+    parts.publish('host', 'h7');
+    parts.publish('gifts', 'g2', ['g2', 'g1'], { previous: 'g1', canary: { id: 'g3', percent: 10, since: 1 } });
+    parts.publish('content', 'c1');
+    parts.publish('redeem', 'r1');
+    ({ app, metrics } = await harness.start({ builds: { sources: parts.sources, pollMs: 60_000 } }));
+
+    const response = await beacon(
+      batch([
+        { ...LOAD, build: 'g3' },
+        { kind: 'fallback', remote: 'gifts', from: 'g3', to: 'g2' },
+        { kind: 'error-page', route: '/game', status: 500, remote: 'gifts', build: 'g3' },
+        { kind: 'error-page', route: '/game', status: 500, remote: 'gifts', build: 'g2' },
+        { kind: 'error-page', route: '*', status: 404, remote: 'host', build: 'h7' },
+        // A page older than the build label sends none.
+        { kind: 'error-page', route: '/game', status: 500, remote: 'gifts' },
+      ]),
+    );
+    expect(response.statusCode).toBe(204);
+
+    expect(await valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts', build: 'g3' })).toBe(1);
+    const fallbacks = 'giftbox_remote_fallbacks_total';
+    expect(await valueOf(metrics, fallbacks, { remote: 'gifts', from: 'g3', to: 'g2' })).toBe(1);
+    const errorPages = async (remote: string, build: string) =>
+      valueOf(metrics, 'giftbox_error_pages_total', { remote, build });
+    expect(await errorPages('gifts', 'g3')).toBe(1);
+    expect(await errorPages('gifts', 'g2')).toBe(1);
+    expect(await errorPages('gifts', 'unknown')).toBe(1);
+    expect(await errorPages('host', 'h7')).toBe(1);
+  });
 });
 
 describe('a refused batch changes nothing but its result’s count', () => {
@@ -194,6 +225,7 @@ describe('a refused batch changes nothing but its result’s count', () => {
     ['an unknown route', [{ kind: 'reload', route: '/gifts/AbCdEfGhIjKlMnOpQrStUvWx', remote: 'gifts', build: 'g1' }]],
     ['an unknown remote', event({ remote: 'evil' })],
     ['an unknown phase', event({ phase: 'download' })],
+    ['a fallback of an unknown remote', [{ kind: 'fallback', remote: 'evil', from: 'g1', to: 'g2' }]],
     ['an unknown kind', [{ kind: 'click', route: '/' }]],
     ['a field the contract does not have', event({ email: 'jane@example.com' })],
     ['a build id with characters no build has', event({ build: '<script>' })],

@@ -98,6 +98,24 @@ export interface ErrorPageEvent {
   status: number;
   /** The remote of the route, or the host. */
   remote: string;
+  /**
+   * The build of that remote the page ran (the host's own for the host), so error pages can be
+   * told per build. Absent from pages older than it: labelled `unknown`.
+   */
+  build?: string;
+}
+
+/**
+ * A remote's build could not be loaded after the retries and the page switched to its last known
+ * good build (`remoteFallbacks`). The failed load itself is also reported, as a load of `from`.
+ */
+export interface FallbackEvent {
+  kind: 'fallback';
+  remote: string;
+  /** The build that failed. */
+  from: string;
+  /** The build switched to. */
+  to: string;
 }
 
 /** A Core Web Vital of one page view, attributed to the part that owns it. */
@@ -120,7 +138,7 @@ export interface CspEvent {
   blocked: string;
 }
 
-export type TelemetryEvent = LoadEvent | ReloadEvent | ErrorPageEvent | VitalEvent | CspEvent;
+export type TelemetryEvent = LoadEvent | ReloadEvent | ErrorPageEvent | FallbackEvent | VitalEvent | CspEvent;
 
 export interface TelemetryBatch {
   /** The host's build that sent it. */
@@ -134,6 +152,8 @@ export const METRIC = {
   remoteLoadSeconds: 'giftbox_remote_load_duration_seconds',
   reloads: 'giftbox_reloads_total',
   errorPages: 'giftbox_error_pages_total',
+  /** Switches to a remote's last known good build, by remote and the builds from and to. */
+  remoteFallbacks: 'giftbox_remote_fallbacks_total',
   /** LCP, INP, FCP and TTFB (label `metric`), in seconds. */
   webVitalSeconds: 'giftbox_web_vital_seconds',
   /** CLS, unitless. */

@@ -5,13 +5,17 @@
  */
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { type DeploymentState } from 'shared/deployment';
 import { PARTS, type PartName } from 'shared/telemetry';
 
 export interface PartsServer {
   /** Each part's `builds/latest.json` URL (the API's `builds.sources`). */
   sources: Record<PartName, string>;
-  /** Publishes the part's current build, and optionally its history (newest first). */
-  publish(part: PartName, id: string, history?: string[]): void;
+  /**
+   * Publishes the part's current build, and optionally its history (newest first) and the rest
+   * of its deployment (`shared/deployment`: the build before it, a canary).
+   */
+  publish(part: PartName, id: string, history?: string[], deployment?: Omit<DeploymentState, 'id' | 'timestamp'>): void;
   /**
    * The part answers every request with this status (a part down, or broken) until published
    * again; `'never'`: it takes requests and never answers.
@@ -46,9 +50,9 @@ export async function startPartsServer(): Promise<PartsServer> {
       PartName,
       string
     >,
-    publish(part, id, history) {
+    publish(part, id, history, deployment) {
       failing.delete(part);
-      files.set(`${folderOf(part)}/latest.json`, JSON.stringify({ id, timestamp: Date.now() }));
+      files.set(`${folderOf(part)}/latest.json`, JSON.stringify({ id, timestamp: Date.now(), ...deployment }));
       if (history) files.set(`${folderOf(part)}/history.json`, JSON.stringify({ ids: history }));
     },
     fail(part, status) {

@@ -47,7 +47,8 @@ function apiRegistry(): { registry: Registry; telemetry: TelemetryMetrics } {
   }
   telemetry.remoteLoads.inc({ remote: 'gifts', build: 'b1', phase: 'chunk', outcome: 'timeout' });
   telemetry.reloads.inc({ route: '/game', remote: 'gifts', build: 'b1' });
-  telemetry.errorPages.inc({ route: '/game', status: '500', remote: 'gifts' });
+  telemetry.errorPages.inc({ route: '/game', status: '500', remote: 'gifts', build: 'b1' });
+  telemetry.remoteFallbacks.inc({ remote: 'gifts', from: 'b2', to: 'b1' });
   for (const [metric, seconds] of [
     ['LCP', 1.4],
     ['INP', 0.08],

@@ -191,6 +191,13 @@ export const telemetryEventSchema = z.discriminatedUnion('kind', [
     route,
     status: z.int().check(z.minimum(400), z.maximum(599)),
     remote: part,
+    build: z.optional(telemetryToken),
+  }),
+  z.strictObject({
+    kind: z.literal('fallback'),
+    remote: z.enum(REMOTE_NAMES),
+    from: telemetryToken,
+    to: telemetryToken,
   }),
   z.strictObject({
     kind: z.literal('vital'),

@@ -120,3 +120,19 @@ it('reads nothing with pollMs 0: every build is other', async () => {
   expect(builds.label('host', 'h1')).toBe('other');
   expect(parts.requests).toEqual([]);
 });
+
+it('knows the canary and the build before the current one that a deployment names', async () => {
+  parts.publish('gifts', 'g2', ['g2', 'g1'], {
+    previous: 'g1',
+    canary: { id: 'g3-canary', percent: 10, since: 1 },
+  });
+  parts.publish('redeem', 'r2', undefined, { previous: 'r1' });
+
+  const builds = await start();
+
+  expect(builds.known('gifts')).toEqual(['g2', 'g3-canary', 'g1']);
+  expect(builds.label('gifts', 'g3-canary')).toBe('g3-canary');
+  expect(builds.label('redeem', 'r1')).toBe('r1');
+  // A canary of another part is not this part's.
+  expect(builds.label('content', 'g3-canary')).toBe('other');
+});

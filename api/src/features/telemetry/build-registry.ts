@@ -1,14 +1,16 @@
 /**
  * The build ids each part's deploys published, so a browser's build id can be a label: the last
  * KNOWN_BUILDS_PER_PART ids a part made current, newest first. Each part publishes
- * `builds/latest.json` (`{ id }`, the current build) and, written by deploys and rollbacks,
- * `builds/history.json` (`{ ids }`, newest first) beside it; both are read every `pollMs`, and a
+ * `builds/latest.json` (its deployment, `shared/deployment`: `{ id }`, the current build, and
+ * optionally the canary under trial and the stable build before it, all three known) and,
+ * written by deploys and rollbacks, `builds/history.json` (`{ ids }`, newest first) beside it; both are read every `pollMs`, and a
  * part is read again (at most every REREAD_MIN_MS) when a browser names a build it does not know
  * (one just deployed). A part that cannot be read keeps what was known; its failure is logged once,
  * and its recovery once. An id outside the known ones is labelled `other`: a browser cannot
  * choose label values.
  */
 import { type FastifyBaseLogger } from 'fastify';
+import { readDeploymentState } from 'shared/deployment';
 import { OTHER, PARTS, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
 
 export const KNOWN_BUILDS_PER_PART = 20;
@@ -58,10 +60,11 @@ async function getJson(url: string, timeoutMs: number): Promise<unknown> {
   }
 }
 
-function latestIdOf(value: unknown, url: string): string {
-  const id = (value as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string' || !BUILD_ID.test(id)) throw new Error(`${url} names no build id`);
-  return id;
+/** The builds a deployment names: the current one, its canary and the one before it. */
+function deploymentIdsOf(value: unknown, url: string): string[] {
+  const state = readDeploymentState(value);
+  if (!state) throw new Error(`${url} names no build id`);
+  return [state.id, state.canary?.id, state.previous].filter((id): id is string => id !== undefined);
 }
 
 function historyIdsOf(value: unknown, url: string): string[] {
@@ -138,10 +141,10 @@ export class BuildRegistry {
     const latestUrl = this.options.sources[part];
     const historyUrl = new URL('history.json', latestUrl).href;
     const [latest, history] = await Promise.allSettled([
-      getJson(latestUrl, this.timeoutMs).then((value) => latestIdOf(value, latestUrl)),
+      getJson(latestUrl, this.timeoutMs).then((value) => deploymentIdsOf(value, latestUrl)),
       getJson(historyUrl, this.timeoutMs).then((value) => historyIdsOf(value, historyUrl)),
     ]);
-    const newest = latest.status === 'fulfilled' ? [latest.value] : [];
+    const newest = latest.status === 'fulfilled' ? latest.value : [];
     // No history is a part deployed before deploys wrote one, or not by deploy at all.
     const recent = history.status === 'fulfilled' ? history.value : [];
     const ids = [...new Set([...newest, ...recent, ...state.ids])].slice(0, KNOWN_BUILDS_PER_PART);

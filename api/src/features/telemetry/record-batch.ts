@@ -1,8 +1,10 @@
 /**
  * A checked batch's events, as series. Build ids become labels only when a deploy of that part
- * published them (`BuildRegistry.label`); a vital's or a reload's part may be the host itself.
+ * published them (`BuildRegistry.label`); a vital's, a reload's or an error page's part may be the
+ * host itself. An error page from a page that sent no build (one older than the label) is `unknown`.
  */
 import { type TelemetryBatchBody } from 'shared/api/contract';
+import { UNKNOWN_BUILD } from 'shared/telemetry';
 import { blockedLabel, directiveLabel, type KnownOrigin } from './csp-labels';
 import { type BuildRegistry } from './build-registry';
 import { type TelemetryMetrics } from './telemetry-metrics';
@@ -29,7 +31,19 @@ export function recordBatch(
         });
         break;
       case 'error-page':
-        metrics.errorPages.inc({ route: event.route, status: String(event.status), remote: event.remote });
+        metrics.errorPages.inc({
+          route: event.route,
+          status: String(event.status),
+          remote: event.remote,
+          build: builds.label(event.remote, event.build ?? UNKNOWN_BUILD),
+        });
+        break;
+      case 'fallback':
+        metrics.remoteFallbacks.inc({
+          remote: event.remote,
+          from: builds.label(event.remote, event.from),
+          to: builds.label(event.remote, event.to),
+        });
         break;
       case 'vital': {
         const labels = { route: event.route, remote: event.remote, build: builds.label(event.remote, event.build) };

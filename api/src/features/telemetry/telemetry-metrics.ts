@@ -20,7 +20,8 @@ export interface TelemetryMetrics {
   remoteLoads: Counter<'remote' | 'build' | 'phase' | 'outcome'>;
   remoteLoadSeconds: Histogram<'remote' | 'build' | 'outcome'>;
   reloads: Counter<'route' | 'remote' | 'build'>;
-  errorPages: Counter<'route' | 'status' | 'remote'>;
+  errorPages: Counter<'route' | 'status' | 'remote' | 'build'>;
+  remoteFallbacks: Counter<'remote' | 'from' | 'to'>;
   webVitalSeconds: Histogram<'metric' | 'route' | 'remote' | 'build'>;
   webVitalCls: Histogram<'route' | 'remote' | 'build'>;
   cspViolations: Counter<'route' | 'directive' | 'blocked' | 'source'>;
@@ -60,8 +61,14 @@ export function createTelemetryMetrics(registry: Registry): TelemetryMetrics {
     }),
     errorPages: new Counter({
       name: METRIC.errorPages,
-      help: 'Error pages shown to visitors, by route pattern, status and the part that owns the route.',
-      labelNames: ['route', 'status', 'remote'],
+      help: 'Error pages shown to visitors, by route pattern, status, the part that owns the route and the build of it the page ran.',
+      labelNames: ['route', 'status', 'remote', 'build'],
+      registers,
+    }),
+    remoteFallbacks: new Counter({
+      name: METRIC.remoteFallbacks,
+      help: 'Pages that switched a remote to its last known good build after its own failed to load, by remote, the failed build (from) and the one switched to (to).',
+      labelNames: ['remote', 'from', 'to'],
       registers,
     }),
     webVitalSeconds: new Histogram({
