@@ -78,6 +78,8 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     buildId: __BUILD_ID__,
     intervalMs: config.buildCheckIntervalMs,
     deps: browserVersionCheckDeps(),
+    // This visitor's builds, when the host's server says which it gave the page.
+    buildsUrl: config.remoteBuilds && config.buildsUrl,
   });
   // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
   const telemetry = startTelemetry(config, __BUILD_ID__);
@@ -96,7 +98,8 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const remotes = createRemoteLoader({
     config,
     runtime: { registerRemotes, loadRemote, preloadRemote },
-    onRemoteLoaded: (name: RemoteName, entryUrl) => void versionCheck.trackRemote(name, entryUrl),
+    onRemoteLoaded: (name: RemoteName, entryUrl, build) => void versionCheck.trackRemote(name, entryUrl, build),
+    onFallback: telemetry?.page.fellBack,
     onLoadEnd: telemetry?.page.loadEnded,
     onLoadRetry: telemetry?.page.loadRetried,
   });

@@ -60,13 +60,15 @@ describe('error page events', () => {
   it('reports a path no route matches as the host’s 404 on "*", once', async () => {
     const events = await renderWith('/no-such-page/with/an/id/Zx9_-aBcDeFgHiJkLmNoPqRs');
     expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
-    expect(events).toEqual([{ kind: 'error-page', route: '*', status: 404, remote: 'host' }]);
+    expect(events).toEqual([{ kind: 'error-page', route: '*', status: 404, remote: 'host', build: 'host-b7' }]);
   });
 
   it('reports a malformed id by its route pattern, never the path', async () => {
     const events = await renderWith('/gifts/not-an-id');
     expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
-    expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts' }]);
+    expect(events).toEqual([
+      { kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts', build: 'g-41' },
+    ]);
   });
 
   it('reports a remote that could not be loaded as its route’s 500, leaving the load itself to the loader', async () => {
@@ -74,7 +76,9 @@ describe('error page events', () => {
       load: () => Promise.reject(new Error('[ Federation Runtime ]: RUNTIME-008 Failed to load script resources.')),
     });
     expect(screen.getByRole('heading', { name: 'This part of the site is unavailable right now' })).toBeInTheDocument();
-    expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 500, remote: 'gifts' }]);
+    expect(events).toEqual([
+      { kind: 'error-page', route: '/gifts/:giftId', status: 500, remote: 'gifts', build: 'g-41' },
+    ]);
   });
 
   it('reports a page that threw while rendering as its remote’s failed render, and the error page', async () => {
@@ -82,7 +86,7 @@ describe('error page events', () => {
     expect(screen.getByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
     expect(events).toEqual([
       { kind: 'load', remote: 'gifts', build: 'g-41', phase: 'render', outcome: 'failed', ms: 0 },
-      { kind: 'error-page', route: '/game', status: 500, remote: 'gifts' },
+      { kind: 'error-page', route: '/game', status: 500, remote: 'gifts', build: 'g-41' },
     ]);
   });
 
@@ -90,7 +94,9 @@ describe('error page events', () => {
     const notFound = Object.assign(new Error('This gift does not exist'), { statusCode: 404 });
     const events = await renderWith(`/gifts/${GIFT_ID}`, { load: throwing(notFound) });
     expect(screen.getByText('This gift does not exist')).toBeInTheDocument();
-    expect(events).toEqual([{ kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts' }]);
+    expect(events).toEqual([
+      { kind: 'error-page', route: '/gifts/:giftId', status: 404, remote: 'gifts', build: 'g-41' },
+    ]);
   });
 });
 
@@ -113,7 +119,7 @@ describe('chunk failures while a page renders', () => {
     expect(events).toHaveLength(2);
     expect(events).toEqual(
       expect.arrayContaining([
-        { kind: 'error-page', route: '/game', status: 500, remote: 'gifts' },
+        { kind: 'error-page', route: '/game', status: 500, remote: 'gifts', build: 'g-41' },
         { kind: 'load', remote: 'content', build: 'c-3', phase: 'chunk', outcome: 'failed', ms: 0 },
       ]),
     );

@@ -1,6 +1,7 @@
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { createRemoteLoader, type FederationRuntime } from './remote-loader';
+import { SESSION_BUILDS_MS } from './session-builds';
 
 const config = parseRuntimeConfig({
   // Each remote's server on this machine, at its port.
@@ -61,7 +62,7 @@ describe('remote loader', () => {
     expect(runtime.loadRemote).toHaveBeenCalledTimes(2);
     expect(runtime.loadRemote).toHaveBeenCalledWith('gifts/GamePage');
     expect(onRemoteLoaded).toHaveBeenCalledTimes(1);
-    expect(onRemoteLoaded).toHaveBeenCalledWith('gifts', 'http://localhost:3001/mf-manifest.json');
+    expect(onRemoteLoaded).toHaveBeenCalledWith('gifts', 'http://localhost:3001/mf-manifest.json', undefined);
   });
 
   it('retries a failed download before giving up, and not a broken module', async () => {
@@ -256,5 +257,154 @@ describe('remote loader', () => {
     expect(runtime.loadRemote).toHaveBeenCalledTimes(4);
     expect(onLoadEnd).toHaveBeenCalledTimes(1);
     expect(onLoadEnd).toHaveBeenCalledWith(expect.objectContaining({ ok: true, retried: false }));
+  });
+});
+
+describe('last known good', () => {
+  const CURRENT = 'http://localhost:3001/builds/c2/mf-manifest.json';
+  const FALLBACK = 'http://localhost:3001/builds/s1/mf-manifest.json';
+  const withFallback = parseRuntimeConfig({
+    remotes: { ...everyRemote(), gifts: CURRENT },
+    remoteBuilds: { gifts: 'c2' },
+    remoteFallbacks: { gifts: FALLBACK },
+    apiBaseUrl: 'http://localhost:3004',
+    remoteTimeoutMs: 5_000,
+  });
+  const chunkGone = () =>
+    Object.assign(new Error('Loading chunk 7 failed.\n(missing: http://localhost:3001/builds/c2/7.js)'), {
+      name: 'ChunkLoadError',
+    });
+  const lastKnownGood = () => import('./last-known-good');
+
+  /** A runtime whose remote `gifts` loads only from the fallback's manifest. */
+  function runtimeWithBrokenBuild(fallbackLoads: (id: string) => Promise<unknown> = async () => ({ default: Page })) {
+    let entry = CURRENT;
+    const runtime = fakeRuntime((id) => (entry === FALLBACK ? fallbackLoads(id) : Promise.reject(chunkGone())));
+    runtime.registerRemotes.mockImplementation((remotes: { name: string; entry: string }[]) => {
+      entry = remotes.find(({ name }) => name === 'gifts')?.entry ?? entry;
+    });
+    return runtime;
+  }
+
+  afterEach(() => sessionStorage.clear());
+
+  it("loads the fallback build after the retries, reports the switch, and the remote's later loads use it", async () => {
+    const runtime = runtimeWithBrokenBuild();
+    const onFallback = jest.fn();
+    const onRemoteLoaded = jest.fn();
+    const loader = createRemoteLoader({
+      config: withFallback,
+      runtime,
+      log: jest.fn(),
+      retryDelaysMs: [1, 1],
+      onFallback,
+      onRemoteLoaded,
+      lastKnownGood,
+    });
+
+    await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
+
+    expect(runtime.registerRemotes).toHaveBeenLastCalledWith([{ name: 'gifts', entry: FALLBACK }], { force: true });
+    // Three attempts of the broken build, one of the fallback.
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(4);
+    expect(onFallback).toHaveBeenCalledWith({ remote: 'gifts', id: 'gifts/GamePage', error: chunkGone(), to: 's1' });
+    expect(onRemoteLoaded).toHaveBeenCalledWith('gifts', FALLBACK, 's1');
+    await expect(loader.load('gifts', 'GiftPage')).resolves.toBe(Page);
+    expect(runtime.loadRemote).toHaveBeenCalledTimes(5);
+    expect(runtime.registerRemotes).toHaveBeenCalledTimes(2);
+    expect(onFallback).toHaveBeenCalledTimes(1);
+  });
+
+  it('switches once when several loads of the remote fail together', async () => {
+    const runtime = runtimeWithBrokenBuild();
+    const loader = createRemoteLoader({
+      config: withFallback,
+      runtime,
+      log: jest.fn(),
+      retryDelaysMs: [],
+      lastKnownGood,
+    });
+    await expect(Promise.all([loader.load('gifts', 'GamePage'), loader.load('gifts', 'GiftPage')])).resolves.toEqual([
+      Page,
+      Page,
+    ]);
+    expect(runtime.registerRemotes).toHaveBeenCalledTimes(2);
+  });
+
+  it('goes on as before when the fallback fails too: the failure reaches the route, with no second switch', async () => {
+    const runtime = runtimeWithBrokenBuild(() => Promise.reject(chunkGone()));
+    const onLoadEnd = jest.fn();
+    const loader = createRemoteLoader({
+      config: withFallback,
+      runtime,
+      log: jest.fn(),
+      retryDelaysMs: [1],
+      onLoadEnd,
+      lastKnownGood,
+    });
+    await expect(loader.load('gifts', 'GamePage')).rejects.toMatchObject({ name: 'ChunkLoadError' });
+    await expect(loader.load('gifts', 'GamePage')).rejects.toMatchObject({ name: 'ChunkLoadError' });
+    expect(runtime.registerRemotes).toHaveBeenCalledTimes(2);
+    expect(onLoadEnd).toHaveBeenCalledWith(expect.objectContaining({ ok: false, id: 'gifts/GamePage' }));
+  });
+
+  it('does not fall back after a timeout, a broken module, or without a fallback', async () => {
+    const broken = runtimeWithBrokenBuild();
+    broken.loadRemote.mockImplementation(() => Promise.reject(new TypeError('x is not a function')));
+    const loader = createRemoteLoader({ config: withFallback, runtime: broken, retryDelaysMs: [], lastKnownGood });
+    await expect(loader.load('gifts', 'GamePage')).rejects.toThrow(TypeError);
+
+    const plain = runtimeWithBrokenBuild();
+    const noFallback = createRemoteLoader({ config, runtime: plain, log: jest.fn(), retryDelaysMs: [], lastKnownGood });
+    await expect(noFallback.load('gifts', 'GamePage')).rejects.toMatchObject({ name: 'ChunkLoadError' });
+
+    jest.useFakeTimers();
+    try {
+      const hanging = runtimeWithBrokenBuild();
+      hanging.loadRemote.mockImplementation(() => new Promise(() => undefined));
+      const slow = createRemoteLoader({ config: withFallback, runtime: hanging, lastKnownGood });
+      const loading = slow.load('gifts', 'GamePage');
+      const assertion = expect(loading).rejects.toMatchObject({ name: 'RemoteTimeoutError' });
+      await jest.advanceTimersByTimeAsync(5_000);
+      await assertion;
+    } finally {
+      jest.useRealTimers();
+    }
+    for (const runtime of [broken, plain]) expect(runtime.registerRemotes).toHaveBeenCalledTimes(1);
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('a page that starts with a build this tab found broken loads the fallback at once, until the mark expires', async () => {
+    const runtime = runtimeWithBrokenBuild();
+    const first = createRemoteLoader({
+      config: withFallback,
+      runtime,
+      log: jest.fn(),
+      retryDelaysMs: [],
+      lastKnownGood,
+    });
+    await first.load('gifts', 'GamePage');
+
+    const next = runtimeWithBrokenBuild();
+    const onRemoteLoaded = jest.fn();
+    const nextPage = createRemoteLoader({ config: withFallback, runtime: next, onRemoteLoaded, lastKnownGood });
+    expect(next.registerRemotes).toHaveBeenCalledWith(expect.arrayContaining([{ name: 'gifts', entry: FALLBACK }]));
+    await expect(nextPage.load('gifts', 'GamePage')).resolves.toBe(Page);
+    expect(next.loadRemote).toHaveBeenCalledTimes(1);
+    expect(onRemoteLoaded).toHaveBeenCalledWith('gifts', FALLBACK, 's1');
+
+    // Another build assigned to the page (the next canary) is not the broken one.
+    const other = fakeRuntime(async () => ({ default: Page }));
+    createRemoteLoader({ config: { ...withFallback, remoteBuilds: { gifts: 'c3' } }, runtime: other });
+    expect(other.registerRemotes).toHaveBeenCalledWith(expect.arrayContaining([{ name: 'gifts', entry: CURRENT }]));
+
+    jest.useFakeTimers({ now: Date.now() + SESSION_BUILDS_MS + 1 });
+    try {
+      const later = fakeRuntime(async () => ({ default: Page }));
+      createRemoteLoader({ config: withFallback, runtime: later });
+      expect(later.registerRemotes).toHaveBeenCalledWith(expect.arrayContaining([{ name: 'gifts', entry: CURRENT }]));
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

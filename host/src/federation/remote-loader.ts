@@ -2,11 +2,20 @@
  * Loads exposed pages from the remotes named in the runtime configuration, on demand. A remote
  * is fetched only when a route (or a prefetch) needs it; failures are not cached, so a retry
  * really tries again.
+ *
+ * Last known good: when a remote's build cannot be loaded after the retries (its files gone, a
+ * file refused for its integrity, its server failing; not a timeout) and the configuration names
+ * a fallback build for it (`remoteFallbacks`), the remote is switched to that build
+ * (last-known-good.ts) and the load tried again from it, checked against the fallback manifest's
+ * own integrity; the remote's later loads come from it too. The tab remembers the failed build
+ * for a while (session-builds.ts): a page that starts with it loads the fallback at once.
  */
 import type { ComponentType } from 'react';
 import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
+import type { switchToFallback } from './last-known-good';
 import { isLoadFailure, RemoteTimeoutError } from './load-errors';
+import { brokenBuild, buildOfManifestUrl, sessionStore } from './session-builds';
 
 /**
  * A failed download is tried again after these pauses before the caller (and so the reload
@@ -46,6 +55,17 @@ export interface RemoteLoader {
   reset(remote: RemoteName): void;
 }
 
+/** A remote switched to its fallback build after its own failed (`remoteFallbacks`). */
+export interface FallbackEnd {
+  remote: RemoteName;
+  /** The load whose failure made the switch, as the runtime names it: `gifts/GamePage`. */
+  id: string;
+  /** Why the remote's build could not be loaded. */
+  error: unknown;
+  /** The build switched to, as its manifest URL names it (`builds/{id}/`); undefined when it names none. */
+  to: string | undefined;
+}
+
 /**
  * How one `load()` ended (not a module already loaded or loading), for telemetry. A load that
  * finds an early one (`warm`) under way or done reports it, timed from its own call.
@@ -68,8 +88,17 @@ export interface RemoteLoaderOptions {
   runtime: FederationRuntime;
   /** Pauses before retrying a failed download; tests pass shorter ones. */
   retryDelaysMs?: readonly number[];
-  /** Called once per remote after its first successful load. */
-  onRemoteLoaded?: (remote: RemoteName, entryUrl: string) => void;
+  /**
+   * Called once per remote after its first successful load, and again after its first load
+   * from a fallback: its manifest and, when the configuration or the fallback's URL says, its build.
+   */
+  onRemoteLoaded?: (remote: RemoteName, entryUrl: string, build: string | undefined) => void;
+  /** Told when a remote is switched to its fallback build, before the fallback is fetched. */
+  onFallback?: (fallback: FallbackEnd) => void;
+  /** Where the tab's broken builds are remembered; sessionStorage unless a test gives its own. */
+  storage?: () => Storage | undefined;
+  /** The switch to a fallback, its own chunk unless a test gives it at once. */
+  lastKnownGood?: () => Promise<{ switchToFallback: typeof switchToFallback }>;
   log?: (message: string, error: unknown) => void;
   /** Told how each load ended. */
   onLoadEnd?: (end: LoadEnd) => void;
@@ -82,6 +111,8 @@ export interface RemoteLoaderOptions {
 /** A page's load: `claimedAt` once a `load()` asked for it (an early one, `warm`, has none yet). */
 interface Loading {
   promise: Promise<ComponentType>;
+  /** The manifest the remote was registered with when the load started. */
+  entry: string;
   claimedAt?: number;
   retried: boolean;
   /** It has ended with the page's component. */
@@ -127,8 +158,23 @@ function pageComponent(module: unknown, id: string): ComponentType {
 export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   const { config, runtime } = options;
   const log = options.log ?? ((message, error) => console.warn(message, error));
-  const entries = Object.entries(config.remotes).map(([name, entry]) => ({ name, entry }));
-  runtime.registerRemotes(entries);
+  const storage = options.storage ?? sessionStore;
+  const lastKnownGood =
+    options.lastKnownGood ?? (() => import(/* webpackChunkName: "last-known-good" */ './last-known-good'));
+  const fallbacks = config.remoteFallbacks ?? {};
+  /** The manifest each remote is loaded from now, and the build it names (when known). */
+  const current = new Map<RemoteName, { entry: string; build: string | undefined }>();
+  for (const [name, entry] of Object.entries(config.remotes) as [RemoteName, string][]) {
+    const assigned = config.remoteBuilds?.[name];
+    const fallback = fallbacks[name];
+    // A build this tab found broken lately: straight to its fallback.
+    const broken = fallback && assigned !== undefined && brokenBuild(storage, name, Date.now()) === assigned;
+    current.set(name, broken ? { entry: fallback, build: buildOfManifestUrl(fallback) } : { entry, build: assigned });
+  }
+  const entryOf = (remote: RemoteName) => current.get(remote)?.entry ?? config.remotes[remote];
+  runtime.registerRemotes([...current].map(([name, { entry }]) => ({ name, entry })));
+  /** The switches to a fallback under way or done, by remote. */
+  const switches = new Map<RemoteName, Promise<void>>();
 
   const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const now = options.now ?? (() => performance.now());
@@ -173,7 +219,48 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       () => undefined,
     );
   }
-  const loaded = new Set<RemoteName>();
+  /** The manifest each remote was last loaded from. */
+  const loaded = new Map<RemoteName, string>();
+
+  /** Forgets what the page fetched or loaded of a remote (not the loads under way), so its next load starts anew. */
+  function forget(remote: RemoteName): void {
+    for (const [id, loading] of modules) if (id.startsWith(`${remote}/`) && loading.ok) modules.delete(id);
+    for (const key of [...warming]) if (key.startsWith(`${remote}/`)) warming.delete(key);
+    for (const key of [...prefetched.keys()])
+      if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
+  }
+
+  /**
+   * The fallback manifest a failed load of `remote` should be tried again from, if any: after a
+   * failure to download (not a timeout: the visitor has waited enough), when the load did not
+   * come from the fallback already.
+   */
+  function fallbackFor(remote: RemoteName, loading: Pick<Loading, 'entry'>, error: unknown): string | undefined {
+    const fallback = fallbacks[remote];
+    if (!fallback || loading.entry === fallback || isTimeout(error) || !isLoadFailure(error)) return undefined;
+    return fallback;
+  }
+
+  /** Switches `remote` to its fallback once, whichever of its failed loads asks first. */
+  function switchTo(remote: RemoteName, fallback: string, id: string, error: unknown): Promise<void> {
+    let switching = switches.get(remote);
+    if (!switching) {
+      switching = lastKnownGood().then(({ switchToFallback }) => {
+        const to = buildOfManifestUrl(fallback);
+        log(`The ${remote} remote's build could not be loaded; loading its last known good build.`, error);
+        // Told before the fallback's manifest is read: the telemetry still knows the failed build as the remote's.
+        options.onFallback?.({ remote, id, error, to });
+        forget(remote);
+        const broken = current.get(remote)?.build;
+        switchToFallback({ runtime, remote, manifestUrl: fallback, broken, storage, now: Date.now() });
+        current.set(remote, { entry: fallback, build: to });
+      });
+      switches.set(remote, switching);
+      // Its code could not be fetched: the load fails as it would have, and a later one may try again.
+      switching.catch(() => switches.delete(remote));
+    }
+    return switching;
+  }
 
   function report(remote: RemoteName, id: string, loading: Loading, failure?: { error: unknown }): void {
     const ms = now() - (loading.claimedAt ?? now());
@@ -182,20 +269,30 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
 
   /** Starts a page's load; `claimed` unless it is an early one (`warm`). */
   function start(remote: RemoteName, module: string, id: string, claimed: boolean): Loading {
-    const state: Omit<Loading, 'promise'> = { retried: false };
+    const state: Omit<Loading, 'promise'> = { retried: false, entry: entryOf(remote) };
     if (claimed) state.claimedAt = now();
+    const attempt = () =>
+      loadWithRetries(remote, module, id, (error) => {
+        state.retried = true;
+        if (state.claimedAt !== undefined) options.onLoadRetry?.(error);
+      });
     const promise = prefetchesOf(remote)
-      .then(() =>
-        loadWithRetries(remote, module, id, (error) => {
-          state.retried = true;
-          if (state.claimedAt !== undefined) options.onLoadRetry?.(error);
-        }),
-      )
+      .then(attempt)
+      .catch(async (error: unknown) => {
+        const fallback = fallbackFor(remote, state, error);
+        if (!fallback) throw error;
+        await switchTo(remote, fallback, id, error).catch(() => Promise.reject(error));
+        // A load of the fallback build, with retries of its own.
+        state.entry = fallback;
+        state.retried = false;
+        return attempt();
+      })
       .then((exports) => {
         const component = pageComponent(exports, id);
-        if (!loaded.has(remote)) {
-          loaded.add(remote);
-          options.onRemoteLoaded?.(remote, config.remotes[remote]);
+        // The remote's first load from the manifest it is loaded from now.
+        if (state.entry === entryOf(remote) && loaded.get(remote) !== state.entry) {
+          loaded.set(remote, state.entry);
+          options.onRemoteLoaded?.(remote, state.entry, current.get(remote)?.build);
         }
         return component;
       });
@@ -260,10 +357,8 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
 
     reset(remote) {
       for (const id of [...modules.keys()]) if (id.startsWith(`${remote}/`)) modules.delete(id);
-      for (const key of [...warming]) if (key.startsWith(`${remote}/`)) warming.delete(key);
-      for (const key of [...prefetched.keys()])
-        if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
-      runtime.registerRemotes([{ name: remote, entry: config.remotes[remote] }], { force: true });
+      forget(remote);
+      runtime.registerRemotes([{ name: remote, entry: entryOf(remote) }], { force: true });
     },
   };
 }

@@ -1,13 +1,14 @@
 /**
  * What the host's code reports, as telemetry events: each remote load's end (from the remote
- * loader), the reload guard's reloads, the error pages shown, a remote's page failing to render
- * and the chunks a page fails to download while it renders. Every label is a known value: a part
- * (a remote of the registry, or the host), a build id a manifest gave, a route pattern.
+ * loader), a remote's switch to its last known good build, the reload guard's reloads, the error
+ * pages shown (with the build of the route's part), a remote's page failing to render and the
+ * chunks a page fails to download while it renders. Every label is a known value: a part (a
+ * remote of the registry, or the host), a build id a manifest gave, a route pattern.
  */
 import type { RemoteName } from 'shared/remotes';
 import type { LoadEvent, TelemetryEvent } from 'shared/telemetry';
-import { HOST_PART, type LoadPhase } from 'shared/telemetry-values';
-import type { LoadEnd } from '../federation/remote-loader';
+import { HOST_PART, UNKNOWN_BUILD, type LoadPhase } from 'shared/telemetry-values';
+import type { FallbackEnd, LoadEnd } from '../federation/remote-loader';
 import type { refusedForIntegrity } from './integrity-check';
 import { classifyFailure, type ClassifiedFailure } from './load-outcome';
 import type { LoadPhases } from './load-phases';
@@ -19,6 +20,11 @@ export interface PageTelemetry {
   loadEnded(end: LoadEnd): void;
   /** An attempt of a load failed and will be tried again. */
   loadRetried(error: unknown): void;
+  /**
+   * A remote's build failed after the retries and the page switches to its fallback: the failed
+   * load, as a load of the failed build, and the switch. Told before the fallback's manifest is read.
+   */
+  fellBack(fallback: FallbackEnd): void;
   /** The reload guard reloads the page to `path`. */
   reloaded(path: string): void;
   /** An error page is shown on `pathname`: its status and the part whose page it replaces. */
@@ -96,14 +102,20 @@ export function createPageTelemetry({
     loadRetried(error) {
       diagnose(classifyFailure(error, 'entry').script);
     },
+    fellBack({ remote, id, error, to }) {
+      const from = builds.buildOf(remote);
+      failure(remote, from, 0, error, phases.phaseOf(id));
+      record({ kind: 'fallback', remote, from, to: to ?? UNKNOWN_BUILD });
+    },
     reloaded(path) {
       const pathname = path.split(/[?#]/)[0] ?? path;
       const part = routePartOf(pathname);
       record({ kind: 'reload', route: routeOf(pathname), remote: part, build: builds.buildOf(part) });
     },
     errorPage(pathname, status, part) {
+      const remote = part ?? HOST_PART;
       if (status >= 400 && status < 600)
-        record({ kind: 'error-page', route: routeOf(pathname), status, remote: part ?? HOST_PART });
+        record({ kind: 'error-page', route: routeOf(pathname), status, remote, build: builds.buildOf(remote) });
     },
     renderFailed(remote) {
       recordLoad(remote, builds.buildOf(remote), 0, { phase: 'render', outcome: 'failed' });

@@ -48,7 +48,10 @@ describe('startTelemetry', () => {
     expect(sent).toEqual([
       {
         url: 'https://api.example.com/api/telemetry',
-        batch: { host: HOST_BUILD, events: [{ kind: 'error-page', route: '*', status: 404, remote: 'host' }] },
+        batch: {
+          host: HOST_BUILD,
+          events: [{ kind: 'error-page', route: '*', status: 404, remote: 'host', build: HOST_BUILD }],
+        },
       },
     ]);
   });

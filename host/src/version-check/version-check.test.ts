@@ -145,3 +145,101 @@ describe('remoteLatestUrl', () => {
     expect(remoteLatestUrl('https://x.example/remoteEntry.js')).toBe('https://x.example/builds/latest.json');
   });
 });
+
+describe("the visitor's own builds (buildsUrl)", () => {
+  const BUILDS_URL = '/remote-builds.json';
+
+  /** A page the host's server told it runs gifts c2; `/remote-builds.json` answers `builds`. */
+  function visitor(builds: Record<string, string>, storage: Storage = sessionStorage) {
+    const { answers, requests, log } = setup();
+    let told = builds;
+    const deps: VersionCheckDeps = {
+      fetch: (async (input: RequestInfo | URL) => {
+        const url = String(input);
+        requests.push(url);
+        if (url.startsWith(`${BUILDS_URL}?`)) return Response.json({ builds: told });
+        const answer = answers.get(url.split('?')[0] ?? url);
+        return typeof answer === 'string'
+          ? Response.json({ id: answer, timestamp: 1 })
+          : new Response('', { status: 404 });
+      }) as typeof fetch,
+      now: () => Date.now(),
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      connection: () => undefined,
+      log,
+    };
+    const check = createVersionCheck({
+      buildId: BUILD_ID,
+      intervalMs: HOUR,
+      deps,
+      buildsUrl: BUILDS_URL,
+      storage: () => storage,
+    });
+    return { check, requests, log, answers, tell: (next: Record<string, string>) => (told = next) };
+  }
+
+  afterEach(() => sessionStorage.clear());
+
+  it("asks the host's server once per poll instead of each remote's latest.json, and is stale when a loaded remote's build differs", async () => {
+    const { check, requests, tell } = visitor({ gifts: 'c2', content: 'k1' });
+    await check.trackRemote('gifts', 'http://localhost:3001/builds/c2/mf-manifest.json', 'c2');
+    await check.trackRemote('content', 'http://localhost:3003/mf-manifest.json', 'k1');
+    await check.poll();
+    expect(check.isStale()).toBe(false);
+    expect(requests.map((url) => url.split('?')[0])).toEqual(['/_app/builds/latest.json', BUILDS_URL]);
+
+    // The canary was aborted: this visitor gets the stable build now.
+    tell({ gifts: 's1', content: 'k1' });
+    await check.poll();
+    expect(check.isStale()).toBe(true);
+  });
+
+  it('follows the build the page runs after a fallback, and is not sent back to a build this tab found broken', async () => {
+    const { check, tell } = visitor({ gifts: 'c2' });
+    await check.trackRemote('gifts', 'http://localhost:3001/builds/c2/mf-manifest.json', 'c2');
+    // The page fell back from c2 to s1 and marked c2 broken (last-known-good.ts).
+    const { markBroken } = await import('../federation/last-known-good');
+    markBroken(() => sessionStorage, 'gifts', 'c2', Date.now());
+    await check.trackRemote('gifts', 'http://localhost:3001/builds/s1/mf-manifest.json', 's1');
+
+    // The host's server has not read the abort yet: it still names the broken canary.
+    await check.poll();
+    expect(check.isStale()).toBe(false);
+    tell({ gifts: 's1' });
+    await check.poll();
+    expect(check.isStale()).toBe(false);
+  });
+
+  it('asks for no second full load when the page it gave runs the same builds and is told the same', async () => {
+    const first = visitor({ gifts: 's1' });
+    await first.check.trackRemote('gifts', 'http://localhost:3001/builds/c2/mf-manifest.json', 'c2');
+    await first.check.poll();
+    expect(first.check.isStale()).toBe(true);
+
+    // The full load gave c2 again (one of the host's servers had not read the abort).
+    const second = visitor({ gifts: 's1' });
+    await second.check.trackRemote('gifts', 'http://localhost:3001/builds/c2/mf-manifest.json', 'c2');
+    await second.check.poll();
+    expect(second.check.isStale()).toBe(false);
+    expect(second.log).toHaveBeenCalledWith(expect.stringContaining('gifts:c2>s1'));
+
+    // Another change is news again.
+    second.tell({ gifts: 's2' });
+    await second.check.poll();
+    expect(second.check.isStale()).toBe(true);
+  });
+
+  it("watches a remote the host's server named no build for by its latest.json", async () => {
+    const { check, requests, answers } = visitor({});
+    answers.set('http://localhost:3003/builds/latest.json', 'k1');
+    await check.trackRemote('content', 'http://localhost:3003/mf-manifest.json');
+    await check.poll();
+    expect(requests.map((url) => url.split('?')[0])).toEqual([
+      'http://localhost:3003/builds/latest.json',
+      '/_app/builds/latest.json',
+      'http://localhost:3003/builds/latest.json',
+    ]);
+    expect(check.isStale()).toBe(false);
+  });
+});

@@ -2,8 +2,18 @@
  * Notices new deployments. Shortly after start it fetches this build's meta file (warming the
  * cache; a failure is only logged), then polls the host's `latest.json` and that of every remote
  * it has loaded. Once any of them names another build, the next navigation is a full page load.
+ *
+ * A page the host's server told which build of each remote it runs (`remoteBuilds`) follows the
+ * visitor's own builds instead of the remotes' `latest.json`: each poll asks the host's server
+ * once (`buildsUrl`) which builds this visitor gets now, and the page is stale when a loaded
+ * remote's differs from the one it runs (its own, or its fallback's once it fell back). Not for
+ * a build this tab found broken (the server may still name it: no bounce back), and not twice for
+ * the same change: a full load that gave the page the same builds as before, told the same again,
+ * asks for no other (session-builds.ts).
  */
 import type { BuildInfo } from 'shared/build-info';
+import type { RemoteBuildsAnswer } from 'shared/deployment';
+import { brokenBuild, sessionStore, shouldReloadFor } from '../federation/session-builds';
 
 export const META_PREFETCH_DELAY_MS = 1000;
 export const HOST_BUILDS_PATH = '/_app/builds';
@@ -27,8 +37,11 @@ export interface VersionCheck {
   stop(): void;
   /** Checks now; resolves when every check has answered or failed. */
   poll(): Promise<void>;
-  /** Starts watching a remote's builds once it has been loaded. */
-  trackRemote(name: string, entryUrl: string): Promise<void>;
+  /**
+   * Starts watching a remote's builds once it has been loaded: with `build` (the one the page
+   * runs) and a `buildsUrl`, by asking the host's server; else by its `latest.json`.
+   */
+  trackRemote(name: string, entryUrl: string, build?: string): Promise<void>;
   /** True once a newer build of the host or of a loaded remote is known. */
   isStale(): boolean;
 }
@@ -37,6 +50,10 @@ export interface VersionCheckOptions {
   buildId: string;
   intervalMs: number;
   deps: VersionCheckDeps;
+  /** Where the host's server answers this visitor's builds (`/remote-builds.json`); none: each remote's latest.json. */
+  buildsUrl?: string;
+  /** What the tab remembers (session-builds.ts); sessionStorage unless a test gives its own. */
+  storage?: () => Storage | undefined;
 }
 
 export function isSlowConnection(connection: ConnectionInfo | undefined): boolean {
@@ -52,19 +69,50 @@ function isBuildInfo(value: unknown): value is BuildInfo {
   return typeof value === 'object' && value !== null && typeof (value as BuildInfo).id === 'string';
 }
 
-export function createVersionCheck({ buildId, intervalMs, deps }: VersionCheckOptions): VersionCheck {
+export function createVersionCheck({
+  buildId,
+  intervalMs,
+  deps,
+  buildsUrl,
+  storage = sessionStore,
+}: VersionCheckOptions): VersionCheck {
   const remotes = new Map<string, { url: string; id: string }>();
+  /** The remotes watched through `buildsUrl`: the build the page runs of each. */
+  const runningBuilds = new Map<string, string>();
   let stale = false;
   let timer: unknown;
   let running = false;
 
-  async function latestId(url: string): Promise<string> {
+  async function getJson(url: string): Promise<unknown> {
     const separator = url.includes('?') ? '&' : '?';
     const response = await deps.fetch(`${url}${separator}${deps.now()}`, { cache: 'no-store' });
     if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-    const body: unknown = await response.json();
+    return response.json();
+  }
+
+  async function latestId(url: string): Promise<string> {
+    const body = await getJson(url);
     if (!isBuildInfo(body)) throw new Error(`${url} is not a build file`);
     return body.id;
+  }
+
+  /** Asks the host's server which builds this visitor gets now; stale for a loaded remote's other build. */
+  async function checkBuilds(url: string): Promise<void> {
+    try {
+      const { builds } = ((await getJson(url)) ?? {}) as Partial<RemoteBuildsAnswer>;
+      const now = deps.now();
+      const changes = [...runningBuilds]
+        .filter(([name, runs]) => {
+          const told = builds?.[name];
+          return typeof told === 'string' && told !== runs && brokenBuild(storage, name, now) !== told;
+        })
+        .map(([name, runs]) => `${name}:${runs}>${builds?.[name]}`);
+      if (changes.length === 0) return;
+      if (shouldReloadFor(storage, changes.join(' '), now)) stale = true;
+      else deps.log(`A full load already gave this page the same builds (${changes.join(' ')}); not asking again`);
+    } catch (error) {
+      deps.log('Checking for new remote builds failed', error);
+    }
   }
 
   async function checkOne(url: string, knownId: string, what: string): Promise<void> {
@@ -111,10 +159,17 @@ export function createVersionCheck({ buildId, intervalMs, deps }: VersionCheckOp
       await Promise.all([
         checkOne(`${HOST_BUILDS_PATH}/latest.json`, buildId, 'host'),
         ...[...remotes].map(([name, remote]) => checkOne(remote.url, remote.id, `${name} remote`)),
+        buildsUrl && runningBuilds.size > 0 && !stale ? checkBuilds(buildsUrl) : undefined,
       ]);
     },
-    async trackRemote(name, entryUrl) {
-      if (remotes.has(name)) return;
+    async trackRemote(name, entryUrl, build) {
+      if (buildsUrl && build !== undefined) {
+        // Again after a fallback: the build the page runs now.
+        runningBuilds.set(name, build);
+        remotes.delete(name);
+        return;
+      }
+      if (remotes.has(name) || runningBuilds.has(name)) return;
       const url = remoteLatestUrl(entryUrl);
       try {
         remotes.set(name, { url, id: await latestId(url) });

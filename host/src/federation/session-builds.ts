@@ -1,0 +1,74 @@
+/**
+ * What this browser tab remembers about remote builds, in sessionStorage, each record for a
+ * while only (a few small keys, never growing):
+ *
+ * - the builds it found broken (`p-broken-builds`: remote -> `[build, expires]`): a page that
+ *   starts with a remote whose build is marked broken loads its fallback at once, and the version
+ *   check does not send the visitor back to it;
+ * - the last time the version check asked for a full load because the host's server named other
+ *   builds (`p-builds-told`: `[what the page ran -> what it was told, expires]`): a page that
+ *   still runs the same builds after that full load, and is told the same, does not ask again.
+ *
+ * Storage that cannot be read or written holds nothing: the page then behaves as without it.
+ */
+
+/** How long a record lasts: long enough to outlive a canary's abort, short enough to let a fixed build back. */
+export const SESSION_BUILDS_MS = 10 * 60_000;
+export const BROKEN_BUILDS_KEY = 'p-broken-builds';
+export const BUILDS_TOLD_KEY = 'p-builds-told';
+
+export type Expiring<T> = [value: T, expires: number];
+
+export function readKey(storage: () => Storage | undefined, key: string): unknown {
+  try {
+    return JSON.parse(storage()?.getItem(key) ?? 'null') as unknown;
+  } catch {
+    return null; // unreadable storage or a malformed record: none
+  }
+}
+
+export function writeKey(storage: () => Storage | undefined, key: string, value: unknown): void {
+  try {
+    storage()?.setItem(key, JSON.stringify(value));
+  } catch {
+    // Full or disabled storage: nothing is remembered, as without it.
+  }
+}
+
+export function live<T>(record: unknown, now: number): T | undefined {
+  const [value, expires] = Array.isArray(record) ? (record as Expiring<T>) : [];
+  return typeof expires === 'number' && expires > now ? value : undefined;
+}
+
+/** The build of `remote` this tab found broken lately, if any. */
+export function brokenBuild(storage: () => Storage | undefined, remote: string, now: number): string | undefined {
+  const marks = readKey(storage, BROKEN_BUILDS_KEY) as Record<string, unknown> | null;
+  const id = live<unknown>(marks?.[remote], now);
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Whether a page should ask for a full load for `change`, which names the builds it runs and
+ * those it was told to run (`gifts:c2>s1`): not when the page before it, in this tab, asked for
+ * the same change (the full load gave the same builds again). Remembers the change when it says yes.
+ */
+export function shouldReloadFor(storage: () => Storage | undefined, change: string, now: number): boolean {
+  if (live<unknown>(readKey(storage, BUILDS_TOLD_KEY), now) === change) return false;
+  writeKey(storage, BUILDS_TOLD_KEY, [change, now + SESSION_BUILDS_MS]);
+  return true;
+}
+
+/** sessionStorage, or none where the page may not use it. */
+export function sessionStore(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The build a manifest URL names: `…/builds/{id}/mf-manifest.json` (a build's own copy, decision 21). */
+export function buildOfManifestUrl(url: string): string | undefined {
+  const id = /\/builds\/([^/?#]+)\/mf-manifest\.json(?:[?#]|$)/.exec(url)?.[1];
+  return id === undefined ? undefined : decodeURIComponent(id);
+}
