@@ -212,7 +212,7 @@ test('built files: a year for content-hashed ones, revalidated otherwise, brotli
 test('a page comes from the host server with the runtime configuration naming the public origin', async () => {
   const page = await httpGetPage(`${topology.origin}/about`);
   expect(page.status).toBe(200);
-  expect(page.headers.get('cache-control')).toBe('no-cache');
+  expect(page.headers.get('cache-control')).toBe('private, no-cache');
   expect(page.body).toContain(`"apiBaseUrl":"${topology.origin}"`);
   expect(page.body).toContain(`${topology.origin}/remotes/content/mf-manifest.json`);
 });
