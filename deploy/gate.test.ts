@@ -204,6 +204,14 @@ describe('the gate before the browser', () => {
         [],
       ),
     ).toEqual(['2 React renderers registered, not one', 'LCP 5000 ms, over the budget of 4000 ms']);
+    expect(
+      pageProblems(
+        { status: 200, build: 'b', violations: [], renderers: 1, lcpMs: 100 },
+        { buildId: 'b', lcpBudgetMs: 4000 },
+        [],
+        ['boom', 'boom', 'boom'],
+      ),
+    ).toEqual(['uncaught exception: boom (3 times)']);
   });
 });
 

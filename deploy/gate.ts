@@ -254,7 +254,10 @@ export function pageProblems(
   if (findings.lcpMs === undefined) problems.push('no largest contentful paint was recorded');
   else if (findings.lcpMs > expected.lcpBudgetMs)
     problems.push(`LCP ${findings.lcpMs} ms, over the budget of ${expected.lcpBudgetMs} ms`);
-  return problems;
+  // A problem met several times (a chunk retried) is said once, with how often.
+  const counts = new Map<string, number>();
+  for (const problem of problems) counts.set(problem, (counts.get(problem) ?? 0) + 1);
+  return [...counts].map(([problem, count]) => (count > 1 ? `${problem} (${count} times)` : problem));
 }
 
 function screenshotName(path: string): string {
