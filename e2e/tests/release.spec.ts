@@ -1,0 +1,208 @@
+/**
+ * The release run with no person in the loop, on the production topology (nginx, the host's
+ * server, the deployed remotes, an API process on PostgreSQL) with Debian's Prometheus scraping
+ * the API's metrics listener every second. A team releases a build of the content remote whose
+ * pages throw for every visitor but not in the gate's browser (support/bad-builds.ts: a fault
+ * only real traffic meets): `npm run release -w remote-content` stages it, the gate passes it,
+ * the canary starts at 50 %, and Prometheus soon shows the canary's loads failing where the
+ * stable build's succeed. The run aborts it by itself within two analysis intervals, saying why
+ * with the figures; every visitor (a few browser contexts browsing in a loop, cohorts chosen so
+ * that some get the canary) then runs the stable build, and a gift a visitor won before the
+ * release is still theirs. The test prints how long the bad canary reached visitors: from its
+ * start to the first stable page of the last of its visitors.
+ */
+import { join } from 'node:path';
+import type { BrowserContext } from '@playwright/test';
+import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
+import { npmCommand, variantBuild } from '../support/bad-builds';
+import { openSession, type BrowserSession } from '../support/browser';
+import { expect, test } from '../support/fixtures';
+import { CONTENT_DIST, readLatest } from '../support/redeploy';
+import { LOG_DIR, TMP_DIR } from '../support/test-env';
+import { startTopology, type Topology } from '../support/topology';
+
+// The topology is servers of its own, on ports of the worker's block: none of the suite's.
+test.use({ serverOptions: { only: [] } });
+
+const KEY = 'release-spec-preview-key-for-tests-only-0123456789';
+const CONFIG_ELEMENT_ID = 'gift-box-config';
+const COHORT_COOKIE = 'gb_cohort';
+/** Each analysis waits this long: short, so the test stays lean. */
+const INTERVAL_S = 12;
+/** Visitors whose cohort gets the canary at 50 %, and visitors whose cohort keeps the stable build. */
+const CANARY_VISITORS = 3;
+const STABLE_VISITORS = 1;
+const PAGES = ['/about', '/', '/terms'];
+
+let topology: Topology;
+let prometheus: RunningPrometheus;
+const sessions: BrowserSession[] = [];
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  topology = await startTopology({ apiCount: 1, hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY } });
+  prometheus = await startPrometheus({ jobs: [{ job: 'api', targets: topology.apis.map((api) => api.metrics) }] });
+  // Every target scraped before a visitor comes: a series a batch creates is then counted whole.
+  await prometheus.waitForTargetsUp(30_000);
+});
+
+test.afterAll(async () => {
+  await Promise.all(sessions.map((session) => session.close()));
+  await prometheus?.stop();
+  await topology?.stop();
+});
+
+/** FNV-1a, 32 bits, as shared/deployment's canaryBucket hashes a cohort (browser tests import no source). */
+function bucket(cohort: number, remote: string, canaryId: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${cohort}:${remote}:${canaryId}`) {
+    hash ^= char.charCodeAt(0);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return (hash >>> 0) % 100;
+}
+
+/** Cohorts whose bucket for this canary is under 50 (`canary`) or not. */
+function cohorts(canaryId: string, canary: boolean, count: number): number[] {
+  const found: number[] = [];
+  for (let cohort = 0; found.length < count; cohort += 1) {
+    if (bucket(cohort, 'content', canaryId) < 50 === canary) found.push(cohort);
+  }
+  return found;
+}
+
+/** A page a visitor was shown: when it was loaded, and the content build its configuration names. */
+interface Shown {
+  at: number;
+  build: string | undefined;
+}
+
+async function contentBuildOf(context: BrowserContext, path: string): Promise<Shown> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(path);
+  const at = Date.now();
+  // The page settles: its remote loaded, or failed, retried and fell back; its telemetry then goes as it is left.
+  await page.waitForLoadState('networkidle');
+  const text = await page.locator(`#${CONFIG_ELEMENT_ID}`).textContent();
+  const config = JSON.parse(text ?? '{}') as { remoteBuilds?: Record<string, string> };
+  return { at, build: config.remoteBuilds?.content };
+}
+
+/** A visitor browsing the content pages until `until()` says stop; gives every page they were shown. */
+async function browse(context: BrowserContext, until: (shown: Shown[]) => boolean): Promise<Shown[]> {
+  const shown: Shown[] = [];
+  for (let index = 0; !until(shown); index += 1)
+    shown.push(await contentBuildOf(context, PAGES[index % PAGES.length] ?? '/'));
+  return shown;
+}
+
+/** A visitor who plays the game and wins a gift: the gift page's path. */
+async function winAGift(context: BrowserContext): Promise<string> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto('/game');
+  await page.getByRole('button', { name: 'Box 2' }).click();
+  await page.getByRole('heading', { name: 'You won!' }).waitFor();
+  await page.getByRole('link', { name: 'Open your gift' }).click();
+  await page.waitForURL(/\/gifts\/[A-Za-z0-9_-]{24}$/);
+  await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
+  return new URL(page.url()).pathname;
+}
+
+test('a canary whose pages throw for its visitors is aborted by the release run within two analyses; every visitor then runs stable and keeps their gift', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const folder = topology.remoteFolder('content');
+  const stable = readLatest(folder).id;
+  const canaryId = `release-bad-${Date.now().toString(36)}`;
+  const dir = variantBuild(CONTENT_DIST, join(TMP_DIR, 'release-builds', 'bad'), canaryId, 'throws-for-visitors');
+
+  const visitors: BrowserContext[] = [];
+  for (const cohort of [...cohorts(canaryId, true, CANARY_VISITORS), ...cohorts(canaryId, false, STABLE_VISITORS)]) {
+    const session = await openSession(browser, { baseURL: topology.origin });
+    sessions.push(session);
+    await session.context.addCookies([{ name: COHORT_COOKIE, value: String(cohort), url: topology.origin }]);
+    visitors.push(session.context);
+  }
+  const winner = visitors[0];
+  if (!winner) throw new Error('no visitor');
+  const giftPath = await winAGift(winner);
+
+  // The team's release, while the visitors browse.
+  let canaryStartedAt: number | undefined;
+  let finished = false;
+  const release = npmCommand(
+    [
+      'run',
+      'release',
+      '-w',
+      'remote-content',
+      '--',
+      folder,
+      '--from',
+      dir,
+      '--host',
+      topology.origin,
+      '--prometheus',
+      prometheus.url,
+      '--steps',
+      '50,100',
+      '--interval',
+      `${INTERVAL_S}s`,
+      '--min-sample',
+      '5',
+      '--max-waits',
+      '2',
+      '--out',
+      join(TMP_DIR, 'release-builds', 'gate'),
+    ],
+    { PREVIEW_KEY: KEY },
+    join(LOG_DIR, 'release-spec-commands.log'),
+    (line) => {
+      if (line.includes(`release: canary ${canaryId} started at 50 %`)) canaryStartedAt ??= Date.now();
+    },
+  ).finally(() => {
+    finished = true;
+  });
+  // Each visitor browses until the run has ended and their page runs the stable build again.
+  const browsing = visitors.map((context) =>
+    browse(context, (shown) => finished && shown.length > 0 && shown.at(-1)?.build === stable),
+  );
+  const { code, output } = await release;
+  const pages = await Promise.all(browsing);
+
+  expect(output).toContain(`release: gate pass exposes`);
+  expect(output).toMatch(new RegExp(`release: canary ${canaryId} started at 50 %`));
+  const analyses = output.split('\n').filter((line) => /^release: step \d\/\d \(\d+ %\)/.test(line));
+  expect(analyses.length, output).toBeGreaterThanOrEqual(1);
+  expect(analyses.length, output).toBeLessThanOrEqual(2);
+  expect(analyses.at(-1)).toMatch(/: failing: (load-failure|error-page) ratio /);
+  expect(output).toMatch(/^ {2}canary release-bad-\S+: \d+ loads, \d+ failed/m);
+  expect(output).toContain(`release: canary ${canaryId} aborted: every visitor is back on build ${stable}`);
+  expect(code, output).toBe(1);
+  expect(readLatest(folder).id).toBe(stable);
+
+  // The canary's visitors met it, and every visitor ends on the stable build.
+  const canaryPages = pages.slice(0, CANARY_VISITORS);
+  for (const shown of canaryPages) expect(shown.map((page) => page.build)).toContain(canaryId);
+  for (const shown of pages) expect(shown.at(-1)?.build).toBe(stable);
+
+  // How long the bad canary reached visitors: from its start to the first stable page of each of
+  // its visitors after their last canary page; the longest of them.
+  const backOnStable = canaryPages.map((shown) => {
+    const last = shown.map((page) => page.build).lastIndexOf(canaryId);
+    return shown.slice(last + 1).find((page) => page.build === stable)?.at ?? Number.NaN;
+  });
+  const reachedMs = Math.max(...backOnStable) - (canaryStartedAt ?? Number.NaN);
+  const served = /the canary was served for ([\d.]+) s/.exec(output)?.[1];
+  console.log(
+    `[release] the bad canary reached visitors for ${(reachedMs / 1000).toFixed(1)} s ` +
+      `(served ${served} s by the release run, ${analyses.length} analysis of ${INTERVAL_S} s)`,
+  );
+  expect(Number.isFinite(reachedMs)).toBe(true);
+
+  // A gift won before the release is still the winner's.
+  const page = winner.pages()[0] ?? (await winner.newPage());
+  expect((await page.goto(giftPath))?.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: /^Your gift(:|$)/ })).toBeVisible();
+});
