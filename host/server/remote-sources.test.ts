@@ -11,6 +11,8 @@ interface FakeRemote {
   requests: string[];
   /** While set, requests are held unanswered. */
   hang: boolean;
+  /** While set, a HEAD request is refused (405), as some CDNs do. */
+  refuseHead?: boolean;
   server: Server;
   base: string;
 }
@@ -23,6 +25,11 @@ async function startRemote(): Promise<FakeRemote> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     remote.requests.push(path);
     if (remote.hang) return;
+    if (remote.refuseHead && req.method === 'HEAD') {
+      res.statusCode = 405;
+      res.end();
+      return;
+    }
     const body = remote.files.get(path);
     res.statusCode = body === undefined ? 404 : 200;
     res.end(body ?? 'Not found');
@@ -367,6 +374,15 @@ describe("reading a remote's deployment", () => {
     const said = log.filter((line) => line.includes('canary build b3 cannot be read'));
     expect(said).toHaveLength(1);
     expect(said[0]).toContain('every visitor gets the stable build b2');
+  });
+
+  it("looks at a fallback's copy with a GET where HEAD is refused", async () => {
+    const remote = await startRemote();
+    remote.refuseHead = true;
+    publishCanary(remote);
+    const sources = sourcesFor(remote);
+    await sources.refresh();
+    expect([...(sources.deployment('content')?.copies ?? [])].sort()).toEqual(['b1', 'b2']);
   });
 
   it('reads a pinned build from its copy when asked, keeps a few, and pins nothing with a build it cannot read', async () => {

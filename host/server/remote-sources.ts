@@ -357,16 +357,19 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   }
 
   /**
-   * Whether a build's own copy is there (its manifest answers a HEAD): true or false, or
-   * undefined when the remote did not say (down, 5xx), to be asked again at the next poll.
+   * Whether a build's own copy is there (its manifest answers a HEAD, or a GET where HEAD is not
+   * allowed): true or false, or undefined when the remote did not say (down, 5xx), to be asked
+   * again at the next poll.
    */
   async function hasCopy(root: string, id: string): Promise<boolean | undefined> {
+    const ask = (method: string) =>
+      fetchImpl(buildManifestUrl(root, id), { method, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
     try {
-      const response = await fetchImpl(buildManifestUrl(root, id), {
-        method: 'HEAD',
-        signal: AbortSignal.timeout(timeoutMs),
-        cache: 'no-store',
-      });
+      let response = await ask('HEAD');
+      if (response.status === 405 || response.status === 501) {
+        response = await ask('GET');
+        await response.arrayBuffer();
+      }
       if (response.ok) return true;
       return response.status === 404 || response.status === 410 ? false : undefined;
     } catch {
