@@ -2,7 +2,8 @@
  * @jest-environment node
  *
  * A Host header is the client's to choose: on the development default, where the configuration
- * follows the page's hostname, the host's server keeps a view and a page renderer per hostname.
+ * follows the page's hostname, the host's server keeps a view and a page renderer per hostname,
+ * and in each view a page per combination of the remotes' builds (here a canary's and stable).
  * However many hostnames ask, what it keeps stays bounded, and a Host header that names no valid
  * host is refused before anything is kept (bench/src/host-memory.ts measures the memory).
  */
@@ -11,7 +12,10 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { canaryBucket } from 'shared/deployment';
 import { createHostHandler, type HostHandler, MAX_VIEWS } from './host-handler';
+import { MAX_PAGES_PER_VIEW } from './page-cache';
+import type { RemoteDeployment, RemoteSnapshot } from './remote-sources';
 import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
@@ -32,11 +36,34 @@ interface Answer {
   body: string;
 }
 
-/** A page at `host` (fetch cannot set the Host header). */
-function get(host: string, path = `/gifts/${ID}`): Promise<Answer> {
+/** The gifts remote's build `id` at its default address. */
+function giftsBuild(id: string): RemoteSnapshot {
+  const remoteEntry = `http://localhost:3001/builds/${id}/remoteEntry.js`;
+  return {
+    buildId: id,
+    manifestUrl: `http://localhost:3001/builds/${id}/mf-manifest.json`,
+    remoteEntry,
+    exposes: new Map([['GiftPage', { scripts: [], sharedScripts: [] }]]),
+    integrity: new Map([[remoteEntry, 'sha384-abc']]),
+    prerendered: new Map(),
+  };
+}
+
+/** The gifts remote with a canary for half its visitors: each page is kept once per build. */
+const GIFTS: RemoteDeployment = {
+  state: { id: 'g1', timestamp: 1, canary: { id: 'g2', percent: 50, since: 1 } },
+  builds: new Map([
+    ['g1', giftsBuild('g1')],
+    ['g2', giftsBuild('g2')],
+  ]),
+  copies: new Set(['g1']),
+};
+
+/** A page at `host` (fetch cannot set the Host header), for a visitor of cohort `n`. */
+function get(host: string, path = `/gifts/${ID}`, cohort = 0): Promise<Answer> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const headers = { host, accept: 'text/html' };
+    const headers = { host, accept: 'text/html', cookie: `gb_cohort=${cohort % 10_000}` };
     const req = request({ agent, host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -64,6 +91,7 @@ beforeAll(async () => {
     root: join(tmp, 'dist'),
     config: runtimeConfigFromEnv({}),
     followed: defaultOrigins({}),
+    sources: { snapshot: () => undefined, deployment: (remote) => (remote === 'gifts' ? GIFTS : undefined) },
   });
   server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,7 +111,8 @@ it(`keeps at most ${MAX_VIEWS} views and page renderers, however many hostnames 
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < HOSTS) {
-        const { status } = await get(`${hostname(next++)}:3000`);
+        const n = next++;
+        const { status } = await get(`${hostname(n)}:3000`, `/gifts/${ID}`, n);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
     }),
@@ -91,11 +120,18 @@ it(`keeps at most ${MAX_VIEWS} views and page renderers, however many hostnames 
   expect([...statuses]).toEqual([[200, HOSTS]]);
   // The views of the most recent hostnames, and the default view (localhost).
   expect(handler.kept()).toMatchObject({ views: MAX_VIEWS + 1, renders: MAX_VIEWS });
+  // A page per build at most in each view: the gifts remote's stable build and its canary.
+  expect(handler.kept().pages).toBeLessThanOrEqual((MAX_VIEWS + 1) * 2);
+  expect(MAX_PAGES_PER_VIEW).toBeGreaterThanOrEqual(2);
 
-  // The pages are still the hostname's own: the last one asked, and one asked again afresh.
+  // The pages are still the hostname's own: the last one asked, and one asked again afresh; a
+  // canary's visitor gets its copy and the stable build's at the page's hostname too.
+  const canaryCohort = Array.from({ length: 100 }, (_, n) => n).find((n) => canaryBucket(n, 'gifts', 'g2') < 50);
   for (const n of [HOSTS - 1, 0]) {
-    const page = await get(`${hostname(n)}:3000`);
+    const page = await get(`${hostname(n)}:3000`, `/gifts/${ID}`, canaryCohort);
     expect(page.body).toContain(`"apiBaseUrl":"http://${hostname(n)}:3004"`);
+    expect(page.body).toContain(`"gifts":"http://${hostname(n)}:3001/builds/g2/mf-manifest.json"`);
+    expect(page.body).toContain(`"remoteFallbacks":{"gifts":"http://${hostname(n)}:3001/builds/g1/mf-manifest.json"}`);
   }
   expect(handler.kept()).toMatchObject({ views: MAX_VIEWS + 1, renders: MAX_VIEWS });
 }, 60_000);
