@@ -1,0 +1,241 @@
+/**
+ * @jest-environment node
+ *
+ * Staging, the deployment's state, pruning's limits and the lock, against real folders.
+ */
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deploy, runDeployCli, type CliIo } from './deploy';
+import { DEPLOY_LOCK_FILE, readDeployment, writeDeployment } from './deployment';
+import { rollback } from './rollback';
+import { listFiles, makeBuild, read, write } from './testing/remote-builds';
+
+let root: string;
+let target: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'deployment-test-'));
+  target = join(root, 'srv', 'gifts');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** Build bN in `{root}/dist-N`, built at N seconds. */
+function build(n: number): string {
+  return makeBuild(join(root, `dist-${n}`), `b${n}`, n * 1000, `text of build ${n}`);
+}
+
+const latest = () => JSON.parse(read(join(target, 'builds/latest.json'))) as Record<string, unknown>;
+const history = () => (JSON.parse(read(join(target, 'builds/history.json'))) as { ids: string[] }).ids;
+
+function snapshot(): Record<string, string> {
+  return Object.fromEntries(listFiles(target).map((file) => [file, read(join(target, file))]));
+}
+
+function cliIo(packageDir: string): CliIo & { output: () => string; errors: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    cwd: root,
+    packageDir,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    output: () => out.join('\n'),
+    errors: () => err.join('\n'),
+  };
+}
+
+describe('deploy --stage', () => {
+  it('writes only the build’s own copy and its meta file: latest.json, the root and the history are untouched', async () => {
+    await deploy({ source: build(1), target });
+    const before = snapshot();
+
+    const result = await deploy({ source: build(2), target, stage: true });
+
+    expect(result).toMatchObject({ buildId: 'b2', staged: true, replaced: [], removed: [] });
+    const after = snapshot();
+    const added = Object.keys(after).filter((file) => !(file in before));
+    expect(added.sort()).toEqual(
+      [
+        ...listFiles(join(root, 'dist-2'))
+          .filter((file) => file !== 'index.html')
+          .map((file) => `builds/b2/${file}`),
+      ]
+        .concat('builds/meta/b2.json')
+        .sort(),
+    );
+    for (const file of Object.keys(before)) expect(after[file]).toBe(before[file]);
+    expect(latest()).toEqual({ id: 'b1', timestamp: 1000 });
+    expect(history()).toEqual(['b1']);
+  });
+
+  it('prints how to pin the staged build and the next commands', async () => {
+    await deploy({ source: build(1), target });
+    const pkg = join(root, 'remote-gifts');
+    mkdirSync(pkg);
+    build(2);
+    const io = cliIo(pkg);
+
+    expect(await runDeployCli(['srv/gifts', '--stage', '--from', 'dist-2'], io)).toBe(0);
+
+    expect(io.errors()).toBe('');
+    expect(io.output()).toContain(`deploy: build b2 staged in ${target}: kept whole in builds/b2/`);
+    expect(io.output()).toContain('nothing visitors get has changed');
+    expect(io.output()).toContain('pin a host to it with …/builds/b2/mf-manifest.json');
+    expect(io.output()).toContain('npm run gate -w remote-gifts');
+    expect(io.output()).toContain(`npm run canary -w remote-gifts -- ${target} start b2 --percent 10`);
+    expect(io.output()).toContain(`npm run deploy -w remote-gifts -- ${target} --build b2`);
+  });
+
+  it('a staged build is made current later with --build, the build it replaces becoming previous', async () => {
+    await deploy({ source: build(1), target });
+    await deploy({ source: build(2), target, stage: true });
+    const io = cliIo(root);
+
+    expect(await runDeployCli([target, '--build', 'b2'], io)).toBe(0);
+
+    expect(io.output()).toContain(`deploy: build b2 published to ${target}`);
+    expect(latest()).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });
+    expect(read(join(target, 'remoteEntry.js'))).toBe(read(join(root, 'dist-2', 'remoteEntry.js')));
+    expect(history()).toEqual(['b2', 'b1']);
+  });
+
+  it('--build refuses an unknown build and one whose copy is not whole, changing nothing', async () => {
+    await deploy({ source: build(1), target });
+    await deploy({ source: build(2), target, stage: true });
+    rmSync(join(target, 'builds/b2/mf-manifest.json'));
+    const before = snapshot();
+
+    await expect(deploy({ target, buildId: 'b7' })).rejects.toThrow(
+      `build b7 was never deployed or staged in ${target} (there is no builds/meta/b7.json)`,
+    );
+    await expect(deploy({ target, buildId: 'b2' })).rejects.toThrow(
+      /build b2 cannot be made current: its copy .* is not whole \(.*missing: mf-manifest\.json/,
+    );
+    expect(snapshot()).toEqual(before);
+  });
+});
+
+describe('the deployment state', () => {
+  it('a deploy names the stable build it replaces as previous; the same build again keeps it', async () => {
+    await deploy({ source: build(1), target });
+    expect(latest()).toEqual({ id: 'b1', timestamp: 1000 });
+    await deploy({ source: build(2), target });
+    expect(latest()).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });
+    await deploy({ source: join(root, 'dist-2'), target });
+    expect(latest()).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });
+  });
+
+  it('a rollback names as previous the build a further plain rollback restores, when its copy is whole', async () => {
+    for (const n of [1, 2, 3]) await deploy({ source: build(n), target });
+    expect((await rollback({ target })).nextBack).toBe('b1');
+    expect(latest()).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });
+    // b1's copy gone: no build to fall back to.
+    await rollback({ target, buildId: 'b3' });
+    rmSync(join(target, 'builds/b1'), { recursive: true });
+    await rollback({ target });
+    expect(latest()).toEqual({ id: 'b2', timestamp: 2000 });
+  });
+
+  it('is written whole in one rename, keeping the fields a write does not change', async () => {
+    await deploy({ source: build(1), target });
+    write(join(target, 'builds/latest.json'), JSON.stringify({ ...latest(), region: 'eu' }));
+
+    const { state, changed } = await writeDeployment(target, {
+      previous: 'b0',
+      canary: { id: 'b2', percent: 5, since: 7 },
+    });
+
+    expect(changed).toBe(true);
+    expect(state).toEqual({ id: 'b1', timestamp: 1000, previous: 'b0', canary: { id: 'b2', percent: 5, since: 7 } });
+    expect(latest()).toEqual({ ...state, region: 'eu' });
+    expect(await writeDeployment(target, { canary: null })).toMatchObject({ changed: true });
+    expect(latest()).toEqual({ id: 'b1', timestamp: 1000, previous: 'b0', region: 'eu' });
+    expect(await writeDeployment(target, {})).toMatchObject({ changed: false });
+    expect(listFiles(join(target, 'builds')).filter((file) => file.includes('deploy-tmp'))).toEqual([]);
+    expect(await readDeployment(target)).toEqual({ id: 'b1', timestamp: 1000, previous: 'b0' });
+  });
+});
+
+describe('pruning', () => {
+  it('never removes the stable build, previous, or a staged build newer than the stable one', async () => {
+    for (const n of [1, 2, 3]) await deploy({ source: build(n), target });
+    await deploy({ source: build(9), target, stage: true });
+
+    const result = await deploy({ source: build(4), target, keepBuilds: 2 });
+
+    // b4 stable, b3 previous (and a plain rollback's target), b9 staged after it: kept. b1, b2 go.
+    expect(result.removed).toEqual(expect.arrayContaining(['190.b1.js', '190.b2.js']));
+    for (const id of ['b3', 'b4', 'b9']) expect(existsSync(join(target, `builds/${id}/remoteEntry.js`))).toBe(true);
+    expect(existsSync(join(target, 'builds/b1'))).toBe(false);
+  });
+
+  it('refuses a meta file that lists a path outside the folder, before removing anything', async () => {
+    for (const n of [1, 2, 3]) await deploy({ source: build(n), target });
+    const outside = join(root, 'srv', 'precious.txt');
+    writeFileSync(outside, 'not the deployment’s');
+    const metaPath = join(target, 'builds/meta/b1.json');
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { files: string[] };
+    writeFileSync(metaPath, JSON.stringify({ ...meta, files: [...meta.files, '../precious.txt'] }));
+    const before = snapshot();
+
+    await expect(deploy({ source: build(4), target, keepBuilds: 2 })).rejects.toThrow(
+      'builds/meta/b1.json lists a file outside',
+    );
+
+    expect(read(outside)).toBe('not the deployment’s');
+    expect(snapshot()).toEqual(before);
+  });
+
+  it('refuses to remove a file through a symbolic link that leads outside the folder', async () => {
+    for (const n of [1, 2, 3]) await deploy({ source: build(n), target });
+    const elsewhere = join(root, 'elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'about.json'), 'not the deployment’s');
+    rmSync(join(target, 'builds/b1/payload'), { recursive: true });
+    symlinkSync(elsewhere, join(target, 'builds/b1/payload'));
+
+    await expect(deploy({ source: build(4), target, keepBuilds: 2 })).rejects.toThrow('leads outside');
+    expect(read(join(elsewhere, 'about.json'))).toBe('not the deployment’s');
+  });
+});
+
+describe('the lock', () => {
+  it('is taken over from a run that died, whose leftover temporary files the next run removes', async () => {
+    await deploy({ source: build(1), target });
+    // What a run killed half-way leaves: its lock, naming a process that is gone, and temporary files.
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => dead.once('exit', resolve));
+    const lockPath = join(target, DEPLOY_LOCK_FILE);
+    // The same boot and pid namespace as ours, so the pid is checked: it is gone.
+    const owner = {
+      pid: dead.pid,
+      hostname: hostname(),
+      bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidNamespace: readlinkSync('/proc/self/ns/pid'),
+      processStart: null,
+      since: new Date().toISOString(),
+      token: 'killed',
+      purpose: 'deploy',
+    };
+    writeFileSync(lockPath, JSON.stringify(owner));
+    write(join(target, '.3f2a.deploy-tmp'), 'half a remoteEntry.js');
+    write(join(target, 'builds/b2/.9c1e.deploy-tmp'), 'half a chunk');
+
+    await deploy({ source: build(2), target });
+
+    expect(latest()).toMatchObject({ id: 'b2' });
+    expect(listFiles(target).filter((file) => file.split('/').some((part) => part.startsWith('.')))).toEqual([]);
+    expect(existsSync(lockPath)).toBe(false);
+  });
+});
