@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { verifyPreview } from 'server/preview-token';
 import { PREVIEW_COOKIE } from 'shared/deployment';
 import { REMOTES } from 'shared/remotes';
-import { exposesProblem, gatePages, GateError, pageProblems, runGate, runGateCli } from './gate';
+import { exposesProblem, gatePages, GateError, GateStopped, pageProblems, runGate, runGateCli } from './gate';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
 
 /** A run launches chromium and loads a page per route: seconds, more on a busy machine. */
@@ -159,6 +159,29 @@ describe('the gate in a browser', () => {
       const result = await gate('good', { key: 'another-key-the-host-does-not-know-32+' });
       expect(result.ok).toBe(false);
       expect(result.checks[2]?.detail).toContain('the page runs build stable, not good: the host did not honour');
+    },
+    BROWSER_RUN_MS,
+  );
+});
+
+describe('a gate stopped', () => {
+  it(
+    'by a signal mid-way decides nothing and closes its browser',
+    async () => {
+      const before = snapshot();
+      const stop = new AbortController();
+      const seen: string[] = [];
+      const run = gate('good', {
+        signal: stop.signal,
+        onCheck: (check) => {
+          seen.push(check.name);
+          if (check.name === '/game') stop.abort();
+        },
+      });
+      await expect(run).rejects.toThrow(GateStopped);
+      expect(seen).toEqual(['staged copy', 'exposes', '/game']);
+      expect(visited).not.toContain(GIFT_PATH);
+      expect(snapshot()).toEqual(before);
     },
     BROWSER_RUN_MS,
   );

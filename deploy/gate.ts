@@ -75,6 +75,16 @@ export interface GateOptions {
   onCheck?: (check: GateCheck) => void;
   /** Now (ms); the clock by default. */
   now?: number;
+  /** Stops the gate (SIGINT, SIGTERM): the browser is closed, and the gate rejects with GateStopped. */
+  signal?: AbortSignal;
+}
+
+/** The gate was stopped before it had checked every page: it decided nothing. */
+export class GateStopped extends GateError {
+  constructor() {
+    super('stopped before every page was checked: nothing was decided, nothing was changed');
+    this.name = 'GateStopped';
+  }
 }
 
 export interface GateCheck {
@@ -370,14 +380,30 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   }
   if (checks.some((check) => !check.ok)) return { ok: false, checks };
 
+  if (options.signal?.aborted) throw new GateStopped();
   const browser = await chromium.launch({
     executablePath: options.chromiumPath ?? (process.env.GATE_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH),
     headless: true,
     args: CHROMIUM_ARGS,
+    // The caller stops the gate through `signal`: playwright's own handlers would end the process.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   });
+  const stop = () => void browser.close().catch(() => undefined);
+  options.signal?.addEventListener('abort', stop, { once: true });
   try {
-    for (const page of pages) record(await checkPage(browser, options, cookie, page, lcpBudgetMs));
+    for (const page of pages) {
+      const check = await checkPage(browser, options, cookie, page, lcpBudgetMs).catch((error: unknown) => {
+        if (options.signal?.aborted) return undefined;
+        throw error;
+      });
+      // A page cut short by the stop says nothing of the build.
+      if (!check || options.signal?.aborted) throw new GateStopped();
+      record(check);
+    }
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     await browser.close();
   }
   return { ok: checks.every((check) => check.ok), checks };
@@ -418,6 +444,8 @@ const OPTIONS = {
 
 export interface GateCliIo extends CliIo {
   env: Readonly<Record<string, string | undefined>>;
+  /** SIGINT, SIGTERM: the gate stops, deciding nothing. */
+  signal?: AbortSignal;
 }
 
 /** An http(s) origin from --host, or undefined. */
@@ -476,6 +504,7 @@ export async function runGateCli(argv: readonly string[], io: GateCliIo): Promis
       paths: values.path,
       lcpBudgetMs,
       outDir,
+      signal: io.signal,
       onCheck: (check) => {
         const line = `gate: ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
         if (check.ok) io.out(line);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { DeploymentState } from 'shared/deployment';
 import type { BuildFigures, Verdict } from './canary-analysis';
 import { DEFAULT_THRESHOLDS } from './canary-analysis';
+import { GateStopped } from './gate';
 import { deploy } from './deploy';
 import {
   DEPLOYMENT_COMMANDS,
@@ -257,6 +258,18 @@ describe('the release run', () => {
     expect(result).toEqual({ outcome: 'stopped-by-signal', buildId: 'next', percent: 50 });
     expect(w.state.canary).toMatchObject({ percent: 50 });
     expect(w.locked).toBe(false);
+  });
+
+  it('stops before the canary starts when a signal stops the gate', async () => {
+    const w = world();
+    const deps = depsOf(w, true, []);
+    deps.gate = async () => {
+      throw new GateStopped();
+    };
+    expect(await runRelease(optionsOf(w), deps)).toEqual({ outcome: 'stopped-by-signal', buildId: 'next' });
+    expect(w.calls).toEqual(['stage /work/remote-gifts/dist @0s']);
+    expect(w.state.canary).toBeUndefined();
+    expect(w.err.at(-1)).toBe('release: stopped before the canary started; build next stays staged');
   });
 
   it('refuses a deployment with a canary already running, and a --build that is not staged, changing nothing', async () => {

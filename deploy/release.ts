@@ -38,6 +38,7 @@ import { ownCopyProblem, type CliIo } from './deploy';
 import { readDeployment, withDeploymentLock } from './deployment';
 import {
   DEFAULT_LCP_BUDGET_MS,
+  GateStopped,
   PREVIEW_KEY_ENV,
   remoteOfPackage,
   runGate,
@@ -189,21 +190,28 @@ export async function runRelease(options: ReleaseOptions, deps: ReleaseDependenc
     if (buildId === state.id) throw new ReleaseError(`build ${buildId} is already the current build of ${target}`);
 
     options.out(`release: gate on ${options.host}`);
-    const gate = await deps.gate({
-      target,
-      remote: options.remote,
-      buildId,
-      host: options.host,
-      key: options.key,
-      paths: options.paths,
-      lcpBudgetMs: options.lcpBudgetMs,
-      outDir: options.outDir,
-      onCheck: (check) => {
-        const line = `release: gate ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
-        if (check.ok) options.out(line);
-        else options.err(check.screenshot ? `${line}\n      screenshot: ${check.screenshot}` : line);
-      },
-    });
+    const gate = await deps
+      .gate({
+        target,
+        remote: options.remote,
+        buildId,
+        host: options.host,
+        key: options.key,
+        paths: options.paths,
+        lcpBudgetMs: options.lcpBudgetMs,
+        outDir: options.outDir,
+        signal: options.signal,
+        onCheck: (check) => {
+          const line = `release: gate ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
+          if (check.ok) options.out(line);
+          else options.err(check.screenshot ? `${line}\n      screenshot: ${check.screenshot}` : line);
+        },
+      })
+      .catch((error: unknown) => {
+        if (error instanceof GateStopped) return undefined;
+        throw error;
+      });
+    if (!gate) return stoppedBySignal(options, buildId);
     if (!gate.ok) {
       options.err(`release: build ${buildId} failed the gate; it stays staged, nothing current changed`);
       return { outcome: 'gate-failed', buildId };
