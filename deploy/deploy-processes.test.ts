@@ -56,10 +56,16 @@ function startDeploy(source: string): Run {
   return { child, exit };
 }
 
-/** Lets a deploy waiting on the build's pipe go on, `times` times (its own copy, then the root). */
-function feedPipe(pipe: string, times: number): Promise<void> {
-  const feeder = spawn('sh', ['-c', `for i in $(seq ${times}); do : > "$0"; done`, pipe], { stdio: 'ignore' });
+/** Lets a deploy waiting on the build's pipe go on once (its own copy; the root's copy then waits again). */
+function feedPipeOnce(pipe: string): Promise<void> {
+  const feeder = spawn('sh', ['-c', ': > "$0"', pipe], { stdio: 'ignore' });
   return new Promise((resolve) => feeder.once('exit', () => resolve()));
+}
+
+/** Lets a deploy through its pipe every time it reads it, until stopped. */
+function feedPipe(pipe: string): { stop(): void } {
+  const feeder = spawn('sh', ['-c', 'while :; do : > "$0"; done', pipe], { stdio: 'ignore' });
+  return { stop: () => feeder.kill('SIGKILL') };
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -97,8 +103,9 @@ it('two deploys at once to one folder: one is refused naming the other, and the 
     `deploy: ${target} is being changed by another run: deploy (process ${winner.child.pid} on ${hostname()}, since `,
   );
   // The run under way goes on, and finishes.
-  await feedPipe(join(root, `dist-${winnerId.slice(1)}`, `slow.${winnerId}.bin`), 2);
+  const feeder = feedPipe(join(root, `dist-${winnerId.slice(1)}`, `slow.${winnerId}.bin`));
   const done = await winner.exit;
+  feeder.stop();
   expect(done.output).toContain(`deploy: build ${winnerId} published to ${target}`);
   expect(done.code).toBe(0);
 
@@ -119,7 +126,7 @@ it('a deploy killed half-way leaves the previous build current and whole, and th
 
   const run = startDeploy(second);
   // Its own copy is let through; at the root it writes the new chunks, then waits on the pipe.
-  await feedPipe(pipe, 1);
+  await feedPipeOnce(pipe);
   await until(() => existsSync(join(target, 'main.b2.js')));
   run.child.kill('SIGKILL');
   expect((await run.exit).signal).toBe('SIGKILL');
