@@ -272,6 +272,24 @@ describe('createStaticHandler', () => {
       },
     );
 
+    it.each([
+      '/.deploy.lock',
+      '/.3f2a9c.deploy-tmp',
+      '/builds/b1/.77aa.deploy-tmp',
+      '/.hidden/main.js',
+      '/%2Edeploy.lock',
+    ])(
+      'answers %s with a 404 although the file is there: a deploy’s lock and half-written files are never served',
+      async (path) => {
+        const file = join(root, decodeURIComponent(path));
+        mkdirSync(join(file, '..'), { recursive: true });
+        writeFileSync(file, 'half a remoteEntry.js');
+        const res = await raw(path);
+        expect(res.status).toBe(404);
+        expect(res.body.toString()).toBe('Not found');
+      },
+    );
+
     it('never falls back to index.html, even for a browser asking for HTML', async () => {
       const res = await fetch(`${base}/some/page`, { headers: { Accept: 'text/html' } });
       expect(res.status).toBe(404);

@@ -1,7 +1,9 @@
 /**
  * A small static file handler for built `dist/` folders: explicit cache headers, ETags, gzip,
  * CORS for an allowed list of origins, and a real 404 for a missing file (never index.html).
- * Files are looked up on every request, so a deploy into the folder is served at once.
+ * Files are looked up on every request, so a deploy into the folder is served at once. A path
+ * with a segment that starts with a dot is never served: the deploy commands' lock
+ * (`.deploy.lock`) and half-written temporary files (`.*.deploy-tmp`) live there.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
@@ -53,6 +55,14 @@ export function safeRelativePath(url: string | undefined): string | undefined {
   const normalised = normalize(decoded).replace(/^([/\\])+/, '');
   if (normalised.startsWith('..') || normalised.split(/[/\\]/).includes('..')) return undefined;
   return normalised.split(sep).join('/');
+}
+
+/**
+ * Whether a path (relative, `/`-separated) has a segment starting with a dot: a hidden file, the
+ * deploy commands' lock or a temporary file a deploy is writing. A built part publishes none.
+ */
+export function isHiddenPath(relativePath: string): boolean {
+  return relativePath.split('/').some((segment) => segment.startsWith('.'));
 }
 
 /**
@@ -300,6 +310,11 @@ export function createStaticHandler(options: StaticOptions): RequestHandler {
     const relativePath = safeRelativePath(req.url);
     if (relativePath === undefined) {
       sendText(res, 400, 'Bad request path');
+      return;
+    }
+    // A file being written by a deploy, or its lock, is not part of any build: a plain 404.
+    if (isHiddenPath(relativePath)) {
+      sendText(res, 404, 'Not found');
       return;
     }
     const served = await sendFile(req, res, options.root, relativePath || 'index.html');
