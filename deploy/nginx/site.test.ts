@@ -188,3 +188,25 @@ describe('Strict-Transport-Security over HTTPS', () => {
     expect(file.headers['strict-transport-security']).toBe(page.headers['strict-transport-security']);
   });
 });
+
+describe("the remotes' deployed folders", () => {
+  it('never serve a path with a segment starting with a dot: a deploy’s lock and its half-written files', async () => {
+    const folder = join(dir, 'remotes', 'gifts');
+    const files = ['remoteEntry.js', '.deploy.lock', '.3f2a9c.deploy-tmp', 'builds/b1/.77aa.deploy-tmp', '.git/config'];
+    for (const file of files) {
+      mkdirSync(join(folder, file, '..'), { recursive: true });
+      writeFileSync(join(folder, file), 'half a remoteEntry.js');
+    }
+    expect((await get('/remotes/gifts/remoteEntry.js')).status).toBe(200);
+    for (const path of [
+      '/remotes/gifts/.deploy.lock',
+      '/remotes/gifts/.3f2a9c.deploy-tmp',
+      '/remotes/gifts/builds/b1/.77aa.deploy-tmp',
+      '/remotes/gifts/%2Edeploy.lock',
+      '/remotes/gifts/.git/config',
+    ]) {
+      const answer = await get(path);
+      expect([path, answer.status, answer.headers['content-type']]).toEqual([path, 404, 'text/plain; charset=utf-8']);
+    }
+  });
+});
