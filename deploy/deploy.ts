@@ -685,10 +685,10 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
       );
       io.out(
         [
-          `deploy: pin a host to it with ${pin}. Then:`,
-          `  npm run gate -w ${remote}                                       try it in a browser on the production host`,
-          `  npm run canary -w ${remote} -- ${target} start ${result.buildId} --percent 10   give it to 10 % of visitors`,
-          `  npm run deploy -w ${remote} -- ${target} --build ${result.buildId}   make it current for everyone`,
+          `deploy: pin a host to it with ${pin}. Next:`,
+          `  try it on the production host:  PREVIEW_KEY=… npm run gate -w ${remote} -- ${target} ${result.buildId} --host <URL>`,
+          `  give it to 10 % of visitors:    npm run canary -w ${remote} -- ${target} start ${result.buildId} --percent 10`,
+          `  make it current for everyone:   npm run deploy -w ${remote} -- ${target} --build ${result.buildId}`,
         ].join('\n'),
       );
       return 0;
