@@ -23,6 +23,13 @@
  * half-written one. Optionally, the files of older builds are removed (`keepBuilds`; never
  * those of the new build, of the build it replaced, or of the one a rollback would go back to).
  *
+ * `builds/latest.json` at the root is the remote's deployment (shared/deployment, written whole by
+ * deployment.ts): a deploy names its build as the stable one and the build it replaces as
+ * `previous`, and is refused while a canary runs. `--stage` writes only the build's own copy and
+ * its meta file, so that it can be tried, started as a canary (canary.ts) or made current later
+ * (`--build <id>`). A deploy holds the folder's lock (`.deploy.lock`, deployment.ts) for its whole
+ * run: a second deploy, rollback or canary command is refused meanwhile, naming it.
+ *
  * The remote's standalone development shell (`index.html`, which takes the API it talks to from
  * its address, `?api=`) is built beside the remote for local work and is never published: a
  * deploy leaves it out, and removes one an earlier deploy published.

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startCanary } from './canary';
 import { deploy, type FileAction } from './deploy';
 import { listBuilds, rollback, RollbackError, runRollbackCli } from './rollback';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
@@ -245,6 +246,20 @@ describe('runRollbackCli', () => {
         `* b1  built ${new Date(1000).toISOString()}  current`,
       ].join('\n'),
     );
+  });
+
+  it('says so when it drops a running canary', async () => {
+    await deployBuilds(2);
+    await startCanary({ target, source: makeBuild(join(root, 'dist-3'), 'b3', 3000), percent: 25 });
+    const cli = io();
+
+    expect(await runRollbackCli([target], cli)).toBe(0);
+
+    expect(cli.output()).toContain(
+      'rollback: the canary, build b3 (25 % of visitors), was dropped: its visitors get build b1 on their next ' +
+        'navigation; its files stay',
+    );
+    expect(JSON.parse(read(join(target, 'builds/latest.json')))).toEqual({ id: 'b1', timestamp: 1000 });
   });
 
   it('takes the build id as its second argument', async () => {
