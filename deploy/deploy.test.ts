@@ -494,6 +494,10 @@ describe('runDeployCli', () => {
     [['--keep-builds', '--from', 'dist', 'target'], /--keep-builds needs a value/],
     [['--from=', 'target'], /--from needs a value/],
     [['--force=yes', 'target'], /unknown option --force\n\nUsage: npm run deploy/],
+    [['--build', 'b1', '--from', 'dist', 'target'], /--build takes a build the folder holds: not with --from/],
+    [['--build', 'b1', '--stage', 'target'], /--build takes a build the folder holds: not with --stage/],
+    [['--build=', 'target'], /--build needs a value/],
+    [['--stage', '--keep-builds', '2', 'target'], /--stage removes nothing: not with --keep-builds/],
   ])('exits 1 on bad arguments %j', async (argv, message) => {
     const cli = io(root);
     expect(await runDeployCli(argv, cli)).toBe(1);
