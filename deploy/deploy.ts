@@ -480,7 +480,7 @@ async function makeCurrent(
   const state = await readDeployment(target);
   if (state?.canary) throw new DeployError(canaryRunningMessage(target, state.canary));
   if (options.keepBuilds !== undefined) await checkPrunablePaths(target);
-  const previousId = (await currentBuildId(target)) ?? undefined;
+  const previousId = await currentBuildId(target);
   const replaced = previousId !== undefined && previousId !== build.id ? previousId : undefined;
   const result = await publish(build, source, target, {
     ownCopy,
