@@ -17,7 +17,8 @@ const GIFTS = 'http://localhost:3001';
 const BROKEN = `${GIFTS}/builds/c2/mf-manifest.json`;
 const FALLBACK = `${GIFTS}/builds/s1/mf-manifest.json`;
 const INTEGRITY = { c2: `sha384-${'C'.repeat(64)}`, s1: `sha384-${'S'.repeat(64)}` };
-const INSTANCE_ID = 'gifts:0.1.0';
+/** A remote's runtime instance takes the host's id on the page (the runtime looks for `gifts:0.1.0`). */
+const INSTANCE_ID = 'host:0.1.0';
 
 function manifestOf(build: 'c2' | 's1') {
   return {
@@ -48,6 +49,12 @@ const config = parseRuntimeConfig({
   apiBaseUrl: 'http://localhost:3004',
 });
 
+function chunkGone(chunk: string): Error {
+  return Object.assign(new Error(`Loading chunk ${chunk} failed.\n(missing: ${GIFTS}/builds/c2/${chunk}.js)`), {
+    name: 'ChunkLoadError',
+  });
+}
+
 type Globals = Record<string, unknown> & { __FEDERATION__: { __INSTANCES__: ModuleFederation[] } };
 const globals = globalThis as unknown as Globals;
 
@@ -61,7 +68,7 @@ function FallbackPage() {
  * already pushed onto its chunk array. The broken build's chunks are gone.
  */
 function runEntry(build: 'c2' | 's1', seen: { reusedInstance: boolean; chunksFound: unknown[] }) {
-  const existing = globals.__FEDERATION__.__INSTANCES__.find((instance) => instance.options.id === INSTANCE_ID);
+  const existing = globals.__FEDERATION__.__INSTANCES__.find((instance) => instance.name === 'gifts');
   if (existing) seen.reusedInstance = true;
   const instance =
     existing ??
@@ -70,7 +77,17 @@ function runEntry(build: 'c2' | 's1', seen: { reusedInstance: boolean; chunksFou
       name: 'gifts',
       remotes: [],
       shared: {
-        [`only-in-${build}`]: { version: '1.0.0', lib: () => ({}), shareConfig: { requiredVersion: false } },
+        [`only-in-${build}`]: {
+          version: '1.0.0',
+          get: () => Promise.resolve(() => ({})),
+          shareConfig: { requiredVersion: false },
+        },
+        // The remote's own copy of a library the host does not provide, in a chunk of its build.
+        'remote-copy': {
+          version: '2.0.0',
+          get: () => (build === 'c2' ? Promise.reject(chunkGone('shared-copies')) : Promise.resolve(() => ({}))),
+          shareConfig: { singleton: true, requiredVersion: false },
+        },
       },
     });
   const chunks = (globals[chunkArrayName('gifts')] ??= []) as unknown[];
@@ -82,11 +99,11 @@ function runEntry(build: 'c2' | 's1', seen: { reusedInstance: boolean; chunksFou
       instance.initShareScopeMap('default', shareScope);
       return instance.initializeSharing('default');
     },
+    // A page's module first loads the shared modules it uses, then its own chunks.
     get: async () => {
+      await instance.loadShare('remote-copy');
       if (build === 's1') return () => ({ default: FallbackPage });
-      throw Object.assign(new Error(`Loading chunk 7 failed.\n(missing: ${GIFTS}/builds/c2/7.js)`), {
-        name: 'ChunkLoadError',
-      });
+      throw chunkGone('7');
     },
   };
 }
@@ -154,9 +171,7 @@ it("switches a remote whose chunks are gone to its fallback build, with that bui
   // The fallback's entry made its own runtime instance, found none of the broken build's chunks,
   // and is the remote's container now.
   expect(seen).toEqual({ reusedInstance: false, chunksFound: [] });
-  expect(globals.__FEDERATION__.__INSTANCES__.filter((instance) => instance.options.id === INSTANCE_ID)).toHaveLength(
-    1,
-  );
+  expect(globals.__FEDERATION__.__INSTANCES__.filter((instance) => instance.name === 'gifts')).toHaveLength(1);
   const cached = (runtime as unknown as { moduleCache: Map<string, { remoteInfo: { entry: string } }> }).moduleCache;
   expect(cached.get('gifts')?.remoteInfo.entry).toBe(`${GIFTS}/builds/s1/remoteEntry.js`);
   // The shared modules only the broken build offered are gone from the page's share scope (the

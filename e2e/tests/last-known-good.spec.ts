@@ -1,0 +1,129 @@
+/**
+ * Last known good on the production topology (nginx in front of the host's server and the
+ * deployed remotes): the gifts remote's current build loses its chunks while a visitor is on the
+ * site, after its entry ran; the visitor's next page comes from the build before it (the
+ * deployment's `previous`, the page's `remoteFallbacks`), with no error and no reload, and the
+ * switch reaches the API's metrics. Build A is remote-gifts' own build; build B a copy of it under
+ * another id (bad-builds.ts's `good` variant), deployed over it.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Response } from '@playwright/test';
+import { errorPage, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { variantBuild } from '../support/bad-builds';
+import { openSession } from '../support/browser';
+import { expect, test } from '../support/fixtures';
+import { readLatest, removeRedeployFolders, tempFolder } from '../support/redeploy';
+import { ROOT_DIR } from '../support/test-env';
+import { deployRemote, startTopology, type Topology } from '../support/topology';
+
+const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
+const CONFIG_ELEMENT_ID = 'gift-box-config';
+
+// The topology is servers of its own, on ports of the worker's block: none of the suite's.
+test.use({ serverOptions: { only: [] } });
+
+let topology: Topology;
+const buildA = readLatest(GIFTS_DIST).id;
+const buildB = `${buildA}-b`;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  // The API reads the parts' deployments every second, so it knows B's id by the time it is told.
+  topology = await startTopology({ apiCount: 1, apiEnv: { BUILDS_POLL_MS: '1000' } });
+  const folder = topology.remoteFolder('gifts');
+  const dir = variantBuild(GIFTS_DIST, tempFolder('last-known-good'), buildB, 'good');
+  expect(await deployRemote('gifts', folder, dir)).toContain(`build ${buildB} published`);
+  expect(readLatest(folder)).toMatchObject({ id: buildB, previous: buildA });
+  // The host's server has read the deployment once it gives a visitor B.
+  await expect
+    .poll(async () => {
+      const answer = await fetch(`${topology.origin}/remote-builds.json`);
+      return ((await answer.json()) as { builds: Record<string, string> }).builds.gifts;
+    })
+    .toBe(buildB);
+});
+
+test.afterAll(async () => {
+  await topology?.stop();
+  removeRedeployFolders();
+});
+
+/** Removes a build's chunks (every script but its entry) from the folder that serves it. */
+function deleteChunks(dir: string): string[] {
+  const chunks = readdirSync(dir).filter((file) => /\.js(\.br|\.gz)?$/.test(file) && !file.startsWith('remoteEntry.'));
+  for (const file of chunks) rmSync(join(dir, file));
+  return chunks;
+}
+
+/** The API's metric lines for `name` with every label of `labels`. */
+async function metricLines(name: string, labels: Record<string, string>): Promise<string[]> {
+  const text = await (await fetch(`http://${topology.apis[0]?.metrics}/metrics`)).text();
+  const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
+  return text.split('\n').filter((line) => line.startsWith(`${name}{`) && wanted.every((part) => line.includes(part)));
+}
+
+test("the current build's chunks deleted mid-session: the next page comes from the previous build, with no error and no reload", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const session = await openSession(browser, { baseURL: topology.origin });
+  const { page, watch } = await session.newPage();
+  /** The gifts remote's scripts the page was given (answered, or found current: 304), by path. */
+  const giftsScripts: string[] = [];
+  page.on('response', (response: Response) => {
+    const path = new URL(response.url()).pathname;
+    if (response.status() < 400 && path.startsWith('/remotes/gifts/') && path.endsWith('.js')) giftsScripts.push(path);
+  });
+  const fromA = (file: string) => expect.stringMatching(new RegExp(`^/remotes/gifts/builds/${buildA}/${file}`));
+  const pageOfA = expect.arrayContaining([fromA('remoteEntry\\.js'), fromA('__federation_expose_GamePage\\.')]);
+
+  // A visitor on the home page; the gifts remote's entry (the header's link to /game) has run.
+  expect(await visit(page, '/')).toBe(200);
+  await waitForRenderedPage(page);
+  const config = await page.evaluate(
+    (id) => JSON.parse(document.getElementById(id)?.textContent ?? '{}') as Record<string, Record<string, string>>,
+    CONFIG_ELEMENT_ID,
+  );
+  expect(config.remoteBuilds?.gifts).toBe(buildB);
+  expect(config.remoteFallbacks?.gifts).toBe(`${topology.origin}/remotes/gifts/builds/${buildA}/mf-manifest.json`);
+  await page.waitForFunction(() => typeof (window as { gifts?: unknown }).gifts === 'object', undefined, {
+    timeout: 20_000,
+  });
+
+  // B's chunks are gone, at the root and in its own copy; its entry and manifest stay.
+  const folder = topology.remoteFolder('gifts');
+  const deleted = [...deleteChunks(folder), ...deleteChunks(join(folder, 'builds', buildB))];
+  expect(deleted).toContainEqual(expect.stringMatching(/^__federation_expose_GamePage\./));
+
+  // The next page: A's entry and page, with no error page and no reload.
+  giftsScripts.length = 0;
+  await navLink(page, 'Play').click();
+  await page.waitForURL(`${topology.origin}/game`);
+  await waitForRenderedPage(page);
+  await expect(errorPage(page)).toHaveCount(0);
+  expect(giftsScripts).toEqual(pageOfA);
+  expect(watch.documentLoads()).toBe(1);
+  expect(watch.pageErrors).toEqual([]);
+
+  // The tab remembers B is broken: a new page loads A at once (the host's server still sends
+  // B's preloads, which fail).
+  giftsScripts.length = 0;
+  expect(await visit(page, '/game')).toBe(200);
+  await waitForRenderedPage(page);
+  await expect(errorPage(page)).toHaveCount(0);
+  expect(giftsScripts).toEqual(pageOfA);
+  expect(watch.pageErrors).toEqual([]);
+
+  // Leaving the pages sends their telemetry: the switch and B's failed load, under their build ids.
+  await page.goto('about:blank');
+  await session.close();
+  await expect
+    .poll(() => metricLines('giftbox_remote_fallbacks_total', { remote: 'gifts', from: buildB, to: buildA }), {
+      timeout: 20_000,
+    })
+    .toHaveLength(1);
+  expect(
+    await metricLines('giftbox_remote_loads_total', { remote: 'gifts', build: buildB, outcome: 'failed' }),
+  ).not.toEqual([]);
+});
