@@ -152,7 +152,6 @@ it("switches a remote whose chunks are gone to its fallback build, with that bui
     log: jest.fn(),
     onFallback,
     onRemoteLoaded,
-    lastKnownGood: () => import('./last-known-good'),
   });
 
   try {

@@ -1,45 +1,46 @@
 /**
  * Switching a remote to its last known good build, once its own build could not be loaded after
- * the retries (remote-loader.ts). Its own chunk: it runs only after such a failure, so the page's
- * first scripts do not carry it.
+ * the retries (remote-loader.ts). In a chunk of its own (with the version check's comparison of
+ * builds, visitor-builds.ts): it runs only after such a failure, so the page's first scripts do
+ * not carry it.
  *
  * The federation runtime's forced re-registration (`registerRemotes(…, { force: true })`, its
  * `removeRemote`) forgets what it keeps of the remote: the module cache entry and with it the
  * container, the entry's global (`var gifts`, set to undefined as a `var` cannot be deleted), the
  * entry's loading promise, the manifest's snapshot and cache entry. It would forget the remote's
- * runtime instance and the shared modules it offered too, but finds the instance under another
- * id than the one our remotes' instances have: both are dropped here. What it does not know of is webpack's
- * own: the array the remote's chunks push themselves onto (`self.webpackChunk<name>`, one name for
- * every build of a remote: output.uniqueName). The next build's entry would take over the chunks
- * the broken build pushed there, with their module factories, and never fetch its own copies of
- * those chunks: the array is emptied first. A chunk of the broken build still in flight could land
- * in the new array; the loads it belongs to have failed already.
+ * runtime instance and the shared modules it offered too, but looks for the instance under an id
+ * our remotes' instances do not have: both are dropped here. What it does not know of is
+ * webpack's own: the array the remote's chunks push themselves onto (`self.webpackChunk<name>`,
+ * one name for every build of a remote: output.uniqueName). The next build's entry would take
+ * over the chunks the broken build pushed there, with their module factories, and never fetch its
+ * own copies of those chunks: the array is emptied first. A chunk of the broken build still in
+ * flight could land in the new array; the loads it belongs to have failed already.
  */
-import { BROKEN_BUILDS_KEY, live, readKey, SESSION_BUILDS_MS, writeKey, type Expiring } from './session-builds';
+import type { RemoteName } from 'shared/remotes';
+import { buildOfManifestUrl, sessionStore } from './session-builds';
+import { markBroken } from './session-records';
 
-export interface FallbackSwitch {
-  /** The federation runtime's part that registers remotes (remote-loader.ts's FederationRuntime). */
-  runtime: { registerRemotes(remotes: { name: string; entry: string }[], options: { force: boolean }): void };
-  remote: string;
-  /** The fallback's manifest. */
-  manifestUrl: string;
-  /** The build that failed, when the page knows it: marked broken for this tab. */
-  broken: string | undefined;
-  storage: () => Storage | undefined;
-  now: number;
+/** A remote switched to its fallback build after its own failed (`remoteFallbacks`). */
+export interface FallbackEnd {
+  remote: RemoteName;
+  /** The load whose failure made the switch, as the runtime names it: `gifts/GamePage`. */
+  id: string;
+  /** Why the remote's build could not be loaded. */
+  error: unknown;
+  /** The build switched to, as its manifest URL names it (`builds/{id}/`); undefined when it names none. */
+  to: string | undefined;
 }
 
-/** Marks `build` of `remote` broken for SESSION_BUILDS_MS, dropping the marks that expired. */
-export function markBroken(storage: () => Storage | undefined, remote: string, build: string, now: number): void {
-  const marks = readKey(storage, BROKEN_BUILDS_KEY);
-  const kept: Record<string, Expiring<string>> = {};
-  if (typeof marks === 'object' && marks !== null) {
-    for (const [name, record] of Object.entries(marks)) {
-      if (typeof live<unknown>(record, now) === 'string') kept[name] = record as Expiring<string>;
-    }
-  }
-  kept[remote] = [build, now + SESSION_BUILDS_MS];
-  writeKey(storage, BROKEN_BUILDS_KEY, kept);
+/** What the switch reads and changes of a remote loader (remote-loader.ts). */
+export interface LastKnownGoodState {
+  /** The federation runtime's part that registers remotes (remote-loader.ts's FederationRuntime). */
+  runtime: { registerRemotes(remotes: { name: string; entry: string }[], options: { force: boolean }): void };
+  /** The manifest each remote is loaded from now, and the build it names (when known). */
+  current: Map<RemoteName, { entry: string; build: string | undefined }>;
+  /** Forgets what the loader fetched or loaded of a remote, so its next load starts anew. */
+  forget(remote: RemoteName): void;
+  log(message: string, error: unknown): void;
+  onFallback?: (fallback: FallbackEnd) => void;
 }
 
 /** webpack's name for the array a remote's chunks push themselves onto (its Template.toIdentifier of uniqueName). */
@@ -90,11 +91,29 @@ function dropSharedOf(remote: string): void {
   }
 }
 
-/** Points the runtime at the fallback's manifest, so the remote's next load comes from that build. */
-export function switchToFallback({ runtime, remote, manifestUrl, broken, storage, now }: FallbackSwitch): void {
-  if (broken !== undefined) markBroken(storage, remote, broken, now);
+/**
+ * Switches `remote` to its fallback's manifest (once, whichever of its failed loads asks first),
+ * so its next load comes from that build: tells the loader's telemetry, forgets what the loader
+ * held of the failed build, marks it broken for this tab and clears what the runtime keeps of it.
+ */
+export function switchTo(
+  loader: LastKnownGoodState,
+  remote: RemoteName,
+  fallback: string,
+  id: string,
+  error: unknown,
+): void {
+  const failed = loader.current.get(remote);
+  if (failed?.entry === fallback) return;
+  const to = buildOfManifestUrl(fallback);
+  loader.log(`The ${remote} remote's build could not be loaded; loading its last known good build.`, error);
+  // Told before the fallback's manifest is read: the telemetry still knows the failed build as the remote's.
+  loader.onFallback?.({ remote, id, error, to });
+  loader.forget(remote);
+  if (failed?.build !== undefined) markBroken(sessionStore, remote, failed.build, Date.now());
   delete (globalThis as Record<string, unknown>)[chunkArrayName(remote)];
-  runtime.registerRemotes([{ name: remote, entry: manifestUrl }], { force: true });
+  loader.runtime.registerRemotes([{ name: remote, entry: fallback }], { force: true });
   dropSharedOf(remote);
   dropInstanceOf(remote);
+  loader.current.set(remote, { entry: fallback, build: to });
 }

@@ -274,7 +274,6 @@ describe('last known good', () => {
     Object.assign(new Error('Loading chunk 7 failed.\n(missing: http://localhost:3001/builds/c2/7.js)'), {
       name: 'ChunkLoadError',
     });
-  const lastKnownGood = () => import('./last-known-good');
 
   /** A runtime whose remote `gifts` loads only from the fallback's manifest. */
   function runtimeWithBrokenBuild(fallbackLoads: (id: string) => Promise<unknown> = async () => ({ default: Page })) {
@@ -299,7 +298,6 @@ describe('last known good', () => {
       retryDelaysMs: [1, 1],
       onFallback,
       onRemoteLoaded,
-      lastKnownGood,
     });
 
     await expect(loader.load('gifts', 'GamePage')).resolves.toBe(Page);
@@ -322,7 +320,6 @@ describe('last known good', () => {
       runtime,
       log: jest.fn(),
       retryDelaysMs: [],
-      lastKnownGood,
     });
     await expect(Promise.all([loader.load('gifts', 'GamePage'), loader.load('gifts', 'GiftPage')])).resolves.toEqual([
       Page,
@@ -340,7 +337,6 @@ describe('last known good', () => {
       log: jest.fn(),
       retryDelaysMs: [1],
       onLoadEnd,
-      lastKnownGood,
     });
     await expect(loader.load('gifts', 'GamePage')).rejects.toMatchObject({ name: 'ChunkLoadError' });
     await expect(loader.load('gifts', 'GamePage')).rejects.toMatchObject({ name: 'ChunkLoadError' });
@@ -351,18 +347,18 @@ describe('last known good', () => {
   it('does not fall back after a timeout, a broken module, or without a fallback', async () => {
     const broken = runtimeWithBrokenBuild();
     broken.loadRemote.mockImplementation(() => Promise.reject(new TypeError('x is not a function')));
-    const loader = createRemoteLoader({ config: withFallback, runtime: broken, retryDelaysMs: [], lastKnownGood });
+    const loader = createRemoteLoader({ config: withFallback, runtime: broken, retryDelaysMs: [] });
     await expect(loader.load('gifts', 'GamePage')).rejects.toThrow(TypeError);
 
     const plain = runtimeWithBrokenBuild();
-    const noFallback = createRemoteLoader({ config, runtime: plain, log: jest.fn(), retryDelaysMs: [], lastKnownGood });
+    const noFallback = createRemoteLoader({ config, runtime: plain, log: jest.fn(), retryDelaysMs: [] });
     await expect(noFallback.load('gifts', 'GamePage')).rejects.toMatchObject({ name: 'ChunkLoadError' });
 
     jest.useFakeTimers();
     try {
       const hanging = runtimeWithBrokenBuild();
       hanging.loadRemote.mockImplementation(() => new Promise(() => undefined));
-      const slow = createRemoteLoader({ config: withFallback, runtime: hanging, lastKnownGood });
+      const slow = createRemoteLoader({ config: withFallback, runtime: hanging });
       const loading = slow.load('gifts', 'GamePage');
       const assertion = expect(loading).rejects.toMatchObject({ name: 'RemoteTimeoutError' });
       await jest.advanceTimersByTimeAsync(5_000);
@@ -381,13 +377,12 @@ describe('last known good', () => {
       runtime,
       log: jest.fn(),
       retryDelaysMs: [],
-      lastKnownGood,
     });
     await first.load('gifts', 'GamePage');
 
     const next = runtimeWithBrokenBuild();
     const onRemoteLoaded = jest.fn();
-    const nextPage = createRemoteLoader({ config: withFallback, runtime: next, onRemoteLoaded, lastKnownGood });
+    const nextPage = createRemoteLoader({ config: withFallback, runtime: next, onRemoteLoaded });
     expect(next.registerRemotes).toHaveBeenCalledWith(expect.arrayContaining([{ name: 'gifts', entry: FALLBACK }]));
     await expect(nextPage.load('gifts', 'GamePage')).resolves.toBe(Page);
     expect(next.loadRemote).toHaveBeenCalledTimes(1);

@@ -13,7 +13,7 @@
 import type { ComponentType } from 'react';
 import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import type { switchToFallback } from './last-known-good';
+import type { FallbackEnd, LastKnownGoodState } from './last-known-good';
 import { isLoadFailure, RemoteTimeoutError } from './load-errors';
 import { brokenBuild, buildOfManifestUrl, sessionStore } from './session-builds';
 
@@ -55,16 +55,7 @@ export interface RemoteLoader {
   reset(remote: RemoteName): void;
 }
 
-/** A remote switched to its fallback build after its own failed (`remoteFallbacks`). */
-export interface FallbackEnd {
-  remote: RemoteName;
-  /** The load whose failure made the switch, as the runtime names it: `gifts/GamePage`. */
-  id: string;
-  /** Why the remote's build could not be loaded. */
-  error: unknown;
-  /** The build switched to, as its manifest URL names it (`builds/{id}/`); undefined when it names none. */
-  to: string | undefined;
-}
+export type { FallbackEnd };
 
 /**
  * How one `load()` ended (not a module already loaded or loading), for telemetry. A load that
@@ -95,10 +86,6 @@ export interface RemoteLoaderOptions {
   onRemoteLoaded?: (remote: RemoteName, entryUrl: string, build: string | undefined) => void;
   /** Told when a remote is switched to its fallback build, before the fallback is fetched. */
   onFallback?: (fallback: FallbackEnd) => void;
-  /** Where the tab's broken builds are remembered; sessionStorage unless a test gives its own. */
-  storage?: () => Storage | undefined;
-  /** The switch to a fallback, its own chunk unless a test gives it at once. */
-  lastKnownGood?: () => Promise<{ switchToFallback: typeof switchToFallback }>;
   log?: (message: string, error: unknown) => void;
   /** Told how each load ended. */
   onLoadEnd?: (end: LoadEnd) => void;
@@ -158,23 +145,18 @@ function pageComponent(module: unknown, id: string): ComponentType {
 export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   const { config, runtime } = options;
   const log = options.log ?? ((message, error) => console.warn(message, error));
-  const storage = options.storage ?? sessionStore;
-  const lastKnownGood =
-    options.lastKnownGood ?? (() => import(/* webpackChunkName: "last-known-good" */ './last-known-good'));
   const fallbacks = config.remoteFallbacks ?? {};
   /** The manifest each remote is loaded from now, and the build it names (when known). */
-  const current = new Map<RemoteName, { entry: string; build: string | undefined }>();
+  const current: LastKnownGoodState['current'] = new Map();
   for (const [name, entry] of Object.entries(config.remotes) as [RemoteName, string][]) {
     const assigned = config.remoteBuilds?.[name];
     const fallback = fallbacks[name];
     // A build this tab found broken lately: straight to its fallback.
-    const broken = fallback && assigned !== undefined && brokenBuild(storage, name, Date.now()) === assigned;
+    const broken = fallback && assigned !== undefined && brokenBuild(sessionStore, name, Date.now()) === assigned;
     current.set(name, broken ? { entry: fallback, build: buildOfManifestUrl(fallback) } : { entry, build: assigned });
   }
   const entryOf = (remote: RemoteName) => current.get(remote)?.entry ?? config.remotes[remote];
   runtime.registerRemotes([...current].map(([name, { entry }]) => ({ name, entry })));
-  /** The switches to a fallback under way or done, by remote. */
-  const switches = new Map<RemoteName, Promise<void>>();
 
   const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const now = options.now ?? (() => performance.now());
@@ -230,37 +212,8 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       if (key === remote || key.startsWith(`${remote}/`)) prefetched.delete(key);
   }
 
-  /**
-   * The fallback manifest a failed load of `remote` should be tried again from, if any: after a
-   * failure to download (not a timeout: the visitor has waited enough), when the load did not
-   * come from the fallback already.
-   */
-  function fallbackFor(remote: RemoteName, loading: Pick<Loading, 'entry'>, error: unknown): string | undefined {
-    const fallback = fallbacks[remote];
-    if (!fallback || loading.entry === fallback || isTimeout(error) || !isLoadFailure(error)) return undefined;
-    return fallback;
-  }
-
-  /** Switches `remote` to its fallback once, whichever of its failed loads asks first. */
-  function switchTo(remote: RemoteName, fallback: string, id: string, error: unknown): Promise<void> {
-    let switching = switches.get(remote);
-    if (!switching) {
-      switching = lastKnownGood().then(({ switchToFallback }) => {
-        const to = buildOfManifestUrl(fallback);
-        log(`The ${remote} remote's build could not be loaded; loading its last known good build.`, error);
-        // Told before the fallback's manifest is read: the telemetry still knows the failed build as the remote's.
-        options.onFallback?.({ remote, id, error, to });
-        forget(remote);
-        const broken = current.get(remote)?.build;
-        switchToFallback({ runtime, remote, manifestUrl: fallback, broken, storage, now: Date.now() });
-        current.set(remote, { entry: fallback, build: to });
-      });
-      switches.set(remote, switching);
-      // Its code could not be fetched: the load fails as it would have, and a later one may try again.
-      switching.catch(() => switches.delete(remote));
-    }
-    return switching;
-  }
+  /** What the switch to a last known good build (its own chunk) reads and changes of the loader. */
+  const lastKnownGood: LastKnownGoodState = { runtime, current, forget, log, onFallback: options.onFallback };
 
   function report(remote: RemoteName, id: string, loading: Loading, failure?: { error: unknown }): void {
     const ms = now() - (loading.claimedAt ?? now());
@@ -279,9 +232,14 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
     const promise = prefetchesOf(remote)
       .then(attempt)
       .catch(async (error: unknown) => {
-        const fallback = fallbackFor(remote, state, error);
-        if (!fallback) throw error;
-        await switchTo(remote, fallback, id, error).catch(() => Promise.reject(error));
+        // Only after a failure to download (not a timeout: the visitor has waited enough), and
+        // not for a load of the fallback already.
+        const fallback = fallbacks[remote];
+        if (!fallback || state.entry === fallback || isTimeout(error) || !isLoadFailure(error)) throw error;
+        // Unless its code cannot be fetched: then the load fails as it would have.
+        await import(/* webpackChunkName: "last-known-good" */ './last-known-good')
+          .then(({ switchTo }) => switchTo(lastKnownGood, remote, fallback, id, error))
+          .catch(() => Promise.reject(error));
         // A load of the fallback build, with retries of its own.
         state.entry = fallback;
         state.retried = false;

@@ -10,6 +10,8 @@
  *   still runs the same builds after that full load, and is told the same, does not ask again.
  *
  * Storage that cannot be read or written holds nothing: the page then behaves as without it.
+ * Only what a page reads as it starts is here; what writes the records (session-records.ts) loads
+ * with the code that needs it, after a failure or at a poll, apart from the page's first scripts.
  */
 
 /** How long a record lasts: long enough to outlive a canary's abort, short enough to let a fixed build back. */
@@ -27,14 +29,6 @@ export function readKey(storage: () => Storage | undefined, key: string): unknow
   }
 }
 
-export function writeKey(storage: () => Storage | undefined, key: string, value: unknown): void {
-  try {
-    storage()?.setItem(key, JSON.stringify(value));
-  } catch {
-    // Full or disabled storage: nothing is remembered, as without it.
-  }
-}
-
 export function live<T>(record: unknown, now: number): T | undefined {
   const [value, expires] = Array.isArray(record) ? (record as Expiring<T>) : [];
   return typeof expires === 'number' && expires > now ? value : undefined;
@@ -45,17 +39,6 @@ export function brokenBuild(storage: () => Storage | undefined, remote: string, 
   const marks = readKey(storage, BROKEN_BUILDS_KEY) as Record<string, unknown> | null;
   const id = live<unknown>(marks?.[remote], now);
   return typeof id === 'string' ? id : undefined;
-}
-
-/**
- * Whether a page should ask for a full load for `change`, which names the builds it runs and
- * those it was told to run (`gifts:c2>s1`): not when the page before it, in this tab, asked for
- * the same change (the full load gave the same builds again). Remembers the change when it says yes.
- */
-export function shouldReloadFor(storage: () => Storage | undefined, change: string, now: number): boolean {
-  if (live<unknown>(readKey(storage, BUILDS_TOLD_KEY), now) === change) return false;
-  writeKey(storage, BUILDS_TOLD_KEY, [change, now + SESSION_BUILDS_MS]);
-  return true;
 }
 
 /** sessionStorage, or none where the page may not use it. */

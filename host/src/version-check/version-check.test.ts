@@ -199,7 +199,7 @@ describe("the visitor's own builds (buildsUrl)", () => {
     const { check, tell } = visitor({ gifts: 'c2' });
     await check.trackRemote('gifts', 'http://localhost:3001/builds/c2/mf-manifest.json', 'c2');
     // The page fell back from c2 to s1 and marked c2 broken (last-known-good.ts).
-    const { markBroken } = await import('../federation/last-known-good');
+    const { markBroken } = await import('../federation/session-records');
     markBroken(() => sessionStorage, 'gifts', 'c2', Date.now());
     await check.trackRemote('gifts', 'http://localhost:3001/builds/s1/mf-manifest.json', 's1');
 

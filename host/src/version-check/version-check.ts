@@ -9,11 +9,12 @@
  * remote's differs from the one it runs (its own, or its fallback's once it fell back). Not for
  * a build this tab found broken (the server may still name it: no bounce back), and not twice for
  * the same change: a full load that gave the page the same builds as before, told the same again,
- * asks for no other (session-builds.ts).
+ * asks for no other (session-builds.ts). The comparison (visitor-builds.ts) loads at the first
+ * poll, in the chunk of the switch to a last known good build: the builds a page runs come from
+ * its configuration, not from a read at load, so nothing is missed before it arrives.
  */
 import type { BuildInfo } from 'shared/build-info';
-import type { RemoteBuildsAnswer } from 'shared/deployment';
-import { brokenBuild, sessionStore, shouldReloadFor } from '../federation/session-builds';
+import { sessionStore } from '../federation/session-builds';
 
 export const META_PREFETCH_DELAY_MS = 1000;
 export const HOST_BUILDS_PATH = '/_app/builds';
@@ -99,17 +100,12 @@ export function createVersionCheck({
   /** Asks the host's server which builds this visitor gets now; stale for a loaded remote's other build. */
   async function checkBuilds(url: string): Promise<void> {
     try {
-      const { builds } = ((await getJson(url)) ?? {}) as Partial<RemoteBuildsAnswer>;
-      const now = deps.now();
-      const changes = [...runningBuilds]
-        .filter(([name, runs]) => {
-          const told = builds?.[name];
-          return typeof told === 'string' && told !== runs && brokenBuild(storage, name, now) !== told;
-        })
-        .map(([name, runs]) => `${name}:${runs}>${builds?.[name]}`);
-      if (changes.length === 0) return;
-      if (shouldReloadFor(storage, changes.join(' '), now)) stale = true;
-      else deps.log(`A full load already gave this page the same builds (${changes.join(' ')}); not asking again`);
+      const [answer, { reloadFor }] = await Promise.all([
+        getJson(url),
+        // One chunk with the switch to a last known good build (remote-loader.ts): both only ever run later.
+        import(/* webpackChunkName: "last-known-good" */ './visitor-builds'),
+      ]);
+      if (reloadFor(answer, runningBuilds, storage, deps.now(), deps.log)) stale = true;
     } catch (error) {
       deps.log('Checking for new remote builds failed', error);
     }
