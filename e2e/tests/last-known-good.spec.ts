@@ -1,17 +1,20 @@
 /**
- * Last known good on the production topology (nginx in front of the host's server and the
- * deployed remotes): the gifts remote's current build loses its chunks while a visitor is on the
- * site, after its entry ran; the visitor's next page comes from the build before it (the
- * deployment's `previous`, the page's `remoteFallbacks`), with no error and no reload, and the
- * switch reaches the API's metrics. Build A is remote-gifts' own build; build B a copy of it under
- * another id (bad-builds.ts's `good` variant), deployed over it.
+ * Last known good and the version check per visitor on the production topology (nginx in front
+ * of the host's server and the deployed remotes). A visitor on a canary of the gifts remote that
+ * is aborted runs the stable build from the next navigation, with one full load and no loop. The
+ * gifts remote's current build then loses its chunks while a visitor is on the site, after its
+ * entry ran; the visitor's next page comes from the build before it (the deployment's `previous`,
+ * the page's `remoteFallbacks`), with no error and no reload, and the switch reaches the API's
+ * metrics. Build A is remote-gifts' own build; builds B and C copies of it under other ids
+ * (bad-builds.ts's `good` variant): B deployed over A, C a canary.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Response } from '@playwright/test';
+import type { Page, Response } from '@playwright/test';
 import { errorPage, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { variantBuild } from '../support/bad-builds';
 import { openSession } from '../support/browser';
+import { runCanary } from '../support/canary';
 import { expect, test } from '../support/fixtures';
 import { readLatest, removeRedeployFolders, tempFolder } from '../support/redeploy';
 import { ROOT_DIR } from '../support/test-env';
@@ -26,23 +29,55 @@ test.use({ serverOptions: { only: [] } });
 let topology: Topology;
 const buildA = readLatest(GIFTS_DIST).id;
 const buildB = `${buildA}-b`;
+const buildC = `${buildA}-c`;
+/** A visitor's cohort: any, as the canary runs for every visitor. */
+const COHORT = 'gb_cohort=7';
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  // The API reads the parts' deployments every second, so it knows B's id by the time it is told.
-  topology = await startTopology({ apiCount: 1, apiEnv: { BUILDS_POLL_MS: '1000' } });
+  // The API reads the parts' deployments every second, so it knows B's id by the time it is told;
+  // pages check for new builds every second.
+  topology = await startTopology({
+    apiCount: 1,
+    apiEnv: { BUILDS_POLL_MS: '1000' },
+    hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' },
+  });
   const folder = topology.remoteFolder('gifts');
   const dir = variantBuild(GIFTS_DIST, tempFolder('last-known-good'), buildB, 'good');
   expect(await deployRemote('gifts', folder, dir)).toContain(`build ${buildB} published`);
   expect(readLatest(folder)).toMatchObject({ id: buildB, previous: buildA });
-  // The host's server has read the deployment once it gives a visitor B.
-  await expect
-    .poll(async () => {
-      const answer = await fetch(`${topology.origin}/remote-builds.json`);
-      return ((await answer.json()) as { builds: Record<string, string> }).builds.gifts;
-    })
-    .toBe(buildB);
+  await untilServed(buildB);
 });
+
+/** The gifts build the host's server gives a visitor of COHORT now. */
+async function servedBuild(): Promise<string | undefined> {
+  const answer = await fetch(`${topology.origin}/remote-builds.json`, { headers: { cookie: COHORT } });
+  return ((await answer.json()) as { builds: Record<string, string> }).builds.gifts;
+}
+
+/** Waits until the host's server has read the deployment: it gives `build`. */
+async function untilServed(build: string): Promise<void> {
+  await expect.poll(servedBuild, { timeout: 20_000 }).toBe(build);
+}
+
+/** The gifts build a page's inline configuration names, and its fallback. */
+async function configuredGifts(page: Page): Promise<{ build?: string; fallback?: string }> {
+  const config = await page.evaluate(
+    (id) => JSON.parse(document.getElementById(id)?.textContent ?? '{}') as Record<string, Record<string, string>>,
+    CONFIG_ELEMENT_ID,
+  );
+  return { build: config.remoteBuilds?.gifts, fallback: config.remoteFallbacks?.gifts };
+}
+
+/** The page's next answer from `/remote-builds.json` (its version check) that names `build`. */
+function nextAnswer(page: Page, build: string): Promise<unknown> {
+  return page.waitForResponse(
+    async (response) =>
+      new URL(response.url()).pathname === '/remote-builds.json' &&
+      ((await response.json()) as { builds: Record<string, string> }).builds.gifts === build,
+    { timeout: 20_000 },
+  );
+}
 
 test.afterAll(async () => {
   await topology?.stop();
@@ -63,6 +98,46 @@ async function metricLines(name: string, labels: Record<string, string>): Promis
   return text.split('\n').filter((line) => line.startsWith(`${name}{`) && wanted.every((part) => line.includes(part)));
 }
 
+test('a visitor whose canary is aborted runs the stable build from the next navigation, with one full load and no loop', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const folder = topology.remoteFolder('gifts');
+  const dir = variantBuild(GIFTS_DIST, tempFolder('last-known-good-canary'), buildC, 'good');
+  expect(await runCanary('gifts', folder, ['start', '--from', dir, '--percent', '100'])).toContain(buildC);
+  await untilServed(buildC);
+  const session = await openSession(browser, { baseURL: topology.origin });
+  await session.context.addCookies([{ name: 'gb_cohort', value: COHORT.split('=')[1] ?? '', url: topology.origin }]);
+  const { page, watch } = await session.newPage();
+
+  expect(await visit(page, '/game')).toBe(200);
+  await waitForRenderedPage(page);
+  expect((await configuredGifts(page)).build).toBe(buildC);
+  await nextAnswer(page, buildC);
+
+  // Aborted: once the page's check hears it, the next navigation is a full load of the stable build.
+  await runCanary('gifts', folder, ['abort']);
+  await untilServed(buildB);
+  await nextAnswer(page, buildB);
+  await navLink(page, 'Home').click();
+  await page.waitForURL(`${topology.origin}/`);
+  await waitForRenderedPage(page);
+  expect(watch.documentLoads()).toBe(2);
+  expect((await configuredGifts(page)).build).toBe(buildB);
+
+  // No loop: the page runs what it is told, and its navigations stay in the page.
+  await navLink(page, 'Play').click();
+  await page.waitForURL(`${topology.origin}/game`);
+  await waitForRenderedPage(page);
+  await nextAnswer(page, buildB);
+  await navLink(page, 'Home').click();
+  await page.waitForURL(`${topology.origin}/`);
+  await waitForRenderedPage(page);
+  expect(watch.documentLoads()).toBe(2);
+  expect(watch.pageErrors).toEqual([]);
+  await session.close();
+});
+
 test("the current build's chunks deleted mid-session: the next page comes from the previous build, with no error and no reload", async ({
   browser,
 }) => {
@@ -81,12 +156,10 @@ test("the current build's chunks deleted mid-session: the next page comes from t
   // A visitor on the home page; the gifts remote's entry (the header's link to /game) has run.
   expect(await visit(page, '/')).toBe(200);
   await waitForRenderedPage(page);
-  const config = await page.evaluate(
-    (id) => JSON.parse(document.getElementById(id)?.textContent ?? '{}') as Record<string, Record<string, string>>,
-    CONFIG_ELEMENT_ID,
-  );
-  expect(config.remoteBuilds?.gifts).toBe(buildB);
-  expect(config.remoteFallbacks?.gifts).toBe(`${topology.origin}/remotes/gifts/builds/${buildA}/mf-manifest.json`);
+  expect(await configuredGifts(page)).toEqual({
+    build: buildB,
+    fallback: `${topology.origin}/remotes/gifts/builds/${buildA}/mf-manifest.json`,
+  });
   await page.waitForFunction(() => typeof (window as { gifts?: unknown }).gifts === 'object', undefined, {
     timeout: 20_000,
   });
@@ -105,6 +178,12 @@ test("the current build's chunks deleted mid-session: the next page comes from t
   expect(giftsScripts).toEqual(pageOfA);
   expect(watch.documentLoads()).toBe(1);
   expect(watch.pageErrors).toEqual([]);
+  // No bounce back: the host's server still names B, which this tab found broken.
+  await nextAnswer(page, buildB);
+  await navLink(page, 'Home').click();
+  await page.waitForURL(`${topology.origin}/`);
+  await waitForRenderedPage(page);
+  expect(watch.documentLoads()).toBe(1);
 
   // The tab remembers B is broken: a new page loads A at once (the host's server still sends
   // B's preloads, which fail).
