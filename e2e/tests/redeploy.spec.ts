@@ -26,10 +26,10 @@ import {
   removeRedeployFolders,
   replaceFolderContents,
   tempFolder,
-  type BuildInfo,
 } from '../support/redeploy';
 import { restartServer } from '../support/servers';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
+import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
 // Content pages need no API; the others are the host and the remotes its header links name.
 // The content server and the host are restarted with other settings: servers of its own.
@@ -93,11 +93,6 @@ function reportLoads(label: string, watch: PageWatch, extra = ''): number {
     `[redeploy] ${label}: document loads ${loads}${extra ? ` (${extra})` : ''}: ${watch.documents.map((load) => `${load.url} ${load.status ?? '-'}`).join(', ')}`,
   );
   return loads;
-}
-
-function isContentLatest(url: string): boolean {
-  const parsed = new URL(url);
-  return parsed.origin === CONTENT_ORIGIN && parsed.pathname === '/builds/latest.json';
 }
 
 test('the new build of remote-content has other text and new names for its exposed pages’ chunks', () => {
@@ -241,7 +236,7 @@ test.describe('a safe deploy with the remote’s deploy command', () => {
     expect(output).toContain(`build ${current.info.id} published`);
     await Promise.all([
       restartServer('content', { env: { STATIC_ROOT: target } }),
-      restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
+      restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_REFRESH_MS: '1000' } }),
     ]);
   });
 
@@ -256,36 +251,18 @@ test.describe('a safe deploy with the remote’s deploy command', () => {
   }) => {
     test.setTimeout(90_000);
 
-    // Content's builds/latest.json requests pass, except while the gate holds them: the host
-    // polls every second, and the test needs one navigation before the poll sees the new build.
-    let gate: Promise<void> | undefined;
-    let openGate = () => undefined as void;
-    let onHeld: (() => void) | undefined;
-    await page.route(
-      (url) => isContentLatest(url.href),
-      async (route: Route) => {
-        if (gate) {
-          onHeld?.();
-          await gate;
-        }
-        await route.continue();
-      },
-    );
+    // The version check's polls pass, except while the gate holds them: the host polls every
+    // second, and the test needs one navigation before the poll sees the new build.
+    const gate = await versionCheckGate(page);
 
-    // The host notes the content remote's build id when it first loads it.
-    const tracked = page.waitForResponse((response) => isContentLatest(response.url()), { timeout: 20_000 });
+    // The page runs the content remote's current build, as the host's server says.
+    const tracked = nextBuildsAnswer(page, 'content', current.info.id);
     expect(await visit(page, '/')).toBe(200);
     await waitForHeading(page, current.homeTitle);
-    expect(((await (await tracked).json()) as BuildInfo).id).toBe(current.info.id);
+    await tracked;
 
     // Hold the version check, then deploy the new build with the deploy command.
-    const held = new Promise<void>((resolve) => {
-      onHeld = resolve;
-    });
-    gate = new Promise<void>((resolve) => {
-      openGate = resolve;
-    });
-    await held;
+    await gate.close();
     const output = await deployContentRemote(target, next.dir);
     expect(output).toContain(`build ${next.info.id} published`);
     expect(readLatest(target).id).toBe(next.info.id);
@@ -310,12 +287,8 @@ test.describe('a safe deploy with the remote’s deploy command', () => {
     expect(reportLoads('scenario 3, after the deploy, navigate to About', watch)).toBe(1);
 
     // The version check now sees the new build…
-    const sawNewBuild = page.waitForResponse(
-      async (response) => isContentLatest(response.url()) && ((await response.json()) as BuildInfo).id === next.info.id,
-      { timeout: 20_000 },
-    );
-    gate = undefined;
-    openGate();
+    const sawNewBuild = nextBuildsAnswer(page, 'content', next.info.id);
+    gate.open();
     await sawNewBuild;
 
     // …so the next navigation is a full load, of the new build.

@@ -6,7 +6,7 @@
  * text (and so new chunk names). The content server serves a deploy target
  * (STATIC_ROOT) into which the remote's deploy and rollback commands publish.
  */
-import type { Page, Request, Response, Route } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { expect, test } from '../support/fixtures';
 import {
@@ -19,10 +19,10 @@ import {
   removeRedeployFolders,
   rollbackContentRemote,
   tempFolder,
-  type BuildInfo,
 } from '../support/redeploy';
 import { restartServer } from '../support/servers';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
+import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
 // The content server and the host are restarted with other settings: servers of its own.
 test.use({ serverOptions: { only: ['host', 'gifts', 'redeem', 'content'] } });
@@ -66,14 +66,6 @@ function pathOf(url: string): string | undefined {
   return parsed.origin === CONTENT_ORIGIN ? parsed.pathname : undefined;
 }
 
-/** The next answer of a content `latest.json` at `path` that names `id`. */
-function nextLatest(page: Page, path: string, id: string): Promise<Response> {
-  return page.waitForResponse(
-    async (response) => pathOf(response.url()) === path && ((await response.json()) as BuildInfo).id === id,
-    { timeout: 20_000 },
-  );
-}
-
 /** Asks the host's server for a page, as a browser would, until its HTML holds `text`. */
 async function waitForServedPage(path: string, text: string): Promise<string> {
   let html = '';
@@ -87,42 +79,6 @@ async function waitForServedPage(path: string, text: string): Promise<string> {
     )
     .toContain(text);
   return html;
-}
-
-/**
- * Holds the page's requests for content's `builds/latest.json` while closed, so a test decides
- * when the version check may see a deploy or a rollback.
- */
-async function versionCheckGate(page: Page) {
-  let gate: Promise<void> | undefined;
-  let open = () => undefined as void;
-  let onHeld: (() => void) | undefined;
-  await page.route(
-    (url) => pathOf(url.href) === '/builds/latest.json',
-    async (route: Route) => {
-      if (gate) {
-        onHeld?.();
-        await gate;
-      }
-      await route.continue();
-    },
-  );
-  return {
-    /** Closes the gate; resolves once a poll is held by it. */
-    async close(): Promise<void> {
-      const held = new Promise<void>((resolve) => {
-        onHeld = resolve;
-      });
-      gate = new Promise<void>((resolve) => {
-        open = resolve;
-      });
-      await held;
-    },
-    open(): void {
-      gate = undefined;
-      open();
-    },
-  };
 }
 
 test.describe('rolling back the content remote while a visitor is on the site', () => {
@@ -151,14 +107,14 @@ test.describe('rolling back the content remote while a visitor is on the site', 
     const gate = await versionCheckGate(page);
 
     // A visitor on build A's home page.
-    const tracked = nextLatest(page, '/builds/latest.json', buildA.info.id);
+    const tracked = nextBuildsAnswer(page, 'content', buildA.info.id);
     expect(await visit(page, '/')).toBe(200);
     await waitForHeading(page, buildA.homeTitle);
     expect(await updatedAt(page)).toBe(isoOf(buildA));
     await tracked;
 
     // B is deployed; once the version check has seen it, the next navigation is a full load of B.
-    const sawB = nextLatest(page, '/builds/latest.json', buildB.info.id);
+    const sawB = nextBuildsAnswer(page, 'content', buildB.info.id);
     expect(await deployContentRemote(target, buildB.dir)).toContain(`build ${buildB.info.id} published`);
     await sawB;
     const loadOfB = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 20_000 });
@@ -194,7 +150,7 @@ test.describe('rolling back the content remote while a visitor is on the site', 
 
     // …and once the version check sees A, although A was built before B, the next navigation is
     // a full load of A.
-    const sawA = nextLatest(page, '/builds/latest.json', buildA.info.id);
+    const sawA = nextBuildsAnswer(page, 'content', buildA.info.id);
     gate.open();
     await sawA;
     const loadOfA = page.waitForRequest((request) => isDocumentRequest(page, request), { timeout: 20_000 });
@@ -209,7 +165,7 @@ test.describe('rolling back the content remote while a visitor is on the site', 
     expect(watch.documentLoads()).toBe(3);
 
     // No reload loop: the check goes on seeing A, and the next navigation stays in the page.
-    await nextLatest(page, '/builds/latest.json', buildA.info.id);
+    await nextBuildsAnswer(page, 'content', buildA.info.id);
     await navLink(page, 'Home').click();
     await page.waitForURL(`${HOST_ORIGIN}/`);
     await waitForHeading(page, buildA.homeTitle);
@@ -258,7 +214,7 @@ test.describe('a host pinned to one build of the content remote', () => {
       if (path !== undefined) contentRequests.push(path);
     });
 
-    const tracked = nextLatest(page, `${pinned}/builds/latest.json`, buildA.info.id);
+    const tracked = nextBuildsAnswer(page, 'content', buildA.info.id);
     expect(await visit(page, '/')).toBe(200);
     await waitForHeading(page, buildA.homeTitle);
     expect(await updatedAt(page)).toBe(isoOf(buildA));
@@ -269,7 +225,7 @@ test.describe('a host pinned to one build of the content remote', () => {
     expect(readLatest(target).id).toBe(buildB.info.id);
 
     // The version check keeps seeing A, the build the host is pinned to: no full load is due.
-    for (let poll = 0; poll < 2; poll += 1) await nextLatest(page, `${pinned}/builds/latest.json`, buildA.info.id);
+    for (let poll = 0; poll < 2; poll += 1) await nextBuildsAnswer(page, 'content', buildA.info.id);
     await navLink(page, 'About').click();
     await page.waitForURL(`${HOST_ORIGIN}/about`);
     await waitForHeading(page, buildA.aboutTitle);
