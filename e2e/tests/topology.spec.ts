@@ -21,10 +21,10 @@ import {
   readLatest,
   removeRedeployFolders,
   type Build,
-  type BuildInfo,
 } from '../support/redeploy';
 import { deployRemote, startTopology, type Topology } from '../support/topology';
 import { REMOTE_NAMES, ROOT_DIR } from '../support/test-env';
+import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const EMAIL = 'winner@example.com';
@@ -245,22 +245,14 @@ test('the content remote deployed behind nginx mid-session: the old build keeps 
     if (response.url().startsWith(remoteFiles) && response.url().endsWith('.js'))
       scripts.push({ url: response.url().slice(remoteFiles.length), status: response.status() });
   });
-  const latestPath = '/remotes/content/builds/latest.json';
-  const isLatest = (url: string | URL) => new URL(url).pathname === latestPath;
-  // The version check (which asks with a query string) reads the build the page runs, then its
-  // polls are held back until the old build has drawn one more page.
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let baselineRead = false;
-  await page.route(isLatest, async (route) => {
-    if (baselineRead) await released;
-    baselineRead = true;
-    await route.continue();
-  });
-  const baseline = page.waitForResponse((response) => isLatest(response.url()), { timeout: 20_000 });
+  // The page runs the content remote's current build, as the host's server says; then its
+  // version check's polls are held until the old build has drawn one more page.
+  const gate = await versionCheckGate(page);
+  const baseline = nextBuildsAnswer(page, 'content', old.id);
   expect((await page.goto('/about'))?.status()).toBe(200);
   await waitForRenderedPage(page);
-  expect(((await (await baseline).json()) as BuildInfo).id).toBe(old.id);
+  await baseline;
+  await gate.close();
   expect(scripts.map((script) => script.url)).toContain(exposeChunk(folder, 'AboutPage'));
   const oldTermsChunk = exposeChunk(folder, 'TermsPage');
 
@@ -278,11 +270,8 @@ test('the content remote deployed behind nginx mid-session: the old build keeps 
 
   // Once the version check has seen the new build, the next navigation loads the page anew,
   // and the new build's chunk draws it, with the new text.
-  const seen = page.waitForResponse(
-    async (response) => isLatest(response.url()) && ((await response.json()) as BuildInfo).id === nextContent.info.id,
-    { timeout: 20_000 },
-  );
-  release();
+  const seen = nextBuildsAnswer(page, 'content', nextContent.info.id);
+  gate.open();
   await seen;
   await navLink(page, 'About').click();
   await page.waitForURL(/\/about$/);
