@@ -3,7 +3,8 @@
  * loopback: a server that, like the host's, honours a `gb_preview` cookie only when it verifies
  * under the remote's preview key (server/preview-token), names the build it pinned in the page's
  * inline configuration, and serves that build's page. Each staged build's page does what its id
- * says: a good one, one that throws, one the page's CSP refuses, one that shows an error page.
+ * says: a good one, one that throws, one the page's CSP refuses, one that shows an error page, one
+ * that reloads once and then shows one.
  * The deployment folder is the one deploys write (`builds/{id}/`, its manifest's exposes).
  */
 import { createServer, type Server } from 'node:http';
@@ -35,6 +36,15 @@ const PAGES: Record<string, { body?: string; csp?: string }> = {
   throws: { body: `<script>setTimeout(() => { throw new Error('the canary broke'); });</script>` },
   csp: { csp: "img-src 'self'", body: '<img src="http://127.0.0.2:9/pixel.png" alt="">' },
   broken: { body: '<section class="p-error" role="alert"><h1>Internal Server Error</h1></section>' },
+  // As the host's page whose remote fails: the route loads (retries, quiet for longer than a
+  // network-idle wait), the reload guard reloads once, and the reloaded page shows the error.
+  reloads: {
+    body:
+      `<div role="progressbar" aria-label="Loading page"></div><script>` +
+      `if (sessionStorage.getItem('reloaded')) { document.querySelector('[role=progressbar]').outerHTML = ` +
+      `'<section class="p-error" role="alert"><h1>This part is unavailable</h1></section>'; ` +
+      `} else { sessionStorage.setItem('reloaded', '1'); setTimeout(() => location.reload(), 1500); }</script>`,
+  },
 };
 
 function cookieOf(header: string | undefined, name: string): string | undefined {
@@ -53,7 +63,8 @@ function page(build: string): { html: string; csp?: string } {
       `<!doctype html><html><head><title>Gift Box</title>` +
       `<script type="application/json" id="gift-box-config">${config}</script></head>` +
       `<body><h1>Play and win a gift</h1><p>Pick a box.</p>` +
-      `<script>window.__REACT_DEVTOOLS_GLOBAL_HOOK__.inject({});</script>${behaviour.body ?? ''}</body></html>`,
+      `${behaviour.body ?? ''}<script>const hook = window.__REACT_DEVTOOLS_GLOBAL_HOOK__; ` +
+      `hook.onCommitFiberRoot(hook.inject({}), {});</script></body></html>`,
   };
 }
 
@@ -140,6 +151,17 @@ describe('the gate in a browser', () => {
       const result = await gate('csp');
       expect(result.ok).toBe(false);
       expect(result.checks[2]?.detail).toContain('CSP violation: img-src refused http://127.0.0.2:9/pixel.png');
+    },
+    BROWSER_RUN_MS,
+  );
+
+  it(
+    'judges the page a visitor ends on: one that reloads after its part failed, then shows the error page',
+    async () => {
+      const result = await gate('reloads');
+      expect(result.ok).toBe(false);
+      expect(result.checks[2]?.detail).toContain('an error page is shown: "This part is unavailable"');
+      expect(visited.filter((path) => path === '/game')).toHaveLength(2);
     },
     BROWSER_RUN_MS,
   );

@@ -174,8 +174,13 @@ export function exposesProblem(manifest: unknown, spec: RemoteSpec): string | un
     .join('; ');
 }
 
-/** What the init script records in the page: CSP violations and the largest contentful paint. */
+/**
+ * What the init script records in the page: the React renderers and how often a root committed,
+ * CSP violations and the largest contentful paint.
+ */
 const PAGE_RECORDER = `(() => {
+  const gate = { violations: [], lcp: undefined, commits: 0 };
+  Object.defineProperty(window, '__giftBoxGate', { value: gate });
   const renderers = new Map();
   let nextId = 1;
   const noop = () => undefined;
@@ -185,14 +190,12 @@ const PAGE_RECORDER = `(() => {
       supportsFiber: true,
       renderers,
       inject: (renderer) => { const id = nextId++; renderers.set(id, renderer); return id; },
-      onCommitFiberRoot: noop,
+      onCommitFiberRoot: () => { gate.commits += 1; },
       onCommitFiberUnmount: noop,
       onPostCommitFiberRoot: noop,
       checkDCE: noop,
     },
   });
-  const gate = { violations: [], lcp: undefined };
-  Object.defineProperty(window, '__giftBoxGate', { value: gate });
   window.addEventListener('securitypolicyviolation', (event) => {
     gate.violations.push(event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline') +
       (event.sourceFile ? ' from ' + event.sourceFile + ':' + event.lineNumber : ''));
@@ -201,6 +204,18 @@ const PAGE_RECORDER = `(() => {
     for (const entry of list.getEntries()) gate.lcp = entry.startTime;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 })();`;
+
+/**
+ * A page has settled once React has committed a render and nothing on it is busy: no route loading
+ * (the host's progress bar, `aria-busy`), so neither a remote's retries nor the reload guard's full
+ * load (which leaves the route loading until the browser goes) are under way. A failing page
+ * settles on its error page; read earlier, the gate would judge a page the visitor never ends on.
+ */
+const PAGE_SETTLED = `(() => {
+  const gate = window.__giftBoxGate;
+  return document.readyState === 'complete' && gate !== undefined && gate.commits > 0 &&
+    document.querySelector('[role="progressbar"], [aria-busy="true"]') === null;
+})()`;
 
 interface PageFindings {
   status?: number;
@@ -300,7 +315,11 @@ async function checkPage(
     try {
       const response = await tab.goto(url, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
       status = response?.status();
-      // The remote's chunks, its data and its first effects: the page as a visitor sees it.
+      // The page as a visitor ends on: rendered, its route loaded or failed (after a reload, in the
+      // document the browser then shows), then its data and first effects.
+      await tab.waitForFunction(PAGE_SETTLED, undefined, { timeout: PAGE_TIMEOUT_MS, polling: 100 }).catch(() => {
+        throw new Error(`the page did not settle within ${PAGE_TIMEOUT_MS / 1000} s: it still loads`);
+      });
       await tab.waitForLoadState('networkidle', { timeout: PAGE_TIMEOUT_MS }).catch(() => undefined);
       findings = { status, ...(await readPage(tab, options.remote, RUNTIME_CONFIG_ELEMENT_ID)) };
     } catch (error) {
