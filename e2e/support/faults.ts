@@ -2,7 +2,8 @@
  * Helpers for the fault-injection tests: the remote error state, the loading indicator, ports
  * that refuse or hang, the remotes' federation manifests, and a file changed for one test.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { errorPage } from './app-page';
 import type { PageWatch } from './browser';
@@ -94,16 +95,26 @@ export function syncFiles(entry: ManifestEntry | undefined, manifestUrl: string)
   return (entry?.assets?.js?.sync ?? []).map((file) => new URL(file, manifestUrl).toString());
 }
 
+/**
+ * Writes `content` beside `path` and renames it over, as a deploy publishes a file: a server
+ * answering it meanwhile sends the old bytes or the new, never the new cut to the old length.
+ */
+function replaceFile(path: string, content: string | Buffer): void {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  writeFileSync(temporary, content);
+  renameSync(temporary, path);
+}
+
 /** Keeps a file's bytes so a test can change it and put it back (in a finally or afterAll). */
 export function keepFile(path: string): { original: string; write(content: string): void; restore(): void } {
   const original = readFileSync(path);
   return {
     original: original.toString('utf8'),
     write(content) {
-      writeFileSync(path, content);
+      replaceFile(path, content);
     },
     restore() {
-      writeFileSync(path, original);
+      replaceFile(path, original);
     },
   };
 }

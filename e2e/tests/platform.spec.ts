@@ -61,7 +61,9 @@ test.describe('host redeployed', () => {
       await clickThrough(page, 'Terms', '/terms');
       expect(reportLoads('host redeployed, same build', watch)).toBe(1);
 
-      // Publish a new build: the poll sees it, and the next in-app navigation loads the document.
+      // Publish a new build (renamed over the old file, as a deploy does: a poll under way gets
+      // the old file or the new one whole): the poll sees it, and the next in-app navigation
+      // loads the document.
       const newId = `e2e-redeploy-${Date.now()}`;
       const seen = page.waitForResponse(
         async (res: Response) => isHostLatest(res.url()) && (await res.text()).includes(newId),
