@@ -15,7 +15,17 @@ import { join } from 'node:path';
 import { verifyPreview } from 'server/preview-token';
 import { PREVIEW_COOKIE } from 'shared/deployment';
 import { REMOTES } from 'shared/remotes';
-import { exposesProblem, gatePages, GateError, GateStopped, pageProblems, runGate, runGateCli } from './gate';
+import type { Browser } from 'playwright-core';
+import {
+  exposesProblem,
+  gatePages,
+  GateError,
+  GateStopped,
+  launchChromium,
+  pageProblems,
+  runGate,
+  runGateCli,
+} from './gate';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
 
 /** A run launches chromium and loads a page per route: seconds, more on a busy machine. */
@@ -27,6 +37,8 @@ let root: string;
 let target: string;
 let server: Server;
 let host: string;
+/** One Chromium for the file's gate runs (a stopped gate and the command launch their own). */
+let browser: Browser;
 /** Paths the stand-in host was asked for. */
 let visited: string[] = [];
 
@@ -89,8 +101,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await browser.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'gate-test-'));
@@ -107,7 +123,17 @@ function snapshot(): Record<string, string> {
 }
 
 const gate = (buildId: string, over: Partial<Parameters<typeof runGate>[0]> = {}) =>
-  runGate({ target, remote: 'gifts', buildId, host, key: KEY, paths: [GIFT_PATH], outDir: join(root, 'out'), ...over });
+  runGate({
+    target,
+    remote: 'gifts',
+    buildId,
+    host,
+    key: KEY,
+    paths: [GIFT_PATH],
+    outDir: join(root, 'out'),
+    browser,
+    ...over,
+  });
 
 describe('the gate in a browser', () => {
   it(
@@ -194,6 +220,7 @@ describe('a gate stopped', () => {
       const stop = new AbortController();
       const seen: string[] = [];
       const run = gate('good', {
+        browser: undefined,
         signal: stop.signal,
         onCheck: (check) => {
           seen.push(check.name);

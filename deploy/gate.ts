@@ -71,6 +71,11 @@ export interface GateOptions {
   /** Where screenshots of failing pages go; created when needed. */
   outDir: string;
   chromiumPath?: string;
+  /**
+   * A browser the caller has launched and keeps (tests share one): the gate opens its contexts
+   * in it and leaves it open. Without it, the gate launches Chromium and closes it at the end.
+   */
+  browser?: Browser;
   /** Each check as it ends. */
   onCheck?: (check: GateCheck) => void;
   /** Now (ms); the clock by default. */
@@ -349,6 +354,19 @@ async function checkPage(
   }
 }
 
+/** Debian's Chromium (or `path`, or GATE_CHROMIUM_PATH's), headless, for the gate's pages. */
+export function launchChromium(path?: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: path ?? (process.env.GATE_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH),
+    headless: true,
+    args: CHROMIUM_ARGS,
+    // The caller stops the gate through `signal`: playwright's own handlers would end the process.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
+
 /** Runs the gate; never changes the deployment folder. */
 export async function runGate(options: GateOptions): Promise<GateResult> {
   const spec = remoteSpec(options.remote);
@@ -400,15 +418,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   if (checks.some((check) => !check.ok)) return { ok: false, checks };
 
   if (options.signal?.aborted) throw new GateStopped();
-  const browser = await chromium.launch({
-    executablePath: options.chromiumPath ?? (process.env.GATE_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH),
-    headless: true,
-    args: CHROMIUM_ARGS,
-    // The caller stops the gate through `signal`: playwright's own handlers would end the process.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  const browser = options.browser ?? (await launchChromium(options.chromiumPath));
   const stop = () => void browser.close().catch(() => undefined);
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -423,7 +433,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     }
   } finally {
     options.signal?.removeEventListener('abort', stop);
-    await browser.close();
+    if (!options.browser) await browser.close();
   }
   return { ok: checks.every((check) => check.ok), checks };
 }
