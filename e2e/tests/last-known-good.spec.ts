@@ -19,6 +19,7 @@ import { expect, test } from '../support/fixtures';
 import { readLatest, removeRedeployFolders, tempFolder } from '../support/redeploy';
 import { ROOT_DIR } from '../support/test-env';
 import { deployRemote, startTopology, type Topology } from '../support/topology';
+import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
 const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
 const CONFIG_ELEMENT_ID = 'gift-box-config';
@@ -69,16 +70,6 @@ async function configuredGifts(page: Page): Promise<{ build?: string; fallback?:
   return { build: config.remoteBuilds?.gifts, fallback: config.remoteFallbacks?.gifts };
 }
 
-/** The page's next answer from `/remote-builds.json` (its version check) that names `build`. */
-function nextAnswer(page: Page, build: string): Promise<unknown> {
-  return page.waitForResponse(
-    async (response) =>
-      new URL(response.url()).pathname === '/remote-builds.json' &&
-      ((await response.json()) as { builds: Record<string, string> }).builds.gifts === build,
-    { timeout: 20_000 },
-  );
-}
-
 test.afterAll(async () => {
   await topology?.stop();
   removeRedeployFolders();
@@ -109,16 +100,22 @@ test('a visitor whose canary is aborted runs the stable build from the next navi
   const session = await openSession(browser, { baseURL: topology.origin });
   await session.context.addCookies([{ name: 'gb_cohort', value: COHORT.split('=')[1] ?? '', url: topology.origin }]);
   const { page, watch } = await session.newPage();
+  const gate = await versionCheckGate(page);
 
   expect(await visit(page, '/game')).toBe(200);
   await waitForRenderedPage(page);
   expect((await configuredGifts(page)).build).toBe(buildC);
-  await nextAnswer(page, buildC);
+  await nextBuildsAnswer(page, 'gifts', buildC);
 
   // Aborted: once the page's check hears it, the next navigation is a full load of the stable build.
+  // The checks are held meanwhile: the first answer naming B makes the page stale, and a stale
+  // page asks no more, so the test must be waiting for it before it comes.
+  await gate.close();
   await runCanary('gifts', folder, ['abort']);
   await untilServed(buildB);
-  await nextAnswer(page, buildB);
+  const toStable = nextBuildsAnswer(page, 'gifts', buildB);
+  gate.open();
+  await toStable;
   await navLink(page, 'Home').click();
   await page.waitForURL(`${topology.origin}/`);
   await waitForRenderedPage(page);
@@ -129,7 +126,7 @@ test('a visitor whose canary is aborted runs the stable build from the next navi
   await navLink(page, 'Play').click();
   await page.waitForURL(`${topology.origin}/game`);
   await waitForRenderedPage(page);
-  await nextAnswer(page, buildB);
+  await nextBuildsAnswer(page, 'gifts', buildB);
   await navLink(page, 'Home').click();
   await page.waitForURL(`${topology.origin}/`);
   await waitForRenderedPage(page);
@@ -179,7 +176,7 @@ test("the current build's chunks deleted mid-session: the next page comes from t
   expect(watch.documentLoads()).toBe(1);
   expect(watch.pageErrors).toEqual([]);
   // No bounce back: the host's server still names B, which this tab found broken.
-  await nextAnswer(page, buildB);
+  await nextBuildsAnswer(page, 'gifts', buildB);
   await navLink(page, 'Home').click();
   await page.waitForURL(`${topology.origin}/`);
   await waitForRenderedPage(page);
