@@ -1,13 +1,15 @@
 /**
  * A small static file handler for built `dist/` folders: explicit cache headers, ETags, gzip,
  * CORS for an allowed list of origins, and a real 404 for a missing file (never index.html).
- * Files are looked up on every request, so a deploy into the folder is served at once. A path
- * with a segment that starts with a dot is never served: the deploy commands' lock
- * (`.deploy.lock`) and half-written temporary files (`.*.deploy-tmp`) live there.
+ * Files are looked up on every request, so a deploy into the folder is served at once; each
+ * answer is read from the one file it opened, so a file a deploy renames over while it is being
+ * answered goes out whole, old or new. A path with a segment that starts with a dot is never
+ * served: the deploy commands' lock (`.deploy.lock`) and half-written temporary files
+ * (`.*.deploy-tmp`) live there.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -92,13 +94,22 @@ export function sendText(res: ServerResponse, status: number, text: string): voi
   res.end(text);
 }
 
-async function statFile(path: string): Promise<Stats | undefined> {
+/**
+ * Opens a file and reads its size and dates from the open file: the answer's headers and body
+ * then come from one file, even when a deploy renames another over its path meanwhile (looked
+ * up by path twice, a request got the old size and the new bytes, and never finished).
+ */
+async function openFile(path: string): Promise<{ file: FileHandle; stats: Stats } | undefined> {
+  let file: FileHandle | undefined;
   try {
-    const stats = await stat(path);
-    return stats.isFile() ? stats : undefined;
+    file = await open(path, 'r');
+    const stats = await file.stat();
+    if (stats.isFile()) return { file, stats };
   } catch {
-    return undefined;
+    // No such file, or none that can be read: a miss.
   }
+  await file?.close();
+  return undefined;
 }
 
 /**
@@ -113,9 +124,26 @@ export async function sendFile(
   status = 200,
 ): Promise<boolean> {
   const filePath = join(root, relativePath);
-  const stats = await statFile(filePath);
-  if (!stats) return false;
-  const type = MIME_TYPES[extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+  const opened = await openFile(filePath);
+  if (!opened) return false;
+  const { file, stats } = opened;
+  try {
+    return await sendOpenFile(req, res, relativePath, file, stats, status);
+  } finally {
+    await file.close();
+  }
+}
+
+/** Answers with the open file at `relativePath`: its headers from `stats`, its body from `file`. */
+async function sendOpenFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  relativePath: string,
+  file: FileHandle,
+  stats: Stats,
+  status: number,
+): Promise<boolean> {
+  const type = MIME_TYPES[extname(relativePath).toLowerCase()] ?? 'application/octet-stream';
   const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
   res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', cacheControlFor(relativePath));
@@ -138,7 +166,8 @@ export async function sendFile(
     res.end();
     return true;
   }
-  const stream = createReadStream(filePath);
+  // The stream leaves the file open: sendFile closes it once the answer is sent.
+  const stream = file.createReadStream({ autoClose: false });
   try {
     if (gzip) {
       res.setHeader('Content-Encoding', 'gzip');
