@@ -116,23 +116,26 @@ async function holdExposedModule(page: Page, remote: 'gifts' | 'redeem', module:
 }
 
 test.describe('a content page from the host server', () => {
-  for (const [path, name] of [
-    ['/', 'home'],
-    ['/about', 'about'],
-    ['/terms', 'terms'],
-    ['/privacy-policy', 'privacy-policy'],
-  ] as const) {
-    test(`${path} shows its text, in the site frame, before any script runs`, async ({ browser }) => {
-      await withoutScripts(browser, async (tab) => {
-        expect(await visit(tab, path)).toBe(200);
-        expect(await mainHeading(tab).innerText()).toBe(payloadTitle(name));
-        expect(await navLink(tab, 'Play').getAttribute('href')).toBe('/game');
-        expect(await tab.locator('footer').count()).toBe(1);
+  test('/, /about, /terms and /privacy-policy show their text, in the site frame, before any script runs', async ({
+    browser,
+  }) => {
+    // One tab without scripts visits them all: what each page holds is its HTML alone.
+    await withoutScripts(browser, async (tab) => {
+      for (const [path, name] of [
+        ['/', 'home'],
+        ['/about', 'about'],
+        ['/terms', 'terms'],
+        ['/privacy-policy', 'privacy-policy'],
+      ] as const) {
+        expect(await visit(tab, path), path).toBe(200);
+        expect(await mainHeading(tab).innerText(), path).toBe(payloadTitle(name));
+        expect(await navLink(tab, 'Play').getAttribute('href'), path).toBe('/game');
+        expect(await tab.locator('footer').count(), path).toBe(1);
         // Styled as the app styles it: the header is a flex row, the page text in its column.
-        expect(await tab.locator('header').evaluate((el) => getComputedStyle(el).display)).toBe('flex');
-      });
+        expect(await tab.locator('header').evaluate((el) => getComputedStyle(el).display), path).toBe('flex');
+      }
     });
-  }
+  });
 
   test('the app takes the page over without a layout shift, a payload request or a configuration request', async ({
     page,
