@@ -51,6 +51,8 @@ const PAGES: Record<string, { body?: string; csp?: string }> = {
   // As the host's page whose remote fails: the route loads (retries, quiet for longer than a
   // network-idle wait), the reload guard reloads once, and the reloaded page shows the error.
   reloads: {
+    // The host's policy: no eval, so the gate must read the page without it.
+    csp: "script-src 'self' 'unsafe-inline'",
     body:
       `<div role="progressbar" aria-label="Loading page"></div><script>` +
       `if (sessionStorage.getItem('reloaded')) { document.querySelector('[role=progressbar]').outerHTML = ` +
@@ -284,6 +286,14 @@ describe('the gate before the browser', () => {
         ['boom', 'boom', 'boom'],
       ),
     ).toEqual(['uncaught exception: boom (3 times)']);
+    expect(
+      pageProblems(
+        { status: 200, build: 'b', violations: [], renderers: 1, lcpMs: 100 },
+        { buildId: 'b', lcpBudgetMs: 4000 },
+        ['RemoteLoadError: HomePage could not be loaded.\n    at loader (main.js:18:33)\n    at async main.js:16:90'],
+        [],
+      ),
+    ).toEqual(['console error: RemoteLoadError: HomePage could not be loaded.']);
   });
 });
 

@@ -48,6 +48,8 @@ const CHROMIUM_ARGS = [
 ];
 /** The longest a page may take to load and settle. */
 const PAGE_TIMEOUT_MS = 30_000;
+/** How often the gate asks a page whether it has settled. */
+const SETTLE_POLL_MS = 100;
 
 export class GateError extends Error {
   constructor(message: string) {
@@ -216,11 +218,35 @@ const PAGE_RECORDER = `(() => {
  * load (which leaves the route loading until the browser goes) are under way. A failing page
  * settles on its error page; read earlier, the gate would judge a page the visitor never ends on.
  */
-const PAGE_SETTLED = `(() => {
-  const gate = window.__giftBoxGate;
-  return document.readyState === 'complete' && gate !== undefined && gate.commits > 0 &&
-    document.querySelector('[role="progressbar"], [aria-busy="true"]') === null;
-})()`;
+function pageSettled(): boolean {
+  const gate = (window as unknown as { __giftBoxGate?: { commits: number } }).__giftBoxGate;
+  return (
+    document.readyState === 'complete' &&
+    gate !== undefined &&
+    gate.commits > 0 &&
+    document.querySelector('[role="progressbar"], [aria-busy="true"]') === null
+  );
+}
+
+/**
+ * Waits for the page to settle, in whichever document the tab then shows: a full load meanwhile
+ * (the reload guard's) ends the wait in the old document, and it goes on in the new one.
+ */
+async function waitUntilSettled(tab: Page, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  // Polled from here: the host's CSP forbids the eval a string or polling waitForFunction needs.
+  for (;;) {
+    const settled = await tab.evaluate(pageSettled).catch(async () => {
+      // The document went away (the page navigated): wait on in the one that follows.
+      await tab.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+      return false;
+    });
+    if (settled) return;
+    if (Date.now() >= deadline)
+      throw new Error(`the page did not settle within ${timeoutMs / 1000} s: it was still loading`);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
 
 interface PageFindings {
   status?: number;
@@ -278,7 +304,8 @@ export function pageProblems(
   }
   if (findings.errorPage) problems.push(`an error page is shown: "${findings.errorPage}"`);
   problems.push(...findings.violations.map((violation) => `CSP violation: ${violation}`));
-  problems.push(...consoleErrors.map((text) => `console error: ${text}`));
+  // A console error's first line says what failed; its stack would break the gate's one line per check.
+  problems.push(...consoleErrors.map((text) => `console error: ${text.split('\n')[0]?.trim() ?? ''}`));
   problems.push(...exceptions.map((text) => `uncaught exception: ${text}`));
   if (findings.renderers !== 1) problems.push(`${findings.renderers} React renderers registered, not one`);
   if (findings.lcpMs === undefined) problems.push('no largest contentful paint was recorded');
@@ -322,9 +349,7 @@ async function checkPage(
       status = response?.status();
       // The page as a visitor ends on: rendered, its route loaded or failed (after a reload, in the
       // document the browser then shows), then its data and first effects.
-      await tab.waitForFunction(PAGE_SETTLED, undefined, { timeout: PAGE_TIMEOUT_MS, polling: 100 }).catch(() => {
-        throw new Error(`the page did not settle within ${PAGE_TIMEOUT_MS / 1000} s: it still loads`);
-      });
+      await waitUntilSettled(tab, PAGE_TIMEOUT_MS);
       await tab.waitForLoadState('networkidle', { timeout: PAGE_TIMEOUT_MS }).catch(() => undefined);
       findings = { status, ...(await readPage(tab, options.remote, RUNTIME_CONFIG_ELEMENT_ID)) };
     } catch (error) {
