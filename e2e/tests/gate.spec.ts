@@ -41,11 +41,15 @@ const ids: Record<string, string> = {};
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  topology = await startTopology({ hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY }, apiCount: 1 });
-  folder = topology.remoteFolder('content');
-  for (const fault of FAULTS) {
+  const starting = startTopology({ hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY }, apiCount: 1 });
+  // The builds are written while the topology's processes start.
+  const dirs = FAULTS.map((fault) => {
     ids[fault] = `gate-${fault}-${Date.now().toString(36)}`;
-    const dir = variantBuild(CONTENT_DIST, join(BUILDS_DIR, fault), ids[fault], fault);
+    return variantBuild(CONTENT_DIST, join(BUILDS_DIR, fault), ids[fault], fault);
+  });
+  topology = await starting;
+  folder = topology.remoteFolder('content');
+  for (const dir of dirs) {
     const staged = await npmCommand(
       ['run', 'deploy', '-w', 'remote-content', '--', folder, '--stage', '--from', dir],
       {},
