@@ -136,3 +136,25 @@ it('knows the canary and the build before the current one that a deployment name
   // A canary of another part is not this part's.
   expect(builds.label('content', 'g3-canary')).toBe('other');
 });
+
+it('learns a canary started since the last read before a batch naming it is labelled; made-up ids share one read', async () => {
+  parts.publish('content', 'c1');
+  const builds = await start();
+  const reads = () => parts.requests.filter((path) => path === '/content/builds/latest.json').length;
+  // A canary starts just after a read, and a page falls back from it at once: its one event names it.
+  parts.publish('content', 'c1', undefined, { canary: { id: 'c2', percent: 10, since: now } });
+  await builds.learn([{ part: 'content', build: 'c2' }]);
+  expect(builds.label('content', 'c2')).toBe('c2');
+  expect(reads()).toBe(2);
+
+  // Known builds ask for nothing; batches of made-up ids at once share one read.
+  await builds.learn([{ part: 'content', build: 'c1' }]);
+  expect(reads()).toBe(2);
+  now += REREAD_MIN_MS;
+  await Promise.all([
+    builds.learn([{ part: 'content', build: 'made-up-1' }]),
+    builds.learn([{ part: 'content', build: 'made-up-2' }]),
+  ]);
+  expect(reads()).toBe(3);
+  expect(builds.label('content', 'made-up-1')).toBe('other');
+});

@@ -5,7 +5,9 @@
  * optionally the canary under trial and the stable build before it, all three known) and,
  * written by deploys and rollbacks, `builds/history.json` (`{ ids }`, newest first) beside it; both are read every `pollMs`, and a
  * part is read again (at most every REREAD_MIN_MS) when a browser names a build it does not know
- * (one just deployed). A part that cannot be read keeps what was known; its failure is logged once,
+ * (one just deployed, or just started as a canary): the intake waits for a read begun after the
+ * batch arrived before it labels it (`learn`), so a new build's first events, which a page falling back to its last known good
+ * build sends only once, carry its id. A part that cannot be read keeps what was known; its failure is logged once,
  * and its recovery once. An id outside the known ones is labelled `other`: a browser cannot
  * choose label values.
  */
@@ -17,7 +19,7 @@ export const KNOWN_BUILDS_PER_PART = 20;
 /** The longest wait for one part's answer. */
 export const BUILDS_FETCH_TIMEOUT_MS = 3_000;
 /** A part is read again on a browser's unknown build at most this often. */
-export const REREAD_MIN_MS = 10_000;
+export const REREAD_MIN_MS = 500;
 /** What a build file may weigh at most; a larger answer is not a build file. */
 const MAX_BUILD_FILE_BYTES = 64 * 1024;
 /** What a deploy accepts as a build id (deploy/deploy.ts): it names a folder. */
@@ -119,6 +121,42 @@ export class BuildRegistry {
     if (state?.known.has(build)) return build;
     if (state && this.options.pollMs > 0 && this.clock() - state.lastReadAt >= REREAD_MIN_MS) void this.read(part);
     return OTHER;
+  }
+
+  /** Per part, the read `learn` has scheduled: batches naming unknown builds meanwhile share it. */
+  private readonly learning = new Map<PartName, Promise<void>>();
+
+  /**
+   * Reads again, and waits for, each part of which `named` gives a build it does not know, with a
+   * read that starts after the batch arrived: a build made current or started as a canary since
+   * the last read is known before the batch naming it is labelled. A read made less than
+   * REREAD_MIN_MS ago is followed by one once that time has passed, and batches meanwhile share
+   * it, so made-up ids make a part read no more often than that. Never rejects; each read is
+   * bounded by the fetch timeout.
+   */
+  async learn(named: Iterable<{ part: PartName; build: string }>): Promise<void> {
+    if (this.options.pollMs === 0) return;
+    const parts = new Set<PartName>();
+    for (const { part, build } of named) {
+      const state = this.parts.get(part);
+      if (state && build !== UNKNOWN_BUILD && !state.known.has(build)) parts.add(part);
+    }
+    await Promise.all([...parts].map((part) => this.learnPart(part)));
+  }
+
+  private learnPart(part: PartName): Promise<void> {
+    const scheduled = this.learning.get(part);
+    if (scheduled) return scheduled;
+    const state = this.parts.get(part) as PartState;
+    const wait = Math.max(0, state.lastReadAt + REREAD_MIN_MS - this.clock());
+    const done = (async () => {
+      // A read under way may have started before the build was published: wait for it, then read.
+      await state.reading;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await this.read(part);
+    })().finally(() => this.learning.delete(part));
+    this.learning.set(part, done);
+    return done;
   }
 
   /** Reads every part now; never rejects. */

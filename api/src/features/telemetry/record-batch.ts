@@ -4,10 +4,31 @@
  * host itself. An error page from a page that sent no build (one older than the label) is `unknown`.
  */
 import { type TelemetryBatchBody } from 'shared/api/contract';
-import { UNKNOWN_BUILD } from 'shared/telemetry';
+import { type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
 import { blockedLabel, directiveLabel, type KnownOrigin } from './csp-labels';
 import { type BuildRegistry } from './build-registry';
 import { type TelemetryMetrics } from './telemetry-metrics';
+
+/** Each part and build id a batch's events name, for the registry to learn before labelling. */
+export function buildsNamed(batch: TelemetryBatchBody): { part: PartName; build: string }[] {
+  return batch.events.flatMap((event) => {
+    switch (event.kind) {
+      case 'load':
+      case 'reload':
+      case 'vital':
+        return [{ part: event.remote, build: event.build }];
+      case 'error-page':
+        return event.build === undefined ? [] : [{ part: event.remote, build: event.build }];
+      case 'fallback':
+        return [
+          { part: event.remote, build: event.from },
+          { part: event.remote, build: event.to },
+        ];
+      default:
+        return [];
+    }
+  });
+}
 
 export function recordBatch(
   batch: TelemetryBatchBody,

@@ -13,7 +13,7 @@ import { telemetryBatchSchema } from 'shared/api/contract';
 import { TELEMETRY_MAX_BYTES, TELEMETRY_PATH } from 'shared/telemetry';
 import { type App, type AppContext } from '../../app-context';
 import { registerCspReports } from './csp-reports-route';
-import { recordBatch } from './record-batch';
+import { buildsNamed, recordBatch } from './record-batch';
 import { installIntake, knownOriginsOf } from './telemetry-intake';
 import { createTelemetryMetrics } from './telemetry-metrics';
 
@@ -33,6 +33,9 @@ export function registerTelemetry(app: App, context: AppContext): void {
         config: { bodyTypes: ['text/plain'] },
       },
       async (request, reply) => {
+        // A build the registry does not know yet (just made current, or a canary just started) is
+        // looked up before the batch is labelled, so its first events are not `other`.
+        await context.builds.learn(buildsNamed(request.body));
         recordBatch(request.body, metrics, context.builds, knownOrigin);
         metrics.batches.inc({ result: 'accepted' });
         return reply.code(204).send();
