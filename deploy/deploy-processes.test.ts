@@ -2,8 +2,8 @@
  * @jest-environment node
  *
  * The deploy command as a team runs it: real processes (`tsx deploy/deploy-cli.ts`) on one
- * folder. A build holds a named pipe among its files, so a deploy waits at a known point (it
- * copies the pipe only once the test opens it): two deploys started at once, one refused while
+ * folder. A build holds named pipes among its files, so a deploy waits at a known point (it
+ * copies a pipe only once the test opens it): two deploys started at once, one refused while
  * the other is under way; a deploy killed with SIGKILL half-way.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -24,14 +24,18 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** Build bN, with a named pipe `slow.bN.bin` among its files when `held`. */
+/**
+ * Build bN. With `held`, two named pipes among its files: `held.bN.bin`, copied before
+ * `main.bN.js`, and `slow.bN.bin`, copied after it.
+ */
 function build(n: number, held = false): string {
   const dir = makeBuild(join(root, `dist-${n}`), `b${n}`, n * 1000, `text of build ${n}`);
   if (held) {
-    execFileSync('mkfifo', [join(dir, `slow.b${n}.bin`)]);
+    const pipes = [`held.b${n}.bin`, `slow.b${n}.bin`];
+    for (const pipe of pipes) execFileSync('mkfifo', [join(dir, pipe)]);
     const metaPath = join(dir, 'builds', 'meta', `b${n}.json`);
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { files: string[] };
-    writeFileSync(metaPath, JSON.stringify({ ...meta, files: [...meta.files, `slow.b${n}.bin`].sort() }));
+    writeFileSync(metaPath, JSON.stringify({ ...meta, files: [...meta.files, ...pipes].sort() }));
   }
   return dir;
 }
@@ -56,13 +60,16 @@ function startDeploy(source: string): Run {
   return { child, exit };
 }
 
-/** Lets a deploy waiting on the build's pipe go on once (its own copy; the root's copy then waits again). */
+/**
+ * Lets a deploy waiting on `pipe` go on once: resolves once the feeder has closed its end, so
+ * the deploy's next opening of that pipe waits for the next feed.
+ */
 function feedPipeOnce(pipe: string): Promise<void> {
   const feeder = spawn('sh', ['-c', ': > "$0"', pipe], { stdio: 'ignore' });
   return new Promise((resolve) => feeder.once('exit', () => resolve()));
 }
 
-/** Lets a deploy through its pipe every time it reads it, until stopped. */
+/** Lets a deploy through a pipe every time it reads it, until stopped. */
 function feedPipe(pipe: string): { stop(): void } {
   const feeder = spawn('sh', ['-c', 'while :; do : > "$0"; done', pipe], { stdio: 'ignore' });
   return { stop: () => feeder.kill('SIGKILL') };
@@ -75,7 +82,7 @@ async function until(condition: () => boolean): Promise<void> {
 /** Every file of build `id` (its meta file's list) is in the folder and in its own copy, as built. */
 function expectWhole(id: string, dist: string): void {
   const meta = JSON.parse(read(join(target, 'builds/meta', `${id}.json`))) as { files: string[] };
-  for (const file of meta.files.filter((name) => name !== 'index.html' && !name.startsWith('slow.'))) {
+  for (const file of meta.files.filter((name) => name !== 'index.html' && !name.endsWith('.bin'))) {
     const built = file === 'builds/latest.json' ? undefined : read(join(dist, file));
     if (built !== undefined) {
       expect([file, read(join(target, file))]).toEqual([file, built]);
@@ -103,9 +110,11 @@ it('two deploys at once to one folder: one is refused naming the other, and the 
     `deploy: ${target} is being changed by another run: deploy (process ${winner.child.pid} on ${hostname()}, since `,
   );
   // The run under way goes on, and finishes.
-  const feeder = feedPipe(join(root, `dist-${winnerId.slice(1)}`, `slow.${winnerId}.bin`));
+  const feeders = ['held', 'slow'].map((name) =>
+    feedPipe(join(root, `dist-${winnerId.slice(1)}`, `${name}.${winnerId}.bin`)),
+  );
   const done = await winner.exit;
-  feeder.stop();
+  for (const feeder of feeders) feeder.stop();
   expect(done.output).toContain(`deploy: build ${winnerId} published to ${target}`);
   expect(done.code).toBe(0);
 
@@ -122,11 +131,16 @@ it('a deploy killed half-way leaves the previous build current and whole, and th
   const first = build(1);
   await deploy({ source: first, target });
   const second = build(2, true);
-  const pipe = join(second, 'slow.b2.bin');
+  const [held, slow] = [join(second, 'held.b2.bin'), join(second, 'slow.b2.bin')];
 
   const run = startDeploy(second);
-  // Its own copy is let through; at the root it writes the new chunks, then waits on the pipe.
-  await feedPipeOnce(pipe);
+  // Its own copy is let through both pipes; at the root it writes the new chunks up to the slow
+  // pipe, and waits there. Each pipe is fed again only once its last feeder has closed it and the
+  // deploy has gone past the other pipe, so no feed can let the deploy through the root's slow
+  // pipe, however late a feeder closes on a busy machine.
+  await feedPipeOnce(held);
+  await feedPipeOnce(slow);
+  await feedPipeOnce(held);
   await until(() => existsSync(join(target, 'main.b2.js')));
   run.child.kill('SIGKILL');
   expect((await run.exit).signal).toBe('SIGKILL');
@@ -137,13 +151,15 @@ it('a deploy killed half-way leaves the previous build current and whole, and th
   expect(dotFiles()).toEqual(['.deploy.lock']);
 
   // The next deploy takes the dead run's lock over and publishes the build whole.
-  rmSync(pipe);
-  writeFileSync(pipe, 'now a plain file');
+  for (const pipe of [held, slow]) {
+    rmSync(pipe);
+    writeFileSync(pipe, `${pipe} is now a plain file`);
+  }
   const next = await startDeploy(second).exit;
   expect(next.output).toContain(`deploy: build b2 published to ${target}`);
   expect(next.code).toBe(0);
   expectWhole('b2', second);
-  expect(read(join(target, 'slow.b2.bin'))).toBe('now a plain file');
+  expect(read(join(target, 'slow.b2.bin'))).toBe(`${slow} is now a plain file`);
   expect(JSON.parse(read(join(target, 'builds/latest.json')))).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });
   expect(dotFiles()).toEqual([]);
 }, 60_000);
