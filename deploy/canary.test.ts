@@ -272,6 +272,8 @@ describe('runCanaryCli', () => {
     [['srv/content', 'set', '150'], 'set is a whole number from 0 to 100, got "150"'],
     [['srv/content', 'promote', '--percent', '3'], 'promote takes no --percent'],
     [['srv/content', 'launch'], 'unknown action "launch"'],
+    [['srv/content', 'start', 'b3', '--percent'], '--percent needs a value'],
+    [['srv/content', 'abort', '--force'], 'unknown option --force'],
   ])('exits 1 with the usage on %j', async (argv, message) => {
     await stableWithStaged();
     const before = snapshot();

@@ -23,6 +23,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CanaryState, DeploymentState } from 'shared/deployment';
+import { describeArgsError } from './cli-args';
 import {
   buildFolder,
   deploy,
@@ -263,9 +264,7 @@ export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd
   try {
     parsed = parseCommandLine(argv);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const option = /'(-[^' ,<]+)/.exec(message)?.[1];
-    io.err(`canary: ${option ? `unknown option or missing value: ${option}` : message}\n\n${USAGE}`);
+    io.err(`canary: ${describeArgsError(error)}\n\n${USAGE}`);
     return 1;
   }
   const { values, positionals } = parsed;

@@ -39,6 +39,7 @@ import { copyFile, mkdir, readdir, readFile, realpath, rename, rm, stat } from '
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
+import { describeArgsError } from './cli-args';
 import {
   readDeployment,
   temporaryBeside,
@@ -618,18 +619,6 @@ const OPTIONS = {
 
 const parseCommandLine = (argv: readonly string[]) =>
   parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-
-/** What parseArgs refused, in this command's words, naming the option as it was typed. */
-function describeArgsError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
-  const option = /'(-[^' ,<]+)/.exec(message)?.[1];
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}`;
-  // "argument missing" (--keep-builds last), "ambiguous" (followed by another option).
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option && /missing|ambiguous/.test(message))
-    return `${option} needs a value`;
-  return message;
-}
 
 export interface CliIo {
   /** Where relative paths on the command line start from (npm's INIT_CWD: where it was run). */

@@ -27,6 +27,7 @@ import { signPreview } from 'server/preview-token';
 import { isBuildId, PREVIEW_COOKIE } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { REMOTES, remoteSpec, type RemoteSpec } from 'shared/remotes';
+import { describeArgsError } from './cli-args';
 import { buildFolder, ownCopyProblem, type CliIo } from './deploy';
 
 /** The LCP budget by default (ms): Google's "needs improvement" threshold. */
@@ -523,9 +524,7 @@ export async function runGateCli(argv: readonly string[], io: GateCliIo): Promis
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const option = /'(-[^' ,<]+)/.exec(message)?.[1];
-    return usageError(option ? `unknown option or missing value: ${option}` : message);
+    return usageError(describeArgsError(error));
   }
   const { values, positionals } = parsed;
   if (values.help) {

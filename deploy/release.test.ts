@@ -404,7 +404,7 @@ describe('npm run release', () => {
       [[...required, '--steps', '0,100'], 'whole percents from 1 to 100'],
       [[...required, '--interval', 'soon'], '--interval must be a duration'],
       [[...required, '--from', 'dist', '--build', 'b1'], 'give --from or --build, not both'],
-      [[...required, '--min-sample', '-1'], 'unknown option or missing value'],
+      [[...required, '--min-sample', '-1'], '--min-sample needs a value'],
     ];
     for (const [argv, message] of cases) {
       const { code, w } = await run(argv);

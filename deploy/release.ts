@@ -25,6 +25,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DeploymentState } from 'shared/deployment';
+import { describeArgsError } from './cli-args';
 import {
   analyseCanary,
   DEFAULT_THRESHOLDS,
@@ -423,9 +424,7 @@ export async function runReleaseCli(
     try {
       parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const option = /'(-[^' ,<]+)/.exec(message)?.[1];
-      throw new ReleaseError(option ? `unknown option or missing value: ${option}` : message);
+      throw new ReleaseError(describeArgsError(error));
     }
     const { values, positionals } = parsed;
     if (values.help) {

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CanaryState } from 'shared/deployment';
+import { describeArgsError } from './cli-args';
 import {
   buildBefore,
   buildFolder,
@@ -223,9 +224,7 @@ export async function runRollbackCli(argv: readonly string[], io: Pick<CliIo, 'c
   try {
     parsed = parseCommandLine(argv);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const option = /'(-[^' ,<]+)/.exec(message)?.[1];
-    return usageError(option ? `unknown option ${option}` : message);
+    return usageError(describeArgsError(error));
   }
   const { values, positionals } = parsed;
   if (values.help) {
