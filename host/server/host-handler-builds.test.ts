@@ -223,25 +223,33 @@ describe('GET /remote-builds.json', () => {
   });
 
   it('follows the deployment: 0 % and 100 % give one build to every cohort, and an aborted canary gives stable', async () => {
-    const buildsOf = async () => {
-      const seen = new Set<string>();
-      for (let cohort = 0; cohort < 200; cohort += 1) {
-        const res = await fetch(`${base}/remote-builds.json`, { headers: { cookie: `${COHORT_COOKIE}=${cohort}` } });
-        seen.add(((await res.json()) as { builds: Record<string, string> }).builds.content ?? '');
-      }
-      return [...seen].sort();
+    // A cohort in each bucket at the edges of 0 %, 50 % and 100 %: the first and last buckets,
+    // and those either side of the half.
+    const buckets = [0, 1, 49, 50, 98, 99];
+    const cohortOf = (bucket: number) => {
+      let cohort = 0;
+      while (canaryBucket(cohort, 'content', 'c3') !== bucket) cohort += 1;
+      return cohort;
     };
+    const picked = buckets.map(cohortOf);
+    const buildsOf = () =>
+      Promise.all(
+        picked.map(async (cohort) => {
+          const res = await fetch(`${base}/remote-builds.json`, { headers: { cookie: `${COHORT_COOKIE}=${cohort}` } });
+          return ((await res.json()) as { builds: Record<string, string> }).builds.content;
+        }),
+      );
     try {
-      expect(await buildsOf()).toEqual(['c3', 's2']);
+      expect(await buildsOf()).toEqual(['c3', 'c3', 'c3', 's2', 's2', 's2']);
       deploy({ id: 's2', timestamp: 2, previous: 's1', canary: { id: 'c3', percent: 0, since: 3 } });
       await sources.refresh();
-      expect(await buildsOf()).toEqual(['s2']);
+      expect(await buildsOf()).toEqual(Array(buckets.length).fill('s2'));
       deploy({ id: 's2', timestamp: 2, previous: 's1', canary: { id: 'c3', percent: 100, since: 3 } });
       await sources.refresh();
-      expect(await buildsOf()).toEqual(['c3']);
+      expect(await buildsOf()).toEqual(Array(buckets.length).fill('c3'));
       deploy({ id: 's2', timestamp: 2, previous: 's1' });
       await sources.refresh();
-      expect(await buildsOf()).toEqual(['s2']);
+      expect(await buildsOf()).toEqual(Array(buckets.length).fill('s2'));
     } finally {
       deploy({ id: 's2', timestamp: 2, previous: 's1', canary: { id: 'c3', percent: 50, since: 3 } });
       await sources.refresh();
