@@ -1,20 +1,22 @@
 /** The jest settings every workspace shares; each package's jest.config.js calls this. */
 const { join } = require('node:path');
 
-/** TypeScript through ts-jest, transpiled only: `npm run typecheck` does the type checking. */
+/**
+ * TypeScript through swc, transpiled only: `npm run typecheck` does the type checking. It hoists
+ * `jest.mock` calls above the imports, as TypeScript's own transpiler under ts-jest did, for less
+ * CPU on a cold cache (CI's): the whole run took 5.3 CPU-minutes against 5.5.
+ */
 const typescriptTransform = {
   '^.+\\.tsx?$': [
-    'ts-jest',
+    '@swc/jest',
     {
-      tsconfig: {
-        jsx: 'react-jsx',
-        module: 'commonjs',
-        moduleResolution: 'node10',
-        ignoreDeprecations: '6.0',
-        esModuleInterop: true,
-        isolatedModules: true,
-        types: ['node', 'jest'],
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic' } },
+        target: 'es2022',
       },
+      module: { type: 'commonjs' },
+      sourceMaps: 'inline',
     },
   ],
 };
