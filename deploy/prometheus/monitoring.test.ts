@@ -151,6 +151,7 @@ test('every recording rule and alert evaluates without error, and each alert say
     'ApiServerErrors',
     'CspViolations',
     'DatabaseUnreachable',
+    'RemoteBuildFallbacks',
     'RemoteBuildLoadFailures',
     'SlowLargestContentfulPaint',
   ]);

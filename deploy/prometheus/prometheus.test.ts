@@ -54,7 +54,7 @@ test('each alert has a unit test where it fires and one where it must not', () =
   const alerts = [...readFileSync(RULE_FILES[1] ?? '', 'utf8').matchAll(/^\s+- alert: (\w+)$/gm)].map(
     ([, name]) => name,
   );
-  expect(alerts).toHaveLength(5);
+  expect(alerts).toHaveLength(6);
   // Each evaluation of an alert in the tests, and whether it expects it firing.
   const cases = readFileSync(ALERT_TESTS, 'utf8')
     .split(/^\s+- eval_time: /m)
