@@ -281,8 +281,27 @@ describe('runRollbackCli', () => {
       [
         `Builds in ${target}, newest first:`,
         `* b3  built ${new Date(3000).toISOString()}  current`,
-        `  b2  built ${new Date(2000).toISOString()}`,
+        `  b2  built ${new Date(2000).toISOString()}  previous: pages fall back to it`,
         `  b1  built ${new Date(1000).toISOString()}  files pruned: cannot be made current`,
+      ].join('\n'),
+    );
+  });
+
+  it('with --list, marks the running canary and the staged builds', async () => {
+    await deployBuilds(2);
+    await startCanary({ target, source: makeBuild(join(root, 'dist-3'), 'b3', 3000), percent: 25 });
+    await deploy({ source: makeBuild(join(root, 'dist-4'), 'b4', 4000), target, stage: true });
+    const cli = io();
+
+    expect(await runRollbackCli([target, '--list'], cli)).toBe(0);
+
+    expect(cli.output()).toBe(
+      [
+        `Builds in ${target}, newest first:`,
+        `  b4  built ${new Date(4000).toISOString()}  staged: never current`,
+        `  b3  built ${new Date(3000).toISOString()}  canary, 25 % of visitors`,
+        `* b2  built ${new Date(2000).toISOString()}  current`,
+        `  b1  built ${new Date(1000).toISOString()}  previous: pages fall back to it`,
       ].join('\n'),
     );
   });

@@ -23,6 +23,7 @@ import type { CanaryState } from 'shared/deployment';
 import { describeArgsError } from './cli-args';
 import {
   buildBefore,
+  buildHistory,
   buildFolder,
   currentBuildId,
   DeployError,
@@ -43,6 +44,12 @@ export interface KnownBuild {
   timestamp: number;
   /** Named by the folder's `builds/latest.json`. */
   current: boolean;
+  /**
+   * What else the deployment's state makes it: the running canary (with its share of visitors),
+   * the build the current one replaced (`previous`, what pages fall back to), or a build kept
+   * whole that was never current (staged: `deploy --stage`, or a canary never promoted).
+   */
+  role?: { kind: 'canary'; percent: number } | { kind: 'previous' } | { kind: 'staged' };
   /** Why it cannot be made current again (its files were pruned…), or undefined when it can. */
   problem?: string;
 }
@@ -106,11 +113,25 @@ export async function listBuilds(targetFolder: string): Promise<Deployment> {
         `builds/meta/${currentId}.json`,
     );
   }
+  const [state, history] = await Promise.all([readDeployment(target), buildHistory(target)]);
+  const roleOf = (id: string): KnownBuild['role'] => {
+    if (state?.canary?.id === id) return { kind: 'canary', percent: state.canary.percent };
+    if (state?.previous === id) return { kind: 'previous' };
+    if (history && !history.includes(id)) return { kind: 'staged' };
+    return undefined;
+  };
   const builds: KnownBuild[] = [];
   for (const meta of metas) {
     const current = meta.id === currentId;
     const problem = current ? undefined : await ownCopyProblem(target, meta.id);
-    builds.push({ id: meta.id, timestamp: meta.timestamp, current, ...(problem ? { problem } : {}) });
+    const role = current ? undefined : roleOf(meta.id);
+    builds.push({
+      id: meta.id,
+      timestamp: meta.timestamp,
+      current,
+      ...(role ? { role } : {}),
+      ...(problem ? { problem } : {}),
+    });
   }
   return { target, currentId, builds };
 }
@@ -189,7 +210,16 @@ function isoOf(timestamp: number): string {
 export function describeBuilds(deployment: Deployment): string {
   const width = Math.max(...deployment.builds.map((build) => build.id.length));
   const lines = deployment.builds.map((build) => {
-    const state = build.current ? 'current' : build.problem ? 'files pruned: cannot be made current' : '';
+    const role = build.role;
+    const state = [
+      build.current ? 'current' : undefined,
+      role?.kind === 'canary' ? `canary, ${role.percent} % of visitors` : undefined,
+      role?.kind === 'previous' ? 'previous: pages fall back to it' : undefined,
+      role?.kind === 'staged' ? 'staged: never current' : undefined,
+      build.problem ? 'files pruned: cannot be made current' : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join('; ');
     return `${build.current ? '*' : ' '} ${build.id.padEnd(width)}  built ${isoOf(build.timestamp)}  ${state}`.trimEnd();
   });
   return `Builds in ${deployment.target}, newest first:\n${lines.join('\n')}`;
@@ -203,7 +233,8 @@ mf-stats.json, mf-manifest.json and, last, builds/latest.json (then
 builds/history.json names it first). No file of a build is removed; the standalone
 development shell (index.html) is never published.
   <build id>    the build to make current (default: the one built before the current one)
-  --list        only list the builds the folder knows, newest first, and which is current
+  --list        only list the builds the folder knows, newest first: which is current, the
+                canary, the previous build (pages fall back to it) and staged ones
   -h, --help    this text`;
 
 const OPTIONS = {
