@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
+import { deploy } from '../../deploy/deploy';
 import { type RunningNginx } from 'testbed/nginx';
 import { startCluster, type Cluster } from 'testbed/postgres';
 import { killProcesses, startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
@@ -119,7 +120,11 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const apiMetricsPorts: number[] = [];
     for (let index = 0; index < apiCount; index++) apiMetricsPorts.push(await freePort());
     const remoteFolder = (remote: RemoteName) => join(REMOTES_DIR, remote);
-    await Promise.all(REMOTE_NAMES.map((remote) => deployRemote(remote, remoteFolder(remote))));
+    // Each remote's build, published as its deploy command does, without a process per remote
+    // (the deploy command itself is what deployRemote runs, and its own tests').
+    for (const remote of REMOTE_NAMES) {
+      await deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) });
+    }
     const database = await starting;
     const nginx = await startSite(
       {
