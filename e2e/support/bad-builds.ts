@@ -20,15 +20,15 @@ import {
   createWriteStream,
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { listFiles } from '../../deploy/testing/remote-builds';
 import { readLatest } from './redeploy';
 import { ROOT_DIR } from './test-env';
 
@@ -43,19 +43,6 @@ export const REFUSED_IMAGE = 'https://refused-by-policy.invalid/pixel.png';
 
 const TEXT_FILE = /\.(js|json|html|css|txt|map)$/;
 const COMPRESSED = ['.br', '.gz'] as const;
-
-function filesOf(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files.push(relative(dir, path));
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 const digestOf = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
@@ -84,7 +71,7 @@ export function variantBuild(source: string, dir: string, id: string, fault: Bui
   const timestamp = Date.now();
   const texts = new Map<string, string>();
   const original = new Map<string, string>();
-  for (const file of filesOf(dir).filter((name) => TEXT_FILE.test(name))) {
+  for (const file of listFiles(dir).filter((name) => TEXT_FILE.test(name))) {
     const text = readFileSync(join(dir, file), 'utf8');
     original.set(file, text);
     texts.set(file, text.split(oldId).join(id));
