@@ -43,8 +43,11 @@ let browser: Browser;
 let visited: string[] = [];
 
 /** What a page of each staged build does beside rendering its heading. */
-const PAGES: Record<string, { body?: string; csp?: string }> = {
+const PAGES: Record<string, { body?: string; csp?: string; heading?: 'late' }> = {
   good: {},
+  // Its heading painted 1.5 s after the page settled and went quiet: its largest contentful
+  // paint is recorded after the gate would first read it.
+  late: { heading: 'late' },
   throws: { body: `<script>setTimeout(() => { throw new Error('the canary broke'); });</script>` },
   csp: { csp: "img-src 'self'", body: '<img src="http://127.0.0.2:9/pixel.png" alt="">' },
   broken: { body: '<section class="p-error" role="alert"><h1>Internal Server Error</h1></section>' },
@@ -76,7 +79,10 @@ function page(build: string): { html: string; csp?: string } {
     html:
       `<!doctype html><html><head><title>Gift Box</title>` +
       `<script type="application/json" id="gift-box-config">${config}</script></head>` +
-      `<body><h1>Play and win a gift</h1><p>Pick a box.</p>` +
+      `<body>${behaviour.heading ? '' : '<h1>Play and win a gift</h1><p>Pick a box.</p>'}` +
+      (behaviour.heading === 'late'
+        ? `<script>setTimeout(() => document.body.insertAdjacentHTML('afterbegin', '<h1>Play and win a gift</h1>'), 1500);</script>`
+        : '') +
       `${behaviour.body ?? ''}<script>const hook = window.__REACT_DEVTOOLS_GLOBAL_HOOK__; ` +
       `hook.onCommitFiberRoot(hook.inject({}), {});</script></body></html>`,
   };
@@ -195,6 +201,16 @@ describe('the gate in a browser', () => {
   );
 
   it(
+    'judges a page by its largest contentful paint when the browser records it only after the page settled',
+    async () => {
+      const late = await gate('late');
+      expect(late.checks[2]?.name).toBe('/game');
+      expect(late.checks[2]?.detail).toMatch(/^build late, LCP \d+ ms, one React, clean$/);
+    },
+    BROWSER_RUN_MS,
+  );
+
+  it(
     'refuses a build that shows an error page',
     async () => {
       const result = await gate('broken');
@@ -294,6 +310,14 @@ describe('the gate before the browser', () => {
         [],
       ),
     ).toEqual(['console error: RemoteLoadError: HomePage could not be loaded.']);
+    expect(
+      pageProblems(
+        { status: 200, build: 'b', violations: [], renderers: 1 },
+        { buildId: 'b', lcpBudgetMs: 4000 },
+        [],
+        [],
+      ),
+    ).toEqual(['no largest contentful paint was recorded']);
   });
 });
 

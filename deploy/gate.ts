@@ -49,6 +49,8 @@ const CHROMIUM_ARGS = [
 ];
 /** The longest a page may take to load and settle. */
 const PAGE_TIMEOUT_MS = 30_000;
+/** The longest the gate waits for a settled page's largest contentful paint to be recorded. */
+const LCP_WAIT_MS = 5_000;
 /** How often the gate asks a page whether it has settled. */
 const SETTLE_POLL_MS = 100;
 
@@ -187,7 +189,7 @@ export function exposesProblem(manifest: unknown, spec: RemoteSpec): string | un
  * CSP violations and the largest contentful paint.
  */
 const PAGE_RECORDER = `(() => {
-  const gate = { violations: [], lcp: undefined, commits: 0 };
+  const gate = { violations: [], lcp: undefined, commits: 0, takeLcp: undefined };
   Object.defineProperty(window, '__giftBoxGate', { value: gate });
   const renderers = new Map();
   let nextId = 1;
@@ -208,9 +210,12 @@ const PAGE_RECORDER = `(() => {
     gate.violations.push(event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline') +
       (event.sourceFile ? ' from ' + event.sourceFile + ':' + event.lineNumber : ''));
   }, true);
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gate.lcp = entry.startTime;
-  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  const record = (entries) => { for (const entry of entries) gate.lcp = entry.startTime; };
+  const lcp = new PerformanceObserver((list) => record(list.getEntries()));
+  lcp.observe({ type: 'largest-contentful-paint', buffered: true });
+  // The observer's callback is a task of its own, which a busy renderer may not have run yet when
+  // the gate reads the page: the gate takes the entries still waiting for it first.
+  gate.takeLcp = () => { record(lcp.takeRecords()); return gate.lcp; };
 })();`;
 
 /**
@@ -249,6 +254,24 @@ async function waitUntilSettled(tab: Page, timeoutMs: number): Promise<void> {
   }
 }
 
+/** Whether the page has recorded its largest contentful paint (taking entries not yet delivered). */
+function lcpRecorded(): boolean {
+  const gate = (window as unknown as { __giftBoxGate?: { takeLcp: () => number | undefined } }).__giftBoxGate;
+  return gate?.takeLcp() !== undefined;
+}
+
+/**
+ * Waits, at most LCP_WAIT_MS, for the settled page's largest contentful paint: the browser makes
+ * the entry only once the frame that painted it has been presented, which a busy machine delays.
+ * A page that paints nothing contentful is then reported as such.
+ */
+async function waitForLcp(tab: Page): Promise<void> {
+  const deadline = Date.now() + LCP_WAIT_MS;
+  while (!(await tab.evaluate(lcpRecorded).catch(() => false)) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
+
 interface PageFindings {
   status?: number;
   build?: string;
@@ -262,7 +285,10 @@ interface PageFindings {
 function readPage(page: Page, remote: string, configId: string): Promise<Omit<PageFindings, 'status'>> {
   return page.evaluate(
     ({ remote, configId }) => {
-      const gate = (window as unknown as { __giftBoxGate?: { violations: string[]; lcp?: number } }).__giftBoxGate;
+      const gate = (
+        window as unknown as { __giftBoxGate?: { violations: string[]; takeLcp: () => number | undefined } }
+      ).__giftBoxGate;
+      const lcp = gate?.takeLcp();
       const hook = (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__?: { renderers?: Map<number, unknown> } })
         .__REACT_DEVTOOLS_GLOBAL_HOOK__;
       let build: string | undefined;
@@ -280,7 +306,7 @@ function readPage(page: Page, remote: string, configId: string): Promise<Omit<Pa
         errorPage: error ? (error.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200) : undefined,
         violations: gate?.violations ?? [],
         renderers: hook?.renderers?.size ?? 0,
-        lcpMs: gate?.lcp === undefined ? undefined : Math.round(gate.lcp),
+        lcpMs: lcp === undefined ? undefined : Math.round(lcp),
       };
     },
     { remote, configId },
@@ -352,6 +378,7 @@ async function checkPage(
       // document the browser then shows), then its data and first effects.
       await waitUntilSettled(tab, PAGE_TIMEOUT_MS);
       await tab.waitForLoadState('networkidle', { timeout: PAGE_TIMEOUT_MS }).catch(() => undefined);
+      await waitForLcp(tab);
       findings = { status, ...(await readPage(tab, options.remote, RUNTIME_CONFIG_ELEMENT_ID)) };
     } catch (error) {
       findings = {
