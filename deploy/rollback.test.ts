@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCanary } from './canary';
-import { deploy, type FileAction } from './deploy';
+import { deploy, HISTORY_LENGTH, type FileAction } from './deploy';
 import { listBuilds, rollback, RollbackError, runRollbackCli } from './rollback';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
 
@@ -304,6 +304,16 @@ describe('runRollbackCli', () => {
         `  b1  built ${new Date(1000).toISOString()}  previous: pages fall back to it`,
       ].join('\n'),
     );
+  });
+
+  it(`with --list, calls no build staged that was current before the last ${HISTORY_LENGTH}`, async () => {
+    await deployBuilds(HISTORY_LENGTH + 2);
+    const cli = io();
+
+    expect(await runRollbackCli([target, '--list'], cli)).toBe(0);
+
+    expect(cli.output()).not.toContain('staged');
+    expect(cli.output()).toMatch(new RegExp(`\n {2}b1 +built ${new Date(1000).toISOString()}$`));
   });
 
   it.each([

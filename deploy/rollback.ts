@@ -28,6 +28,7 @@ import {
   currentBuildId,
   DeployError,
   deployedBuilds,
+  HISTORY_LENGTH,
   LATEST_FILE,
   META_DIR,
   ownCopyProblem,
@@ -114,17 +115,22 @@ export async function listBuilds(targetFolder: string): Promise<Deployment> {
     );
   }
   const [state, history] = await Promise.all([readDeployment(target), buildHistory(target)]);
-  const roleOf = (id: string): KnownBuild['role'] => {
+  // The history names the last HISTORY_LENGTH current builds: a build older than the oldest of
+  // them may have been current before, so only a newer one it does not name was never current.
+  const named = metas.filter((meta) => history?.includes(meta.id));
+  const historyFrom =
+    history && history.length < HISTORY_LENGTH ? -Infinity : Math.min(...named.map((meta) => meta.timestamp));
+  const roleOf = ({ id, timestamp }: { id: string; timestamp: number }): KnownBuild['role'] => {
     if (state?.canary?.id === id) return { kind: 'canary', percent: state.canary.percent };
     if (state?.previous === id) return { kind: 'previous' };
-    if (history && !history.includes(id)) return { kind: 'staged' };
+    if (history && !history.includes(id) && timestamp > historyFrom) return { kind: 'staged' };
     return undefined;
   };
   const builds: KnownBuild[] = [];
   for (const meta of metas) {
     const current = meta.id === currentId;
     const problem = current ? undefined : await ownCopyProblem(target, meta.id);
-    const role = current ? undefined : roleOf(meta.id);
+    const role = current ? undefined : roleOf(meta);
     builds.push({
       id: meta.id,
       timestamp: meta.timestamp,
