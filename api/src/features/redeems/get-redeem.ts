@@ -12,7 +12,6 @@
 import { redeemViewSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
 import { redeemNotFound, TooManyRequestsError } from '../../http/errors';
-import { addressHash } from '../../http/request-log';
 import { existingVisitorId } from '../../http/visitor';
 import { AddressBudget } from '../../limits/address-budget';
 import { redeemParamsSchema } from '../../schemas/requests';
@@ -23,7 +22,11 @@ export const UNKNOWN_READS_MESSAGE =
   'Too many requests for redeem links that do not exist. Wait a minute and try again.';
 
 export function registerGetRedeem(app: App, { db, now, config }: AppContext): void {
-  const unknownReads = new AddressBudget(config.limits.unknownRedeemReadsPerIpPerMinute);
+  const unknownReads = new AddressBudget({
+    limit: config.limits.unknownRedeemReadsPerIpPerMinute,
+    name: 'reads of unknown redeem sessions',
+    log: app.log,
+  });
   app.get(
     '/api/redeems/:redeemId',
     {
@@ -34,7 +37,7 @@ export function registerGetRedeem(app: App, { db, now, config }: AppContext): vo
       const at = now();
       const row = await findRedeem(db, request.params.redeemId);
       if (row) return toRedeemView(row, at, existingVisitorId(request));
-      const taken = unknownReads.take(addressHash(request.ip), at);
+      const taken = unknownReads.take(request.ip, at);
       if (!taken.ok) throw new TooManyRequestsError(UNKNOWN_READS_MESSAGE, taken.retryAfterSeconds);
       throw redeemNotFound();
     },

@@ -8,7 +8,6 @@ import { TELEMETRY_MAX_BYTES } from 'shared/telemetry';
 import { type App, type AppContext } from '../../app-context';
 import { errorBody, sendError } from '../../http/error-handler';
 import { TooManyRequestsError } from '../../http/errors';
-import { addressHash } from '../../http/request-log';
 import { AddressBudget } from '../../limits/address-budget';
 import { type KnownOrigin } from './csp-labels';
 import { type BatchResult, type TelemetryMetrics } from './telemetry-metrics';
@@ -25,7 +24,11 @@ function resultOf(error: FastifyError): BatchResult | undefined {
 
 /** Installs the bounds in `scope`, the plugin that holds one telemetry route. */
 export function installIntake(scope: App, metrics: TelemetryMetrics, { config, now }: AppContext): void {
-  const budget = new AddressBudget(config.limits.telemetryBatchesPerIpPerMinute);
+  const budget = new AddressBudget({
+    limit: config.limits.telemetryBatchesPerIpPerMinute,
+    name: 'telemetry posts',
+    log: scope.log,
+  });
   scope.setErrorHandler((error: FastifyError, request, reply) => {
     const result = resultOf(error);
     if (result) metrics.batches.inc({ result });
@@ -38,7 +41,7 @@ export function installIntake(scope: App, metrics: TelemetryMetrics, { config, n
   });
   // Before the body is read: a client past its budget costs no parsing.
   scope.addHook('onRequest', async (request) => {
-    const taken = budget.take(addressHash(request.ip), now());
+    const taken = budget.take(request.ip, now());
     if (!taken.ok) throw new TooManyRequestsError(LIMITED_MESSAGE, taken.retryAfterSeconds);
   });
 }
