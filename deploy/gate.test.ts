@@ -7,9 +7,10 @@
  * that reloads once and then shows one.
  * The deployment folder is the one deploys write (`builds/{id}/`, its manifest's exposes).
  */
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPreview } from 'server/preview-token';
@@ -21,17 +22,22 @@ import {
   gatePages,
   GateError,
   GateStopped,
-  launchChromium,
+  hostProblem,
+  maskedPath,
   pageProblems,
+  previewCookieFor,
   runGate,
   runGateCli,
 } from './gate';
+import { launchChromium } from './gate-chromium';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
 
 /** A run launches chromium and loads a page per route: seconds, more on a busy machine. */
 const BROWSER_RUN_MS = 60_000;
 const KEY = 'gate-test-preview-key-of-at-least-32-chars';
 const GIFT_PATH = '/gifts/AAAAAAAAAAAAAAAAAAAAAAAA';
+/** How the gate prints it: an id works like a password. */
+const MASKED_GIFT_PATH = '/gifts/AAAA…';
 
 let root: string;
 let target: string;
@@ -99,8 +105,9 @@ beforeAll(async () => {
     visited.push(request.url ?? '');
     const pin = verifyPreview(
       cookieOf(request.headers.cookie, PREVIEW_COOKIE),
-      { gifts: KEY },
+      { gifts: [KEY] },
       Math.floor(Date.now() / 1000),
+      `http://${request.headers.host ?? ''}`,
     ).pin;
     const { html, csp } = page(pin?.buildId ?? 'stable');
     if (request.url === '/favicon.ico') return response.writeHead(204).end();
@@ -130,6 +137,33 @@ function snapshot(): Record<string, string> {
   return Object.fromEntries(listFiles(target).map((file) => [file, read(join(target, file))]));
 }
 
+const commandLine = (pid: string) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+};
+
+/** The processes below `root` (this test's, so no other run's Chromium), from /proc. */
+function descendantsOf(root: number): string[] {
+  const parentOf = new Map<string, string>();
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      // The parent is the 4th field, after the command in parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parentOf.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '');
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  const below = (pid: string): boolean => {
+    const parent = parentOf.get(pid);
+    return parent === String(root) || (parent !== undefined && parent !== '0' && below(parent));
+  };
+  return [...parentOf.keys()].filter(below);
+}
+
 const gate = (buildId: string, over: Partial<Parameters<typeof runGate>[0]> = {}) =>
   runGate({
     target,
@@ -153,7 +187,7 @@ describe('the gate in a browser', () => {
         ['staged copy', true],
         ['exposes', true],
         ['/game', true],
-        [`${GIFT_PATH} (/gifts/:giftId)`, true],
+        [`${MASKED_GIFT_PATH} (/gifts/:giftId)`, true],
       ]);
       expect(result.ok).toBe(true);
       expect(result.checks[2]?.detail).toMatch(/^build good, LCP \d+ ms, one React, clean$/);
@@ -170,9 +204,12 @@ describe('the gate in a browser', () => {
       const result = await gate('throws');
       expect(result.ok).toBe(false);
       const failed = result.checks.filter((check) => !check.ok);
-      expect(failed.map((check) => check.name)).toEqual(['/game', `${GIFT_PATH} (/gifts/:giftId)`]);
+      expect(failed.map((check) => check.name)).toEqual(['/game', `${MASKED_GIFT_PATH} (/gifts/:giftId)`]);
       expect(failed[0]?.detail).toContain('uncaught exception: the canary broke');
-      expect(failed[0]?.screenshot).toBe(join(root, 'out', 'gate-game.png'));
+      expect(failed.map((check) => check.screenshot)).toEqual([
+        join(root, 'out', 'gate-1-game.png'),
+        join(root, 'out', 'gate-2-gifts-giftId.png'),
+      ]);
       expect(existsSync(failed[0]?.screenshot ?? '')).toBe(true);
       expect(snapshot()).toEqual(before);
     },
@@ -280,6 +317,9 @@ describe('the gate before the browser', () => {
       ),
     );
     expect(() => gatePages(REMOTES.gifts, ['/redeem/x'])).toThrow('--path /redeem/x matches no route of this remote');
+    expect(() => gatePages(REMOTES.gifts, ['/redeem/BBBBBBBBBBBBBBBBBBBBBBBB'])).toThrow(
+      '--path /redeem/BBBB… matches no route of this remote',
+    );
     expect(gatePages(REMOTES.content).map((page) => page.path)).toEqual(['/', '/about', '/privacy-policy', '/terms']);
   });
 
@@ -321,6 +361,44 @@ describe('the gate before the browser', () => {
   });
 });
 
+describe('what the gate exposes', () => {
+  it('prints a page’s ids cut to four characters, and keeps the rest of its path', () => {
+    expect(maskedPath({ route: '/gifts/:giftId', path: GIFT_PATH })).toBe(MASKED_GIFT_PATH);
+    expect(maskedPath({ route: '/gifts/:giftId', path: `${GIFT_PATH}?from=mail` })).toBe(`${MASKED_GIFT_PATH}?…`);
+    expect(maskedPath({ route: '/about', path: '/about' })).toBe('/about');
+  });
+
+  it('sends its token over https, or over http only to this machine', async () => {
+    expect(hostProblem('https://giftbox.example')).toBeUndefined();
+    for (const local of ['http://127.0.0.1:3000', 'http://localhost:3000', 'http://[::1]:3000'])
+      expect(hostProblem(local)).toBeUndefined();
+    expect(hostProblem('http://giftbox.example')).toMatch(/is not https/);
+    await expect(gate('good', { host: 'http://giftbox.example' })).rejects.toThrow(/is not https/);
+  });
+
+  it('sets the __Host- cookie, Secure, on an https host, and the plain one on this machine', () => {
+    expect(previewCookieFor('https://giftbox.example', 't')).toMatchObject({
+      name: '__Host-gb_preview',
+      secure: true,
+      url: 'https://giftbox.example',
+    });
+    expect(previewCookieFor(host, 't')).toMatchObject({ name: 'gb_preview', url: host });
+  });
+
+  it('runs Chromium with its sandbox, as a user other than root', () => {
+    const chromiums = descendantsOf(process.pid).filter((pid) => commandLine(pid)[0]?.includes('chromium'));
+    expect(chromiums.length).toBeGreaterThan(0);
+    for (const pid of chromiums) {
+      expect(commandLine(pid)).not.toContain('--no-sandbox');
+      expect(statSync(`/proc/${pid}`).uid).not.toBe(0);
+    }
+    if (process.getuid?.() === 0) {
+      const uid = String(statSync(`/proc/${chromiums[0] ?? ''}`).uid);
+      expect(execFileSync('id', ['-un', uid], { encoding: 'utf8' }).trim()).toBe('nobody');
+    }
+  });
+});
+
 describe('npm run gate', () => {
   function io(env: Record<string, string | undefined> = { PREVIEW_KEY: KEY }) {
     const out: string[] = [];
@@ -350,7 +428,8 @@ describe('npm run gate', () => {
       expect(await runGateCli(['site', 'throws', '--host', host, '--path', GIFT_PATH, '--out', 'shots'], bad.io)).toBe(
         1,
       );
-      expect(bad.err.join('\n')).toContain(`screenshot: ${join(root, 'shots', 'gate-game.png')}`);
+      expect(bad.err.join('\n')).toContain(`screenshot: ${join(root, 'shots', 'gate-1-game.png')}`);
+      expect([...good.out, ...bad.err].join('\n')).not.toContain(GIFT_PATH.slice('/gifts/'.length));
       expect(bad.err.at(-1)).toBe('gate: build throws failed 2 checks; nothing current was changed');
     },
     BROWSER_RUN_MS,

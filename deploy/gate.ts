@@ -22,31 +22,23 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { signPreview } from 'server/preview-token';
-import { isBuildId, PREVIEW_COOKIE } from 'shared/deployment';
+import { isBuildId, previewCookieName } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { REMOTES, remoteSpec, type RemoteSpec } from 'shared/remotes';
 import { describeArgsError } from './cli-args';
+import { DEFAULT_CHROMIUM_PATH, DEFAULT_CHROMIUM_USER, launchChromium } from './gate-chromium';
 import { buildFolder, ownCopyProblem, type CliIo } from './deploy';
 
 /** The LCP budget by default (ms): Google's "needs improvement" threshold. */
 export const DEFAULT_LCP_BUDGET_MS = 4000;
 /** How long the preview cookie the gate signs lives: a gate run takes minutes. */
 export const PREVIEW_TTL_S = 30 * 60;
+/** Hosts the preview token may be sent to over plain http: it then never leaves the machine. */
+const LOOPBACK_HOSTNAMES = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 /** The variable that holds the remote's preview key (never a flag: it would show in `ps`). */
 export const PREVIEW_KEY_ENV = 'PREVIEW_KEY';
-/** Debian's chromium by default; GATE_CHROMIUM_PATH moves it. */
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-/** Flags for a headless run on a server: no sandbox as root, no GPU, no background traffic. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The longest a page may take to load and settle. */
 const PAGE_TIMEOUT_MS = 30_000;
 /** The longest the gate waits for a settled page's largest contentful paint to be recorded. */
@@ -128,6 +120,11 @@ export interface GatePage {
   path: string;
 }
 
+/** A path with each id-like segment (16 or more URL-safe characters) cut to its first four. */
+function maskIdLike(path: string): string {
+  return path.replace(/(?<=\/)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]{12,}/g, '$1…');
+}
+
 /**
  * The pages to visit: every route of the remote, a route without parameters at its own path, one
  * with parameters at each sample path that matches it. Refused, naming what is wrong: a route
@@ -137,10 +134,12 @@ export function gatePages(spec: RemoteSpec, paths: readonly string[] = []): Gate
   const routes = Object.values(spec.exposes).flatMap((module) => module.routes.map((route) => route.path));
   for (const path of paths) {
     if (!path.startsWith('/') || path.startsWith('//'))
-      throw new GateError(`--path ${path} is not a path (it starts with one /)`);
+      throw new GateError(`--path ${maskIdLike(path)} is not a path (it starts with one /)`);
     const pathname = path.split(/[?#]/)[0] ?? path;
     if (!routes.some((route) => routePattern(route).test(pathname))) {
-      throw new GateError(`--path ${path} matches no route of this remote (its routes: ${routes.join(', ')})`);
+      throw new GateError(
+        `--path ${maskIdLike(path)} matches no route of this remote (its routes: ${routes.join(', ')})`,
+      );
     }
   }
   const pages: GatePage[] = [];
@@ -344,9 +343,45 @@ export function pageProblems(
   return [...counts].map(([problem, count]) => (count > 1 ? `${problem} (${count} times)` : problem));
 }
 
-function screenshotName(path: string): string {
-  const slug = path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'home';
-  return `gate-${slug}.png`;
+/**
+ * A page's path as the gate prints it: each segment where its route has a parameter cut to its
+ * first four characters (`/gifts/AbCd…`). A gift's or a redeem session's id works like a
+ * password, and the gate's output ends up in CI logs.
+ */
+export function maskedPath(page: GatePage): string {
+  const routeSegments = page.route.split('/');
+  const [pathname = '', rest] = page.path.split(/(?=[?#])/);
+  const masked = pathname
+    .split('/')
+    .map((segment, index) =>
+      routeSegments[index]?.startsWith(':') && segment.length > 4 ? `${segment.slice(0, 4)}…` : segment,
+    )
+    .join('/');
+  return rest === undefined ? masked : `${masked}?…`;
+}
+
+/** A failing page's screenshot: named by its route and its place in the run, never by an id. */
+function screenshotName(page: GatePage, index: number): string {
+  const slug = page.route.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'home';
+  return `gate-${index + 1}-${slug}.png`;
+}
+
+/**
+ * The preview cookie as the host's server reads it from a page at `host`: over https the
+ * `__Host-` one, Secure, for that host only.
+ */
+export function previewCookieFor(host: string, token: string) {
+  const https = new URL(host).protocol === 'https:';
+  return https
+    ? { name: previewCookieName(true), value: token, url: host, secure: true, sameSite: 'Lax' as const }
+    : { name: previewCookieName(false), value: token, url: host, sameSite: 'Lax' as const };
+}
+
+/** Why the gate refuses to send a preview token to `host`, or undefined: over http, only to this machine. */
+export function hostProblem(host: string): string | undefined {
+  const url = new URL(host);
+  if (url.protocol === 'https:' || LOOPBACK_HOSTNAMES.test(url.hostname)) return undefined;
+  return `--host ${host} is not https: the preview cookie pins a build for whoever holds it, and would cross the network in clear`;
 }
 
 /** Visits one page in a fresh tab of the pinned context and checks it. */
@@ -355,11 +390,12 @@ async function checkPage(
   options: GateOptions,
   cookie: string,
   page: GatePage,
+  index: number,
   lcpBudgetMs: number,
 ): Promise<GateCheck> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
-    await context.addCookies([{ name: PREVIEW_COOKIE, value: cookie, url: options.host }]);
+    await context.addCookies([previewCookieFor(options.host, cookie)]);
     await context.addInitScript({ content: PAGE_RECORDER });
     const tab = await context.newPage();
     const consoleErrors: string[] = [];
@@ -389,12 +425,12 @@ async function checkPage(
       };
     }
     const problems = pageProblems(findings, { buildId: options.buildId, lcpBudgetMs }, consoleErrors, exceptions);
-    const name = `${page.path}${page.path === page.route ? '' : ` (${page.route})`}`;
+    const name = `${maskedPath(page)}${page.path === page.route ? '' : ` (${page.route})`}`;
     if (problems.length === 0) {
       return { name, ok: true, detail: `build ${findings.build}, LCP ${findings.lcpMs} ms, one React, clean` };
     }
     mkdirSync(options.outDir, { recursive: true });
-    const screenshot = join(options.outDir, screenshotName(page.path));
+    const screenshot = join(options.outDir, screenshotName(page, index));
     await tab.screenshot({ path: screenshot, fullPage: true }).catch(() => undefined);
     return {
       name,
@@ -407,24 +443,13 @@ async function checkPage(
   }
 }
 
-/** Debian's Chromium (or `path`, or GATE_CHROMIUM_PATH's), headless, for the gate's pages. */
-export function launchChromium(path?: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath: path ?? (process.env.GATE_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH),
-    headless: true,
-    args: CHROMIUM_ARGS,
-    // The caller stops the gate through `signal`: playwright's own handlers would end the process.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-}
-
 /** Runs the gate; never changes the deployment folder. */
 export async function runGate(options: GateOptions): Promise<GateResult> {
   const spec = remoteSpec(options.remote);
   if (!spec) throw new GateError(`there is no remote called ${options.remote}`);
   if (!isBuildId(options.buildId)) throw new GateError(`"${options.buildId}" is not a build id`);
+  const insecure = hostProblem(options.host);
+  if (insecure) throw new GateError(insecure);
   const pages = gatePages(spec, options.paths);
   const lcpBudgetMs = options.lcpBudgetMs ?? DEFAULT_LCP_BUDGET_MS;
   const now = options.now ?? Date.now();
@@ -433,6 +458,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     remote: options.remote,
     buildId: options.buildId,
     expires: Math.floor(now / 1000) + PREVIEW_TTL_S,
+    audience: new URL(options.host).origin,
   });
   const checks: GateCheck[] = [];
   const record = (check: GateCheck) => {
@@ -475,8 +501,8 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const stop = () => void browser.close().catch(() => undefined);
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
-    for (const page of pages) {
-      const check = await checkPage(browser, options, cookie, page, lcpBudgetMs).catch((error: unknown) => {
+    for (const [index, page] of pages.entries()) {
+      const check = await checkPage(browser, options, cookie, page, index, lcpBudgetMs).catch((error: unknown) => {
         if (options.signal?.aborted) return undefined;
         throw error;
       });
@@ -514,7 +540,10 @@ deployment folder is never changed.
   --out <folder>        where screenshots of failing pages go (default: gate-results)
   -h, --help            this text
 The key comes from the environment (${PREVIEW_KEY_ENV}), never from a flag; GATE_CHROMIUM_PATH
-names another chromium than ${DEFAULT_CHROMIUM_PATH}.`;
+names another chromium than ${DEFAULT_CHROMIUM_PATH}. Chromium keeps its sandbox: run as root, the
+gate starts it as GATE_CHROMIUM_USER (default ${DEFAULT_CHROMIUM_USER}). The host must be https, but
+for one on this machine (localhost, 127.0.0.1, [::1]); the output and the screenshots' names show
+no more than the first four characters of an id.`;
 
 const OPTIONS = {
   host: { type: 'string' },

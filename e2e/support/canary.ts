@@ -25,5 +25,5 @@ export function runCanary(remote: RemoteName, target: string, args: readonly str
 /** The `gb_preview` cookie that pins `remote` to `buildId` on `origin` for ten minutes, signed with `key`. */
 export function previewCookie(origin: string, key: string, remote: RemoteName, buildId: string) {
   const expires = Math.floor(Date.now() / 1000) + 600;
-  return { name: 'gb_preview', value: signPreview(key, { remote, buildId, expires }), url: origin };
+  return { name: 'gb_preview', value: signPreview(key, { remote, buildId, expires, audience: origin }), url: origin };
 }

@@ -135,7 +135,7 @@ test('the gate passes a good build on every route of the remote, the host servin
   // host does not hold for this remote, the page runs the stable build.
   const stable = readLatest(folder).id;
   const expires = Math.floor(Date.now() / 1000) + 600;
-  const payload = `v1~content~${ids.good}~${expires}`;
+  const payload = `v2~content~${ids.good}~${expires}~${new URL(topology.origin).origin}`;
   const forged = `${payload}~${createHmac('sha256', 'a-key-the-host-does-not-hold-0123456789').update(payload).digest('base64url')}`;
   for (const token of [`${payload}~`, forged]) {
     const visitor = await openSession(browser, { baseURL: topology.origin });

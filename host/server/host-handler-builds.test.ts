@@ -98,7 +98,7 @@ beforeAll(async () => {
     root: join(tmp, 'dist'),
     config,
     sources,
-    previewKeys: { content: KEY, gifts: OTHER_KEY },
+    previewKeys: { content: [KEY], gifts: [OTHER_KEY] },
     log: (message) => log.push(message),
     // The proxy in front says how the page was asked for.
     isHttps: (req: IncomingMessage) => req.headers['x-test-https'] === '1',
@@ -259,8 +259,8 @@ describe('GET /remote-builds.json', () => {
 
 describe('a preview pin', () => {
   const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
-  const pin = (buildId: string, key = KEY, remote = 'content') =>
-    signPreview(key, { remote, buildId, expires: inAnHour() });
+  const pin = (buildId: string, key = KEY, remote = 'content', audience = base) =>
+    signPreview(key, { remote, buildId, expires: inAnHour(), audience });
   const [stableCohort] = cohorts('stable', 1);
 
   it('signed with the remote’s key, pins it to the build for this browser: from its copy, without fallback, never kept', async () => {
@@ -278,9 +278,22 @@ describe('a preview pin', () => {
     });
   });
 
+  it('over https, is read from the __Host- cookie only: a plain one pins nothing', async () => {
+    const https = { 'x-test-https': '1' };
+    const httpsOrigin = base.replace('http:', 'https:');
+    const token = pin('p4', KEY, 'content', httpsOrigin);
+    const pinned = await get('/about', `${COHORT_COOKIE}=${stableCohort}; __Host-gb_preview=${token}`, https);
+    expect(inlineConfig(pinned.body).remoteBuilds).toEqual({ content: 'p4' });
+    const plain = await get('/about', `${COHORT_COOKIE}=${stableCohort}; gb_preview=${token}`, https);
+    expect(inlineConfig(plain.body).remoteBuilds).toEqual({ content: 's2' });
+    const overHttp = await get('/about', `${COHORT_COOKIE}=${stableCohort}; gb_preview=${token}`);
+    expect(inlineConfig(overHttp.body).remoteBuilds).toEqual({ content: 's2' });
+  });
+
   it.each([
     ['forged', () => `${pin('p4').slice(0, -4)}AAAA`, 'the signature does not verify'],
-    ['unsigned', () => 'v1~content~p4~9999999999~', 'the signature does not verify'],
+    ['unsigned', () => `v2~content~p4~9999999999~${base}~`, 'the signature does not verify'],
+    ['for another host', () => pin('p4', KEY, 'content', 'https://staging.example'), 'the token is for another host'],
     ['signed with another remote’s key', () => pin('p4', OTHER_KEY), 'the signature does not verify'],
     [
       'for a remote without a key',

@@ -47,6 +47,7 @@ import {
   requestCohort,
   type BuildChoice,
   type BuildSources,
+  type PageOrigin,
 } from './remote-builds';
 import type { RemoteSnapshot } from './remote-sources';
 import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
@@ -64,8 +65,8 @@ export interface HostHandlerOptions {
    * markup; none: plain pages. Sources that only give snapshots serve each remote's one build.
    */
   sources?: BuildSources;
-  /** Each remote's preview key (REMOTE_<NAME>_PREVIEW_KEY): a `gb_preview` cookie signed with it pins its remote. */
-  previewKeys?: Readonly<Partial<Record<RemoteName, string>>>;
+  /** Each remote's preview keys (REMOTE_<NAME>_PREVIEW_KEY): a preview cookie signed with one pins its remote. */
+  previewKeys?: Readonly<Partial<Record<RemoteName, readonly string[]>>>;
   /** Where the server says why a preview pins nothing (once per reason); by default, the console. */
   log?: (message: string) => void;
   /** The host's stylesheet, inlined with a prerendered page. */
@@ -121,6 +122,16 @@ function setHeaders(res: ServerResponse, headers: Record<string, string>): void 
 }
 
 const socketIsTls = (req: IncomingMessage) => 'encrypted' in req.socket && req.socket.encrypted === true;
+
+/** The origin a page is served from, as its browser sees it: the scheme and the Host header. */
+function pageOrigin(req: IncomingMessage, https: boolean): PageOrigin {
+  const scheme = https ? 'https' : 'http';
+  try {
+    return { https, origin: new URL(`${scheme}://${req.headers.host ?? ''}`).origin };
+  } catch {
+    return { https, origin: `${scheme}://` };
+  }
+}
 
 /**
  * Views kept for this many hostnames at most, the least recently used dropped first, each with
@@ -331,7 +342,7 @@ export function createHostHandler({
     const cohort = requestCohort(cookies);
     if (pathname === REMOTE_BUILDS_PATH) {
       // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
-      sendBuilds(req, res, await chooseBuilds(cookies, cohort));
+      sendBuilds(req, res, await chooseBuilds(cookies, cohort, pageOrigin(req, https)));
       return;
     }
     if (pathname === '/robots.txt') {
@@ -359,7 +370,7 @@ export function createHostHandler({
     setHeaders(res, view.pageHeaders(https));
     // A new visitor's first page already has the builds of the cohort it is given.
     const visitorCohort = cohort ?? newCohort();
-    const choice = await chooseBuilds(cookies, visitorCohort);
+    const choice = await chooseBuilds(cookies, visitorCohort, pageOrigin(req, https));
     const page = await pageFor(view, pathname, resolved, noindex, choice);
     if (page === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');

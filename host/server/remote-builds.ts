@@ -17,7 +17,7 @@ import {
   COHORT_VALUES,
   fallbackBuild,
   parseCohort,
-  PREVIEW_COOKIE,
+  previewCookieName,
   REMOTE_BUILDS_PATH,
   type Channel,
   type RemoteBuildsAnswer,
@@ -175,8 +175,8 @@ export function buildsAnswer(choice: BuildChoice): RemoteBuildsAnswer {
 
 export interface BuildChooserOptions {
   sources?: BuildSources;
-  /** Each remote's preview key (REMOTE_<NAME>_PREVIEW_KEY); a remote without one cannot be pinned. */
-  previewKeys?: Readonly<Partial<Record<RemoteName, string>>>;
+  /** Each remote's preview keys (REMOTE_<NAME>_PREVIEW_KEY); a remote without one cannot be pinned. */
+  previewKeys?: Readonly<Partial<Record<RemoteName, readonly string[]>>>;
   log?: (message: string) => void;
   /** Now, in ms since the epoch (tests). */
   now?: () => number;
@@ -185,18 +185,29 @@ export interface BuildChooserOptions {
 /** Preview failures logged once each at most, then no more: a forged token's text is its sender's to choose. */
 const MAX_LOGGED_PREVIEW_REASONS = 64;
 
+/** Where a page is served: the preview cookie it reads, and the audience a preview token must name. */
+export interface PageOrigin {
+  https: boolean;
+  /** The page's origin, such as `https://giftbox.example`. */
+  origin: string;
+}
+
 /**
- * The builds of one request, from its Cookie header and its cohort (given, or being given; none:
- * the stable builds): a
- * preview cookie that verifies pins its remote to its build when that build can be read; one
- * that does not pins nothing, and the server says why in its log, once per reason.
+ * The builds of one request, from its Cookie header, its cohort (given, or being given; none:
+ * the stable builds) and its origin: a preview cookie (the `__Host-` one over https) that
+ * verifies for this origin pins its remote to its build when that build can be read; one that
+ * does not pins nothing, and the server says why in its log, once per reason.
  */
 export function createBuildChooser({
   sources,
   previewKeys = {},
   log = (message) => console.warn(`[host] ${message}`),
   now = Date.now,
-}: BuildChooserOptions): (cookieHeader: string | undefined, cohort: number | undefined) => Promise<BuildChoice> {
+}: BuildChooserOptions): (
+  cookieHeader: string | undefined,
+  cohort: number | undefined,
+  page: PageOrigin,
+) => Promise<BuildChoice> {
   const deployment = (remote: RemoteName) =>
     sources?.deployment ? sources.deployment(remote) : deploymentOf(sources?.snapshot(remote));
   const logged = new Set<string>();
@@ -208,11 +219,12 @@ export function createBuildChooser({
 
   async function pinOf(
     token: string | undefined,
+    page: PageOrigin,
   ): Promise<{ remote: RemoteName; snapshot: RemoteSnapshot } | undefined> {
     if (token === undefined) return undefined;
-    const verified = verifyPreview(token, previewKeys, Math.floor(now() / 1000));
+    const verified = verifyPreview(token, previewKeys, Math.floor(now() / 1000), page.origin);
     if (!verified.pin) {
-      logOnce(`a ${PREVIEW_COOKIE} cookie pins nothing: ${verified.reason}`);
+      logOnce(`a ${previewCookieName(page.https)} cookie pins nothing: ${verified.reason}`);
       return undefined;
     }
     const { remote, buildId } = verified.pin;
@@ -222,6 +234,6 @@ export function createBuildChooser({
     return snapshot && { remote, snapshot };
   }
 
-  return async (cookieHeader, cohort) =>
-    chooseBuilds(deployment, cohort, await pinOf(cookieValue(cookieHeader, PREVIEW_COOKIE)));
+  return async (cookieHeader, cohort, page) =>
+    chooseBuilds(deployment, cohort, await pinOf(cookieValue(cookieHeader, previewCookieName(page.https)), page));
 }

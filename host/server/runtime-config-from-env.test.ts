@@ -346,8 +346,27 @@ describe('previewKeysFromEnv', () => {
     expect(previewKeyEnv('gifts')).toBe('REMOTE_GIFTS_PREVIEW_KEY');
     expect(previewKeysFromEnv({})).toStrictEqual({});
     expect(previewKeysFromEnv({ REMOTE_GIFTS_PREVIEW_KEY: key, REMOTE_CONTENT_PREVIEW_KEY: '' })).toStrictEqual({
-      gifts: key,
+      gifts: [key],
     });
+  });
+
+  it('reads a list of keys, current and next, so a key is rotated without a gap', () => {
+    const next = 'n'.repeat(40);
+    expect(previewKeysFromEnv({ REMOTE_GIFTS_PREVIEW_KEY: `${key}, ${next}` })).toStrictEqual({ gifts: [key, next] });
+  });
+
+  it('refuses a key given to two remotes, naming both variables, never the key', () => {
+    let error: unknown;
+    try {
+      previewKeysFromEnv({ REMOTE_GIFTS_PREVIEW_KEY: key, REMOTE_REDEEM_PREVIEW_KEY: `${'r'.repeat(32)},${key}` });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      /^REMOTE_REDEEM_PREVIEW_KEY's key 2 is also a key of REMOTE_GIFTS_PREVIEW_KEY: each remote needs keys of its own/,
+    );
+    expect((error as Error).message).not.toContain(key);
   });
 
   it('refuses a key shorter than 32 characters, naming the variable, never the key', () => {

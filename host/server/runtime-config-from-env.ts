@@ -167,23 +167,34 @@ export function previewKeyEnv(remote: RemoteName): string {
 }
 
 /**
- * Each remote's preview key (REMOTE_<NAME>_PREVIEW_KEY): the secret its team signs a preview
- * with (server/preview-token.ts), which pins that remote to a build for one browser. Unset or
- * empty: that remote cannot be previewed. Shorter than MIN_PREVIEW_KEY_LENGTH: refused, naming
- * the variable (never its value), as a key that short could be guessed.
+ * Each remote's preview keys (REMOTE_<NAME>_PREVIEW_KEY, comma-separated: the current key and,
+ * while a key is rotated, the next): the secrets its team signs a preview with
+ * (server/preview-token.ts), which pins that remote to a build for one browser. Unset or empty:
+ * that remote cannot be previewed. A key shorter than MIN_PREVIEW_KEY_LENGTH is refused, naming
+ * the variable (never its value), as a key that short could be guessed; so is a key given to two
+ * remotes, which would let one team pin the other's remote.
  */
-export function previewKeysFromEnv(env: Env): Partial<Record<RemoteName, string>> {
-  const keys: Partial<Record<RemoteName, string>> = {};
+export function previewKeysFromEnv(env: Env): Partial<Record<RemoteName, string[]>> {
+  const keys: Partial<Record<RemoteName, string[]>> = {};
+  const owners = new Map<string, string>();
   for (const remote of REMOTE_NAMES) {
     const variable = previewKeyEnv(remote);
-    const value = env[variable];
-    if (value === undefined || value === '') continue;
-    if (value.length < MIN_PREVIEW_KEY_LENGTH) {
-      throw new ConfigError(
-        `${variable} must be at least ${MIN_PREVIEW_KEY_LENGTH} characters (it has ${value.length}): a shorter key could be guessed; make one with openssl rand -base64 32`,
-      );
-    }
-    keys[remote] = value;
+    const values = (env[variable] ?? '').split(',').map((value) => value.trim());
+    if (values.every((value) => value === '')) continue;
+    values.forEach((value, index) => {
+      const which = values.length > 1 ? `${variable}'s key ${index + 1}` : variable;
+      if (value.length < MIN_PREVIEW_KEY_LENGTH)
+        throw new ConfigError(
+          `${which} must be at least ${MIN_PREVIEW_KEY_LENGTH} characters (it has ${value.length}): a shorter key could be guessed; make one with openssl rand -base64 32`,
+        );
+      const owner = owners.get(value);
+      if (owner !== undefined)
+        throw new ConfigError(
+          `${which} is also a key of ${owner}: each remote needs keys of its own, or one team could pin another's remote`,
+        );
+      owners.set(value, variable);
+    });
+    keys[remote] = values;
   }
   return keys;
 }

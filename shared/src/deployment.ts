@@ -139,11 +139,21 @@ export function buildManifestUrl(remoteManifestUrl: string, id: string): string 
 
 /**
  * The cookie with which a deploying team pins one remote to one build for one browser (the gate
- * before promotion): `v1~<remote>~<build id>~<expires, s since the epoch>~<signature>`, the
- * signature HMAC-SHA256 of everything before it under that remote's preview key
+ * before promotion): `v2~<remote>~<build id>~<expires, s since the epoch>~<host origin>~<signature>`,
+ * the signature HMAC-SHA256 of everything before it under one of that remote's preview keys
  * (server/preview-token.ts), base64url. The host's server ignores one it cannot verify.
  */
 export const PREVIEW_COOKIE = 'gb_preview';
+
+/**
+ * The preview cookie's name on a page served over https or not: over https `__Host-gb_preview`,
+ * which a browser keeps only when it is Secure, for the whole host and no other (no Domain), so
+ * neither a sibling subdomain nor a page over http can set or read one; the host's server then
+ * reads no other.
+ */
+export function previewCookieName(https: boolean): string {
+  return https ? `__Host-${PREVIEW_COOKIE}` : PREVIEW_COOKIE;
+}
 
 /**
  * Per visitor, the build of each remote the host's server gives them now (GET, `private,
