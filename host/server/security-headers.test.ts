@@ -32,14 +32,20 @@ function directives(config: RuntimeConfig): Record<string, string[]> {
   );
 }
 
-/** Whether a CSP source expression (`https://*.example.com`, an origin) allows a URL's origin. */
+/**
+ * Whether a CSP source expression (`https://*.example.com`, an origin, an origin and a path) allows
+ * a URL: its scheme and host, and its path when the source has one (a folder ending in `/`
+ * allows what is in it, any other path only itself).
+ */
 function allows(sources: readonly string[], url: string): boolean {
-  const { protocol, host } = new URL(url);
+  const { protocol, host, pathname } = new URL(url);
   return sources.some((source) => {
-    const match = /^(\w+:)\/\/(\*\.)?(.+)$/.exec(source);
+    const match = /^(\w+:)\/\/(\*\.)?([^/]+)(\/.*)?$/.exec(source);
     if (!match) return false;
-    const [, scheme, wildcard, rest] = match;
-    return scheme === protocol && (wildcard ? host.endsWith(`.${rest}`) : host === rest);
+    const [, scheme, wildcard, rest, path] = match;
+    const hostOk = wildcard ? host.endsWith(`.${rest}`) : host === rest;
+    const pathOk = !path || (path.endsWith('/') ? pathname.startsWith(path) : pathname === path);
+    return scheme === protocol && hostOk && pathOk;
   });
 }
 
@@ -115,7 +121,10 @@ describe('the Content-Security-Policy of a page', () => {
     it("Google's tag: its loader, and where its hits go", () => {
       const policy = directives(configWith({ tagManager: { measurementId: 'G-ABCDE12345' } }));
       expect(allows(policy['script-src'] ?? [], DEFAULT_GTAG_SCRIPT_URL)).toBe(true);
-      expect(policy['script-src']).toEqual(["'self'", ...ORIGINS, 'https://*.googletagmanager.com']);
+      // The loader's folder, never any host of Google's domain (another site's container there).
+      expect(policy['script-src']).toEqual(["'self'", ...ORIGINS, 'https://www.googletagmanager.com/gtag/']);
+      expect(allows(policy['script-src'] ?? [], 'https://www.googletagmanager.com/gtm.js?id=GTM-OTHER')).toBe(false);
+      expect(allows(policy['script-src'] ?? [], 'https://evil.googletagmanager.com/gtag/js')).toBe(false);
       expect(policy['connect-src']).toEqual(
         expect.arrayContaining(['https://*.google-analytics.com', 'https://*.analytics.google.com']),
       );
@@ -126,7 +135,7 @@ describe('the Content-Security-Policy of a page', () => {
       const policy = directives(
         configWith({ tagManager: { measurementId: 'G-ABCDE12345', scriptUrl: 'http://127.0.0.1:4811/gtag/js' } }),
       );
-      expect(policy['script-src']).toEqual(["'self'", ...ORIGINS, 'http://127.0.0.1:4811']);
+      expect(policy['script-src']).toEqual(["'self'", ...ORIGINS, 'http://127.0.0.1:4811/gtag/']);
       expect(policy['connect-src']).toContain('http://127.0.0.1:4811');
       expect(policy['connect-src']).toContain('https://*.google-analytics.com');
     });

@@ -11,7 +11,11 @@
  */
 import { allowedRemoteOrigins, type RuntimeConfig, telemetryEnabled } from 'shared/runtime-config';
 import { CSP_REPORTS_PATH } from 'shared/telemetry';
-import { CRISP_SCRIPT_URL, MIXPANEL_DEFAULT_API_HOST } from '../src/third-party/third-party-addresses';
+import {
+  CRISP_SCRIPT_URL,
+  DEFAULT_GTAG_SCRIPT_URL,
+  MIXPANEL_DEFAULT_API_HOST,
+} from '../src/third-party/third-party-addresses';
 
 export interface SecurityHeaderOptions {
   /** A page (HTML): the whole set. Anything else (files, `/config.json`, plain-text errors): the headers every response carries. */
@@ -87,19 +91,33 @@ function originOf(url: string): string | undefined {
   }
 }
 
+/** The folder a URL is in (`https://host/gtag/js?id=x` → `https://host/gtag/`): a CSP source for the scripts there. */
+function folderOf(url: string): string | undefined {
+  try {
+    const folder = new URL('.', url);
+    return folder.origin === 'null' ? undefined : folder.href;
+  } catch {
+    return undefined;
+  }
+}
+
 function unique(values: ReadonlyArray<string | undefined>): string[] {
   return [...new Set(values.filter((value): value is string => value !== undefined))];
 }
 
 /**
- * Google's tag (GA4 through gtag.js), as Google's CSP guide lists it: the loader and the tags it
- * loads (the default loader is on www.googletagmanager.com), and where hits go (requests and
- * image beacons). A custom loader URL replaces only the loader's origin; the hits still go to
- * Google. Google signals would need Google's advertising domains too: consent mode keeps
- * advertising storage denied, so they are not allowed.
+ * Google's tag (GA4 through gtag.js): its loader, and where hits go (requests and image beacons),
+ * as Google's CSP guide lists them. Scripts are allowed from the loader's own folder only
+ * (`https://www.googletagmanager.com/gtag/`), not any host of the domain: Google's guide allows
+ * `*.googletagmanager.com`, which would let any script Google serves there, such as another
+ * site's container, run on our pages. Neither a nonce nor a hash fits: a page is rendered once
+ * and sent to many visitors (a nonce would be the same for all of them, so it would stop nothing),
+ * and Google changes the loader's bytes without notice (a hash would block it). A custom loader
+ * URL replaces the loader's folder; the hits still go to Google. Google signals would need
+ * Google's advertising domains too: consent mode keeps advertising storage denied, so they are
+ * not allowed.
  */
 const GOOGLE_TAG = {
-  script: 'https://*.googletagmanager.com',
   img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
   connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
 };
@@ -179,8 +197,9 @@ export function contentSecurityPolicy(config: RuntimeConfig): string {
     add('connect-src', originOf(config.analytics.apiHost ?? MIXPANEL_DEFAULT_API_HOST));
   }
   if (config.tagManager) {
-    const loader = config.tagManager.scriptUrl ? originOf(config.tagManager.scriptUrl) : GOOGLE_TAG.script;
-    add('script-src', loader);
+    const loaderUrl = config.tagManager.scriptUrl ?? DEFAULT_GTAG_SCRIPT_URL;
+    const loader = config.tagManager.scriptUrl ? originOf(loaderUrl) : undefined;
+    add('script-src', folderOf(loaderUrl));
     add('img-src', ...GOOGLE_TAG.img, config.tagManager.scriptUrl ? loader : undefined);
     add('connect-src', ...GOOGLE_TAG.connect, config.tagManager.scriptUrl ? loader : undefined);
   }
