@@ -13,12 +13,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMetricsRegistry } from 'server/metrics';
+import { verifyTicket } from 'server/page-ticket';
 import { signPreview } from 'server/preview-token';
 import { assignedBuild, canaryBucket, COHORT_COOKIE, type DeploymentState } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
 import { createHostHandler, type HostHandler } from './host-handler';
 import { createHostMetrics } from './host-metrics';
+import { createPageTickets } from './page-tickets';
 import { createRemoteSources, type RemoteSources } from './remote-sources';
 
 const INDEX_HTML =
@@ -314,6 +316,83 @@ describe('a preview pin', () => {
       expect(log.filter((line) => line.includes(reason))).toHaveLength(1);
     },
   );
+});
+
+describe('telemetry tickets', () => {
+  const SECRET = 'page-ticket-secret-for-tests-0123456789';
+  let ticketBase: string;
+  beforeAll(async () => {
+    const withTickets = createHostHandler({
+      root: join(tmp, 'dist'),
+      config,
+      sources,
+      previewKeys: { content: [KEY] },
+      log: () => undefined,
+      tickets: createPageTickets(SECRET),
+    });
+    const server = createServer((req, res) => void withTickets(req, res));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ticketBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  const ticketOf = (cookies: string[]) => {
+    const cookie = cookies.find((line) => line.startsWith('gb_ticket='));
+    return {
+      cookie,
+      ticket: verifyTicket(cookie?.split(';')[0]?.slice('gb_ticket='.length), [SECRET], Date.now() / 1000).ticket,
+    };
+  };
+
+  it('gives each page a ticket of its own naming the builds it was given, in a short-lived cookie its script reads', async () => {
+    const [canaryCohort] = cohorts('canary', 1);
+    const [stableCohort] = cohorts('stable', 1);
+    const canary = await fetch(`${ticketBase}/about`, {
+      headers: { ...NAVIGATE, cookie: `${COHORT_COOKIE}=${canaryCohort}` },
+    });
+    const first = ticketOf(canary.headers.getSetCookie());
+    expect(first.cookie).toMatch(/; Path=\/; Max-Age=120; SameSite=Strict$/);
+    expect(first.ticket?.builds).toEqual({ content: { id: 'c3', channel: 'canary', fallback: 's2' } });
+    const again = ticketOf(
+      (
+        await fetch(`${ticketBase}/about`, { headers: { ...NAVIGATE, cookie: `${COHORT_COOKIE}=${canaryCohort}` } })
+      ).headers.getSetCookie(),
+    );
+    expect(again.ticket?.nonce).not.toBe(first.ticket?.nonce);
+    const stable = await fetch(`${ticketBase}/about`, {
+      headers: { ...NAVIGATE, cookie: `${COHORT_COOKIE}=${stableCohort}` },
+    });
+    expect(ticketOf(stable.headers.getSetCookie()).ticket?.builds).toEqual({
+      content: { id: 's2', channel: 'stable', fallback: 's1' },
+    });
+  });
+
+  it('answers a fresh ticket with the builds a page switches to, and a preview’s build as a preview', async () => {
+    const [canaryCohort] = cohorts('canary', 1);
+    const answer = (await (
+      await fetch(`${ticketBase}/remote-builds.json`, { headers: { cookie: `${COHORT_COOKIE}=${canaryCohort}` } })
+    ).json()) as { builds: Record<string, string>; ticket: string };
+    expect(answer.builds).toEqual({ content: 'c3' });
+    expect(verifyTicket(answer.ticket, [SECRET], Date.now() / 1000).ticket?.builds).toEqual({
+      content: { id: 'c3', channel: 'canary', fallback: 's2' },
+    });
+    const token = signPreview(KEY, {
+      remote: 'content',
+      buildId: 'p4',
+      expires: Math.floor(Date.now() / 1000) + 600,
+      audience: ticketBase,
+    });
+    const pinned = await fetch(`${ticketBase}/about`, {
+      headers: { ...NAVIGATE, cookie: `${COHORT_COOKIE}=${canaryCohort}; gb_preview=${token}` },
+    });
+    expect(ticketOf(pinned.headers.getSetCookie()).ticket?.builds).toEqual({
+      content: { id: 'p4', channel: 'preview' },
+    });
+  });
+
+  it('gives none where the handler has no secret', async () => {
+    const page = await fetch(`${base}/about`, { headers: NAVIGATE });
+    expect(page.headers.getSetCookie().some((line) => line.startsWith('gb_ticket='))).toBe(false);
+  });
 });
 
 test("counts the pages sent by each remote's channel", async () => {

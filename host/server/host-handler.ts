@@ -23,6 +23,7 @@ import { REMOTE_BUILDS_PATH } from 'shared/deployment';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
 import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
+import { telemetryEnabled } from 'shared/runtime-config-checks';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
 import { matchRoute, type RouteMatch } from '../src/route-table/route-table';
@@ -51,6 +52,7 @@ import {
 } from './remote-builds';
 import type { RemoteSnapshot } from './remote-sources';
 import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
+import { type PageTickets } from './page-tickets';
 import { securityHeaders } from './security-headers';
 
 /** The build file, inside the built folder, whose id the host's `/healthz` reports. */
@@ -79,6 +81,8 @@ export interface HostHandlerOptions {
   metrics?: HostMetrics;
   /** Renders the pages of `serverData` routes with the visitor's data (data-pages.ts); none: in the browser. */
   dataPages?: DataPages;
+  /** Signs each page's telemetry ticket (page-tickets.ts); none: pages carry no ticket. */
+  tickets?: PageTickets;
 }
 
 /** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
@@ -169,8 +173,8 @@ const DATA_PAGE_CACHE = 'private, no-store';
 /** A page with a remote pinned by a preview: that browser's own, kept by no cache, never shared. */
 const PINNED_PAGE_CACHE = 'private, no-store';
 
-function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoice): void {
-  const body = `${JSON.stringify(buildsAnswer(choice))}\n`;
+function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoice, ticket?: string): void {
+  const body = `${JSON.stringify({ ...buildsAnswer(choice), ...(ticket ? { ticket } : {}) })}\n`;
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   // The visitor's own builds, which change with their cookies and any deploy: never stored.
@@ -193,7 +197,9 @@ export function createHostHandler({
   dataPages,
   previewKeys,
   log,
+  tickets: givenTickets,
 }: HostHandlerOptions): HostHandler {
+  const tickets = telemetryEnabled(config) ? givenTickets : undefined;
   const chooseBuilds = createBuildChooser({ sources, previewKeys, log });
   const defaultView: HostnameView = {
     config,
@@ -342,7 +348,8 @@ export function createHostHandler({
     const cohort = requestCohort(cookies);
     if (pathname === REMOTE_BUILDS_PATH) {
       // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
-      sendBuilds(req, res, await chooseBuilds(cookies, cohort, pageOrigin(req, https)));
+      const choice = await chooseBuilds(cookies, cohort, pageOrigin(req, https));
+      sendBuilds(req, res, choice, tickets?.ticket(choice));
       return;
     }
     if (pathname === '/robots.txt') {
@@ -378,6 +385,7 @@ export function createHostHandler({
       return;
     }
     if (cohort === undefined) res.appendHeader('Set-Cookie', cohortCookie(visitorCohort, https));
+    if (tickets) res.appendHeader('Set-Cookie', tickets.cookie(choice, https));
     countBuilds(choice);
     if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
       metrics.prerendered(route, page.prerendered ? 'hit' : 'miss');

@@ -15,18 +15,22 @@ import {
   partPort,
   positiveInt,
   type Reader,
+  secretList,
   shutdownDelay,
 } from 'server/env';
+import { MIN_TICKET_SECRET_LENGTH } from 'server/page-ticket';
 import { createMetricsRegistry, METRICS_VARIABLES, metricsEnvOf } from 'server/metrics';
 import { serve } from 'server/serve';
 import { trustProxy } from 'server/trust-proxy';
-import { allowedRemoteOrigins } from 'shared/runtime-config';
+import { allowedRemoteOrigins, type RuntimeConfig } from 'shared/runtime-config';
+import { telemetryEnabled } from 'shared/runtime-config-checks';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
 import { createDataPages, DEFAULT_PAGE_DATA_TIMEOUT_MS } from './data-pages';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 import { createHostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
+import { createPageTickets, type PageTickets } from './page-tickets';
 import { createRemoteSources, sharedModulesOf } from './remote-sources';
 import { defaultOrigins, previewKeysFromEnv, runtimeConfigFromEnv } from './runtime-config-from-env';
 
@@ -58,6 +62,8 @@ const HOST_ENV = envSchema({
   PAGE_DATA_TIMEOUT_MS: millis(DEFAULT_PAGE_DATA_TIMEOUT_MS, 10_000),
   // GET /metrics on a listener of its own (METRICS_PORT; unset, none), never on HOST_PORT.
   ...METRICS_VARIABLES,
+  // Signs each page's telemetry ticket (page-tickets.ts): the API's PAGE_TICKET_SECRETS too.
+  PAGE_TICKET_SECRETS: secretList(MIN_TICKET_SECRET_LENGTH),
 });
 
 /** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
@@ -70,6 +76,16 @@ function hostShared(root: string): Set<string> | undefined {
     );
     return undefined;
   }
+}
+
+/** The pages' telemetry tickets, signed with the first secret; without one, a warning: the API labels no build. */
+function ticketsOf(secrets: string[] | undefined, config: RuntimeConfig): PageTickets | undefined {
+  if (secrets?.[0]) return createPageTickets(secrets[0]);
+  if (telemetryEnabled(config))
+    console.warn(
+      '[host] PAGE_TICKET_SECRETS is unset: pages carry no telemetry ticket, so the API labels no build from them (the release run and the build alerts see nothing); give the host and the API the same secret',
+    );
+  return undefined;
 }
 
 function main(): void {
@@ -141,6 +157,7 @@ function main(): void {
     metrics,
     dataPages,
     previewKeys,
+    tickets: ticketsOf(env.PAGE_TICKET_SECRETS, config),
   });
   void serve('host', port, handler, {
     buildFile: join(root, HOST_BUILD_FILE),

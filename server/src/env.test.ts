@@ -3,7 +3,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORTS } from 'shared/ports';
-import { EnvError, type Env, envSchema, parseEnv, positiveInt, readInt, readPort, staticPartEnv } from './env';
+import {
+  EnvError,
+  type Env,
+  envSchema,
+  parseEnv,
+  positiveInt,
+  readInt,
+  readPort,
+  secretList,
+  staticPartEnv,
+} from './env';
 
 /** A remote's server's environment (`staticPartEnv`), serving `root` by default. */
 const remoteEnv = (env: Env, root = '/app/dist') => parseEnv(staticPartEnv('gifts', root), env);
@@ -273,5 +283,23 @@ describe("a server's environment, read through one schema", () => {
     expect(parseEnv(envSchema({ PLAYS: positiveInt(5) }), { PLAYS: '7', PATH: '/usr/bin', OTHER: 'x' })).toEqual({
       PLAYS: 7,
     });
+  });
+});
+
+describe('secretList', () => {
+  const schema = envSchema({ PAGE_TICKET_SECRETS: secretList(32) });
+  const read = (raw: string | undefined) => parseEnv(schema, { PAGE_TICKET_SECRETS: raw }).PAGE_TICKET_SECRETS;
+
+  it('reads comma-separated secrets, newest first, and none when unset or blank', () => {
+    expect(read(undefined)).toBeUndefined();
+    expect(read(' ')).toBeUndefined();
+    expect(read(`${'a'.repeat(32)}, ${'b'.repeat(40)}`)).toEqual(['a'.repeat(32), 'b'.repeat(40)]);
+  });
+
+  it('refuses a short secret, naming the variable and which one, never the secret', () => {
+    const error = envErrorFrom(() => read(`${'a'.repeat(32)},short-secret`));
+    expect(error.message).toBe(
+      "PAGE_TICKET_SECRETS's secret 2 must be at least 32 characters (it has 12): make one with openssl rand -base64 32",
+    );
   });
 });

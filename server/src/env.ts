@@ -141,6 +141,25 @@ export function origin(example: string): Reader<string | undefined> {
   };
 }
 
+/**
+ * Secrets as a comma-separated list, newest first, each at least `minLength` characters
+ * (PAGE_TICKET_SECRETS); undefined when unset or blank. The message names the variable, never a
+ * secret.
+ */
+export function secretList(minLength: number): Reader<string[] | undefined> {
+  return (raw, name) => {
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const secrets = raw.split(',').map((secret) => secret.trim());
+    secrets.forEach((secret, index) => {
+      if (secret.length < minLength)
+        throw new EnvError(
+          `${name}${secrets.length > 1 ? `'s secret ${index + 1}` : ''} must be at least ${minLength} characters (it has ${secret.length}): make one with openssl rand -base64 32`,
+        );
+    });
+    return secrets;
+  };
+}
+
 /** An absolute path to an existing folder, such as a deploy target; else `fallback`. */
 export function existingFolder(fallback: string): Reader<string> {
   return (raw, name) => {

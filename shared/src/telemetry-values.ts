@@ -50,3 +50,12 @@ export const CSP_BLOCKED_KEYWORDS = [
   'self',
   'trusted-types-sink',
 ] as const;
+
+/**
+ * The cookie the host's server sets on each page it sends: the page's telemetry ticket (signed
+ * by the server, server/page-ticket.ts), which the page reads once as it starts, removes, and
+ * sends with its batches. The API labels a build only on a ticket's word.
+ */
+export const PAGE_TICKET_COOKIE = 'gb_ticket';
+/** How long the ticket's cookie lives: only until the page's script has read it. */
+export const PAGE_TICKET_COOKIE_MAX_AGE_S = 120;
