@@ -74,15 +74,16 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     return;
   }
 
+  // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
+  const telemetry = startTelemetry(config, __BUILD_ID__);
   const versionCheck = createVersionCheck({
     buildId: __BUILD_ID__,
     intervalMs: config.buildCheckIntervalMs,
     deps: browserVersionCheckDeps(),
     // This visitor's builds, when the host's server says which it gave the page.
     buildsUrl: config.remoteBuilds && config.buildsUrl,
+    onTicket: telemetry?.ticket.replace,
   });
-  // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
-  const telemetry = startTelemetry(config, __BUILD_ID__);
   registerPlugins([
     loadingPlugin({
       timeoutMs: config.remoteTimeoutMs,

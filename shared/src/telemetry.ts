@@ -143,6 +143,8 @@ export type TelemetryEvent = LoadEvent | ReloadEvent | ErrorPageEvent | Fallback
 export interface TelemetryBatch {
   /** The host's build that sent it. */
   host: string;
+  /** The page's ticket from the host's server (PAGE_TICKET_COOKIE): without it, no event is labelled with a build. */
+  ticket?: string;
   events: TelemetryEvent[];
 }
 

@@ -15,6 +15,7 @@ import { watchLcpParts, type LcpParts } from './lcp-parts';
 import { createPageTelemetry, type PageTelemetry } from './page-telemetry';
 import { createRemoteBuilds, type RemoteBuilds } from './remote-builds';
 import { createRouteTimeline, type RouteTimeline } from './route-timeline';
+import { takePageTicket, type PageTicket } from './page-ticket';
 import { createTelemetryQueue } from './telemetry-queue';
 
 export interface Telemetry {
@@ -29,11 +30,18 @@ export interface Telemetry {
   readonly lcpParts: LcpParts;
   /** Starts measuring the Core Web Vitals; call once the first content is on screen. */
   startVitals(): void;
+  /** The page's ticket, which its batches carry; the version check hands it a newer one. */
+  readonly ticket: PageTicket;
 }
 
 export function startTelemetry(config: RuntimeConfig, hostBuild: string): Telemetry | undefined {
   if (!telemetryEnabled(config)) return undefined;
-  const queue = createTelemetryQueue(`${config.apiBaseUrl.replace(/\/+$/, '')}${TELEMETRY_PATH}`, hostBuild);
+  const ticket = takePageTicket();
+  const queue = createTelemetryQueue(
+    `${config.apiBaseUrl.replace(/\/+$/, '')}${TELEMETRY_PATH}`,
+    hostBuild,
+    ticket.current,
+  );
   const builds = createRemoteBuilds(hostBuild);
   const phases = createLoadPhases();
   const routes = createRouteTimeline(window.location.pathname);
@@ -45,6 +53,7 @@ export function startTelemetry(config: RuntimeConfig, hostBuild: string): Teleme
     plugin: phases.plugin,
     routes,
     lcpParts,
+    ticket,
     startVitals() {
       import(/* webpackChunkName: "web-vitals" */ './web-vitals-reporter')
         .then(({ reportWebVitals }) => reportWebVitals({ routes, builds, lcpPartOf: lcpParts.partOf }, queue.record))

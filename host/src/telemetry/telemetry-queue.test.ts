@@ -30,8 +30,9 @@ function browser({ beacon = true, accepts = true } = {}) {
     fetches.push({ url: String(url), init: init ?? {} });
     return new Response(null, { status: 204 });
   });
-  const queue = createTelemetryQueue(URL, HOST_BUILD);
-  return { queue, sendBeacon, beacons, fetchStub, fetches };
+  let ticket: string | undefined;
+  const queue = createTelemetryQueue(URL, HOST_BUILD, () => ticket);
+  return { queue, sendBeacon, beacons, fetchStub, fetches, setTicket: (next: string) => (ticket = next) };
 }
 
 function hide(): void {
@@ -66,6 +67,19 @@ describe('telemetry queue', () => {
     expect(parsed(beacons[0])).toEqual({ host: HOST_BUILD, events: [errorPage(404), load(120)] });
     hide();
     expect(beacons).toHaveLength(1);
+  });
+
+  it("sends the page's ticket as it is when a batch goes, and none while the page has none", () => {
+    const { queue, beacons, setTicket } = browser();
+    queue.record(load(10));
+    hide();
+    setTicket('t1.payload.sig');
+    queue.record(load(20));
+    hide();
+    setTicket('t1.newer.sig');
+    queue.record(load(30));
+    hide();
+    expect(beacons.map((body) => parsed(body).ticket)).toEqual([undefined, 't1.payload.sig', 't1.newer.sig']);
   });
 
   it('sends when the page is left', () => {

@@ -5,7 +5,8 @@
  * go first) and a batch stays under TELEMETRY_MAX_BYTES. `navigator.sendBeacon` sends it, a
  * text/plain body the browser delivers even as the page goes away; where there is none, or it
  * declines, a `keepalive` fetch. Both are looked up as a batch is sent, so a test that wraps them
- * sees every body. Nothing here ever fails the page: a batch that cannot be sent is dropped
+ * sees every body. Each batch carries the page's ticket, on whose word alone the API labels its
+ * events with builds. Nothing here ever fails the page: a batch that cannot be sent is dropped
  * without a word, telemetry being no concern of the visitor's console.
  */
 import type { TelemetryBatch, TelemetryEvent } from 'shared/telemetry';
@@ -22,13 +23,13 @@ export interface TelemetryQueue {
  * each, in order: halved until they fit (every value is ASCII, so a character is a byte). An
  * event too big on its own is left out.
  */
-export function batchesOf(host: string, events: TelemetryEvent[]): string[] {
+export function batchesOf(host: string, events: TelemetryEvent[], ticket?: string): string[] {
   if (events.length === 0) return [];
-  const body = JSON.stringify({ host, events } satisfies TelemetryBatch);
+  const body = JSON.stringify({ host, ...(ticket ? { ticket } : {}), events } satisfies TelemetryBatch);
   if (body.length <= TELEMETRY_MAX_BYTES && events.length <= TELEMETRY_MAX_EVENTS) return [body];
   if (events.length === 1) return [];
   const half = events.length >> 1;
-  return [...batchesOf(host, events.slice(0, half)), ...batchesOf(host, events.slice(half))];
+  return [...batchesOf(host, events.slice(0, half), ticket), ...batchesOf(host, events.slice(half), ticket)];
 }
 
 function send(url: string, body: string): void {
@@ -47,7 +48,12 @@ function send(url: string, body: string): void {
   }
 }
 
-export function createTelemetryQueue(url: string, host: string): TelemetryQueue {
+/** `ticket`: the page's ticket as it is when a batch is sent (page-ticket.ts). */
+export function createTelemetryQueue(
+  url: string,
+  host: string,
+  ticket: () => string | undefined = () => undefined,
+): TelemetryQueue {
   let queue: TelemetryEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -56,7 +62,7 @@ export function createTelemetryQueue(url: string, host: string): TelemetryQueue 
     timer = undefined;
     const events = queue;
     queue = [];
-    for (const body of batchesOf(host, events)) send(url, body);
+    for (const body of batchesOf(host, events, ticket())) send(url, body);
   }
 
   document.addEventListener('visibilitychange', () => {

@@ -153,11 +153,13 @@ describe("the visitor's own builds (buildsUrl)", () => {
   function visitor(builds: Record<string, string>, storage: Storage = sessionStorage) {
     const { answers, requests, log } = setup();
     let told = builds;
+    let ticketNo = 0;
+    const tickets: string[] = [];
     const deps: VersionCheckDeps = {
       fetch: (async (input: RequestInfo | URL) => {
         const url = String(input);
         requests.push(url);
-        if (url.startsWith(`${BUILDS_URL}?`)) return Response.json({ builds: told });
+        if (url.startsWith(`${BUILDS_URL}?`)) return Response.json({ builds: told, ticket: `t${(ticketNo += 1)}` });
         const answer = answers.get(url.split('?')[0] ?? url);
         return typeof answer === 'string'
           ? Response.json({ id: answer, timestamp: 1 })
@@ -175,8 +177,9 @@ describe("the visitor's own builds (buildsUrl)", () => {
       deps,
       buildsUrl: BUILDS_URL,
       storage: () => storage,
+      onTicket: (ticket) => tickets.push(ticket),
     });
-    return { check, requests, log, answers, tell: (next: Record<string, string>) => (told = next) };
+    return { check, requests, log, answers, tickets, tell: (next: Record<string, string>) => (told = next) };
   }
 
   afterEach(() => sessionStorage.clear());
@@ -193,6 +196,18 @@ describe("the visitor's own builds (buildsUrl)", () => {
     tell({ gifts: 's1', content: 'k1' });
     await check.poll();
     expect(check.isStale()).toBe(true);
+  });
+
+  it('hands on the fresh telemetry ticket of each answer for the builds the page keeps, none for builds it will leave', async () => {
+    const { check, tickets, tell } = visitor({ gifts: 'c2' });
+    await check.trackRemote('gifts', 'http://localhost:3001/builds/c2/mf-manifest.json', 'c2');
+    await check.poll();
+    await check.poll();
+    expect(tickets).toEqual(['t1', 't2']);
+    tell({ gifts: 's1' });
+    await check.poll();
+    expect(check.isStale()).toBe(true);
+    expect(tickets).toEqual(['t1', 't2']);
   });
 
   it('follows the build the page runs after a fallback, and is not sent back to a build this tab found broken', async () => {

@@ -55,6 +55,8 @@ export interface VersionCheckOptions {
   buildsUrl?: string;
   /** What the tab remembers (session-builds.ts); sessionStorage unless a test gives its own. */
   storage?: () => Storage | undefined;
+  /** A fresh telemetry ticket from `buildsUrl`'s answer, for builds the page keeps running. */
+  onTicket?: (ticket: string) => void;
 }
 
 export function isSlowConnection(connection: ConnectionInfo | undefined): boolean {
@@ -76,6 +78,7 @@ export function createVersionCheck({
   deps,
   buildsUrl,
   storage = sessionStore,
+  onTicket,
 }: VersionCheckOptions): VersionCheck {
   const remotes = new Map<string, { url: string; id: string }>();
   /** The remotes watched through `buildsUrl`: the build the page runs of each. */
@@ -106,6 +109,10 @@ export function createVersionCheck({
         import(/* webpackChunkName: "last-known-good" */ './visitor-builds'),
       ]);
       if (reloadFor(answer, runningBuilds, storage, deps.now(), deps.log)) stale = true;
+      else {
+        const ticket = (answer as { ticket?: unknown } | null)?.ticket;
+        if (typeof ticket === 'string') onTicket?.(ticket);
+      }
     } catch (error) {
       deps.log('Checking for new remote builds failed', error);
     }

@@ -212,6 +212,8 @@ export const telemetryEventSchema = z.discriminatedUnion('kind', [
 
 export const telemetryBatchSchema = z.strictObject({
   host: telemetryToken,
+  /** The page's ticket, signed by the host's server (server/page-ticket.ts); checked by the API, not here. */
+  ticket: z.optional(z.string().check(z.maxLength(1024), z.regex(/^[A-Za-z0-9._-]*$/))),
   events: z.array(telemetryEventSchema).check(z.minLength(1), z.maxLength(TELEMETRY_MAX_EVENTS)),
 });
 export type TelemetryBatchBody = z.infer<typeof telemetryBatchSchema>;
