@@ -100,8 +100,18 @@ function partEnv(script: 'serve' | 'dev', workspace: string): Record<string, str
  */
 const RUN_SECRET = randomBytes(32).toString('base64url');
 
+/**
+ * The secret the host's server signs its pages' telemetry tickets with and the API checks them
+ * with, unless PAGE_TICKET_SECRETS is set: the same for both, for the whole run.
+ */
+const RUN_TICKET_SECRET = randomBytes(32).toString('base64url');
+
 function developmentSecret(workspace: string): Record<string, string> {
-  return workspace === 'api' && !process.env.VISITOR_COOKIE_SECRETS ? { VISITOR_COOKIE_SECRETS: RUN_SECRET } : {};
+  const secrets: Record<string, string> = {};
+  if ((workspace === 'host' || workspace === 'api') && !process.env.PAGE_TICKET_SECRETS)
+    secrets.PAGE_TICKET_SECRETS = RUN_TICKET_SECRET;
+  if (workspace === 'api' && !process.env.VISITOR_COOKIE_SECRETS) secrets.VISITOR_COOKIE_SECRETS = RUN_SECRET;
+  return secrets;
 }
 
 /**

@@ -41,6 +41,7 @@ describe('readServerConfig', () => {
       // Development: a random secret of the process's own, the plain cookie name, not Secure.
       visitorCookie: { name: 'p_visitor', secure: false, secrets: [expect.any(Buffer)] },
       addressHashKey: expect.any(Buffer),
+      pageTicketSecrets: [],
     });
   });
 
@@ -76,6 +77,7 @@ describe('readServerConfig', () => {
       METRICS_HOST: '10.0.0.5',
       VISITOR_COOKIE_SECRETS: `${'n'.repeat(32)}, ${'o'.repeat(32)}`,
       IP_HASH_SECRET: 'i'.repeat(32),
+      PAGE_TICKET_SECRETS: 't'.repeat(32),
     });
     expect(config).toEqual({
       port: 4004,
@@ -119,7 +121,22 @@ describe('readServerConfig', () => {
         secrets: [Buffer.from('n'.repeat(32)), Buffer.from('o'.repeat(32))],
       },
       addressHashKey: Buffer.from('i'.repeat(32)),
+      pageTicketSecrets: ['t'.repeat(32)],
     });
+  });
+
+  it("needs the pages' ticket secret in production, and takes none in development", () => {
+    const production = { HOST_ORIGIN: 'https://gifts.example.com', VISITOR_COOKIE_SECRETS: 'n'.repeat(32) };
+    expect(() => readServerConfig(production)).toThrow(
+      /^PAGE_TICKET_SECRETS must be set when HOST_ORIGIN is \(a production deployment\)/,
+    );
+    expect(
+      readServerConfig({ ...production, PAGE_TICKET_SECRETS: `${'a'.repeat(32)},${'b'.repeat(32)}` }).pageTicketSecrets,
+    ).toEqual(['a'.repeat(32), 'b'.repeat(32)]);
+    expect(() => readServerConfig({ PAGE_TICKET_SECRETS: 'short' })).toThrow(
+      /^PAGE_TICKET_SECRETS must hold secrets of at least 32/,
+    );
+    expect(readServerConfig({}).pageTicketSecrets).toEqual([]);
   });
 
   it('reads the host’s builds at its port on this machine while HOST_ORIGIN is unset', () => {

@@ -87,6 +87,12 @@ export interface AppConfig {
   visitorCookie: VisitorCookieConfig;
   /** The key client addresses are hashed with (IP_HASH_SECRET, or derived from the cookie's secret). */
   addressHashKey: Buffer;
+  /**
+   * The secrets the host's server signs its pages' telemetry tickets with (PAGE_TICKET_SECRETS,
+   * server/page-ticket.ts): telemetry is labelled with a build only on a ticket one of them
+   * verifies. None: no build label (development without `npm start`).
+   */
+  pageTicketSecrets: string[];
 }
 
 /** What `index.ts` needs on top: where to listen and where the data lives. */
@@ -216,6 +222,22 @@ function addressHashKeyOf(env: {
   return createHmac('sha256', first).update('address hashes').digest();
 }
 
+/**
+ * The pages' ticket secrets (the host's server's PAGE_TICKET_SECRETS too). A production
+ * deployment (HOST_ORIGIN set) must give them: without, no telemetry would be labelled with a
+ * build, and the release run and the build alerts would see nothing.
+ */
+function pageTicketSecretsOf(env: {
+  HOST_ORIGIN: string | undefined;
+  PAGE_TICKET_SECRETS: string[] | undefined;
+}): string[] {
+  if (env.HOST_ORIGIN !== undefined && env.PAGE_TICKET_SECRETS === undefined)
+    throw new EnvError(
+      `PAGE_TICKET_SECRETS must be set when HOST_ORIGIN is (a production deployment): the secret the host's server signs its pages' telemetry tickets with, at least ${MIN_SECRET_CHARS} characters, ${SECRET_EXAMPLE}, the same on the host's server and every API process`,
+    );
+  return env.PAGE_TICKET_SECRETS ?? [];
+}
+
 /** What BUILDS_POLL_MS may be at most: a day. */
 const MAX_BUILDS_POLL_MS = 24 * 60 * 60_000;
 
@@ -285,6 +307,7 @@ const API_ENV = deriveEnv(
     ...METRICS_VARIABLES,
     VISITOR_COOKIE_SECRETS: secrets,
     IP_HASH_SECRET: secret,
+    PAGE_TICKET_SECRETS: secrets,
   }),
   (env): ServerConfig => ({
     port: env.API_PORT,
@@ -315,6 +338,7 @@ const API_ENV = deriveEnv(
     metrics: metricsEnvOf(env),
     visitorCookie: visitorCookieOf(env),
     addressHashKey: addressHashKeyOf(env),
+    pageTicketSecrets: pageTicketSecretsOf(env),
   }),
 );
 

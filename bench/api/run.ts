@@ -193,6 +193,7 @@ async function main(): Promise<number> {
     ...parts.env,
     PRIZE_CATALOGUE_FILE: workspace.catalogueFile,
     VISITOR_COOKIE_SECRETS: randomBytes(32).toString('base64url'),
+    PAGE_TICKET_SECRETS: randomBytes(32).toString('base64url'),
   };
   const [pglite, pg] = await Promise.all([
     startApi('PGlite', { ...common, PGLITE_DATA_DIR: join(workspace.dir, 'pglite') }),

@@ -96,6 +96,8 @@ function serverEnv(): Record<string, string> {
     LOG_LEVEL: 'warn',
     // HOST_ORIGIN is set, as in production: the API needs its cookie's secret.
     VISITOR_COOKIE_SECRETS: 'bench-visitor-cookie-secret-not-for-production',
+    // And the pages' ticket secret, the host's server's too.
+    PAGE_TICKET_SECRETS: 'bench-page-ticket-secret-not-for-production',
   };
 }
 

@@ -119,6 +119,8 @@ export function baseServerEnv(): Record<string, string> {
     LOG_LEVEL: 'warn',
     // HOST_ORIGIN is set, as in production: the API needs its cookie's secret.
     VISITOR_COOKIE_SECRETS: 'e2e-visitor-cookie-secret-for-tests-only',
+    // The host's server signs its pages' telemetry tickets, the API checks them: the same secret.
+    PAGE_TICKET_SECRETS: 'e2e-page-ticket-secret-for-tests-only-0123',
   };
 }
 

@@ -82,6 +82,9 @@ function remoteUrls(origin: string): Record<string, string> {
 }
 
 /** What each API process is started with; the ports differ. */
+/** The host's server signs its pages' telemetry tickets with it, the API checks them with it. */
+const TOPOLOGY_TICKET_SECRET = 'topology-page-ticket-secret-for-tests-only';
+
 function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: number): Record<string, string> {
   return {
     API_PORT: String(port),
@@ -95,6 +98,7 @@ function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: 
     // nginx is on loopback: X-Forwarded-For from it names the visitor.
     TRUST_PROXY: 'loopback',
     VISITOR_COOKIE_SECRETS: 'topology-visitor-cookie-secret-for-tests-only',
+    PAGE_TICKET_SECRETS: TOPOLOGY_TICKET_SECRET,
     GAME_WIN_RATE: '1',
     PLAYS_PER_VISITOR_PER_DAY: '1000',
     PLAYS_PER_IP_PER_DAY: '10000',
@@ -166,6 +170,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       TRUST_PROXY: 'loopback',
       REMOTE_REFRESH_MS: '500',
       METRICS_PORT: String(hostMetricsPort),
+      PAGE_TICKET_SECRETS: TOPOLOGY_TICKET_SECRET,
       ...remoteUrls(origin),
       ...options.hostEnv,
     });

@@ -77,6 +77,8 @@ function serverEnv(ports: Map<string, number>): Record<string, string> {
     API_BASE_URL: originOf('api'),
     // A production API signs its visitor cookie with the operator's secret, and will not start without one.
     VISITOR_COOKIE_SECRETS: randomBytes(32).toString('base64url'),
+    // And so the pages' ticket secret, which the host's server signs with.
+    PAGE_TICKET_SECRETS: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'warn',
   };
   for (const remote of Object.values(REMOTES)) env[remote.urlEnv] = `${originOf(remote.packageDir)}/mf-manifest.json`;

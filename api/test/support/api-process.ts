@@ -7,7 +7,7 @@ import { type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from 'testbed/free-port';
 import { startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
-import { TEST_VISITOR_SECRET } from './test-config';
+import { TEST_TICKET_SECRET, TEST_VISITOR_SECRET } from './test-config';
 
 const API_DIR = join(__dirname, '..', '..');
 // PGlite compiles and starts a whole PostgreSQL: on a loaded two-core machine that can take long.
@@ -42,6 +42,7 @@ function launch(env: Record<string, string>): { started: RunningProcess; output:
       LOG_LEVEL: 'warn',
       BUILDS_POLL_MS: '0',
       VISITOR_COOKIE_SECRETS: TEST_VISITOR_SECRET.toString(),
+      PAGE_TICKET_SECRETS: TEST_TICKET_SECRET,
       ...env,
     },
     output: 'pipe',

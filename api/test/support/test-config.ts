@@ -4,6 +4,8 @@ import { developmentVisitorCookie } from '../../src/http/visitor';
 
 /** The visitor cookie's secret in tests: `newVisitor()` signs with it. */
 export const TEST_VISITOR_SECRET = Buffer.from('test-visitor-cookie-secret-of-32-characters-or-more');
+/** The secret the tests sign pages' telemetry tickets with, as the host's server would. */
+export const TEST_TICKET_SECRET = 'test-page-ticket-secret-of-32-characters-or-more';
 /** The key of the address hashes in tests. */
 export const TEST_ADDRESS_HASH_KEY = Buffer.from('test-address-hash-key-of-32-characters-or-more');
 
@@ -33,6 +35,7 @@ export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
     apiOrigin: 'http://localhost:3004',
     visitorCookie: developmentVisitorCookie([TEST_VISITOR_SECRET]),
     addressHashKey: TEST_ADDRESS_HASH_KEY,
+    pageTicketSecrets: [TEST_TICKET_SECRET],
     ...rest,
     limits: {
       playsPerVisitorPerDay: 5,
