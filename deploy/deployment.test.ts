@@ -16,7 +16,8 @@ import {
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, runDeployCli, type CliIo } from './deploy';
+import { deploy, type CliIo } from './deploy';
+import { runDeployCli } from './deploy-command';
 import { DEPLOY_LOCK_FILE, readDeployment, writeDeployment } from './deployment';
 import { rollback } from './rollback';
 import { listFiles, makeBuild, read, write } from './testing/remote-builds';
