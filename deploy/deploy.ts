@@ -27,8 +27,9 @@
  * deployment.ts): a deploy names its build as the stable one and the build it replaces as
  * `previous`, and is refused while a canary runs. `--stage` writes only the build's own copy and
  * its meta file, so that it can be tried, started as a canary (canary.ts) or made current later
- * (`--build <id>`). A deploy holds the folder's lock (`.deploy.lock`, deployment.ts) for its whole
- * run: a second deploy, rollback or canary command is refused meanwhile, naming it.
+ * (`--build <id>`). A revoked build (`--revoke`, revoke.ts) is never made current. A deploy holds
+ * the folder's lock (`.deploy.lock`, deployment.ts) for its whole run: a second deploy, rollback or
+ * canary command is refused meanwhile, naming it, and a run whose lock was taken over stops.
  *
  * The remote's standalone development shell (`index.html`, which takes the API it talks to from
  * its address, `?api=`) is built beside the remote for local work and is never published: a
