@@ -5,9 +5,9 @@
  * `id` and `previous`), written whole by deployment.ts:
  *
  * - `startCanary` starts a build the folder holds whole (staged by `deploy --stage`, or staged
- *   here from a build folder) at a percent. Refused: an unknown or incomplete build, the stable
- *   build itself, and a second canary while one runs. Starting the running canary again sets its
- *   percent.
+ *   here from a build folder) at a percent. Refused before anything is written: what is not a
+ *   build id, an unknown or incomplete build, a revoked one, the stable build itself, and a
+ *   second canary while one runs. Starting the running canary again sets its percent.
  * - `setCanaryPercent` changes the share (0 to 100): a visitor who had the canary keeps it when
  *   the share grows, since their bucket does not change.
  * - `promoteCanary` makes it the stable build: its own copy `builds/{id}/` is published at the
@@ -22,17 +22,19 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CanaryState, DeploymentState } from 'shared/deployment';
+import { isRevoked, type CanaryState, type DeploymentState } from 'shared/deployment';
 import { describeArgsError } from './cli-args';
 import {
   buildFolder,
   deploy,
   DeployError,
   deployedBuilds,
+  isSafeBuildId,
   META_DIR,
   ownCopyProblem,
   publish,
   readBuild,
+  revokedMessage,
   type CliIo,
   type DeployResult,
   type FileAction,
@@ -103,6 +105,20 @@ export interface CanaryResult {
   staged?: DeployResult;
 }
 
+/** Refuses a canary of the stable build, of a revoked build, or a second canary while one runs. */
+function checkStartable(target: string, state: DeploymentState, id: string): void {
+  if (id === state.id) {
+    throw new CanaryError(`build ${id} is the stable build of ${target}: a canary is another build`);
+  }
+  if (isRevoked(state, id)) throw new CanaryError(revokedMessage(target, id));
+  if (state.canary && state.canary.id !== id) {
+    throw new CanaryError(
+      `build ${state.canary.id} is already running as a canary for ${state.canary.percent} % of visitors in ` +
+        `${target}: promote it or abort it first`,
+    );
+  }
+}
+
 export async function startCanary(options: StartCanaryOptions): Promise<CanaryResult> {
   const target = resolve(options.target);
   const percent = checkPercent(options.percent);
@@ -111,19 +127,15 @@ export async function startCanary(options: StartCanaryOptions): Promise<CanaryRe
   }
   // The build's id first, so a refusal changes nothing, staging included.
   const id = options.buildId ?? (await readBuild(resolve(options.source as string))).id;
+  if (!isSafeBuildId(id)) throw new CanaryError(`"${id}" is not a build id`);
+  if (!existsSync(target)) throw new CanaryError(`${target} does not exist`);
   return withDeploymentLock(target, 'canary start', async () => {
     const state = await deploymentOf(target);
-    if (id === state.id) {
-      throw new CanaryError(`build ${id} is the stable build of ${target}: a canary is another build`);
-    }
-    if (state.canary && state.canary.id !== id) {
-      throw new CanaryError(
-        `build ${state.canary.id} is already running as a canary for ${state.canary.percent} % of visitors in ` +
-          `${target}: promote it or abort it first`,
-      );
-    }
+    checkStartable(target, state, id);
+    // A build the folder holds is checked whole before anything is written; one from a build folder once staged.
+    if (options.source === undefined) await checkWhole(target, id, 'started as a canary');
     const staged = options.source === undefined ? undefined : await stageBuild({ source: options.source, target });
-    await checkWhole(target, id, 'started as a canary');
+    if (staged) await checkWhole(target, id, 'started as a canary');
     const since = state.canary?.id === id ? state.canary.since : Date.now();
     const { state: written } = await writeDeployment(target, { canary: { id, percent, since } });
     return { state: written, ...(staged ? { staged } : {}) };
@@ -255,6 +267,7 @@ export function describeStatus({ target, state, builtAt }: DeploymentStatus): st
           `since ${isoOf(state.canary.since)}`
       : '  canary    none',
   );
+  if (state.revoked) lines.push(`  revoked   ${state.revoked.join(', ')}`);
   return lines.join('\n');
 }
 

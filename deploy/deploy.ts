@@ -27,8 +27,9 @@
  * deployment.ts): a deploy names its build as the stable one and the build it replaces as
  * `previous`, and is refused while a canary runs. `--stage` writes only the build's own copy and
  * its meta file, so that it can be tried, started as a canary (canary.ts) or made current later
- * (`--build <id>`). A deploy holds the folder's lock (`.deploy.lock`, deployment.ts) for its whole
- * run: a second deploy, rollback or canary command is refused meanwhile, naming it.
+ * (`--build <id>`). A revoked build (`--revoke`, revoke.ts) is never made current. A deploy holds
+ * the folder's lock (`.deploy.lock`, deployment.ts) for its whole run: a second deploy, rollback or
+ * canary command is refused meanwhile, naming it, and a run whose lock was taken over stops.
  *
  * The remote's standalone development shell (`index.html`, which takes the API it talks to from
  * its address, `?api=`) is built beside the remote for local work and is never published: a
@@ -36,11 +37,11 @@
  */
 import { constants, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
-import { describeArgsError } from './cli-args';
+import { isRevoked } from 'shared/deployment';
 import {
+  checkDeploymentLock,
   readDeployment,
   temporaryBeside,
   withDeploymentLock,
@@ -225,6 +226,7 @@ async function putAtomically(from: string, to: string): Promise<void> {
   const temporary = temporaryBeside(to);
   try {
     await copyFile(from, temporary, constants.COPYFILE_FICLONE);
+    await checkDeploymentLock(to);
     await rename(temporary, to);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -366,6 +368,7 @@ async function removeInside(target: string, path: string): Promise<boolean> {
   if (folder !== root && !folder.startsWith(`${root}${sep}`)) {
     throw new DeployError(`${path} leads outside ${target} (through a symbolic link): it was not removed`);
   }
+  await checkDeploymentLock(path);
   await rm(path, { force: true });
   return true;
 }
@@ -375,15 +378,20 @@ async function removeInside(target: string, path: string): Promise<boolean> {
  * the current (stable) build, the builds `keep` names (the one it replaced, which pages still
  * run and is the deployment's `previous`; a running canary), the one a plain rollback restores,
  * every build newer than the stable one (staged, maybe still to be tried), then the newest
- * builds whose copy is whole until there are `keep`. The meta files stay: they record what was
+ * builds whose copy is whole until there are `keep`. A revoked build is never kept, whatever it
+ * was (deploy --revoke, revoke.ts): its copy and files go. The meta files stay: they record what was
  * deployed here, so a rollback to a pruned build is told so, and are a few kilobytes each.
  * Every path is checked to stay inside the target before anything is removed.
  */
 async function prune(target: string, currentId: string, alsoKept: readonly (string | undefined)[], keep: number) {
   await checkPrunablePaths(target);
-  const builds = await deployedBuilds(target);
+  const state = await readDeployment(target);
+  // A revoked build is kept for nothing: its copy goes first, whatever its age.
+  const builds = (await deployedBuilds(target)).filter(
+    (build) => build.id === currentId || !isRevoked(state, build.id),
+  );
   const kept = new Set<string>([currentId]);
-  for (const id of alsoKept) if (id) kept.add(id);
+  for (const id of alsoKept) if (id && !isRevoked(state, id)) kept.add(id);
   const before = buildBefore(builds, currentId);
   if (before) kept.add(before.id);
   const stableTime = builds.find((build) => build.id === currentId)?.timestamp;
@@ -402,12 +410,13 @@ async function prune(target: string, currentId: string, alsoKept: readonly (stri
   const removeFile = async (file: string, metaFile: string) => {
     if (await removeInside(target, pathInside(target, file, metaFile))) removed.push(file);
   };
-  for (const build of builds.filter((candidate) => !kept.has(candidate.id))) {
+  for (const build of (await deployedBuilds(target)).filter((candidate) => !kept.has(candidate.id))) {
     const metaFile = `${META_DIR}/${build.id}.json`;
     // Its own copy first: from then on no rollback is offered it, and no host may be pinned to it.
     const folder = buildFolder(build.id);
     if (existsSync(join(target, folder))) {
       for (const file of [...build.files, metaFile, LATEST_FILE]) await removeFile(`${folder}/${file}`, metaFile);
+      await checkDeploymentLock(join(target, folder));
       await rm(pathInside(target, folder, metaFile), { recursive: true, force: true });
     }
     for (const file of build.files) {
@@ -415,6 +424,11 @@ async function prune(target: string, currentId: string, alsoKept: readonly (stri
     }
   }
   return removed;
+}
+
+/** Why a revoked build is refused any part in the deployment. */
+export function revokedMessage(target: string, id: string): string {
+  return `build ${id} is revoked in ${target} (deploy --revoke): no visitor may get it again; deploy a fixed build`;
 }
 
 /** The message of a deploy refused while a canary runs. */
@@ -480,6 +494,7 @@ async function makeCurrent(
 ): Promise<DeployResult> {
   const state = await readDeployment(target);
   if (state?.canary) throw new DeployError(canaryRunningMessage(target, state.canary));
+  if (isRevoked(state, build.id)) throw new DeployError(revokedMessage(target, build.id));
   if (options.keepBuilds !== undefined) await checkPrunablePaths(target);
   const previousId = await currentBuildId(target);
   const replaced = previousId !== undefined && previousId !== build.id ? previousId : undefined;
@@ -544,6 +559,7 @@ async function removeDevShell(target: string, report: (file: string) => void): P
   for (const folder of ['', ...copies]) {
     for (const file of DEV_SHELL_FILES.map((name) => `${folder}${name}`)) {
       if (!existsSync(join(target, file))) continue;
+      await checkDeploymentLock(join(target, file));
       await rm(join(target, file), { force: true });
       report(file);
     }
@@ -588,38 +604,7 @@ export async function publish(
   return result;
 }
 
-const USAGE = `Usage: npm run deploy -w <remote> -- <target folder> [--from <build folder>] [--keep-builds <n>]
-       npm run deploy -w <remote> -- <target folder> --stage [--from <build folder>]
-       npm run deploy -w <remote> -- <target folder> --build <id> [--keep-builds <n>]
-
-Publishes the remote's build (default: its dist/) into the target folder, keeping the previous
-builds' files; remoteEntry.js, mf-manifest.json and builds/latest.json are replaced last. The
-build is also kept whole in builds/<id>/: a host can be pinned to builds/<id>/mf-manifest.json,
-and npm run rollback makes it current again later. One command at a time changes a folder: a
-deploy is refused while another deploy, rollback or canary command runs on it, and while a
-canary runs (promote or abort it first).
-  --from <folder>      the build to publish (default: dist/ of the package)
-  --stage              only keep the build whole in builds/<id>/: nothing visitors get changes;
-                       then try it (npm run gate), start it as a canary (npm run canary) or make
-                       it current (--build <id>)
-  --build <id>         make a build the folder holds whole (a staged one) current
-  --keep-builds <n>    also remove the files of older builds, keeping the newest n that can be
-                       made current again (n >= ${MIN_KEPT_BUILDS}), and always the build this one
-                       replaces, the one before it, a running canary and builds newer than it
-  -h, --help           this text
-An option's value may also follow an equals sign: --keep-builds=3.`;
-
-const OPTIONS = {
-  from: { type: 'string' },
-  stage: { type: 'boolean' },
-  build: { type: 'string' },
-  'keep-builds': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-const parseCommandLine = (argv: readonly string[]) =>
-  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-
+/** What the deploy commands' command lines are given besides their arguments. */
 export interface CliIo {
   /** Where relative paths on the command line start from (npm's INIT_CWD: where it was run). */
   cwd: string;
@@ -627,82 +612,4 @@ export interface CliIo {
   packageDir: string;
   out: (line: string) => void;
   err: (line: string) => void;
-}
-
-/** The deploy command; resolves to the process exit code. */
-export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const usageError = (problem: string) => {
-    io.err(`deploy: ${problem}\n\n${USAGE}`);
-    return 1;
-  };
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(argv);
-  } catch (error) {
-    return usageError(describeArgsError(error));
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  const { from, stage, build: buildId } = values;
-  if (from === '') return usageError('--from needs a value');
-  if (buildId === '') return usageError('--build needs a value');
-  if (buildId !== undefined && (from !== undefined || stage)) {
-    return usageError(`--build takes a build the folder holds: not with ${stage ? '--stage' : '--from'}`);
-  }
-  if (stage && values['keep-builds'] !== undefined)
-    return usageError('--stage removes nothing: not with --keep-builds');
-  let keepBuilds: number | undefined;
-  if (values['keep-builds'] !== undefined) {
-    const value = values['keep-builds'];
-    keepBuilds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(keepBuilds) || keepBuilds < MIN_KEPT_BUILDS) {
-      return usageError(`--keep-builds must be a whole number of at least ${MIN_KEPT_BUILDS}, got "${value}"`);
-    }
-  }
-  if (positionals.length !== 1) {
-    return usageError(positionals.length === 0 ? 'the target folder is missing' : 'give exactly one target folder');
-  }
-  const source = from === undefined ? join(io.packageDir, 'dist') : resolve(io.cwd, from);
-  const target = resolve(io.cwd, positionals[0] as string);
-  try {
-    const result = await deploy(
-      buildId === undefined ? { source, target, keepBuilds, stage } : { buildId, target, keepBuilds },
-    );
-    const pin = `…/${buildFolder(result.buildId)}/mf-manifest.json`;
-    if (result.staged) {
-      const remote = basename(io.packageDir);
-      io.out(
-        `deploy: build ${result.buildId} staged in ${target}: kept whole in ${buildFolder(result.buildId)}/ ` +
-          `(${result.added.length} added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged); ` +
-          'nothing visitors get has changed',
-      );
-      io.out(
-        [
-          `deploy: pin a host to it with ${pin}. Next:`,
-          `  try it on the production host:  PREVIEW_KEY=… npm run gate -w ${remote} -- ${target} ${result.buildId} --host <URL>`,
-          `  give it to 10 % of visitors:    npm run canary -w ${remote} -- ${target} start ${result.buildId} --percent 10`,
-          `  make it current for everyone:   npm run deploy -w ${remote} -- ${target} --build ${result.buildId}`,
-        ].join('\n'),
-      );
-      return 0;
-    }
-    io.out(
-      `deploy: build ${result.buildId} published to ${target}: ${result.added.length} added, ` +
-        `${result.replaced.length} replaced, ${result.unchanged.length} unchanged` +
-        (keepBuilds === undefined
-          ? '; earlier builds kept'
-          : `; ${result.removed.length} files of older builds removed`),
-    );
-    io.out(
-      `deploy: kept whole in ${buildFolder(result.buildId)}/: pin a host to it with ${pin}` +
-        (result.previousId ? `; go back to build ${result.previousId} with npm run rollback` : ''),
-    );
-    return 0;
-  } catch (error) {
-    io.err(`deploy: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
 }

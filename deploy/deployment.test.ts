@@ -16,7 +16,8 @@ import {
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, runDeployCli, type CliIo } from './deploy';
+import { deploy, type CliIo } from './deploy';
+import { runDeployCli } from './deploy-command';
 import { DEPLOY_LOCK_FILE, readDeployment, writeDeployment } from './deployment';
 import { rollback } from './rollback';
 import { listFiles, makeBuild, read, write } from './testing/remote-builds';
@@ -211,6 +212,28 @@ describe('pruning', () => {
 });
 
 describe('the lock', () => {
+  it('a run whose lock another run took over stops before its next write, leaving the deployment to that run', async () => {
+    await deploy({ source: build(1), target });
+    const lockPath = join(target, DEPLOY_LOCK_FILE);
+    // What a run that took this one for dead writes: its own lock, over this run's.
+    const takeOver = () => {
+      if (!read(lockPath).includes('"token": "other"')) {
+        const owner = JSON.parse(read(lockPath)) as Record<string, unknown>;
+        writeFileSync(lockPath, JSON.stringify({ ...owner, pid: 1, token: 'other', purpose: 'rollback' }, null, 2));
+      }
+    };
+
+    await expect(deploy({ source: build(2), target, onFile: takeOver })).rejects.toThrow(
+      /stopped before writing more into .*: the lock .* was taken over by process 1 on .* \(rollback\)/,
+    );
+
+    expect(latest()).toEqual({ id: 'b1', timestamp: 1000 });
+    expect(history()).toEqual(['b1']);
+    // Only the first file went in; the lock stays the other run's.
+    expect(listFiles(join(target, 'builds/b2'))).toHaveLength(1);
+    expect(JSON.parse(read(lockPath))).toMatchObject({ token: 'other' });
+  });
+
   it('is taken over from a run that died, whose leftover temporary files the next run removes', async () => {
     await deploy({ source: build(1), target });
     // What a run killed half-way leaves: its lock, naming a process that is gone, and temporary files.

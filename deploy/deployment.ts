@@ -13,13 +13,17 @@
  *   run holding it first removes the temporary files (`.*.deploy-tmp`) a run that died left.
  *   The lock file and the temporary files start with a dot: the remotes' servers and nginx never
  *   serve such a path.
+ * - A run checks the lock is still its own before each file it puts in place or removes
+ *   (`checkDeploymentLock`): when another run took it over (it thought this one dead: a machine
+ *   that stalled past the lock's staleness), this one stops with DeploymentLockLostError instead
+ *   of writing over the other's files.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { lockFolder, type LockOwner } from 'server/folder-lock';
+import { dirname, join, resolve, sep } from 'node:path';
+import { FolderLockLostError, lockFolder, type FolderLock, type LockOwner } from 'server/folder-lock';
 import { DEPLOYMENT_FILE, readDeploymentState, type CanaryState, type DeploymentState } from 'shared/deployment';
 
 /** The lock file every command that changes a deployment holds, in the deployed folder. */
@@ -38,6 +42,7 @@ export async function writeAtomically(to: string, text: string): Promise<void> {
   const temporary = temporaryBeside(to);
   try {
     await writeFile(temporary, text);
+    await checkDeploymentLock(to);
     await rename(temporary, to);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -60,6 +65,7 @@ export interface DeploymentChanges {
   timestamp?: number;
   previous?: string | null;
   canary?: CanaryState | null;
+  revoked?: string[] | null;
 }
 
 /**
@@ -82,7 +88,14 @@ export async function writeDeployment(
   } catch {
     // No deployment yet, or an unreadable one: written afresh.
   }
-  const { id: oldId, timestamp: oldTimestamp, previous: oldPrevious, canary: oldCanary, ...others } = raw;
+  const {
+    id: oldId,
+    timestamp: oldTimestamp,
+    previous: oldPrevious,
+    canary: oldCanary,
+    revoked: oldRevoked,
+    ...others
+  } = raw;
   const pick = <T>(change: T | null | undefined, old: unknown): unknown =>
     change === null ? undefined : change === undefined ? old : change;
   const next: Record<string, unknown> = {
@@ -90,6 +103,7 @@ export async function writeDeployment(
     timestamp: pick(changes.timestamp, oldTimestamp),
     previous: pick(changes.previous, oldPrevious),
     canary: pick(changes.canary, oldCanary),
+    revoked: pick(changes.revoked, oldRevoked),
     ...others,
   };
   for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
@@ -116,12 +130,43 @@ export class DeploymentLockedError extends Error {
   }
 }
 
-/** The deployments this async call chain holds, by folder. */
-const held = new AsyncLocalStorage<ReadonlySet<string>>();
+/** The run's lock was taken over by another run, or removed: it stopped before its next write. */
+export class DeploymentLockLostError extends Error {
+  constructor(
+    readonly target: string,
+    cause: FolderLockLostError,
+  ) {
+    super(
+      `stopped before writing more into ${target}: ${cause.message}. Another run took the deployment, taking this ` +
+        'one for dead; what this run had written stays. Once that run is done, check the deployment ' +
+        '(npm run rollback -w <remote> -- <target> --list) and run this command again if it is still needed.',
+    );
+    this.name = 'DeploymentLockLostError';
+  }
+}
+
+/** The deployments this async call chain holds, by folder, with their locks. */
+const held = new AsyncLocalStorage<ReadonlyMap<string, FolderLock>>();
 
 /** Whether the current call chain holds the lock of `target` (inside `withDeploymentLock`). */
 export function holdsDeploymentLock(target: string): boolean {
   return held.getStore()?.has(resolve(target)) ?? false;
+}
+
+/**
+ * Throws DeploymentLockLostError when `path` is inside a deployment this call chain holds and
+ * its lock is no longer ours: called before every file a run puts in place or removes.
+ */
+export async function checkDeploymentLock(path: string): Promise<void> {
+  const file = resolve(path);
+  for (const [folder, lock] of held.getStore() ?? []) {
+    if (file !== folder && !file.startsWith(`${folder}${sep}`)) continue;
+    try {
+      await lock.verify();
+    } catch (error) {
+      throw error instanceof FolderLockLostError ? new DeploymentLockLostError(folder, error) : error;
+    }
+  }
 }
 
 export interface LockOptions {
@@ -144,7 +189,7 @@ export async function withDeploymentLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const folder = resolve(target);
-  const holding = held.getStore() ?? new Set<string>();
+  const holding = held.getStore() ?? new Map<string, FolderLock>();
   if (holding.has(folder)) return fn();
   if (options.create !== true && !existsSync(folder)) throw new Error(`${folder} does not exist`);
   const lock = await lockFolder(folder, {
@@ -156,7 +201,7 @@ export async function withDeploymentLock<T>(
   });
   try {
     await removeLeftovers(folder);
-    return await held.run(new Set([...holding, folder]), fn);
+    return await held.run(new Map([...holding, [folder, lock]]), fn);
   } finally {
     await lock.release();
   }

@@ -305,6 +305,19 @@ describe('the gate before the browser', () => {
     expect(visited).toEqual([]);
   });
 
+  it('refuses a revoked build, opening no page', async () => {
+    stage('faulty');
+    writeFileSync(
+      join(target, 'builds/latest.json'),
+      JSON.stringify({ id: 'stable', timestamp: 500, revoked: ['faulty'] }),
+    );
+    const result = await gate('faulty');
+    expect(result.checks).toEqual([
+      { name: 'staged copy', ok: false, detail: expect.stringContaining('build faulty is revoked') as unknown },
+    ]);
+    expect(visited).toEqual([]);
+  });
+
   it('refuses a build that was not staged', async () => {
     const result = await gate('never-staged');
     expect(result.checks).toEqual([{ name: 'staged copy', ok: false, detail: 'builds/never-staged/ is missing' }]);

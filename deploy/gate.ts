@@ -3,7 +3,8 @@
  * into `builds/{id}/` of the folder its origin serves, `builds/latest.json` untouched) on the
  * production host itself, before any visitor gets it.
  *
- * 1. The staged build's own copy is whole (deploy.ts, `ownCopyProblem`).
+ * 1. The staged build's own copy is whole (deploy.ts, `ownCopyProblem`), and it is not revoked (the
+ *    host's server pins no revoked build).
  * 2. Its manifest exposes the modules the registry of remotes gives the remote, no more, no less
  *    (`shared/remotes`): the host routes to those names.
  * 3. Debian's Chromium opens the production host with a `gb_preview` cookie signed with the
@@ -24,12 +25,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, type Page } from 'playwright-core';
 import { signPreview } from 'server/preview-token';
-import { isBuildId, previewCookieName } from 'shared/deployment';
+import { isBuildId, isRevoked, previewCookieName } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { REMOTES, remoteSpec, type RemoteSpec } from 'shared/remotes';
 import { describeArgsError } from './cli-args';
+import { buildFolder, ownCopyProblem, revokedMessage, type CliIo } from './deploy';
+import { readDeployment } from './deployment';
 import { DEFAULT_CHROMIUM_PATH, DEFAULT_CHROMIUM_USER, launchChromium } from './gate-chromium';
-import { buildFolder, ownCopyProblem, type CliIo } from './deploy';
 
 /** The LCP budget by default (ms): Google's "needs improvement" threshold. */
 export const DEFAULT_LCP_BUDGET_MS = 4000;
@@ -468,7 +470,9 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   };
 
   const target = resolve(options.target);
-  const problem = await ownCopyProblem(target, options.buildId);
+  const problem = isRevoked(await readDeployment(target), options.buildId)
+    ? revokedMessage(target, options.buildId)
+    : await ownCopyProblem(target, options.buildId);
   if (
     record({ name: 'staged copy', ok: !problem, detail: problem ?? `${buildFolder(options.buildId)}/ is whole` }).ok
   ) {

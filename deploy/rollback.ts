@@ -19,7 +19,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CanaryState } from 'shared/deployment';
+import { isRevoked, type CanaryState } from 'shared/deployment';
 import { describeArgsError } from './cli-args';
 import {
   buildBefore,
@@ -48,9 +48,10 @@ export interface KnownBuild {
   /**
    * What else the deployment's state makes it: the running canary (with its share of visitors),
    * the build the current one replaced (`previous`, what pages fall back to), or a build kept
-   * whole that was never current (staged: `deploy --stage`, or a canary never promoted).
+   * whole that was never current (staged: `deploy --stage`, or a canary never promoted), or a
+   * build revoked for a known fault (`deploy --revoke`: never made current again).
    */
-  role?: { kind: 'canary'; percent: number } | { kind: 'previous' } | { kind: 'staged' };
+  role?: { kind: 'canary'; percent: number } | { kind: 'previous' } | { kind: 'staged' } | { kind: 'revoked' };
   /** Why it cannot be made current again (its files were pruned…), or undefined when it can. */
   problem?: string;
 }
@@ -121,6 +122,7 @@ export async function listBuilds(targetFolder: string): Promise<Deployment> {
   const historyFrom =
     history && history.length < HISTORY_LENGTH ? -Infinity : Math.min(...named.map((meta) => meta.timestamp));
   const roleOf = ({ id, timestamp }: { id: string; timestamp: number }): KnownBuild['role'] => {
+    if (isRevoked(state, id)) return { kind: 'revoked' };
     if (state?.canary?.id === id) return { kind: 'canary', percent: state.canary.percent };
     if (state?.previous === id) return { kind: 'previous' };
     if (history && !history.includes(id) && timestamp > historyFrom) return { kind: 'staged' };
@@ -142,10 +144,15 @@ export async function listBuilds(targetFolder: string): Promise<Deployment> {
   return { target, currentId, builds };
 }
 
+/** The builds a rollback may make current: every one but the revoked. */
+function restorable(builds: readonly KnownBuild[]): KnownBuild[] {
+  return builds.filter((build) => build.role?.kind !== 'revoked');
+}
+
 function chooseBuild(deployment: Deployment, requested: string | undefined): KnownBuild {
   const { target, currentId, builds } = deployment;
   if (requested === undefined) {
-    const chosen = buildBefore(builds, currentId);
+    const chosen = buildBefore(restorable(builds), currentId);
     if (!chosen) {
       throw new RollbackError(`no build in ${target} was built before the current one, ${currentId}`, deployment);
     }
@@ -155,6 +162,13 @@ function chooseBuild(deployment: Deployment, requested: string | undefined): Kno
   if (!chosen) {
     throw new RollbackError(
       `build ${requested} was never deployed to ${target} (there is no ${META_DIR}/${requested}.json)`,
+      deployment,
+    );
+  }
+  if (chosen.role?.kind === 'revoked') {
+    throw new RollbackError(
+      `build ${requested} is revoked in ${target} (deploy --revoke): it is never made current again; roll back to ` +
+        'another build or deploy a fixed one',
       deployment,
     );
   }
@@ -181,7 +195,7 @@ async function rollbackHeld(options: RollbackOptions): Promise<RollbackResult> {
   }
   const canary = (await readDeployment(target))?.canary;
   // What a page falls back to, and a further plain rollback restores: only a build it can load.
-  const back = buildBefore(deployment.builds, chosen.id);
+  const back = buildBefore(restorable(deployment.builds), chosen.id);
   const nextBack = back && !back.problem && back.id !== chosen.id ? back.id : undefined;
   const source = join(target, buildFolder(chosen.id));
   // Naming the current build puts its files back as its copy has them; without a copy (a build
@@ -222,6 +236,7 @@ export function describeBuilds(deployment: Deployment): string {
       role?.kind === 'canary' ? `canary, ${role.percent} % of visitors` : undefined,
       role?.kind === 'previous' ? 'previous: pages fall back to it' : undefined,
       role?.kind === 'staged' ? 'staged: never current' : undefined,
+      role?.kind === 'revoked' ? 'revoked: never given to visitors or made current again' : undefined,
       build.problem ? 'files pruned: cannot be made current' : undefined,
     ]
       .filter((part) => part !== undefined)
@@ -238,9 +253,10 @@ deploy kept in builds/<id>/, in a deploy's order: the build's files, then remote
 mf-stats.json, mf-manifest.json and, last, builds/latest.json (then
 builds/history.json names it first). No file of a build is removed; the standalone
 development shell (index.html) is never published.
-  <build id>    the build to make current (default: the one built before the current one)
+  <build id>    the build to make current (default: the one built before the current one,
+                revoked builds skipped; a revoked build is refused)
   --list        only list the builds the folder knows, newest first: which is current, the
-                canary, the previous build (pages fall back to it) and staged ones
+                canary, the previous build (pages fall back to it), staged and revoked ones
   -h, --help    this text`;
 
 const OPTIONS = {

@@ -1,7 +1,8 @@
 /**
  * A remote's canary in the browser tests: the remote's own canary command, as its team runs it
- * (`npm run canary -w <remote's package> -- <folder> start|set|promote|abort …`), and a visitor's
- * preview cookie signed with the remote's preview key, as the gate sets it.
+ * (`npm run canary -w <remote's package> -- <folder> start|set|promote|abort …`, and its other
+ * deploy commands likewise), and a visitor's preview cookie signed with the remote's preview key,
+ * as the gate sets it.
  */
 import { spawn } from 'node:child_process';
 import { signPreview } from 'server/preview-token';
@@ -10,7 +11,20 @@ import { ROOT_DIR, type RemoteName } from './test-env';
 
 /** `npm run canary -w <remote's package> -- <target> <args…>`; gives the command's output, rejects on a failure. */
 export function runCanary(remote: RemoteName, target: string, args: readonly string[]): Promise<string> {
-  const npmArgs = ['run', 'canary', '-w', REMOTES[remote].packageDir, '--', target, ...args];
+  return runRemoteCommand('canary', remote, target, args);
+}
+
+/**
+ * `npm run <script> -w <remote's package> -- <target> <args…>` (deploy, rollback, canary), as the
+ * remote's team runs it; gives the command's output, rejects on a failure.
+ */
+export function runRemoteCommand(
+  script: 'deploy' | 'rollback' | 'canary',
+  remote: RemoteName,
+  target: string,
+  args: readonly string[],
+): Promise<string> {
+  const npmArgs = ['run', script, '-w', REMOTES[remote].packageDir, '--', target, ...args];
   return new Promise((resolve, reject) => {
     const child = spawn('npm', npmArgs, { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -5,7 +5,8 @@
  * reading a remote on loopback whose deployment has a stable build, the one before it and a
  * canary: the cohort cookie a new visitor is given, the builds each cohort's pages name and
  * show, `GET /remote-builds.json`, a signed preview pinning a build for one browser (and a forged
- * one pinning nothing), and the pages each remote's channels were sent, counted.
+ * one pinning nothing), a revoked build given to nobody, and the pages each remote's channels were
+ * sent, counted.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -259,10 +260,12 @@ describe('GET /remote-builds.json', () => {
   });
 });
 
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+/** A preview cookie's value pinning `remote` to `buildId`, signed with `key`, for an hour. */
+const pin = (buildId: string, key = KEY, remote = 'content', audience = base) =>
+  signPreview(key, { remote, buildId, expires: inAnHour(), audience });
+
 describe('a preview pin', () => {
-  const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
-  const pin = (buildId: string, key = KEY, remote = 'content', audience = base) =>
-    signPreview(key, { remote, buildId, expires: inAnHour(), audience });
   const [stableCohort] = cohorts('stable', 1);
 
   it('signed with the remote’s key, pins it to the build for this browser: from its copy, without fallback, never kept', async () => {
@@ -392,6 +395,41 @@ describe('telemetry tickets', () => {
   it('gives none where the handler has no secret', async () => {
     const page = await fetch(`${base}/about`, { headers: NAVIGATE });
     expect(page.headers.getSetCookie().some((line) => line.startsWith('gb_ticket='))).toBe(false);
+  });
+});
+
+describe('a revoked build', () => {
+  it('is never a fallback, a canary or a preview’s pin, even one read and kept before it was revoked', async () => {
+    const [canaryCohort] = cohorts('canary', 1);
+    const [stableCohort] = cohorts('stable', 1);
+    const pinned = `${COHORT_COOKIE}=${stableCohort}; gb_preview=${pin('p4')}`;
+    expect(inlineConfig((await get('/about', pinned)).body).remoteBuilds).toEqual({ content: 'p4' });
+    try {
+      // A deployment whose writer left the revoked canary and previous in place: readers drop them.
+      deploy({
+        id: 's2',
+        timestamp: 2,
+        previous: 's1',
+        canary: { id: 'c3', percent: 50, since: 3 },
+        revoked: ['p4', 'c3', 's1'],
+      });
+      await sources.refresh();
+      for (const cookie of [pinned, `${COHORT_COOKIE}=${canaryCohort}`, `${COHORT_COOKIE}=${stableCohort}`]) {
+        const { body } = await get('/about', cookie);
+        const inline = inlineConfig(body);
+        expect(inline.remoteBuilds).toEqual({ content: 's2' });
+        expect(inline.remoteFallbacks).toBeUndefined();
+        expect(body).toContain('<h1>s2 text</h1>');
+        expect(await (await fetch(`${base}/remote-builds.json`, { headers: { cookie } })).json()).toEqual({
+          builds: { content: 's2' },
+        });
+      }
+      expect(log.filter((line) => line.includes("the content remote's build p4 is revoked"))).toHaveLength(1);
+      expect(await sources.pinned('content', 'p4')).toBeUndefined();
+    } finally {
+      deploy({ id: 's2', timestamp: 2, previous: 's1', canary: { id: 'c3', percent: 50, since: 3 } });
+      await sources.refresh();
+    }
   });
 });
 

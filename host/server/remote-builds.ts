@@ -16,6 +16,7 @@ import {
   COHORT_MAX_AGE_S,
   COHORT_VALUES,
   fallbackBuild,
+  isRevoked,
   parseCohort,
   previewCookieName,
   REMOTE_BUILDS_PATH,
@@ -229,6 +230,12 @@ export function createBuildChooser({
     }
     const { remote, buildId } = verified.pin;
     if (!isRemoteName(remote)) return undefined;
+    if (isRevoked(deployment(remote)?.state, buildId)) {
+      logOnce(
+        `a ${previewCookieName(page.https)} cookie pins nothing: the ${remote} remote's build ${buildId} is revoked`,
+      );
+      return undefined;
+    }
     // A build that cannot be read is logged by the sources, with why.
     const snapshot = sources?.pinned ? await sources.pinned(remote, buildId) : undefined;
     return snapshot && { remote, snapshot };

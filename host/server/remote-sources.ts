@@ -17,7 +17,13 @@ import {
   manifestRemoteEntry,
   sharedFallbackScripts,
 } from 'shared/remote-manifest';
-import { buildManifestUrl, DEPLOYMENT_FILE, readDeploymentState, type DeploymentState } from 'shared/deployment';
+import {
+  buildManifestUrl,
+  DEPLOYMENT_FILE,
+  isRevoked,
+  readDeploymentState,
+  type DeploymentState,
+} from 'shared/deployment';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
 import { RENDER_SCRIPT, RENDER_STYLES, type RenderDataPage } from 'shared/render-contract';
@@ -434,6 +440,8 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     const builds = new Map([[stable.buildId, stable]]);
     if (canary) builds.set(canary.buildId, canary);
     deployments.set(remote, { state, builds, copies });
+    // A preview's build kept from before its revocation holds its render bundle: let it go.
+    for (const id of state.revoked ?? []) pinnedBuilds.delete(`${remote}/${id}`);
     if (current && current.state.id !== state.id) log(`the ${remote} remote is now build ${state.id}`);
     const was = current?.state.canary;
     if (state.canary && (was?.id !== state.canary.id || was.percent !== state.canary.percent)) {
@@ -493,7 +501,10 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     },
     deployment: (remote) => deployments.get(remote),
     async pinned(remote, buildId) {
-      const served = deployments.get(remote)?.builds.get(buildId);
+      const deployment = deployments.get(remote);
+      // A revoked build's code is never read, let alone run, for a page.
+      if (isRevoked(deployment?.state, buildId)) return undefined;
+      const served = deployment?.builds.get(buildId);
       if (served) return served;
       let stopWaiting = () => {};
       const late = new Promise<undefined>((resolve) => {

@@ -4,10 +4,10 @@
  * API's data-folder lock, which is this lock with a file name (api/src/db/data-dir-lock.test.ts).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FolderLockedError, lockFolder, type LockOwner } from './folder-lock';
+import { FolderLockedError, FolderLockLostError, lockFolder, type LockOwner } from './folder-lock';
 
 let dir: string;
 
@@ -25,6 +25,21 @@ describe('lockFolder', () => {
     expect(readOwner('.deploy.lock')).toMatchObject({ pid: process.pid, hostname: hostname(), purpose: 'deploy' });
     await lock.release();
     expect(existsSync(join(dir, '.deploy.lock'))).toBe(false);
+  });
+
+  it('verifies the lock is still ours: not once another owner took it over or it was removed', async () => {
+    const lock = await lockFolder(dir, { file: 'x.lock', purpose: 'deploy' });
+    await lock.verify();
+    writeFileSync(join(dir, 'x.lock'), JSON.stringify({ ...readOwner('x.lock'), token: 'other', purpose: 'rollback' }));
+    await expect(lock.verify()).rejects.toThrow(FolderLockLostError);
+    await expect(lock.verify()).rejects.toThrow(
+      `the lock ${join(dir, 'x.lock')} was taken over by process ${process.pid} on ${hostname()} (rollback) since `,
+    );
+    // Released, it leaves the new owner's file alone.
+    await lock.release();
+    expect(readOwner('x.lock').token).toBe('other');
+    rmSync(join(dir, 'x.lock'));
+    await expect(lock.verify()).rejects.toThrow('was removed while this process held it');
   });
 
   it('refuses a second owner while held, naming the holder and what it holds the folder for', async () => {

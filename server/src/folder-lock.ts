@@ -54,8 +54,31 @@ export class FolderLockedError extends Error {
   }
 }
 
+/** The lock file is no longer ours: removed, or taken over by a process that thought us dead. */
+export class FolderLockLostError extends Error {
+  constructor(
+    readonly path: string,
+    /** Who holds it now, when someone does. */
+    readonly owner: LockOwner | undefined,
+  ) {
+    super(
+      `the lock ${path} was ${
+        owner
+          ? `taken over by process ${owner.pid} on ${owner.hostname}${owner.purpose ? ` (${owner.purpose})` : ''} since ${owner.since}`
+          : 'removed'
+      } while this process held it`,
+    );
+    this.name = 'FolderLockLostError';
+  }
+}
+
 export interface FolderLock {
   readonly path: string;
+  /**
+   * Resolves while the lock file is still ours; throws FolderLockLostError once another process
+   * took it over (it thought us dead) or it was removed. Call it before each write the lock guards.
+   */
+  verify(): Promise<void>;
   /** Stops the heartbeat and removes the file, if it is still ours. */
   release(): Promise<void>;
   /** The same, synchronously, for a process 'exit' handler. */
@@ -267,6 +290,11 @@ export async function lockFolder(folder: string, options: FolderLockOptions): Pr
       const stopHeartbeat = startHeartbeat(path, me.token, options.onLost);
       return {
         path,
+        async verify() {
+          const held = await readHeld(path);
+          if (held.kind === 'owner' && held.owner.token === me.token) return;
+          throw new FolderLockLostError(path, held.kind === 'owner' ? held.owner : undefined);
+        },
         async release() {
           stopHeartbeat();
           if ((await tokenOf(path).catch(() => undefined)) === me.token) await unlink(path).catch(() => undefined);

@@ -4,6 +4,7 @@ import {
   canaryBucket,
   COHORT_VALUES,
   fallbackBuild,
+  MAX_REVOKED,
   parseCohort,
   readDeploymentState,
   type DeploymentState,
@@ -41,6 +42,21 @@ describe('readDeploymentState', () => {
         timestamp: 1,
       });
     }
+  });
+
+  it('reads the revoked builds, at most MAX_REVOKED, and leaves a revoked previous or canary out', () => {
+    expect(
+      readDeploymentState({
+        id: 'b4',
+        timestamp: 5,
+        previous: 'b2',
+        canary: { id: 'b3', percent: 10, since: 7 },
+        revoked: ['b3', 'b2', 'b4', '../x', 7, 'b3'],
+      }),
+    ).toEqual({ id: 'b4', timestamp: 5, revoked: ['b3', 'b2'] });
+    const many = Array.from({ length: MAX_REVOKED + 5 }, (_, n) => `r${n}`);
+    expect(readDeploymentState({ id: 'b1', timestamp: 1, revoked: many })?.revoked).toEqual(many.slice(0, MAX_REVOKED));
+    expect(readDeploymentState({ id: 'b1', timestamp: 1, revoked: 'b0' })).toEqual({ id: 'b1', timestamp: 1 });
   });
 });
 

@@ -6,7 +6,10 @@
  * - `previous`: the stable build before this one, which a page loads when the stable build cannot
  *   be loaded (its last known good);
  * - `canary`: a build under trial, `{ id, percent, since }`: the visitors whose cohort falls under
- *   `percent` get it, the others the stable build.
+ *   `percent` get it, the others the stable build;
+ * - `revoked`: builds withdrawn for a known fault (`deploy --revoke`), newest first, at most
+ *   MAX_REVOKED: never a fallback, a canary or a preview's pin. A reader that does not know the
+ *   field still reads a deployment that names none of them otherwise.
  *
  * One file, replaced in one rename, so a reader never sees a canary without its stable build.
  * The host's server reads it and assigns each visitor a build of each remote by their cohort
@@ -31,6 +34,16 @@ export interface DeploymentState extends BuildInfo {
   /** The stable build before `id`: what a page loads when `id` cannot be loaded. */
   previous?: string;
   canary?: CanaryState;
+  /** Builds withdrawn for a known fault: no visitor is given one, in any role. */
+  revoked?: string[];
+}
+
+/** The revoked builds a deployment names at most: the oldest drop off once their copies are pruned. */
+export const MAX_REVOKED = 50;
+
+/** Whether `state` withdraws build `id` (`revoked`). */
+export function isRevoked(state: Pick<DeploymentState, 'revoked'> | undefined, id: string): boolean {
+  return state?.revoked?.includes(id) ?? false;
 }
 
 /** What a deploy accepts as a build id (deploy/deploy.ts): one path segment of plain characters. */
@@ -44,22 +57,34 @@ export function isBuildId(value: unknown): value is string {
   );
 }
 
+/** The revoked builds a `revoked` field names: build ids only, at most MAX_REVOKED, the stable build never. */
+function readRevoked(value: unknown, stable: string): string[] {
+  if (!Array.isArray(value)) return [];
+  const ids = value.filter((id): id is string => isBuildId(id) && id !== stable);
+  return [...new Set(ids)].slice(0, MAX_REVOKED);
+}
+
 /**
  * A deployment read from `builds/latest.json`, or undefined when it names no build. Fields it
  * does not understand, or that are malformed (a canary without a valid id or percent), are left
- * out: a reader then serves the stable build to everyone, never a half-read canary.
+ * out: a reader then serves the stable build to everyone, never a half-read canary. A revoked
+ * build is left out of `previous` and `canary` too, whatever wrote them.
  */
 export function readDeploymentState(value: unknown): DeploymentState | undefined {
   const raw = value as Partial<Record<keyof DeploymentState, unknown>> | null;
   if (typeof raw !== 'object' || raw === null || !isBuildId(raw.id)) return undefined;
   const state: DeploymentState = { id: raw.id, timestamp: typeof raw.timestamp === 'number' ? raw.timestamp : 0 };
-  if (isBuildId(raw.previous) && raw.previous !== raw.id) state.previous = raw.previous;
+  const revoked = readRevoked(raw.revoked, raw.id);
+  if (revoked.length > 0) state.revoked = revoked;
+  if (isBuildId(raw.previous) && raw.previous !== raw.id && !revoked.includes(raw.previous))
+    state.previous = raw.previous;
   const canary = raw.canary as Partial<Record<keyof CanaryState, unknown>> | null | undefined;
   if (
     typeof canary === 'object' &&
     canary !== null &&
     isBuildId(canary.id) &&
     canary.id !== raw.id &&
+    !revoked.includes(canary.id) &&
     typeof canary.percent === 'number' &&
     Number.isInteger(canary.percent) &&
     canary.percent >= 0 &&

@@ -1,0 +1,152 @@
+/**
+ * The deploy command's command line (`npm run deploy -w <remote> -- <target folder> …`): publish
+ * (deploy.ts), stage, make a kept build current, or revoke a build (revoke.ts).
+ */
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeArgsError } from './cli-args';
+import { buildFolder, deploy, MIN_KEPT_BUILDS, type CliIo } from './deploy';
+import { describeRevocation, revokeBuild } from './revoke';
+
+const USAGE = `Usage: npm run deploy -w <remote> -- <target folder> [--from <build folder>] [--keep-builds <n>]
+       npm run deploy -w <remote> -- <target folder> --stage [--from <build folder>]
+       npm run deploy -w <remote> -- <target folder> --build <id> [--keep-builds <n>]
+       npm run deploy -w <remote> -- <target folder> --revoke <id>
+
+Publishes the remote's build (default: its dist/) into the target folder, keeping the previous
+builds' files; remoteEntry.js, mf-manifest.json and builds/latest.json are replaced last. The
+build is also kept whole in builds/<id>/: a host can be pinned to builds/<id>/mf-manifest.json,
+and npm run rollback makes it current again later. One command at a time changes a folder: a
+deploy is refused while another deploy, rollback or canary command runs on it, and while a
+canary runs (promote or abort it first).
+  --from <folder>      the build to publish (default: dist/ of the package)
+  --stage              only keep the build whole in builds/<id>/: nothing visitors get changes;
+                       then try it (npm run gate), start it as a canary (npm run canary) or make
+                       it current (--build <id>)
+  --build <id>         make a build the folder holds whole (a staged one) current
+  --revoke <id>        withdraw a build with a known fault: never given to a visitor again (a
+                       canary running it is aborted; as the previous build, pages stop falling
+                       back to it), refused by rollback and canary start, removed by the next
+                       --keep-builds; not the stable build: deploy or roll back first
+  --keep-builds <n>    also remove the files of older builds, keeping the newest n that can be
+                       made current again (n >= ${MIN_KEPT_BUILDS}), and always the build this one
+                       replaces, the one before it, a running canary and builds newer than it
+  -h, --help           this text
+An option's value may also follow an equals sign: --keep-builds=3.`;
+
+const OPTIONS = {
+  from: { type: 'string' },
+  stage: { type: 'boolean' },
+  build: { type: 'string' },
+  revoke: { type: 'string' },
+  'keep-builds': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const parseCommandLine = (argv: readonly string[]) =>
+  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+
+type Values = ReturnType<typeof parseCommandLine>['values'];
+
+/** `deploy <target> --revoke <id>`: alone, with the target folder only. */
+async function revokeCommand(
+  values: Values,
+  positionals: readonly string[],
+  io: CliIo,
+  usageError: (problem: string) => number,
+): Promise<number> {
+  const buildId = values.revoke as string;
+  if (buildId === '') return usageError('--revoke needs a value');
+  const others = (['from', 'stage', 'build', 'keep-builds'] as const).filter((name) => values[name] !== undefined);
+  if (others.length > 0) return usageError(`--revoke changes only the deployment's state: not with --${others[0]}`);
+  if (positionals.length !== 1) {
+    return usageError(positionals.length === 0 ? 'the target folder is missing' : 'give exactly one target folder');
+  }
+  const target = resolve(io.cwd, positionals[0] as string);
+  try {
+    for (const line of describeRevocation(target, await revokeBuild({ target, buildId }))) io.out(line);
+    return 0;
+  } catch (error) {
+    io.err(`deploy: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+/** The deploy command; resolves to the process exit code. */
+export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const usageError = (problem: string) => {
+    io.err(`deploy: ${problem}\n\n${USAGE}`);
+    return 1;
+  };
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    return usageError(describeArgsError(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (values.revoke !== undefined) return revokeCommand(values, positionals, io, usageError);
+  const { from, stage, build: buildId } = values;
+  if (from === '') return usageError('--from needs a value');
+  if (buildId === '') return usageError('--build needs a value');
+  if (buildId !== undefined && (from !== undefined || stage)) {
+    return usageError(`--build takes a build the folder holds: not with ${stage ? '--stage' : '--from'}`);
+  }
+  if (stage && values['keep-builds'] !== undefined)
+    return usageError('--stage removes nothing: not with --keep-builds');
+  let keepBuilds: number | undefined;
+  if (values['keep-builds'] !== undefined) {
+    const value = values['keep-builds'];
+    keepBuilds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isInteger(keepBuilds) || keepBuilds < MIN_KEPT_BUILDS) {
+      return usageError(`--keep-builds must be a whole number of at least ${MIN_KEPT_BUILDS}, got "${value}"`);
+    }
+  }
+  if (positionals.length !== 1) {
+    return usageError(positionals.length === 0 ? 'the target folder is missing' : 'give exactly one target folder');
+  }
+  const source = from === undefined ? join(io.packageDir, 'dist') : resolve(io.cwd, from);
+  const target = resolve(io.cwd, positionals[0] as string);
+  try {
+    const result = await deploy(
+      buildId === undefined ? { source, target, keepBuilds, stage } : { buildId, target, keepBuilds },
+    );
+    const pin = `…/${buildFolder(result.buildId)}/mf-manifest.json`;
+    if (result.staged) {
+      const remote = basename(io.packageDir);
+      io.out(
+        `deploy: build ${result.buildId} staged in ${target}: kept whole in ${buildFolder(result.buildId)}/ ` +
+          `(${result.added.length} added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged); ` +
+          'nothing visitors get has changed',
+      );
+      io.out(
+        [
+          `deploy: pin a host to it with ${pin}. Next:`,
+          `  try it on the production host:  PREVIEW_KEY=… npm run gate -w ${remote} -- ${target} ${result.buildId} --host <URL>`,
+          `  give it to 10 % of visitors:    npm run canary -w ${remote} -- ${target} start ${result.buildId} --percent 10`,
+          `  make it current for everyone:   npm run deploy -w ${remote} -- ${target} --build ${result.buildId}`,
+        ].join('\n'),
+      );
+      return 0;
+    }
+    io.out(
+      `deploy: build ${result.buildId} published to ${target}: ${result.added.length} added, ` +
+        `${result.replaced.length} replaced, ${result.unchanged.length} unchanged` +
+        (keepBuilds === undefined
+          ? '; earlier builds kept'
+          : `; ${result.removed.length} files of older builds removed`),
+    );
+    io.out(
+      `deploy: kept whole in ${buildFolder(result.buildId)}/: pin a host to it with ${pin}` +
+        (result.previousId ? `; go back to build ${result.previousId} with npm run rollback` : ''),
+    );
+    return 0;
+  } catch (error) {
+    io.err(`deploy: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
