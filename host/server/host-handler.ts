@@ -26,12 +26,14 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
 import { matchRoute, type RouteMatch } from '../src/route-table/route-table';
+import { queryOf } from './canonical-path';
 import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
 import {
   createPageCache,
   createPathResolver,
   createTemplateReader,
+  OtherSpelling,
   pageKey,
   type CachedPage,
   type PageCache,
@@ -151,6 +153,16 @@ function pathnameOf(url: string | undefined): string {
 function routeLabel(pathname: string, resolved: RouteMatch | HttpError): string {
   const match = resolved instanceof HttpError ? matchRoute(pathname) : resolved;
   return match?.route.path ?? NOT_FOUND_ROUTE;
+}
+
+/**
+ * A route's path in another spelling is sent to the route's canonical path, its query kept:
+ * one page per route is rendered and kept, whatever spellings clients send. A 308 keeps the
+ * method; the Location is a path of this site only.
+ */
+function sendCanonical(req: IncomingMessage, res: ServerResponse, canonical: string): void {
+  res.setHeader('Location', `${canonical}${queryOf(req.url)}`);
+  sendText(res, 308, `Permanent redirect to ${canonical}`);
 }
 
 /** A page of a `serverData` route: the visitor's own, kept by no cache. */
@@ -343,9 +355,14 @@ export function createHostHandler({
       });
       return;
     }
+    const resolved = resolvePath(pathname);
+    if (resolved instanceof OtherSpelling) {
+      sendCanonical(req, res, resolved.canonical);
+      metrics?.pageRendered(resolved.route.path, 308);
+      return;
+    }
     const noindex = isPrivatePath(pathname);
     if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
-    const resolved = resolvePath(pathname);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
     const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;
     if (relativePath && relativePath !== 'index.html' && (await sendFile(req, res, root, relativePath))) return;
