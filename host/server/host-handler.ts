@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
 import {
+  BROTLI_QUALITY_ON_THE_FLY,
   prepareBody,
   safeRelativePath,
   sendBody,
@@ -274,7 +275,11 @@ export function createHostHandler({
     if (choice.pinned) {
       const { html, prerendered } = renderPage();
       const type = 'text/html; charset=utf-8';
-      return { body: prepareBody({ status, type, body: html, cacheControl: PINNED_PAGE_CACHE }), prerendered };
+      const body = prepareBody(
+        { status, type, body: html, cacheControl: PINNED_PAGE_CACHE },
+        BROTLI_QUALITY_ON_THE_FLY,
+      );
+      return { body, prerendered };
     }
     // The route's remote's build as the sources hold it: a new build of it is a new snapshot.
     const source = route && choice.builds[route.remote]?.snapshot;
