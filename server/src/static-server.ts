@@ -191,18 +191,19 @@ export interface GeneratedBody {
 /**
  * Brotli's quality for a body compressed for one request (a page rendered with a visitor's data,
  * a page pinned by a preview): the request waits for it, and a client can ask for such pages one
- * after another. On the largest page the host's server sends (`/privacy-policy`, 32.6 KB; `npm run
- * bench:page-compression -w bench`, a shared 2-core machine, median of 21), quality 5 takes
- * 0.50 ms for 8,083 bytes, within 1 % of qualities 6 to 9 (0.53 to 26 ms), where quality 11 takes
- * 89 ms. Its time grows with the page's size: a page of 87 KB would take about 1.5 ms, within
- * the 5 ms a request may spend on it.
+ * after another. On the largest page the host's server sends (`/privacy-policy`, 32.6 KB; `npm
+ * run bench:page-compression -w bench`, a shared 2-core machine, medians of 21 in three runs),
+ * quality 5 takes 0.50-0.56 ms for 8,083 bytes, within 1 % of qualities 6 to 9 (0.53-26 ms), where
+ * quality 11 takes 33-89 ms. Its time grows with the page's size: a page of 87 KB would take
+ * about 1.5 ms, within the 5 ms a request may spend on it.
  */
 export const BROTLI_QUALITY_ON_THE_FLY = 5;
 /**
  * Brotli's quality for a body compressed once and sent many times (a page kept by the host's
- * page cache): 89 ms once per page kept, for 7,134 bytes, 12 % fewer than quality 5 on every page
- * load (10: 34 ms, 7,362 bytes). The pages kept are bounded (one per route at its canonical path,
- * status and builds, at most 48 per view), so a client cannot make the server pay it at will.
+ * page cache): 33-89 ms once per page kept, for 7,134 bytes, 12 % fewer than quality 5 on every
+ * page load (10: 11-34 ms, 7,361 bytes). The pages kept are bounded (one per route at its
+ * canonical path, status and builds, at most 48 per view), so a client cannot make the server pay
+ * it at will.
  */
 export const BROTLI_QUALITY_KEPT = 11;
 
