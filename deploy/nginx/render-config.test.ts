@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
-import { HSTS, NginxConfigError, renderNginxConfig } from './render-config';
+import { HSTS, NginxConfigError, PAGE_BURST, PAGE_RATE, renderNginxConfig } from './render-config';
 
 const REQUIRED = {
   GIFT_BOX_API_SERVERS: '10.0.0.5:3004, 10.0.0.6:3004',
@@ -77,6 +77,20 @@ describe('renderNginxConfig', () => {
     expect(config.split(/^server \{$/m)).toHaveLength(3);
   });
 
+  it("limits page requests per client address, and only those the host's server answers", () => {
+    const config = renderNginxConfig(REQUIRED);
+    expect(config).toContain(`limit_req_zone $binary_remote_addr zone=gift_box_pages:10m rate=${PAGE_RATE};`);
+    const locations = config.split(/^server \{$/m)[1]?.split(/^ {4}location /m) ?? [];
+    const limited = locations.filter((location) => location.includes('limit_req '));
+    expect(limited).toHaveLength(1);
+    expect(limited[0]).toMatch(/^@host \{/);
+    expect(limited[0]).toContain(`limit_req zone=gift_box_pages burst=${PAGE_BURST} nodelay;`);
+    expect(limited[0]).toContain('limit_req_status 429;');
+    const tuned = renderNginxConfig({ ...REQUIRED, GIFT_BOX_PAGE_RATE: '30r/m', GIFT_BOX_PAGE_BURST: '0' });
+    expect(tuned).toContain('zone=gift_box_pages:10m rate=30r/m;');
+    expect(tuned).toContain('limit_req zone=gift_box_pages burst=0 nodelay;');
+  });
+
   it('puts the status server on the port it is given', () => {
     expect(renderNginxConfig({ ...REQUIRED, GIFT_BOX_STATUS_PORT: '9145' })).toContain('listen 127.0.0.1:9145;');
   });
@@ -104,6 +118,10 @@ describe('renderNginxConfig', () => {
     [{ GIFT_BOX_TLS_CERTIFICATE: '/etc/ssl/gifts.pem' }, 'go together: set both'],
     [{ GIFT_BOX_ACCESS_LOG: 'gift-box.log' }, 'GIFT_BOX_ACCESS_LOG must be an absolute path'],
     [{ GIFT_BOX_ACCESS_LOG: '/var/log/a.log main' }, 'GIFT_BOX_ACCESS_LOG must be an absolute path without spaces'],
+    [{ GIFT_BOX_PAGE_RATE: '20' }, 'GIFT_BOX_PAGE_RATE must be requests a second or a minute'],
+    [{ GIFT_BOX_PAGE_RATE: '0r/s' }, 'GIFT_BOX_PAGE_RATE must be requests a second or a minute'],
+    [{ GIFT_BOX_PAGE_RATE: '20r/s; allow all' }, 'GIFT_BOX_PAGE_RATE must be requests a second or a minute'],
+    [{ GIFT_BOX_PAGE_BURST: 'lots' }, 'GIFT_BOX_PAGE_BURST must be a whole number'],
   ])('refuses %j, naming the variable', (change, message) => {
     expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(NginxConfigError);
     expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(message);

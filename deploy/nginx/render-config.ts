@@ -33,6 +33,15 @@ export const ACCESS_LOG_FORMAT = 'gift_box';
 /** GIFT_BOX_ACCESS_LOG's value for no `access_log` of the site's own: the `http` block's applies. */
 export const INHERIT_ACCESS_LOG = 'inherit';
 
+/**
+ * Page requests a client address may make (`limit_req`): a visitor's page load asks the host's
+ * server for one page and a few small answers (`/config.json`, `/remote-builds.json`), so 20 a
+ * second with 200 at once is far above what one person, or a school or office behind one address,
+ * asks; what one address can make the host's server spend stays bounded.
+ */
+export const PAGE_RATE = '20r/s';
+export const PAGE_BURST = '200';
+
 /** The variables, their defaults (undefined: required) and what they mean, for errors and the README. */
 export const VARIABLES = {
   GIFT_BOX_API_SERVERS: { default: undefined, means: 'the API processes, host:port, comma-separated' },
@@ -49,6 +58,14 @@ export const VARIABLES = {
   GIFT_BOX_STATUS_PORT: {
     default: '8080',
     means: "the loopback port of nginx's stub_status, for prometheus-nginx-exporter",
+  },
+  GIFT_BOX_PAGE_RATE: {
+    default: PAGE_RATE,
+    means: "the page requests (the host's server's) one client address may make, a second (r/s) or a minute (r/m)",
+  },
+  GIFT_BOX_PAGE_BURST: {
+    default: PAGE_BURST,
+    means: 'the page requests one client address may make at once beyond GIFT_BOX_PAGE_RATE, before a 429',
   },
   GIFT_BOX_ACCESS_LOG: {
     default: '/var/log/nginx/gift-box.access.log',
@@ -116,6 +133,26 @@ function statusPort(env: Env, listen: string): string {
   return port;
 }
 
+/** A `limit_req_zone` rate: requests a second or a minute. */
+function rate(env: Env): string {
+  const value = read(env, 'GIFT_BOX_PAGE_RATE');
+  const match = /^(\d{1,6})r\/([sm])$/.exec(value);
+  if (!match || Number(match[1]) < 1) {
+    throw new NginxConfigError(
+      `GIFT_BOX_PAGE_RATE must be requests a second or a minute, e.g. 20r/s or 30r/m, got "${value}"`,
+    );
+  }
+  return `${Number(match[1])}r/${match[2]}`;
+}
+
+function burst(env: Env): string {
+  const value = read(env, 'GIFT_BOX_PAGE_BURST');
+  if (!/^\d{1,6}$/.test(value)) {
+    throw new NginxConfigError(`GIFT_BOX_PAGE_BURST must be a whole number of requests, got "${value}"`);
+  }
+  return String(Number(value));
+}
+
 function plain(env: Env, name: Variable): string {
   const value = read(env, name);
   if (/[;{}'"\\$#\n]/.test(value)) throw new NginxConfigError(`${name} must not contain ; { } quotes $ or #`);
@@ -167,6 +204,8 @@ export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FIL
     GIFT_BOX_HSTS: HSTS,
     GIFT_BOX_STATUS_PORT: statusPort(env, listen),
     GIFT_BOX_ACCESS_LOG: accessLog(env),
+    GIFT_BOX_PAGE_RATE: rate(env),
+    GIFT_BOX_PAGE_BURST: burst(env),
   };
   const rendered = template.replace(/\$\{(GIFT_BOX_[A-Z_]+)\}/g, (whole, name: string) => {
     const value = values[name];

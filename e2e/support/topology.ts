@@ -141,6 +141,9 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
           GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
           GIFT_BOX_API_SERVERS: apiPorts.map((port) => `127.0.0.1:${port}`).join(','),
           GIFT_BOX_STATUS_PORT: String(statusPort),
+          // The tests load pages from one address far faster than a visitor: the limit stays out of their way.
+          GIFT_BOX_PAGE_RATE: '10000r/s',
+          GIFT_BOX_PAGE_BURST: '10000',
         },
       },
       `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,

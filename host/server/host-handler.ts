@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
 import {
+  BROTLI_QUALITY_ON_THE_FLY,
   prepareBody,
   safeRelativePath,
   sendBody,
@@ -27,12 +28,14 @@ import { telemetryEnabled } from 'shared/runtime-config-checks';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
 import { matchRoute, type RouteMatch } from '../src/route-table/route-table';
+import { queryOf } from './canonical-path';
 import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
 import {
   createPageCache,
   createPathResolver,
   createTemplateReader,
+  OtherSpelling,
   pageKey,
   type CachedPage,
   type PageCache,
@@ -168,6 +171,16 @@ function routeLabel(pathname: string, resolved: RouteMatch | HttpError): string 
   return match?.route.path ?? NOT_FOUND_ROUTE;
 }
 
+/**
+ * A route's path in another spelling is sent to the route's canonical path, its query kept:
+ * one page per route is rendered and kept, whatever spellings clients send. A 308 keeps the
+ * method; the Location is a path of this site only.
+ */
+function sendCanonical(req: IncomingMessage, res: ServerResponse, canonical: string): void {
+  res.setHeader('Location', `${canonical}${queryOf(req.url)}`);
+  sendText(res, 308, `Permanent redirect to ${canonical}`);
+}
+
 /** A page of a `serverData` route: the visitor's own, kept by no cache. */
 const DATA_PAGE_CACHE = 'private, no-store';
 /** A page with a remote pinned by a preview: that browser's own, kept by no cache, never shared. */
@@ -279,7 +292,11 @@ export function createHostHandler({
     if (choice.pinned) {
       const { html, prerendered } = renderPage();
       const type = 'text/html; charset=utf-8';
-      return { body: prepareBody({ status, type, body: html, cacheControl: PINNED_PAGE_CACHE }), prerendered };
+      const body = prepareBody(
+        { status, type, body: html, cacheControl: PINNED_PAGE_CACHE },
+        BROTLI_QUALITY_ON_THE_FLY,
+      );
+      return { body, prerendered };
     }
     // The route's remote's build as the sources hold it: a new build of it is a new snapshot.
     const source = route && choice.builds[route.remote]?.snapshot;
@@ -361,9 +378,14 @@ export function createHostHandler({
       });
       return;
     }
+    const resolved = resolvePath(pathname);
+    if (resolved instanceof OtherSpelling) {
+      sendCanonical(req, res, resolved.canonical);
+      metrics?.pageRendered(resolved.route.path, 308);
+      return;
+    }
     const noindex = isPrivatePath(pathname);
     if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
-    const resolved = resolvePath(pathname);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
     const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;
     if (relativePath && relativePath !== 'index.html' && (await sendFile(req, res, root, relativePath))) return;

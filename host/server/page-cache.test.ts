@@ -14,6 +14,7 @@ import {
   createPathResolver,
   createTemplateReader,
   MAX_PAGES_PER_VIEW,
+  OtherSpelling,
   pageKey,
   type PageKey,
 } from './page-cache';
@@ -101,7 +102,7 @@ describe('createPageCache', () => {
 });
 
 describe('createPathResolver', () => {
-  it.each(['/', '/about', '/ABOUT', `/gifts/${ID}`, '/gifts/short', '/nope', '/%E0%A4%A'])(
+  it.each(['/', '/about', `/gifts/${ID}`, '/gifts/short', '/nope', '/%E0%A4%A'])(
     'resolves %s as the route table does, the first time and again',
     (path) => {
       const resolve = createPathResolver();
@@ -112,6 +113,18 @@ describe('createPathResolver', () => {
       }
     },
   );
+
+  it.each([
+    ['/ABOUT', '/about', '/about'],
+    ['/about/', '/about', '/about'],
+    [`/GIFTS/${ID}`, `/gifts/${ID}`, '/gifts/:giftId'],
+    ['/Gifts/short', '/gifts/short', '/gifts/:giftId'],
+  ])('resolves %s, a spelling of its route of its own, to its canonical path %s', (path, canonical, pattern) => {
+    const resolve = createPathResolver();
+    for (const resolved of [resolve(path), resolve(path)]) {
+      expect(resolved).toEqual(new OtherSpelling(canonical, route(pattern)));
+    }
+  });
 });
 
 describe('createTemplateReader', () => {

@@ -12,16 +12,16 @@
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { prepareBody, type PreparedBody } from 'server/static-server';
-import { HttpError } from 'shared/http-error';
-import { resolvePath, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
+import type { HttpError } from 'shared/http-error';
+import { notFoundError, validationError, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
+import { canonicalMatch } from './canonical-path';
 import type { RemoteSnapshot } from './remote-sources';
 
 /**
- * Pages kept per view at most, the least recently used dropped first: a path is the client's to
- * choose, and the route table matches paths whatever their letter case, so `/About` and `/ABOUT`
- * are pages of their own (their frame marks the current link from the path). A page is kept per
- * combination of the remotes' builds its visitors get (a canary's and the stable build's
- * visitors each have theirs): room for two of each of the 24 pages kept before there were canaries.
+ * Pages kept per view at most, the least recently used dropped first. A page is kept under its
+ * route's canonical path only (canonical-path.ts: `/About` is sent to `/about`), per status and
+ * per combination of the remotes' builds its visitors get (a canary's and the stable build's
+ * visitors each have theirs): room for two of each of some 24 pages.
  */
 export const MAX_PAGES_PER_VIEW = 48;
 
@@ -52,8 +52,9 @@ export interface PageKey {
 
 /**
  * The key of a page in a view's cache. Only a prerendered page reads its path (its frame marks
- * the current link); any other route's page is the same for all its paths (every gift's page is
- * one page), and an error page is the same for every path with that status.
+ * the current link), and the handler renders it at its canonical path only; any other route's
+ * page is the same for all its paths (every gift's page is one page), and an error page is the
+ * same for every path with that status.
  */
 export function pageKey({ pathname, route, status, noindex, builds = '' }: PageKey): string {
   const path = route?.prerendered ? pathname : '';
@@ -154,12 +155,24 @@ export function createTemplateReader(file: string): () => Promise<string | undef
 /** Paths whose route is remembered, the least recently asked dropped first (a path is the client's to choose). */
 export const MAX_RESOLVED_PATHS = 512;
 
+/** A path that names a route in another spelling than the route's own: the page is sent from its canonical path. */
+export class OtherSpelling {
+  constructor(
+    readonly canonical: string,
+    readonly route: RouteDefinition,
+  ) {}
+}
+
+/** What a request's path names: a route's page, the error the page will show, or the route's canonical path. */
+export type ResolvedPath = RouteMatch | HttpError | OtherSpelling;
+
 /**
- * `resolvePath`, remembered for the most recent paths of pages: the route table's matching ranks
- * every route again on each call, and a page sent from the cache costs less than that. A path
- * that names no page is resolved each time and not kept.
+ * `resolvePath`, for a path in its canonical spelling (canonical-path.ts), remembered for the
+ * most recent paths of pages: the route table's matching ranks every route again on each call,
+ * and a page sent from the cache costs less than that. Any other spelling of a route's path
+ * resolves to its canonical path, and a path that names no page to its error; neither is kept.
  */
-export function createPathResolver(max = MAX_RESOLVED_PATHS): (pathname: string) => RouteMatch | HttpError {
+export function createPathResolver(max = MAX_RESOLVED_PATHS): (pathname: string) => ResolvedPath {
   const pages = new Map<string, RouteMatch>();
   return (pathname) => {
     const known = pages.get(pathname);
@@ -168,10 +181,14 @@ export function createPathResolver(max = MAX_RESOLVED_PATHS): (pathname: string)
       pages.set(pathname, known);
       return known;
     }
-    const resolved = resolvePath(pathname);
-    if (resolved instanceof HttpError) return resolved;
+    const found = canonicalMatch(pathname);
+    if (!found) return notFoundError(pathname);
+    if (found.canonical !== pathname) return new OtherSpelling(found.canonical, found.match.route);
+    const { match } = found;
+    const invalid = validationError(match.route, match.params, pathname);
+    if (invalid) return invalid;
     if (pages.size >= max) pages.delete(pages.keys().next().value as string);
-    pages.set(pathname, resolved);
-    return resolved;
+    pages.set(pathname, match);
+    return match;
   };
 }

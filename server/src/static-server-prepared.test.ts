@@ -6,8 +6,17 @@
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { acceptedEncoding, prepareBody, sendPreparedBody, type PreparedBody } from './static-server';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
+import {
+  acceptedEncoding,
+  BROTLI_QUALITY_KEPT,
+  BROTLI_QUALITY_ON_THE_FLY,
+  brotliParams,
+  prepareBody,
+  sendBody,
+  sendPreparedBody,
+  type PreparedBody,
+} from './static-server';
 
 const PAGE = `<!doctype html><html><body>${'<p>A page every visitor gets alike.</p>'.repeat(60)}</body></html>\n`;
 const SMALL = '<!doctype html><p>Short.</p>\n';
@@ -42,7 +51,11 @@ beforeAll(async () => {
   bodies.set('/page', prepareBody({ ...page, status: 200, body: PAGE }));
   bodies.set('/small', prepareBody({ ...page, status: 200, body: SMALL }));
   bodies.set('/missing', prepareBody({ ...page, status: 404, body: PAGE }));
-  server = createServer((req, res) => void sendPreparedBody(req, res, bodies.get(req.url ?? '') as PreparedBody));
+  server = createServer((req, res) => {
+    // A body made for this request alone, as a page rendered with a visitor's data is.
+    if (req.url === '/once') void sendBody(req, res, { ...page, status: 200, body: PAGE });
+    else void sendPreparedBody(req, res, bodies.get(req.url ?? '') as PreparedBody);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 
@@ -141,6 +154,33 @@ describe('sendPreparedBody', () => {
     expect(head.body).toHaveLength(0);
     expect(head.headers['content-length']).toBe(get.headers['content-length']);
     expect(head.headers.etag).toBe(get.headers.etag);
+  });
+});
+
+describe("brotli's quality", () => {
+  /** PAGE in brotli at `quality`, as the server compresses text. */
+  const brotliAt = (quality: number) =>
+    brotliCompressSync(Buffer.from(PAGE), { params: brotliParams(Buffer.byteLength(PAGE), quality) });
+
+  it('is the measured on-the-fly quality for a body made for one request, and 11 for a body kept', async () => {
+    expect([BROTLI_QUALITY_ON_THE_FLY, BROTLI_QUALITY_KEPT]).toEqual([5, 11]);
+    // The two qualities give different bytes for this body, so each answer says which it was made with.
+    expect(brotliAt(BROTLI_QUALITY_ON_THE_FLY).equals(brotliAt(BROTLI_QUALITY_KEPT))).toBe(false);
+    const once = await raw('/once', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(once.headers['content-encoding']).toBe('br');
+    expect(once.body.equals(brotliAt(BROTLI_QUALITY_ON_THE_FLY))).toBe(true);
+    const kept = await raw('/page', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(kept.body.equals(brotliAt(BROTLI_QUALITY_KEPT))).toBe(true);
+  });
+
+  it('is the on-the-fly quality for a body prepared for one request', async () => {
+    const prepared = prepareBody(
+      { type: 'text/html; charset=utf-8', cacheControl: 'no-store', status: 200, body: PAGE },
+      BROTLI_QUALITY_ON_THE_FLY,
+    );
+    bodies.set('/pinned', prepared);
+    const res = await raw('/pinned', { 'Accept-Encoding': 'br' });
+    expect(res.body.equals(brotliAt(BROTLI_QUALITY_ON_THE_FLY))).toBe(true);
   });
 });
 

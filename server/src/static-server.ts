@@ -188,31 +188,24 @@ export interface GeneratedBody {
   cacheControl: string;
 }
 
-/** Sends a body made for this request (a page's HTML) with the same compression rules as a file. */
-export async function sendBody(req: IncomingMessage, res: ServerResponse, generated: GeneratedBody): Promise<void> {
-  const { status, type, body, cacheControl } = generated;
-  const bytes = Buffer.from(body, 'utf8');
-  const etag = `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
-  res.setHeader('Content-Type', type);
-  res.setHeader('Cache-Control', cacheControl);
-  res.setHeader('ETag', etag);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  vary(res, 'Accept-Encoding');
-  if (status === 200 && req.headers['if-none-match'] === etag) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.statusCode = status;
-  const gzip =
-    COMPRESSIBLE.test(type) &&
-    bytes.length >= MIN_GZIP_BYTES &&
-    /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  const sent = gzip ? await gzipAsync(bytes) : bytes;
-  if (gzip) res.setHeader('Content-Encoding', 'gzip');
-  res.setHeader('Content-Length', sent.length);
-  res.end(req.method === 'HEAD' ? undefined : sent);
-}
+/**
+ * Brotli's quality for a body compressed for one request (a page rendered with a visitor's data,
+ * a page pinned by a preview): the request waits for it, and a client can ask for such pages one
+ * after another. On the largest page the host's server sends (`/privacy-policy`, 32.6 KB; `npm
+ * run bench:page-compression -w bench`, a shared 2-core machine, medians of 21 in three runs),
+ * quality 5 takes 0.50-0.56 ms for 8,083 bytes, within 1 % of qualities 6 to 9 (0.53-26 ms), where
+ * quality 11 takes 33-89 ms. Its time grows with the page's size: a page of 87 KB would take
+ * about 1.5 ms, within the 5 ms a request may spend on it.
+ */
+export const BROTLI_QUALITY_ON_THE_FLY = 5;
+/**
+ * Brotli's quality for a body compressed once and sent many times (a page kept by the host's
+ * page cache): 33-89 ms once per page kept, for 7,134 bytes, 12 % fewer than quality 5 on every
+ * page load (10: 11-34 ms, 7,361 bytes). The pages kept are bounded (one per route at its
+ * canonical path, status and builds, at most 48 per view), so a client cannot make the server pay
+ * it at will.
+ */
+export const BROTLI_QUALITY_KEPT = 11;
 
 /** The encodings a prepared body can be sent in, the smallest first. */
 const ENCODINGS = ['br', 'gzip'] as const;
@@ -232,12 +225,25 @@ export interface PreparedBody {
   readonly etag: string;
   /** Each compressed form, by encoding, once a client has asked for it. */
   readonly encoded: Map<Encoding, Promise<Buffer>>;
+  /** Brotli's quality for it: BROTLI_QUALITY_KEPT for a body kept, BROTLI_QUALITY_ON_THE_FLY for one request's. */
+  readonly brotliQuality: number;
 }
 
-export function prepareBody({ status, type, body, cacheControl }: GeneratedBody): PreparedBody {
+export function prepareBody(
+  { status, type, body, cacheControl }: GeneratedBody,
+  brotliQuality = BROTLI_QUALITY_KEPT,
+): PreparedBody {
   const bytes = Buffer.from(body, 'utf8');
   const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
-  return { status, type, cacheControl, bytes, etag, encoded: new Map() };
+  return { status, type, cacheControl, bytes, etag, encoded: new Map(), brotliQuality };
+}
+
+/**
+ * Sends a body made for this request (a page rendered with a visitor's data) as a prepared body
+ * is sent, compressed with the quality a request can wait for.
+ */
+export function sendBody(req: IncomingMessage, res: ServerResponse, generated: GeneratedBody): Promise<void> {
+  return sendPreparedBody(req, res, prepareBody(generated, BROTLI_QUALITY_ON_THE_FLY));
 }
 
 /** The encoding to send: the smallest one the client accepts (a q of 0 refuses it), or none. */
@@ -259,21 +265,25 @@ export function ifNoneMatchNames(header: string | undefined, etag: string): bool
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
-function compress(bytes: Buffer, encoding: Encoding): Promise<Buffer> {
+/** Brotli's parameters for text of `size` bytes at `quality`. */
+export function brotliParams(size: number, quality: number): Record<number, number> {
+  return {
+    [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+    [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
+    [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size,
+  };
+}
+
+function compress({ bytes, brotliQuality }: PreparedBody, encoding: Encoding): Promise<Buffer> {
   if (encoding === 'gzip') return gzipAsync(bytes, { level: zlibConstants.Z_BEST_COMPRESSION });
-  return brotliAsync(bytes, {
-    params: {
-      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-    },
-  });
+  return brotliAsync(bytes, { params: brotliParams(bytes.length, brotliQuality) });
 }
 
 /** The body in `encoding`, compressed by the first request that asks for it; a failure is not kept. */
 function encodedBody(prepared: PreparedBody, encoding: Encoding): Promise<Buffer> {
   let encoded = prepared.encoded.get(encoding);
   if (!encoded) {
-    encoded = compress(prepared.bytes, encoding);
+    encoded = compress(prepared, encoding);
     encoded.catch(() => prepared.encoded.delete(encoding));
     prepared.encoded.set(encoding, encoded);
   }
@@ -281,9 +291,9 @@ function encodedBody(prepared: PreparedBody, encoding: Encoding): Promise<Buffer
 }
 
 /**
- * Sends a prepared body as `sendBody` sends a generated one, without hashing or compressing it
- * again: a matching If-None-Match on a 200 gets a 304, and a client that accepts brotli or gzip
- * gets the kept compressed form, with that form's ETag.
+ * Sends a prepared body, without hashing or compressing it again: a matching If-None-Match on a
+ * 200 gets a 304, and a client that accepts brotli or gzip gets the kept compressed form, with
+ * that form's ETag.
  */
 export async function sendPreparedBody(
   req: IncomingMessage,
