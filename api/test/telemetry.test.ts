@@ -131,6 +131,28 @@ describe('a batch from the host’s page', () => {
     expect(await valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts' })).toBe(2);
   });
 
+  it('labels a route only with the part that owns it or the host, and a status an operator acts on as itself, else its class', async () => {
+    const response = await beacon(
+      batch([
+        { kind: 'error-page', route: '/game', status: 503, remote: 'gifts' },
+        { kind: 'error-page', route: '/game', status: 418, remote: 'host' },
+        { kind: 'error-page', route: '/about', status: 502, remote: 'gifts' },
+        { kind: 'vital', name: 'LCP', value: 900, route: '/redeem/:redeemId', remote: 'content', build: 'c1' },
+        { kind: 'reload', route: '*', remote: 'redeem', build: 'r1' },
+      ]),
+    );
+    expect(response.statusCode).toBe(204);
+
+    const errorPages = 'giftbox_error_pages_total';
+    expect(await valueOf(metrics, errorPages, { route: '/game', status: '503', remote: 'gifts' })).toBe(1);
+    expect(await valueOf(metrics, errorPages, { route: '/game', status: '4xx', remote: 'host' })).toBe(1);
+    expect(await valueOf(metrics, errorPages, { route: 'other', status: '5xx', remote: 'gifts' })).toBe(1);
+    const vitals = 'giftbox_web_vital_seconds';
+    expect(await valueOf(metrics, vitals, { route: 'other', remote: 'content' }, '_count')).toBe(1);
+    expect(await valueOf(metrics, 'giftbox_reloads_total', { route: 'other', remote: 'redeem' })).toBe(1);
+    expect(await metrics.metrics()).not.toMatch(/status="(418|502)"/);
+  });
+
   it('counts every result from zero', async () => {
     const results = (await seriesOf(metrics, BATCHES)).map((series) => [series.labels.result, series.value]);
     expect(Object.fromEntries(results)).toEqual({ accepted: 0, invalid: 0, too_large: 0, limited: 0 });
