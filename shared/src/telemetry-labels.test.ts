@@ -1,5 +1,5 @@
-import { HOST_PART, NOT_FOUND_ROUTE, OTHER, ROUTE_PATTERNS } from './telemetry';
-import { errorPageStatusLabel, ownedRouteLabel, ROUTE_OWNERS, ROUTE_PART_LABELS } from './telemetry-labels';
+import { HOST_PART, NOT_FOUND_ROUTE, OTHER, ROUTE_OWNERS, ROUTE_PATTERNS } from './telemetry';
+import { errorPageStatusLabel, ownedRouteLabel, ROUTE_PART_LABELS } from './telemetry-labels';
 
 it('keeps the statuses an operator acts on, and any other as its class', () => {
   expect([404, 429, 500, 503].map(errorPageStatusLabel)).toEqual(['404', '429', '500', '503']);
@@ -10,7 +10,6 @@ it('keeps the statuses an operator acts on, and any other as its class', () => {
 it('labels a route with the remote that owns it or the host, any other remote’s as other', () => {
   expect(ROUTE_OWNERS.get('/game')).toBe('gifts');
   expect(ROUTE_OWNERS.get(NOT_FOUND_ROUTE)).toBe(HOST_PART);
-  expect([...ROUTE_OWNERS.keys()].sort()).toEqual([...ROUTE_PATTERNS].sort());
   expect(ownedRouteLabel('/game', 'gifts')).toBe('/game');
   expect(ownedRouteLabel('/game', 'host')).toBe('/game');
   expect(ownedRouteLabel('/game', 'content')).toBe(OTHER);

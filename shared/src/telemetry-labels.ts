@@ -4,8 +4,9 @@
  * it (or the host, whose layout and error pages are on every route); the builds a part's
  * deployment names. A value outside its set is `other`, so no browser adds a label value.
  */
-import { REMOTE_NAMES, REMOTES, type RemoteSpec } from './remotes';
-import { HOST_PART, NOT_FOUND_ROUTE, OTHER, type PartName } from './telemetry-values';
+import { REMOTE_NAMES } from './remotes';
+import { ROUTE_OWNERS } from './telemetry';
+import { HOST_PART, OTHER, type PartName } from './telemetry-values';
 
 /** The error pages' statuses kept as themselves: not found, too many requests, failed, unavailable. */
 export const ERROR_PAGE_STATUSES = ['404', '429', '500', '503'] as const;
@@ -22,19 +23,10 @@ export function errorPageStatusLabel(status: number): string {
   return status < 500 ? '4xx' : '5xx';
 }
 
-/** Every route pattern with the remote that owns it; the not-found route is the host's. */
-export const ROUTE_OWNERS: ReadonlyMap<string, PartName> = new Map<string, PartName>([
-  ...REMOTE_NAMES.flatMap((name) =>
-    Object.values((REMOTES[name] as RemoteSpec).exposes).flatMap((module) =>
-      module.routes.map((route): [string, PartName] => [route.path, name]),
-    ),
-  ),
-  [NOT_FOUND_ROUTE, HOST_PART],
-]);
-
 /**
  * The route label of `route` seen in `part`: the route itself when the part owns it or is the
- * host, else `other` (a remote's vital or error page on a route it does not own is no page's).
+ * host, else `other`, so a remote has series on its own routes only and a made-up pair adds none
+ * (what a remote does on another's route, an interaction that renders its page, keeps its remote).
  */
 export function ownedRouteLabel(route: string, part: PartName): string {
   return part === HOST_PART || ROUTE_OWNERS.get(route) === part ? route : OTHER;
