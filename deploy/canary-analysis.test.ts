@@ -3,8 +3,8 @@
  * metrics listener (api/src/index.ts as its own process, on PGlite in memory), fed telemetry
  * batches as the host's pages send them (`POST /api/telemetry`): a stable build, a healthy
  * canary, one whose loads fail, one whose LCP is slow and a young one with few loads. The API
- * labels only builds the remote published, so a small server publishes the remote's
- * `builds/latest.json` and `builds/history.json` naming them all.
+ * labels only the builds the remote's deployment names, so a small server publishes the remote's
+ * `builds/latest.json` with each canary in turn, as a release tries them one after another.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,15 +30,16 @@ let prometheus: RunningPrometheus;
 /** When the batches were sent: every build's window starts just before. */
 let sentFrom: number;
 
+/** The remote's deployment: the stable build, and the canary under trial if any. */
+let deployment: { id: string; timestamp: number; canary?: { id: string; percent: number; since: number } } = {
+  id: STABLE,
+  timestamp: 1,
+};
+
 async function startParts(): Promise<string> {
-  const builds = {
-    '/gifts/builds/latest.json': { id: STABLE, timestamp: 1 },
-    '/gifts/builds/history.json': { ids: [YOUNG, SLOW, BAD, GOOD, STABLE] },
-  } as Record<string, unknown>;
   parts = createServer((request, response) => {
-    const body = builds[request.url ?? ''];
-    if (body === undefined) response.writeHead(404).end();
-    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (request.url !== '/gifts/builds/latest.json') response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(deployment));
   });
   await new Promise<void>((resolve) => parts.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(parts.address() as AddressInfo).port}/gifts/mf-manifest.json`;
@@ -109,13 +110,17 @@ beforeAll(async () => {
   prometheus = await starting;
   await prometheus.waitForTargetsUp(30_000);
   sentFrom = Date.now();
-  await send([
-    ...visits(STABLE, 60, { failed: 1 }),
-    ...visits(GOOD, 60, { failed: 2, lcpMs: 1200 }),
-    ...visits(BAD, 60, { failed: 15 }),
-    ...visits(SLOW, 60, { lcpMs: 3500 }),
-    ...visits(YOUNG, 5),
-  ]);
+  await send(visits(STABLE, 60, { failed: 1 }));
+  // Each canary's batches once the deployment names it: the API reads it again on the first.
+  for (const [canary, events] of [
+    [GOOD, visits(GOOD, 60, { failed: 2, lcpMs: 1200 })],
+    [BAD, visits(BAD, 60, { failed: 15 })],
+    [SLOW, visits(SLOW, 60, { lcpMs: 3500 })],
+    [YOUNG, visits(YOUNG, 5)],
+  ] as const) {
+    deployment = { id: STABLE, timestamp: 1, canary: { id: canary, percent: 10, since: 1 } };
+    await send(events);
+  }
   // Every build's series in Prometheus before a test asks.
   await prometheus.waitFor(
     'the loads of every build',

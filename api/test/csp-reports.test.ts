@@ -94,26 +94,55 @@ describe('Reporting API reports (application/reports+json)', () => {
     expect(await metrics.metrics()).not.toContain('evil.example');
   });
 
-  it('logs each violation with what was blocked, at its origin, never the page’s address', async () => {
+  const logged = () =>
+    lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => typeof entry.msg === 'string' && entry.msg.startsWith('CSP violation'));
+
+  it('logs a post’s violations with what was blocked, at its origin, never the page’s address', async () => {
     await report('application/reports+json', [
       violation({ blockedURL: 'https://evil.example/steal.js?code=ABCD', effectiveDirective: 'script-src-elem' }),
     ]);
-    const logged = lines
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.msg === 'CSP violation reported');
-    expect(logged).toEqual([
+    expect(logged()).toEqual([
       expect.objectContaining({
         level: 30,
-        route: '/gifts/:giftId',
-        directive: 'script-src-elem',
-        blocked: 'https://evil.example',
-        disposition: 'enforce',
+        msg: 'CSP violations reported',
+        violations: 1,
+        reported: [
+          {
+            route: '/gifts/:giftId',
+            directive: 'script-src-elem',
+            blocked: 'https://evil.example',
+            disposition: 'enforce',
+            count: 1,
+          },
+        ],
       }),
     ]);
     const log = lines.join('\n');
     expect(log).not.toContain('AbCdEfGhIjKlMnOpQrStUvWx');
     expect(log).not.toContain('steal.js');
     expect(log).not.toContain('ABCD');
+  });
+
+  it('logs a post of many violations in one line, alike ones counted together', async () => {
+    const body = [
+      ...Array.from({ length: 25 }, (_, n) =>
+        violation({ blockedURL: `https://evil.example/${n}.js`, effectiveDirective: 'script-src-elem' }),
+      ),
+      ...Array.from({ length: 15 }, () => violation({ blockedURL: 'inline', effectiveDirective: 'style-src-attr' })),
+    ];
+    expect((await report('application/reports+json', body)).statusCode).toBe(204);
+    expect(await valueOf(metrics, CSP)).toBe(40);
+    const posts = logged();
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({
+      violations: 40,
+      reported: [
+        expect.objectContaining({ blocked: 'https://evil.example', count: 25 }),
+        expect.objectContaining({ directive: 'style-src-attr', blocked: 'inline', count: 15 }),
+      ],
+    });
   });
 
   it('is taken from any page or none: browsers send reports without the page', async () => {

@@ -131,6 +131,28 @@ describe('a batch from the host’s page', () => {
     expect(await valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts' })).toBe(2);
   });
 
+  it('labels a route only with the part that owns it or the host, and a status an operator acts on as itself, else its class', async () => {
+    const response = await beacon(
+      batch([
+        { kind: 'error-page', route: '/game', status: 503, remote: 'gifts' },
+        { kind: 'error-page', route: '/game', status: 418, remote: 'host' },
+        { kind: 'error-page', route: '/about', status: 502, remote: 'gifts' },
+        { kind: 'vital', name: 'LCP', value: 900, route: '/redeem/:redeemId', remote: 'content', build: 'c1' },
+        { kind: 'reload', route: '*', remote: 'redeem', build: 'r1' },
+      ]),
+    );
+    expect(response.statusCode).toBe(204);
+
+    const errorPages = 'giftbox_error_pages_total';
+    expect(await valueOf(metrics, errorPages, { route: '/game', status: '503', remote: 'gifts' })).toBe(1);
+    expect(await valueOf(metrics, errorPages, { route: '/game', status: '4xx', remote: 'host' })).toBe(1);
+    expect(await valueOf(metrics, errorPages, { route: 'other', status: '5xx', remote: 'gifts' })).toBe(1);
+    const vitals = 'giftbox_web_vital_seconds';
+    expect(await valueOf(metrics, vitals, { route: 'other', remote: 'content' }, '_count')).toBe(1);
+    expect(await valueOf(metrics, 'giftbox_reloads_total', { route: 'other', remote: 'redeem' })).toBe(1);
+    expect(await metrics.metrics()).not.toMatch(/status="(418|502)"/);
+  });
+
   it('counts every result from zero', async () => {
     const results = (await seriesOf(metrics, BATCHES)).map((series) => [series.labels.result, series.value]);
     expect(Object.fromEntries(results)).toEqual({ accepted: 0, invalid: 0, too_large: 0, limited: 0 });
@@ -147,9 +169,9 @@ describe('build labels', () => {
     await parts.close();
   });
 
-  it('name the builds the parts’ deploys published, once the API has read them; any other is "other"', async () => {
+  it('name the builds the parts’ deployments name, once the API has read them; any other is "other"', async () => {
     parts.publish('host', 'h7', ['h7', 'h6']);
-    parts.publish('gifts', 'g2', ['g2', 'g1']);
+    parts.publish('gifts', 'g2', ['g2', 'g1', 'g0'], { previous: 'g1' });
     parts.publish('content', 'c1');
     parts.publish('redeem', 'r1');
     ({ app, metrics } = await harness.start({ builds: { sources: parts.sources, pollMs: 60_000 } }));
@@ -160,6 +182,8 @@ describe('build labels', () => {
         { ...LOAD, build: 'g2' },
         { ...LOAD, build: 'g9-made-up' },
         { ...LOAD, build: 'h7' },
+        { ...LOAD, build: 'g0' },
+        { kind: 'vital', name: 'TTFB', value: 300, route: '/about', remote: 'host', build: 'h7' },
         { kind: 'vital', name: 'TTFB', value: 300, route: '/about', remote: 'host', build: 'h6' },
         { kind: 'reload', route: '/game', remote: 'host', build: 'h7' },
       ]),
@@ -169,13 +193,16 @@ describe('build labels', () => {
     const loads = async (build: string) => valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts', build });
     expect(await loads('g1')).toBe(1);
     expect(await loads('g2')).toBe(1);
-    // A made-up id, and another part's build, are not labels.
-    expect(await loads('other')).toBe(2);
-    expect(
-      await valueOf(metrics, 'giftbox_web_vital_seconds', { metric: 'TTFB', remote: 'host', build: 'h6' }, '_count'),
-    ).toBe(1);
+    // A made-up id, another part's build and a build the deployment no longer names are not labels.
+    expect(await loads('other')).toBe(3);
+    const ttfb = async (build: string) =>
+      valueOf(metrics, 'giftbox_web_vital_seconds', { metric: 'TTFB', remote: 'host', build }, '_count');
+    expect(await ttfb('h7')).toBe(1);
+    expect(await ttfb('other')).toBe(1);
     expect(await valueOf(metrics, 'giftbox_reloads_total', { remote: 'host', build: 'h7' })).toBe(1);
-    expect(await metrics.metrics()).not.toContain('g9-made-up');
+    const everything = await metrics.metrics();
+    expect(everything).not.toContain('g9-made-up');
+    expect(everything).not.toMatch(/build="(g0|h6)"/);
   });
 
   it('name a canary’s build, so its error pages and its switches to the last known good build can be counted per build', async () => {

@@ -1,6 +1,6 @@
 /**
- * The parts' published builds as the API reads them (`builds/latest.json` and `builds/history.json`
- * of the host and of each remote), served on loopback, so the bench's API processes know real
+ * The parts' deployments as the API reads them (`builds/latest.json` of the host and of each
+ * remote: the current build, the one before it and a canary), served on loopback, so the bench's API processes know real
  * build ids and never read the parts' default ports, where someone's own site may run.
  */
 import { createServer } from 'node:http';
@@ -16,7 +16,7 @@ export interface Parts {
   env: Record<string, string>;
   /** The host's origin, which pages send as their Origin. */
   hostOrigin: string;
-  /** Each part's published builds, newest first. */
+  /** The builds each part's deployment names: current, previous, canary. */
   builds: Record<PartName, string[]>;
   close(): Promise<void>;
 }
@@ -29,10 +29,11 @@ export async function startParts(): Promise<Parts> {
   ) as Record<PartName, string[]>;
   const folder = (part: PartName) => (part === 'host' ? '/_app/builds' : `/${part}/builds`);
   const files = new Map<string, string>(
-    PARTS.flatMap((part) => [
-      [`${folder(part)}/latest.json`, JSON.stringify({ id: builds[part][0], timestamp: Date.now() })],
-      [`${folder(part)}/history.json`, JSON.stringify({ ids: builds[part] })],
-    ]),
+    PARTS.map((part) => {
+      const [id, previous, canary] = builds[part];
+      const deployment = { id, timestamp: Date.now(), previous, canary: { id: canary, percent: 10, since: 0 } };
+      return [`${folder(part)}/latest.json`, JSON.stringify(deployment)];
+    }),
   );
   const server = createServer((request, response) => {
     const body = files.get(request.url ?? '');

@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvError } from 'server/env';
-import { RULES_DIR, renderPrometheusConfig } from './render-config';
+import { TELEMETRY_WORST_CASE_SERIES } from 'shared/telemetry-bounds';
+import {
+  API_LABEL_LIMIT,
+  API_OTHER_SERIES,
+  API_SAMPLE_LIMIT,
+  RULES_DIR,
+  renderPrometheusConfig,
+} from './render-config';
+import { catalogueRegistries } from './testing/catalogue-registries';
 
 const REQUIRED = { GIFT_BOX_METRICS_API: '10.0.0.5:9304, 10.0.0.6:9304' };
 
@@ -33,6 +41,23 @@ describe('renderPrometheusConfig', () => {
     expect(config).toContain(`rule_files:\n  - ${RULES_DIR}/*.rules.yml`);
     expect(config).toContain('        - targets: []');
     expect(config).not.toMatch(/\$\{GIFT_BOX_/);
+  });
+
+  it('bounds what one scrape of an API process may hold, above the most series it can serve', async () => {
+    const config = renderPrometheusConfig(REQUIRED);
+    const apiJob = config.slice(config.indexOf('- job_name: api'), config.indexOf('- job_name: host'));
+    expect(apiJob).toContain(`    sample_limit: ${API_SAMPLE_LIMIT}\n    label_limit: ${API_LABEL_LIMIT}\n`);
+    expect(API_SAMPLE_LIMIT).toBeGreaterThan(TELEMETRY_WORST_CASE_SERIES + API_OTHER_SERIES);
+    // Every API series, with its name and the job and instance Prometheus adds, is within the label limit.
+    const [registry] = (await catalogueRegistries(1)).api;
+    const labels = (await registry?.getMetricsAsJSON())?.flatMap((metric) =>
+      metric.values.map((value) => Object.keys({ ...value.labels, __name__: 1, job: 1, instance: 1 }).length),
+    );
+    expect(Math.max(...(labels ?? []))).toBeLessThanOrEqual(API_LABEL_LIMIT);
+    // The operator reads the same figures.
+    const operations = readFileSync(join(__dirname, '../../docs/operations.md'), 'utf8');
+    expect(operations).toContain(`\`sample_limit: ${API_SAMPLE_LIMIT}\``);
+    expect(operations).toContain(`\`label_limit: ${API_LABEL_LIMIT}\``);
   });
 
   it('leaves the remotes job without targets when nginx serves their files', () => {

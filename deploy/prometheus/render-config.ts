@@ -8,11 +8,22 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { EnvError, envSchema, parseEnv, type Env, type Reader } from 'server/env';
 import { REMOTE_NAMES } from 'shared/remotes';
+import { TELEMETRY_WORST_CASE_SERIES } from 'shared/telemetry-bounds';
 import { emitConfig } from '../emit-config';
 
 export const TEMPLATE_FILE = resolve(__dirname, 'prometheus.yml.template');
 /** The recording rules and alerts, read by Prometheus from where the repository lies unless told otherwise. */
 export const RULES_DIR = resolve(__dirname, 'rules');
+
+/**
+ * The API's series besides its telemetry's: requests by method, route and status (a histogram),
+ * the database pool, the game's counters and the Node process's own. A few hundred in practice.
+ */
+export const API_OTHER_SERIES = 10_000;
+/** Samples one scrape of an API process may hold: its most series and a quarter more, in thousands. */
+export const API_SAMPLE_LIMIT = Math.ceil(((TELEMETRY_WORST_CASE_SERIES + API_OTHER_SERIES) * 1.25) / 1000) * 1000;
+/** Labels one API series may hold: it has at most 9 (its name, job, instance, part, four of its own, le). */
+export const API_LABEL_LIMIT = 12;
 
 const ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const DURATION = /^[1-9]\d*(ms|s|m|h)$/;
@@ -143,6 +154,8 @@ export function renderPrometheusConfig(env: Env, template = readFileSync(TEMPLAT
     GIFT_BOX_PROMETHEUS_RULES: values.GIFT_BOX_PROMETHEUS_RULES,
     GIFT_BOX_ALERTMANAGER_TARGETS: flow(values.GIFT_BOX_ALERTMANAGERS),
     GIFT_BOX_API_TARGETS: flow(values.GIFT_BOX_METRICS_API),
+    GIFT_BOX_API_SAMPLE_LIMIT: String(API_SAMPLE_LIMIT),
+    GIFT_BOX_API_LABEL_LIMIT: String(API_LABEL_LIMIT),
     GIFT_BOX_HOST_TARGETS: flow(values.GIFT_BOX_METRICS_HOST),
     GIFT_BOX_REMOTE_TARGETS: remoteTargets(values.GIFT_BOX_METRICS_REMOTES),
     GIFT_BOX_NGINX_EXPORTER_TARGETS: flow(values.GIFT_BOX_NGINX_EXPORTER),

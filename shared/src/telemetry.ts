@@ -6,7 +6,7 @@
  * its values from telemetry-values.ts (re-exported here) and only types from this module.
  */
 import { REMOTE_NAMES, REMOTES, type RemoteSpec } from './remotes';
-import { NOT_FOUND_ROUTE, type LoadPhase } from './telemetry-values';
+import { HOST_PART, NOT_FOUND_ROUTE, type LoadPhase, type PartName } from './telemetry-values';
 
 export {
   CSP_BLOCKED_KEYWORDS,
@@ -40,13 +40,18 @@ export const FAILED_LOAD_OUTCOMES: readonly LoadOutcome[] = ['failed', 'integrit
 export const VITAL_NAMES = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
 export type VitalName = (typeof VITAL_NAMES)[number];
 
-/** Every route pattern: the registry's, and the host's not-found route. */
-export const ROUTE_PATTERNS: readonly string[] = [
+/** Every route pattern with the part that owns it: the registry's, each its remote's, and the host's not-found route. */
+export const ROUTE_OWNERS: ReadonlyMap<string, PartName> = new Map<string, PartName>([
   ...REMOTE_NAMES.flatMap((name) =>
-    Object.values((REMOTES[name] as RemoteSpec).exposes).flatMap((module) => module.routes.map((route) => route.path)),
+    Object.values((REMOTES[name] as RemoteSpec).exposes).flatMap((module) =>
+      module.routes.map((route): [string, PartName] => [route.path, name]),
+    ),
   ),
-  NOT_FOUND_ROUTE,
-];
+  [NOT_FOUND_ROUTE, HOST_PART],
+]);
+
+/** Every route pattern. */
+export const ROUTE_PATTERNS: readonly string[] = [...ROUTE_OWNERS.keys()];
 
 /** The CSP directives a violation is labelled with; another is `other`. */
 export const CSP_DIRECTIVES = [

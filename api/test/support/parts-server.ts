@@ -3,7 +3,7 @@
  * host's `/_app/builds/latest.json`, each remote's `/<remote>/builds/latest.json`, and the
  * `history.json` deploys write beside it. What the API reads to know the published builds.
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type DeploymentState } from 'shared/deployment';
 import { PARTS, type PartName } from 'shared/telemetry';
@@ -21,6 +21,11 @@ export interface PartsServer {
    * again; `'never'`: it takes requests and never answers.
    */
   fail(part: PartName, status: number | 'never'): void;
+  /**
+   * The part's `builds/latest.json` answers 200 with a body that never ends, until the reader
+   * closes the connection (`closed`).
+   */
+  flood(part: PartName): { closed: Promise<void> };
   /** Paths requested so far, in order. */
   requests: string[];
   close(): Promise<void>;
@@ -28,9 +33,23 @@ export interface PartsServer {
 
 const folderOf = (part: PartName) => (part === 'host' ? '/_app/builds' : `/${part}/builds`);
 
+const FLOOD_CHUNK = Buffer.alloc(16 * 1024, ' ');
+
+/** Writes spaces as fast as the reader takes them, until it closes the connection. */
+function flood(response: ServerResponse, closed: () => void): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.on('close', closed);
+  const write = () => {
+    while (!response.destroyed && response.write(FLOOD_CHUNK));
+  };
+  response.on('drain', write);
+  write();
+}
+
 export async function startPartsServer(): Promise<PartsServer> {
   const files = new Map<string, string>();
-  const failing = new Map<PartName, number | 'never'>();
+  const failing = new Map<PartName, number | 'never' | 'flood'>();
+  let floodClosed: () => void = () => undefined;
   const requests: string[] = [];
   const server = createServer((request, response) => {
     const path = request.url ?? '';
@@ -39,6 +58,7 @@ export async function startPartsServer(): Promise<PartsServer> {
     const status = part === undefined ? undefined : failing.get(part);
     const body = files.get(path);
     if (status === 'never') return;
+    if (status === 'flood') return flood(response, () => floodClosed());
     if (status !== undefined) response.writeHead(status).end('failing');
     else if (body === undefined) response.writeHead(404).end('Not Found');
     else response.writeHead(200, { 'content-type': 'application/json' }).end(body);
@@ -57,6 +77,10 @@ export async function startPartsServer(): Promise<PartsServer> {
     },
     fail(part, status) {
       failing.set(part, status);
+    },
+    flood(part) {
+      failing.set(part, 'flood');
+      return { closed: new Promise<void>((resolve) => (floodClosed = resolve)) };
     },
     requests,
     close: () =>

@@ -40,7 +40,7 @@ function apiRegistry(): { registry: Registry; telemetry: TelemetryMetrics } {
   api.conflicts.inc({ route: '/api/redeem/:redeemId/complete' });
   api.unavailable.inc({ route: '/api/play' });
 
-  const telemetry = createTelemetryMetrics(registry);
+  const telemetry = createTelemetryMetrics(registry, console);
   for (const remote of REMOTE_NAMES) {
     telemetry.remoteLoads.inc({ remote, build: 'b1', phase: 'render', outcome: 'ok' }, 40);
     telemetry.remoteLoadSeconds.observe({ remote, build: 'b1', outcome: 'ok' }, 0.3);

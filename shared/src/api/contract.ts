@@ -167,8 +167,10 @@ export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 /**
  * `POST /api/telemetry` (a `text/plain` or `application/json` body of JSON, as
- * `navigator.sendBeacon` sends it) → 204. Shapes and bounds only: the API then maps a build id
- * no deploy published, a directive or a blocked origin outside the known sets to `other`.
+ * `navigator.sendBeacon` sends it) → 204. Shapes and bounds only: the API then labels each value
+ * from a set of known size (telemetry-labels.ts): a build its part's deployment does not name, a
+ * route with a remote that does not own it, a directive or a blocked origin outside the known
+ * sets as `other`, a status other than 404, 429, 500 and 503 as its class.
  * 400 for anything else, 413 over TELEMETRY_MAX_BYTES, 429 past the client's limit.
  */
 const telemetryToken = z.string().check(z.maxLength(128), z.regex(/^[A-Za-z0-9._:/-]*$/));

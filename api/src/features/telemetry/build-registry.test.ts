@@ -1,6 +1,7 @@
-/** The registry reads the parts' build files over HTTP, from a real server on loopback. */
+/** The registry reads the parts' deployments over HTTP, from a real server on loopback. */
 import { startPartsServer, type PartsServer } from '../../../test/support/parts-server';
-import { BuildRegistry, KNOWN_BUILDS_PER_PART, REREAD_MIN_MS } from './build-registry';
+import { PARTS } from 'shared/telemetry';
+import { BuildRegistry, MAX_BUILD_FILE_BYTES, REREAD_MIN_MS } from './build-registry';
 
 let parts: PartsServer;
 let now: number;
@@ -22,7 +23,7 @@ function start(pollMs = 60_000, timeoutMs?: number): Promise<BuildRegistry> {
   return registry.start().then(() => registry as BuildRegistry);
 }
 
-it('knows each part’s current build and its history, newest first, once started', async () => {
+it('knows the build each part’s deployment makes current, once started', async () => {
   parts.publish('host', 'h3', ['h3', 'h2', 'h1']);
   parts.publish('gifts', 'g2');
   parts.publish('redeem', 'r1', ['r1']);
@@ -30,29 +31,43 @@ it('knows each part’s current build and its history, newest first, once starte
 
   const builds = await start();
 
-  expect(builds.known('host')).toEqual(['h3', 'h2', 'h1']);
+  expect(builds.known('host')).toEqual(['h3']);
   expect(builds.known('gifts')).toEqual(['g2']);
-  expect(builds.known('content')).toEqual(['c9', 'c8']);
-  expect(builds.label('host', 'h1')).toBe('h1');
-  expect(builds.label('content', 'c8')).toBe('c8');
+  expect(builds.label('host', 'h3')).toBe('h3');
+  // A build the deployment no longer names is not a label, though a deploy published it once.
+  expect(builds.label('host', 'h1')).toBe('other');
+  expect(builds.label('content', 'c8')).toBe('other');
   // A build of another part is not this part's.
   expect(builds.label('gifts', 'h3')).toBe('other');
   expect(builds.label('gifts', 'unknown')).toBe('unknown');
-  // A missing history (a part deployed before deploys wrote one) is no failure.
   expect(log.warn).not.toHaveBeenCalled();
 });
 
-it(`keeps the last ${KNOWN_BUILDS_PER_PART} builds, and a rolled-back one in front`, async () => {
-  const history = Array.from({ length: 25 }, (_, index) => `b${25 - index}`);
-  parts.publish('gifts', 'b25', history);
+it('forgets a build once the deployment names it no more: at most three build ids per part', async () => {
+  parts.publish('gifts', 'g2', undefined, { previous: 'g1', canary: { id: 'g3', percent: 10, since: 1 } });
   const builds = await start();
-  expect(builds.known('gifts')).toEqual(history.slice(0, KNOWN_BUILDS_PER_PART));
-  expect(builds.label('gifts', 'b5')).toBe('other');
+  expect(builds.known('gifts')).toEqual(['g2', 'g3', 'g1']);
 
-  parts.publish('gifts', 'b24', ['b24', ...history]);
+  parts.publish('gifts', 'g3', undefined, { previous: 'g2' });
   await builds.read('gifts');
-  expect(builds.known('gifts').slice(0, 3)).toEqual(['b24', 'b25', 'b23']);
-  expect(builds.known('gifts')).toHaveLength(KNOWN_BUILDS_PER_PART);
+  expect(builds.known('gifts')).toEqual(['g3', 'g2']);
+  expect(builds.label('gifts', 'g1')).toBe('other');
+});
+
+it(`stops reading a build file past ${MAX_BUILD_FILE_BYTES / 1024} KiB, however long the answer goes on`, async () => {
+  for (const part of PARTS) parts.publish(part, `${part}-1`);
+  const builds = await start(60_000, 60_000);
+  const flood = parts.flood('gifts');
+  await builds.read('gifts');
+
+  expect(builds.known('gifts')).toEqual(['gifts-1']);
+  expect(log.warn).toHaveBeenCalledTimes(1);
+  expect(log.warn.mock.calls[0]?.[0]).toMatchObject({
+    part: 'gifts',
+    reason: expect.stringContaining('larger than a build file'),
+  });
+  // The answer is dropped, not read on until the timeout: the server sees its connection closed.
+  await flood.closed;
 });
 
 it(`reads a part again when a page names a build it does not know, at most every ${REREAD_MIN_MS / 1000} s`, async () => {
@@ -79,7 +94,7 @@ it(`reads a part again when a page names a build it does not know, at most every
 
 it('keeps what it knew while a part cannot be read, saying so once, and once when it can again', async () => {
   for (const part of ['host', 'gifts', 'redeem'] as const) parts.publish(part, `${part}-1`);
-  parts.publish('content', 'c1', ['c1', 'c0']);
+  parts.publish('content', 'c1', undefined, { previous: 'c0' });
   const builds = await start();
   expect(log.warn).not.toHaveBeenCalled();
   parts.fail('content', 500);
@@ -91,10 +106,10 @@ it('keeps what it knew while a part cannot be read, saying so once, and once whe
   expect(log.warn.mock.calls[0]?.[0]).toMatchObject({ part: 'content', known: 2 });
   expect(log.warn.mock.calls[0]?.[0].reason).toContain('answered 500');
 
-  parts.publish('content', 'c2');
+  parts.publish('content', 'c2', undefined, { previous: 'c1' });
   await builds.read('content');
   await builds.read('content');
-  expect(builds.known('content')).toEqual(['c2', 'c1', 'c0']);
+  expect(builds.known('content')).toEqual(['c2', 'c1']);
   expect(log.warn).toHaveBeenCalledTimes(1);
   expect(log.info).toHaveBeenCalledWith({ part: 'content' }, expect.stringContaining('can be read again'));
 });
@@ -109,9 +124,12 @@ it('gives up on a part that never answers after its timeout, keeping what it kne
 });
 
 it('ignores ids no deploy could have published', async () => {
-  parts.publish('gifts', 'g1', ['g1', '../etc', '', 'g0', 'x'.repeat(200)]);
+  parts.publish('gifts', 'g1', undefined, {
+    previous: '../etc',
+    canary: { id: 'x'.repeat(200), percent: 5, since: 1 },
+  });
   const builds = await start();
-  expect(builds.known('gifts')).toEqual(['g1', 'g0']);
+  expect(builds.known('gifts')).toEqual(['g1']);
 });
 
 it('reads nothing with pollMs 0: every build is other', async () => {

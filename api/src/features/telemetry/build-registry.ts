@@ -1,29 +1,25 @@
 /**
- * The build ids each part's deploys published, so a browser's build id can be a label: the last
- * KNOWN_BUILDS_PER_PART ids a part made current, newest first. Each part publishes
- * `builds/latest.json` (its deployment, `shared/deployment`: `{ id }`, the current build, and
- * optionally the canary under trial and the stable build before it, all three known) and,
- * written by deploys and rollbacks, `builds/history.json` (`{ ids }`, newest first) beside it; both are read every `pollMs`, and a
- * part is read again (at most every REREAD_MIN_MS) when a browser names a build it does not know
- * (one just deployed, or just started as a canary): the intake waits for a read begun after the
- * batch arrived before it labels it (`learn`), so a new build's first events, which a page falling back to its last known good
- * build sends only once, carry its id. A part that cannot be read keeps what was known; its failure is logged once,
- * and its recovery once. An id outside the known ones is labelled `other`: a browser cannot
- * choose label values.
+ * The build ids each part's deployment names now, so a browser's build id can be a label: each
+ * part publishes `builds/latest.json` (its deployment, `shared/deployment`: `{ id }`, the current
+ * build, and optionally the canary under trial and the stable build before it), at most
+ * three ids at most. It is read every `pollMs`, and again (at most every
+ * REREAD_MIN_MS) when a browser names a build it does not know (one just deployed, or just
+ * started as a canary): the intake waits for a read begun after the batch arrived before it
+ * labels it (`learn`), so a new build's first events, which a page falling back to its last known
+ * good build sends only once, carry its id. A part that cannot be read keeps what was known; its
+ * failure is logged once, and its recovery once. Any other id, an older build's included, is
+ * labelled `other`: a browser cannot choose label values, and a part has at most
+ * BUILD_LABELS_PER_PART build labels at a time (shared/telemetry-labels).
  */
 import { type FastifyBaseLogger } from 'fastify';
 import { readDeploymentState } from 'shared/deployment';
 import { OTHER, PARTS, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
-
-export const KNOWN_BUILDS_PER_PART = 20;
 /** The longest wait for one part's answer. */
 export const BUILDS_FETCH_TIMEOUT_MS = 3_000;
 /** A part is read again on a browser's unknown build at most this often. */
 export const REREAD_MIN_MS = 500;
-/** What a build file may weigh at most; a larger answer is not a build file. */
-const MAX_BUILD_FILE_BYTES = 64 * 1024;
-/** What a deploy accepts as a build id (deploy/deploy.ts): it names a folder. */
-const BUILD_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** What a build file may weigh at most; a larger answer is not a build file, and is not read on. */
+export const MAX_BUILD_FILE_BYTES = 64 * 1024;
 
 export interface BuildRegistryOptions {
   /** Each part's `builds/latest.json` URL. */
@@ -44,17 +40,33 @@ interface PartState {
   reading: Promise<void> | undefined;
 }
 
-class NotFound extends Error {}
+/** The body's text, read only as far as MAX_BUILD_FILE_BYTES: past it, the answer is dropped unread. */
+async function cappedText(response: Response, url: string): Promise<string> {
+  const tooLarge = () => new Error(`${url} is larger than a build file`);
+  if (Number(response.headers.get('content-length')) > MAX_BUILD_FILE_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    if (size > MAX_BUILD_FILE_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 async function getJson(url: string, timeoutMs: number): Promise<unknown> {
   const response = await fetch(url, {
     signal: AbortSignal.timeout(timeoutMs),
     headers: { accept: 'application/json' },
   });
-  if (response.status === 404) throw new NotFound(`${url} answered 404`);
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const text = await response.text();
-  if (text.length > MAX_BUILD_FILE_BYTES) throw new Error(`${url} is larger than a build file`);
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`${url} answered ${response.status}`);
+  }
+  const text = await cappedText(response, url);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -67,12 +79,6 @@ function deploymentIdsOf(value: unknown, url: string): string[] {
   const state = readDeploymentState(value);
   if (!state) throw new Error(`${url} names no build id`);
   return [state.id, state.canary?.id, state.previous].filter((id): id is string => id !== undefined);
-}
-
-function historyIdsOf(value: unknown, url: string): string[] {
-  const ids = (value as { ids?: unknown } | null)?.ids;
-  if (!Array.isArray(ids)) throw new Error(`${url} has no list of ids`);
-  return ids.filter((id): id is string => typeof id === 'string' && BUILD_ID.test(id));
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -106,13 +112,13 @@ export class BuildRegistry {
     this.timer = undefined;
   }
 
-  /** The part's known build ids, newest first. */
+  /** The builds the part's deployment names: current, canary, previous. */
   known(part: PartName): readonly string[] {
     return this.parts.get(part)?.ids ?? [];
   }
 
   /**
-   * The label of `build` for `part`: itself when a deploy of the part published it, `unknown`
+   * The label of `build` for `part`: itself when the part's deployment names it, `unknown`
    * when the page had none, else `other` (and the part is read again soon, in case it is new).
    */
   label(part: PartName, build: string): string {
@@ -176,29 +182,19 @@ export class BuildRegistry {
 
   private async readOnce(part: PartName, state: PartState): Promise<void> {
     state.lastReadAt = this.clock();
-    const latestUrl = this.options.sources[part];
-    const historyUrl = new URL('history.json', latestUrl).href;
-    const [latest, history] = await Promise.allSettled([
-      getJson(latestUrl, this.timeoutMs).then((value) => deploymentIdsOf(value, latestUrl)),
-      getJson(historyUrl, this.timeoutMs).then((value) => historyIdsOf(value, historyUrl)),
-    ]);
-    const newest = latest.status === 'fulfilled' ? latest.value : [];
-    // No history is a part deployed before deploys wrote one, or not by deploy at all.
-    const recent = history.status === 'fulfilled' ? history.value : [];
-    const ids = [...new Set([...newest, ...recent, ...state.ids])].slice(0, KNOWN_BUILDS_PER_PART);
-    if (newest[0] !== undefined && newest[0] !== state.ids[0])
-      this.options.log.info({ part, build: newest[0] }, 'builds: a new build is current');
-    state.ids = ids;
-    state.known = new Set(ids);
-
-    const problems: string[] = [];
-    if (latest.status === 'rejected') problems.push(messageOf(latest.reason));
-    if (history.status === 'rejected' && !(history.reason instanceof NotFound))
-      problems.push(messageOf(history.reason));
-    const failure = problems.length > 0 ? problems.join('; ') : undefined;
+    const url = this.options.sources[part];
+    let failure: string | undefined;
+    try {
+      const ids = deploymentIdsOf(await getJson(url, this.timeoutMs), url);
+      if (ids[0] !== state.ids[0]) this.options.log.info({ part, build: ids[0] }, 'builds: a new build is current');
+      state.ids = ids;
+      state.known = new Set(ids);
+    } catch (error) {
+      failure = messageOf(error);
+    }
     if (failure !== undefined && state.failure === undefined)
       this.options.log.warn(
-        { part, reason: failure, known: ids.length },
+        { part, reason: failure, known: state.ids.length },
         'builds: cannot read the part’s builds; keeping the ones known',
       );
     else if (failure === undefined && state.failure !== undefined)

@@ -5,19 +5,46 @@
  * `report-uri`: the same-site guard lets this route be, since it reads no cookie and moves
  * nothing but counters; the body limit and the address's budget bound it.
  *
- * Each violation is logged at info with the blocked URL's origin (or keyword), which the label
- * shows only when it is one of this deployment's, so an operator can see what else was blocked.
- * Never the page's address: its path holds ids.
+ * Each post is logged at info in one line, its violations grouped by what they share (route,
+ * directive, the blocked URL's origin or keyword, disposition) with a count each: the origin is
+ * shown there even when the label says `other`, so an operator can see what else was blocked,
+ * and a post of a hundred reports is still one line. Never the page's address: its path holds ids.
  */
 import { CSP_REPORTS_PATH, TELEMETRY_MAX_BYTES } from 'shared/telemetry';
 import { type App, type AppContext } from '../../app-context';
 import { blockedLabel, blockedOf, directiveLabel } from './csp-labels';
-import { CSP_REPORT_TYPES, cspReportBodySchema, violationsOf } from './csp-report';
+import { CSP_REPORT_TYPES, cspReportBodySchema, type CspViolation, violationsOf } from './csp-report';
 import { routePatternOfUrl } from './route-pattern';
 import { installIntake, knownOriginsOf } from './telemetry-intake';
 import { type TelemetryMetrics } from './telemetry-metrics';
 
 const dispositionOf = (value: string) => (value === 'enforce' || value === 'report' ? value : 'other');
+
+interface LoggedViolations {
+  route: string;
+  directive: string;
+  blocked: string;
+  disposition: string;
+  count: number;
+}
+
+/** A post's violations as its one log line holds them: alike ones once, with their count. */
+function groupForLog(violations: readonly CspViolation[]): LoggedViolations[] {
+  const groups = new Map<string, LoggedViolations>();
+  for (const violation of violations) {
+    const entry = {
+      route: routePatternOfUrl(violation.documentUrl),
+      directive: directiveLabel(violation.directive),
+      blocked: blockedOf(violation.blocked),
+      disposition: dispositionOf(violation.disposition),
+    };
+    const key = JSON.stringify(entry);
+    const group = groups.get(key);
+    if (group) group.count += 1;
+    else groups.set(key, { ...entry, count: 1 });
+  }
+  return [...groups.values()];
+}
 
 export function registerCspReports(app: App, context: AppContext, metrics: TelemetryMetrics): void {
   const knownOrigin = knownOriginsOf(context);
@@ -32,25 +59,19 @@ export function registerCspReports(app: App, context: AppContext, metrics: Telem
       CSP_REPORTS_PATH,
       { bodyLimit: TELEMETRY_MAX_BYTES, schema: { body: cspReportBodySchema }, config: { anySite: true } },
       async (request, reply) => {
-        for (const violation of violationsOf(request.body)) {
-          const route = routePatternOfUrl(violation.documentUrl);
-          const directive = directiveLabel(violation.directive);
+        const violations = violationsOf(request.body);
+        for (const violation of violations)
           metrics.cspViolations.inc({
-            route,
-            directive,
+            route: routePatternOfUrl(violation.documentUrl),
+            directive: directiveLabel(violation.directive),
             blocked: blockedLabel(violation.blocked, knownOrigin),
             source: 'report',
           });
+        if (violations.length > 0)
           request.log.info(
-            {
-              route,
-              directive,
-              blocked: blockedOf(violation.blocked),
-              disposition: dispositionOf(violation.disposition),
-            },
-            'CSP violation reported',
+            { violations: violations.length, reported: groupForLog(violations) },
+            'CSP violations reported',
           );
-        }
         metrics.batches.inc({ result: 'accepted' });
         return reply.code(204).send();
       },

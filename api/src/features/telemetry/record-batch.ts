@@ -1,10 +1,13 @@
 /**
- * A checked batch's events, as series. Build ids become labels only when a deploy of that part
- * published them (`BuildRegistry.label`); a vital's, a reload's or an error page's part may be the
- * host itself. An error page from a page that sent no build (one older than the label) is `unknown`.
+ * A checked batch's events, as series. Build ids become labels only when the part's deployment
+ * names them (`BuildRegistry.label`); a vital's, a reload's or an error page's part may be the
+ * host itself, on any route, a remote only on its own routes (`pageLabels`). An error page from a
+ * page that sent no build (one older than the label) is `unknown`; its status is kept when an
+ * operator acts on it, else its class.
  */
 import { type TelemetryBatchBody } from 'shared/api/contract';
 import { type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+import { errorPageStatusLabel, ownedRouteLabel } from 'shared/telemetry-labels';
 import { blockedLabel, directiveLabel, type KnownOrigin } from './csp-labels';
 import { type BuildRegistry } from './build-registry';
 import { type TelemetryMetrics } from './telemetry-metrics';
@@ -30,6 +33,11 @@ export function buildsNamed(batch: TelemetryBatchBody): { part: PartName; build:
   });
 }
 
+/** The labels of what a page saw on `route` in `part`'s part of it, running `build` of that part. */
+function pageLabels(builds: BuildRegistry, route: string, part: PartName, build: string) {
+  return { route: ownedRouteLabel(route, part), remote: part, build: builds.label(part, build) };
+}
+
 export function recordBatch(
   batch: TelemetryBatchBody,
   metrics: TelemetryMetrics,
@@ -45,18 +53,12 @@ export function recordBatch(
         break;
       }
       case 'reload':
-        metrics.reloads.inc({
-          route: event.route,
-          remote: event.remote,
-          build: builds.label(event.remote, event.build),
-        });
+        metrics.reloads.inc(pageLabels(builds, event.route, event.remote, event.build));
         break;
       case 'error-page':
         metrics.errorPages.inc({
-          route: event.route,
-          status: String(event.status),
-          remote: event.remote,
-          build: builds.label(event.remote, event.build ?? UNKNOWN_BUILD),
+          ...pageLabels(builds, event.route, event.remote, event.build ?? UNKNOWN_BUILD),
+          status: errorPageStatusLabel(event.status),
         });
         break;
       case 'fallback':
@@ -67,7 +69,7 @@ export function recordBatch(
         });
         break;
       case 'vital': {
-        const labels = { route: event.route, remote: event.remote, build: builds.label(event.remote, event.build) };
+        const labels = pageLabels(builds, event.route, event.remote, event.build);
         if (event.name === 'CLS') metrics.webVitalCls.observe(labels, event.value);
         else metrics.webVitalSeconds.observe({ ...labels, metric: event.name }, event.value / 1000);
         break;

@@ -19,7 +19,7 @@ import { createTelemetryMetrics } from './telemetry-metrics';
 
 /** Both telemetry routes: the pages' batches here, the browsers' CSP reports (csp-reports-route.ts). */
 export function registerTelemetry(app: App, context: AppContext): void {
-  const metrics = createTelemetryMetrics(context.metrics.registry);
+  const metrics = createTelemetryMetrics(context.metrics.registry, app.log);
   registerCspReports(app, context, metrics);
   const knownOrigin = knownOriginsOf(context);
   void app.register(async (scope: App) => {

@@ -1,0 +1,247 @@
+/**
+ * How many series telemetry can make in one API process: every combination of values the
+ * contract accepts, sent through both telemetry routes, then 5,000 error pages of made-up values
+ * from one client, leave at most the series shared/telemetry-bounds computes, which is what
+ * docs/operations.md states (its table is checked against the same figures).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Registry } from 'prom-client';
+import { REMOTE_NAMES } from 'shared/remotes';
+import {
+  CSP_BLOCKED_KEYWORDS,
+  CSP_DIRECTIVES,
+  LOAD_OUTCOMES,
+  LOAD_PHASES,
+  METRIC,
+  PARTS,
+  type PartName,
+  ROUTE_PATTERNS,
+  type TelemetryEvent,
+  TELEMETRY_MAX_EVENTS,
+  VITAL_NAMES,
+} from 'shared/telemetry';
+import {
+  deploymentSeriesOf,
+  labelCapOf,
+  labelSetsOf,
+  TELEMETRY_BOUNDS,
+  TELEMETRY_DEPLOYMENT_SERIES,
+  TELEMETRY_WORST_CASE_SERIES,
+  worstCaseSeriesOf,
+} from 'shared/telemetry-bounds';
+import { type App } from '../src/app-context';
+import { harnessFor } from './support/harness';
+import { startPartsServer, type PartsServer } from './support/parts-server';
+import { DEFAULT_IP } from './support/test-app';
+import { HIGH_LIMITS } from './support/test-config';
+
+type Key = keyof typeof METRIC;
+const KEYS = Object.keys(METRIC) as Key[];
+const OPERATIONS = resolve(__dirname, '../../docs/operations.md');
+const harness = harnessFor('pglite');
+const API_ORIGIN = 'http://localhost:3004';
+
+let app: App;
+let metrics: Registry;
+let parts: PartsServer;
+
+beforeEach(async () => {
+  parts = await startPartsServer();
+  for (const part of PARTS)
+    parts.publish(part, `${part}-current`, undefined, {
+      previous: `${part}-previous`,
+      canary: { id: `${part}-canary`, percent: 10, since: 1 },
+    });
+  ({ app, metrics } = await harness.start({
+    apiOrigin: API_ORIGIN,
+    builds: { sources: parts.sources, pollMs: 60_000 },
+    limits: HIGH_LIMITS,
+  }));
+});
+afterEach(async () => {
+  await parts.close();
+});
+
+/** Every kind of build a page can name for `part`: its deployment's three, none, another part's, made up. */
+const buildsOf = (part: PartName) => [
+  `${part}-current`,
+  `${part}-canary`,
+  `${part}-previous`,
+  'unknown',
+  `${part === 'host' ? 'gifts' : 'host'}-current`,
+  'made-up',
+];
+const ROUTES = ROUTE_PATTERNS;
+const STATUSES = Array.from({ length: 200 }, (_, n) => 400 + n);
+const DIRECTIVES = [...CSP_DIRECTIVES, 'made-up-src'];
+
+function blockedValues(): string[] {
+  const partsOrigin = new URL(parts.sources.host).origin;
+  return [
+    `${partsOrigin}/remoteEntry.js`,
+    `${API_ORIGIN}/api/gifts`,
+    ...CSP_BLOCKED_KEYWORDS,
+    'https://evil.example/steal.js',
+    'https://other.example',
+    'data:',
+    'not-a-url',
+  ];
+}
+
+function everyPageEvent(): TelemetryEvent[] {
+  const events: TelemetryEvent[] = [];
+  for (const remote of REMOTE_NAMES) {
+    for (const build of buildsOf(remote)) {
+      for (const phase of LOAD_PHASES)
+        for (const outcome of LOAD_OUTCOMES) events.push({ kind: 'load', remote, build, phase, outcome, ms: 120 });
+      for (const to of buildsOf(remote)) events.push({ kind: 'fallback', remote, from: build, to });
+    }
+  }
+  for (const route of ROUTES)
+    for (const part of PARTS) {
+      for (const build of buildsOf(part)) {
+        events.push({ kind: 'reload', route, remote: part, build });
+        for (const name of VITAL_NAMES) events.push({ kind: 'vital', name, value: 1, route, remote: part, build });
+        for (const status of STATUSES) events.push({ kind: 'error-page', route, status, remote: part, build });
+      }
+      for (const status of STATUSES) events.push({ kind: 'error-page', route, status, remote: part });
+    }
+  for (const route of ROUTES)
+    for (const directive of DIRECTIVES)
+      for (const blocked of blockedValues()) events.push({ kind: 'csp', route, directive, blocked });
+  return events;
+}
+
+/** 5,000 error pages, each of a build id no deploy made, from every route, part and status. */
+function madeUpErrorPages(): TelemetryEvent[] {
+  return Array.from({ length: 5_000 }, (_, n) => ({
+    kind: 'error-page',
+    route: ROUTES[n % ROUTES.length] as string,
+    status: STATUSES[n % STATUSES.length] as number,
+    remote: PARTS[n % PARTS.length] as PartName,
+    build: `made-up-${n}`,
+  }));
+}
+
+/**
+ * The events in full batches, sent at once: batches naming builds the API does not know wait
+ * for one read of the part's deployment, which batches arriving meanwhile share.
+ */
+async function sendBatches(events: TelemetryEvent[]): Promise<void> {
+  const batches = Array.from({ length: Math.ceil(events.length / TELEMETRY_MAX_EVENTS) }, (_, n) =>
+    events.slice(n * TELEMETRY_MAX_EVENTS, (n + 1) * TELEMETRY_MAX_EVENTS),
+  );
+  const statuses = await Promise.all(
+    batches.map(async (batch) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/telemetry',
+        payload: JSON.stringify({ host: 'host-current', events: batch }),
+        headers: { 'content-type': 'text/plain;charset=UTF-8', 'sec-fetch-site': 'same-site' },
+        remoteAddress: DEFAULT_IP,
+      });
+      return response.statusCode;
+    }),
+  );
+  expect(new Set(statuses)).toEqual(new Set([204]));
+}
+
+/** A page's address on `route`, as a browser's own CSP report gives it. */
+const pageOf = (route: string) =>
+  route === '*' ? 'http://localhost:3000/no/such/page' : `http://localhost:3000${route.replace(/:\w+/g, 'AbCd')}`;
+
+/** Every route, directive and blocked value, as the browsers' own reports, a post of 30 at most. */
+async function sendReports(): Promise<void> {
+  const reports = ROUTES.flatMap((route) =>
+    DIRECTIVES.flatMap((directive) =>
+      blockedValues().map((blocked) => ({
+        type: 'csp-violation',
+        body: { documentURL: pageOf(route), blockedURL: blocked, effectiveDirective: directive },
+      })),
+    ),
+  );
+  for (let start = 0; start < reports.length; start += 30) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/telemetry/csp',
+      payload: JSON.stringify(reports.slice(start, start + 30)),
+      headers: { 'content-type': 'application/reports+json' },
+      remoteAddress: DEFAULT_IP,
+    });
+    expect(response.statusCode).toBe(204);
+  }
+}
+
+/** Each telemetry metric's series in the exposition, a histogram's buckets, sum and count included. */
+async function seriesCounts(): Promise<Record<Key, number>> {
+  const names = new Map<string, Key>(KEYS.map((key) => [METRIC[key], key]));
+  const counts = Object.fromEntries(KEYS.map((key) => [key, 0])) as Record<Key, number>;
+  for (const line of (await metrics.metrics()).split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const name = /^[a-z_]+/.exec(line)?.[0] ?? '';
+    const key = names.get(name) ?? names.get(name.replace(/_(bucket|sum|count)$/, ''));
+    if (key) counts[key] += 1;
+  }
+  return counts;
+}
+
+it(`holds at most ${TELEMETRY_DEPLOYMENT_SERIES} telemetry series after every combination the contract accepts and 5,000 made-up error pages`, async () => {
+  await sendBatches(everyPageEvent());
+  await sendReports();
+  const afterEvery = await seriesCounts();
+  await sendBatches(madeUpErrorPages());
+  const counts = await seriesCounts();
+
+  // The made-up values add no series: each is `other`, already counted.
+  expect(counts).toEqual(afterEvery);
+  for (const key of KEYS) expect(counts[key]).toBeLessThanOrEqual(deploymentSeriesOf(key));
+  const total = KEYS.reduce((sum, key) => sum + counts[key], 0);
+  expect(total).toBeLessThanOrEqual(TELEMETRY_DEPLOYMENT_SERIES);
+  expect(TELEMETRY_DEPLOYMENT_SERIES).toBeLessThanOrEqual(TELEMETRY_WORST_CASE_SERIES);
+  // Every label set of one deployment but the CSP origins this configuration lacks was made.
+  expect(counts.errorPages).toBe(deploymentSeriesOf('errorPages'));
+  expect(counts.webVitalSeconds).toBe(deploymentSeriesOf('webVitalSeconds'));
+  expect(counts.remoteLoads).toBe(deploymentSeriesOf('remoteLoads'));
+  expect(counts.remoteFallbacks).toBe(deploymentSeriesOf('remoteFallbacks'));
+});
+
+const figure = (value: number) => value.toLocaleString('en-US');
+
+it('is the figure docs/operations.md states, metric by metric', () => {
+  const doc = readFileSync(OPERATIONS, 'utf8');
+  expect(doc).toContain(`one API process holds at most **${figure(TELEMETRY_WORST_CASE_SERIES)} telemetry series**`);
+  const rows = new Map(
+    doc
+      .split('\n')
+      .filter((line) => /^\| `giftbox_/.test(line) || line.startsWith('| **Total**'))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      )
+      .map((cells) => [cells[0] ?? '', cells.slice(1)]),
+  );
+  for (const key of KEYS) {
+    const bound = TELEMETRY_BOUNDS[key];
+    const product = bound.factors.map(({ label, values }) => `${values} ${label}`).join(' × ');
+    expect([METRIC[key], rows.get(`\`${METRIC[key]}\``)]).toEqual([
+      METRIC[key],
+      [
+        `${product} = ${figure(labelSetsOf(bound))}`,
+        String(bound.seriesPerSet),
+        figure(deploymentSeriesOf(key)),
+        figure(labelCapOf(key)),
+        figure(worstCaseSeriesOf(key)),
+      ],
+    ]);
+  }
+  expect(rows.get('**Total**')).toEqual([
+    '',
+    '',
+    figure(TELEMETRY_DEPLOYMENT_SERIES),
+    '',
+    `**${figure(TELEMETRY_WORST_CASE_SERIES)}**`,
+  ]);
+});
