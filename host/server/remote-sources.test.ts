@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { everyRemote } from 'shared/testing/runtime-config';
 import type { DeploymentState } from 'shared/deployment';
+import { createHash } from 'node:crypto';
+import { RenderPools } from './remote-renderers';
 import { createRemoteSources, readManifest, sanitizePrerenderedHtml, sharedModulesOf } from './remote-sources';
 
 /** A content remote on loopback: its files by path, and every request it answered. */
@@ -429,5 +431,83 @@ describe("reading a remote's deployment", () => {
     remote.hang = true;
     expect(await sources.pinned('content', 'b1')).toBeUndefined();
     expect(log.join('\n')).toContain("the content remote's build b1 was not read within 300 ms for a preview");
+  });
+});
+
+describe("a remote's render bundle", () => {
+  const RENDER = `module.exports.render = () => ({ html: '<h1>Gift</h1>', state: {} });`;
+  const integrity = `sha384-${createHash('sha384').update(RENDER).digest('base64')}`;
+  let pools: RenderPools;
+
+  beforeEach(() => {
+    pools = new RenderPools({ size: 1, memoryMb: 64, timeoutMs: 2_000 });
+  });
+
+  afterEach(async () => {
+    await pools.close();
+  });
+
+  /** The gifts remote's build, its entry and render bundle listed in its manifest as `files` give them. */
+  function publishGifts(
+    remote: FakeRemote,
+    files = { publicPath: 'auto', entry: 'remoteEntry.js', render: 'prerender/render.js' },
+  ): void {
+    remote.files.set('/builds/latest.json', JSON.stringify({ id: 'g1', timestamp: 1 }));
+    remote.files.set(
+      '/mf-manifest.json',
+      JSON.stringify({
+        metaData: { remoteEntry: { name: files.entry, path: '' }, publicPath: files.publicPath },
+        exposes: [],
+        integrity: { [files.render]: integrity },
+      }),
+    );
+    remote.files.set('/prerender/pages.css', '');
+    remote.files.set('/prerender/GamePage.json', JSON.stringify({ buildId: 'g1', html: '<p>Game</p>', state: {} }));
+    remote.files.set('/prerender/render.js', RENDER);
+    remote.files.set('/prerender/render.css', '.p-gift{}');
+  }
+
+  function giftsSources(remote: FakeRemote, log: string[]) {
+    return createRemoteSources({
+      remotes: {
+        ...everyRemote((name) => `http://127.0.0.1:9/${name}/mf-manifest.json`),
+        gifts: `${remote.base}/mf-manifest.json`,
+      },
+      allowedOrigins: [remote.base],
+      timeoutMs: 2_000,
+      log: (message) => log.push(message),
+      renderPools: pools,
+    });
+  }
+
+  it('is loaded into the render workers from an allowed origin, and refused from any other', async () => {
+    const remote = await startRemote();
+    const elsewhere = await startRemote();
+    elsewhere.files.set('/prerender/render.js', RENDER);
+    const log: string[] = [];
+
+    publishGifts(remote);
+    const allowed = giftsSources(remote, log);
+    await allowed.refresh();
+    const renderer = allowed.snapshot('gifts')?.renderer;
+    expect(renderer?.css).toBe('.p-gift{}');
+    await expect(renderer?.render({ module: 'GiftPage', pathname: '/gifts/a', queries: [] })).resolves.toEqual({
+      html: '<h1>Gift</h1>',
+      state: {},
+    });
+
+    // A public path without its last slash: the entry is at the remote, the bundle elsewhere.
+    const port = (base: string) => new URL(base).port;
+    publishGifts(remote, {
+      publicPath: 'http://127.0.0.1',
+      entry: `:${port(remote.base)}/remoteEntry.js`,
+      render: `:${port(elsewhere.base)}/prerender/render.js`,
+    });
+    const refused = giftsSources(remote, log);
+    await refused.refresh();
+    expect(refused.snapshot('gifts')?.buildId).toBe('g1');
+    expect(refused.snapshot('gifts')?.renderer).toBeUndefined();
+    expect(elsewhere.requests).toEqual([]);
+    expect(log.join('\n')).toContain(`it is at ${elsewhere.base}, which is not an allowed remote origin`);
   });
 });
