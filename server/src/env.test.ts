@@ -3,7 +3,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORTS } from 'shared/ports';
-import { EnvError, type Env, envSchema, parseEnv, positiveInt, readInt, readPort, staticPartEnv } from './env';
+import {
+  EnvError,
+  type Env,
+  envSchema,
+  intBetween,
+  parseEnv,
+  positiveInt,
+  readInt,
+  readPort,
+  staticPartEnv,
+} from './env';
 
 /** A remote's server's environment (`staticPartEnv`), serving `root` by default. */
 const remoteEnv = (env: Env, root = '/app/dist') => parseEnv(staticPartEnv('gifts', root), env);
@@ -273,5 +283,15 @@ describe("a server's environment, read through one schema", () => {
     expect(parseEnv(envSchema({ PLAYS: positiveInt(5) }), { PLAYS: '7', PATH: '/usr/bin', OTHER: 'x' })).toEqual({
       PLAYS: 7,
     });
+  });
+
+  it('reads a whole number within its bounds, its default when unset, and names the variable otherwise', () => {
+    const schema = envSchema({ RENDER_WORKERS: intBetween(2, 1, 16) });
+    expect(parseEnv(schema, {})).toEqual({ RENDER_WORKERS: 2 });
+    expect(parseEnv(schema, { RENDER_WORKERS: '4' })).toEqual({ RENDER_WORKERS: 4 });
+    for (const bad of ['0', '17', '1.5', 'two'])
+      expect(() => parseEnv(schema, { RENDER_WORKERS: bad })).toThrow(
+        `RENDER_WORKERS must be a whole number from 1 to 16, got "${bad}"`,
+      );
   });
 });
