@@ -436,7 +436,6 @@ describe("reading a remote's deployment", () => {
 
 describe("a remote's render bundle", () => {
   const RENDER = `module.exports.render = () => ({ html: '<h1>Gift</h1>', state: {} });`;
-  const integrity = `sha384-${createHash('sha384').update(RENDER).digest('base64')}`;
   let pools: RenderPools;
 
   beforeEach(() => {
@@ -447,24 +446,32 @@ describe("a remote's render bundle", () => {
     await pools.close();
   });
 
-  /** The gifts remote's build, its entry and render bundle listed in its manifest as `files` give them. */
+  /**
+   * The gifts remote's build `id` in `folder` (the root, or a build's own copy), its render bundle
+   * `code`, its entry and bundle listed in its manifest as `files` give them.
+   */
   function publishGifts(
     remote: FakeRemote,
     files = { publicPath: 'auto', entry: 'remoteEntry.js', render: 'prerender/render.js' },
+    { id = 'g1', folder = '/', code = RENDER } = {},
   ): void {
-    remote.files.set('/builds/latest.json', JSON.stringify({ id: 'g1', timestamp: 1 }));
+    const digest = `sha384-${createHash('sha384').update(code).digest('base64')}`;
+    if (folder === '/') remote.files.set('/builds/latest.json', JSON.stringify({ id, timestamp: 1 }));
     remote.files.set(
-      '/mf-manifest.json',
+      `${folder}mf-manifest.json`,
       JSON.stringify({
         metaData: { remoteEntry: { name: files.entry, path: '' }, publicPath: files.publicPath },
         exposes: [],
-        integrity: { [files.render]: integrity },
+        integrity: { [files.render]: digest },
       }),
     );
-    remote.files.set('/prerender/pages.css', '');
-    remote.files.set('/prerender/GamePage.json', JSON.stringify({ buildId: 'g1', html: '<p>Game</p>', state: {} }));
-    remote.files.set('/prerender/render.js', RENDER);
-    remote.files.set('/prerender/render.css', '.p-gift{}');
+    remote.files.set(`${folder}prerender/pages.css`, '');
+    remote.files.set(
+      `${folder}prerender/GamePage.json`,
+      JSON.stringify({ buildId: id, html: '<p>Game</p>', state: {} }),
+    );
+    remote.files.set(`${folder}prerender/render.js`, code);
+    remote.files.set(`${folder}prerender/render.css`, '.p-gift{}');
   }
 
   function giftsSources(remote: FakeRemote, log: string[]) {
@@ -509,5 +516,25 @@ describe("a remote's render bundle", () => {
     expect(refused.snapshot('gifts')?.renderer).toBeUndefined();
     expect(elsewhere.requests).toEqual([]);
     expect(log.join('\n')).toContain(`it is at ${elsewhere.base}, which is not an allowed remote origin`);
+  });
+
+  it("runs a build pinned by a preview in the render workers, with nothing of the host's process", async () => {
+    const remote = await startRemote();
+    publishGifts(remote);
+    // In the host's process, URL.constructor would be the host's Function, and this its environment.
+    const probe = `module.exports.render = () => {
+      let reached;
+      try { reached = typeof URL.constructor('return process')().env; } catch { reached = 'refused'; }
+      return { html: reached, state: {} };
+    };`;
+    const files = { publicPath: 'auto', entry: 'remoteEntry.js', render: 'prerender/render.js' };
+    publishGifts(remote, files, { id: 'staged', folder: '/builds/staged/', code: probe });
+    const sources = giftsSources(remote, []);
+    await sources.refresh();
+    const staged = await sources.pinned('gifts', 'staged');
+    await expect(staged?.renderer?.render({ module: 'GiftPage', pathname: '/gifts/a', queries: [] })).resolves.toEqual({
+      html: 'refused',
+      state: {},
+    });
   });
 });
