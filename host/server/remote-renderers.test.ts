@@ -64,4 +64,13 @@ describe('a remote render bundle', () => {
     await expect(crashing(REQUEST)).rejects.toThrow('the render worker stopped');
     await expect(render(REQUEST)).resolves.toMatchObject({ html: '<p>/gifts/g1</p>' });
   });
+
+  it('still renders with a build after many newer builds were loaded (previews, canaries)', async () => {
+    const render = await load(ECHO);
+    for (let build = 0; build < 10; build += 1) {
+      const other = await load(`module.exports.render = () => ({ html: 'build ${build}', state: {} });`);
+      await expect(other(REQUEST)).resolves.toMatchObject({ html: `build ${build}` });
+    }
+    await expect(render(REQUEST)).resolves.toMatchObject({ html: '<p>/gifts/g1</p>' });
+  });
 });

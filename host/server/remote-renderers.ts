@@ -33,7 +33,7 @@ export async function loadRenderer(
   if (!integrity) throw new Error('its manifest gives no digest for it');
   if (sha384Integrity(code) !== integrity) throw new Error('its bytes do not match the digest its manifest gives');
   await pool.load(integrity, code);
-  return (request) => pool.render(integrity, request);
+  return (request) => pool.render(integrity, code, request);
 }
 
 /** One pool of render workers per remote, started when its first bundle is loaded. */

@@ -1,8 +1,9 @@
 /**
  * A remote's render workers: a few processes (render-worker-process.ts) that run its render
  * bundles, one render at a time each. A bundle is loaded into a worker once, the first time that
- * worker renders with it; a worker that crashes, hangs past the deadline or outgrows its memory
- * is dropped, and a new one is started when a render needs it.
+ * worker renders with it, and unloaded when the worker holds too many others used since; a worker
+ * that crashes, hangs past the deadline or outgrows its memory is dropped, and a new one is
+ * started when a render needs it.
  */
 import type { RenderedDataPage, RenderRequest } from 'shared/render-contract';
 import { RenderWorker, type RenderWorkerLimits, type WorkerReply } from './render-worker-process';
@@ -14,7 +15,7 @@ export interface RenderPoolOptions extends RenderWorkerLimits {
   timeoutMs: number;
 }
 
-/** Bundles a pool keeps: the stable build, a canary and the builds pinned by previews. */
+/** Bundles a worker keeps, the least recently used unloaded first: the stable build, a canary, previews. */
 const MAX_BUNDLES = 8;
 /** Renders waiting for a worker at most: past that, the page is rendered in the browser at once. */
 const MAX_WAITING = 64;
@@ -36,8 +37,6 @@ function pageOf(reply: WorkerReply): RenderedDataPage {
 }
 
 export class RenderPool {
-  /** The bundles' code by key, the least recently loaded first: what a new worker is given. */
-  private readonly codes = new Map<string, string>();
   private readonly idle: RenderWorker[] = [];
   private readonly busy = new Set<RenderWorker>();
   private readonly waiting: Array<(worker: RenderWorker | undefined) => void> = [];
@@ -47,16 +46,16 @@ export class RenderPool {
 
   /** Loads a bundle under `key` (its digest); throws what its loading throws, or when it exports no `render`. */
   async load(key: string, code: string): Promise<void> {
-    this.codes.delete(key);
-    this.codes.set(key, code);
-    for (const dropped of [...this.codes.keys()].slice(0, -MAX_BUNDLES)) this.drop(dropped);
-    await this.withWorker(async (worker) => this.ensureLoaded(worker, key));
+    await this.withWorker(async (worker) => this.ensureLoaded(worker, key, code));
   }
 
-  /** Renders with the bundle loaded under `key`; throws when it fails, is late or answers no page. */
-  render(key: string, request: RenderRequest): Promise<RenderedDataPage> {
+  /**
+   * Renders with the bundle `code` under `key`, loading it first into a worker that lacks it;
+   * throws when it fails, is late or answers no page.
+   */
+  render(key: string, code: string, request: RenderRequest): Promise<RenderedDataPage> {
     return this.withWorker(async (worker) => {
-      await this.ensureLoaded(worker, key);
+      await this.ensureLoaded(worker, key, code);
       return pageOf(await worker.send({ render: key, request }, this.options.timeoutMs));
     });
   }
@@ -68,19 +67,17 @@ export class RenderPool {
     await Promise.all([...this.idle.splice(0), ...this.busy].map((worker) => worker.kill()));
   }
 
-  private drop(key: string): void {
-    this.codes.delete(key);
-    for (const worker of [...this.idle, ...this.busy]) {
-      if (worker.loaded.delete(key)) void worker.send({ unload: key }).catch(() => undefined);
+  private async ensureLoaded(worker: RenderWorker, key: string, code: string): Promise<void> {
+    if (worker.loaded.delete(key)) {
+      worker.loaded.add(key);
+      return;
     }
-  }
-
-  private async ensureLoaded(worker: RenderWorker, key: string): Promise<void> {
-    if (worker.loaded.has(key)) return;
-    const code = this.codes.get(key);
-    if (code === undefined) throw new Error('its bundle is no longer loaded');
     failed(await worker.send({ load: key, code }, this.options.timeoutMs * LOAD_DEADLINE_FACTOR));
     worker.loaded.add(key);
+    for (const unused of [...worker.loaded].slice(0, -MAX_BUNDLES)) {
+      worker.loaded.delete(unused);
+      void worker.send({ unload: unused }).catch(() => undefined);
+    }
   }
 
   private async withWorker<T>(task: (worker: RenderWorker) => Promise<T>): Promise<T> {

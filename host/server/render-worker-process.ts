@@ -49,7 +49,7 @@ function nodeFlags({ memoryMb }: RenderWorkerLimits): string[] {
 }
 
 export class RenderWorker {
-  /** The bundles this worker holds, by key, the least recently loaded first. */
+  /** The bundles this worker holds, by key, the least recently used first. */
   readonly loaded = new Set<string>();
   private readonly child: ChildProcessByStdio<Writable, Readable, null>;
   private readonly pending = new Map<number, Pending>();
