@@ -36,15 +36,32 @@ interface Pending {
   timer?: NodeJS.Timeout;
 }
 
-/** Node's flags for the worker: read its own script only, nothing else of the machine. */
-function nodeFlags({ memoryMb }: RenderWorkerLimits): string[] {
+/**
+ * The command that starts a worker: the shell sets the address-space cap and becomes Node (Node
+ * has no call to set its own limits), with flags that let it read its own script and nothing
+ * else of the machine. `entry`: what Node runs, the worker's script.
+ */
+export function workerCommand(
+  { memoryMb }: RenderWorkerLimits,
+  entry: readonly string[] = [RENDER_WORKER_SCRIPT],
+): [string, string[]] {
+  const addressSpaceKb = (memoryMb + ADDRESS_SPACE_BEYOND_HEAP_MB) * 1024;
   return [
-    '--experimental-permission',
-    `--allow-fs-read=${RENDER_WORKER_SCRIPT}`,
-    '--no-addons',
-    '--disallow-code-generation-from-strings',
-    `--max-old-space-size=${memoryMb}`,
-    '--no-warnings',
+    '/bin/sh',
+    [
+      '-c',
+      'ulimit -v "$1" && shift && exec "$@"',
+      'render-worker',
+      String(addressSpaceKb),
+      process.execPath,
+      '--experimental-permission',
+      `--allow-fs-read=${RENDER_WORKER_SCRIPT}`,
+      '--no-addons',
+      '--disallow-code-generation-from-strings',
+      `--max-old-space-size=${memoryMb}`,
+      '--no-warnings',
+      ...entry,
+    ],
   ];
 }
 
@@ -59,21 +76,9 @@ export class RenderWorker {
   private readonly exit: Promise<void>;
 
   constructor(limits: RenderWorkerLimits) {
-    const addressSpaceKb = (limits.memoryMb + ADDRESS_SPACE_BEYOND_HEAP_MB) * 1024;
-    // The shell sets the cap and becomes the worker: Node has no call to set its own limits.
-    this.child = spawn(
-      '/bin/sh',
-      [
-        '-c',
-        'ulimit -v "$1" && shift && exec "$@"',
-        'render-worker',
-        String(addressSpaceKb),
-        process.execPath,
-        ...nodeFlags(limits),
-        RENDER_WORKER_SCRIPT,
-      ],
-      { env: {}, stdio: ['pipe', 'pipe', 'ignore'] },
-    );
+    const [command, args] = workerCommand(limits);
+    // The shell adds PWD to the empty environment; the worker's script clears it.
+    this.child = spawn(command, args, { env: {}, stdio: ['pipe', 'pipe', 'ignore'] });
     this.exit = new Promise((resolve) => this.child.once('close', () => resolve()));
     this.child.once('exit', (code, signal) => this.failAll(`the render worker stopped (${signal ?? `exit ${code}`})`));
     this.child.once('error', (error) => this.failAll(`the render worker did not start (${error.message})`));

@@ -44,6 +44,8 @@ const BLOCKED = new Set([
   'worker_threads',
 ]);
 
+for (const key of Object.keys(process.env)) delete process.env[key];
+
 const load = Module._load;
 Module._load = function guardedLoad(request, ...rest) {
   const name = String(request)
