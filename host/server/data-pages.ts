@@ -151,7 +151,7 @@ export function createDataPages({
       }
       const pathname = (req.url ?? '/').split('?')[0] ?? '/';
       try {
-        const page = renderer.render({ module: route.module, pathname, queries: [data.query] });
+        const page = await renderer.render({ module: route.module, pathname, queries: [data.query] });
         const html = sanitizeDataPageHtml(page.html);
         onOutcome(route.path, 'rendered');
         return {

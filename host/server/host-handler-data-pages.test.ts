@@ -40,7 +40,8 @@ function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): P
 }
 
 /** The gifts remote's render bundle, as the host's server has it once checked: the gift's name and its button. */
-function render({ queries }: RenderRequest) {
+async function render({ queries }: RenderRequest) {
+  await Promise.resolve();
   if (api.brokenRender) throw new Error('the render bundle broke');
   const gift = queries[0]?.data as typeof GIFT;
   return {

@@ -23,7 +23,7 @@ export type PrerenderOutcome = 'hit' | 'miss';
  * How a page the host's server renders with its data (a gift, a redeem session) was answered:
  * - rendered: with the visitor's data; not-found: a 404, the API knowing no such id;
  * - api-unavailable: the API did not answer in time or as it should, so the browser rendered it;
- * - render-failed: the remote's render bundle threw, so the browser rendered it;
+ * - render-failed: the remote's render bundle threw, answered late or lost its worker, so the browser rendered it;
  * - no-renderer: the remote's build has no usable render bundle (yet), so the browser rendered it.
  */
 export type DataPageOutcomeLabel = 'rendered' | 'not-found' | 'api-unavailable' | 'render-failed' | 'no-renderer';

@@ -9,6 +9,7 @@ import {
   EnvError,
   envSchema,
   httpOrigin,
+  intBetween,
   listenAddress,
   millis,
   parseEnv,
@@ -31,6 +32,7 @@ import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 import { createHostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
+import { RenderPools } from './remote-renderers';
 import { createRemoteSources, sharedModulesOf } from './remote-sources';
 import { defaultOrigins, previewKeysFromEnv, runtimeConfigFromEnv } from './runtime-config-from-env';
 
@@ -60,6 +62,11 @@ const HOST_ENV = envSchema({
   // the wait for its answer; 0 renders those pages in the browser, as before.
   API_INTERNAL_URL: absoluteUrl,
   PAGE_DATA_TIMEOUT_MS: millis(DEFAULT_PAGE_DATA_TIMEOUT_MS, 10_000),
+  // The remotes' render bundles run in worker processes (remote-renderers.ts): this many per
+  // remote, each with this much heap, each render stopped (its worker killed) after this long.
+  RENDER_WORKERS: intBetween(2, 1, 16),
+  RENDER_WORKER_MEMORY_MB: intBetween(128, 32, 4096),
+  RENDER_TIMEOUT_MS: intBetween(1_000, 50, 10_000),
   // GET /metrics on a listener of its own (METRICS_PORT; unset, none), never on HOST_PORT.
   ...METRICS_VARIABLES,
   // Signs each page's telemetry ticket (page-tickets.ts): the API's PAGE_TICKET_SECRETS too.
@@ -118,12 +125,18 @@ function main(): void {
   // Not ready (`/healthz` 503) until each remote has been read once, or has failed to be: a page
   // sent before would lack its remote's preloads and prerendered text.
   let starting = false;
+  const renderPools = new RenderPools({
+    size: env.RENDER_WORKERS,
+    memoryMb: env.RENDER_WORKER_MEMORY_MB,
+    timeoutMs: env.RENDER_TIMEOUT_MS,
+  });
   if (refreshMs > 0) {
     sources = createRemoteSources({
       remotes: config.remotes,
       allowedOrigins: allowedRemoteOrigins(config),
       hostShared: hostShared(root),
       onFailure: metrics && ((remote) => metrics.remoteRefreshFailed(remote)),
+      renderPools,
     });
     starting = true;
     void sources.refresh().finally(() => {
@@ -165,6 +178,7 @@ function main(): void {
     listenHost,
     shutdownDelayMs,
     metrics: registry && { registry, ...metricsEnv },
+    onStopped: () => renderPools.close(),
   });
 }
 

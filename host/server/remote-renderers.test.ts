@@ -1,51 +1,76 @@
 /** @jest-environment node */
 import { createHash } from 'node:crypto';
-import { loadRenderer } from './remote-renderers';
+import { loadRenderer, RenderPools } from './remote-renderers';
 
 const integrityOf = (code: string) => `sha384-${createHash('sha384').update(code).digest('base64')}`;
 
 /** A bundle as the prerender plugin writes one: CommonJS, exporting `render`. */
 const ECHO = `module.exports.render = (request) => ({ html: '<p>' + request.pathname + '</p>', state: { queries: request.queries } });`;
+const REQUEST = { module: 'GiftPage', pathname: '/gifts/g1', queries: [] };
+
+let pools: RenderPools;
+
+beforeEach(() => {
+  pools = new RenderPools({ size: 1, memoryMb: 64, timeoutMs: 2_000 });
+});
+
+afterEach(async () => {
+  await pools.close();
+});
+
+const load = (code: string, integrity = integrityOf(code)) => loadRenderer(pools.pool('gifts'), code, integrity);
 
 describe('a remote render bundle', () => {
-  it('renders when its bytes have the digest its manifest gives', () => {
-    const render = loadRenderer(ECHO, integrityOf(ECHO));
+  it('renders in a worker process when its bytes have the digest its manifest gives', async () => {
+    const render = await load(ECHO);
     const queries = [{ queryKey: ['api', 'gifts', 'g1'], data: { giftId: 'g1' } }];
-    expect(render({ module: 'GiftPage', pathname: '/gifts/g1', queries })).toEqual({
-      html: '<p>/gifts/g1</p>',
-      state: { queries },
-    });
+    await expect(render({ ...REQUEST, queries })).resolves.toEqual({ html: '<p>/gifts/g1</p>', state: { queries } });
   });
 
-  it('is refused when its bytes differ from the digest, or when there is no digest', () => {
-    expect(() => loadRenderer(`${ECHO} `, integrityOf(ECHO))).toThrow('do not match the digest');
-    expect(() => loadRenderer(ECHO, undefined)).toThrow('gives no digest');
+  it('is refused when its bytes differ from the digest, or when there is no digest', async () => {
+    await expect(load(`${ECHO} `, integrityOf(ECHO))).rejects.toThrow('do not match the digest');
+    await expect(loadRenderer(pools.pool('gifts'), ECHO, undefined)).rejects.toThrow('gives no digest');
   });
 
-  it('is refused when it throws while loading or exports no render', () => {
-    const throwing = 'throw new Error("broken build")';
-    expect(() => loadRenderer(throwing, integrityOf(throwing))).toThrow('broken build');
-    const empty = 'module.exports.other = 1';
-    expect(() => loadRenderer(empty, integrityOf(empty))).toThrow('exports no render function');
+  it('is refused when it throws while loading or exports no render', async () => {
+    await expect(load('throw new Error("broken build")')).rejects.toThrow('broken build');
+    await expect(load('module.exports.other = 1')).rejects.toThrow('exports no render function');
   });
 
-  it('runs with nothing of Node: no require, no process, no fetch', () => {
+  it('runs with nothing of Node: no require, no process, no fetch, no timers', async () => {
     const probe = `module.exports.render = () => ({ html: [typeof require, typeof process, typeof fetch, typeof setTimeout].join(), state: {} });`;
-    const render = loadRenderer(probe, integrityOf(probe));
-    expect(render({ module: 'GiftPage', pathname: '/', queries: [] }).html).toBe(
-      'undefined,undefined,undefined,undefined',
-    );
+    const render = await load(probe);
+    await expect(render(REQUEST)).resolves.toMatchObject({ html: 'undefined,undefined,undefined,undefined' });
   });
 
-  it('throws when a render throws, answers nonsense or never ends', () => {
-    const cases = [
+  it('fails a render that throws, answers nonsense or never ends, and the next render is served', async () => {
+    const render = await load(ECHO);
+    for (const code of [
       'module.exports.render = () => { throw new Error("no such page"); }',
       'module.exports.render = () => ({ html: 42 })',
       'module.exports.render = () => { for (;;) {} }',
-    ];
-    for (const code of cases) {
-      const render = loadRenderer(code, integrityOf(code));
-      expect(() => render({ module: 'GiftPage', pathname: '/', queries: [] })).toThrow();
+    ]) {
+      const failing = await load(code);
+      await expect(failing(REQUEST)).rejects.toThrow();
+      await expect(render(REQUEST)).resolves.toMatchObject({ html: '<p>/gifts/g1</p>' });
     }
+  });
+
+  it('is served by a new worker once its worker has crashed', async () => {
+    const render = await load(ECHO);
+    const crashing = await load(
+      'module.exports.render = () => { const kept = []; for (;;) kept.push(new Array(1e6).fill(1)); }',
+    );
+    await expect(crashing(REQUEST)).rejects.toThrow('the render worker stopped');
+    await expect(render(REQUEST)).resolves.toMatchObject({ html: '<p>/gifts/g1</p>' });
+  });
+
+  it('still renders with a build after many newer builds were loaded (previews, canaries)', async () => {
+    const render = await load(ECHO);
+    for (let build = 0; build < 10; build += 1) {
+      const other = await load(`module.exports.render = () => ({ html: 'build ${build}', state: {} });`);
+      await expect(other(REQUEST)).resolves.toMatchObject({ html: `build ${build}` });
+    }
+    await expect(render(REQUEST)).resolves.toMatchObject({ html: '<p>/gifts/g1</p>' });
   });
 });

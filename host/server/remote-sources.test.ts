@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { everyRemote } from 'shared/testing/runtime-config';
 import type { DeploymentState } from 'shared/deployment';
+import { createHash } from 'node:crypto';
+import { RenderPools } from './remote-renderers';
 import { createRemoteSources, readManifest, sanitizePrerenderedHtml, sharedModulesOf } from './remote-sources';
 
 /** A content remote on loopback: its files by path, and every request it answered. */
@@ -429,5 +431,110 @@ describe("reading a remote's deployment", () => {
     remote.hang = true;
     expect(await sources.pinned('content', 'b1')).toBeUndefined();
     expect(log.join('\n')).toContain("the content remote's build b1 was not read within 300 ms for a preview");
+  });
+});
+
+describe("a remote's render bundle", () => {
+  const RENDER = `module.exports.render = () => ({ html: '<h1>Gift</h1>', state: {} });`;
+  let pools: RenderPools;
+
+  beforeEach(() => {
+    pools = new RenderPools({ size: 1, memoryMb: 64, timeoutMs: 2_000 });
+  });
+
+  afterEach(async () => {
+    await pools.close();
+  });
+
+  /**
+   * The gifts remote's build `id` in `folder` (the root, or a build's own copy), its render bundle
+   * `code`, its entry and bundle listed in its manifest as `files` give them.
+   */
+  function publishGifts(
+    remote: FakeRemote,
+    files = { publicPath: 'auto', entry: 'remoteEntry.js', render: 'prerender/render.js' },
+    { id = 'g1', folder = '/', code = RENDER } = {},
+  ): void {
+    const digest = `sha384-${createHash('sha384').update(code).digest('base64')}`;
+    if (folder === '/') remote.files.set('/builds/latest.json', JSON.stringify({ id, timestamp: 1 }));
+    remote.files.set(
+      `${folder}mf-manifest.json`,
+      JSON.stringify({
+        metaData: { remoteEntry: { name: files.entry, path: '' }, publicPath: files.publicPath },
+        exposes: [],
+        integrity: { [files.render]: digest },
+      }),
+    );
+    remote.files.set(`${folder}prerender/pages.css`, '');
+    remote.files.set(
+      `${folder}prerender/GamePage.json`,
+      JSON.stringify({ buildId: id, html: '<p>Game</p>', state: {} }),
+    );
+    remote.files.set(`${folder}prerender/render.js`, code);
+    remote.files.set(`${folder}prerender/render.css`, '.p-gift{}');
+  }
+
+  function giftsSources(remote: FakeRemote, log: string[]) {
+    return createRemoteSources({
+      remotes: {
+        ...everyRemote((name) => `http://127.0.0.1:9/${name}/mf-manifest.json`),
+        gifts: `${remote.base}/mf-manifest.json`,
+      },
+      allowedOrigins: [remote.base],
+      timeoutMs: 2_000,
+      log: (message) => log.push(message),
+      renderPools: pools,
+    });
+  }
+
+  it('is loaded into the render workers from an allowed origin, and refused from any other', async () => {
+    const remote = await startRemote();
+    const elsewhere = await startRemote();
+    elsewhere.files.set('/prerender/render.js', RENDER);
+    const log: string[] = [];
+
+    publishGifts(remote);
+    const allowed = giftsSources(remote, log);
+    await allowed.refresh();
+    const renderer = allowed.snapshot('gifts')?.renderer;
+    expect(renderer?.css).toBe('.p-gift{}');
+    await expect(renderer?.render({ module: 'GiftPage', pathname: '/gifts/a', queries: [] })).resolves.toEqual({
+      html: '<h1>Gift</h1>',
+      state: {},
+    });
+
+    // A public path without its last slash: the entry is at the remote, the bundle elsewhere.
+    const port = (base: string) => new URL(base).port;
+    publishGifts(remote, {
+      publicPath: 'http://127.0.0.1',
+      entry: `:${port(remote.base)}/remoteEntry.js`,
+      render: `:${port(elsewhere.base)}/prerender/render.js`,
+    });
+    const refused = giftsSources(remote, log);
+    await refused.refresh();
+    expect(refused.snapshot('gifts')?.buildId).toBe('g1');
+    expect(refused.snapshot('gifts')?.renderer).toBeUndefined();
+    expect(elsewhere.requests).toEqual([]);
+    expect(log.join('\n')).toContain(`it is at ${elsewhere.base}, which is not an allowed remote origin`);
+  });
+
+  it("runs a build pinned by a preview in the render workers, with nothing of the host's process", async () => {
+    const remote = await startRemote();
+    publishGifts(remote);
+    // In the host's process, URL.constructor would be the host's Function, and this its environment.
+    const probe = `module.exports.render = () => {
+      let reached;
+      try { reached = typeof URL.constructor('return process')().env; } catch { reached = 'refused'; }
+      return { html: reached, state: {} };
+    };`;
+    const files = { publicPath: 'auto', entry: 'remoteEntry.js', render: 'prerender/render.js' };
+    publishGifts(remote, files, { id: 'staged', folder: '/builds/staged/', code: probe });
+    const sources = giftsSources(remote, []);
+    await sources.refresh();
+    const staged = await sources.pinned('gifts', 'staged');
+    await expect(staged?.renderer?.render({ module: 'GiftPage', pathname: '/gifts/a', queries: [] })).resolves.toEqual({
+      html: 'refused',
+      state: {},
+    });
   });
 });

@@ -26,8 +26,8 @@ import {
 } from 'shared/deployment';
 import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
-import { RENDER_SCRIPT, RENDER_STYLES, type RenderDataPage } from 'shared/render-contract';
-import { loadRenderer } from './remote-renderers';
+import { RENDER_SCRIPT, RENDER_STYLES } from 'shared/render-contract';
+import { loadRenderer, type RemoteRender, type RenderPools } from './remote-renderers';
 
 export interface ExposeFiles {
   /** The module's own scripts, loaded when the page is. */
@@ -64,10 +64,11 @@ export interface RemoteSnapshot {
   prerenderCss?: string;
   /**
    * What renders the remote's data pages (the registry's `serverData` routes) per request, with
-   * their styles: its checked `prerender/render.js` (remote-renderers.ts). None: the remote has
-   * no such page, or its bundle was refused, and those pages are rendered in the browser.
+   * their styles: its checked `prerender/render.js`, run in the remote's render workers
+   * (remote-renderers.ts). None: the remote has no such page, its bundle was refused, or no
+   * workers were given, and those pages are rendered in the browser.
    */
-  renderer?: { render: RenderDataPage; css: string };
+  renderer?: { render: RemoteRender; css: string };
 }
 
 /** A remote's deployment as the host's server last read it, with the builds it serves from it. */
@@ -123,6 +124,11 @@ export interface RemoteSourcesOptions {
   onFailure?: (remote: RemoteName) => void;
   /** Builds pinned by previews kept at most, the least recently used dropped first (MAX_PINNED_BUILDS). */
   maxPinned?: number;
+  /**
+   * The processes that run the remotes' render bundles (remote-renderers.ts); none given: no
+   * bundle is run, and the data pages are rendered in the browser.
+   */
+  renderPools?: RenderPools;
 }
 
 /**
@@ -312,20 +318,30 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   }
 
   /**
-   * The remote's render bundle, checked against the digest its manifest gives and evaluated
-   * (remote-renderers.ts); a bundle that is missing or refused leaves the rest of the build in
-   * use, its data pages rendered in the browser.
+   * The remote's render bundle, at an allowed origin as its scripts must be, checked against the
+   * digest its manifest gives and loaded into the remote's render workers (remote-renderers.ts);
+   * a bundle that is missing or refused leaves the rest of the build in use, its data pages
+   * rendered in the browser.
    */
   async function readRenderer(
     remote: RemoteName,
+    manifestUrl: string,
     integrity: ReadonlyMap<string, string>,
   ): Promise<RemoteSnapshot['renderer']> {
+    const pools = options.renderPools;
+    if (!pools) return undefined;
     const scriptUrl = [...integrity.keys()].find((url) => url.endsWith(`/${RENDER_SCRIPT}`));
     try {
       if (!scriptUrl) throw new Error(`its manifest lists no ${RENDER_SCRIPT}`);
-      const render = loadRenderer(await getText(scriptUrl), integrity.get(scriptUrl));
-      const css = await getText(new URL(RENDER_STYLES, scriptUrl.slice(0, -RENDER_SCRIPT.length)).href);
-      return { render, css };
+      const cssUrl = new URL(RENDER_STYLES, scriptUrl.slice(0, -RENDER_SCRIPT.length)).href;
+      const allowed = options.allowedOrigins ?? [new URL(manifestUrl).origin];
+      for (const url of [scriptUrl, cssUrl]) {
+        if (!isAllowedRemoteUrl(url, allowed)) {
+          throw new Error(`it is at ${new URL(url).origin}, which is not an allowed remote origin`);
+        }
+      }
+      const render = await loadRenderer(pools.pool(remote), await getText(scriptUrl), integrity.get(scriptUrl));
+      return { render, css: await getText(cssUrl) };
     } catch (error) {
       log(
         `the ${remote} remote's ${RENDER_SCRIPT} is not used (${reasonOf(error)}); its pages with data are rendered in the browser`,
@@ -358,7 +374,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
         state: published.state,
       });
     }
-    const renderer = hasDataPages(remote) ? await readRenderer(remote, integrity) : undefined;
+    const renderer = hasDataPages(remote) ? await readRenderer(remote, manifestUrl, integrity) : undefined;
     return { buildId, manifestUrl, remoteEntry, exposes, integrity, prerendered, prerenderCss, renderer };
   }
 

@@ -7,6 +7,7 @@ import {
   EnvError,
   type Env,
   envSchema,
+  intBetween,
   parseEnv,
   positiveInt,
   readInt,
@@ -283,6 +284,16 @@ describe("a server's environment, read through one schema", () => {
     expect(parseEnv(envSchema({ PLAYS: positiveInt(5) }), { PLAYS: '7', PATH: '/usr/bin', OTHER: 'x' })).toEqual({
       PLAYS: 7,
     });
+  });
+
+  it('reads a whole number within its bounds, its default when unset, and names the variable otherwise', () => {
+    const schema = envSchema({ RENDER_WORKERS: intBetween(2, 1, 16) });
+    expect(parseEnv(schema, {})).toEqual({ RENDER_WORKERS: 2 });
+    expect(parseEnv(schema, { RENDER_WORKERS: '4' })).toEqual({ RENDER_WORKERS: 4 });
+    for (const bad of ['0', '17', '1.5', 'two'])
+      expect(() => parseEnv(schema, { RENDER_WORKERS: bad })).toThrow(
+        `RENDER_WORKERS must be a whole number from 1 to 16, got "${bad}"`,
+      );
   });
 });
 

@@ -103,6 +103,15 @@ export function positiveInt(fallback: number): Reader<number> {
   return wholeNumber(fallback, (value) => Number.isInteger(value) && value >= 1, 'a positive whole number');
 }
 
+/** A whole number from `min` to `max`. */
+export function intBetween(fallback: number, min: number, max: number): Reader<number> {
+  return wholeNumber(
+    fallback,
+    (value) => Number.isInteger(value) && value >= min && value <= max,
+    `a whole number from ${min} to ${max}`,
+  );
+}
+
 export function millis(fallback: number, max: number): Reader<number> {
   return wholeNumber(
     fallback,

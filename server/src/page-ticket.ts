@@ -1,7 +1,7 @@
 /**
  * A page's telemetry ticket: what the host's server says it gave one page, signed, so that the
  * API labels a page's telemetry with a build only when the host's server really served that build
- * to a page. Anyone can post telemetry; only the host's server can sign (docs/decisions/0031).
+ * to a page. Anyone can post telemetry; only the host's server can sign (docs/decisions/0035-signed-page-tickets.md).
  *
  *     t1.<payload: base64url of JSON>.<signature: base64url of HMAC-SHA256 of "t1." + payload>
  *

@@ -435,6 +435,25 @@ describe('serve on a signal', () => {
     expect(server.listening).toBe(false);
   });
 
+  it('stops what the server started (its workers) once drained, before it exits', async () => {
+    const order: string[] = [];
+    exit.mockImplementation(() => {
+      order.push('exit');
+      return undefined as never;
+    });
+    const started = { server: undefined as Server | undefined };
+    const { server, signal } = await startSignalled({
+      onStopped: async () => {
+        await Promise.resolve();
+        order.push(started.server?.listening ? 'stopped while serving' : 'stopped after the drain');
+      },
+    });
+    started.server = server;
+    signal('SIGTERM');
+    expect(await exitCode()).toStrictEqual([[0]]);
+    expect(order).toEqual(['stopped after the drain', 'exit']);
+  });
+
   it('does not wait SHUTDOWN_DELAY_MS on SIGINT', async () => {
     const { server, signal } = await startSignalled({ shutdownDelayMs: 60_000 });
     signal('SIGINT');

@@ -40,6 +40,8 @@ export interface ServeOptions {
   metrics?: MetricsEnv & { registry: Registry };
   /** True while `/healthz` must answer 503 "starting" (health.ts). */
   isStarting?: () => boolean;
+  /** Run once the server has drained, before the process exits: stops what the server started (its workers). */
+  onStopped?: () => Promise<void>;
 }
 
 export interface Serving {
@@ -170,8 +172,11 @@ export async function serve(
     delayMs: options.shutdownDelayMs ?? 0,
     stop: (signal, delayMs) => {
       console.log(`[${name}] ${signal}: shutting down${delayMs > 0 ? `, health 503 for ${delayMs} ms first` : ''}`);
-      void shutdown(delayMs).then((complete) => {
+      void shutdown(delayMs).then(async (complete) => {
         if (!complete) console.error(`[${name}] requests still open after the shutdown timeout were dropped`);
+        await options.onStopped?.().catch((error: unknown) => {
+          console.error(`[${name}] stopping failed`, error);
+        });
         process.exit(complete ? 0 : 1);
       });
     },
