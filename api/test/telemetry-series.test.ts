@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Registry } from 'prom-client';
+import { signTicket, type TicketBuild } from 'server/page-ticket';
 import { REMOTE_NAMES } from 'shared/remotes';
 import {
   CSP_BLOCKED_KEYWORDS,
@@ -34,7 +35,8 @@ import { type App } from '../src/app-context';
 import { harnessFor } from './support/harness';
 import { startPartsServer, type PartsServer } from './support/parts-server';
 import { DEFAULT_IP } from './support/test-app';
-import { HIGH_LIMITS } from './support/test-config';
+import { type TestClock } from './support/test-clock';
+import { HIGH_LIMITS, TEST_TICKET_SECRET } from './support/test-config';
 
 type Key = keyof typeof METRIC;
 const KEYS = Object.keys(METRIC) as Key[];
@@ -45,6 +47,7 @@ const API_ORIGIN = 'http://localhost:3004';
 let app: App;
 let metrics: Registry;
 let parts: PartsServer;
+let clock: TestClock;
 
 beforeEach(async () => {
   parts = await startPartsServer();
@@ -53,7 +56,7 @@ beforeEach(async () => {
       previous: `${part}-previous`,
       canary: { id: `${part}-canary`, percent: 10, since: 1 },
     });
-  ({ app, metrics } = await harness.start({
+  ({ app, metrics, clock } = await harness.start({
     apiOrigin: API_ORIGIN,
     builds: { sources: parts.sources, pollMs: 60_000 },
     limits: HIGH_LIMITS,
@@ -124,20 +127,53 @@ function madeUpErrorPages(): TelemetryEvent[] {
   }));
 }
 
+/** The part and builds a page's ticket must name for the API to label `event` with its build. */
+function ticketBuildsOf(event: TelemetryEvent): Record<string, TicketBuild> {
+  switch (event.kind) {
+    case 'load':
+    case 'reload':
+    case 'vital':
+    case 'error-page':
+      return event.remote === 'host' ? {} : { [event.remote]: { id: event.build ?? 'unknown', channel: 'stable' } };
+    case 'fallback':
+      return { [event.remote]: { id: event.from, channel: 'canary', fallback: event.to } };
+    default:
+      return {};
+  }
+}
+
 /**
- * The events in full batches, sent at once: batches naming builds the API does not know wait
- * for one read of the part's deployment, which batches arriving meanwhile share.
+ * The events in batches, each with a ticket naming the builds its events name (a page's load of
+ * a remote alone, as a page's ticket vouches for one), sent at once: batches naming builds the
+ * API does not know wait for one read of the part's deployment, which batches arriving meanwhile
+ * share.
  */
 async function sendBatches(events: TelemetryEvent[]): Promise<void> {
-  const batches = Array.from({ length: Math.ceil(events.length / TELEMETRY_MAX_EVENTS) }, (_, n) =>
-    events.slice(n * TELEMETRY_MAX_EVENTS, (n + 1) * TELEMETRY_MAX_EVENTS),
-  );
+  const groups = new Map<string, TelemetryEvent[]>();
+  for (const event of events) {
+    const key = JSON.stringify(ticketBuildsOf(event));
+    groups.set(key, [...(groups.get(key) ?? []), event]);
+  }
+  const chunks = (of: TelemetryEvent[], size: number) =>
+    Array.from({ length: Math.ceil(of.length / size) }, (_, n) => of.slice(n * size, (n + 1) * size));
+  const batches = [...groups].flatMap(([key, grouped]) => {
+    const loads = grouped.filter((event) => event.kind === 'load');
+    const rest = grouped.filter((event) => event.kind !== 'load');
+    return [...chunks(loads, 1), ...chunks(rest, TELEMETRY_MAX_EVENTS)].map((batch) => ({
+      events: batch,
+      ticket: signTicket(
+        TEST_TICKET_SECRET,
+        JSON.parse(key) as Record<string, TicketBuild>,
+        clock.now().getTime() / 1000,
+      ),
+    }));
+  });
   const statuses = await Promise.all(
-    batches.map(async (batch) => {
+    batches.map(async ({ events: batch, ticket }) => {
       const response = await app.inject({
         method: 'POST',
         url: '/api/telemetry',
-        payload: JSON.stringify({ host: 'host-current', events: batch }),
+        payload: JSON.stringify({ host: 'host-current', ticket, events: batch }),
         headers: { 'content-type': 'text/plain;charset=UTF-8', 'sec-fetch-site': 'same-site' },
         remoteAddress: DEFAULT_IP,
       });

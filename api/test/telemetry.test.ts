@@ -5,12 +5,14 @@
  */
 import { type LightMyRequestResponse } from 'fastify';
 import { type Registry } from 'prom-client';
+import { signTicket, type TicketBuild } from 'server/page-ticket';
 import { type TelemetryEvent, TELEMETRY_MAX_EVENTS } from 'shared/telemetry';
 import { type App } from '../src/app-context';
 import { harnessFor } from './support/harness';
 import { seriesOf, valueOf } from './support/metrics';
 import { startPartsServer, type PartsServer } from './support/parts-server';
 import { DEFAULT_IP } from './support/test-app';
+import { TEST_TICKET_SECRET } from './support/test-config';
 import { type TestClock, MINUTE } from './support/test-clock';
 
 const harness = harnessFor('pglite');
@@ -64,6 +66,10 @@ function beacon(body: unknown, { contentType = 'text/plain;charset=UTF-8', heade
 
 const batch = (events: unknown[] = EVENTS, host = 'h1') => ({ host, events });
 
+/** A page's ticket as the host's server signs it (server/page-ticket.ts), naming `builds`, now. */
+const ticketFor = (builds: Record<string, TicketBuild>) =>
+  signTicket(TEST_TICKET_SECRET, builds, Math.floor(clock.now().getTime() / 1000));
+
 /** Every series but the batches' results: what a refused batch must leave as it was. */
 async function telemetrySeries(): Promise<string> {
   const text = await metrics.metrics();
@@ -88,9 +94,8 @@ describe('a batch from the host’s page', () => {
     expect(await valueOf(metrics, loads, { remote: 'gifts', build: 'other', phase: 'entry', outcome: 'failed' })).toBe(
       1,
     );
-    expect(await valueOf(metrics, loads, { remote: 'redeem', build: 'unknown', phase: 'render', outcome: 'ok' })).toBe(
-      1,
-    );
+    // Without the page's ticket, no load is labelled with a build.
+    expect(await valueOf(metrics, loads, { remote: 'redeem', build: 'other', phase: 'render', outcome: 'ok' })).toBe(1);
     const duration = 'giftbox_remote_load_duration_seconds';
     expect(await valueOf(metrics, duration, { remote: 'gifts', outcome: 'failed' }, '_sum')).toBeCloseTo(1.234);
     expect(await valueOf(metrics, 'giftbox_reloads_total', { route: '/gifts/:giftId', remote: 'gifts' })).toBe(1);
@@ -169,32 +174,43 @@ describe('build labels', () => {
     await parts.close();
   });
 
-  it('name the builds the parts’ deployments name, once the API has read them; any other is "other"', async () => {
+  /** Publishes host h7, gifts g2 (g1 before it, canary g3), content c1 and redeem r1; starts the API reading them. */
+  async function deployed(): Promise<void> {
     parts.publish('host', 'h7', ['h7', 'h6']);
-    parts.publish('gifts', 'g2', ['g2', 'g1', 'g0'], { previous: 'g1' });
+    parts.publish('gifts', 'g2', ['g2', 'g1', 'g0'], { previous: 'g1', canary: { id: 'g3', percent: 10, since: 1 } });
     parts.publish('content', 'c1');
     parts.publish('redeem', 'r1');
-    ({ app, metrics } = await harness.start({ builds: { sources: parts.sources, pollMs: 60_000 } }));
+    ({ app, metrics, clock } = await harness.start({ builds: { sources: parts.sources, pollMs: 60_000 } }));
+  }
+  const loads = async (build: string, outcome = 'failed') =>
+    valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts', build, outcome });
 
-    const response = await beacon(
-      batch([
-        LOAD,
-        { ...LOAD, build: 'g2' },
-        { ...LOAD, build: 'g9-made-up' },
-        { ...LOAD, build: 'h7' },
-        { ...LOAD, build: 'g0' },
-        { kind: 'vital', name: 'TTFB', value: 300, route: '/about', remote: 'host', build: 'h7' },
-        { kind: 'vital', name: 'TTFB', value: 300, route: '/about', remote: 'host', build: 'h6' },
-        { kind: 'reload', route: '/game', remote: 'host', build: 'h7' },
-      ]),
-    );
-    expect(response.statusCode).toBe(204);
+  it('name the builds the parts’ deployments name and the page’s ticket names; any other is "other"', async () => {
+    await deployed();
+    const cases: Array<[TicketBuild, TelemetryEvent[]]> = [
+      [{ id: 'g2', channel: 'stable', fallback: 'g1' }, [{ ...LOAD, build: 'g2' }]],
+      // The page fell back: its ticket names the build it falls back to.
+      [{ id: 'g2', channel: 'stable', fallback: 'g1' }, [{ ...LOAD, build: 'g1' }]],
+      // A made-up id, another part's build, a build the ticket does not name, or one the deployment no longer names.
+      [{ id: 'g2', channel: 'stable' }, [{ ...LOAD, build: 'g9-made-up' }]],
+      [{ id: 'g2', channel: 'stable' }, [{ ...LOAD, build: 'h7' }]],
+      [{ id: 'g2', channel: 'stable' }, [{ ...LOAD, build: 'g3' }]],
+      [{ id: 'g0', channel: 'stable' }, [{ ...LOAD, build: 'g0' }]],
+      [
+        { id: 'g2', channel: 'stable' },
+        [
+          { kind: 'vital', name: 'TTFB', value: 300, route: '/about', remote: 'host', build: 'h7' },
+          { kind: 'vital', name: 'TTFB', value: 300, route: '/about', remote: 'host', build: 'h6' },
+          { kind: 'reload', route: '/game', remote: 'host', build: 'h7' },
+        ],
+      ],
+    ];
+    for (const [given, events] of cases)
+      expect((await beacon({ ...batch(events), ticket: ticketFor({ gifts: given }) })).statusCode).toBe(204);
 
-    const loads = async (build: string) => valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts', build });
     expect(await loads('g1')).toBe(1);
     expect(await loads('g2')).toBe(1);
-    // A made-up id, another part's build and a build the deployment no longer names are not labels.
-    expect(await loads('other')).toBe(3);
+    expect(await loads('other')).toBe(4);
     const ttfb = async (build: string) =>
       valueOf(metrics, 'giftbox_web_vital_seconds', { metric: 'TTFB', remote: 'host', build }, '_count');
     expect(await ttfb('h7')).toBe(1);
@@ -206,14 +222,9 @@ describe('build labels', () => {
   });
 
   it('name a canary’s build, so its error pages and its switches to the last known good build can be counted per build', async () => {
-    parts.publish('host', 'h7');
-    parts.publish('gifts', 'g2', ['g2', 'g1'], { previous: 'g1', canary: { id: 'g3', percent: 10, since: 1 } });
-    parts.publish('content', 'c1');
-    parts.publish('redeem', 'r1');
-    ({ app, metrics } = await harness.start({ builds: { sources: parts.sources, pollMs: 60_000 } }));
-
-    const response = await beacon(
-      batch([
+    await deployed();
+    const response = await beacon({
+      ...batch([
         { ...LOAD, build: 'g3' },
         { kind: 'fallback', remote: 'gifts', from: 'g3', to: 'g2' },
         { kind: 'error-page', route: '/game', status: 500, remote: 'gifts', build: 'g3' },
@@ -222,10 +233,11 @@ describe('build labels', () => {
         // A page older than the build label sends none.
         { kind: 'error-page', route: '/game', status: 500, remote: 'gifts' },
       ]),
-    );
+      ticket: ticketFor({ gifts: { id: 'g3', channel: 'canary', fallback: 'g2' } }),
+    });
     expect(response.statusCode).toBe(204);
 
-    expect(await valueOf(metrics, 'giftbox_remote_loads_total', { remote: 'gifts', build: 'g3' })).toBe(1);
+    expect(await loads('g3')).toBe(1);
     const fallbacks = 'giftbox_remote_fallbacks_total';
     expect(await valueOf(metrics, fallbacks, { remote: 'gifts', from: 'g3', to: 'g2' })).toBe(1);
     const errorPages = async (remote: string, build: string) =>
@@ -234,6 +246,55 @@ describe('build labels', () => {
     expect(await errorPages('gifts', 'g2')).toBe(1);
     expect(await errorPages('gifts', 'unknown')).toBe(1);
     expect(await errorPages('host', 'h7')).toBe(1);
+  });
+
+  it('name no build on a stranger’s word: 50 failed loads of the live build without a page move its count by none', async () => {
+    await deployed();
+    const forged = [
+      undefined,
+      'not-a-ticket',
+      signTicket('a-secret-the-host-does-not-have-0123456789', { gifts: { id: 'g2', channel: 'stable' } }, 1),
+      // Signed by the host, but long expired.
+      signTicket(TEST_TICKET_SECRET, { gifts: { id: 'g2', channel: 'stable' } }, clock.now().getTime() / 1000 - 86_400),
+    ];
+    for (const ticket of forged) {
+      const events = Array.from({ length: TELEMETRY_MAX_EVENTS }, () => ({ ...LOAD, build: 'g2' }));
+      expect((await beacon({ ...batch(events), ...(ticket ? { ticket } : {}) })).statusCode).toBe(204);
+    }
+    expect(await loads('g2')).toBe(0);
+    expect(await loads('other')).toBe(4 * TELEMETRY_MAX_EVENTS);
+    expect(await valueOf(metrics, 'giftbox_build_clients_total', { build: 'g2' })).toBe(0);
+  });
+
+  it('count one load outcome per remote per page: 50 failed loads on one ticket count once for the build', async () => {
+    await deployed();
+    const ticket = ticketFor({ gifts: { id: 'g3', channel: 'canary', fallback: 'g2' } });
+    const events = Array.from({ length: TELEMETRY_MAX_EVENTS }, () => ({ ...LOAD, build: 'g3' }));
+    expect((await beacon({ ...batch(events), ticket })).statusCode).toBe(204);
+    expect((await beacon({ ...batch(events), ticket })).statusCode).toBe(204);
+    expect(await loads('g3')).toBe(1);
+    expect(await loads('other')).toBe(2 * TELEMETRY_MAX_EVENTS - 1);
+  });
+
+  it('count the clients that reported a build apart from the events: one address is one client, whatever it sends', async () => {
+    await deployed();
+    const clients = async (signal: string) =>
+      valueOf(metrics, 'giftbox_build_clients_total', { remote: 'gifts', build: 'g3', signal });
+    const canary = { gifts: { id: 'g3', channel: 'canary' as const, fallback: 'g2' } };
+    // One address with a page of its own for each of 20 failed loads (it can load pages too).
+    for (let page = 0; page < 20; page += 1)
+      await beacon({ ...batch([{ ...LOAD, build: 'g3' }]), ticket: ticketFor(canary) }, { ip: '198.51.100.7' });
+    expect(await loads('g3')).toBe(20);
+    expect(await clients('failed')).toBe(1);
+    expect(await clients('load')).toBe(1);
+    for (const ip of ['203.0.113.1', '203.0.113.2'])
+      await beacon({ ...batch([{ ...LOAD, build: 'g3', outcome: 'ok' }]), ticket: ticketFor(canary) }, { ip });
+    expect(await clients('load')).toBe(3);
+    expect(await clients('failed')).toBe(1);
+    // Counted again in the next window.
+    clock.advance(10 * MINUTE);
+    await beacon({ ...batch([{ ...LOAD, build: 'g3' }]), ticket: ticketFor(canary) }, { ip: '198.51.100.7' });
+    expect(await clients('failed')).toBe(2);
   });
 });
 

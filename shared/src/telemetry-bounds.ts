@@ -4,7 +4,7 @@
  * `sample_limit` for the API is sized on it, and a test of the API holds it to it.
  */
 import { REMOTE_NAMES } from './remotes';
-import { CSP_DIRECTIVES, LOAD_OUTCOMES, METRIC, ROUTE_PATTERNS, VITAL_NAMES } from './telemetry';
+import { CLIENT_SIGNALS, CSP_DIRECTIVES, LOAD_OUTCOMES, METRIC, ROUTE_PATTERNS, VITAL_NAMES } from './telemetry';
 import { BUILD_LABELS_PER_PART, ERROR_PAGE_STATUS_LABELS, ROUTE_PART_LABELS } from './telemetry-labels';
 import { CSP_BLOCKED_KEYWORDS, LOAD_PHASES, PARTS } from './telemetry-values';
 
@@ -104,6 +104,14 @@ export const TELEMETRY_BOUNDS: Readonly<Record<keyof typeof METRIC, MetricBound>
     seriesPerSet: 1,
   },
   telemetryBatches: { factors: [{ label: 'result', values: BATCH_RESULTS.length }], seriesPerSet: 1 },
+  buildClients: {
+    factors: [
+      { label: 'remote', values: PARTS.length },
+      { label: 'build', values: B },
+      { label: 'signal', values: CLIENT_SIGNALS.length },
+    ],
+    seriesPerSet: 1,
+  },
 };
 
 /**

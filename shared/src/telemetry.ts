@@ -167,4 +167,16 @@ export const METRIC = {
   webVitalCls: 'giftbox_web_vital_cls',
   cspViolations: 'giftbox_csp_violations_total',
   telemetryBatches: 'giftbox_telemetry_batches_total',
+  /**
+   * Distinct clients (hashed addresses) that reported a build, by part, build and signal (a load,
+   * a failed load, an error page), each counted once per CLIENT_WINDOW_MS per API process: what a
+   * judgement needs besides the events, since one client can send many.
+   */
+  buildClients: 'giftbox_build_clients_total',
 } as const;
+
+/** What a client is counted for in METRIC.buildClients. */
+export const CLIENT_SIGNALS = ['load', 'failed', 'error_page'] as const;
+export type ClientSignal = (typeof CLIENT_SIGNALS)[number];
+/** A client is counted once per part, build and signal in each window this long. */
+export const CLIENT_WINDOW_MS = 10 * 60_000;

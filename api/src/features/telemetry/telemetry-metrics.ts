@@ -28,6 +28,7 @@ export interface TelemetryMetrics {
   webVitalSeconds: CappedHistogram<'metric' | 'route' | 'remote' | 'build'>;
   webVitalCls: CappedHistogram<'route' | 'remote' | 'build'>;
   cspViolations: CappedCounter<'route' | 'directive' | 'blocked' | 'source'>;
+  buildClients: CappedCounter<'remote' | 'build' | 'signal'>;
   batches: Counter<'result'>;
 }
 
@@ -100,6 +101,10 @@ export function createTelemetryMetrics(registry: Registry, log: CapLog): Telemet
     cspViolations: counter('cspViolations', {
       help: 'Content security policy violations by route pattern, directive, what was blocked (an origin of this site, a keyword, or other) and who told (source: the page while the app runs, or the browser’s own report, which also sees what happens before the app starts: one violation may be told by both).',
       labelNames: ['route', 'directive', 'blocked', 'source'],
+    }),
+    buildClients: counter('buildClients', {
+      help: 'Distinct clients (hashed addresses) that reported a build of a part, by part (remote), build and signal (load, failed, error_page), each counted once per part, build and signal every 10 minutes by each API process; only reports a page ticket vouches for.',
+      labelNames: ['remote', 'build', 'signal'],
     }),
   };
 }

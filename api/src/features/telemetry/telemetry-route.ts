@@ -13,7 +13,10 @@ import { telemetryBatchSchema } from 'shared/api/contract';
 import { TELEMETRY_MAX_BYTES, TELEMETRY_PATH } from 'shared/telemetry';
 import { type App, type AppContext } from '../../app-context';
 import { registerCspReports } from './csp-reports-route';
-import { buildsNamed, recordBatch } from './record-batch';
+import { addressHash } from '../../http/request-log';
+import { BuildClients } from './build-clients';
+import { FirstLoads, ticketOf } from './page-tickets';
+import { type BatchRecorder, buildsNamed, recordBatch } from './record-batch';
 import { installIntake, knownOriginsOf } from './telemetry-intake';
 import { createTelemetryMetrics } from './telemetry-metrics';
 
@@ -21,7 +24,13 @@ import { createTelemetryMetrics } from './telemetry-metrics';
 export function registerTelemetry(app: App, context: AppContext): void {
   const metrics = createTelemetryMetrics(context.metrics.registry, app.log);
   registerCspReports(app, context, metrics);
-  const knownOrigin = knownOriginsOf(context);
+  const recorder: BatchRecorder = {
+    metrics,
+    builds: context.builds,
+    knownOrigin: knownOriginsOf(context),
+    firstLoads: new FirstLoads(),
+    clients: new BuildClients(metrics, app.log),
+  };
   void app.register(async (scope: App) => {
     scope.addContentTypeParser('text/plain', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
     installIntake(scope, metrics, context);
@@ -33,10 +42,12 @@ export function registerTelemetry(app: App, context: AppContext): void {
         config: { bodyTypes: ['text/plain'] },
       },
       async (request, reply) => {
+        const nowMs = context.now().getTime();
+        const ticket = ticketOf(request.body.ticket, context.config.pageTicketSecrets, nowMs);
         // A build the registry does not know yet (just made current, or a canary just started) is
         // looked up before the batch is labelled, so its first events are not `other`.
-        await context.builds.learn(buildsNamed(request.body));
-        recordBatch(request.body, metrics, context.builds, knownOrigin);
+        await context.builds.learn(buildsNamed(request.body, ticket));
+        recordBatch(request.body, { ticket, client: addressHash(request.ip), nowMs }, recorder);
         metrics.batches.inc({ result: 'accepted' });
         return reply.code(204).send();
       },
