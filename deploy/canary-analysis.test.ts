@@ -4,16 +4,21 @@
  * batches as the host's pages send them (`POST /api/telemetry`): a stable build, a healthy
  * canary, one whose loads fail, one whose LCP is slow and a young one with few loads. The API
  * labels only the builds the remote's deployment names, so a small server publishes the remote's
- * `builds/latest.json` with each canary in turn, as a release tries them one after another.
+ * `builds/latest.json` with each canary in turn, as a release tries them one after another. Each
+ * visit is a page of its own, with the ticket the host's server would have given it, from an
+ * address of its own (the API trusts loopback's X-Forwarded-For, as behind nginx); a stranger's
+ * forged failures come without a page, or with many pages from one address.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { signTicket } from 'server/page-ticket';
 import type { TelemetryEvent } from 'shared/telemetry';
 import { freePort } from 'testbed/free-port';
 import { startServer, stopProcess, type RunningProcess } from 'testbed/process';
 import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
 import { analyseCanary, DEFAULT_THRESHOLDS, describeFigures, judge, type BuildFigures } from './canary-analysis';
+import { runRelease, type DeploymentCommands } from './release';
 
 const REMOTE = 'gifts';
 const STABLE = 'stable-1';
@@ -21,7 +26,9 @@ const GOOD = 'good-2';
 const BAD = 'bad-3';
 const SLOW = 'slow-4';
 const YOUNG = 'young-5';
+const FORGED = 'forged-6';
 const HOST_ORIGIN = 'http://127.0.0.1:9';
+const TICKET_SECRET = 'canary-analysis-test-ticket-secret-0123456789';
 
 let parts: Server;
 let api: RunningProcess;
@@ -45,11 +52,29 @@ async function startParts(): Promise<string> {
   return `http://127.0.0.1:${(parts.address() as AddressInfo).port}/gifts/mf-manifest.json`;
 }
 
-/** What `count` visitors of `build` report: their loads (some failed), LCPs and INPs. */
-function visits(build: string, count: number, options: { failed?: number; lcpMs?: number } = {}): TelemetryEvent[] {
-  const events: TelemetryEvent[] = [];
+/** What one page reports: its events, the ticket the host's server gave it (none: a stranger's), its address. */
+interface Page {
+  events: TelemetryEvent[];
+  ticket?: string;
+  ip: string;
+}
+
+let nextAddress = 0;
+/** An address of a visitor's own. */
+const visitorAddress = () => {
+  nextAddress += 1;
+  return `198.51.${Math.floor(nextAddress / 250)}.${(nextAddress % 250) + 1}`;
+};
+const ticketFor = (build: string) =>
+  signTicket(TICKET_SECRET, { [REMOTE]: { id: build, channel: 'stable' } }, Math.floor(Date.now() / 1000));
+
+/** What `count` visitors of `build` report, each on a page and an address of their own: a load (some failed), LCPs and INPs. */
+function visits(build: string, count: number, options: { failed?: number; lcpMs?: number } = {}): Page[] {
+  const pages: Page[] = [];
   for (let index = 0; index < count; index += 1) {
     const failed = index < (options.failed ?? 0);
+    const events: TelemetryEvent[] = [];
+    pages.push({ events, ticket: ticketFor(build), ip: visitorAddress() });
     events.push({
       kind: 'load',
       remote: REMOTE,
@@ -64,16 +89,40 @@ function visits(build: string, count: number, options: { failed?: number; lcpMs?
       { kind: 'vital', name: 'INP', value: 80, route: '/game', remote: REMOTE, build },
     );
   }
-  return events;
+  return pages;
 }
 
-/** Sends `events` as the pages' beacons do, a batch of at most 50 at a time. */
-async function send(events: TelemetryEvent[]): Promise<void> {
-  for (let start = 0; start < events.length; start += 50) {
+/** A stranger's failed load of `build`. */
+const failedLoad = (build: string): TelemetryEvent => ({
+  kind: 'load',
+  remote: REMOTE,
+  build,
+  phase: 'render',
+  outcome: 'failed',
+  ms: 1,
+});
+const STRANGER = '203.0.113.66';
+/** 50 failed loads of `build` from a client with no page: no ticket. */
+const withoutPage = (build: string): Page => ({
+  events: Array.from({ length: 50 }, () => failedLoad(build)),
+  ip: STRANGER,
+});
+/** 50 failed loads of `build` from one address that loaded a page (and so got a ticket) for each. */
+const onePagePerFailure = (build: string): Page[] =>
+  Array.from({ length: 50 }, () => ({ events: [failedLoad(build)], ticket: ticketFor(build), ip: STRANGER }));
+
+/** Sends each page's events as its beacons do, from its address. */
+async function send(pages: readonly Page[]): Promise<void> {
+  for (const { events, ticket, ip } of pages) {
     const response = await fetch(`${apiUrl}/api/telemetry`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: HOST_ORIGIN, 'sec-fetch-site': 'same-site' },
-      body: JSON.stringify({ host: 'h1', events: events.slice(start, start + 50) }),
+      headers: {
+        'content-type': 'text/plain;charset=UTF-8',
+        origin: HOST_ORIGIN,
+        'sec-fetch-site': 'same-site',
+        'x-forwarded-for': ip,
+      },
+      body: JSON.stringify({ host: 'h1', ...(ticket ? { ticket } : {}), events }),
     });
     if (response.status !== 204)
       throw new Error(`the API refused a batch: ${response.status} ${await response.text()}`);
@@ -100,6 +149,8 @@ beforeAll(async () => {
       PGLITE_DATA_DIR: 'memory://',
       HOST_ORIGIN,
       VISITOR_COOKIE_SECRETS: 'canary-analysis-test-secret-of-thirty-two-characters',
+      PAGE_TICKET_SECRETS: TICKET_SECRET,
+      TRUST_PROXY: 'loopback',
       REMOTE_GIFTS_URL: manifest,
       BUILDS_POLL_MS: '1000',
     },
@@ -110,13 +161,14 @@ beforeAll(async () => {
   prometheus = await starting;
   await prometheus.waitForTargetsUp(30_000);
   sentFrom = Date.now();
-  await send(visits(STABLE, 60, { failed: 1 }));
+  await send([...visits(STABLE, 60, { failed: 1 }), withoutPage(STABLE)]);
   // Each canary's batches once the deployment names it: the API reads it again on the first.
   for (const [canary, events] of [
     [GOOD, visits(GOOD, 60, { failed: 2, lcpMs: 1200 })],
     [BAD, visits(BAD, 60, { failed: 15 })],
     [SLOW, visits(SLOW, 60, { lcpMs: 3500 })],
     [YOUNG, visits(YOUNG, 5)],
+    [FORGED, [...visits(FORGED, 60, { failed: 1 }), withoutPage(FORGED), ...onePagePerFailure(FORGED)]],
   ] as const) {
     deployment = { id: STABLE, timestamp: 1, canary: { id: canary, percent: 10, since: 1 } };
     await send(events);
@@ -125,7 +177,7 @@ beforeAll(async () => {
   await prometheus.waitFor(
     'the loads of every build',
     async () =>
-      (await prometheus.vector(`count by (build) (giftbox_remote_loads_total{remote="${REMOTE}"})`)).length === 5,
+      (await prometheus.vector(`count by (build) (giftbox_remote_loads_total{remote="${REMOTE}"})`)).length === 7,
   );
 }, 150_000);
 
@@ -153,7 +205,9 @@ test('a canary as good as stable is healthy, with the figures of both builds', a
   expect(verdict.stable).toMatchObject({ build: STABLE, loads: 60, failedLoads: 1, pageViews: 59 });
   expect(verdict.canary.lcpP75Ms).toBeGreaterThan(1000);
   expect(verdict.canary.lcpP75Ms).toBeLessThanOrEqual(1500);
-  expect(describeFigures('canary', verdict.canary)).toContain('canary good-2: 60 loads, 2 failed (3.3 %)');
+  expect(describeFigures('canary', verdict.canary)).toContain(
+    'canary good-2: 60 loads from 60 clients, 2 failed (3.3 %, 2 clients)',
+  );
 });
 
 test('a canary whose loads fail is failing, saying which ratio and by how much', async () => {
@@ -162,7 +216,7 @@ test('a canary whose loads fail is failing, saying which ratio and by how much',
   if (verdict.kind !== 'failing') return;
   expect(verdict.canary).toMatchObject({ loads: 60, failedLoads: 15, loadFailureRatio: 0.25 });
   expect(verdict.reasons).toEqual([
-    "load-failure ratio 25.0 % (15 of 60 loads) against stable's 1.7 %: more than 5 points above",
+    "load-failure ratio 25.0 % (15 of 60 loads, from 15 clients) against stable's 1.7 %: more than 5 points above",
   ]);
 });
 
@@ -205,6 +259,9 @@ describe('judge', () => {
     failedLoads: 0,
     errorPages: 0,
     pageViews: 100,
+    clients: 20,
+    failedClients: 0,
+    errorPageClients: 0,
     loadFailureRatio: 0,
     errorPageRatio: 0,
     lcpP75Ms: 1000,
@@ -214,8 +271,10 @@ describe('judge', () => {
   const thresholds = { ...DEFAULT_THRESHOLDS, minSample: 50 };
 
   it('fails a canary on its error pages, and on INP only past both the percent and the milliseconds', () => {
-    expect(judge(figures('c', { errorPages: 10, errorPageRatio: 0.1 }), figures('s'), thresholds)).toEqual([
-      "error-page ratio 10.0 % (10 of 100 loads) against stable's 0.0 %: more than 5 points above",
+    expect(
+      judge(figures('c', { errorPages: 10, errorPageRatio: 0.1, errorPageClients: 6 }), figures('s'), thresholds),
+    ).toEqual([
+      "error-page ratio 10.0 % (10 of 100 loads, from 6 clients) against stable's 0.0 %: more than 5 points above",
     ]);
     // 90 ms above: 90 %, but under 100 ms.
     expect(judge(figures('c', { inpP75Ms: 190 }), figures('s'), thresholds)).toEqual([]);
@@ -224,7 +283,85 @@ describe('judge', () => {
     expect(judge(figures('c', { lcpP75Ms: 2300 }), figures('s', { lcpP75Ms: 2000 }), thresholds)).toEqual([]);
   });
 
+  it('fails nothing on fewer clients than the minimum, however many events they sent', () => {
+    const oneClient = figures('c', {
+      failedLoads: 100,
+      loadFailureRatio: 1,
+      failedClients: 1,
+      errorPages: 100,
+      errorPageRatio: 1,
+      errorPageClients: 1,
+    });
+    expect(judge(oneClient, figures('s'), thresholds)).toEqual([]);
+    expect(judge({ ...oneClient, failedClients: 5 }, figures('s'), thresholds)).toHaveLength(1);
+    // Vitals need the whole sample from enough clients too.
+    expect(judge(figures('c', { lcpP75Ms: 9000, clients: 4 }), figures('s'), thresholds)).toEqual([]);
+    expect(judge(figures('c', { lcpP75Ms: 9000, clients: 5 }), figures('s'), thresholds)).toHaveLength(1);
+  });
+
   it('judges no vital without a sample of both builds', () => {
     expect(judge(figures('c', { lcpP75Ms: 9000 }), figures('s', { lcpP75Ms: undefined }), thresholds)).toEqual([]);
+  });
+});
+
+describe('a stranger’s forged failures', () => {
+  it('without a page move the live build’s failure count by none, and with a page each from one address fail no canary', async () => {
+    // The stable build's figures are its visitors' alone: the 50 forged failures went to `other`.
+    const verdict = await analyse(FORGED);
+    expect(verdict.kind).toBe('healthy');
+    if (verdict.kind !== 'healthy') return;
+    expect(verdict.stable).toMatchObject({ build: STABLE, loads: 60, failedLoads: 1, failedClients: 1 });
+    // 50 pages' failures of one address: 51 failed loads, from 2 clients, short of the 5 a judgement needs.
+    expect(verdict.canary).toMatchObject({ build: FORGED, loads: 110, failedLoads: 51, clients: 61, failedClients: 2 });
+  });
+
+  it('do not abort a release run against real Prometheus: it promotes the canary its visitors found good', async () => {
+    let canaryState: { id: string; percent: number } | undefined;
+    const commands: DeploymentCommands = {
+      withLock: (_target, _purpose, fn) => fn(),
+      read: async () => ({
+        id: STABLE,
+        timestamp: 1,
+        ...(canaryState ? { canary: { ...canaryState, since: 1 } } : {}),
+      }),
+      stage: async () => FORGED,
+      stagedProblem: async () => undefined,
+      startCanary: async (_target, id, percent) => {
+        canaryState = { id, percent };
+      },
+      setCanaryPercent: async () => undefined,
+      promoteCanary: async () => {
+        canaryState = undefined;
+      },
+      abortCanary: async () => {
+        throw new Error('the release run aborted a canary on forged telemetry');
+      },
+    };
+    const lines: string[] = [];
+    const result = await runRelease(
+      {
+        target: '/srv/remotes/gifts',
+        remote: REMOTE,
+        buildId: FORGED,
+        host: 'https://giftbox.example',
+        prometheus: prometheus.url,
+        key: 'k'.repeat(32),
+        steps: [100],
+        intervalMs: 1_000,
+        maxWaits: 0,
+        thresholds: { ...DEFAULT_THRESHOLDS, minSample: 20 },
+        outDir: '/tmp/gate',
+        out: (line) => lines.push(line),
+        err: (line) => lines.push(line),
+      },
+      {
+        commands,
+        gate: async () => ({ ok: true, checks: [] }),
+        analyse: (options) => analyseCanary({ ...options, since: sentFrom - 2_000 }),
+        now: Date.now,
+        sleep: async () => undefined,
+      },
+    );
+    expect([result.outcome, lines.join('\n')]).toEqual(['promoted', expect.stringContaining('healthy')]);
   });
 });

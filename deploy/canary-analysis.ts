@@ -12,9 +12,15 @@
  * queries count a series absent at the window's start, from a target scraped before its first
  * sample, at its whole value, as deploy/prometheus's recording rules do.
  *
- * Verdicts: `failing` when the canary is worse than stable beyond a threshold (the figures and
- * which threshold say why), `inconclusive` while the canary has too few loads to judge (unless
- * its failures alone already decide), `unreachable` when Prometheus did not answer (the run then
+ * The figures are what pages with a ticket of the host's server reported (the API labels nothing
+ * else with a build), and each count comes with the distinct clients (hashed addresses) behind it
+ * (`giftbox_build_clients_total`): one client can load many pages, so a ratio decides only when
+ * at least `minClients` clients stand behind it.
+ *
+ * Verdicts: `failing` when the canary is worse than stable beyond a threshold, as told by enough
+ * clients (the figures and which threshold say why, and whether a second signal corroborates the
+ * first), `inconclusive` while the canary has too few loads or clients to judge (unless its
+ * failures alone already decide), `unreachable` when Prometheus did not answer (the run then
  * never promotes blind), `healthy` otherwise.
  */
 import { FAILED_LOAD_OUTCOMES, METRIC } from 'shared/telemetry';
@@ -34,6 +40,12 @@ export interface Thresholds {
   inpMs: number;
   /** The canary's loads in the window below which no verdict but `inconclusive` (or a certain `failing`) is given. */
   minSample: number;
+  /**
+   * The distinct clients a figure needs behind it: fewer clients reporting the canary's loads
+   * give no verdict but `inconclusive`, and fewer reporting its failures (or error pages) fail
+   * nothing, however many events they sent.
+   */
+  minClients: number;
 }
 
 export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = {
@@ -44,6 +56,7 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = {
   inpPercent: 25,
   inpMs: 100,
   minSample: 50,
+  minClients: 5,
 };
 
 /** How long before the canary's start the stable build's figures are taken from (seconds). */
@@ -63,6 +76,10 @@ export interface BuildFigures {
   errorPages: number;
   /** Page views with an LCP of the build's part. */
   pageViews: number;
+  /** Distinct clients that reported loads of the build, failed loads, error pages (each counted once per process and 10 minutes). */
+  clients: number;
+  failedClients: number;
+  errorPageClients: number;
   /** failedLoads / loads; 0 without loads. */
   loadFailureRatio: number;
   /** errorPages / loads (capped at 1); 0 without loads. */
@@ -74,7 +91,14 @@ export interface BuildFigures {
 
 export type Verdict =
   | { kind: 'healthy'; canary: BuildFigures; stable: BuildFigures }
-  | { kind: 'failing'; canary: BuildFigures; stable: BuildFigures; reasons: string[] }
+  | {
+      kind: 'failing';
+      canary: BuildFigures;
+      stable: BuildFigures;
+      reasons: string[];
+      /** The second signal that agrees with the first, or undefined when one signal alone decided. */
+      corroboration?: string;
+    }
   | { kind: 'inconclusive'; canary: BuildFigures; stable: BuildFigures; reason: string }
   | { kind: 'unreachable'; reason: string };
 
@@ -137,6 +161,9 @@ export function figureQueries(remote: string, build: string, window: string): Re
     failedLoads: bornAwareIncrease(`${METRIC.remoteLoads}{${labels}, outcome=~${quote(failed)}}`, window),
     errorPages: bornAwareIncrease(`${METRIC.errorPages}{${labels}}`, window),
     pageViews: bornAwareIncrease(`${METRIC.webVitalSeconds}_count{${labels}, metric="LCP"}`, window),
+    clients: bornAwareIncrease(`${METRIC.buildClients}{${labels}, signal="load"}`, window),
+    failedClients: bornAwareIncrease(`${METRIC.buildClients}{${labels}, signal="failed"}`, window),
+    errorPageClients: bornAwareIncrease(`${METRIC.buildClients}{${labels}, signal="error_page"}`, window),
     lcp: quantile('LCP'),
     inp: quantile('INP'),
   };
@@ -202,6 +229,9 @@ export async function buildFigures(
     failedLoads,
     errorPages,
     pageViews: count(values.pageViews),
+    clients: count(values.clients),
+    failedClients: count(values.failedClients),
+    errorPageClients: count(values.errorPageClients),
     loadFailureRatio: loads > 0 ? failedLoads / loads : 0,
     errorPageRatio: loads > 0 ? Math.min(1, errorPages / loads) : 0,
     lcpP75Ms: ms(values.lcp),
@@ -211,48 +241,69 @@ export async function buildFigures(
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
+/** One way the canary is worse than stable: the signal it was seen in, and why, with the figures. */
+export interface Finding {
+  signal: 'load failures' | 'error pages' | 'LCP' | 'INP';
+  reason: string;
+}
+
 /**
- * Why the canary is worse than stable beyond the thresholds; empty when it is not. A ratio is
+ * How the canary is worse than stable beyond the thresholds; empty when it is not. A ratio is
  * judged on at least `minSample` loads: below it, its failures over `minSample` (as if every load
  * still to come succeeded), so a few failures of a young canary fail it only when they already
- * decide.
+ * decide; and only when at least `minClients` clients reported those failures, so one client's
+ * many events decide nothing. The vitals are judged on a whole sample of enough clients.
  */
-export function judge(canary: BuildFigures, stable: BuildFigures, thresholds: Thresholds): string[] {
-  const reasons: string[] = [];
+export function findings(canary: BuildFigures, stable: BuildFigures, thresholds: Thresholds): Finding[] {
+  const found: Finding[] = [];
   const denominator = Math.max(canary.loads, thresholds.minSample, 1);
-  const ratioCheck = (name: string, count: number, canaryRatio: number, stableRatio: number, points: number) => {
-    const floor = count / denominator;
-    if (floor - stableRatio > points / 100) {
-      reasons.push(
-        `${name} ${percent(canaryRatio)} (${count} of ${canary.loads} loads) against stable's ${percent(stableRatio)}: ` +
-          `more than ${points} points above`,
-      );
-    }
+  const ratioCheck = (
+    signal: Finding['signal'],
+    name: string,
+    [count, clients]: [number, number],
+    [canaryRatio, stableRatio]: [number, number],
+    points: number,
+  ) => {
+    if (count / denominator - stableRatio <= points / 100 || clients < thresholds.minClients) return;
+    found.push({
+      signal,
+      reason:
+        `${name} ${percent(canaryRatio)} (${count} of ${canary.loads} loads, from ${clients} clients) against ` +
+        `stable's ${percent(stableRatio)}: more than ${points} points above`,
+    });
   };
   ratioCheck(
+    'load failures',
     'load-failure ratio',
-    canary.failedLoads,
-    canary.loadFailureRatio,
-    stable.loadFailureRatio,
+    [canary.failedLoads, canary.failedClients],
+    [canary.loadFailureRatio, stable.loadFailureRatio],
     thresholds.loadFailurePoints,
   );
   ratioCheck(
+    'error pages',
     'error-page ratio',
-    canary.errorPages,
-    canary.errorPageRatio,
-    stable.errorPageRatio,
+    [canary.errorPages, canary.errorPageClients],
+    [canary.errorPageRatio, stable.errorPageRatio],
     thresholds.errorPagePoints,
   );
-  if (canary.loads < thresholds.minSample) return reasons;
-  const vitalCheck = (name: string, mine?: number, theirs?: number, pct = 0, ms = 0) => {
+  if (canary.loads < thresholds.minSample || canary.clients < thresholds.minClients) return found;
+  const vitalCheck = (signal: 'LCP' | 'INP', mine?: number, theirs?: number, pct = 0, ms = 0) => {
     if (mine === undefined || theirs === undefined) return;
     if (mine > theirs * (1 + pct / 100) && mine - theirs > ms) {
-      reasons.push(`p75 ${name} ${mine} ms against stable's ${theirs} ms: more than ${pct} % and ${ms} ms above`);
+      found.push({
+        signal,
+        reason: `p75 ${signal} ${mine} ms against stable's ${theirs} ms: more than ${pct} % and ${ms} ms above`,
+      });
     }
   };
   vitalCheck('LCP', canary.lcpP75Ms, stable.lcpP75Ms, thresholds.lcpPercent, thresholds.lcpMs);
   vitalCheck('INP', canary.inpP75Ms, stable.inpP75Ms, thresholds.inpPercent, thresholds.inpMs);
-  return reasons;
+  return found;
+}
+
+/** Why the canary is worse than stable beyond the thresholds (`findings`' reasons); empty when it is not. */
+export function judge(canary: BuildFigures, stable: BuildFigures, thresholds: Thresholds): string[] {
+  return findings(canary, stable, thresholds).map((finding) => finding.reason);
 }
 
 /** The figures of both builds and the verdict. */
@@ -273,14 +324,27 @@ export async function analyseCanary(options: AnalysisOptions): Promise<Verdict> 
     if (error instanceof PrometheusUnreachable) return { kind: 'unreachable', reason: error.message };
     throw error;
   }
-  const reasons = judge(canary, stable, thresholds);
-  if (reasons.length > 0) return { kind: 'failing', canary, stable, reasons };
-  if (canary.loads < thresholds.minSample) {
+  const found = findings(canary, stable, thresholds);
+  if (found.length > 0) {
+    const [first] = found;
+    const second = found.find((finding) => finding.signal !== first?.signal);
+    return {
+      kind: 'failing',
+      canary,
+      stable,
+      reasons: found.map((finding) => finding.reason),
+      ...(second ? { corroboration: `${first?.signal} and ${second.signal} agree` } : {}),
+    };
+  }
+  if (canary.loads < thresholds.minSample || canary.clients < thresholds.minClients) {
     return {
       kind: 'inconclusive',
       canary,
       stable,
-      reason: `the canary has ${canary.loads} loads, fewer than the minimum sample of ${thresholds.minSample}`,
+      reason:
+        canary.loads < thresholds.minSample
+          ? `the canary has ${canary.loads} loads, fewer than the minimum sample of ${thresholds.minSample}`
+          : `the canary's loads come from ${canary.clients} clients, fewer than the minimum of ${thresholds.minClients}`,
     };
   }
   return { kind: 'healthy', canary, stable };
@@ -290,8 +354,10 @@ export async function analyseCanary(options: AnalysisOptions): Promise<Verdict> 
 export function describeFigures(label: string, figures: BuildFigures): string {
   const vital = (value?: number) => (value === undefined ? 'n/a' : `${value} ms`);
   return (
-    `${label} ${figures.build}: ${figures.loads} loads, ${figures.failedLoads} failed (${percent(figures.loadFailureRatio)}), ` +
-    `${figures.errorPages} error pages (${percent(figures.errorPageRatio)}), ${figures.pageViews} page views, ` +
+    `${label} ${figures.build}: ${figures.loads} loads from ${figures.clients} clients, ` +
+    `${figures.failedLoads} failed (${percent(figures.loadFailureRatio)}, ${figures.failedClients} clients), ` +
+    `${figures.errorPages} error pages (${percent(figures.errorPageRatio)}, ${figures.errorPageClients} clients), ` +
+    `${figures.pageViews} page views, ` +
     `p75 LCP ${vital(figures.lcpP75Ms)}, p75 INP ${vital(figures.inpP75Ms)}`
   );
 }

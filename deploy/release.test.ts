@@ -34,6 +34,9 @@ function figures(build: string, over: Partial<BuildFigures> = {}): BuildFigures 
     failedLoads: 0,
     errorPages: 0,
     pageViews: 80,
+    clients: 20,
+    failedClients: 0,
+    errorPageClients: 0,
     loadFailureRatio: 0,
     errorPageRatio: 0,
     lcpP75Ms: 900,
@@ -173,7 +176,7 @@ describe('the release run', () => {
     expect(w.state).toEqual({ id: 'next', timestamp: 2, previous: 'stable' });
     expect(w.out.filter((line) => line.includes(': healthy'))).toHaveLength(3);
     expect(w.out).toContain(
-      '  canary next: 80 loads, 0 failed (0.0 %), 0 error pages (0.0 %), 80 page views, p75 LCP 900 ms, p75 INP 60 ms',
+      '  canary next: 80 loads from 20 clients, 0 failed (0.0 %, 0 clients), 0 error pages (0.0 %, 0 clients), 80 page views, p75 LCP 900 ms, p75 INP 60 ms',
     );
     expect(w.out.at(-1)).toContain('the canary was served for 45.0 s');
     expect(w.locked).toBe(false);
@@ -191,6 +194,18 @@ describe('the release run', () => {
     expect(w.err.at(-1)).toBe(
       'release: canary next aborted: every visitor is back on build stable; the canary was served for 15.0 s',
     );
+    // One signal alone decided: the output says so plainly.
+    expect(w.err).toContain(
+      "release: the abort is NOT corroborated: one signal alone decided, no second one agrees; aborting, as a canary in doubt is safer off than on: verify it (the dashboard, npm run canary status, the remote's server logs) before you trust it",
+    );
+  });
+
+  it('says which second signal corroborates an abort when one does', async () => {
+    const w = world();
+    const corroborated: Verdict = { ...FAILING, corroboration: 'load failures and error pages agree' } as Verdict;
+    await runRelease(optionsOf(w), depsOf(w, true, [HEALTHY, corroborated]));
+    expect(w.err).toContain('release: the abort is corroborated: load failures and error pages agree');
+    expect(w.err.join('\n')).not.toContain('NOT corroborated');
   });
 
   it('changes nothing current when the gate fails: the build stays staged', async () => {

@@ -266,6 +266,13 @@ export async function runRelease(options: ReleaseOptions, deps: ReleaseDependenc
         if (verdict.kind === 'failing') {
           options.err(`${at}: failing: ${verdict.reasons.join('; ')}`);
           for (const line of lines) options.err(line);
+          options.err(
+            verdict.corroboration
+              ? `release: the abort is corroborated: ${verdict.corroboration}`
+              : `release: the abort is NOT corroborated: one signal alone decided, no second one agrees; aborting, as a ` +
+                  `canary in doubt is safer off than on: verify it (the dashboard, npm run canary status, the remote's ` +
+                  `server logs) before you trust it`,
+          );
           await commands.abortCanary(target);
           const servedMs = served();
           options.err(
@@ -326,7 +333,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 
 const USAGE = `Usage: PREVIEW_KEY=<the remote's preview key> npm run release -w <remote> -- <target folder>
          --host <URL> --prometheus <URL> [--from <build folder> | --build <id>]
-         [--steps 10,50,100] [--interval 60s] [--min-sample N] [--max-waits N] [thresholds]
+         [--steps 10,50,100] [--interval 60s] [--min-sample N] [--min-clients N] [--max-waits N] [thresholds]
          [--path <sample path>]... [--lcp-budget-ms <ms>] [--out <folder>]
 
 Releases a build of the remote with no person in the loop, holding the deployment's lock the
@@ -342,6 +349,8 @@ then it stops where it is. Prometheus unreachable: it stops where it is and neve
   --steps <list>              the canary's percents, increasing (default 10,50,100)
   --interval <duration>       how long each analysis waits (default 60s; 90s, 2m, 1500ms)
   --min-sample <n>            the canary loads needed for a verdict (default ${DEFAULT_THRESHOLDS.minSample})
+  --min-clients <n>           the distinct clients (addresses) needed behind the canary's loads for a
+                              verdict, and behind its failures to fail it (default ${DEFAULT_THRESHOLDS.minClients})
   --max-waits <n>             inconclusive analyses tolerated at a step (default 3)
   --max-failure-points <n>    load-failure ratio points above stable that fail (default ${DEFAULT_THRESHOLDS.loadFailurePoints})
   --max-error-page-points <n> error-page ratio points above stable that fail (default ${DEFAULT_THRESHOLDS.errorPagePoints})
@@ -363,6 +372,7 @@ const OPTIONS = {
   steps: { type: 'string' },
   interval: { type: 'string' },
   'min-sample': { type: 'string' },
+  'min-clients': { type: 'string' },
   'max-waits': { type: 'string' },
   'max-failure-points': { type: 'string' },
   'max-error-page-points': { type: 'string' },
@@ -452,6 +462,7 @@ export async function runReleaseCli(
       maxWaits: wholeNumber(values['max-waits'], '--max-waits', 3),
       thresholds: {
         minSample: wholeNumber(values['min-sample'], '--min-sample', DEFAULT_THRESHOLDS.minSample, 1),
+        minClients: wholeNumber(values['min-clients'], '--min-clients', DEFAULT_THRESHOLDS.minClients, 1),
         loadFailurePoints: wholeNumber(
           values['max-failure-points'],
           '--max-failure-points',

@@ -151,6 +151,9 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
       `${INTERVAL_S}s`,
       '--min-sample',
       '5',
+      // Every visitor of this test is one client to the API: they all come from 127.0.0.1.
+      '--min-clients',
+      '1',
       '--max-waits',
       '2',
       '--out',
@@ -177,7 +180,8 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   expect(analyses.length, output).toBeGreaterThanOrEqual(1);
   expect(analyses.length, output).toBeLessThanOrEqual(2);
   expect(analyses.at(-1)).toMatch(/: failing: (load-failure|error-page) ratio /);
-  expect(output).toMatch(/^ {2}canary release-bad-\S+: \d+ loads, \d+ failed/m);
+  expect(output).toMatch(/^ {2}canary release-bad-\S+: \d+ loads from \d+ clients, \d+ failed/m);
+  expect(output).toMatch(/^release: the abort is (NOT )?corroborated/m);
   expect(output).toContain(`release: canary ${canaryId} aborted: every visitor is back on build ${stable}`);
   expect(code, output).toBe(1);
   expect(readLatest(folder).id).toBe(stable);
