@@ -291,10 +291,16 @@ describe('build labels', () => {
       await beacon({ ...batch([{ ...LOAD, build: 'g3', outcome: 'ok' }]), ticket: ticketFor(canary) }, { ip });
     expect(await clients('load')).toBe(3);
     expect(await clients('failed')).toBe(1);
+    // Every failed outcome counts its client as failing, an integrity refusal as much as a failed download.
+    await beacon(
+      { ...batch([{ ...LOAD, build: 'g3', outcome: 'integrity' }]), ticket: ticketFor(canary) },
+      { ip: '203.0.113.3' },
+    );
+    expect(await clients('failed')).toBe(2);
     // Counted again in the next window.
     clock.advance(10 * MINUTE);
     await beacon({ ...batch([{ ...LOAD, build: 'g3' }]), ticket: ticketFor(canary) }, { ip: '198.51.100.7' });
-    expect(await clients('failed')).toBe(2);
+    expect(await clients('failed')).toBe(3);
   });
 });
 

@@ -9,7 +9,7 @@
  */
 import { type PageTicket } from 'server/page-ticket';
 import { type TelemetryBatchBody } from 'shared/api/contract';
-import { OTHER, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+import { FAILED_LOAD_OUTCOMES, OTHER, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
 import { errorPageStatusLabel, ownedRouteLabel } from 'shared/telemetry-labels';
 import { type BuildClients } from './build-clients';
 import { type BuildRegistry } from './build-registry';
@@ -79,7 +79,8 @@ export function recordBatch(batch: TelemetryBatchBody, sender: BatchSender, reco
         metrics.remoteLoads.inc({ remote: event.remote, build, phase: event.phase, outcome: event.outcome });
         metrics.remoteLoadSeconds.observe({ remote: event.remote, build, outcome: event.outcome }, event.ms / 1000);
         clients.count(sender.client, event.remote, build, 'load', sender.nowMs);
-        if (event.outcome === 'failed') clients.count(sender.client, event.remote, build, 'failed', sender.nowMs);
+        if (FAILED_LOAD_OUTCOMES.includes(event.outcome))
+          clients.count(sender.client, event.remote, build, 'failed', sender.nowMs);
         break;
       }
       case 'reload':
