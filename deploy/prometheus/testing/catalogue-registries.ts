@@ -10,6 +10,7 @@ import type { Registry } from 'prom-client';
 import { createMetricsRegistry } from 'server/metrics';
 import { countStaticRequests } from 'server/static-server';
 import { REMOTE_NAMES } from 'shared/remotes';
+import { CLIENT_SIGNALS } from 'shared/telemetry';
 import { createTelemetryMetrics, type TelemetryMetrics } from 'api/src/features/telemetry/telemetry-metrics';
 import { createApiMetrics } from 'api/src/metrics/api-metrics';
 import { createHostMetrics } from 'host/server/host-metrics';
@@ -22,6 +23,8 @@ export interface CatalogueRegistries {
   remotes: Record<string, Registry>;
   /** Reports `count` loads of `remote`'s `build` that ended with `outcome`, on the first API process. */
   reportLoads(remote: string, build: string, outcome: string, count: number): void;
+  /** Counts `count` clients that reported `signal` for `remote`'s `build`, on the first API process. */
+  reportClients(remote: string, build: string, signal: string, count: number): void;
 }
 
 /** An API process's series, through the API's own modules, with a few requests and reports. */
@@ -49,6 +52,7 @@ function apiRegistry(): { registry: Registry; telemetry: TelemetryMetrics } {
   telemetry.reloads.inc({ route: '/game', remote: 'gifts', build: 'b1' });
   telemetry.errorPages.inc({ route: '/game', status: '500', remote: 'gifts', build: 'b1' });
   telemetry.remoteFallbacks.inc({ remote: 'gifts', from: 'b2', to: 'b1' });
+  for (const signal of CLIENT_SIGNALS) telemetry.buildClients.inc({ remote: 'gifts', build: 'b1', signal });
   for (const [metric, seconds] of [
     ['LCP', 1.4],
     ['INP', 0.08],
@@ -98,6 +102,9 @@ export async function catalogueRegistries(apiProcesses = 2): Promise<CatalogueRe
     remotes: Object.fromEntries(remotes),
     reportLoads(remote, build, outcome, count) {
       apis[0]?.telemetry.remoteLoads.inc({ remote, build, phase: 'entry', outcome }, count);
+    },
+    reportClients(remote, build, signal, count) {
+      apis[0]?.telemetry.buildClients.inc({ remote, build, signal }, count);
     },
   };
 }
