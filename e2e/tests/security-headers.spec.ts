@@ -128,10 +128,11 @@ const REMOTE_ORIGINS = REMOTE_NAMES.map(originOf);
 
 function expectPageHeaders(path: string, result: HttpResult): void {
   const policy = policyOf(result);
-  // Scripts: the page's origin, the remotes' and the configured loaders', nothing inline, no eval.
+  // Scripts: the page's origin, the remotes', Google's tag loader's folder only (not its host) and
+  // the chat's loader; nothing inline, no eval.
   expect([path, [...(policy['script-src'] ?? [])].sort()]).toEqual([
     path,
-    ["'self'", ...REMOTE_ORIGINS, `http://127.0.0.1:${GTAG_PORT}`, `http://localhost:${CRISP_PORT}`].sort(),
+    ["'self'", ...REMOTE_ORIGINS, `http://127.0.0.1:${GTAG_PORT}/gtag/`, `http://localhost:${CRISP_PORT}`].sort(),
   ]);
   expect(result.headers.get('content-security-policy')).not.toMatch(/'unsafe-eval'/);
   expect(policy['default-src']).toEqual(["'none'"]);
