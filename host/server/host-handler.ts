@@ -149,6 +149,20 @@ export const MAX_VIEWS = 16;
 /** The 400 of a Host header that names no valid host: no page, nothing kept. */
 const BAD_HOST = 'Bad request: the Host header does not name a valid host';
 
+/** Answers a request no page can come of: a Host header that names no host (400), a method other than GET or HEAD (405). */
+function refusedOutright(req: IncomingMessage, res: ServerResponse): boolean {
+  if (!isValidHost(req.headers.host)) {
+    sendText(res, 400, BAD_HOST);
+    return true;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    sendText(res, 405, 'Method not allowed');
+    return true;
+  }
+  return false;
+}
+
 function wantsHtml(req: IncomingMessage): boolean {
   return /\btext\/html\b/.test(String(req.headers.accept ?? ''));
 }
@@ -346,15 +360,7 @@ export function createHostHandler({
     const https = isHttps(req);
     // What every response carries; a page gets the whole set below.
     setHeaders(res, securityHeaders(config, { page: false, https }));
-    if (!isValidHost(req.headers.host)) {
-      sendText(res, 400, BAD_HOST);
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
-      sendText(res, 405, 'Method not allowed');
-      return;
-    }
+    if (refusedOutright(req, res)) return;
     const pathname = pathnameOf(req.url);
     const view = viewFor(req);
     if (pathname === '/config.json') {

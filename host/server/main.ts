@@ -27,9 +27,9 @@ import { allowedRemoteOrigins, type RuntimeConfig } from 'shared/runtime-config'
 import { telemetryEnabled } from 'shared/runtime-config-checks';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
-import { createDataPages, DEFAULT_PAGE_DATA_TIMEOUT_MS } from './data-pages';
+import { createDataPages, type DataPages, DEFAULT_PAGE_DATA_TIMEOUT_MS } from './data-pages';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
-import { createHostMetrics } from './host-metrics';
+import { createHostMetrics, type HostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
@@ -95,6 +95,27 @@ function ticketsOf(secrets: string[] | undefined, config: RuntimeConfig): PageTi
   return undefined;
 }
 
+/** Gift and redeem pages rendered with the visitor's data, when the API can be reached from here. */
+function dataPagesOf(
+  env: { API_INTERNAL_URL: string | undefined; PAGE_DATA_TIMEOUT_MS: number },
+  config: RuntimeConfig,
+  metrics: HostMetrics | undefined,
+): DataPages | undefined {
+  const apiUrl = env.API_INTERNAL_URL ?? (httpOrigin(config.apiBaseUrl) ? config.apiBaseUrl : undefined);
+  const timeoutMs = env.PAGE_DATA_TIMEOUT_MS;
+  if (!apiUrl && timeoutMs > 0) {
+    console.warn(
+      '[host] API_BASE_URL is not absolute and API_INTERNAL_URL is unset: gift and redeem pages are rendered in the browser',
+    );
+  }
+  if (!apiUrl || timeoutMs === 0) return undefined;
+  return createDataPages({
+    apiUrl,
+    timeoutMs,
+    onOutcome: metrics && ((route, outcome) => metrics.dataPage(route, outcome)),
+  });
+}
+
 function main(): void {
   const root = join(__dirname, '..', 'dist');
   let config;
@@ -144,22 +165,7 @@ function main(): void {
     });
     sources.start(refreshMs);
   }
-  // Gift and redeem pages rendered with the visitor's data, when the API can be reached from here.
-  const apiUrl = env.API_INTERNAL_URL ?? (httpOrigin(config.apiBaseUrl) ? config.apiBaseUrl : undefined);
-  const timeoutMs = env.PAGE_DATA_TIMEOUT_MS;
-  if (!apiUrl && timeoutMs > 0) {
-    console.warn(
-      '[host] API_BASE_URL is not absolute and API_INTERNAL_URL is unset: gift and redeem pages are rendered in the browser',
-    );
-  }
-  const dataPages =
-    sources && apiUrl && timeoutMs > 0
-      ? createDataPages({
-          apiUrl,
-          timeoutMs,
-          onOutcome: metrics && ((route, outcome) => metrics.dataPage(route, outcome)),
-        })
-      : undefined;
+  const dataPages = dataPagesOf(env, config, metrics);
   const handler = createHostHandler({
     root,
     config,
@@ -168,7 +174,7 @@ function main(): void {
     followed,
     isHttps: createHttpsCheck(trustProxySetting),
     metrics,
-    dataPages,
+    dataPages: sources && dataPages,
     previewKeys,
     tickets: ticketsOf(env.PAGE_TICKET_SECRETS, config),
   });
