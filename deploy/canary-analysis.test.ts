@@ -111,6 +111,9 @@ const withoutPage = (build: string): Page => ({
 const onePagePerFailure = (build: string): Page[] =>
   Array.from({ length: 50 }, () => ({ events: [failedLoad(build)], ticket: ticketFor(build), ip: STRANGER }));
 
+/** The batches the API took. */
+let sentBatches = 0;
+
 /** Sends each page's events as its beacons do, from its address. */
 async function send(pages: readonly Page[]): Promise<void> {
   for (const { events, ticket, ip } of pages) {
@@ -126,6 +129,7 @@ async function send(pages: readonly Page[]): Promise<void> {
     });
     if (response.status !== 204)
       throw new Error(`the API refused a batch: ${response.status} ${await response.text()}`);
+    sentBatches += 1;
   }
 }
 
@@ -174,11 +178,12 @@ beforeAll(async () => {
     await send(events);
   }
   // Every build's series in Prometheus before a test asks.
-  await prometheus.waitFor(
-    'the loads of every build',
-    async () =>
-      (await prometheus.vector(`count by (build) (giftbox_remote_loads_total{remote="${REMOTE}"})`)).length === 7,
-  );
+  // Every batch in Prometheus before a test asks: a scrape taken while they were being sent has
+  // the series but not all their counts.
+  await prometheus.waitFor('every batch sent', async () => {
+    const [accepted] = await prometheus.vector('sum(giftbox_telemetry_batches_total{result="accepted"})');
+    return Number(accepted?.value[1]) === sentBatches;
+  });
 }, 150_000);
 
 afterAll(async () => {
