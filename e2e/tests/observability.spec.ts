@@ -10,7 +10,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CDPSession, Page } from '@playwright/test';
+import type { Browser, CDPSession, Page } from '@playwright/test';
 import { runToEnd, stopProcess } from 'testbed/process';
 import { startPrometheus, type RunningPrometheus, type Sample } from 'testbed/prometheus';
 import { startNginxExporter, startPostgresExporter, type RunningExporter } from 'testbed/prometheus-exporters';
@@ -34,6 +34,9 @@ let topology: Topology;
 let prometheus: RunningPrometheus;
 const exporters: RunningExporter[] = [];
 let visitors: BrowserSession;
+let chromium: Browser;
+/** What the pages of the visitors with a browser of their own sent. */
+const ownBrowsersBodies: string[] = [];
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);
@@ -68,6 +71,7 @@ test.beforeAll(async ({ browser }) => {
   // Every target scraped before a visitor comes: a series a batch creates is then counted whole.
   await prometheus.waitForTargetsUp(30_000);
   visitors = await openSession(browser, { baseURL: topology.origin });
+  chromium = browser;
 });
 
 test.afterAll(async () => {
@@ -99,9 +103,9 @@ async function recordTelemetry(page: Page): Promise<void> {
   }, BODY_KEY);
 }
 
-/** Every body the visitors' pages sent, read from the origin's localStorage. */
-async function sentBodies(): Promise<string[]> {
-  const { page } = await visitors.newPage();
+/** Every body the pages of `session` sent, read from the origin's localStorage. */
+async function sentBodies(session: BrowserSession = visitors): Promise<string[]> {
+  const { page } = await session.newPage();
   await page.goto('/robots.txt');
   const found = await page.evaluate(
     (prefix) =>
@@ -161,9 +165,14 @@ async function playTheJourney(): Promise<Secrets> {
   return { giftId, redeemId, voucher: code };
 }
 
-/** A visitor opening the game page `visits` times, each a full page load of the gifts remote. */
+/**
+ * A visitor opening the game page `visits` times, each a full page load of the gifts remote, in a
+ * browser of their own: pages loading at once in one browser may read one another's ticket, and
+ * count one load for two pages.
+ */
 async function openTheGame(visits: number): Promise<void> {
-  const { page } = await visitors.newPage();
+  const own = await openSession(chromium, { baseURL: topology.origin });
+  const { page } = await own.newPage();
   await recordTelemetry(page);
   for (let visit = 0; visit < visits; visit += 1) {
     expect((await page.goto('/game'))?.status()).toBe(200);
@@ -171,6 +180,8 @@ async function openTheGame(visits: number): Promise<void> {
     await waitForRenderedPage(page);
   }
   await leave(page);
+  ownBrowsersBodies.push(...(await sentBodies(own)));
+  await own.close();
 }
 
 /** What the DevTools protocol says of a request it holds (`Fetch.requestPaused`), in part. */
@@ -215,13 +226,29 @@ async function tampered(cdp: CDPSession, paused: PausedRequest): Promise<void> {
   });
 }
 
-/** A visitor whose gifts remote fails: `breakIt` breaks its requests; the page says the part is unavailable. */
-async function failingVisitor(breakIt: (page: Page) => Promise<void>): Promise<void> {
+/**
+ * A visitor whose gifts remote fails: `breakIt` breaks its requests; the page says the part is
+ * unavailable. Its requests reach nginx from this machine like every visitor's, so each comes
+ * with the address it stands for in X-Forwarded-For, which nginx passes on after its own: the API,
+ * trusting loopback, counts each failing visitor as a client of its own (the page it ends on, at
+ * least).
+ */
+async function failingVisitor(address: string, breakIt: (page: Page) => Promise<void>): Promise<void> {
   const { page } = await visitors.newPage();
   await recordTelemetry(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'X-Forwarded-For': address } });
   await breakIt(page);
   await page.goto('/game');
   await page.getByText('Part of this page didn’t load, so it may not be up to date.').waitFor({ timeout: 30_000 });
+  // The visitor switches away: the page sends what it saw as its tab is hidden, while it lives.
+  // (A beacon sent as a page unloads goes without the DevTools' extra header, so from this
+  // machine's address: the first page's, which the reload guard reloaded, does.)
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
   await leave(page);
 }
 
@@ -235,12 +262,16 @@ test('a blocked chunk and a tampered entry reach Prometheus under the gifts remo
     ...Array.from({ length: HEALTHY_VISITORS }, () => openTheGame(VISITS_EACH)),
   ]);
 
-  // One visitor's expose chunk of the game page never arrives; another's remote entry has bytes
-  // that are not those its manifest's integrity names.
-  await failingVisitor((page) =>
-    interceptOnly(page, '*/remotes/gifts/__federation_expose_GamePage.*.js', 'Request', blocked),
+  // Two visitors' expose chunk of the game page never arrives; a third's remote entry has bytes
+  // that are not those its manifest's integrity names: three clients, so the alert, which needs
+  // more than one client's word, may page someone.
+  for (const address of ['198.51.100.11', '198.51.100.12'])
+    await failingVisitor(address, (page) =>
+      interceptOnly(page, '*/remotes/gifts/__federation_expose_GamePage.*.js', 'Request', blocked),
+    );
+  await failingVisitor('198.51.100.13', (page) =>
+    interceptOnly(page, '*/remotes/gifts/remoteEntry.js', 'Response', tampered),
   );
-  await failingVisitor((page) => interceptOnly(page, '*/remotes/gifts/remoteEntry.js', 'Response', tampered));
   const failedAt = Date.now();
 
   // Each failing visitor's page, and the one reload the guard gave it: two loads each.
@@ -256,7 +287,7 @@ test('a blocked chunk and a tampered entry reach Prometheus under the gifts remo
           samples.map((sample) => [`${sample.metric.phase}/${sample.metric.outcome}`, Number(sample.value[1])]),
         );
         seen = counts;
-        return Object.values(counts).reduce((sum, count) => sum + count, 0) >= 4 ? counts : undefined;
+        return Object.values(counts).reduce((sum, count) => sum + count, 0) >= 6 ? counts : undefined;
       },
       VISIBLE_WITHIN_MS,
     )
@@ -265,23 +296,41 @@ test('a blocked chunk and a tampered entry reach Prometheus under the gifts remo
       const results = batches.map((sample) => `${sample.metric.result}: ${sample.value[1]}`).join(', ');
       throw new Error(`${(error as Error).message}; failed loads seen: ${JSON.stringify(seen)}; batches: ${results}`);
     });
-  expect(failures).toEqual({ 'chunk/failed': 2, 'entry/integrity': 2 });
+  expect(failures).toEqual({ 'chunk/failed': 4, 'entry/integrity': 2 });
   expect(
     values(await prometheus.vector(`sum(giftbox_reloads_total{route="/game", remote="gifts", build="${build}"})`)),
-  ).toEqual([2]);
+  ).toEqual([3]);
 
-  const firing = await prometheus.waitFor(
-    'RemoteBuildLoadFailures firing for the gifts build',
-    async () =>
-      (await prometheus.alerts()).find(
-        (alert) =>
-          alert.labels.alertname === 'RemoteBuildLoadFailures' &&
-          alert.state === 'firing' &&
-          alert.labels.remote === 'gifts' &&
-          alert.labels.build === build,
-      ),
-    VISIBLE_WITHIN_MS - (Date.now() - failedAt),
-  );
+  const firing = await prometheus
+    .waitFor(
+      'RemoteBuildLoadFailures firing for the gifts build',
+      async () =>
+        (await prometheus.alerts()).find(
+          (alert) =>
+            alert.labels.alertname === 'RemoteBuildLoadFailures' &&
+            alert.state === 'firing' &&
+            alert.labels.remote === 'gifts' &&
+            alert.labels.build === build,
+        ),
+      VISIBLE_WITHIN_MS - (Date.now() - failedAt),
+    )
+    .catch(async (error: unknown) => {
+      const figures = await Promise.all(
+        [
+          `giftbox_build_clients_total{remote="gifts", build="${build}"}`,
+          `remote_build_signal:giftbox_build_clients:fewest5m{remote="gifts", build="${build}"}`,
+          `remote_build:giftbox_remote_load_failures:ratio_rate5m{remote="gifts", build="${build}"}`,
+          `remote_build:giftbox_remote_loads:increase5m{remote="gifts", build="${build}"}`,
+        ].map(async (expr) => {
+          const samples = await prometheus.vector(expr);
+          const shown = samples.map(
+            (sample) => `${sample.metric.instance ?? ''} ${sample.metric.signal ?? ''} ${sample.value[1]}`,
+          );
+          return `${expr.split('{')[0]}: ${shown.join(', ') || 'none'}`;
+        }),
+      );
+      throw new Error(`${(error as Error).message}; ${figures.join('; ')}`);
+    });
   expect(firing.annotations.runbook).toBeTruthy();
   expect(
     values(await prometheus.vector(`ALERTS{alertname="RemoteBuildLoadFailures", alertstate="firing", remote="gifts"}`)),
@@ -308,7 +357,7 @@ test('a blocked chunk and a tampered entry reach Prometheus under the gifts remo
 
   // Nothing personal anywhere: every body sent, every API process's and the host's metrics, and
   // every series Prometheus holds.
-  const bodies = await sentBodies();
+  const bodies = [...(await sentBodies()), ...ownBrowsersBodies];
   expect(bodies.length).toBeGreaterThanOrEqual(HEALTHY_VISITORS * VISITS_EACH);
   expect(bodies.every((body) => body.startsWith('{"host":'))).toBe(true);
   const metricsTexts = await Promise.all(

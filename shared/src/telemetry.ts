@@ -169,8 +169,9 @@ export const METRIC = {
   telemetryBatches: 'giftbox_telemetry_batches_total',
   /**
    * Distinct clients (hashed addresses) that reported a build, by part, build and signal (a load,
-   * a failed load, an error page), each counted once per CLIENT_WINDOW_MS per API process: what a
-   * judgement needs besides the events, since one client can send many.
+   * a failed load, an error page), each counted once by an API process, and again only
+   * CLIENT_WINDOW_MS after it last was: what a judgement needs besides the events, since one
+   * client can send many.
    */
   buildClients: 'giftbox_build_clients_total',
 } as const;

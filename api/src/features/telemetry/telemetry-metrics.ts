@@ -103,7 +103,7 @@ export function createTelemetryMetrics(registry: Registry, log: CapLog): Telemet
       labelNames: ['route', 'directive', 'blocked', 'source'],
     }),
     buildClients: counter('buildClients', {
-      help: 'Distinct clients (hashed addresses) that reported a build of a part, by part (remote), build and signal (load, failed, error_page), each counted once per part, build and signal every 10 minutes by each API process; only reports a page ticket vouches for.',
+      help: 'Distinct clients (hashed addresses) that reported a build of a part, by part (remote), build and signal (load, failed, error_page), each counted once by each API process, and again only 10 minutes after it last was; only reports a page ticket vouches for.',
       labelNames: ['remote', 'build', 'signal'],
     }),
   };
