@@ -234,15 +234,18 @@ test.describe('a safe deploy with the remote’s deploy command', () => {
     // The deploy target starts as the current build, published by the deploy command.
     const output = await deployContentRemote(target);
     expect(output).toContain(`build ${current.info.id} published`);
-    await Promise.all([
-      restartServer('content', { env: { STATIC_ROOT: target } }),
-      restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_REFRESH_MS: '1000' } }),
-    ]);
+    // The remote first: a host started beside it may read it before it listens, and then sends
+    // its first pages without the remote's build until its next read.
+    await restartServer('content', { env: { STATIC_ROOT: target } });
+    await restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_REFRESH_MS: '1000' } });
   });
 
   test.afterEach(async () => {
     test.setTimeout(60_000);
-    await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
+    // The remote first: a host started beside it may read it before it listens, and then sends
+    // its first pages without the remote's build until its next read.
+    await restartServer('content', { env: {} });
+    await restartServer('host', { env: {} });
   });
 
   test('mid-session, the next navigation needs no reload; once the version check sees the new build, the next one is a full load of it', async ({

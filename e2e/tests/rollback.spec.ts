@@ -88,15 +88,18 @@ test.describe('rolling back the content remote while a visitor is on the site', 
     test.setTimeout(60_000);
     target = tempFolder('rollback-target');
     expect(await deployContentRemote(target)).toContain(`build ${buildA.info.id} published`);
-    await Promise.all([
-      restartServer('content', { env: { STATIC_ROOT: target } }),
-      restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_REFRESH_MS: '1000' } }),
-    ]);
+    // The remote first: a host started beside it may read it before it listens, and then sends
+    // its first pages without the remote's build until its next read.
+    await restartServer('content', { env: { STATIC_ROOT: target } });
+    await restartServer('host', { env: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_REFRESH_MS: '1000' } });
   });
 
   test.afterEach(async () => {
     test.setTimeout(60_000);
-    await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
+    // The remote first: a host started beside it may read it before it listens, and then sends
+    // its first pages without the remote's build until its next read.
+    await restartServer('content', { env: {} });
+    await restartServer('host', { env: {} });
   });
 
   test('B deployed over A, then A made current again mid-session: the next navigation shows A, with one full load and no chunk error', async ({
@@ -186,21 +189,24 @@ test.describe('a host pinned to one build of the content remote', () => {
     target = tempFolder('pinned-target');
     expect(await deployContentRemote(target)).toContain(`build ${buildA.info.id} published`);
     pinned = `/builds/${buildA.info.id}`;
-    await Promise.all([
-      restartServer('content', { env: { STATIC_ROOT: target } }),
-      restartServer('host', {
-        env: {
-          REMOTE_CONTENT_URL: `${CONTENT_ORIGIN}${pinned}/mf-manifest.json`,
-          BUILD_CHECK_INTERVAL_MS: '1000',
-          REMOTE_REFRESH_MS: '1000',
-        },
-      }),
-    ]);
+    // The remote first: a host started beside it may read it before it listens, and then sends
+    // its first pages without the remote's build until its next read.
+    await restartServer('content', { env: { STATIC_ROOT: target } });
+    await restartServer('host', {
+      env: {
+        REMOTE_CONTENT_URL: `${CONTENT_ORIGIN}${pinned}/mf-manifest.json`,
+        BUILD_CHECK_INTERVAL_MS: '1000',
+        REMOTE_REFRESH_MS: '1000',
+      },
+    });
   });
 
   test.afterEach(async () => {
     test.setTimeout(60_000);
-    await Promise.all([restartServer('content', { env: {} }), restartServer('host', { env: {} })]);
+    // The remote first: a host started beside it may read it before it listens, and then sends
+    // its first pages without the remote's build until its next read.
+    await restartServer('content', { env: {} });
+    await restartServer('host', { env: {} });
   });
 
   test('keeps build A, its pages, its text and its prerendered markup, after B is deployed', async ({
