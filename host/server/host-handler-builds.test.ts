@@ -213,12 +213,14 @@ describe('GET /remote-builds.json', () => {
     expect(none.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(none.headers.get('cache-control')).toBe('private, no-store');
     expect(none.headers.getSetCookie()).toEqual([]);
-    expect(await none.json()).toEqual({ builds: { content: 's2' } });
+    // A canary runs: the page asks on each navigation too.
+    expect(await none.json()).toEqual({ builds: { content: 's2' }, checkOnNavigation: true });
 
     const [canaryCohort] = cohorts('canary', 1);
     const cookie = `${COHORT_COOKIE}=${canaryCohort}`;
     expect(await (await fetch(`${base}/remote-builds.json`, { headers: { cookie } })).json()).toEqual({
       builds: { content: 'c3' },
+      checkOnNavigation: true,
     });
     const head = await fetch(`${base}/remote-builds.json`, { method: 'HEAD', headers: { cookie } });
     expect(head.status).toBe(200);
@@ -280,6 +282,7 @@ describe('a preview pin', () => {
     expect(handler.kept().pages).toBe(before);
     expect(await (await fetch(`${base}/remote-builds.json`, { headers: { cookie } })).json()).toEqual({
       builds: { content: 'p4' },
+      checkOnNavigation: true,
     });
   });
 
@@ -422,6 +425,7 @@ describe('a revoked build', () => {
         expect(body).toContain('<h1>s2 text</h1>');
         expect(await (await fetch(`${base}/remote-builds.json`, { headers: { cookie } })).json()).toEqual({
           builds: { content: 's2' },
+          checkOnNavigation: true,
         });
       }
       expect(log.filter((line) => line.includes("the content remote's build p4 is revoked"))).toHaveLength(1);

@@ -17,6 +17,7 @@ import {
   COHORT_VALUES,
   fallbackBuild,
   isRevoked,
+  isUnsettled,
   parseCohort,
   previewCookieName,
   REMOTE_BUILDS_PATH,
@@ -49,6 +50,11 @@ export interface BuildChoice {
   builds: Partial<Record<RemoteName, RemoteBuild>>;
   /** A preview pins one of them: the page is this browser's own, never kept or shared. */
   pinned: boolean;
+  /**
+   * A remote's deployment is unsettled (shared/deployment's isUnsettled): the page asks for its
+   * builds on each navigation. It changes with time alone, so it is part of `key`.
+   */
+  checkOnNavigation: boolean;
   /** The same for two requests exactly when their pages are the same (page-cache.ts); pinned or not aside. */
   key: string;
 }
@@ -105,11 +111,14 @@ export function chooseBuilds(
   deployment: (remote: RemoteName) => RemoteDeployment | undefined,
   cohort: number | undefined,
   pin?: { remote: RemoteName; snapshot: RemoteSnapshot },
+  now: number = Date.now(),
 ): BuildChoice {
   const builds: BuildChoice['builds'] = {};
   const key: unknown[] = [];
+  let checkOnNavigation = false;
   for (const remote of REMOTE_NAMES) {
     const current = deployment(remote);
+    if (current && isUnsettled(current.state, current.changedAt, now)) checkOnNavigation = true;
     if (pin?.remote === remote) {
       const { snapshot } = pin;
       const atRoot = current !== undefined && current.builds.get(current.state.id) === snapshot;
@@ -133,7 +142,8 @@ export function chooseBuilds(
     // The snapshot's identity is the page cache's to check (a build read again is a new one).
     key.push([build.id, build.atRoot, build.fallback ?? null]);
   }
-  return { builds, pinned: pin !== undefined, key: JSON.stringify(key) };
+  key.push(checkOnNavigation);
+  return { builds, pinned: pin !== undefined, checkOnNavigation, key: JSON.stringify(key) };
 }
 
 /**
@@ -161,6 +171,7 @@ export function configWithBuilds(config: RuntimeConfig, choice: BuildChoice): Ru
     remoteBuilds,
     ...(Object.keys(remoteFallbacks).length > 0 ? { remoteFallbacks } : {}),
     buildsUrl: REMOTE_BUILDS_PATH,
+    ...(choice.checkOnNavigation ? { checkBuildsOnNavigation: true } : {}),
   };
 }
 
@@ -171,7 +182,7 @@ export function buildsAnswer(choice: BuildChoice): RemoteBuildsAnswer {
     const build = choice.builds[remote];
     if (build) builds[remote] = build.id;
   }
-  return { builds };
+  return choice.checkOnNavigation ? { builds, checkOnNavigation: true } : { builds };
 }
 
 export interface BuildChooserOptions {
@@ -242,5 +253,10 @@ export function createBuildChooser({
   }
 
   return async (cookieHeader, cohort, page) =>
-    chooseBuilds(deployment, cohort, await pinOf(cookieValue(cookieHeader, previewCookieName(page.https)), page));
+    chooseBuilds(
+      deployment,
+      cohort,
+      await pinOf(cookieValue(cookieHeader, previewCookieName(page.https)), page),
+      now(),
+    );
 }

@@ -82,6 +82,31 @@ export interface RemoteDeployment {
    * deployment named them: a page's fallback may only be one of these.
    */
   copies: ReadonlySet<string>;
+  /**
+   * When the deployment last changed, as far as this server knows (changedAt): pages given builds
+   * within a while of it ask for their builds on each navigation (shared/deployment's isUnsettled).
+   */
+  changedAt?: number;
+}
+
+/**
+ * When a remote's deployment last changed: its `builds/latest.json`'s Last-Modified (every deploy
+ * command writes the file anew and renames it over the old one, and the remotes' servers and nginx
+ * send its modification time), or when this server first read it as it is now, whichever is later.
+ * Not the deployment's `timestamp`, which is when its stable build was built: an abort or a
+ * rollback keeps or moves it back. A deployment first read without a Last-Modified has no known
+ * change; a Last-Modified in the future (another machine's clock) counts as now.
+ */
+export function changedAtOf(
+  lastModified: string | null,
+  seen: { text: string; at: number | undefined } | undefined,
+  text: string,
+  now: number,
+): number | undefined {
+  const modified = lastModified ? Math.min(Date.parse(lastModified), now) : Number.NaN;
+  const at = seen === undefined ? undefined : seen.text === text ? seen.at : now;
+  if (Number.isNaN(modified)) return at;
+  return at === undefined ? modified : Math.max(modified, at);
 }
 
 export interface RemoteSources {
@@ -129,6 +154,8 @@ export interface RemoteSourcesOptions {
    * bundle is run, and the data pages are rendered in the browser.
    */
   renderPools?: RenderPools;
+  /** Now, in ms since the epoch (tests). */
+  now?: () => number;
 }
 
 /**
@@ -283,6 +310,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   const timeoutMs = options.timeoutMs ?? 3_000;
   const maxPinned = options.maxPinned ?? MAX_PINNED_BUILDS;
   const log = options.log ?? ((message) => console.warn(`[host] ${message}`));
+  const now = options.now ?? Date.now;
   const deployments = new Map<RemoteName, RemoteDeployment>();
   /** One refresh of a remote at a time; a poll that finds one running waits for it. */
   const running = new Map<RemoteName, Promise<void>>();
@@ -292,6 +320,8 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   const pinnedBuilds = new Map<string, RemoteSnapshot>();
   /** Previews being read, by `remote/id`: the pages that ask meanwhile share the reading. */
   const pinnedReads = new Map<string, Promise<RemoteSnapshot>>();
+  /** Each remote's deployment as last read, and when it changed (changedAtOf). */
+  const seenStates = new Map<RemoteName, { text: string; at: number | undefined }>();
   /** What was logged once already (a canary or a preview that cannot be read, and why). */
   const logged = new Set<string>();
 
@@ -442,10 +472,20 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     return copies;
   }
 
+  /** The deployment's state and when it last changed (changedAtOf). */
+  async function readState(remote: RemoteName): Promise<{ read: DeploymentState; changedAt: number | undefined }> {
+    const response = await get(new URL(DEPLOYMENT_FILE, options.remotes[remote]).href);
+    const read = readDeploymentState(await response.json());
+    if (!read) throw new Error(`${DEPLOYMENT_FILE} has no build id`);
+    const text = JSON.stringify(read);
+    const changedAt = changedAtOf(response.headers.get('last-modified'), seenStates.get(remote), text, now());
+    seenStates.set(remote, { text, at: changedAt });
+    return { read, changedAt };
+  }
+
   async function read(remote: RemoteName): Promise<void> {
     const root = options.remotes[remote];
-    const read = readDeploymentState(await getJson(new URL(DEPLOYMENT_FILE, root).href));
-    if (!read) throw new Error(`${DEPLOYMENT_FILE} has no build id`);
+    const { read, changedAt } = await readState(remote);
     const current = deployments.get(remote);
     const known = current?.builds.get(read.id);
     const stable = known?.manifestUrl === root ? known : await readSnapshot(remote, root, read.id);
@@ -455,7 +495,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     const copies = await readCopies(root, state, current);
     const builds = new Map([[stable.buildId, stable]]);
     if (canary) builds.set(canary.buildId, canary);
-    deployments.set(remote, { state, builds, copies });
+    deployments.set(remote, { state, builds, copies, ...(changedAt === undefined ? {} : { changedAt }) });
     // A preview's build kept from before its revocation holds its render bundle: let it go.
     for (const id of state.revoked ?? []) pinnedBuilds.delete(`${remote}/${id}`);
     if (current && current.state.id !== state.id) log(`the ${remote} remote is now build ${state.id}`);

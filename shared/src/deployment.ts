@@ -188,4 +188,29 @@ export const REMOTE_BUILDS_PATH = '/remote-builds.json';
 
 export interface RemoteBuildsAnswer {
   builds: Record<string, string>;
+  /**
+   * Present and true while a remote's deployment is unsettled (isUnsettled): the page asks for
+   * its builds on each navigation, not only at its version check's polls.
+   */
+  checkOnNavigation?: true;
+}
+
+/**
+ * How long after a remote's deployment changed (a deploy, a promotion, an abort, a rollback) it
+ * counts as unsettled: a change that has just been made is the one most likely to be taken back,
+ * and the pages given builds meanwhile should hear of that on their next navigation.
+ */
+export const UNSETTLED_DEPLOYMENT_MS = 15 * 60_000;
+
+/**
+ * Whether pages given builds of a deployment now should ask for their builds on each navigation:
+ * while it runs a canary (it will be promoted or aborted), or within UNSETTLED_DEPLOYMENT_MS of
+ * its last change (`changedAt`, ms since the epoch; undefined: not known to be recent).
+ */
+export function isUnsettled(
+  state: Pick<DeploymentState, 'canary'>,
+  changedAt: number | undefined,
+  now: number,
+): boolean {
+  return state.canary !== undefined || (changedAt !== undefined && now - changedAt < UNSETTLED_DEPLOYMENT_MS);
 }
