@@ -8,6 +8,8 @@ import type { VersionCheck } from './version-check/version-check';
 export interface AppServices {
   remotes: RemoteLoader;
   versionCheck: VersionCheck;
+  /** A full page load of `path` (its query and fragment included). */
+  fullLoad: (path: string) => void;
   /** The reload guard (reload-guard.ts), bound to this browser window. */
   reloadOnce: (path: string, startedAt?: number) => boolean;
   /** API requests in flight, for the progress bar. */

@@ -83,6 +83,9 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     // This visitor's builds, when the host's server says which it gave the page.
     buildsUrl: config.remoteBuilds && config.buildsUrl,
     onTicket: telemetry?.ticket.replace,
+    // While a remote's deployment is unsettled, on each navigation too (route-loader.ts).
+    checkOnNavigation: config.checkBuildsOnNavigation,
+    timeoutMs: config.remoteTimeoutMs,
   });
   registerPlugins([
     loadingPlugin({
@@ -107,9 +110,11 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const reloadDeps = { ...browserReloadDeps, onReload: telemetry?.page.reloaded };
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, reloadDeps, startedAt);
   const apiActivity = createRequestActivity();
+  const fullLoad = (path: string) => window.location.assign(path);
   const services: AppServices = {
     remotes,
     versionCheck,
+    fullLoad,
     reloadOnce: guardedReload,
     apiActivity,
     prerendered,
@@ -125,7 +130,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
       // A route's data (the gift, the redeem session) is requested with its code.
       api,
       // A loader sees no #fragment; the pending navigation's location has it.
-      fullLoad: (path) => window.location.assign(`${path}${router.state.navigation.location?.hash ?? ''}`),
+      fullLoad: (path) => fullLoad(`${path}${router.state.navigation.location?.hash ?? ''}`),
     }),
   );
 

@@ -97,9 +97,28 @@ function mockWithFirstCall<A extends unknown[], R>(impl: (...args: A) => R) {
   return { mock, firstCall };
 }
 
+/** A version check that never asks anything: what a test gives overrides it. */
+export function versionCheckStub(overrides: Partial<VersionCheck> = {}): VersionCheck {
+  return {
+    start: jest.fn(),
+    stop: jest.fn(),
+    poll: jest.fn(async () => undefined),
+    trackRemote: jest.fn(async () => undefined),
+    isStale: () => false,
+    checkNavigation: jest.fn(async () => false),
+    followsBuilds: () => false,
+    leaveThrowingBuild: jest.fn(async () => false),
+    ...overrides,
+  };
+}
+
 interface RenderAppOptions {
   load?: LoadImpl;
   isStale?: () => boolean;
+  /** The version check's parts a test controls (isStale aside). */
+  versionCheck?: Partial<VersionCheck>;
+  /** The build each remote is loaded from, as the page's configuration names it. */
+  builds?: Partial<Record<RemoteName, string>>;
   reloadOnce?: (path: string) => boolean;
   apiActivity?: RequestActivity;
   /** The page the host's server prerendered into the document. */
@@ -112,14 +131,19 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const load = jest.fn<Promise<ComponentType>, [RemoteName, string]>(
     options.load ?? (async (_remote, module) => pageNamed(`${module} content`)),
   );
-  const remotes: RemoteLoader = { load, prefetch: jest.fn(), warm: jest.fn(), reset: jest.fn() };
-  const versionCheck: VersionCheck = {
-    start: jest.fn(),
-    stop: jest.fn(),
-    poll: jest.fn(async () => undefined),
-    trackRemote: jest.fn(async () => undefined),
-    isStale: options.isStale ?? (() => false),
+  const remotes: RemoteLoader = {
+    load,
+    prefetch: jest.fn(),
+    warm: jest.fn(),
+    reset: jest.fn(),
+    buildOf: (remote) => options.builds?.[remote],
   };
+  const isStale = options.isStale ?? (() => false);
+  const versionCheck = versionCheckStub({
+    isStale,
+    checkNavigation: jest.fn(async () => isStale()),
+    ...options.versionCheck,
+  });
   const reload = mockWithFirstCall<[string, number?], boolean>(options.reloadOnce ?? (() => false));
   const reloadOnce = reload.mock;
   const full = mockWithFirstCall<[string], void>(() => undefined);
@@ -131,6 +155,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const services: AppServices = {
     remotes,
     versionCheck,
+    fullLoad,
     reloadOnce,
     apiActivity,
     prerendered: options.prerendered,

@@ -149,6 +149,13 @@ export const runtimeConfigSchema = z.strictObject({
     z.string().check(z.regex(/^\/[A-Za-z0-9._/-]*$/, 'must be a path on the host, such as /remote-builds.json')),
   ),
   /**
+   * Whether the page asks `buildsUrl` for its builds on each in-app navigation as well as at its
+   * polls: the host's server says so while a remote's deployment is unsettled (a canary running,
+   * or a change in the last few minutes), so an abort, a promotion or a rollback reaches the
+   * page on its next navigation. Absent: only at the polls.
+   */
+  checkBuildsOnNavigation: z.optional(z.boolean({ error: 'must be true or false' })),
+  /**
    * The origins the remotes' code may come from: every remote URL above, and every script a
    * remote's manifest names, must be at one of them. Absent: the origins of the remote URLs
    * (`allowedRemoteOrigins`).

@@ -3,8 +3,9 @@
  * download that the loader did not see (a chunk a page loads while rendering) goes through the
  * reload guard first; a remote that cannot be loaded is said in plain words, its technical
  * detail in the console and a collapsed "Details". A page the host's server prerendered, whose
- * remote then fails to load, keeps its text on screen, with a note and a retry. The tab's title
- * says what happened.
+ * remote then fails to load, keeps its text on screen, with a note and a retry. A remote's page
+ * whose code threw on a build the visitor is no longer given is loaded anew on the one they are
+ * (use-leave-throwing-build.ts). The tab's title says what happened.
  */
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useRouteError } from 'react-router-dom';
@@ -20,6 +21,7 @@ import { ErrorPage } from './error-page';
 import { useErrorTitle } from './error-title';
 import { PartUnavailable } from './part-unavailable';
 import { useErrorTelemetry } from './use-error-telemetry';
+import { useLeaveThrowingBuild } from './use-leave-throwing-build';
 
 export function RouteError() {
   const error = useRouteError();
@@ -40,15 +42,17 @@ export function RouteError() {
   }, [needsGuard, pathname, search, reloadOnce]);
 
   const { statusCode, message } = describeError(error);
+  // A failure that is no download's: the remote's code threw, as its module ran or as its page rendered.
+  const leaving = useLeaveThrowingBuild(error, remote, !loadFailure && statusCode >= 500);
   useEffect(() => {
     // A 4xx is an expected outcome (a wrong link): one line. A failure gets its stack.
     if (isExpectedError(error)) logExpectedError(error);
     else if (statusCode >= 500) console.error(error);
   }, [error, statusCode]);
   useErrorTitle(errorTitleFor(statusCode, loadFailure));
-  useErrorTelemetry({ error, statusCode, loadFailure, shown: !reloading, remote });
+  useErrorTelemetry({ error, statusCode, loadFailure, shown: !reloading && !leaving, remote });
 
-  if (reloading) return <PageLoading />;
+  if (reloading || leaving) return <PageLoading />;
 
   // The retry loads the same address again, in place of this history entry, where the page
   // was. Not a revalidation: the router clears a route's error only once React has drawn the

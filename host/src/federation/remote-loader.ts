@@ -53,6 +53,8 @@ export interface RemoteLoader {
   warm(remote: RemoteName, module: string, when?: (run: () => void) => void): void;
   /** Forgets a remote's entry and manifest, so the next load fetches them anew. */
   reset(remote: RemoteName): void;
+  /** The build a remote is loaded from now (its configuration's, or its fallback's), when known. */
+  buildOf(remote: RemoteName): string | undefined;
 }
 
 export type { FallbackEnd };
@@ -318,5 +320,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
       forget(remote);
       runtime.registerRemotes([{ name: remote, entry: entryOf(remote) }], { force: true });
     },
+
+    buildOf: (remote) => current.get(remote)?.build,
   };
 }

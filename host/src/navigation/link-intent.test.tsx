@@ -13,6 +13,7 @@ import { matchRoute } from '../route-table/route-table';
 import { prefetchRouteData } from '../router/route-data';
 import { createRouteLoader } from '../router/route-loader';
 import { LinkIntent } from './link-intent';
+import { versionCheckStub } from '../test-utils';
 
 const gift = aGiftView();
 
@@ -21,8 +22,9 @@ function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
   const getGift = jest.fn(() => Promise.resolve(gift));
   const data = { api: { getGift } as unknown as ApiClient, queryClient: createTestQueryClient() };
   const services = {
-    remotes: remotes ?? { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn() },
-    versionCheck: { start: jest.fn(), stop: jest.fn(), poll: jest.fn(), trackRemote: jest.fn(), isStale: () => false },
+    remotes: remotes ?? { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn(), buildOf: () => undefined },
+    versionCheck: versionCheckStub(),
+    fullLoad: jest.fn(),
     reloadOnce: jest.fn(() => false),
     apiActivity: createRequestActivity(),
   } satisfies AppServices;

@@ -4,6 +4,7 @@ import { createRequestActivity } from 'shared/browser/api/activity';
 import { AppServicesContext, type AppServices } from '../app-services';
 import { createContentSignal, FirstContentContext, type ContentSignal } from './first-content';
 import { PrefetchLink } from './prefetch-link';
+import { versionCheckStub } from '../test-utils';
 
 /** jsdom has no IntersectionObserver: this one reports what the test says is in view. */
 class FakeIntersectionObserver {
@@ -47,8 +48,9 @@ afterEach(() => {
 function renderLink(firstContent: ContentSignal) {
   const prefetch = jest.fn();
   const services = {
-    remotes: { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn() },
-    versionCheck: { start: jest.fn(), stop: jest.fn(), poll: jest.fn(), trackRemote: jest.fn(), isStale: () => false },
+    remotes: { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn(), buildOf: () => undefined },
+    versionCheck: versionCheckStub(),
+    fullLoad: jest.fn(),
     reloadOnce: () => false,
     apiActivity: createRequestActivity(),
   } satisfies AppServices;

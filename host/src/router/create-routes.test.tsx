@@ -10,7 +10,7 @@ import { GIFT_ID, REDEEM_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { createTestQueryClient } from 'shared/testing/query-client';
 import { AppServicesContext, type AppServices } from '../app-services';
 import { createContentSignal, FirstContentContext, type ContentSignal } from '../navigation/first-content';
-import { pageNamed, settle, withThirdParties } from '../test-utils';
+import { pageNamed, settle, versionCheckStub, withThirdParties } from '../test-utils';
 import { createRoutes } from './create-routes';
 
 const GIFT_URL = `http://api.test/api/gifts/${GIFT_ID}`;
@@ -39,8 +39,9 @@ interface RouteOptions {
 function renderRoutes(path: string, options: RouteOptions = {}) {
   const load = jest.fn(options.load ?? (async () => pageNamed('Remote page')));
   const services = {
-    remotes: { load, prefetch: jest.fn(), warm: jest.fn(), reset: jest.fn() },
-    versionCheck: { start: jest.fn(), stop: jest.fn(), poll: jest.fn(), trackRemote: jest.fn(), isStale: () => false },
+    remotes: { load, prefetch: jest.fn(), warm: jest.fn(), reset: jest.fn(), buildOf: () => undefined },
+    versionCheck: versionCheckStub(),
+    fullLoad: jest.fn(),
     reloadOnce: () => false,
     apiActivity: createRequestActivity(),
   } satisfies AppServices;

@@ -2,7 +2,9 @@
  * The loader every route shares. In order: a pending full reload for a new deployment, the
  * route's validators (before any remote or API request), then the remote page itself, with the
  * reload guard between a failed download and the in-layout error state, and at the same time
- * the data the page needs (route-data.ts), so the page's request does not wait for its code.
+ * the data the page needs (route-data.ts), so the page's request does not wait for its code, and
+ * the visitor's builds when the host's server asked for a check on each navigation
+ * (version-check.ts): a page whose builds changed is loaded anew instead, its target with it.
  */
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router-dom';
@@ -14,7 +16,7 @@ import { prefetchRouteData, type RouteDataServices } from './route-data';
 
 export interface LoaderServices extends RouteDataServices {
   remotes: Pick<RemoteLoader, 'load'>;
-  versionCheck: Pick<VersionCheck, 'isStale'>;
+  versionCheck: Pick<VersionCheck, 'isStale' | 'checkNavigation'>;
   /**
    * Reloads to `path` unless the guard forbids it; true when a reload is under way.
    * `startedAt` is when the failed load began (see reload-guard.ts).
@@ -48,22 +50,30 @@ export function createRouteLoader(route: RouteDefinition, services: LoaderServic
     const invalid = validationError(route, params, pathname);
     if (invalid) throw invalid;
     prefetchRouteData(route, params, services);
+    const checking = services.versionCheck.checkNavigation();
     const startedAt = Date.now();
-    try {
-      return { Page: await services.remotes.load(route.remote, route.module) };
-    } catch (error) {
-      // A navigation the visitor has already left must not pull them back with a reload.
-      if (!isLoadFailure(error) || request.signal.aborted) throw error;
-      if (services.reloadOnce(path, startedAt)) return pendingForever();
-      throw new RemoteLoadError(route.remote, route.module, error);
+    const loading = services.remotes.load(route.remote, route.module).then(
+      (Page) => ({ Page }),
+      (error: unknown) => ({ error }),
+    );
+    const [loaded, stale] = await Promise.all([loading, checking]);
+    // A navigation the visitor has already left must not pull them back with a reload.
+    if (stale && !request.signal.aborted) {
+      services.fullLoad(path);
+      return pendingForever();
     }
+    if ('Page' in loaded) return { Page: loaded.Page };
+    const { error } = loaded;
+    if (!isLoadFailure(error) || request.signal.aborted) throw error;
+    if (services.reloadOnce(path, startedAt)) return pendingForever();
+    throw new RemoteLoadError(route.remote, route.module, error);
   };
 }
 
 export function createNotFoundLoader(services: LoaderServices): LoaderFunction {
-  return ({ request }) => {
+  return async ({ request }) => {
     const { pathname, path } = targetOf(request);
-    if (services.versionCheck.isStale()) {
+    if ((await services.versionCheck.checkNavigation()) && !request.signal.aborted) {
       services.fullLoad(path);
       return pendingForever();
     }

@@ -12,9 +12,21 @@
  * asks for no other (session-builds.ts). The comparison (visitor-builds.ts) loads at the first
  * poll, in the chunk of the switch to a last known good build: the builds a page runs come from
  * its configuration, not from a read at load, so nothing is missed before it arrives.
+ *
+ * While the host's server says a remote's deployment is unsettled (a canary running, a change in
+ * the last minutes: `checkBuildsOnNavigation`, and each answer's `checkOnNavigation` after it),
+ * the page asks on each navigation too, so an abort, a promotion or a rollback reaches it on its
+ * next navigation whatever the poll's interval. And a remote's page that threw while rendering
+ * asks whether the visitor is given another build of it now: a build the deployment no longer
+ * serves them is left for the one it does (a full load), not shown as an error page.
  */
 import type { BuildInfo } from 'shared/build-info';
+import { DEFAULT_REMOTE_TIMEOUT_MS } from 'shared/runtime-config';
 import { sessionStore } from '../federation/session-builds';
+import type * as VisitorBuildsModule from './visitor-builds';
+
+/** The comparison's chunk, loaded at the first question (a type only here: its code stays out of the first script). */
+type VisitorBuilds = typeof VisitorBuildsModule;
 
 export const META_PREFETCH_DELAY_MS = 1000;
 export const HOST_BUILDS_PATH = '/_app/builds';
@@ -45,6 +57,20 @@ export interface VersionCheck {
   trackRemote(name: string, entryUrl: string, build?: string): Promise<void>;
   /** True once a newer build of the host or of a loaded remote is known. */
   isStale(): boolean;
+  /**
+   * On a navigation: whether the page should be loaded anew (isStale), once the host's server has
+   * answered which builds the visitor gets now when it asked for that on navigations; an answer
+   * later than `timeoutMs` counts as none.
+   */
+  checkNavigation(): Promise<boolean>;
+  /** Whether the page follows its remotes' builds through the host's server (`buildsUrl`). */
+  followsBuilds(): boolean;
+  /**
+   * After `remote`'s code threw on build `runs`: true when the visitor is now given another build
+   * of it (not one this tab found broken, not the same change twice), `runs` then marked broken
+   * for the tab and the page stale.
+   */
+  leaveThrowingBuild(remote: string, runs: string): Promise<boolean>;
 }
 
 export interface VersionCheckOptions {
@@ -57,6 +83,10 @@ export interface VersionCheckOptions {
   storage?: () => Storage | undefined;
   /** A fresh telemetry ticket from `buildsUrl`'s answer, for builds the page keeps running. */
   onTicket?: (ticket: string) => void;
+  /** The host's server asked for a check of `buildsUrl` on each navigation (`checkBuildsOnNavigation`). */
+  checkOnNavigation?: boolean;
+  /** The longest a navigation or an error page waits for `buildsUrl`'s answer. */
+  timeoutMs?: number;
 }
 
 export function isSlowConnection(connection: ConnectionInfo | undefined): boolean {
@@ -79,6 +109,8 @@ export function createVersionCheck({
   buildsUrl,
   storage = sessionStore,
   onTicket,
+  checkOnNavigation = false,
+  timeoutMs = DEFAULT_REMOTE_TIMEOUT_MS,
 }: VersionCheckOptions): VersionCheck {
   const remotes = new Map<string, { url: string; id: string }>();
   /** The remotes watched through `buildsUrl`: the build the page runs of each. */
@@ -86,6 +118,7 @@ export function createVersionCheck({
   let stale = false;
   let timer: unknown;
   let running = false;
+  let onNavigation = checkOnNavigation;
 
   async function getJson(url: string): Promise<unknown> {
     const separator = url.includes('?') ? '&' : '?';
@@ -100,22 +133,45 @@ export function createVersionCheck({
     return body.id;
   }
 
-  /** Asks the host's server which builds this visitor gets now; stale for a loaded remote's other build. */
-  async function checkBuilds(url: string): Promise<void> {
+  /**
+   * Asks the host's server which builds this visitor gets now, and whether they call for a full
+   * load (`decide`, given the comparison's chunk); stale if so, and says so.
+   */
+  async function checkBuilds(
+    url: string,
+    decide: (answer: unknown, builds: VisitorBuilds) => boolean,
+  ): Promise<boolean> {
     try {
-      const [answer, { reloadFor }] = await Promise.all([
+      const [answer, builds] = await Promise.all([
         getJson(url),
         // One chunk with the switch to a last known good build (remote-loader.ts): both only ever run later.
         import(/* webpackChunkName: "last-known-good" */ './visitor-builds'),
       ]);
-      if (reloadFor(answer, runningBuilds, storage, deps.now(), deps.log)) stale = true;
-      else {
-        const ticket = (answer as { ticket?: unknown } | null)?.ticket;
-        if (typeof ticket === 'string') onTicket?.(ticket);
+      onNavigation = (answer as { checkOnNavigation?: unknown } | null)?.checkOnNavigation === true;
+      if (decide(answer, builds)) {
+        stale = true;
+        return true;
       }
+      const ticket = (answer as { ticket?: unknown } | null)?.ticket;
+      if (typeof ticket === 'string') onTicket?.(ticket);
     } catch (error) {
       deps.log('Checking for new remote builds failed', error);
     }
+    return false;
+  }
+
+  const anyChanged = (answer: unknown, { reloadFor }: VisitorBuilds) =>
+    reloadFor(answer, runningBuilds, storage, deps.now(), deps.log);
+
+  /** `asking`, or false once `timeoutMs` has passed without its answer (the answer still counts when it comes). */
+  function bounded(asking: Promise<boolean>): Promise<boolean> {
+    return new Promise((resolve) => {
+      const handle = deps.setTimeout(() => resolve(false), timeoutMs);
+      void asking.then((answer) => {
+        deps.clearTimeout(handle);
+        resolve(answer);
+      });
+    });
   }
 
   async function checkOne(url: string, knownId: string, what: string): Promise<void> {
@@ -162,7 +218,7 @@ export function createVersionCheck({
       await Promise.all([
         checkOne(`${HOST_BUILDS_PATH}/latest.json`, buildId, 'host'),
         ...[...remotes].map(([name, remote]) => checkOne(remote.url, remote.id, `${name} remote`)),
-        buildsUrl && runningBuilds.size > 0 && !stale ? checkBuilds(buildsUrl) : undefined,
+        buildsUrl && runningBuilds.size > 0 && !stale ? checkBuilds(buildsUrl, anyChanged) : undefined,
       ]);
     },
     async trackRemote(name, entryUrl, build) {
@@ -181,6 +237,20 @@ export function createVersionCheck({
       }
     },
     isStale: () => stale,
+    async checkNavigation() {
+      if (!stale && onNavigation && buildsUrl && runningBuilds.size > 0)
+        await bounded(checkBuilds(buildsUrl, anyChanged));
+      return stale;
+    },
+    followsBuilds: () => buildsUrl !== undefined,
+    async leaveThrowingBuild(remote, runs) {
+      if (!buildsUrl) return false;
+      return bounded(
+        checkBuilds(buildsUrl, (answer, { leaveThrowingBuild }) =>
+          leaveThrowingBuild(answer, remote, runs, storage, deps.now(), deps.log),
+        ),
+      );
+    },
   };
   return check;
 }

@@ -6,7 +6,7 @@
  */
 import type { RemoteBuildsAnswer } from 'shared/deployment';
 import { brokenBuild } from '../federation/session-builds';
-import { shouldReloadFor } from '../federation/session-records';
+import { markBroken, shouldReloadFor } from '../federation/session-records';
 
 /**
  * Whether the page should be loaded anew for `answer`: a loaded remote's build in it differs
@@ -32,4 +32,22 @@ export function reloadFor(
   if (shouldReloadFor(storage, changes.join(' '), now)) return true;
   log(`A full load already gave this page the same builds (${changes.join(' ')}); not asking again`);
   return false;
+}
+
+/**
+ * After `remote`'s page threw while rendering on build `runs`: whether to leave it for the build
+ * `answer` gives the visitor now (reloadFor's rules). If so, `runs` is marked broken for the tab:
+ * its next pages load their fallback rather than it, and no answer sends the visitor back to it.
+ */
+export function leaveThrowingBuild(
+  answer: unknown,
+  remote: string,
+  runs: string,
+  storage: () => Storage | undefined,
+  now: number,
+  log: (message: string) => void,
+): boolean {
+  if (!reloadFor(answer, new Map([[remote, runs]]), storage, now, log)) return false;
+  markBroken(storage, remote, runs, now);
+  return true;
 }

@@ -1,0 +1,167 @@
+/**
+ * The version check on a navigation and after a remote's page threw (version-check.ts): a page
+ * the host's server told to check on each navigation asks `/remote-builds.json` then, whatever
+ * its poll's interval, and one that was not told asks nothing; a page that threw on a build the
+ * visitor is no longer given leaves it.
+ */
+import { BROKEN_BUILDS_KEY, brokenBuild } from '../federation/session-builds';
+import { createVersionCheck, type VersionCheckDeps } from './version-check';
+
+const BUILDS_URL = '/remote-builds.json';
+const HOUR = 60 * 60 * 1000;
+const GIFTS_C2 = 'http://localhost:3001/builds/c2/mf-manifest.json';
+
+interface Told {
+  builds: Record<string, string>;
+  checkOnNavigation?: true;
+}
+
+/** A page that runs gifts c2 once `loaded()`; `/remote-builds.json` answers what `tell` last gave, or never while `hang`. */
+function page(options: { checkOnNavigation?: boolean; buildsUrl?: string } = {}) {
+  let told: Told = { builds: { gifts: 'c2' }, checkOnNavigation: true };
+  let hang = false;
+  const requests: string[] = [];
+  const log = jest.fn();
+  const deps: VersionCheckDeps = {
+    fetch: (async (input: RequestInfo | URL) => {
+      const url = String(input);
+      requests.push(url.split('?')[0] ?? url);
+      if (hang) return new Promise<never>(() => undefined);
+      return url.startsWith(`${BUILDS_URL}?`) ? Response.json(told) : Response.json({ id: 'build-1', timestamp: 1 });
+    }) as typeof fetch,
+    now: () => Date.now(),
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    connection: () => undefined,
+    log,
+  };
+  const check = createVersionCheck({
+    buildId: 'build-1',
+    intervalMs: HOUR,
+    deps,
+    buildsUrl: 'buildsUrl' in options ? options.buildsUrl : BUILDS_URL,
+    storage: () => sessionStorage,
+    checkOnNavigation: options.checkOnNavigation ?? true,
+    timeoutMs: 10_000,
+  });
+  return {
+    check,
+    requests,
+    log,
+    loaded: () => check.trackRemote('gifts', GIFTS_C2, 'c2'),
+    tell: (next: Told) => (told = next),
+    hang: () => (hang = true),
+  };
+}
+
+beforeEach(() => jest.useFakeTimers({ now: 1_700_000_000_000 }));
+afterEach(() => {
+  jest.useRealTimers();
+  sessionStorage.clear();
+});
+
+describe('checkNavigation', () => {
+  it("asks the host's server on each navigation when told to, and is stale once a loaded remote's build changed", async () => {
+    const { check, requests, loaded, tell } = page();
+    await loaded();
+    expect(await check.checkNavigation()).toBe(false);
+    expect(await check.checkNavigation()).toBe(false);
+    expect(requests).toEqual([BUILDS_URL, BUILDS_URL]);
+
+    // The canary is aborted: the next navigation hears of it, an hour before the next poll.
+    tell({ builds: { gifts: 's1' }, checkOnNavigation: true });
+    expect(await check.checkNavigation()).toBe(true);
+    expect(check.isStale()).toBe(true);
+    // Stale already: no need to ask again.
+    expect(await check.checkNavigation()).toBe(true);
+    expect(requests).toHaveLength(3);
+  });
+
+  it('asks nothing on a page the host’s server did not tell to, or before any remote is loaded', async () => {
+    const untold = page({ checkOnNavigation: false });
+    await untold.loaded();
+    untold.tell({ builds: { gifts: 's1' } });
+    expect(await untold.check.checkNavigation()).toBe(false);
+    expect(untold.requests).toEqual([]);
+
+    const fresh = page();
+    expect(await fresh.check.checkNavigation()).toBe(false);
+    expect(fresh.requests).toEqual([]);
+  });
+
+  it('stops once an answer no longer asks for it, and starts when a poll’s answer does', async () => {
+    const { check, requests, loaded, tell } = page();
+    await loaded();
+    tell({ builds: { gifts: 'c2' } });
+    await check.checkNavigation();
+    await check.checkNavigation();
+    expect(requests).toEqual([BUILDS_URL]);
+
+    tell({ builds: { gifts: 'c2' }, checkOnNavigation: true });
+    await check.poll();
+    requests.length = 0;
+    await check.checkNavigation();
+    expect(requests).toEqual([BUILDS_URL]);
+  });
+
+  it('lets the navigation go on once the answer is later than its timeout', async () => {
+    const { check, loaded, hang } = page();
+    await loaded();
+    hang();
+    let answer: boolean | undefined;
+    void check.checkNavigation().then((stale) => (answer = stale));
+    await jest.advanceTimersByTimeAsync(9_999);
+    expect(answer).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(answer).toBe(false);
+  });
+});
+
+describe('leaveThrowingBuild', () => {
+  it('leaves a build the visitor is no longer given: marked broken for the tab, the page stale', async () => {
+    const { check, loaded, tell } = page({ checkOnNavigation: false });
+    await loaded();
+    expect(check.followsBuilds()).toBe(true);
+    tell({ builds: { gifts: 's1' } });
+    expect(await check.leaveThrowingBuild('gifts', 'c2')).toBe(true);
+    expect(brokenBuild(() => sessionStorage, 'gifts', Date.now())).toBe('c2');
+    expect(check.isStale()).toBe(true);
+  });
+
+  it('stays on a build the visitor is still given, marking nothing', async () => {
+    const { check, loaded } = page();
+    await loaded();
+    expect(await check.leaveThrowingBuild('gifts', 'c2')).toBe(false);
+    expect(sessionStorage.getItem(BROKEN_BUILDS_KEY)).toBeNull();
+    expect(check.isStale()).toBe(false);
+  });
+
+  it('is not sent to a build this tab found broken, nor twice for the same change', async () => {
+    const first = page();
+    await first.loaded();
+    first.tell({ builds: { gifts: 's1' } });
+    expect(await first.check.leaveThrowingBuild('gifts', 'c2')).toBe(true);
+
+    // The full load still ran c2 (a host's server that had not read the abort yet), which threw again.
+    const second = page();
+    await second.loaded();
+    second.tell({ builds: { gifts: 's1' } });
+    expect(await second.check.leaveThrowingBuild('gifts', 'c2')).toBe(false);
+    expect(second.log).toHaveBeenCalledWith(expect.stringContaining('gifts:c2>s1'));
+  });
+
+  it('leaves a build whose module threw before the page ever loaded it', async () => {
+    const { check, tell } = page();
+    tell({ builds: { gifts: 's1' } });
+    expect(await check.leaveThrowingBuild('gifts', 'c2')).toBe(true);
+    expect(brokenBuild(() => sessionStorage, 'gifts', Date.now())).toBe('c2');
+  });
+
+  it("asks nothing on a page that does not follow its builds through the host's server", async () => {
+    const unfollowed = page({ buildsUrl: undefined });
+    await unfollowed.loaded();
+    expect(unfollowed.check.followsBuilds()).toBe(false);
+    expect(await unfollowed.check.leaveThrowingBuild('gifts', 'c2')).toBe(false);
+    expect(unfollowed.requests.filter((url) => url === BUILDS_URL)).toEqual([]);
+  });
+});
