@@ -10,6 +10,7 @@
  * - `throws`: every exposed page's chunk throws as it is run: the page cannot load its part.
  * - `throws-for-visitors`: the same, but not in a browser holding a preview cookie (the gate's):
  *   a fault only real traffic meets, which a gate cannot see and the release run must catch.
+ * - `throws-rendering`: every exposed page loads, and throws as it renders.
  * - `csp`: every exposed page requests an image from an origin the host's policy does not allow.
  * - `exposes`: the manifest no longer exposes one of the registry's modules.
  */
@@ -32,7 +33,7 @@ import { listFiles } from '../../deploy/testing/remote-builds';
 import { readLatest } from './redeploy';
 import { ROOT_DIR } from './test-env';
 
-export type BuildFault = 'good' | 'throws' | 'throws-for-visitors' | 'csp' | 'exposes';
+export type BuildFault = 'good' | 'throws' | 'throws-for-visitors' | 'throws-rendering' | 'csp' | 'exposes';
 
 /** The module the `exposes` variant leaves out of its manifest. */
 export const DROPPED_EXPOSE = 'TermsPage';
@@ -46,6 +47,22 @@ const COMPRESSED = ['.br', '.gz'] as const;
 
 const digestOf = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
+/**
+ * Code run before the chunk pushes its modules: each module whose default export is a function (a
+ * page component) gets one that throws as it renders in its stead, once the module has run.
+ */
+function rendersThrowing(): string {
+  const thrower = `function () { throw new Error(${JSON.stringify(THROWN_MESSAGE)}); }`;
+  return (
+    `(function () { var chunks = (self.webpackChunkcontent = self.webpackChunkcontent || []), push = chunks.push;\n` +
+    `chunks.push = function (data) { chunks.push = push; var modules = data[1];\n` +
+    `Object.keys(modules).forEach(function (id) { var run = modules[id];\n` +
+    `modules[id] = function (module, exports, require) { run(module, exports, require);\n` +
+    `if (module.exports && typeof module.exports.default === 'function') module.exports = { __esModule: true, default: ${thrower} }; }; });\n` +
+    `return push.call(chunks, data); }; })();\n`
+  );
+}
+
 /** What each fault puts before an exposed page's chunk. */
 function prelude(fault: BuildFault): string | undefined {
   switch (fault) {
@@ -53,6 +70,8 @@ function prelude(fault: BuildFault): string | undefined {
       return `throw new Error(${JSON.stringify(THROWN_MESSAGE)});\n`;
     case 'throws-for-visitors':
       return `if (!document.cookie.includes("gb_preview=")) throw new Error(${JSON.stringify(THROWN_MESSAGE)});\n`;
+    case 'throws-rendering':
+      return rendersThrowing();
     case 'csp':
       return `new Image().src = ${JSON.stringify(REFUSED_IMAGE)};\n`;
     default:
