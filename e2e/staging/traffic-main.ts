@@ -27,7 +27,14 @@ async function main(): Promise<number> {
       stop.abort();
     });
   const timer = args.minutes === undefined ? undefined : setTimeout(() => stop.abort(), args.minutes * 60_000);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  // Closed here once the visitors under way have finished, not by the signal that stops new ones.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   console.log(
     `traffic: ${args.rate} visitors a minute to ${args.origin}` +
       (args.visitors ? `, ${args.visitors} in all` : '') +

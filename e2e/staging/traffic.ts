@@ -8,8 +8,6 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, Page } from '@playwright/test';
-import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
-import { TELEMETRY_PATH } from 'shared/telemetry';
 import { openSession } from '../support/browser';
 import { playJourney } from '../chaos/browsers';
 
@@ -38,6 +36,10 @@ export function emptyMinute(): MinuteStats {
   return { visitors: 0, done: 0, withErrors: 0, builds: new Map() };
 }
 
+/** The page's inline configuration (shared/page-data's; the browser tests import no source). */
+const CONFIG_ELEMENT_ID = 'gift-box-config';
+/** Where the page sends its telemetry (shared/telemetry's). */
+const TELEMETRY_PATH = '/api/telemetry';
 /** How long a hidden page may take to send its telemetry. */
 const TELEMETRY_WAIT_MS = 10_000;
 
@@ -52,7 +54,7 @@ function nextAddress(): string {
 /** The remotes' builds the page's inline configuration names. */
 async function pageBuilds(page: Page): Promise<Record<string, string>> {
   const text = await page
-    .locator(`#${RUNTIME_CONFIG_ELEMENT_ID}`)
+    .locator(`#${CONFIG_ELEMENT_ID}`)
     .textContent({ timeout: 5_000 })
     .catch(() => null);
   try {
@@ -102,12 +104,14 @@ export async function visit(browser: Browser, origin: string, now: () => MinuteS
     await sendTelemetry(page);
     await playJourney(page, `visitor-${number}@example.com`);
     builds = { ...builds, ...(await pageBuilds(page)) };
-    await sendTelemetry(page);
-    await page.goto('about:blank');
   } catch (error) {
     failure = (error as Error).message.split('\n')[0];
   }
-  const problems = [...(failure ? [failure] : []), ...watch.failedRequests, ...watch.problems()];
+  // A failed journey's page reports its failures too, from the visitor's own address.
+  await sendTelemetry(page).catch(() => undefined);
+  const problems = [...(failure ? [failure] : []), ...watch.failedRequests, ...watch.problems()].map(
+    (problem) => problem.split('\n')[0] ?? problem,
+  );
   const stats = now();
   countBuilds(stats, builds);
   if (problems.length > 0) {
@@ -117,12 +121,15 @@ export async function visit(browser: Browser, origin: string, now: () => MinuteS
   await session.close().catch(() => undefined);
 }
 
-/** `gifts d412bd69 (10), 3f2a0c11 (2); content …`: each build cut to 8 characters. */
+/** A build id as a minute's line shows it: a long one (a UUID) by its first 8 characters. */
+const shortBuild = (build: string) => (build.length > 28 ? `${build.slice(0, 8)}…` : build);
+
+/** `gifts d412bd69… (10), rehearsal-1 (2); content …`. */
 export function describeBuilds(builds: MinuteStats['builds']): string {
   return [...builds]
     .map(
       ([remote, perBuild]) =>
-        `${remote} ${[...perBuild].map(([build, count]) => `${build.slice(0, 8)} (${count})`).join(', ')}`,
+        `${remote} ${[...perBuild].map(([build, count]) => `${shortBuild(build)} (${count})`).join(', ')}`,
     )
     .join('; ');
 }
