@@ -156,6 +156,63 @@ function apiEnv(
   };
 }
 
+/** nginx on the site file `npm run nginx-config` renders for these ports, its files in `<dir>/nginx`. */
+function startTopologySite(dir: string, logDir: string, ports: Omit<TopologyPorts, 'database'>): Promise<RunningNginx> {
+  const origin = `http://127.0.0.1:${ports.nginx}`;
+  return startSite(
+    {
+      dir: join(dir, 'nginx'),
+      outputLog: join(logDir, 'production-nginx.log'),
+      env: {
+        GIFT_BOX_LISTEN: `127.0.0.1:${ports.nginx}`,
+        GIFT_BOX_SERVER_NAME: '127.0.0.1',
+        GIFT_BOX_HOST_DIST: join(ROOT_DIR, 'host', 'dist'),
+        GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
+        GIFT_BOX_HOST_SERVERS: `127.0.0.1:${ports.host}`,
+        GIFT_BOX_API_SERVERS: ports.apis.map((port) => `127.0.0.1:${port}`).join(','),
+        GIFT_BOX_STATUS_PORT: String(ports.status),
+        // The tests load pages from one address far faster than a visitor: the limit stays out of their way.
+        GIFT_BOX_PAGE_RATE: '10000r/s',
+        GIFT_BOX_PAGE_BURST: '10000',
+      },
+    },
+    `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,
+  );
+}
+
+/** The host's server's environment behind nginx. */
+function hostEnvOf(ports: Omit<TopologyPorts, 'database'>, secrets: TopologySecrets): Record<string, string> {
+  const origin = `http://127.0.0.1:${ports.nginx}`;
+  return {
+    HOST_PORT: String(ports.host),
+    LISTEN_HOST: '127.0.0.1',
+    API_BASE_URL: origin,
+    HOST_ORIGIN: origin,
+    TRUST_PROXY: 'loopback',
+    REMOTE_REFRESH_MS: '500',
+    METRICS_PORT: String(ports.hostMetrics),
+    PAGE_TICKET_SECRETS: secrets.pageTicket,
+    ...remoteUrls(origin),
+  };
+}
+
+/** An API process started again, as a supervisor restarts one that died: its log goes on in the same file. */
+function startApiAgain(name: string, env: Record<string, string>, logDir: string): RunningProcess {
+  return startProcess({
+    name,
+    command: process.execPath,
+    args: ['--enable-source-maps', 'dist/index.js'],
+    cwd: join(ROOT_DIR, 'api'),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT_DIR, ...env },
+    output: {
+      file: join(logDir, `production-${name}.log`),
+      append: true,
+      header: `\n=== e2e ${new Date().toISOString()} restarting ${name}\n`,
+    },
+    exitWithParent: true,
+  });
+}
+
 /** Starts everything; what was started is stopped again if a later part fails. */
 export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
   const apiCount = options.ports?.apis.length ?? options.apiCount ?? 2;
@@ -175,9 +232,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   });
   try {
     const ports = options.ports ?? (await freeTopologyPorts(apiCount));
-    const { nginx: nginxPort, host: hostPort, status: statusPort, hostMetrics: hostMetricsPort } = ports;
-    const { apis: apiPorts, apiMetrics: apiMetricsPorts } = ports;
-    const origin = `http://127.0.0.1:${nginxPort}`;
+    const { status: statusPort, hostMetrics: hostMetricsPort, apis: apiPorts, apiMetrics: apiMetricsPorts } = ports;
+    const origin = `http://127.0.0.1:${ports.nginx}`;
     const remoteFolder = (remote: RemoteName) => join(remotesDir, remote);
     // Each remote's build, published as its deploy command does, without a process per remote
     // (the deploy command itself is what deployRemote runs, and its own tests').
@@ -185,25 +241,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       await deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) });
     }
     const database = await starting;
-    const nginx = await startSite(
-      {
-        dir: join(dir, 'nginx'),
-        outputLog: join(logDir, 'production-nginx.log'),
-        env: {
-          GIFT_BOX_LISTEN: `127.0.0.1:${nginxPort}`,
-          GIFT_BOX_SERVER_NAME: '127.0.0.1',
-          GIFT_BOX_HOST_DIST: join(ROOT_DIR, 'host', 'dist'),
-          GIFT_BOX_REMOTES_DIR: remotesDir,
-          GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
-          GIFT_BOX_API_SERVERS: apiPorts.map((port) => `127.0.0.1:${port}`).join(','),
-          GIFT_BOX_STATUS_PORT: String(statusPort),
-          // The tests load pages from one address far faster than a visitor: the limit stays out of their way.
-          GIFT_BOX_PAGE_RATE: '10000r/s',
-          GIFT_BOX_PAGE_BURST: '10000',
-        },
-      },
-      `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,
-    );
+    const nginx = await startTopologySite(dir, logDir, ports);
     started.push(nginx);
     // One process at a time: the first applies the migrations; the others find none left to apply.
     const apis: ApiProcess[] = [];
@@ -227,18 +265,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       started.push(api);
       apis.push(await ready(index, api));
     }
-    const hostEnv = {
-      HOST_PORT: String(hostPort),
-      LISTEN_HOST: '127.0.0.1',
-      API_BASE_URL: origin,
-      HOST_ORIGIN: origin,
-      TRUST_PROXY: 'loopback',
-      REMOTE_REFRESH_MS: '500',
-      METRICS_PORT: String(hostMetricsPort),
-      PAGE_TICKET_SECRETS: secrets.pageTicket,
-      ...remoteUrls(origin),
-      ...options.hostEnv,
-    };
+    const hostEnv = { ...hostEnvOf(ports, secrets), ...options.hostEnv };
     const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', hostEnv, logDir);
     started.push(host);
     await waitUntilHealthy(host, `${origin}/healthz`);
@@ -252,20 +279,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       database,
       remoteFolder,
       async restartApi(index) {
-        const name = `topology-api-${index + 1}`;
-        const api = startProcess({
-          name,
-          command: process.execPath,
-          args: ['--enable-source-maps', 'dist/index.js'],
-          cwd: join(ROOT_DIR, 'api'),
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT_DIR, ...envOf(index) },
-          output: {
-            file: join(logDir, `production-${name}.log`),
-            append: true,
-            header: `\n=== e2e ${new Date().toISOString()} restarting ${name}\n`,
-          },
-          exitWithParent: true,
-        });
+        const api = startApiAgain(`topology-api-${index + 1}`, envOf(index), logDir);
         started.push(api);
         const restarted = await ready(index, api);
         apis[index] = restarted;
