@@ -48,7 +48,10 @@ async function start(dir: string, ports: Parameters<typeof startStaging>[1]): Pr
     await (await starting.catch(() => undefined))?.stop();
     return 1;
   }
-  const ids = await makeSample(first.info.origin);
+  const ids = await makeSample(first.info.origin).catch(async (error: Error) => {
+    await first.stop();
+    throw new Error(`the sample could not be made, so everything was stopped: ${error.message}`);
+  });
   for (const line of describeStaging(first.info, ids, cwd)) console.log(line);
   console.log(`staging: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const signal = await signalled;

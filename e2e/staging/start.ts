@@ -32,15 +32,19 @@ export interface Staging {
   stop(): Promise<number[]>;
 }
 
-/** The built files staging serves: `npm run build`'s output. */
-export function missingBuild(): string[] {
+/** The built files staging serves (`npm run build`'s output) that `root` lacks. */
+export function missingBuild(root = ROOT_DIR): string[] {
   const files = [
     'api/dist/index.js',
     'host/dist/index.html',
     'host/dist-server/main.js',
     ...REMOTE_NAMES.map((remote) => `${REMOTES[remote].packageDir}/dist/mf-manifest.json`),
   ];
-  return files.filter((file) => !existsSync(join(ROOT_DIR, file)));
+  return files.filter((file) => !existsSync(join(root, file)));
+}
+
+export function missingBuildMessage(missing: readonly string[]): string {
+  return `${missing.join(', ')} missing: staging serves the built parts, so run npm run build first`;
 }
 
 const secret = () => randomBytes(32).toString('base64url');
@@ -83,7 +87,7 @@ async function prometheusConfig(dir: string, topology: Topology, exporters: stri
 /** Starts everything, or stops what it started and throws. */
 export async function startStaging(dir: string, ports: StagingPorts): Promise<Staging> {
   const missing = missingBuild();
-  if (missing.length > 0) throw new Error(`${missing.join(', ')} missing: run npm run build first`);
+  if (missing.length > 0) throw new Error(missingBuildMessage(missing));
   if (await stopLeftCluster(join(dir, 'postgres')))
     console.log(`staging: stopped the PostgreSQL a killed run left in ${dir}`);
   const taken = await takenPorts(ports);
@@ -108,6 +112,8 @@ export async function startStaging(dir: string, ports: StagingPorts): Promise<St
   const stop = async () => {
     await Promise.all(started.map((process) => (process.stop ? process.stop() : stopProcess(process))));
     await topology.stop();
+    // No staging runs here any more: sample and traffic must not find its address.
+    rmSync(join(dir, STAGING_FILE), { force: true });
     const left: number[] = [];
     for (const port of allPorts(ports)) if (!(await waitForPortFree(port, PORT_FREE_WITHIN_MS))) left.push(port);
     return left;

@@ -9,7 +9,7 @@
  * listening on its ports.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPortInUse } from 'testbed/free-port';
 import { REMOTE_NAMES } from 'shared/remotes';
@@ -123,6 +123,8 @@ test('npm run staging answers at every URL it prints, its sample pages open, tra
   await closed;
   expect(staging.output()).toContain('staging: SIGINT: stopping every process…');
   expect(staging.output()).toContain('staging: stopped; nothing it started is listening');
+  // Nothing runs there any more: sample and traffic no longer find an address to go to.
+  expect(existsSync(join(DIR, 'staging.json'))).toBe(false);
   const ports = [BASE, BASE + 1, BASE + 2, BASE + 3, BASE + 4, BASE + 5, BASE + 6, BASE + 7, BASE + 10, BASE + 30];
   for (const port of ports) expect(await isPortInUse(port)).toBe(false);
 });
