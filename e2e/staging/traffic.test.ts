@@ -63,5 +63,8 @@ describe("a minute's line", () => {
       'traffic: minute 3: 12 visitors, 10 reached a voucher, 2 met errors (first: locator.waitFor: Timeout); builds seen: gifts d412bd69… (9), rehearsal-throws-1 (3)',
     );
     expect(describeMinute(1, emptyMinute())).toBe('traffic: minute 1: 0 visitors, 0 reached a voucher, no errors');
+    expect(describeMinute(2, { ...emptyMinute(), visitors: 20, done: 20, late: 5 })).toBe(
+      'traffic: minute 2: 20 visitors, 20 reached a voucher, no errors; 5 came late, waiting for a visitor under way (--concurrency)',
+    );
   });
 });

@@ -28,12 +28,14 @@ export interface MinuteStats {
   withErrors: number;
   /** The first error met, for the line. */
   firstError?: string;
+  /** Arrivals that waited for a visitor under way to finish (`concurrency` reached): the rate was not kept. */
+  late: number;
   /** Per remote, per build id: the visitors whose page named it. */
   builds: Map<string, Map<string, number>>;
 }
 
 export function emptyMinute(): MinuteStats {
-  return { visitors: 0, done: 0, withErrors: 0, builds: new Map() };
+  return { visitors: 0, done: 0, withErrors: 0, late: 0, builds: new Map() };
 }
 
 /** The page's inline configuration (shared/page-data's; the browser tests import no source). */
@@ -138,7 +140,8 @@ export function describeBuilds(builds: MinuteStats['builds']): string {
 export function describeMinute(minute: number, stats: MinuteStats): string {
   const errors = stats.withErrors > 0 ? `, ${stats.withErrors} met errors (first: ${stats.firstError})` : ', no errors';
   const builds = stats.builds.size > 0 ? `; builds seen: ${describeBuilds(stats.builds)}` : '';
-  return `traffic: minute ${minute}: ${stats.visitors} visitors, ${stats.done} reached a voucher${errors}${builds}`;
+  const late = stats.late > 0 ? `; ${stats.late} came late, waiting for a visitor under way (--concurrency)` : '';
+  return `traffic: minute ${minute}: ${stats.visitors} visitors, ${stats.done} reached a voucher${errors}${builds}${late}`;
 }
 
 /**
@@ -169,7 +172,10 @@ export async function runTraffic(
       const due = start + arrival * everyMs;
       if (due > Date.now()) await delay(due - Date.now(), undefined, { signal: stop }).catch(() => undefined);
       if (stop.aborted) break;
-      if (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+      if (inFlight.size >= options.concurrency) {
+        current.late += 1;
+        await Promise.race(inFlight);
+      }
       const running: Promise<void> = visit(browser, options.origin, () => current)
         .catch((error: Error) => {
           current.withErrors += 1;
