@@ -350,6 +350,10 @@ module.exports = tseslint.config(
       '**/coverage/**',
       '**/.e2e-tmp/**',
       'bench/.work/**',
+      // A rehearsal's staging (its deployed builds) and the gate's results: npm run staging, npm run gate.
+      '.staging/**',
+      '.gate-results/**',
+      'gate-results/**',
     ],
   },
   js.configs.recommended,

@@ -29,10 +29,11 @@ module.exports = {
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),
-    // The browser suite's own helpers that need no browser (its port blocks, its server sets).
+    // The browser suite's own helpers that need no browser (its port blocks, its server sets), and
+    // staging's command lines and what it prints.
     preset(join(__dirname, 'e2e'), {
-      roots: ['<rootDir>/support'],
-      testMatch: ['<rootDir>/support/**/*.test.ts'],
+      roots: ['<rootDir>/support', '<rootDir>/staging'],
+      testMatch: ['<rootDir>/{support,staging}/**/*.test.ts'],
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),

@@ -4,8 +4,10 @@
  */
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { REMOTES, type RemoteSpec } from 'shared/remotes';
 import { describeArgsError } from './cli-args';
 import { buildFolder, deploy, MIN_KEPT_BUILDS, type CliIo } from './deploy';
+import { samplePathHints, STAGING_SAMPLE_COMMAND } from './gate-paths';
 import { describeRevocation, revokeBuild } from './revoke';
 
 const USAGE = `Usage: npm run deploy -w <remote> -- <target folder> [--from <build folder>] [--keep-builds <n>]
@@ -72,6 +74,43 @@ async function revokeCommand(
   }
 }
 
+/**
+ * What to run after `--stage`, each command as it works: the gate and the release with the
+ * `--path` each route with parameters needs (and where to get one), the release run (which judges
+ * the canary) before a bare canary (which nobody judges).
+ */
+export function stagedNextLines(packageName: string, target: string, buildId: string): string[] {
+  const spec = (Object.values(REMOTES) as RemoteSpec[]).find((remote) => remote.packageDir === packageName);
+  const paths = spec ? samplePathHints(spec) : [];
+  const pathArgs = paths.map((path) => ` ${path}`).join('');
+  const line = (label: string, text: string) => `  ${label.padEnd(34)}${text}`;
+  return [
+    line(
+      'try it on the production host:',
+      `PREVIEW_KEY=… npm run gate -w ${packageName} -- ${target} ${buildId} --host <URL>${pathArgs}`,
+    ),
+    ...(paths.length > 0
+      ? [
+          line(
+            '',
+            `(a real page per route with parameters: make one through the API, or on staging: ${STAGING_SAMPLE_COMMAND})`,
+          ),
+        ]
+      : []),
+    line(
+      'release it, judged as a canary:',
+      `PREVIEW_KEY=… npm run release -w ${packageName} -- ${target} --build ${buildId} --host <URL> --prometheus <URL>${pathArgs}`,
+    ),
+    line('', '(gated, then given to 10 %, 50 %, 100 % of visitors, aborted by itself when they fare worse)'),
+    line(
+      'a bare canary, judged by nobody:',
+      `npm run canary -w ${packageName} -- ${target} start ${buildId} --percent 10`,
+    ),
+    line('', '(nothing aborts it: watch it yourself, then promote or abort it)'),
+    line('make it current for everyone:', `npm run deploy -w ${packageName} -- ${target} --build ${buildId}`),
+  ];
+}
+
 /** The deploy command; resolves to the process exit code. */
 export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<number> {
   const usageError = (problem: string) => {
@@ -124,12 +163,7 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
           'nothing visitors get has changed',
       );
       io.out(
-        [
-          `deploy: pin a host to it with ${pin}. Next:`,
-          `  try it on the production host:  PREVIEW_KEY=… npm run gate -w ${remote} -- ${target} ${result.buildId} --host <URL>`,
-          `  give it to 10 % of visitors:    npm run canary -w ${remote} -- ${target} start ${result.buildId} --percent 10`,
-          `  make it current for everyone:   npm run deploy -w ${remote} -- ${target} --build ${result.buildId}`,
-        ].join('\n'),
+        [`deploy: pin a host to it with ${pin}. Next:`, ...stagedNextLines(remote, target, result.buildId)].join('\n'),
       );
       return 0;
     }

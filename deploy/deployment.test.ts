@@ -17,7 +17,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deploy, type CliIo } from './deploy';
-import { runDeployCli } from './deploy-command';
+import { runDeployCli, stagedNextLines } from './deploy-command';
 import { DEPLOY_LOCK_FILE, readDeployment, writeDeployment } from './deployment';
 import { rollback } from './rollback';
 import { listFiles, makeBuild, read, write } from './testing/remote-builds';
@@ -93,9 +93,27 @@ describe('deploy --stage', () => {
     expect(io.output()).toContain(`deploy: build b2 staged in ${target}: kept whole in builds/b2/`);
     expect(io.output()).toContain('nothing visitors get has changed');
     expect(io.output()).toContain('pin a host to it with …/builds/b2/mf-manifest.json');
-    expect(io.output()).toContain('npm run gate -w remote-gifts');
-    expect(io.output()).toContain(`npm run canary -w remote-gifts -- ${target} start b2 --percent 10`);
+    // The gate and the release as they work for a remote whose route has parameters: with --path.
+    expect(io.output()).toContain(
+      `PREVIEW_KEY=… npm run gate -w remote-gifts -- ${target} b2 --host <URL> --path /gifts/<a real giftId>`,
+    );
+    expect(io.output()).toContain('npm run staging -- sample');
+    expect(io.output()).toContain(
+      `PREVIEW_KEY=… npm run release -w remote-gifts -- ${target} --build b2 --host <URL> --prometheus <URL> --path /gifts/<a real giftId>`,
+    );
+    // The release run, which judges the canary, comes before a bare canary, which nobody judges.
+    expect(io.output().indexOf('npm run release')).toBeLessThan(io.output().indexOf('npm run canary'));
+    expect(io.output()).toMatch(
+      new RegExp(`judged by nobody: +npm run canary -w remote-gifts -- ${target} start b2 --percent 10`),
+    );
     expect(io.output()).toContain(`npm run deploy -w remote-gifts -- ${target} --build b2`);
+  });
+
+  it('gives no --path for a remote whose routes have none', () => {
+    const text = stagedNextLines('remote-content', '/srv/content', 'b2').join('\n');
+    expect(text).toContain('npm run gate -w remote-content -- /srv/content b2 --host <URL>\n');
+    expect(text).not.toContain('--path');
+    expect(text).not.toContain('staging');
   });
 
   it('a staged build is made current later with --build, the build it replaces becoming previous', async () => {

@@ -326,7 +326,9 @@ describe('the gate before the browser', () => {
   it('needs a sample path for a route with parameters, and refuses one that matches no route', () => {
     expect(() => gatePages(REMOTES.gifts)).toThrow(
       new GateError(
-        'route /gifts/:giftId has parameters: give a real page of it with --path (such as /gifts/<a real giftId>)',
+        'route /gifts/:giftId has parameters: give a real page of it with --path (such as /gifts/<a real giftId>); ' +
+          "make one through the API as a visitor would (play, then open the gift's redeem), or on a rehearsal's " +
+          'staging with npm run staging -- sample, which prints the --path of each',
       ),
     );
     expect(() => gatePages(REMOTES.gifts, ['/redeem/x'])).toThrow('--path /redeem/x matches no route of this remote');
@@ -436,13 +438,22 @@ describe('npm run gate', () => {
       expect(await runGateCli(['site', 'good', '--host', host, '--path', GIFT_PATH], good.io)).toBe(0);
       expect(good.out.at(-1)).toBe('gate: build good passed every check; nothing was changed in the deployment');
       expect(good.out.filter((line) => line.startsWith('gate: pass '))).toHaveLength(4);
+      // The results go to a folder the repository ignores, and the gate says where.
+      const results = join(root, '.gate-results', 'gate-good.json');
+      expect(good.out).toContain(`gate: results in ${results}`);
+      expect(JSON.parse(readFileSync(results, 'utf8'))).toMatchObject({ ok: true, remote: 'gifts', buildId: 'good' });
 
       const bad = io();
       expect(await runGateCli(['site', 'throws', '--host', host, '--path', GIFT_PATH, '--out', 'shots'], bad.io)).toBe(
         1,
       );
       expect(bad.err.join('\n')).toContain(`screenshot: ${join(root, 'shots', 'gate-1-game.png')}`);
-      expect([...good.out, ...bad.err].join('\n')).not.toContain(GIFT_PATH.slice('/gifts/'.length));
+      expect(bad.out).toContain(`gate: results in ${join(root, 'shots', 'gate-throws.json')}`);
+      const written = readFileSync(join(root, 'shots', 'gate-throws.json'), 'utf8');
+      expect(JSON.parse(written)).toMatchObject({ ok: false, buildId: 'throws' });
+      expect([...good.out, ...bad.err, written, readFileSync(results, 'utf8')].join('\n')).not.toContain(
+        GIFT_PATH.slice('/gifts/'.length),
+      );
       expect(bad.err.at(-1)).toBe('gate: build throws failed 2 checks; nothing current was changed');
     },
     BROWSER_RUN_MS,
@@ -461,6 +472,7 @@ describe('npm run gate', () => {
     const noPath = io();
     expect(await runGateCli(['site', 'good', '--host', host], noPath.io)).toBe(1);
     expect(noPath.err[0]).toContain('route /gifts/:giftId has parameters');
+    expect(noPath.err[0]).toContain('npm run staging -- sample');
     expect(visited).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@
  * Each check is reported as it ends; a failing page is photographed. The gate writes nothing
  * into the deployment folder: a failing build stays staged, and nothing current changes.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +32,7 @@ import { describeArgsError } from './cli-args';
 import { buildFolder, ownCopyProblem, revokedMessage, type CliIo } from './deploy';
 import { readDeployment } from './deployment';
 import { DEFAULT_CHROMIUM_PATH, DEFAULT_CHROMIUM_USER, launchChromium } from './gate-chromium';
+import { maskIds, STAGING_SAMPLE_COMMAND } from './gate-paths';
 
 /** The LCP budget by default (ms): Google's "needs improvement" threshold. */
 export const DEFAULT_LCP_BUDGET_MS = 4000;
@@ -47,6 +48,11 @@ const PAGE_TIMEOUT_MS = 30_000;
 const LCP_WAIT_MS = 5_000;
 /** How often the gate asks a page whether it has settled. */
 const SETTLE_POLL_MS = 100;
+/**
+ * Where the gate's results go by default, from where the command was typed: a dot folder the
+ * repository ignores, so a run in a checkout leaves nothing to commit.
+ */
+export const DEFAULT_GATE_OUT_DIR = '.gate-results';
 
 export class GateError extends Error {
   constructor(message: string) {
@@ -153,7 +159,8 @@ export function gatePages(spec: RemoteSpec, paths: readonly string[] = []): Gate
     const samples = paths.filter((path) => routePattern(route).test(path.split(/[?#]/)[0] ?? path));
     if (samples.length === 0) {
       throw new GateError(
-        `route ${route} has parameters: give a real page of it with --path (such as ${route.replace(/:([A-Za-z]+)/g, '<a real $1>')})`,
+        `route ${route} has parameters: give a real page of it with --path (such as ${route.replace(/:([A-Za-z]+)/g, '<a real $1>')}); ` +
+          `make one through the API as a visitor would (play, then open the gift's redeem), or on a rehearsal's staging with ${STAGING_SAMPLE_COMMAND}, which prints the --path of each`,
       );
     }
     pages.push(...samples.map((path) => ({ route, path })));
@@ -463,7 +470,8 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     audience: new URL(options.host).origin,
   });
   const checks: GateCheck[] = [];
-  const record = (check: GateCheck) => {
+  const record = (found: GateCheck) => {
+    const check = { ...found, detail: maskIds(found.detail) };
     checks.push(check);
     options.onCheck?.(check);
     return check;
@@ -521,6 +529,20 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   return { ok: checks.every((check) => check.ok), checks };
 }
 
+/**
+ * Writes a run's verdict and checks (their details already masked) as `gate-<build id>.json` in
+ * `outDir`, for a CI job to keep beside the screenshots; returns the file's path.
+ */
+export function writeGateResults(
+  outDir: string,
+  result: GateResult & { remote: string; buildId: string; host: string },
+): string {
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `gate-${result.buildId}.json`);
+  writeFileSync(file, `${JSON.stringify({ ...result, at: new Date().toISOString() }, null, 2)}\n`);
+  return file;
+}
+
 /** The remote a package folder holds: the registry's entry whose folder it is. */
 export function remoteOfPackage(packageDir: string): string | undefined {
   const folder = resolve(packageDir).split(/[\\/]/).at(-1);
@@ -539,9 +561,11 @@ within the budget. Exits 1 naming what failed, with a screenshot of each failing
 deployment folder is never changed.
   --host <URL>          the production host's origin, such as https://giftbox.example
   --path <path>         a real page of a route with parameters (/gifts/<a gift id>); repeat it
-                        for each such route, or for several samples of one
+                        for each such route, or for several samples of one; make one through
+                        the API as a visitor would, or on staging with ${STAGING_SAMPLE_COMMAND}
   --lcp-budget-ms <ms>  the largest LCP a page may have (default ${DEFAULT_LCP_BUDGET_MS})
-  --out <folder>        where screenshots of failing pages go (default: gate-results)
+  --out <folder>        where the results (gate-<build id>.json) and screenshots of failing
+                        pages go (default: ${DEFAULT_GATE_OUT_DIR}, which git ignores)
   -h, --help            this text
 The key comes from the environment (${PREVIEW_KEY_ENV}), never from a flag; GATE_CHROMIUM_PATH
 names another chromium than ${DEFAULT_CHROMIUM_PATH}. Chromium keeps its sandbox: run as root, the
@@ -605,7 +629,7 @@ export async function runGateCli(argv: readonly string[], io: GateCliIo): Promis
   const key = io.env[PREVIEW_KEY_ENV];
   if (!key) return usageError(`${PREVIEW_KEY_ENV} is not set: the gate signs its preview cookie with the remote's key`);
   const [target, buildId] = positionals as [string, string];
-  const outDir = resolve(io.cwd, values.out ?? 'gate-results');
+  const outDir = resolve(io.cwd, values.out ?? DEFAULT_GATE_OUT_DIR);
   io.out(`gate: build ${buildId} of the ${remote} remote, staged in ${resolve(io.cwd, target)}, on ${host}`);
   try {
     const result = await runGate({
@@ -624,6 +648,7 @@ export async function runGateCli(argv: readonly string[], io: GateCliIo): Promis
         else io.err(check.screenshot ? `${line}\n      screenshot: ${check.screenshot}` : line);
       },
     });
+    io.out(`gate: results in ${writeGateResults(outDir, { remote, buildId, host, ...result })}`);
     if (result.ok) {
       io.out(`gate: build ${buildId} passed every check; nothing was changed in the deployment`);
       return 0;
@@ -632,7 +657,7 @@ export async function runGateCli(argv: readonly string[], io: GateCliIo): Promis
     io.err(`gate: build ${buildId} failed ${failed} check${failed === 1 ? '' : 's'}; nothing current was changed`);
     return 1;
   } catch (error) {
-    io.err(`gate: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`gate: ${maskIds(error instanceof Error ? error.message : String(error))}`);
     return 1;
   }
 }

@@ -43,7 +43,8 @@ function watchServerErrors(page: Page, into: string[]): void {
   });
 }
 
-async function playJourney(page: Page, email: string): Promise<void> {
+/** The whole journey on the pages: the game, a win, the gift, the redeem form, the voucher. */
+export async function playJourney(page: Page, email: string): Promise<void> {
   const timeout = STEP_TIMEOUT_MS;
   await page.goto('/game', { timeout });
   await page.getByRole('button', { name: 'Box 2' }).click({ timeout });

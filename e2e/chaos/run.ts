@@ -8,13 +8,14 @@
  * inside one, never outside.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
 import { findPostgresBinaries } from 'testbed/postgres';
+import { raisedStockCatalogue } from '../support/catalogue';
 import { nextContentBuild, readLatest } from '../support/redeploy';
 import { deployRemote, startTopology, type Topology } from '../support/topology';
 import { REMOTE_NAMES, ROOT_DIR, TMP_DIR, type RemoteName } from '../support/test-env';
@@ -70,18 +71,6 @@ const REDEPLOYED: RemoteName = 'content';
 /** Enough of every prize that ten minutes of plays never run out. */
 const CHAOS_STOCK = 1_000_000;
 const MB = 1024 * 1024;
-
-/** The catalogue with every prize's stock raised, in the run's folder. */
-function chaosCatalogue(dir: string): string {
-  const catalogue = JSON.parse(readFileSync(join(ROOT_DIR, 'api', 'catalogue.json'), 'utf8')) as {
-    prizes: { stock: number }[];
-  };
-  for (const prize of catalogue.prizes) prize.stock = CHAOS_STOCK;
-  const file = join(dir, 'catalogue.json');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(file, JSON.stringify(catalogue, null, 2));
-  return file;
-}
 
 /** The limits set high, as the topology does for plays: the load is many visitors, not abuse. */
 function apiEnv(catalogue: string): Record<string, string> {
@@ -173,7 +162,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   const [topology, secondBuild] = await Promise.all([
     // PostgreSQL as durable as in production: an immediate stop loses no acknowledged commit.
-    startTopology({ apiCount, apiEnv: apiEnv(chaosCatalogue(dir)), durableDatabase: true }),
+    startTopology({ apiCount, apiEnv: apiEnv(raisedStockCatalogue(dir, CHAOS_STOCK)), durableDatabase: true }),
     switchesBuilds ? nextContentBuild() : undefined,
   ]);
   const launched = options.browser

@@ -14,6 +14,8 @@ export interface NginxSite {
   env: Record<string, string>;
   /** A fresh folder for the configuration, logs and temporary files. */
   dir: string;
+  /** nginx's own output; the worker's `logs/production-nginx.log` by default. */
+  outputLog?: string;
 }
 
 // Which upstream answered each request, and each one tried: `$upstream_addr` lists them, and
@@ -99,6 +101,6 @@ export function startSite(site: NginxSite, readyUrl: string): Promise<RunningNgi
     modules: [BROTLI_STATIC_MODULE],
     accessLogFormat: ACCESS_LOG_FORMAT,
     readyUrl,
-    outputLog: join(LOG_DIR, 'production-nginx.log'),
+    outputLog: site.outputLog ?? join(LOG_DIR, 'production-nginx.log'),
   });
 }

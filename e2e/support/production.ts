@@ -95,18 +95,24 @@ export async function freePort(): Promise<number> {
 
 /**
  * `node --enable-source-maps <bundle>` under testbed's process guard, in its own process group,
- * so a crash of the test process leaves nothing behind; its output in the worker's
- * `logs/production-<name>.log`. Only PATH, HOME and `env` are passed on. Wait for it, stop it
- * with testbed/process (`waitUntilHealthy`, `stopProcess`).
+ * so a crash of the test process leaves nothing behind; its output in `logDir` (the worker's
+ * logs by default) as `production-<name>.log`. Only PATH, HOME and `env` are passed on. Wait for
+ * it, stop it with testbed/process (`waitUntilHealthy`, `stopProcess`).
  */
-export function startBundle(name: string, cwd: string, bundle: string, env: Record<string, string>): RunningProcess {
+export function startBundle(
+  name: string,
+  cwd: string,
+  bundle: string,
+  env: Record<string, string>,
+  logDir = LOG_DIR,
+): RunningProcess {
   return startProcess({
     name,
     command: process.execPath,
     args: ['--enable-source-maps', bundle],
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? cwd, ...env },
-    output: join(LOG_DIR, `production-${name}.log`),
+    output: join(logDir, `production-${name}.log`),
     exitWithParent: true,
   });
 }

@@ -58,6 +58,51 @@ export interface TopologyOptions {
    * synchronous commits): for a run that stops it as a crash would and counts what it acknowledged.
    */
   durableDatabase?: boolean;
+  /**
+   * The folder everything goes in (the remotes' folders, nginx's files, the logs and PostgreSQL's
+   * data), empty or emptied by the caller; the worker's `topology/` by default (emptied here),
+   * its logs then the worker's, its database a temporary one.
+   */
+  dir?: string;
+  /** Each listener's port, chosen by the caller (`apiCount` is then their number); free ports of the worker's block by default. */
+  ports?: TopologyPorts;
+  /** The secrets the processes share; the suite's fixed ones by default. */
+  secrets?: TopologySecrets;
+}
+
+export interface TopologyPorts {
+  nginx: number;
+  host: number;
+  /** nginx's stub_status. */
+  status: number;
+  hostMetrics: number;
+  apis: readonly number[];
+  /** One per API process. */
+  apiMetrics: readonly number[];
+  database: number;
+}
+
+export interface TopologySecrets {
+  /** VISITOR_COOKIE_SECRETS of every API process. */
+  visitorCookie: string;
+  /** PAGE_TICKET_SECRETS of the host's server and every API process. */
+  pageTicket: string;
+}
+
+const TEST_SECRETS: TopologySecrets = {
+  visitorCookie: 'topology-visitor-cookie-secret-for-tests-only',
+  pageTicket: 'topology-page-ticket-secret-for-tests-only',
+};
+
+/** Free ports of the worker's block, one per listener. */
+async function freeTopologyPorts(apiCount: number): Promise<Omit<TopologyPorts, 'database'>> {
+  const [nginx, host, status] = [await freePort(), await freePort(), await freePort()];
+  const apis: number[] = [];
+  for (let index = 0; index < apiCount; index++) apis.push(await freePort());
+  const hostMetrics = await freePort();
+  const apiMetrics: number[] = [];
+  for (let index = 0; index < apiCount; index++) apiMetrics.push(await freePort());
+  return { nginx, host, status, apis, hostMetrics, apiMetrics };
 }
 
 /** `npm run deploy -w <remote's package> -- <folder>`: what a remote team runs. */
@@ -82,10 +127,13 @@ function remoteUrls(origin: string): Record<string, string> {
 }
 
 /** What each API process is started with; the ports differ. */
-/** The host's server signs its pages' telemetry tickets with it, the API checks them with it. */
-const TOPOLOGY_TICKET_SECRET = 'topology-page-ticket-secret-for-tests-only';
-
-function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: number): Record<string, string> {
+function apiEnv(
+  origin: string,
+  databaseUrl: string,
+  secrets: TopologySecrets,
+  port: number,
+  metricsPort: number,
+): Record<string, string> {
   return {
     API_PORT: String(port),
     METRICS_PORT: String(metricsPort),
@@ -97,8 +145,9 @@ function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: 
     HOST_ORIGIN: origin,
     // nginx is on loopback: X-Forwarded-For from it names the visitor.
     TRUST_PROXY: 'loopback',
-    VISITOR_COOKIE_SECRETS: 'topology-visitor-cookie-secret-for-tests-only',
-    PAGE_TICKET_SECRETS: TOPOLOGY_TICKET_SECRET,
+    VISITOR_COOKIE_SECRETS: secrets.visitorCookie,
+    // The host's server signs its pages' telemetry tickets with it, the API checks them with it.
+    PAGE_TICKET_SECRETS: secrets.pageTicket,
     GAME_WIN_RATE: '1',
     PLAYS_PER_VISITOR_PER_DAY: '1000',
     PLAYS_PER_IP_PER_DAY: '10000',
@@ -107,52 +156,97 @@ function apiEnv(origin: string, databaseUrl: string, port: number, metricsPort: 
   };
 }
 
+/** nginx on the site file `npm run nginx-config` renders for these ports, its files in `<dir>/nginx`. */
+function startTopologySite(dir: string, logDir: string, ports: Omit<TopologyPorts, 'database'>): Promise<RunningNginx> {
+  const origin = `http://127.0.0.1:${ports.nginx}`;
+  return startSite(
+    {
+      dir: join(dir, 'nginx'),
+      outputLog: join(logDir, 'production-nginx.log'),
+      env: {
+        GIFT_BOX_LISTEN: `127.0.0.1:${ports.nginx}`,
+        GIFT_BOX_SERVER_NAME: '127.0.0.1',
+        GIFT_BOX_HOST_DIST: join(ROOT_DIR, 'host', 'dist'),
+        GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
+        GIFT_BOX_HOST_SERVERS: `127.0.0.1:${ports.host}`,
+        GIFT_BOX_API_SERVERS: ports.apis.map((port) => `127.0.0.1:${port}`).join(','),
+        GIFT_BOX_STATUS_PORT: String(ports.status),
+        // The tests load pages from one address far faster than a visitor: the limit stays out of their way.
+        GIFT_BOX_PAGE_RATE: '10000r/s',
+        GIFT_BOX_PAGE_BURST: '10000',
+      },
+    },
+    `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,
+  );
+}
+
+/** The host's server's environment behind nginx. */
+function hostEnvOf(ports: Omit<TopologyPorts, 'database'>, secrets: TopologySecrets): Record<string, string> {
+  const origin = `http://127.0.0.1:${ports.nginx}`;
+  return {
+    HOST_PORT: String(ports.host),
+    LISTEN_HOST: '127.0.0.1',
+    API_BASE_URL: origin,
+    HOST_ORIGIN: origin,
+    TRUST_PROXY: 'loopback',
+    REMOTE_REFRESH_MS: '500',
+    METRICS_PORT: String(ports.hostMetrics),
+    PAGE_TICKET_SECRETS: secrets.pageTicket,
+    ...remoteUrls(origin),
+  };
+}
+
+/** An API process started again, as a supervisor restarts one that died: its log goes on in the same file. */
+function startApiAgain(name: string, env: Record<string, string>, logDir: string): RunningProcess {
+  return startProcess({
+    name,
+    command: process.execPath,
+    args: ['--enable-source-maps', 'dist/index.js'],
+    cwd: join(ROOT_DIR, 'api'),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT_DIR, ...env },
+    output: {
+      file: join(logDir, `production-${name}.log`),
+      append: true,
+      header: `\n=== e2e ${new Date().toISOString()} restarting ${name}\n`,
+    },
+    exitWithParent: true,
+  });
+}
+
 /** Starts everything; what was started is stopped again if a later part fails. */
 export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
-  const apiCount = options.apiCount ?? 2;
+  const apiCount = options.ports?.apis.length ?? options.apiCount ?? 2;
   if (!Number.isInteger(apiCount) || apiCount < 1) throw new Error(`apiCount must be 1 or more, got ${apiCount}`);
-  rmSync(TOPOLOGY_DIR, { recursive: true, force: true });
-  mkdirSync(REMOTES_DIR, { recursive: true });
+  const dir = options.dir ?? TOPOLOGY_DIR;
+  const remotesDir = join(dir, 'remotes');
+  const logDir = options.dir ? join(dir, 'logs') : LOG_DIR;
+  const secrets = options.secrets ?? TEST_SECRETS;
+  // The worker's folder is emptied here; a caller's own folder is the caller's to empty.
+  if (!options.dir) rmSync(dir, { recursive: true, force: true });
+  mkdirSync(remotesDir, { recursive: true });
   const started: RunningProcess[] = [];
-  const starting = startCluster({ durable: options.durableDatabase });
+  const starting = startCluster({
+    durable: options.durableDatabase,
+    dir: options.dir && join(dir, 'postgres'),
+    port: options.ports?.database,
+  });
   try {
-    const [nginxPort, hostPort, statusPort] = [await freePort(), await freePort(), await freePort()];
-    const origin = `http://127.0.0.1:${nginxPort}`;
-    const apiPorts: number[] = [];
-    for (let index = 0; index < apiCount; index++) apiPorts.push(await freePort());
-    const hostMetricsPort = await freePort();
-    const apiMetricsPorts: number[] = [];
-    for (let index = 0; index < apiCount; index++) apiMetricsPorts.push(await freePort());
-    const remoteFolder = (remote: RemoteName) => join(REMOTES_DIR, remote);
+    const ports = options.ports ?? (await freeTopologyPorts(apiCount));
+    const { status: statusPort, hostMetrics: hostMetricsPort, apis: apiPorts, apiMetrics: apiMetricsPorts } = ports;
+    const origin = `http://127.0.0.1:${ports.nginx}`;
+    const remoteFolder = (remote: RemoteName) => join(remotesDir, remote);
     // Each remote's build, published as its deploy command does, without a process per remote
     // (the deploy command itself is what deployRemote runs, and its own tests').
     for (const remote of REMOTE_NAMES) {
       await deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) });
     }
     const database = await starting;
-    const nginx = await startSite(
-      {
-        dir: join(TOPOLOGY_DIR, 'nginx'),
-        env: {
-          GIFT_BOX_LISTEN: `127.0.0.1:${nginxPort}`,
-          GIFT_BOX_SERVER_NAME: '127.0.0.1',
-          GIFT_BOX_HOST_DIST: join(ROOT_DIR, 'host', 'dist'),
-          GIFT_BOX_REMOTES_DIR: REMOTES_DIR,
-          GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
-          GIFT_BOX_API_SERVERS: apiPorts.map((port) => `127.0.0.1:${port}`).join(','),
-          GIFT_BOX_STATUS_PORT: String(statusPort),
-          // The tests load pages from one address far faster than a visitor: the limit stays out of their way.
-          GIFT_BOX_PAGE_RATE: '10000r/s',
-          GIFT_BOX_PAGE_BURST: '10000',
-        },
-      },
-      `${origin}/remotes/${REMOTE_NAMES[0]}/builds/latest.json`,
-    );
+    const nginx = await startTopologySite(dir, logDir, ports);
     started.push(nginx);
     // One process at a time: the first applies the migrations; the others find none left to apply.
     const apis: ApiProcess[] = [];
     const envOf = (index: number) => ({
-      ...apiEnv(origin, database.url, apiPorts[index] ?? 0, apiMetricsPorts[index] ?? 0),
+      ...apiEnv(origin, database.url, secrets, apiPorts[index] ?? 0, apiMetricsPorts[index] ?? 0),
       ...options.apiEnv,
     });
     const ready = async (index: number, api: RunningProcess): Promise<ApiProcess> => {
@@ -161,22 +255,18 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       return { ...api, port, metrics: `127.0.0.1:${apiMetricsPorts[index] ?? 0}` };
     };
     for (const index of apiPorts.keys()) {
-      const api = startBundle(`topology-api-${index + 1}`, join(ROOT_DIR, 'api'), 'dist/index.js', envOf(index));
+      const api = startBundle(
+        `topology-api-${index + 1}`,
+        join(ROOT_DIR, 'api'),
+        'dist/index.js',
+        envOf(index),
+        logDir,
+      );
       started.push(api);
       apis.push(await ready(index, api));
     }
-    const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', {
-      HOST_PORT: String(hostPort),
-      LISTEN_HOST: '127.0.0.1',
-      API_BASE_URL: origin,
-      HOST_ORIGIN: origin,
-      TRUST_PROXY: 'loopback',
-      REMOTE_REFRESH_MS: '500',
-      METRICS_PORT: String(hostMetricsPort),
-      PAGE_TICKET_SECRETS: TOPOLOGY_TICKET_SECRET,
-      ...remoteUrls(origin),
-      ...options.hostEnv,
-    });
+    const hostEnv = { ...hostEnvOf(ports, secrets), ...options.hostEnv };
+    const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', hostEnv, logDir);
     started.push(host);
     await waitUntilHealthy(host, `${origin}/healthz`);
     return {
@@ -189,20 +279,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       database,
       remoteFolder,
       async restartApi(index) {
-        const name = `topology-api-${index + 1}`;
-        const api = startProcess({
-          name,
-          command: process.execPath,
-          args: ['--enable-source-maps', 'dist/index.js'],
-          cwd: join(ROOT_DIR, 'api'),
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT_DIR, ...envOf(index) },
-          output: {
-            file: join(LOG_DIR, `production-${name}.log`),
-            append: true,
-            header: `\n=== e2e ${new Date().toISOString()} restarting ${name}\n`,
-          },
-          exitWithParent: true,
-        });
+        const api = startApiAgain(`topology-api-${index + 1}`, envOf(index), logDir);
         started.push(api);
         const restarted = await ready(index, api);
         apis[index] = restarted;

@@ -9,7 +9,7 @@
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -100,12 +100,32 @@ export interface ClusterOptions {
    * counts what it acknowledged.
    */
   durable?: boolean;
+  /**
+   * A folder of its own for the data, log and socket (created; removed at stop), instead of a
+   * temporary one: a run that keeps everything it starts in one place.
+   */
+  dir?: string;
+  /** The port to listen on; a free one by default. */
+  port?: number;
+}
+
+/**
+ * Stops a cluster a killed run left running in `dir` (a `dir` of ClusterOptions), as a crash
+ * would stop it; true when there was one. PostgreSQL runs detached, so nothing else stops it.
+ */
+export async function stopLeftCluster(dir: string): Promise<boolean> {
+  const data = join(dir, 'data');
+  if (!existsSync(join(data, 'postmaster.pid'))) return false;
+  const [file, argv] = runAs().command(findPostgresBinaries().pgCtl, ['stop', '-D', data, '-m', 'immediate', '-w']);
+  await run(file, argv, { timeout: 60_000 }).catch(() => undefined);
+  return true;
 }
 
 export async function startCluster(clusterOptions: ClusterOptions = {}): Promise<Cluster> {
   const binaries = findPostgresBinaries();
   const as = runAs();
-  const dir = mkdtempSync(join(tmpdir(), 'api-test-pg-'));
+  const dir = clusterOptions.dir ?? mkdtempSync(join(tmpdir(), 'api-test-pg-'));
+  if (clusterOptions.dir) mkdirSync(dir, { recursive: true });
   if (as.uid !== undefined && as.gid !== undefined) chownSync(dir, as.uid, as.gid);
   const data = join(dir, 'data');
   const log = join(dir, 'server.log');
@@ -131,7 +151,7 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
       '--no-sync',
       '--no-instructions',
     ]);
-    const port = await freePort();
+    const port = clusterOptions.port ?? (await freePort());
     const options = [
       `-p ${port}`,
       `-k ${dir}`,

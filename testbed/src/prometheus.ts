@@ -42,6 +42,8 @@ export interface PrometheusOptions {
   config?: string;
   /** The folder for the configuration, storage and log; a temporary one (removed at stop) by default. */
   dir?: string;
+  /** The port to listen on (loopback); a free one by default. */
+  port?: number;
 }
 
 /** One element of an instant query's answer. */
@@ -166,7 +168,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
     configFile,
     options.config ?? prometheusConfig(options.jobs ?? [], options.ruleFiles, options.intervalSeconds),
   );
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let started: RunningProcess;
   try {
