@@ -182,9 +182,25 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   expect(analyses.at(-1)).toMatch(/: failing: (load-failure|error-page) ratio /);
   expect(output).toMatch(/^ {2}canary release-bad-\S+: \d+ loads from \d+ clients, \d+ failed/m);
   expect(output).toMatch(/^release: the abort is (NOT )?corroborated/m);
-  expect(output).toContain(`release: canary ${canaryId} aborted: every visitor is back on build ${stable}`);
+  expect(output).toContain(
+    `release: canary ${canaryId} aborted: new pages get build ${stable} once the host's server has read the ` +
+      `deployment (within its REMOTE_REFRESH_MS, 5 s by default), and a page already open on ${canaryId} switches to ` +
+      `${stable} at its next navigation`,
+  );
   expect(code, output).toBe(1);
   expect(readLatest(folder).id).toBe(stable);
+  // The abort is on record, with the verdict's reasons, where the team looks for its builds.
+  const list = await npmCommand(
+    ['run', 'rollback', '-w', 'remote-content', '--', folder, '--list'],
+    {},
+    join(LOG_DIR, 'release-spec-commands.log'),
+  );
+  expect(list.output).toMatch(
+    new RegExp(
+      `^ {2}${canaryId} +built \\S+ +aborted canary \\(\\S+, at 50 %, by npm run release\\): the release run judged it failing: `,
+      'm',
+    ),
+  );
 
   // The canary's visitors met it, and every visitor ends on the stable build.
   const canaryPages = pages.slice(0, CANARY_VISITORS);
