@@ -301,25 +301,38 @@ function isoOf(timestamp: number): string {
   return new Date(timestamp).toISOString();
 }
 
-/** Who typed a command, as a record of it names them: `by <user> on <machine>`. */
-function operator(): string {
+/** What an abort typed here is recorded as aborted by: the command, its user and machine. */
+function abortedBy(): string {
   try {
-    return `by ${userInfo().username} on ${hostname()}`;
+    return `npm run canary abort by ${userInfo().username} on ${hostname()}`;
   } catch {
-    return `on ${hostname()}`;
+    return `npm run canary abort on ${hostname()}`;
   }
 }
 
-/**
- * What `start` says of a canary's judge: the command starts none, and the release run adopts a
- * running canary of its build (release.ts); until one judges it, CanaryUnjudged fires.
- */
-function unjudgedHint(target: string, id: string): string {
+/** What `abort` says: what new pages and open pages get now. */
+function describeAborted(target: string, { aborted, reason, state }: AbortResult): string {
   return (
-    `canary: nobody judges build ${id} yet: have the release run judge it from this percent on ` +
-    `(npm run release -w <remote> -- ${target} --build ${id} --host <URL> --prometheus <URL>), or promote or ` +
-    `abort it yourself; a canary nobody judges for ${UNJUDGED_AFTER_S / 60} minutes raises the CanaryUnjudged alert`
+    `canary: build ${aborted.id} aborted in ${target} (${reason}): new pages get build ${state.id}, and a page ` +
+    `open on ${aborted.id} switches at its next navigation; its files stay`
   );
+}
+
+/**
+ * What `start` says: the build staged, the canary running, and that nobody judges it: the command
+ * starts no judge, the release run adopts a running canary of its build (release.ts), and until
+ * one judges it, CanaryUnjudged fires.
+ */
+function describeStarted(target: string, state: DeploymentState, staged: DeployResult | undefined): string[] {
+  const id = state.canary?.id ?? '';
+  return [
+    ...(staged ? [`canary: build ${staged.buildId} staged in ${target} (${buildFolder(staged.buildId)}/)`] : []),
+    `canary: build ${id} runs for ${state.canary?.percent} % of visitors in ${target} (stable: ${state.id}); ` +
+      'change the share with set <n>, then promote or abort',
+    `canary: nobody judges build ${id} yet: have the release run judge it from this percent on ` +
+      `(npm run release -w <remote> -- ${target} --build ${id} --host <URL> --prometheus <URL>), or promote or ` +
+      `abort it yourself; a canary nobody judges for ${UNJUDGED_AFTER_S / 60} minutes raises the CanaryUnjudged alert`,
+  ];
 }
 
 /** The deployment as `status` prints it. */
@@ -386,12 +399,7 @@ export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd
           percent,
           ...(id === undefined ? { source: resolve(io.cwd, values.from as string) } : { buildId: id }),
         });
-        if (staged) io.out(`canary: build ${staged.buildId} staged in ${target} (${buildFolder(staged.buildId)}/)`);
-        io.out(
-          `canary: build ${state.canary?.id} runs for ${percent} % of visitors in ${target} (stable: ${state.id}); ` +
-            'change the share with set <n>, then promote or abort',
-        );
-        io.out(unjudgedHint(target, state.canary?.id ?? ''));
+        for (const line of describeStarted(target, state, staged)) io.out(line);
         return 0;
       }
       case 'set': {
@@ -412,11 +420,7 @@ export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd
       }
       case 'abort': {
         only(['reason'], 0);
-        const result = await abortCanary({ target, reason: values.reason, by: `npm run canary abort ${operator()}` });
-        io.out(
-          `canary: build ${result.aborted.id} aborted in ${target} (${result.reason}): new pages get build ` +
-            `${result.state.id}, and a page open on ${result.aborted.id} switches at its next navigation; its files stay`,
-        );
+        io.out(describeAborted(target, await abortCanary({ target, reason: values.reason, by: abortedBy() })));
         return 0;
       }
       case 'status':
