@@ -334,9 +334,10 @@ describe('the release run', () => {
       w.state = { id: 'stable', timestamp: 1, canary: { id: 'next', percent: 50, since: w.clock - 20_000 } };
       const result = await runRelease(optionsOf(w, over), depsOf(w, true, [HEALTHY, HEALTHY, HEALTHY]));
       expect(result).toEqual({ outcome: 'promoted', buildId: 'next', servedMs: 50_000 });
+      // Judged at once over its run so far, then its step's first interval from its start too.
       expect(w.calls).toEqual([
-        'analyse since 0s',
-        'analyse since 0s',
+        'analyse since -20s',
+        'analyse since -20s',
         'set 100 @15s',
         'analyse since 15s',
         'promote @30s',
@@ -346,6 +347,16 @@ describe('the release run', () => {
         /^release: canary next already runs at 50 % \(since .*, stable stable\): this run judges it from there/,
       );
     }
+  });
+
+  it('aborts an adopted canary at once when what its visitors reported since its start fails it', async () => {
+    const w = world();
+    w.state = { id: 'stable', timestamp: 1, canary: { id: 'next', percent: 50, since: w.clock - 113_000 } };
+    const result = await runRelease(optionsOf(w, { source: undefined, buildId: 'next' }), depsOf(w, true, [FAILING]));
+    expect(result).toEqual({ outcome: 'aborted', buildId: 'next', servedMs: 113_000 });
+    expect(w.calls).toEqual(['analyse since -113s', 'abort @0s']);
+    expect(w.err[0]).toMatch(/^release: as taken on, 113\.0 s after its start: failing: load-failure ratio 100\.0 %/);
+    expect(w.aborts).toEqual([expect.stringContaining('the release run judged it failing: load-failure ratio')]);
   });
 
   it('adopts a canary at 0 % from the first step, and leaves one it cannot judge as it is', async () => {
@@ -493,7 +504,7 @@ describe('the release run on a deployment folder, with the deploy and canary com
     expect(result.outcome).toBe('promoted');
     expect(judged).toMatchObject({ id: 'b2', percent: 50, judgedBy: expect.stringContaining('npm run release') });
     expect(JSON.parse(read(join(target, 'builds/latest.json')))).toMatchObject({ id: 'b2', previous: 'b1' });
-    expect(w.out.filter((line) => line.includes(': healthy'))).toHaveLength(2);
+    expect(w.out.filter((line) => /^release: step .*: healthy$/.test(line))).toHaveLength(2);
   });
 });
 

@@ -8,8 +8,9 @@
  * 1. stages the build (`deploy --stage`: its own copy in `builds/{id}/`, nothing current moves),
  *    or takes one already staged (`--build`); when that build already runs as the canary (started
  *    by hand with `npm run canary … start`, or left by a run that stopped), it adopts it: no gate
- *    (its visitors already have it), its analysis from its start, its current percent the first
- *    step and the run's steps above it the next; a canary of another build is refused;
+ *    (its visitors already have it), judged at once on what its visitors reported since its start
+ *    (failing: aborted then), its current percent the first step (analysed from its start too)
+ *    and the run's steps above it the next; a canary of another build is refused;
  * 2. runs the gate (gate.ts) on the production host; a failing gate stops the run, nothing
  *    current changed;
  * 3. makes sure Prometheus answers (a canary that cannot be judged is not started), then starts
@@ -201,6 +202,8 @@ interface Trial {
   percent: number;
   /** The percents it goes through. */
   steps: readonly number[];
+  /** Where the first step's analyses start, when not at the step: an adopted canary's start. */
+  firstStepFrom?: number;
 }
 
 /** The release run; see the file's header. */
@@ -250,10 +253,11 @@ async function adopt(run: Run, canary: CanaryState): Promise<Trial | ReleaseResu
         'or abort it (npm run canary) first',
     );
   }
-  const reachable = await analyse(run, buildId, deps.now(), canary.since);
-  if (reachable.kind === 'unreachable') {
+  // Judged at once on everything its visitors reported since it started: it ran unjudged so far.
+  const verdict = await analyse(run, buildId, canary.since, canary.since);
+  if (verdict.kind === 'unreachable') {
     options.err(
-      `release: Prometheus cannot be reached (${reachable.reason}); canary ${buildId} was not taken on and stays at ` +
+      `release: Prometheus cannot be reached (${verdict.reason}); canary ${buildId} was not taken on and stays at ` +
         `${canary.percent} %, ${UNJUDGED_NOTE}`,
     );
     return { outcome: 'stopped-unreachable', buildId, percent: canary.percent };
@@ -263,7 +267,13 @@ async function adopt(run: Run, canary: CanaryState): Promise<Trial | ReleaseResu
     `release: canary ${buildId} already runs at ${canary.percent} % (since ${new Date(canary.since).toISOString()}, ` +
       `stable ${run.stable}): this run judges it from there, without the gate its visitors are past`,
   );
-  return { buildId, since: canary.since, percent: canary.percent, steps: adoptedSteps(canary.percent, options.steps) };
+  const steps = adoptedSteps(canary.percent, options.steps);
+  const trial: Trial = { buildId, since: canary.since, percent: canary.percent, steps, firstStepFrom: canary.since };
+  const at = `release: as taken on, ${seconds(deps.now() - canary.since)} after its start`;
+  if (verdict.kind === 'failing') return abortFailing(run, trial, verdict, at);
+  options.out(`${at}: ${verdict.kind === 'healthy' ? 'healthy so far' : `inconclusive so far: ${verdict.reason}`}`);
+  for (const line of describeVerdict(verdict)) options.out(line);
+  return trial;
 }
 
 /** Stages the build (or takes the staged one), runs the gate, and starts the canary at the first step. */
@@ -353,7 +363,7 @@ async function judgeSteps(run: Run, trial: Trial): Promise<ReleaseResult> {
       options.out(`release: canary ${buildId} at ${percent} %`);
       running = percent;
     }
-    const stepStart = deps.now();
+    const stepStart = index === 0 && trial.firstStepFrom !== undefined ? trial.firstStepFrom : deps.now();
     for (let waits = 0; ; waits += 1) {
       if (!(await waitJudging(run, buildId, options.intervalMs))) return stoppedBySignal(options, buildId, percent);
       const verdict = await analyse(run, buildId, stepStart, trial.since);
