@@ -18,10 +18,12 @@ export const JUDGE_HEARTBEAT_MS = 30_000;
  */
 export const UNJUDGED_AFTER_S = 180;
 
-/** Who a release run is, as a canary's `judgedBy` names it. */
-export function releaseJudge(pid: number, host: string): string {
-  return `npm run release (process ${pid} on ${host})`;
-}
+/**
+ * Who a release run is, as a canary's `judgedBy` names it: the command only, since
+ * `builds/latest.json` is served to anyone; the deployment's lock names the run's process and
+ * machine to the operators.
+ */
+export const RELEASE_JUDGE = 'npm run release';
 
 /**
  * The steps a release run takes a canary it adopts at `percent` through: that percent first (it

@@ -184,14 +184,14 @@ describe('setCanaryPercent, promoteCanary and abortCanary', () => {
   it('records a judgement of the running canary only, keeping it when the canary is started again', async () => {
     await stableWithStaged();
     await startCanary({ target, buildId: 'b3', percent: 10 });
-    await recordJudgement({ target, id: 'b3', by: 'npm run release (process 1 on ci)', at: 42 });
+    await recordJudgement({ target, id: 'b3', by: 'npm run release', at: 42 });
     await startCanary({ target, buildId: 'b3', percent: 20 });
     expect(latest().canary).toEqual({
       id: 'b3',
       percent: 20,
       since: expect.any(Number),
       judgedAt: 42,
-      judgedBy: 'npm run release (process 1 on ci)',
+      judgedBy: 'npm run release',
     });
     await expect(recordJudgement({ target, id: 'b9', by: 'x', at: 43 })).rejects.toThrow(
       `build b3, not b9, is the canary running in ${target}`,

@@ -29,7 +29,6 @@
  * was served, from its start to its abort or promotion. SIGINT or SIGTERM stop it where it is,
  * the lock released.
  */
-import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CanaryState, DeploymentState } from 'shared/deployment';
@@ -43,7 +42,7 @@ import {
   type Verdict,
 } from './canary-analysis';
 import { abortCanary, promoteCanary, recordJudgement, setCanaryPercent, stageBuild, startCanary } from './canary';
-import { adoptedSteps, JUDGE_HEARTBEAT_MS, releaseJudge, UNJUDGED_AFTER_S } from './canary-judge';
+import { adoptedSteps, JUDGE_HEARTBEAT_MS, RELEASE_JUDGE, UNJUDGED_AFTER_S } from './canary-judge';
 import { ownCopyProblem, readBuild, type CliIo } from './deploy';
 import { readDeployment, withDeploymentLock } from './deployment';
 import {
@@ -213,7 +212,7 @@ export async function runRelease(options: ReleaseOptions, deps: ReleaseDependenc
   return deps.commands.withLock(target, purpose, async () => {
     const state = await deps.commands.read(target);
     if (!state) throw new ReleaseError(`${target} has no current build: deploy one first (npm run deploy)`);
-    const run: Run = { options, deps, target, stable: state.id, judge: releaseJudge(process.pid, hostname()) };
+    const run: Run = { options, deps, target, stable: state.id, judge: RELEASE_JUDGE };
     const trial = state.canary ? await adopt(run, state.canary) : await stageGateAndStart(run);
     return 'outcome' in trial ? trial : judgeSteps(run, trial);
   });

@@ -23,7 +23,7 @@ describe('readDeploymentState', () => {
 
   it("reads a canary's last judgement, and leaves out one that names no time", () => {
     const canary = { id: 'b3', percent: 10, since: 7 };
-    const judged = { ...canary, judgedAt: 9, judgedBy: 'release run (process 1 on ci)' };
+    const judged = { ...canary, judgedAt: 9, judgedBy: 'npm run release' };
     expect(readDeploymentState({ id: 'b2', timestamp: 5, canary: judged })?.canary).toEqual(judged);
     expect(
       readDeploymentState({ id: 'b2', timestamp: 5, canary: { ...canary, judgedAt: 9, judgedBy: 3 } })?.canary,
