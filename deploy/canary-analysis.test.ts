@@ -341,6 +341,8 @@ describe('a stranger’s forged failures', () => {
       abortCanary: async () => {
         throw new Error('the release run aborted a canary on forged telemetry');
       },
+      recordJudgement: async () => undefined,
+      buildIdOf: async () => FORGED,
     };
     const lines: string[] = [];
     const result = await runRelease(

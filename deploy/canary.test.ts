@@ -3,15 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  ABORTED_BY_HAND,
   abortCanary,
   promoteCanary,
   readDeployment,
+  recordJudgement,
   runCanaryCli,
   setCanaryPercent,
   stageBuild,
   startCanary,
   withDeploymentLock,
 } from './canary';
+import { CANARY_ABORTS_FILE, readCanaryAborts } from './canary-aborts';
 import { deploy } from './deploy';
 import { rollback } from './rollback';
 import { listFiles, makeBuild, read, write } from './testing/remote-builds';
@@ -159,6 +162,40 @@ describe('setCanaryPercent, promoteCanary and abortCanary', () => {
     expect(latest()).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });
     expect(read(join(target, 'builds/b3/remoteEntry.js'))).toContain('b3');
     expect(history()).toEqual(['b2', 'b1']);
+    expect(await readCanaryAborts(target)).toEqual([
+      { id: 'b3', at: expect.any(Number), by: 'npm run canary abort', reason: 'error pages up', percent: 50 },
+    ]);
+  });
+
+  it('records an abort without a reason as aborted by hand, newest first', async () => {
+    await stableWithStaged();
+    await startCanary({ target, buildId: 'b3', percent: 50 });
+    await abortCanary({ target, reason: 'first', now: () => 5 });
+    await startCanary({ target, buildId: 'b3', percent: 10 });
+    await abortCanary({ target, by: 'on-call', reason: '  ', now: () => 6 });
+    expect(await readCanaryAborts(target)).toEqual([
+      { id: 'b3', at: 6, by: 'on-call', reason: ABORTED_BY_HAND, percent: 10 },
+      { id: 'b3', at: 5, by: 'npm run canary abort', reason: 'first', percent: 50 },
+    ]);
+    // Dot-named: never served.
+    expect(CANARY_ABORTS_FILE).toMatch(/^builds\/\./);
+  });
+
+  it('records a judgement of the running canary only, keeping it when the canary is started again', async () => {
+    await stableWithStaged();
+    await startCanary({ target, buildId: 'b3', percent: 10 });
+    await recordJudgement({ target, id: 'b3', by: 'npm run release', at: 42 });
+    await startCanary({ target, buildId: 'b3', percent: 20 });
+    expect(latest().canary).toEqual({
+      id: 'b3',
+      percent: 20,
+      since: expect.any(Number),
+      judgedAt: 42,
+      judgedBy: 'npm run release',
+    });
+    await expect(recordJudgement({ target, id: 'b9', by: 'x', at: 43 })).rejects.toThrow(
+      `build b3, not b9, is the canary running in ${target}`,
+    );
   });
 
   it('refuses each without a running canary, changing nothing', async () => {
@@ -238,6 +275,12 @@ describe('runCanaryCli', () => {
 
     expect(cli.errors()).toBe('');
     expect(cli.output()).toContain(`canary: build b3 runs for 10 % of visitors in ${target} (stable: b2)`);
+    expect(cli.output()).toContain(
+      `canary: nobody judges build b3 yet: have the release run judge it from this percent on (npm run release ` +
+        `-w <remote> -- ${target} --build b3 --host <URL> --prometheus <URL>), or promote or abort it yourself; a ` +
+        'canary nobody judges for 3 minutes raises the CanaryUnjudged alert',
+    );
+    expect(cli.output()).toContain('  judged    never: no release run has judged it');
     expect(cli.output()).toContain(`canary: build b3 runs for 50 % of visitors in ${target}`);
     expect(cli.output()).toMatch(
       new RegExp(
@@ -260,9 +303,17 @@ describe('runCanaryCli', () => {
     expect(await runCanaryCli([target, 'abort', '--reason', 'LCP worse'], cli)).toBe(0);
     expect(cli.output()).toContain(`canary: build b2 staged in ${target} (builds/b2/)`);
     expect(cli.output()).toContain(
-      `canary: build b2 aborted in ${target} (LCP worse): every visitor gets build b1 on their next navigation`,
+      `canary: build b2 aborted in ${target} (LCP worse): new pages get build b1, and a page open on b2 switches at ` +
+        'its next navigation',
     );
     expect(latest()).toEqual({ id: 'b1', timestamp: 1000 });
+    expect(await readCanaryAborts(target)).toEqual([
+      expect.objectContaining({
+        id: 'b2',
+        by: expect.stringMatching(/^npm run canary abort by .+ on /),
+        reason: 'LCP worse',
+      }),
+    ]);
   });
 
   it.each([

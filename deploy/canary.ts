@@ -14,12 +14,18 @@
  *   root in a deploy's order, as a rollback publishes one; `latest.json` becomes
  *   `{ id: canary, previous: the old stable }`, with no canary, and the history names it first.
  * - `abortCanary` drops it: every visitor gets the stable build on their next navigation. Its
- *   files stay, as pages still running it need them.
+ *   files stay, as pages still running it need them. The abort, what did it and why are recorded
+ *   (canary-aborts.ts) for `rollback --list`.
+ * - `recordJudgement` notes in the canary that its judge (the release run) is at it: the API
+ *   exports when, and CanaryUnjudged fires when nobody judged a canary for UNJUDGED_AFTER_S.
+ *   Starting a canary here starts no judge: the release run adopts a running canary of the build
+ *   it releases.
  *
  * Each takes the target's lock (deployment.ts) unless the caller already holds it: the release
  * run holds it across its whole run (`withDeploymentLock`) and calls these.
  */
 import { existsSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isRevoked, type CanaryState, type DeploymentState } from 'shared/deployment';
@@ -39,6 +45,8 @@ import {
   type DeployResult,
   type FileAction,
 } from './deploy';
+import { recordCanaryAbort } from './canary-aborts';
+import { UNJUDGED_AFTER_S } from './canary-judge';
 import { readDeployment, withDeploymentLock, writeDeployment } from './deployment';
 
 export { readDeployment, withDeploymentLock } from './deployment';
@@ -136,8 +144,10 @@ export async function startCanary(options: StartCanaryOptions): Promise<CanaryRe
     if (options.source === undefined) await checkWhole(target, id, 'started as a canary');
     const staged = options.source === undefined ? undefined : await stageBuild({ source: options.source, target });
     if (staged) await checkWhole(target, id, 'started as a canary');
-    const since = state.canary?.id === id ? state.canary.since : Date.now();
-    const { state: written } = await writeDeployment(target, { canary: { id, percent, since } });
+    const running = state.canary?.id === id ? state.canary : undefined;
+    const { state: written } = await writeDeployment(target, {
+      canary: { ...running, id, percent, since: running?.since ?? Date.now() },
+    });
     return { state: written, ...(staged ? { staged } : {}) };
   });
 }
@@ -186,16 +196,50 @@ export async function promoteCanary(options: {
 export interface AbortResult {
   /** The canary dropped. */
   aborted: CanaryState;
-  reason?: string;
+  reason: string;
   state: DeploymentState;
 }
 
-export async function abortCanary(options: { target: string; reason?: string }): Promise<AbortResult> {
+/** Why a canary was aborted when its aborter gives no reason. */
+export const ABORTED_BY_HAND = 'aborted by hand';
+
+/**
+ * Drops the running canary and records the abort (`by`: what aborted it; `reason`, by default
+ * ABORTED_BY_HAND) in canary-aborts.ts's log, which `rollback --list` reads.
+ */
+export async function abortCanary(options: {
+  target: string;
+  reason?: string;
+  by?: string;
+  now?: () => number;
+}): Promise<AbortResult> {
   const target = resolve(options.target);
   return withDeploymentLock(target, 'canary abort', async () => {
     const aborted = runningCanary(target, await deploymentOf(target));
+    const reason = options.reason?.trim() || ABORTED_BY_HAND;
     const { state } = await writeDeployment(target, { canary: null });
-    return { aborted, state, ...(options.reason ? { reason: options.reason } : {}) };
+    await recordCanaryAbort(target, {
+      id: aborted.id,
+      at: (options.now ?? Date.now)(),
+      by: options.by ?? 'npm run canary abort',
+      reason,
+      percent: aborted.percent,
+    });
+    return { aborted, state, reason };
+  });
+}
+
+/**
+ * Records that `by` judged the running canary `id` at `at` (its `judgedAt`/`judgedBy`), so the
+ * API's gauges show it judged. Refused when `id` is not the running canary.
+ */
+export async function recordJudgement(options: { target: string; id: string; by: string; at: number }): Promise<void> {
+  const target = resolve(options.target);
+  await withDeploymentLock(target, 'canary judgement', async () => {
+    const canary = runningCanary(target, await deploymentOf(target));
+    if (canary.id !== options.id)
+      throw new CanaryError(`build ${canary.id}, not ${options.id}, is the canary running in ${target}`);
+    await writeDeployment(target, { canary: { ...canary, judgedAt: options.at, judgedBy: options.by } });
   });
 }
 
@@ -228,7 +272,8 @@ command runs on it.
   promote                         make the canary the stable build, as a deploy would; the
                                   stable build it replaces becomes the last known good
   abort [--reason <text>]         drop the canary: its visitors get the stable build on their
-                                  next navigation (its files stay)
+                                  next navigation (its files stay); the abort and its reason
+                                  (default: aborted by hand) are what rollback --list shows
   status                          the stable build, the one before it, and the canary
   -h, --help                      this text`;
 
@@ -256,6 +301,40 @@ function isoOf(timestamp: number): string {
   return new Date(timestamp).toISOString();
 }
 
+/** What an abort typed here is recorded as aborted by: the command, its user and machine. */
+function abortedBy(): string {
+  try {
+    return `npm run canary abort by ${userInfo().username} on ${hostname()}`;
+  } catch {
+    return `npm run canary abort on ${hostname()}`;
+  }
+}
+
+/** What `abort` says: what new pages and open pages get now. */
+function describeAborted(target: string, { aborted, reason, state }: AbortResult): string {
+  return (
+    `canary: build ${aborted.id} aborted in ${target} (${reason}): new pages get build ${state.id}, and a page ` +
+    `open on ${aborted.id} switches at its next navigation; its files stay`
+  );
+}
+
+/**
+ * What `start` says: the build staged, the canary running, and that nobody judges it: the command
+ * starts no judge, the release run adopts a running canary of its build (release.ts), and until
+ * one judges it, CanaryUnjudged fires.
+ */
+function describeStarted(target: string, state: DeploymentState, staged: DeployResult | undefined): string[] {
+  const id = state.canary?.id ?? '';
+  return [
+    ...(staged ? [`canary: build ${staged.buildId} staged in ${target} (${buildFolder(staged.buildId)}/)`] : []),
+    `canary: build ${id} runs for ${state.canary?.percent} % of visitors in ${target} (stable: ${state.id}); ` +
+      'change the share with set <n>, then promote or abort',
+    `canary: nobody judges build ${id} yet: have the release run judge it from this percent on ` +
+      `(npm run release -w <remote> -- ${target} --build ${id} --host <URL> --prometheus <URL>), or promote or ` +
+      `abort it yourself; a canary nobody judges for ${UNJUDGED_AFTER_S / 60} minutes raises the CanaryUnjudged alert`,
+  ];
+}
+
 /** The deployment as `status` prints it. */
 export function describeStatus({ target, state, builtAt }: DeploymentStatus): string {
   const built = (id: string) => (builtAt[id] === undefined ? '' : ` (built ${isoOf(builtAt[id])})`);
@@ -267,6 +346,14 @@ export function describeStatus({ target, state, builtAt }: DeploymentStatus): st
           `since ${isoOf(state.canary.since)}`
       : '  canary    none',
   );
+  if (state.canary) {
+    const { judgedAt, judgedBy } = state.canary;
+    lines.push(
+      judgedAt === undefined
+        ? '  judged    never: no release run has judged it'
+        : `  judged    ${isoOf(judgedAt)}${judgedBy ? ` by ${judgedBy}` : ''}`,
+    );
+  }
   if (state.revoked) lines.push(`  revoked   ${state.revoked.join(', ')}`);
   return lines.join('\n');
 }
@@ -312,11 +399,7 @@ export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd
           percent,
           ...(id === undefined ? { source: resolve(io.cwd, values.from as string) } : { buildId: id }),
         });
-        if (staged) io.out(`canary: build ${staged.buildId} staged in ${target} (${buildFolder(staged.buildId)}/)`);
-        io.out(
-          `canary: build ${state.canary?.id} runs for ${percent} % of visitors in ${target} (stable: ${state.id}); ` +
-            'change the share with set <n>, then promote or abort',
-        );
+        for (const line of describeStarted(target, state, staged)) io.out(line);
         return 0;
       }
       case 'set': {
@@ -337,11 +420,7 @@ export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd
       }
       case 'abort': {
         only(['reason'], 0);
-        const result = await abortCanary({ target, reason: values.reason });
-        io.out(
-          `canary: build ${result.aborted.id} aborted in ${target}${result.reason ? ` (${result.reason})` : ''}: ` +
-            `every visitor gets build ${result.state.id} on their next navigation; its files stay`,
-        );
+        io.out(describeAborted(target, await abortCanary({ target, reason: values.reason, by: abortedBy() })));
         return 0;
       }
       case 'status':

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import type { DeploymentState } from 'shared/deployment';
 import type { BuildFigures, Verdict } from './canary-analysis';
 import { DEFAULT_THRESHOLDS } from './canary-analysis';
+import { startCanary } from './canary';
+import { readCanaryAborts } from './canary-aborts';
 import { GateStopped } from './gate';
 import { deploy } from './deploy';
 import {
@@ -68,10 +70,23 @@ interface World {
   out: string[];
   err: string[];
   clock: number;
+  /** When the run recorded a judgement of the canary (s into the test). */
+  judged: number[];
+  /** The reasons recorded with each abort. */
+  aborts: string[];
 }
 
 function world(): World {
-  return { state: { id: 'stable', timestamp: 1 }, calls: [], locked: false, out: [], err: [], clock: 1_000_000 };
+  return {
+    state: { id: 'stable', timestamp: 1 },
+    calls: [],
+    locked: false,
+    out: [],
+    err: [],
+    clock: 1_000_000,
+    judged: [],
+    aborts: [],
+  };
 }
 
 function commandsOf(w: World): DeploymentCommands {
@@ -106,10 +121,17 @@ function commandsOf(w: World): DeploymentCommands {
       call('promote');
       w.state = { id: w.state.canary?.id ?? w.state.id, timestamp: 2, previous: w.state.id };
     },
-    abortCanary: async () => {
+    abortCanary: async (_target, reason) => {
       call('abort');
+      w.aborts.push(reason);
       w.state = { id: w.state.id, timestamp: w.state.timestamp };
     },
+    recordJudgement: async (_target, id, judge, at) => {
+      expect([w.locked, w.state.canary?.id, judge]).toEqual([true, id, 'npm run release']);
+      w.judged.push((at - 1_000_000) / 1000);
+      if (w.state.canary) w.state = { ...w.state, canary: { ...w.state.canary, judgedAt: at, judgedBy: judge } };
+    },
+    buildIdOf: async () => 'next',
   };
 }
 
@@ -192,8 +214,13 @@ describe('the release run', () => {
       "failing: load-failure ratio 100.0 % (80 of 80 loads) against stable's 0.0 %: more than 5 points above",
     );
     expect(w.err.at(-1)).toBe(
-      'release: canary next aborted: every visitor is back on build stable; the canary was served for 15.0 s',
+      "release: canary next aborted: new pages get build stable once the host's server has read the deployment " +
+        '(within its REMOTE_REFRESH_MS, 5 s by default), and a page already open on next switches to stable at its ' +
+        'next navigation; the canary was served for 15.0 s',
     );
+    expect(w.aborts).toEqual([
+      `the release run judged it failing: ${FAILING.kind === 'failing' ? FAILING.reasons[0] : ''}`,
+    ]);
     // One signal alone decided: the output says so plainly.
     expect(w.err).toContain(
       "release: the abort is NOT corroborated: one signal alone decided, no second one agrees; aborting, as a canary in doubt is safer off than on: verify it (the dashboard, npm run canary status, the remote's server logs) before you trust it",
@@ -287,11 +314,66 @@ describe('the release run', () => {
     expect(w.err.at(-1)).toBe('release: stopped before the canary started; build next stays staged');
   });
 
-  it('refuses a deployment with a canary already running, and a --build that is not staged, changing nothing', async () => {
+  it('records that it judges the canary when it starts it and at least every 30 s of a longer interval', async () => {
+    const w = world();
+    const result = await runRelease(
+      optionsOf(w, { steps: [100], intervalMs: 75_000 }),
+      depsOf(w, true, [HEALTHY, HEALTHY]),
+    );
+    expect(result.outcome).toBe('promoted');
+    expect(w.judged).toEqual([0, 30, 60, 75]);
+  });
+
+  it('adopts a canary of its build already running: no stage or gate, judged from its percent and start on', async () => {
+    for (const over of [{ source: undefined, buildId: 'next' }, {}]) {
+      const w = world();
+      w.state = { id: 'stable', timestamp: 1, canary: { id: 'next', percent: 50, since: w.clock - 20_000 } };
+      const result = await runRelease(optionsOf(w, over), depsOf(w, true, [HEALTHY, HEALTHY, HEALTHY]));
+      expect(result).toEqual({ outcome: 'promoted', buildId: 'next', servedMs: 50_000 });
+      // Judged at once over its run so far, then its step's first interval from its start too.
+      expect(w.calls).toEqual([
+        'analyse since -20s',
+        'analyse since -20s',
+        'set 100 @15s',
+        'analyse since 15s',
+        'promote @30s',
+      ]);
+      expect(w.judged).toEqual([0, 15, 30]);
+      expect(w.out[0]).toMatch(
+        /^release: canary next already runs at 50 % \(since .*, stable stable\): this run judges it from there/,
+      );
+    }
+  });
+
+  it('aborts an adopted canary at once when what its visitors reported since its start fails it', async () => {
+    const w = world();
+    w.state = { id: 'stable', timestamp: 1, canary: { id: 'next', percent: 50, since: w.clock - 113_000 } };
+    const result = await runRelease(optionsOf(w, { source: undefined, buildId: 'next' }), depsOf(w, true, [FAILING]));
+    expect(result).toEqual({ outcome: 'aborted', buildId: 'next', servedMs: 113_000 });
+    expect(w.calls).toEqual(['analyse since -113s', 'abort @0s']);
+    expect(w.err[0]).toMatch(/^release: as taken on, 113\.0 s after its start: failing: load-failure ratio 100\.0 %/);
+    expect(w.aborts).toEqual([expect.stringContaining('the release run judged it failing: load-failure ratio')]);
+  });
+
+  it('adopts a canary at 0 % from the first step, and leaves one it cannot judge as it is', async () => {
+    const w = world();
+    w.state = { id: 'stable', timestamp: 1, canary: { id: 'next', percent: 0, since: w.clock } };
+    await runRelease(optionsOf(w, { steps: [10, 100] }), depsOf(w, true, [HEALTHY, FAILING]));
+    expect(w.calls).toEqual(['analyse since 0s', 'set 10 @0s', 'analyse since 0s', 'abort @15s']);
+
+    const blind = world();
+    blind.state = { id: 'stable', timestamp: 1, canary: { id: 'next', percent: 50, since: blind.clock } };
+    const result = await runRelease(optionsOf(blind), depsOf(blind, true, [UNREACHABLE]));
+    expect(result).toEqual({ outcome: 'stopped-unreachable', buildId: 'next', percent: 50 });
+    expect([blind.judged, blind.state.canary?.percent]).toEqual([[], 50]);
+    expect(blind.err.at(-1)).toContain('canary next was not taken on and stays at 50 %, judged by nobody');
+  });
+
+  it('refuses a deployment with a canary of another build running, and a --build that is not staged, changing nothing', async () => {
     const w = world();
     w.state = { id: 'stable', timestamp: 1, canary: { id: 'other', percent: 10, since: 1 } };
     await expect(runRelease(optionsOf(w), depsOf(w, true, []))).rejects.toThrow(
-      'build other is already a canary at 10 %',
+      `build other is already a canary at 10 % in ${TARGET}, and this run releases build next: one canary at a time`,
     );
     const unstaged = world();
     await expect(
@@ -371,13 +453,54 @@ describe('the release run on a deployment folder, with the deploy and canary com
     expect(listFiles(target)).not.toContain('.deploy.lock');
   });
 
-  it('aborts a failing canary: the stable build serves everyone again, the canary’s files kept', async () => {
-    const { result, latest, target } = await release([FAILING]);
+  it('aborts a failing canary: the stable build serves everyone again, the canary’s files kept, the abort recorded', async () => {
+    const judged: unknown[] = [];
+    const { result, latest, target } = await release([FAILING], async (folder) => {
+      judged.push((JSON.parse(read(join(folder, 'builds/latest.json'))) as { canary?: unknown }).canary);
+    });
     expect(result.outcome).toBe('aborted');
     expect(latest).toMatchObject({ id: 'b1' });
     expect(latest.canary).toBeUndefined();
     expect(read(join(target, 'remoteEntry.js'))).toContain('b1');
     expect(listFiles(target)).toContain('builds/b2/remoteEntry.js');
+    // While it waited, the canary named its judge.
+    expect(judged).toEqual([
+      expect.objectContaining({
+        id: 'b2',
+        judgedAt: expect.any(Number),
+        judgedBy: expect.stringContaining('npm run release'),
+      }),
+    ]);
+    expect(await readCanaryAborts(target)).toEqual([
+      {
+        id: 'b2',
+        at: expect.any(Number),
+        by: 'npm run release',
+        reason: `the release run judged it failing: ${FAILING.kind === 'failing' ? FAILING.reasons[0] : ''}`,
+        percent: 50,
+      },
+    ]);
+  });
+
+  it('adopts a canary started by hand of the build it releases, and promotes it', async () => {
+    const target = join(root, 'srv', 'gifts');
+    await deploy({ source: makeBuild(join(root, 'one'), 'b1', 1000), target });
+    await startCanary({ target, source: makeBuild(join(root, 'two'), 'b2', 2000), percent: 50 });
+    const w = world();
+    const deps = depsOf(w, true, [HEALTHY, HEALTHY, HEALTHY]);
+    deps.commands = DEPLOYMENT_COMMANDS;
+    let judged: unknown;
+    deps.sleep = async () => {
+      judged ??= (JSON.parse(read(join(target, 'builds/latest.json'))) as { canary?: unknown }).canary;
+    };
+    const result = await runRelease(
+      optionsOf(w, { target, source: undefined, buildId: 'b2', steps: [10, 50, 100] }),
+      deps,
+    );
+    expect(result.outcome).toBe('promoted');
+    expect(judged).toMatchObject({ id: 'b2', percent: 50, judgedBy: expect.stringContaining('npm run release') });
+    expect(JSON.parse(read(join(target, 'builds/latest.json')))).toMatchObject({ id: 'b2', previous: 'b1' });
+    expect(w.out.filter((line) => /^release: step .*: healthy$/.test(line))).toHaveLength(2);
   });
 });
 

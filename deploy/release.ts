@@ -6,13 +6,20 @@
  * can change the folder meanwhile), it
  *
  * 1. stages the build (`deploy --stage`: its own copy in `builds/{id}/`, nothing current moves),
- *    or takes one already staged (`--build`);
+ *    or takes one already staged (`--build`); when that build already runs as the canary (started
+ *    by hand with `npm run canary … start`, or left by a run that stopped), it adopts it: no gate
+ *    (its visitors already have it), judged at once on what its visitors reported since its start
+ *    (failing: aborted then), its current percent the first step (analysed from its start too)
+ *    and the run's steps above it the next; a canary of another build is refused;
  * 2. runs the gate (gate.ts) on the production host; a failing gate stops the run, nothing
  *    current changed;
  * 3. makes sure Prometheus answers (a canary that cannot be judged is not started), then starts
  *    the canary at the first step's percent;
- * 4. after each interval, analyses the canary against the stable build (canary-analysis.ts):
- *    - failing: aborts it at once (every visitor back on stable) and says why, with the figures;
+ * 4. after each interval, analyses the canary against the stable build (canary-analysis.ts),
+ *    recording in the canary that it judges it (canary-judge.ts: at least every 30 s, so
+ *    CanaryUnjudged fires for a canary no run judges):
+ *    - failing: aborts it at once (new pages get the stable build, open pages at their next
+ *      navigation), records the abort with the verdict's reasons, and says why, with the figures;
  *    - inconclusive (too few loads): waits another interval, up to `maxWaits`, then stops where
  *      it is, the canary left at its step for a person to decide;
  *    - unreachable: stops where it is, never promotes blind;
@@ -24,7 +31,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { DeploymentState } from 'shared/deployment';
+import type { CanaryState, DeploymentState } from 'shared/deployment';
 import { describeArgsError } from './cli-args';
 import {
   analyseCanary,
@@ -34,8 +41,9 @@ import {
   type Thresholds,
   type Verdict,
 } from './canary-analysis';
-import { abortCanary, promoteCanary, setCanaryPercent, stageBuild, startCanary } from './canary';
-import { ownCopyProblem, type CliIo } from './deploy';
+import { abortCanary, promoteCanary, recordJudgement, setCanaryPercent, stageBuild, startCanary } from './canary';
+import { adoptedSteps, JUDGE_HEARTBEAT_MS, RELEASE_JUDGE, UNJUDGED_AFTER_S } from './canary-judge';
+import { ownCopyProblem, readBuild, type CliIo } from './deploy';
 import { readDeployment, withDeploymentLock } from './deployment';
 import {
   DEFAULT_LCP_BUDGET_MS,
@@ -59,7 +67,12 @@ export interface DeploymentCommands {
   startCanary(target: string, id: string, percent: number): Promise<void>;
   setCanaryPercent(target: string, percent: number): Promise<void>;
   promoteCanary(target: string): Promise<void>;
-  abortCanary(target: string): Promise<void>;
+  /** Aborts the running canary, recording `reason` with the abort. */
+  abortCanary(target: string, reason: string): Promise<void>;
+  /** Records that `judge` judged the running canary `id` at `at`. */
+  recordJudgement(target: string, id: string, judge: string, at: number): Promise<void>;
+  /** The id of the build in `source`, read without staging it. */
+  buildIdOf(source: string): Promise<string>;
 }
 
 /** The deploy and canary commands on a deployment folder (canary.ts, deployment.ts). */
@@ -77,9 +90,11 @@ export const DEPLOYMENT_COMMANDS: DeploymentCommands = {
   promoteCanary: async (target) => {
     await promoteCanary({ target });
   },
-  abortCanary: async (target) => {
-    await abortCanary({ target, reason: 'the release run judged it failing' });
+  abortCanary: async (target, reason) => {
+    await abortCanary({ target, reason, by: 'npm run release' });
   },
+  recordJudgement: (target, id, by, at) => recordJudgement({ target, id, by, at }),
+  buildIdOf: async (source) => (await readBuild(source)).id,
 };
 
 export interface ReleaseOptions {
@@ -156,6 +171,9 @@ export function parseDuration(text: string, flag: string): number {
   return Math.round(ms);
 }
 
+/** What an unjudged canary leads to, for the lines that leave one running. */
+const UNJUDGED_NOTE = `judged by nobody: CanaryUnjudged fires ${UNJUDGED_AFTER_S / 60} minutes after its last judgement`;
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
@@ -165,154 +183,260 @@ function describeVerdict(verdict: Verdict): string[] {
   return [`  ${describeFigures('canary', verdict.canary)}`, `  ${describeFigures('stable', verdict.stable)}`];
 }
 
+/** A run under way: its options and dependencies, the folder, its stable build and who it is as a judge. */
+interface Run {
+  options: ReleaseOptions;
+  deps: ReleaseDependencies;
+  target: string;
+  stable: string;
+  judge: string;
+}
+
+/** The canary a run judges. */
+interface Trial {
+  buildId: string;
+  /** When the canary started (ms since the epoch): what it was served for counts from then. */
+  since: number;
+  /** The percent it runs at now. */
+  percent: number;
+  /** The percents it goes through. */
+  steps: readonly number[];
+  /** Where the first step's analyses start, when not at the step: an adopted canary's start. */
+  firstStepFrom?: number;
+}
+
 /** The release run; see the file's header. */
 export async function runRelease(options: ReleaseOptions, deps: ReleaseDependencies): Promise<ReleaseResult> {
-  const { commands, now } = deps;
   const target = resolve(options.target);
-  return commands.withLock(target, `release of the ${options.remote} remote (process ${process.pid})`, async () => {
-    const state = await commands.read(target);
+  const purpose = `release of the ${options.remote} remote (process ${process.pid})`;
+  return deps.commands.withLock(target, purpose, async () => {
+    const state = await deps.commands.read(target);
     if (!state) throw new ReleaseError(`${target} has no current build: deploy one first (npm run deploy)`);
-    if (state.canary) {
-      throw new ReleaseError(
-        `build ${state.canary.id} is already a canary at ${state.canary.percent} % in ${target}: promote or abort it first (npm run canary)`,
-      );
-    }
-
-    let buildId: string;
-    if (options.buildId !== undefined) {
-      const problem = await commands.stagedProblem(target, options.buildId);
-      if (problem) throw new ReleaseError(`build ${options.buildId} is not staged in ${target}: ${problem}`);
-      buildId = options.buildId;
-      options.out(`release: build ${buildId}, staged before, in ${target}`);
-    } else {
-      buildId = await commands.stage(target, resolve(options.source ?? ''));
-      options.out(`release: staged build ${buildId} in ${target} (builds/${buildId}/); nothing current changed`);
-    }
-    if (buildId === state.id) throw new ReleaseError(`build ${buildId} is already the current build of ${target}`);
-
-    options.out(`release: gate on ${options.host}`);
-    const gate = await deps
-      .gate({
-        target,
-        remote: options.remote,
-        buildId,
-        host: options.host,
-        key: options.key,
-        paths: options.paths,
-        lcpBudgetMs: options.lcpBudgetMs,
-        outDir: options.outDir,
-        signal: options.signal,
-        onCheck: (check) => {
-          const line = `release: gate ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
-          if (check.ok) options.out(line);
-          else options.err(check.screenshot ? `${line}\n      screenshot: ${check.screenshot}` : line);
-        },
-      })
-      .catch((error: unknown) => {
-        if (error instanceof GateStopped) return undefined;
-        throw error;
-      });
-    if (!gate) return stoppedBySignal(options, buildId);
-    if (!gate.ok) {
-      options.err(`release: build ${buildId} failed the gate; it stays staged, nothing current changed`);
-      return { outcome: 'gate-failed', buildId };
-    }
-    if (options.signal?.aborted) return stoppedBySignal(options, buildId);
-
-    const analysisOf = (since: number, canaryStart: number) =>
-      deps.analyse({
-        prometheus: options.prometheus,
-        remote: options.remote,
-        stable: state.id,
-        canary: buildId,
-        since,
-        canaryStart,
-        thresholds: options.thresholds,
-        now: now(),
-      });
-    // Before any visitor gets the canary: a canary that cannot be judged is not started.
-    const before = await analysisOf(now(), now());
-    if (before.kind === 'unreachable') {
-      options.err(`release: Prometheus cannot be reached (${before.reason}); the canary was not started`);
-      return { outcome: 'stopped-unreachable', buildId };
-    }
-
-    const [first = 100] = options.steps;
-    const canaryStart = now();
-    await commands.startCanary(target, buildId, first);
-    options.out(`release: canary ${buildId} started at ${first} % (stable ${state.id})`);
-    const served = () => now() - canaryStart;
-
-    for (const [index, percent] of options.steps.entries()) {
-      if (index > 0) {
-        await commands.setCanaryPercent(target, percent);
-        options.out(`release: canary ${buildId} at ${percent} %`);
-      }
-      const stepStart = now();
-      for (let waits = 0; ; waits += 1) {
-        await deps.sleep(options.intervalMs, options.signal);
-        if (options.signal?.aborted) return stoppedBySignal(options, buildId, percent);
-        const verdict = await analysisOf(stepStart, canaryStart);
-        const at = `release: step ${index + 1}/${options.steps.length} (${percent} %), ${seconds(now() - stepStart)} in`;
-        if (verdict.kind === 'unreachable') {
-          options.err(`${at}: Prometheus cannot be reached (${verdict.reason})`);
-          options.err(
-            `release: stopped where it is: canary ${buildId} stays at ${percent} %, never promoted blind; ` +
-              `promote or abort it with npm run canary once the figures can be read`,
-          );
-          return { outcome: 'stopped-unreachable', buildId, percent };
-        }
-        const lines = describeVerdict(verdict);
-        if (verdict.kind === 'failing') {
-          options.err(`${at}: failing: ${verdict.reasons.join('; ')}`);
-          for (const line of lines) options.err(line);
-          options.err(
-            verdict.corroboration
-              ? `release: the abort is corroborated: ${verdict.corroboration}`
-              : `release: the abort is NOT corroborated: one signal alone decided, no second one agrees; aborting, as a ` +
-                  `canary in doubt is safer off than on: verify it (the dashboard, npm run canary status, the remote's ` +
-                  `server logs) before you trust it`,
-          );
-          await commands.abortCanary(target);
-          const servedMs = served();
-          options.err(
-            `release: canary ${buildId} aborted: every visitor is back on build ${state.id}; ` +
-              `the canary was served for ${seconds(servedMs)}`,
-          );
-          return { outcome: 'aborted', buildId, servedMs };
-        }
-        if (verdict.kind === 'inconclusive') {
-          options.out(`${at}: inconclusive: ${verdict.reason}`);
-          for (const line of lines) options.out(line);
-          if (waits + 1 > options.maxWaits) {
-            options.err(
-              `release: stopped where it is after ${options.maxWaits + 1} inconclusive analyses: canary ${buildId} ` +
-                `stays at ${percent} %; promote or abort it with npm run canary, or lower --min-sample`,
-            );
-            return { outcome: 'stopped-inconclusive', buildId, percent };
-          }
-          continue;
-        }
-        options.out(`${at}: healthy`);
-        for (const line of lines) options.out(line);
-        break;
-      }
-    }
-    await commands.promoteCanary(target);
-    const servedMs = served();
-    options.out(
-      `release: build ${buildId} promoted: it is the stable build of ${target}, ${state.id} its last known good; ` +
-        `the canary was served for ${seconds(servedMs)}`,
-    );
-    return { outcome: 'promoted', buildId, servedMs };
+    const run: Run = { options, deps, target, stable: state.id, judge: RELEASE_JUDGE };
+    const trial = state.canary ? await adopt(run, state.canary) : await stageGateAndStart(run);
+    return 'outcome' in trial ? trial : judgeSteps(run, trial);
   });
+}
+
+function analyse(run: Run, buildId: string, since: number, canaryStart: number): Promise<Verdict> {
+  const { options, deps } = run;
+  return deps.analyse({
+    prometheus: options.prometheus,
+    remote: options.remote,
+    stable: run.stable,
+    canary: buildId,
+    since,
+    canaryStart,
+    thresholds: options.thresholds,
+    now: deps.now(),
+  });
+}
+
+/** Records that the run judges the canary now: the API's gauges, and CanaryUnjudged, read it. */
+function recordJudged(run: Run, buildId: string): Promise<void> {
+  return run.deps.commands.recordJudgement(run.target, buildId, run.judge, run.deps.now());
+}
+
+/**
+ * Takes on the canary already running when it is the build this run releases: no staging and no
+ * gate (its visitors have it already), its analysis from its percent and start on. Another build
+ * is refused: one canary at a time.
+ */
+async function adopt(run: Run, canary: CanaryState): Promise<Trial | ReleaseResult> {
+  const { options, deps, target } = run;
+  const buildId = options.buildId ?? (await deps.commands.buildIdOf(resolve(options.source ?? '')));
+  if (buildId !== canary.id) {
+    throw new ReleaseError(
+      `build ${canary.id} is already a canary at ${canary.percent} % in ${target}, and this run releases build ` +
+        `${buildId}: one canary at a time. Have a release run judge ${canary.id} (--build ${canary.id}), or promote ` +
+        'or abort it (npm run canary) first',
+    );
+  }
+  // Judged at once on everything its visitors reported since it started: it ran unjudged so far.
+  const verdict = await analyse(run, buildId, canary.since, canary.since);
+  if (verdict.kind === 'unreachable') {
+    options.err(
+      `release: Prometheus cannot be reached (${verdict.reason}); canary ${buildId} was not taken on and stays at ` +
+        `${canary.percent} %, ${UNJUDGED_NOTE}`,
+    );
+    return { outcome: 'stopped-unreachable', buildId, percent: canary.percent };
+  }
+  await recordJudged(run, buildId);
+  options.out(
+    `release: canary ${buildId} already runs at ${canary.percent} % (since ${new Date(canary.since).toISOString()}, ` +
+      `stable ${run.stable}): this run judges it from there, without the gate its visitors are past`,
+  );
+  const steps = adoptedSteps(canary.percent, options.steps);
+  const trial: Trial = { buildId, since: canary.since, percent: canary.percent, steps, firstStepFrom: canary.since };
+  const at = `release: as taken on, ${seconds(deps.now() - canary.since)} after its start`;
+  if (verdict.kind === 'failing') return abortFailing(run, trial, verdict, at);
+  options.out(`${at}: ${verdict.kind === 'healthy' ? 'healthy so far' : `inconclusive so far: ${verdict.reason}`}`);
+  for (const line of describeVerdict(verdict)) options.out(line);
+  return trial;
+}
+
+/** Stages the build (or takes the staged one), runs the gate, and starts the canary at the first step. */
+async function stageGateAndStart(run: Run): Promise<Trial | ReleaseResult> {
+  const { options, deps, target } = run;
+  let buildId: string;
+  if (options.buildId !== undefined) {
+    const problem = await deps.commands.stagedProblem(target, options.buildId);
+    if (problem) throw new ReleaseError(`build ${options.buildId} is not staged in ${target}: ${problem}`);
+    buildId = options.buildId;
+    options.out(`release: build ${buildId}, staged before, in ${target}`);
+  } else {
+    buildId = await deps.commands.stage(target, resolve(options.source ?? ''));
+    options.out(`release: staged build ${buildId} in ${target} (builds/${buildId}/); nothing current changed`);
+  }
+  if (buildId === run.stable) throw new ReleaseError(`build ${buildId} is already the current build of ${target}`);
+
+  const gate = await runGateOf(run, buildId);
+  if (gate === 'stopped') return stoppedBySignal(options, buildId);
+  if (!gate.ok) {
+    options.err(`release: build ${buildId} failed the gate; it stays staged, nothing current changed`);
+    return { outcome: 'gate-failed', buildId };
+  }
+  if (options.signal?.aborted) return stoppedBySignal(options, buildId);
+
+  // Before any visitor gets the canary: a canary that cannot be judged is not started.
+  const before = await analyse(run, buildId, deps.now(), deps.now());
+  if (before.kind === 'unreachable') {
+    options.err(`release: Prometheus cannot be reached (${before.reason}); the canary was not started`);
+    return { outcome: 'stopped-unreachable', buildId };
+  }
+  const [first = 100] = options.steps;
+  const since = deps.now();
+  await deps.commands.startCanary(target, buildId, first);
+  await recordJudged(run, buildId);
+  options.out(`release: canary ${buildId} started at ${first} % (stable ${run.stable})`);
+  return { buildId, since, percent: first, steps: options.steps };
+}
+
+async function runGateOf(run: Run, buildId: string): Promise<{ ok: boolean } | 'stopped'> {
+  const { options } = run;
+  options.out(`release: gate on ${options.host}`);
+  const gate = await run.deps
+    .gate({
+      target: run.target,
+      remote: options.remote,
+      buildId,
+      host: options.host,
+      key: options.key,
+      paths: options.paths,
+      lcpBudgetMs: options.lcpBudgetMs,
+      outDir: options.outDir,
+      signal: options.signal,
+      onCheck: (check) => {
+        const line = `release: gate ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
+        if (check.ok) options.out(line);
+        else options.err(check.screenshot ? `${line}\n      screenshot: ${check.screenshot}` : line);
+      },
+    })
+    .catch((error: unknown) => {
+      if (error instanceof GateStopped) return undefined;
+      throw error;
+    });
+  return gate ?? 'stopped';
+}
+
+/** Waits `ms`, recording a judgement at least every JUDGE_HEARTBEAT_MS; false when a signal stopped it. */
+async function waitJudging(run: Run, buildId: string, ms: number): Promise<boolean> {
+  for (let left = ms; left > 0;) {
+    const part = Math.min(left, JUDGE_HEARTBEAT_MS);
+    await run.deps.sleep(part, run.options.signal);
+    if (run.options.signal?.aborted) return false;
+    left -= part;
+    await recordJudged(run, buildId);
+  }
+  return true;
+}
+
+/** Takes the canary through its steps: aborted when failing, promoted after the last healthy one. */
+async function judgeSteps(run: Run, trial: Trial): Promise<ReleaseResult> {
+  const { options, deps, target } = run;
+  const { buildId, steps } = trial;
+  let running = trial.percent;
+  for (const [index, percent] of steps.entries()) {
+    if (percent !== running) {
+      await deps.commands.setCanaryPercent(target, percent);
+      options.out(`release: canary ${buildId} at ${percent} %`);
+      running = percent;
+    }
+    const stepStart = index === 0 && trial.firstStepFrom !== undefined ? trial.firstStepFrom : deps.now();
+    for (let waits = 0; ; waits += 1) {
+      if (!(await waitJudging(run, buildId, options.intervalMs))) return stoppedBySignal(options, buildId, percent);
+      const verdict = await analyse(run, buildId, stepStart, trial.since);
+      const at = `release: step ${index + 1}/${steps.length} (${percent} %), ${seconds(deps.now() - stepStart)} in`;
+      if (verdict.kind === 'unreachable') {
+        options.err(`${at}: Prometheus cannot be reached (${verdict.reason})`);
+        options.err(
+          `release: stopped where it is: canary ${buildId} stays at ${percent} %, never promoted blind, ` +
+            `${UNJUDGED_NOTE}; promote or abort it with npm run canary once the figures can be read`,
+        );
+        return { outcome: 'stopped-unreachable', buildId, percent };
+      }
+      if (verdict.kind === 'failing') return abortFailing(run, trial, verdict, at);
+      const lines = describeVerdict(verdict);
+      if (verdict.kind === 'inconclusive') {
+        options.out(`${at}: inconclusive: ${verdict.reason}`);
+        for (const line of lines) options.out(line);
+        if (waits + 1 > options.maxWaits) {
+          options.err(
+            `release: stopped where it is after ${options.maxWaits + 1} inconclusive analyses: canary ${buildId} ` +
+              `stays at ${percent} %, ${UNJUDGED_NOTE}; promote or abort it with npm run canary, or lower --min-sample`,
+          );
+          return { outcome: 'stopped-inconclusive', buildId, percent };
+        }
+        continue;
+      }
+      options.out(`${at}: healthy`);
+      for (const line of lines) options.out(line);
+      break;
+    }
+  }
+  await deps.commands.promoteCanary(target);
+  const servedMs = deps.now() - trial.since;
+  options.out(
+    `release: build ${buildId} promoted: it is the stable build of ${target}, ${run.stable} its last known good; ` +
+      `the canary was served for ${seconds(servedMs)}`,
+  );
+  return { outcome: 'promoted', buildId, servedMs };
+}
+
+/** Aborts a failing canary, its reasons recorded with the abort, and says what visitors get now. */
+async function abortFailing(
+  run: Run,
+  trial: Trial,
+  verdict: Extract<Verdict, { kind: 'failing' }>,
+  at: string,
+): Promise<ReleaseResult> {
+  const { options, deps } = run;
+  const { buildId } = trial;
+  options.err(`${at}: failing: ${verdict.reasons.join('; ')}`);
+  for (const line of describeVerdict(verdict)) options.err(line);
+  options.err(
+    verdict.corroboration
+      ? `release: the abort is corroborated: ${verdict.corroboration}`
+      : `release: the abort is NOT corroborated: one signal alone decided, no second one agrees; aborting, as a ` +
+          `canary in doubt is safer off than on: verify it (the dashboard, npm run canary status, the remote's ` +
+          `server logs) before you trust it`,
+  );
+  await deps.commands.abortCanary(run.target, `the release run judged it failing: ${verdict.reasons.join('; ')}`);
+  const servedMs = deps.now() - trial.since;
+  options.err(
+    `release: canary ${buildId} aborted: new pages get build ${run.stable} once the host's server has read the ` +
+      `deployment (within its REMOTE_REFRESH_MS, 5 s by default), and a page already open on ${buildId} switches to ` +
+      `${run.stable} at its next navigation; the canary was served for ${seconds(servedMs)}`,
+  );
+  return { outcome: 'aborted', buildId, servedMs };
 }
 
 function stoppedBySignal(options: ReleaseOptions, buildId: string, percent?: number): ReleaseResult {
   options.err(
     percent === undefined
       ? `release: stopped before the canary started; build ${buildId} stays staged`
-      : `release: stopped where it is: canary ${buildId} stays at ${percent} %; promote or abort it with npm run canary`,
+      : `release: stopped where it is: canary ${buildId} stays at ${percent} %, ${UNJUDGED_NOTE}; promote or abort ` +
+          'it with npm run canary, or run this again to judge it on',
   );
   return { outcome: 'stopped-by-signal', buildId, percent };
 }

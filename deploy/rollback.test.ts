@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCanary } from './canary';
+import { abortCanary, startCanary } from './canary';
 import { deploy, HISTORY_LENGTH, type FileAction } from './deploy';
 import { listBuilds, rollback, RollbackError, runRollbackCli } from './rollback';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
@@ -303,6 +303,44 @@ describe('runRollbackCli', () => {
         `* b2  built ${new Date(2000).toISOString()}  current`,
         `  b1  built ${new Date(1000).toISOString()}  previous: pages fall back to it`,
       ].join('\n'),
+    );
+  });
+
+  it('with --list, shows an aborted canary with when, by what and why it was aborted, in place of staged', async () => {
+    await deployBuilds(2);
+    await startCanary({ target, source: makeBuild(join(root, 'dist-3'), 'b3', 3000), percent: 25 });
+    await abortCanary({
+      target,
+      by: 'npm run release',
+      reason: 'error-page ratio 40.0 % against stable’s 0.0 %',
+      now: () => 7000,
+    });
+    await startCanary({ target, source: makeBuild(join(root, 'dist-4'), 'b4', 4000), percent: 10 });
+    await abortCanary({ target, now: () => 8000 });
+    const cli = io();
+
+    expect(await runRollbackCli([target, '--list'], cli)).toBe(0);
+
+    expect(cli.output()).toBe(
+      [
+        `Builds in ${target}, newest first:`,
+        `  b4  built ${new Date(4000).toISOString()}  aborted canary (${new Date(8000).toISOString()}, at 10 %, by npm run canary abort): aborted by hand`,
+        `  b3  built ${new Date(3000).toISOString()}  aborted canary (${new Date(7000).toISOString()}, at 25 %, by npm run release): error-page ratio 40.0 % against stable’s 0.0 %`,
+        `* b2  built ${new Date(2000).toISOString()}  current`,
+        `  b1  built ${new Date(1000).toISOString()}  previous: pages fall back to it`,
+      ].join('\n'),
+    );
+  });
+
+  it('records the canary a rollback drops as aborted by it, and lists it so', async () => {
+    await deployBuilds(2);
+    await startCanary({ target, source: makeBuild(join(root, 'dist-3'), 'b3', 3000), percent: 25 });
+    const cli = io();
+
+    expect(await runRollbackCli([target], cli)).toBe(0);
+
+    expect(cli.output()).toMatch(
+      / {2}b3 {2}built .+ {2}aborted canary \(.+, at 25 %, by npm run rollback\): dropped by the rollback to b1/,
     );
   });
 

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isRevoked, type CanaryState } from 'shared/deployment';
+import { latestAbortOf, readCanaryAborts, recordCanaryAbort, type CanaryAbort } from './canary-aborts';
 import { describeArgsError } from './cli-args';
 import {
   buildBefore,
@@ -54,6 +55,8 @@ export interface KnownBuild {
   role?: { kind: 'canary'; percent: number } | { kind: 'previous' } | { kind: 'staged' } | { kind: 'revoked' };
   /** Why it cannot be made current again (its files were pruned…), or undefined when it can. */
   problem?: string;
+  /** Its latest abort as a canary (canary-aborts.ts), unless it is current or the running canary. */
+  aborted?: CanaryAbort;
 }
 
 export interface Deployment {
@@ -115,7 +118,12 @@ export async function listBuilds(targetFolder: string): Promise<Deployment> {
         `builds/meta/${currentId}.json`,
     );
   }
-  const [state, history] = await Promise.all([readDeployment(target), buildHistory(target)]);
+  const [state, history, aborts] = await Promise.all([
+    readDeployment(target),
+    buildHistory(target),
+    readCanaryAborts(target),
+  ]);
+  const abortOf = latestAbortOf(aborts);
   // The history names the last HISTORY_LENGTH current builds: a build older than the oldest of
   // them may have been current before, so only a newer one it does not name was never current.
   const named = metas.filter((meta) => history?.includes(meta.id));
@@ -133,12 +141,14 @@ export async function listBuilds(targetFolder: string): Promise<Deployment> {
     const current = meta.id === currentId;
     const problem = current ? undefined : await ownCopyProblem(target, meta.id);
     const role = current ? undefined : roleOf(meta);
+    const aborted = current || role?.kind === 'canary' ? undefined : abortOf.get(meta.id);
     builds.push({
       id: meta.id,
       timestamp: meta.timestamp,
       current,
       ...(role ? { role } : {}),
       ...(problem ? { problem } : {}),
+      ...(aborted ? { aborted } : {}),
     });
   }
   return { target, currentId, builds };
@@ -211,6 +221,15 @@ async function rollbackHeld(options: RollbackOptions): Promise<RollbackResult> {
       deployment: { previous: nextBack ?? null },
     });
   }
+  if (canary) {
+    await recordCanaryAbort(target, {
+      id: canary.id,
+      at: Date.now(),
+      by: 'npm run rollback',
+      reason: `dropped by the rollback to ${chosen.id}`,
+      percent: canary.percent,
+    });
+  }
   return {
     buildId: chosen.id,
     previousId: currentId,
@@ -235,7 +254,11 @@ export function describeBuilds(deployment: Deployment): string {
       build.current ? 'current' : undefined,
       role?.kind === 'canary' ? `canary, ${role.percent} % of visitors` : undefined,
       role?.kind === 'previous' ? 'previous: pages fall back to it' : undefined,
-      role?.kind === 'staged' ? 'staged: never current' : undefined,
+      role?.kind === 'staged' && !build.aborted ? 'staged: never current' : undefined,
+      build.aborted
+        ? `aborted canary (${isoOf(build.aborted.at)}, at ${build.aborted.percent} %, by ${build.aborted.by}): ` +
+          build.aborted.reason
+        : undefined,
       role?.kind === 'revoked' ? 'revoked: never given to visitors or made current again' : undefined,
       build.problem ? 'files pruned: cannot be made current' : undefined,
     ]
@@ -256,7 +279,8 @@ development shell (index.html) is never published.
   <build id>    the build to make current (default: the one built before the current one,
                 revoked builds skipped; a revoked build is refused)
   --list        only list the builds the folder knows, newest first: which is current, the
-                canary, the previous build (pages fall back to it), staged and revoked ones
+                canary, the previous build (pages fall back to it), staged and revoked ones,
+                and canaries aborted (when, by what, why)
   -h, --help    this text`;
 
 const OPTIONS = {

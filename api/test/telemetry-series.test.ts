@@ -1,8 +1,9 @@
 /**
  * How many series telemetry can make in one API process: every combination of values the
  * contract accepts, sent through both telemetry routes, then 5,000 error pages of made-up values
- * from one client, leave at most the series shared/telemetry-bounds computes, which is what
- * docs/operations.md states (its table is checked against the same figures).
+ * from one client, leave at most the series shared/telemetry-bounds computes (with the gauges of
+ * every part's running canary), which is what docs/operations.md states (its table is checked
+ * against the same figures).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -23,6 +24,9 @@ import {
   VITAL_NAMES,
 } from 'shared/telemetry';
 import {
+  CANARY_GAUGE_BOUND,
+  CANARY_GAUGE_NAMES,
+  CANARY_GAUGE_SERIES,
   deploymentSeriesOf,
   labelCapOf,
   labelSetsOf,
@@ -54,7 +58,7 @@ beforeEach(async () => {
   for (const part of PARTS)
     parts.publish(part, `${part}-current`, undefined, {
       previous: `${part}-previous`,
-      canary: { id: `${part}-canary`, percent: 10, since: 1 },
+      canary: { id: `${part}-canary`, percent: 10, since: 1, judgedAt: 2 },
     });
   ({ app, metrics, clock } = await harness.start({
     apiOrigin: API_ORIGIN,
@@ -222,6 +226,14 @@ async function seriesCounts(): Promise<Record<Key, number>> {
   return counts;
 }
 
+/** The canary gauges' series in the exposition. */
+async function canaryGaugeSeries(): Promise<number> {
+  const names = Object.values(CANARY_GAUGE_NAMES) as string[];
+  return (await metrics.metrics())
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#') && names.includes(/^[a-z_]+/.exec(line)?.[0] ?? '')).length;
+}
+
 it(`holds at most ${TELEMETRY_DEPLOYMENT_SERIES} telemetry series after every combination the contract accepts and 5,000 made-up error pages`, async () => {
   await sendBatches(everyPageEvent());
   await sendReports();
@@ -232,7 +244,10 @@ it(`holds at most ${TELEMETRY_DEPLOYMENT_SERIES} telemetry series after every co
   // The made-up values add no series: each is `other`, already counted.
   expect(counts).toEqual(afterEvery);
   for (const key of KEYS) expect(counts[key]).toBeLessThanOrEqual(deploymentSeriesOf(key));
-  const total = KEYS.reduce((sum, key) => sum + counts[key], 0);
+  // Every part runs a canary, judged: each canary gauge has its every series.
+  const canarySeries = await canaryGaugeSeries();
+  expect(canarySeries).toBe(CANARY_GAUGE_SERIES);
+  const total = KEYS.reduce((sum, key) => sum + counts[key], canarySeries);
   expect(total).toBeLessThanOrEqual(TELEMETRY_DEPLOYMENT_SERIES);
   expect(TELEMETRY_DEPLOYMENT_SERIES).toBeLessThanOrEqual(TELEMETRY_WORST_CASE_SERIES);
   // Every label set of one deployment but the CSP origins this configuration lacks was made.
@@ -273,6 +288,18 @@ it('is the figure docs/operations.md states, metric by metric', () => {
       ],
     ]);
   }
+  const sets = figure(labelSetsOf(CANARY_GAUGE_BOUND));
+  for (const name of Object.values(CANARY_GAUGE_NAMES))
+    expect([name, rows.get(`\`${name}\``)]).toEqual([
+      name,
+      [
+        `${CANARY_GAUGE_BOUND.factors.map(({ label, values }) => `${values} ${label}`).join(' × ')} = ${sets}`,
+        '1',
+        sets,
+        sets,
+        sets,
+      ],
+    ]);
   expect(rows.get('**Total**')).toEqual([
     '',
     '',

@@ -149,6 +149,7 @@ test('every recording rule and alert evaluates without error, and each alert say
   const alerts = rules.filter(({ type }) => type === 'alerting');
   expect(alerts.map(({ name }) => name).sort()).toEqual([
     'ApiServerErrors',
+    'CanaryUnjudged',
     'CspViolations',
     'DatabaseUnreachable',
     'RemoteBuildFallbacks',
@@ -205,6 +206,24 @@ test("a new build whose loads fail for several clients fires RemoteBuildLoadFail
   expect(
     (await running().alerts()).filter(({ labels }) => labels.alertname === 'RemoteBuildLoadFailures'),
   ).toHaveLength(1);
+}, 30_000);
+
+test('a canary nobody has judged for more than 3 minutes fires CanaryUnjudged, naming it; one judged now does not', async () => {
+  const minutesAgo = (minutes: number) => Date.now() - minutes * 60_000;
+  registries.runCanary({ part: 'content', id: 'c7', percent: 50, since: minutesAgo(10) });
+  registries.runCanary({ part: 'redeem', id: 'r8', percent: 10, since: minutesAgo(10), judgedAt: Date.now() });
+  const alert = await running().waitFor('CanaryUnjudged', async () =>
+    (await running().alerts()).find(({ labels }) => labels.alertname === 'CanaryUnjudged'),
+  );
+  expect(alert).toMatchObject({ state: 'firing', labels: { remote: 'content', build: 'c7', severity: 'critical' } });
+  expect(alert.annotations.summary).toMatch(/^Canary of remote content, build c7: judged by nobody for 10m \d+s$/);
+  expect(alert.annotations.runbook).toContain('npm run release -w remote-content -- <folder> --build c7');
+  // The canary judged now is quiet.
+  expect(
+    (await running().alerts())
+      .filter(({ labels }) => labels.alertname === 'CanaryUnjudged')
+      .map(({ labels }) => labels.build),
+  ).toEqual(['c7']);
 }, 30_000);
 
 test('PostgreSQL stopped: DatabaseUnreachable is pending, to fire after its minute, and the exporter says pg_up 0', async () => {

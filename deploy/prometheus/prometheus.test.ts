@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAILED_LOAD_OUTCOMES } from 'shared/telemetry';
 import { PROMTOOL_PATH } from 'testbed/prometheus';
+import { JUDGE_HEARTBEAT_MS, UNJUDGED_AFTER_S } from '../canary-judge';
 import { renderPrometheusConfig, RULES_DIR } from './render-config';
 
 const RULE_FILES = ['recording.rules.yml', 'alerts.rules.yml'].map((file) => join(RULES_DIR, file));
@@ -54,7 +55,7 @@ test('each alert has a unit test where it fires and one where it must not', () =
   const alerts = [...readFileSync(RULE_FILES[1] ?? '', 'utf8').matchAll(/^\s+- alert: (\w+)$/gm)].map(
     ([, name]) => name,
   );
-  expect(alerts).toHaveLength(6);
+  expect(alerts).toHaveLength(7);
   // Each evaluation of an alert in the tests, and whether it expects it firing.
   const cases = readFileSync(ALERT_TESTS, 'utf8')
     .split(/^\s+- eval_time: /m)
@@ -67,6 +68,14 @@ test('each alert has a unit test where it fires and one where it must not', () =
     expect([alert, cases.some((test) => test.alert === alert && test.fires)]).toEqual([alert, true]);
     expect([alert, cases.some((test) => test.alert === alert && !test.fires)]).toEqual([alert, true]);
   }
+});
+
+test('CanaryUnjudged waits as long as the deploy tools say a canary may go unjudged, longer than their heartbeat', () => {
+  const rule = /- alert: CanaryUnjudged\n\s+expr: \|\n([\s\S]*?)\n\s+labels:/.exec(
+    readFileSync(RULE_FILES[1] ?? '', 'utf8'),
+  );
+  expect(rule?.[1]).toMatch(new RegExp(`> ${UNJUDGED_AFTER_S}$`));
+  expect(UNJUDGED_AFTER_S * 1000).toBeGreaterThan(JUDGE_HEARTBEAT_MS * 2);
 });
 
 test("the failure ratio counts the contract's failed outcomes", () => {

@@ -8,13 +8,16 @@
  * stable build's succeed. The run aborts it by itself within two analysis intervals, saying why
  * with the figures; every visitor (a few browser contexts browsing in a loop, cohorts chosen so
  * that some get the canary) then runs the stable build, and a gift a visitor won before the
- * release is still theirs. The test prints how long the bad canary reached visitors: from its
- * start to the first stable page of the last of its visitors.
+ * release is still theirs; `rollback --list` shows the abort with the verdict's reasons. The test
+ * prints how long the bad canary reached visitors: from its start to the first stable page of the
+ * last of its visitors. A second team starts such a build by hand (`npm run canary … start`), which
+ * says nobody judges it, and its visitors meet it; a release run given its id adopts it where it
+ * is, without the gate, judges it on what its visitors reported since its start, and aborts it.
  */
 import { join } from 'node:path';
-import type { BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext } from '@playwright/test';
 import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
-import { npmCommand, variantBuild } from '../support/bad-builds';
+import { type CommandResult, npmCommand, variantBuild } from '../support/bad-builds';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
@@ -40,7 +43,13 @@ const sessions: BrowserSession[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  topology = await startTopology({ apiCount: 1, hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY } });
+  topology = await startTopology({
+    apiCount: 1,
+    hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY },
+    // Every visitor of these tests is one address (127.0.0.1), browsing without pause: the
+    // per-address budget of a real client would refuse most of their pages' telemetry.
+    apiEnv: { TELEMETRY_BATCHES_PER_IP_PER_MINUTE: '100000' },
+  });
   prometheus = await startPrometheus({ jobs: [{ job: 'api', targets: topology.apis.map((api) => api.metrics) }] });
   // Every target scraped before a visitor comes: a series a batch creates is then counted whole.
   await prometheus.waitForTargetsUp(30_000);
@@ -96,6 +105,56 @@ async function browse(context: BrowserContext, until: (shown: Shown[]) => boolea
   return shown;
 }
 
+const COMMANDS_LOG = join(LOG_DIR, 'release-spec-commands.log');
+
+/** Visitors whose cohorts get the canary `canaryId` at 50 % (CANARY_VISITORS of them, first), then visitors who keep stable. */
+async function visitorsOf(browser: Browser, canaryId: string): Promise<BrowserContext[]> {
+  const visitors: BrowserContext[] = [];
+  for (const cohort of [...cohorts(canaryId, true, CANARY_VISITORS), ...cohorts(canaryId, false, STABLE_VISITORS)]) {
+    const session = await openSession(browser, { baseURL: topology.origin });
+    sessions.push(session);
+    await session.context.addCookies([{ name: COHORT_COOKIE, value: String(cohort), url: topology.origin }]);
+    visitors.push(session.context);
+  }
+  return visitors;
+}
+
+/** `npm run release` of the content remote into `folder`, on this topology, with `build` (`--from` or `--build`). */
+function releaseArgs(folder: string, build: readonly string[]): string[] {
+  return [
+    'run',
+    'release',
+    '-w',
+    'remote-content',
+    '--',
+    folder,
+    ...build,
+    '--host',
+    topology.origin,
+    '--prometheus',
+    prometheus.url,
+    '--steps',
+    '50,100',
+    '--interval',
+    `${INTERVAL_S}s`,
+    '--min-sample',
+    '5',
+    // Every visitor of this test is one client to the API: they all come from 127.0.0.1.
+    '--min-clients',
+    '1',
+    '--max-waits',
+    '2',
+    '--out',
+    join(TMP_DIR, 'release-builds', 'gate'),
+  ];
+}
+
+/** What `rollback --list` says of the aborted canary `id`, after "aborted canary ". */
+async function abortOnRecord(folder: string, id: string): Promise<string | undefined> {
+  const list = await npmCommand(['run', 'rollback', '-w', 'remote-content', '--', folder, '--list'], {}, COMMANDS_LOG);
+  return new RegExp(`^ {2}${id} +built \\S+ +aborted canary (.*)$`, 'm').exec(list.output)?.[1];
+}
+
 /** A visitor who plays the game and wins a gift: the gift page's path. */
 async function winAGift(context: BrowserContext): Promise<string> {
   const page = context.pages()[0] ?? (await context.newPage());
@@ -117,13 +176,7 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   const canaryId = `release-bad-${Date.now().toString(36)}`;
   const dir = variantBuild(CONTENT_DIST, join(TMP_DIR, 'release-builds', 'bad'), canaryId, 'throws-for-visitors');
 
-  const visitors: BrowserContext[] = [];
-  for (const cohort of [...cohorts(canaryId, true, CANARY_VISITORS), ...cohorts(canaryId, false, STABLE_VISITORS)]) {
-    const session = await openSession(browser, { baseURL: topology.origin });
-    sessions.push(session);
-    await session.context.addCookies([{ name: COHORT_COOKIE, value: String(cohort), url: topology.origin }]);
-    visitors.push(session.context);
-  }
+  const visitors = await visitorsOf(browser, canaryId);
   const winner = visitors[0];
   if (!winner) throw new Error('no visitor');
   const giftPath = await winAGift(winner);
@@ -131,40 +184,9 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   // The team's release, while the visitors browse.
   let canaryStartedAt: number | undefined;
   let finished = false;
-  const release = npmCommand(
-    [
-      'run',
-      'release',
-      '-w',
-      'remote-content',
-      '--',
-      folder,
-      '--from',
-      dir,
-      '--host',
-      topology.origin,
-      '--prometheus',
-      prometheus.url,
-      '--steps',
-      '50,100',
-      '--interval',
-      `${INTERVAL_S}s`,
-      '--min-sample',
-      '5',
-      // Every visitor of this test is one client to the API: they all come from 127.0.0.1.
-      '--min-clients',
-      '1',
-      '--max-waits',
-      '2',
-      '--out',
-      join(TMP_DIR, 'release-builds', 'gate'),
-    ],
-    { PREVIEW_KEY: KEY },
-    join(LOG_DIR, 'release-spec-commands.log'),
-    (line) => {
-      if (line.includes(`release: canary ${canaryId} started at 50 %`)) canaryStartedAt ??= Date.now();
-    },
-  ).finally(() => {
+  const release = npmCommand(releaseArgs(folder, ['--from', dir]), { PREVIEW_KEY: KEY }, COMMANDS_LOG, (line) => {
+    if (line.includes(`release: canary ${canaryId} started at 50 %`)) canaryStartedAt ??= Date.now();
+  }).finally(() => {
     finished = true;
   });
   // Each visitor browses until the run has ended and their page runs the stable build again.
@@ -182,9 +204,17 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   expect(analyses.at(-1)).toMatch(/: failing: (load-failure|error-page) ratio /);
   expect(output).toMatch(/^ {2}canary release-bad-\S+: \d+ loads from \d+ clients, \d+ failed/m);
   expect(output).toMatch(/^release: the abort is (NOT )?corroborated/m);
-  expect(output).toContain(`release: canary ${canaryId} aborted: every visitor is back on build ${stable}`);
+  expect(output).toContain(
+    `release: canary ${canaryId} aborted: new pages get build ${stable} once the host's server has read the ` +
+      `deployment (within its REMOTE_REFRESH_MS, 5 s by default), and a page already open on ${canaryId} switches to ` +
+      `${stable} at its next navigation`,
+  );
   expect(code, output).toBe(1);
   expect(readLatest(folder).id).toBe(stable);
+  // The abort is on record, with the verdict's reasons, where the team looks for its builds.
+  expect(await abortOnRecord(folder, canaryId)).toMatch(
+    /^\(\S+, at 50 %, by npm run release\): the release run judged it failing: /,
+  );
 
   // The canary's visitors met it, and every visitor ends on the stable build.
   const canaryPages = pages.slice(0, CANARY_VISITORS);
@@ -209,4 +239,59 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   const page = winner.pages()[0] ?? (await winner.newPage());
   expect((await page.goto(giftPath))?.status()).toBe(200);
   await expect(page.getByRole('heading', { name: /^Your gift(:|$)/ })).toBeVisible();
+});
+
+test('a canary started by hand runs unjudged until a release run adopts it where it is and aborts it, its pages throwing', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const folder = topology.remoteFolder('content');
+  const stable = readLatest(folder).id;
+  const canaryId = `release-hand-${Date.now().toString(36)}`;
+  const dir = variantBuild(CONTENT_DIST, join(TMP_DIR, 'release-builds', 'hand'), canaryId, 'throws-for-visitors');
+  const visitors = await visitorsOf(browser, canaryId);
+
+  // The team starts it by hand: the command says nobody judges it.
+  const started = await npmCommand(
+    ['run', 'canary', '-w', 'remote-content', '--', folder, 'start', '--from', dir, '--percent', '50'],
+    {},
+    COMMANDS_LOG,
+  );
+  expect(started.code, started.output).toBe(0);
+  expect(started.output).toContain(`canary: nobody judges build ${canaryId} yet`);
+
+  // Its visitors meet it while nobody judges it; then the team runs the release with its id.
+  const run: { released?: CommandResult } = {};
+  const metCanary = new Set<BrowserContext>();
+  const browsing = visitors.map((context) =>
+    browse(context, (shown) => {
+      if (shown.some((page) => page.build === canaryId)) metCanary.add(context);
+      // Once the run is over: back on stable, or the canary left running (the test then fails below).
+      const { released } = run;
+      return released !== undefined && (shown.at(-1)?.build === stable || released.code !== 1);
+    }),
+  );
+  await expect.poll(() => metCanary.size, { timeout: 60_000 }).toBe(CANARY_VISITORS);
+  run.released = await npmCommand(releaseArgs(folder, ['--build', canaryId]), { PREVIEW_KEY: KEY }, COMMANDS_LOG);
+  const { code, output } = run.released;
+  const pages = await Promise.all(browsing);
+
+  // Taken on where it was, without staging or the gate, and judged on what its visitors reported
+  // since its start: failing, at once or after its first interval at 50 %.
+  expect(output).toMatch(
+    new RegExp(`^release: canary ${canaryId} already runs at 50 % \\(since \\S+, stable ${stable}\\)`, 'm'),
+  );
+  expect(output).not.toContain('release: gate');
+  expect(output).not.toContain('staged build');
+  expect(output).toMatch(
+    /^release: (as taken on, [\d.]+ s after its start|step 1\/2 \(50 %\), [\d.]+ s in): failing: /m,
+  );
+  expect(code, output).toBe(1);
+  expect(readLatest(folder).id).toBe(stable);
+  expect(await abortOnRecord(folder, canaryId)).toMatch(/by npm run release\): the release run judged it failing: /);
+  for (const shown of pages) expect(shown.at(-1)?.build).toBe(stable);
+  const served = /the canary was served for ([\d.]+) s/.exec(output)?.[1];
+  console.log(
+    `[release] the canary started by hand was served for ${served} s, adopted and aborted by the release run`,
+  );
 });

@@ -21,6 +21,18 @@ describe('readDeploymentState', () => {
     ).toEqual({ id: 'b2', timestamp: 5, previous: 'b1', canary: { id: 'b3', percent: 10, since: 7 } });
   });
 
+  it("reads a canary's last judgement, and leaves out one that names no time", () => {
+    const canary = { id: 'b3', percent: 10, since: 7 };
+    const judged = { ...canary, judgedAt: 9, judgedBy: 'npm run release' };
+    expect(readDeploymentState({ id: 'b2', timestamp: 5, canary: judged })?.canary).toEqual(judged);
+    expect(
+      readDeploymentState({ id: 'b2', timestamp: 5, canary: { ...canary, judgedAt: 9, judgedBy: 3 } })?.canary,
+    ).toEqual({ ...canary, judgedAt: 9 });
+    expect(readDeploymentState({ id: 'b2', timestamp: 5, canary: { ...canary, judgedAt: 'soon' } })?.canary).toEqual(
+      canary,
+    );
+  });
+
   it('names no build for anything but an object with a build id', () => {
     for (const value of [null, 'b1', {}, { id: '' }, { id: '../x' }, { id: 'meta' }]) {
       expect(readDeploymentState(value)).toBeUndefined();

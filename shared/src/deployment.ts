@@ -6,7 +6,8 @@
  * - `previous`: the stable build before this one, which a page loads when the stable build cannot
  *   be loaded (its last known good);
  * - `canary`: a build under trial, `{ id, percent, since }`: the visitors whose cohort falls under
- *   `percent` get it, the others the stable build;
+ *   `percent` get it, the others the stable build; `judgedAt`/`judgedBy` say when and by whom it
+ *   was last judged (optional);
  * - `revoked`: builds withdrawn for a known fault (`deploy --revoke`), newest first, at most
  *   MAX_REVOKED: never a fallback, a canary or a preview's pin. A reader that does not know the
  *   field still reads a deployment that names none of them otherwise.
@@ -28,6 +29,12 @@ export interface CanaryState {
   percent: number;
   /** When the canary started (ms since the epoch): its telemetry counts from then. */
   since: number;
+  /**
+   * When a judge (the release run) last analysed the canary or said it is still at it (ms since
+   * the epoch), and who: the API exports it, so a canary nobody judges raises an alert.
+   */
+  judgedAt?: number;
+  judgedBy?: string;
 }
 
 export interface DeploymentState extends BuildInfo {
@@ -64,6 +71,17 @@ function readRevoked(value: unknown, stable: string): string[] {
   return [...new Set(ids)].slice(0, MAX_REVOKED);
 }
 
+/** A canary's last judgement, when it names a time: its judge's name only as plain short text. */
+function readJudgement(
+  canary: Partial<Record<keyof CanaryState, unknown>>,
+): Pick<CanaryState, 'judgedAt' | 'judgedBy'> {
+  if (typeof canary.judgedAt !== 'number' || !Number.isFinite(canary.judgedAt)) return {};
+  const by = canary.judgedBy;
+  return typeof by === 'string' && by.length <= 200
+    ? { judgedAt: canary.judgedAt, judgedBy: by }
+    : { judgedAt: canary.judgedAt };
+}
+
 /**
  * A deployment read from `builds/latest.json`, or undefined when it names no build. Fields it
  * does not understand, or that are malformed (a canary without a valid id or percent), are left
@@ -94,6 +112,7 @@ export function readDeploymentState(value: unknown): DeploymentState | undefined
       id: canary.id,
       percent: canary.percent,
       since: typeof canary.since === 'number' ? canary.since : 0,
+      ...readJudgement(canary),
     };
   }
   return state;

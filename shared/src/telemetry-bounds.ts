@@ -142,10 +142,25 @@ export function worstCaseSeriesOf(metric: keyof typeof METRIC): number {
   return (labelCapOf(metric) + overflow) * bound.seriesPerSet;
 }
 
+/**
+ * The API's gauges of each part's running canary (api canary-gauges.ts), from the deployments it
+ * reads, not from browsers: one series per part, its canary running now and no other.
+ */
+export const CANARY_GAUGE_NAMES = {
+  started: 'giftbox_canary_started_timestamp_seconds',
+  judged: 'giftbox_canary_judged_timestamp_seconds',
+} as const;
+export const CANARY_GAUGE_BOUND: MetricBound = {
+  factors: [{ label: '(remote, build)', values: PARTS.length }],
+  seriesPerSet: 1,
+};
+/** The canary gauges' series: each gauge's label sets, never more, as each scrape starts afresh. */
+export const CANARY_GAUGE_SERIES = Object.keys(CANARY_GAUGE_NAMES).length * labelSetsOf(CANARY_GAUGE_BOUND);
+
 const METRICS = Object.keys(METRIC) as (keyof typeof METRIC)[];
 const sum = (of: (metric: keyof typeof METRIC) => number) => METRICS.reduce((total, metric) => total + of(metric), 0);
 
-/** The telemetry series of one API process with every combination of one deployment sent. */
-export const TELEMETRY_DEPLOYMENT_SERIES = sum(deploymentSeriesOf);
-/** The most telemetry series one API process can have, whatever it is sent. */
-export const TELEMETRY_WORST_CASE_SERIES = sum(worstCaseSeriesOf);
+/** The telemetry series of one API process with every combination of one deployment sent, canary gauges included. */
+export const TELEMETRY_DEPLOYMENT_SERIES = sum(deploymentSeriesOf) + CANARY_GAUGE_SERIES;
+/** The most telemetry series one API process can have, whatever it is sent, canary gauges included. */
+export const TELEMETRY_WORST_CASE_SERIES = sum(worstCaseSeriesOf) + CANARY_GAUGE_SERIES;

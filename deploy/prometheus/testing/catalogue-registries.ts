@@ -12,6 +12,8 @@ import { countStaticRequests } from 'server/static-server';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { CLIENT_SIGNALS } from 'shared/telemetry';
 import { createTelemetryMetrics, type TelemetryMetrics } from 'api/src/features/telemetry/telemetry-metrics';
+import { type PartCanary } from 'api/src/features/telemetry/build-registry';
+import { registerCanaryGauges } from 'api/src/features/telemetry/canary-gauges';
 import { createApiMetrics } from 'api/src/metrics/api-metrics';
 import { createHostMetrics } from 'host/server/host-metrics';
 
@@ -25,11 +27,14 @@ export interface CatalogueRegistries {
   reportLoads(remote: string, build: string, outcome: string, count: number): void;
   /** Counts `count` clients that reported `signal` for `remote`'s `build`, on the first API process. */
   reportClients(remote: string, build: string, signal: string, count: number): void;
+  /** Every API process reads `canary` running for its part (`remote`), as its deployment says. */
+  runCanary(canary: PartCanary): void;
 }
 
 /** An API process's series, through the API's own modules, with a few requests and reports. */
-function apiRegistry(): { registry: Registry; telemetry: TelemetryMetrics } {
+function apiRegistry(canaries: () => readonly PartCanary[]): { registry: Registry; telemetry: TelemetryMetrics } {
   const registry = createMetricsRegistry('api');
+  registerCanaryGauges(registry, canaries);
   const api = createApiMetrics(registry);
   api.httpDuration.observe({ method: 'GET', route: '/api/gifts/:giftId', status: '200' }, 0.004);
   api.httpDuration.observe({ method: 'POST', route: '/api/play', status: '200' }, 0.012);
@@ -94,7 +99,8 @@ async function remoteRegistry(remote: string): Promise<Registry> {
 }
 
 export async function catalogueRegistries(apiProcesses = 2): Promise<CatalogueRegistries> {
-  const apis = Array.from({ length: apiProcesses }, apiRegistry);
+  const canaries = new Map<string, PartCanary>();
+  const apis = Array.from({ length: apiProcesses }, () => apiRegistry(() => [...canaries.values()]));
   const remotes = await Promise.all(REMOTE_NAMES.map(async (remote) => [remote, await remoteRegistry(remote)]));
   return {
     api: apis.map(({ registry }) => registry),
@@ -105,6 +111,9 @@ export async function catalogueRegistries(apiProcesses = 2): Promise<CatalogueRe
     },
     reportClients(remote, build, signal, count) {
       apis[0]?.telemetry.buildClients.inc({ remote, build, signal }, count);
+    },
+    runCanary(canary) {
+      canaries.set(canary.part, canary);
     },
   };
 }

@@ -176,3 +176,18 @@ it('learns a canary started since the last read before a batch naming it is labe
   expect(reads()).toBe(3);
   expect(builds.label('content', 'made-up-1')).toBe('other');
 });
+
+it('knows each part’s running canary, keeps it while the part cannot be read, and forgets it once it ends', async () => {
+  parts.publish('gifts', 'g1', undefined, { canary: { id: 'g2', percent: 20, since: 5, judgedAt: 9 } });
+  parts.publish('content', 'c1');
+  const builds = await start();
+  expect(builds.canaries()).toEqual([{ part: 'gifts', id: 'g2', percent: 20, since: 5, judgedAt: 9 }]);
+
+  parts.fail('gifts', 503);
+  await builds.read('gifts');
+  expect(builds.canaries()).toEqual([{ part: 'gifts', id: 'g2', percent: 20, since: 5, judgedAt: 9 }]);
+
+  parts.publish('gifts', 'g1');
+  await builds.read('gifts');
+  expect(builds.canaries()).toEqual([]);
+});

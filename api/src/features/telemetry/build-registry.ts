@@ -9,10 +9,11 @@
  * good build sends only once, carry its id. A part that cannot be read keeps what was known; its
  * failure is logged once, and its recovery once. Any other id, an older build's included, is
  * labelled `other`: a browser cannot choose label values, and a part has at most
- * BUILD_LABELS_PER_PART build labels at a time (shared/telemetry-labels).
+ * BUILD_LABELS_PER_PART build labels at a time (shared/telemetry-labels). Each part's running
+ * canary, with when it started and was last judged, is kept too (canary-gauges.ts exports it).
  */
 import { type FastifyBaseLogger } from 'fastify';
-import { readDeploymentState } from 'shared/deployment';
+import { type CanaryState, type DeploymentState, readDeploymentState } from 'shared/deployment';
 import { OTHER, PARTS, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
 /** The longest wait for one part's answer. */
 export const BUILDS_FETCH_TIMEOUT_MS = 3_000;
@@ -33,6 +34,7 @@ export interface BuildRegistryOptions {
 
 interface PartState {
   ids: string[];
+  canary: CanaryState | undefined;
   known: Set<string>;
   /** Why the last read failed; undefined while reads succeed. */
   failure: string | undefined;
@@ -75,10 +77,13 @@ async function getJson(url: string, timeoutMs: number): Promise<unknown> {
 }
 
 /** The builds a deployment names: the current one, its canary and the one before it. */
-function deploymentIdsOf(value: unknown, url: string): string[] {
-  const state = readDeploymentState(value);
-  if (!state) throw new Error(`${url} names no build id`);
+function deploymentIdsOf(state: DeploymentState): string[] {
   return [state.id, state.canary?.id, state.previous].filter((id): id is string => id !== undefined);
+}
+
+/** A part's running canary, as its deployment names it. */
+export interface PartCanary extends CanaryState {
+  part: PartName;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -87,7 +92,14 @@ export class BuildRegistry {
   private readonly parts = new Map<PartName, PartState>(
     PARTS.map((part) => [
       part,
-      { ids: [], known: new Set(), failure: undefined, lastReadAt: Number.NEGATIVE_INFINITY, reading: undefined },
+      {
+        ids: [],
+        canary: undefined,
+        known: new Set(),
+        failure: undefined,
+        lastReadAt: Number.NEGATIVE_INFINITY,
+        reading: undefined,
+      },
     ]),
   );
   private timer: NodeJS.Timeout | undefined;
@@ -115,6 +127,11 @@ export class BuildRegistry {
   /** The builds the part's deployment names: current, canary, previous. */
   known(part: PartName): readonly string[] {
     return this.parts.get(part)?.ids ?? [];
+  }
+
+  /** Each part's running canary, as last read: at most one a part. */
+  canaries(): PartCanary[] {
+    return [...this.parts].flatMap(([part, state]) => (state.canary ? [{ ...state.canary, part }] : []));
   }
 
   /**
@@ -185,10 +202,13 @@ export class BuildRegistry {
     const url = this.options.sources[part];
     let failure: string | undefined;
     try {
-      const ids = deploymentIdsOf(await getJson(url, this.timeoutMs), url);
+      const deployment = readDeploymentState(await getJson(url, this.timeoutMs));
+      if (!deployment) throw new Error(`${url} names no build id`);
+      const ids = deploymentIdsOf(deployment);
       if (ids[0] !== state.ids[0]) this.options.log.info({ part, build: ids[0] }, 'builds: a new build is current');
       state.ids = ids;
       state.known = new Set(ids);
+      state.canary = deployment.canary;
     } catch (error) {
       failure = messageOf(error);
     }

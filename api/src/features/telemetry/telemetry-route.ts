@@ -15,6 +15,7 @@ import { type App, type AppContext } from '../../app-context';
 import { registerCspReports } from './csp-reports-route';
 import { addressHash } from '../../http/request-log';
 import { BuildClients } from './build-clients';
+import { registerCanaryGauges } from './canary-gauges';
 import { FirstLoads, ticketOf } from './page-tickets';
 import { type BatchRecorder, buildsNamed, recordBatch } from './record-batch';
 import { installIntake, knownOriginsOf } from './telemetry-intake';
@@ -23,6 +24,7 @@ import { createTelemetryMetrics } from './telemetry-metrics';
 /** Both telemetry routes: the pages' batches here, the browsers' CSP reports (csp-reports-route.ts). */
 export function registerTelemetry(app: App, context: AppContext): void {
   const metrics = createTelemetryMetrics(context.metrics.registry, app.log);
+  registerCanaryGauges(context.metrics.registry, () => context.builds.canaries());
   registerCspReports(app, context, metrics);
   const recorder: BatchRecorder = {
     metrics,
