@@ -47,6 +47,7 @@ import { ownCopyProblem, readBuild, type CliIo } from './deploy';
 import { readDeployment, withDeploymentLock } from './deployment';
 import {
   DEFAULT_LCP_BUDGET_MS,
+  DEFAULT_GATE_OUT_DIR,
   GateStopped,
   PREVIEW_KEY_ENV,
   remoteOfPackage,
@@ -607,7 +608,7 @@ export async function runReleaseCli(
         values['lcp-budget-ms'] === undefined
           ? undefined
           : wholeNumber(values['lcp-budget-ms'], '--lcp-budget-ms', DEFAULT_LCP_BUDGET_MS, 1),
-      outDir: resolve(io.cwd, values.out ?? 'gate-results'),
+      outDir: resolve(io.cwd, values.out ?? DEFAULT_GATE_OUT_DIR),
       signal: io.signal,
       out: io.out,
       err: io.err,
