@@ -314,7 +314,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
     // set. Listed, the host's page preloads them with the module after a rebuild: scripts that
     // call `self.webpackHotUpdate<name>` before the remote's runtime defines it (a TypeError
     // each), and as many needless requests before the page can show.
-    if (!production) process.env.NODE_ENV = 'development';
+    if (remoteDevelopment) process.env.NODE_ENV = 'development';
 
     return {
       mode,
