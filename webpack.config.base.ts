@@ -15,6 +15,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type MinimizerPlugin from 'minimizer-webpack-plugin';
 import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { readPort } from 'server/env';
 import { BuildInfoPlugin } from './build/build-info-plugin';
 import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './build/dev-server';
 import { RemoteIntegrityPlugin } from './build/integrity-plugin';
@@ -271,6 +272,28 @@ export function sharedSingletons(pkg: PackageJson): Record<string, SharedSinglet
   };
 }
 
+/**
+ * Where a page's development client opens its socket: the server it was loaded from, at the
+ * address the page was opened at (`auto:` and 0.0.0.0 stand for the page's protocol and hostname,
+ * port 0 for its port). With a fixed hostname, a page opened at another address (127.0.0.1 for
+ * localhost) would send its socket to an origin not its own, which the server refuses ("Invalid
+ * Host/Origin header"), and take no update. On the host's page only the host's client runs
+ * (build/dev-server.ts).
+ */
+export const PAGE_WEB_SOCKET_URL = 'auto://0.0.0.0:0/ws';
+
+/**
+ * Where a development server listens: LISTEN_HOST, as the production servers do, or every
+ * interface, so that localhost, 127.0.0.1 and the machine's address all reach it
+ * (docs/decisions/0039-development-servers-at-any-address.md). webpack-dev-server still answers
+ * only a Host that is an IP address or localhost: a page of another site reached through a
+ * name of its own (DNS rebinding) is refused.
+ */
+export function devServerAddress(port: number, env: NodeJS.ProcessEnv = process.env): DevServerConfiguration {
+  const host = env.LISTEN_HOST?.trim();
+  return host ? { port, host } : { port };
+}
+
 export function createWebpackConfig(options: FederatedAppOptions) {
   return (_env: unknown, argv: Argv): Configuration & { devServer?: DevServerConfiguration } => {
     const production = argv.mode !== 'development';
@@ -286,6 +309,12 @@ export function createWebpackConfig(options: FederatedAppOptions) {
     // A remote's development build: Fast Refresh in its standalone shell, the one page that can
     // take its hot updates (the host's page reloads on its new builds instead).
     const remoteDevelopment = !production && !isHost;
+    // The manifest plugin leaves the hot-update files out of the exposed modules' assets only when
+    // this process's NODE_ENV says development, which `webpack serve --mode development` does not
+    // set. Listed, the host's page preloads them with the module after a rebuild: scripts that
+    // call `self.webpackHotUpdate<name>` before the remote's runtime defines it (a TypeError
+    // each), and as many needless requests before the page can show.
+    if (remoteDevelopment) process.env.NODE_ENV = 'development';
 
     return {
       mode,
@@ -377,6 +406,8 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         new webpack.DefinePlugin({
           __BUILD_ID__: JSON.stringify(build.id),
           __BUILD_TIMESTAMP__: JSON.stringify(build.timestamp),
+          // The API's port, for a remote's standalone shell (shared/browser/standalone-api).
+          __API_PORT__: JSON.stringify(readPort('api')),
         }),
         new HtmlWebpackPlugin({
           // The page is rendered here (build/page-template.ts), not by a compilation of
@@ -416,12 +447,11 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         ...(options.plugins ?? []),
       ],
       devServer: {
-        port: options.port,
-        host: 'localhost',
+        ...devServerAddress(options.port),
         hot: true,
         historyApiFallback: true,
         headers: isHost ? {} : { 'Access-Control-Allow-Origin': '*' },
-        client: { overlay: { runtimeErrors: false } },
+        client: { overlay: { runtimeErrors: false }, webSocketURL: PAGE_WEB_SOCKET_URL },
         ...options.devServer,
         setupMiddlewares: (middlewares, devServer) => {
           reloadOnOtherInputs(devServer);

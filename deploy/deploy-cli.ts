@@ -5,12 +5,14 @@
  * means what it meant where the command was typed.
  */
 import { runDeployCli } from './deploy-command';
+import { runUnlessStale } from './stale-dist';
 
-void runDeployCli(process.argv.slice(2), {
+const io = {
   cwd: process.env.INIT_CWD || process.cwd(),
   packageDir: process.cwd(),
-  out: (line) => console.log(line),
-  err: (line) => console.error(line),
-}).then((code) => {
+  out: (line: string) => console.log(line),
+  err: (line: string) => console.error(line),
+};
+void runUnlessStale(process.argv.slice(2), io, 'deploy', (argv) => runDeployCli(argv, io)).then((code) => {
   process.exitCode = code;
 });

@@ -6,6 +6,7 @@
  * the lock released.
  */
 import { runReleaseCli } from './release';
+import { runUnlessStale } from './stale-dist';
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -15,13 +16,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-void runReleaseCli(process.argv.slice(2), {
+const io = {
   cwd: process.env.INIT_CWD || process.cwd(),
   packageDir: process.cwd(),
   env: process.env,
   signal: stop.signal,
-  out: (line) => console.log(line),
-  err: (line) => console.error(line),
-}).then((code) => {
+  out: (line: string) => console.log(line),
+  err: (line: string) => console.error(line),
+};
+void runUnlessStale(process.argv.slice(2), io, 'release', (argv) => runReleaseCli(argv, io)).then((code) => {
   process.exitCode = code;
 });

@@ -43,7 +43,9 @@ function substitute(text: string, remote: NewRemote): string {
     .replaceAll('__Name__', remote.title)
     .replaceAll('__Page__', remote.page)
     .replaceAll('__page__', remote.pageFile)
-    .replaceAll('__path__', remote.path);
+    .replaceAll('__path__', remote.path)
+    .replaceAll('__NAME__', remote.name.toUpperCase())
+    .replaceAll('__port__', String(remote.port));
 }
 
 function copyTemplate(from: string, to: string, remote: NewRemote): void {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { metricsPortOf } from './run-all';
+import { developmentHostnames, metricsPortOf, standaloneOrigins } from './run-all';
 
 const ROOT = join(__dirname, '..');
 const LONG_LINE = 'x'.repeat(200_000);
@@ -179,5 +179,25 @@ describe("npm start's metrics ports", () => {
     });
     for (const METRICS_PORT of ['', 'x'])
       expect(Object.values(portsWith({ METRICS_PORT }))).toEqual(WORKSPACES.map(() => undefined));
+  });
+});
+
+describe("npm run dev's standalone shells and the API", () => {
+  const lan = (address: string, family: 'IPv4' | 'IPv6') => ({ address, family, internal: false });
+
+  it('opens localhost, 127.0.0.1 and every IPv4 address of the machine, each once', () => {
+    const interfaces = {
+      lo: [{ ...lan('127.0.0.1', 'IPv4'), internal: true }, lan('::1', 'IPv6')],
+      eth0: [lan('192.168.1.20', 'IPv4'), lan('fe80::1', 'IPv6')],
+    };
+    expect(developmentHostnames(interfaces)).toEqual(['localhost', '127.0.0.1', '192.168.1.20']);
+  });
+
+  it("allows each remote's shell at each address, on the port its variable sets", () => {
+    const origins = standaloneOrigins({ REMOTE_GIFTS_PORT: '7101' }, ['localhost', '127.0.0.1']);
+    expect(origins).toEqual(
+      expect.arrayContaining(['http://localhost:7101', 'http://127.0.0.1:7101', 'http://127.0.0.1:3002']),
+    );
+    expect(origins).not.toContain('http://localhost:3001');
   });
 });

@@ -9,6 +9,7 @@
  */
 import { spawn, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import {
   createConcurrently as concurrently,
@@ -77,20 +78,37 @@ export function metricsPortOf(workspace: string, env: NodeJS.ProcessEnv = proces
 }
 
 /**
- * Under `npm start`, each part's metrics port. In development each remote also runs its
- * standalone shell on its own origin, which calls the API directly; let the API accept those
- * origins too (production allows the host's only).
+ * The hostnames a developer opens the pages at: localhost, and this machine's IPv4 addresses
+ * (127.0.0.1 and the LAN's), as the development servers answer on every interface.
  */
+export function developmentHostnames(
+  interfaces: Record<string, ReadonlyArray<{ family: string; address: string }> | undefined> = networkInterfaces(),
+): string[] {
+  const addresses = Object.values(interfaces).flatMap((list) =>
+    (list ?? []).filter((info) => info.family === 'IPv4').map((info) => info.address),
+  );
+  return [...new Set(['localhost', '127.0.0.1', ...addresses])];
+}
+
+/**
+ * The origins of the remotes' standalone shells under `npm run dev`, for the API's CORS_ORIGINS:
+ * each shell calls the API directly from its own origin, at whichever address it was opened
+ * (production allows the host's only).
+ */
+export function standaloneOrigins(env: NodeJS.ProcessEnv, hostnames: readonly string[]): string[] {
+  return Object.values(REMOTES).flatMap((remote) =>
+    hostnames.map((hostname) => `http://${hostname}:${env[remote.portEnv] || remote.port}`),
+  );
+}
+
+/** Under `npm start`, each part's metrics port; under `npm run dev`, the API's CORS_ORIGINS unless set. */
 function partEnv(script: 'serve' | 'dev', workspace: string): Record<string, string> {
   if (script === 'serve') {
     const metricsPort = metricsPortOf(workspace);
     return metricsPort === undefined ? {} : { METRICS_PORT: metricsPort };
   }
   if (process.env.CORS_ORIGINS) return {};
-  const origins = Object.values(REMOTES).map(
-    (remote) => `http://localhost:${process.env[remote.portEnv] || remote.port}`,
-  );
-  return { CORS_ORIGINS: origins.join(',') };
+  return { CORS_ORIGINS: standaloneOrigins(process.env, developmentHostnames()).join(',') };
 }
 
 /**

@@ -32,7 +32,8 @@ function readyLine(part: DevPart): RegExp {
 
 export interface DevServers {
   readonly ports: Readonly<Record<DevPart, number>>;
-  origin(part: DevPart): string;
+  /** The part's origin at `hostname` (localhost unless given). */
+  origin(part: DevPart, hostname?: string): string;
   /** Everything the parts printed so far. */
   output(): string;
   /** Stops every process `npm run dev` started; resolves once they are gone. */
@@ -117,7 +118,7 @@ export async function startDevServers(root: string, logFile: string, timeoutMs: 
   }
   return {
     ports,
-    origin: (part) => `http://localhost:${ports[part]}`,
+    origin: (part, hostname = 'localhost') => `http://${hostname}:${ports[part]}`,
     output: () => output,
     stop,
   };

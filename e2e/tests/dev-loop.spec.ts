@@ -1,11 +1,15 @@
 /**
  * The development loop (`npm run dev`), in a copy of the repository whose files the test edits:
  * an edit to a gifts component shows in the gifts remote's standalone shell through Fast Refresh
- * (no reload) and on the host's page through one reload; an edit to the content's Markdown
- * shows on the host's home page and in the content remote's standalone shell, each reloaded
- * once. No part fails to compile, no page shows webpack-dev-server's overlay or says "Reload
- * prevented", and no page reloads more than once per edit. The times from an edit to the new
- * text on screen are printed (the target is 3 s; the wait allows more on a busy machine).
+ * (no reload) and on the host's page through one reload, with both opened at localhost and at
+ * 127.0.0.1; an edit to the content's Markdown shows on the host's home page and in the content
+ * remote's standalone shell, each reloaded once. No part fails to compile, no page shows
+ * webpack-dev-server's overlay, says "Reload prevented", is refused its socket ("Invalid
+ * Host/Origin header") or runs a remote's hot update it cannot take
+ * (`self.webpackHotUpdate<name> is not a function`), and no page reloads more than once per edit.
+ * The shell at 127.0.0.1, given no API, reaches the API at API_PORT on its own hostname. The
+ * headings edited are read from the pages, whatever their teams wrote. The times from an edit to
+ * the new text on screen are printed (the target is 3 s; the wait allows more on a busy machine).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,10 +21,10 @@ import { copyRepository } from '../support/repo-copy';
 
 const GIFTS_COMPONENT = join('remote-gifts', 'src', 'features', 'game', 'components', 'game-screen.tsx');
 const HOME_MARKDOWN = join('remote-content', 'content', 'home.md');
-const GAME_TITLE = 'Pick a box';
-const EDITED_GAME_TITLE = 'Pick a box, edited in development';
-const HOME_TITLE = 'Pick a box, win a gift';
-const EDITED_HOME_TITLE = 'Pick a box, win a gift: edited in development';
+const EDITED = ': edited in development';
+/** What no page of the loop may log: a socket refused, or a hot update run where it cannot be taken. */
+const LOOP_ERRORS =
+  /Reload prevented|Errors while compiling|Invalid Host\/Origin header|webpackHotUpdate\w* is not a function/;
 /** What the loop should take from an edit to the page; measured and printed. */
 const TARGET_MS = 3000;
 /** How long the test waits for it on a shared machine. */
@@ -45,6 +49,7 @@ async function open(context: BrowserContext, name: string, url: string): Promise
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) watched.documents += 1;
   });
   page.on('console', (message) => watched.console.push(message.text()));
+  page.on('pageerror', (error) => watched.console.push(`${error.name}: ${error.message}`));
   page.on('websocket', (socket) => {
     const port = new URL(socket.url()).port;
     const openedIn = watched.documents;
@@ -74,6 +79,13 @@ function edit(root: string, file: string, from: string, to: string): void {
   writeFileSync(path, text.replace(from, to));
 }
 
+/** The page's main heading, as its team wrote it. */
+async function mainHeadingText(watched: Watched): Promise<string> {
+  const heading = watched.page.locator('main h1').first();
+  await heading.waitFor({ timeout: VISIBLE_TIMEOUT_MS });
+  return (await heading.innerText()).trim();
+}
+
 /** Milliseconds from `start` until the heading named `name` is on `watched`'s page. */
 async function headingAfter(watched: Watched, name: string, start: number): Promise<number> {
   await expect(watched.page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible({
@@ -95,7 +107,7 @@ test.afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-test('an edit under npm run dev shows in the standalone shell by Fast Refresh and on the host page by one reload', async ({
+test('an edit under npm run dev shows in the standalone shell by Fast Refresh and on the host page by one reload, at localhost and 127.0.0.1', async ({
   browser,
 }, testInfo) => {
   test.setTimeout(START_TIMEOUT_MS + 120_000);
@@ -113,16 +125,36 @@ test('an edit under npm run dev shows in the standalone shell by Fast Refresh an
   const giftsShell = await open(context, "gifts' standalone shell", `${servers.origin('gifts')}/game?api=${api}`);
   const hostHome = await open(context, 'the host page /', `${servers.origin('host')}/`);
   const contentShell = await open(context, "content's standalone shell", `${servers.origin('content')}/?api=${api}`);
-  const pages = [hostGame, giftsShell, hostHome, contentShell];
+  // At 127.0.0.1: the host's page, and a shell given no API, which finds it at API_PORT there.
+  const apiAtIp = `${servers.origin('api', '127.0.0.1')}/api/`;
+  const shellApiAnswers: number[] = [];
+  context.on('response', (response) => {
+    if (response.url().startsWith(apiAtIp) && response.request().method() === 'GET')
+      shellApiAnswers.push(response.status());
+  });
+  const hostGameAtIp = await open(
+    context,
+    'the host page /game at 127.0.0.1',
+    `${servers.origin('host', '127.0.0.1')}/game`,
+  );
+  const giftsShellAtIp = await open(
+    context,
+    "gifts' standalone shell at 127.0.0.1",
+    `${servers.origin('gifts', '127.0.0.1')}/game`,
+  );
+  const pages = [hostGame, giftsShell, hostHome, contentShell, hostGameAtIp, giftsShellAtIp];
 
+  const gameTitle = await mainHeadingText(hostGame);
+  const homeTitle = await mainHeadingText(hostHome);
   for (const [watched, title] of [
-    [hostGame, GAME_TITLE],
-    [giftsShell, GAME_TITLE],
-    [hostHome, HOME_TITLE],
-    [contentShell, HOME_TITLE],
+    [giftsShell, gameTitle],
+    [contentShell, homeTitle],
+    [hostGameAtIp, gameTitle],
+    [giftsShellAtIp, gameTitle],
   ] as const) {
     await expect(watched.page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible();
   }
+  await expect.poll(() => shellApiAnswers, { message: 'the shell at 127.0.0.1 reads the API there' }).toContain(200);
   // Each page hears of a new build before the edit is made.
   await Promise.all([
     listensTo(hostGame, servers, 'gifts'),
@@ -130,40 +162,58 @@ test('an edit under npm run dev shows in the standalone shell by Fast Refresh an
     listensTo(hostHome, servers, 'content'),
     listensTo(giftsShell, servers, 'gifts'),
     listensTo(contentShell, servers, 'content'),
+    listensTo(hostGameAtIp, servers, 'gifts'),
+    listensTo(giftsShellAtIp, servers, 'gifts'),
   ]);
 
   // A gifts component.
+  const editedGameTitle = `${gameTitle}${EDITED}`;
   let start = Date.now();
-  edit(root, GIFTS_COMPONENT, `${GAME_TITLE}\n      </h1>`, `${EDITED_GAME_TITLE}\n      </h1>`);
-  const [giftsOnHost, giftsInShell] = await Promise.all([
-    headingAfter(hostGame, EDITED_GAME_TITLE, start),
-    headingAfter(giftsShell, EDITED_GAME_TITLE, start),
+  edit(root, GIFTS_COMPONENT, `${gameTitle}\n      </h1>`, `${editedGameTitle}\n      </h1>`);
+  const [giftsOnHost, giftsInShell, giftsOnHostAtIp, giftsInShellAtIp] = await Promise.all([
+    headingAfter(hostGame, editedGameTitle, start),
+    headingAfter(giftsShell, editedGameTitle, start),
+    headingAfter(hostGameAtIp, editedGameTitle, start),
+    headingAfter(giftsShellAtIp, editedGameTitle, start),
   ]);
   expect(hostGame.documents, 'the host page reloaded once').toBe(2);
   expect(giftsShell.documents, 'the standalone shell took the edit without a reload (Fast Refresh)').toBe(1);
+  expect(hostGameAtIp.documents, 'the host page at 127.0.0.1 reloaded once').toBe(2);
+  expect(giftsShellAtIp.documents, 'the standalone shell at 127.0.0.1 took the edit by Fast Refresh').toBe(1);
   // The host's home page reloads for the gifts build as well; it listens again before the next edit.
   await expect.poll(() => hostHome.documents).toBe(2);
-  await Promise.all([listensTo(hostHome, servers, 'content'), listensTo(hostGame, servers, 'content')]);
+  await Promise.all([
+    listensTo(hostHome, servers, 'content'),
+    listensTo(hostGame, servers, 'content'),
+    listensTo(hostGameAtIp, servers, 'content'),
+  ]);
 
   // The content's Markdown.
+  const editedHomeTitle = `${homeTitle}${EDITED}`;
   start = Date.now();
-  edit(root, HOME_MARKDOWN, `# ${HOME_TITLE}\n`, `# ${EDITED_HOME_TITLE}\n`);
+  edit(root, HOME_MARKDOWN, `# ${homeTitle}\n`, `# ${editedHomeTitle}\n`);
   const [markdownOnHost, markdownInShell] = await Promise.all([
-    headingAfter(hostHome, EDITED_HOME_TITLE, start),
-    headingAfter(contentShell, EDITED_HOME_TITLE, start),
+    headingAfter(hostHome, editedHomeTitle, start),
+    headingAfter(contentShell, editedHomeTitle, start),
   ]);
 
   // Settled: every host page listens again after its last reload, and none reloaded twice for an edit.
-  await Promise.all([listensTo(hostHome, servers, 'content'), listensTo(hostGame, servers, 'content')]);
+  await Promise.all([
+    listensTo(hostHome, servers, 'content'),
+    listensTo(hostGame, servers, 'content'),
+    listensTo(hostGameAtIp, servers, 'content'),
+  ]);
   await listensTo(contentShell, servers, 'content');
   expect(hostHome.documents, 'the host home page: one reload per edit').toBe(3);
   expect(contentShell.documents, "content's standalone shell: one reload for its Markdown").toBe(2);
   expect(hostGame.documents, 'the host game page: at most one reload per edit').toBeLessThanOrEqual(3);
   expect(giftsShell.documents, "gifts' standalone shell: no reload").toBe(1);
+  expect(hostGameAtIp.documents, 'the host game page at 127.0.0.1: at most one reload per edit').toBeLessThanOrEqual(3);
+  expect(giftsShellAtIp.documents, "gifts' standalone shell at 127.0.0.1: no reload").toBe(1);
 
   for (const watched of pages) {
     expect(
-      watched.console.filter((text) => /Reload prevented|Errors while compiling/.test(text)),
+      watched.console.filter((text) => LOOP_ERRORS.test(text)),
       watched.name,
     ).toEqual([]);
     await expect(watched.page.locator('#webpack-dev-server-client-overlay'), watched.name).toHaveCount(0);
@@ -174,6 +224,8 @@ test('an edit under npm run dev shows in the standalone shell by Fast Refresh an
     'startup (every part serving)': startupMs,
     'gifts component → host page (reload)': giftsOnHost,
     'gifts component → standalone shell (Fast Refresh)': giftsInShell,
+    'gifts component → host page at 127.0.0.1 (reload)': giftsOnHostAtIp,
+    'gifts component → standalone shell at 127.0.0.1 (Fast Refresh)': giftsInShellAtIp,
     'content Markdown → host page (reload)': markdownOnHost,
     'content Markdown → standalone shell (reload)': markdownInShell,
   };

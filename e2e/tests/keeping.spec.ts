@@ -6,7 +6,7 @@
  * The file restarts the API: it has a worker and servers of its own.
  */
 import type { Page } from '@playwright/test';
-import { visit } from '../support/app-page';
+import { visit, waitForRenderedPage } from '../support/app-page';
 import { openSession } from '../support/browser';
 import { clipboardText } from '../support/clipboard';
 import { expect, test } from '../support/fixtures';
@@ -39,7 +39,7 @@ test('a reload while a play is on its way shows that play when the page is back,
   watch,
 }) => {
   expect(await visit(page, '/game')).toBe(200);
-  await page.getByRole('heading', { name: 'Pick a box' }).waitFor();
+  await waitForRenderedPage(page, { headingOnly: true });
 
   // The API takes the play; its answer never reaches the page, which reloads first.
   let reached: () => void = () => undefined;

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
-import { errorPage, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { errorPage, followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { describeViolation, type PageWatch } from '../support/browser';
 import { writeOnePrizeCatalogue } from '../support/catalogue';
 import { startCollector, type Collector } from '../support/collector';
@@ -312,8 +312,7 @@ async function journey(context: BrowserContext, page: Page, watch: PageWatch): P
   expect((await gtagRecord(page)).id).toBe('G-E2ETEST01');
 
   // The game: a win, whose prize icon comes from the icon service, and its link copied.
-  await navLink(page, 'Play').click();
-  await page.getByRole('heading', { name: 'Pick a box' }).waitFor();
+  await followLink(page, navLink(page, 'Play'), '/game', { headingOnly: true });
   await page.getByRole('button', { name: 'Box 2' }).click();
   const outcome = page.getByRole('region', { name: 'You won!' });
   await outcome.waitFor();

@@ -16,10 +16,8 @@ import { expect, test, type Gift } from '../support/fixtures';
 import { httpGet, httpGetJson, httpGetPage } from '../support/http';
 import { HOST_ORIGIN, REMOTE_NAMES, VALID_ID, manifestUrlOf, originOf } from '../support/test-env';
 
-/** Copy the pages show; update here when the pages change. */
+/** The host's own copy on its error pages; update here when it changes. */
 const COPY = {
-  gameHeading: 'Pick a box',
-  redeemHeading: 'Redeem your gift',
   notFoundTitle: 'Page Not Found',
   unknownRouteMessage: (path: string) => `Page not found: ${path}`,
   invalidIdMessage: (path: string) => `Page Not Found: ${path}`,
@@ -28,17 +26,15 @@ const COPY = {
 interface RouteCase {
   path: string;
   layout: LayoutName;
-  /** Exact h1; content pages (copy still being written) only need a non-empty one. */
-  heading?: string;
 }
 
 const ROUTES: readonly RouteCase[] = [
   { path: '/', layout: 'default' },
   { path: '/about', layout: 'default' },
-  { path: '/game', layout: 'default', heading: COPY.gameHeading },
+  { path: '/game', layout: 'default' },
   { path: '/gifts/:giftId', layout: 'no-footer' },
   { path: '/privacy-policy', layout: 'default' },
-  { path: '/redeem/:redeemId', layout: 'redeem', heading: COPY.redeemHeading },
+  { path: '/redeem/:redeemId', layout: 'redeem' },
   { path: '/terms', layout: 'default' },
 ];
 
@@ -54,11 +50,13 @@ function concrete(path: string, gift: Gift): string {
 }
 
 test.describe('in the browser', () => {
-  for (const { path, layout, heading } of ROUTES) {
+  // A page is the route's remote's by its layout and the absence of the host's error page: its
+  // heading and text are its team's copy, which they change without this test.
+  for (const { path, layout } of ROUTES) {
     test(`${path} renders its page in the ${layout} layout, cleanly`, async ({ page, watch, gift }) => {
       expect(await visit(page, concrete(path, gift))).toBe(200);
-      const rendered = await waitForRenderedPage(page);
-      if (heading) expect(rendered.heading).toBe(heading);
+      await waitForRenderedPage(page);
+      expect(await errorPage(page).count()).toBe(0);
       expect(await mainHeading(page).isVisible()).toBe(true);
       expect(await layoutName(page)).toBe(layout);
       expect(await page.locator('footer').count()).toBe(layout === 'default' ? 1 : 0);

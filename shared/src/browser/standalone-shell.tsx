@@ -8,7 +8,7 @@ import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
 import { ApiProvider } from './api/api-context';
 import { createApiClient } from '../api/client';
 import { toHttpError } from '../http-error';
-import { DEFAULT_PORTS } from '../ports';
+import { standaloneApiBaseUrl } from './standalone-api';
 
 export interface StandaloneRoute {
   path: string;
@@ -43,15 +43,10 @@ class ShellErrorBoundary extends Component<{ children: ReactNode }, { error: unk
   }
 }
 
-/** The API a standalone shell talks to: `?api=<url>` on the page's address, else the local one. */
-function standaloneApiBaseUrl(): string {
-  return new URLSearchParams(window.location.search).get('api') ?? `http://localhost:${DEFAULT_PORTS.api.port}`;
-}
-
 export function renderStandalone(title: string, routes: StandaloneRoute[]): void {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
-  const api = createApiClient({ baseUrl: standaloneApiBaseUrl() });
+  const api = createApiClient({ baseUrl: standaloneApiBaseUrl(window.location, __API_PORT__) });
   createRoot(container).render(
     <StrictMode>
       <ApiProvider client={api}>

@@ -1,0 +1,117 @@
+/** @jest-environment node */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inputsHash, writeStamp } from '../scripts/build-stamp';
+import { ALLOW_STALE_DIST, checkDist } from './stale-dist';
+import { makeBuild, read, write } from './testing/remote-builds';
+
+const DEPLOY_CLI = join(__dirname, 'deploy-cli.ts');
+const RELEASE_CLI = join(__dirname, 'release-cli.ts');
+const TSX = require.resolve('tsx');
+
+let root: string;
+let pkg: string;
+
+/** A remote's folder with sources and a dist/ built from them, its stamp written as `npm run build` does. */
+function builtRemote(): void {
+  write(join(pkg, 'src', 'page.tsx'), 'export const title = "Pick a box";\n');
+  write(join(pkg, 'package.json'), '{ "name": "remote-gifts" }\n');
+  write(join(root, 'shared', 'src', 'contract.ts'), 'export const version = 1;\n');
+  makeBuild(join(pkg, 'dist'), 'b1', 1000);
+  writeStamp(root, 'remote-gifts', inputsHash(root, 'remote-gifts'), ['dist/builds/latest.json']);
+}
+
+/** `npm run deploy -w remote-gifts -- <args>` as npm runs it: the CLI in the package's folder. */
+function deployCli(args: string[], cli = DEPLOY_CLI) {
+  const result = spawnSync(process.execPath, ['--import', TSX, cli, ...args], {
+    cwd: pkg,
+    env: { ...process.env, INIT_CWD: root },
+    encoding: 'utf8',
+  });
+  return { code: result.status, stderr: result.stderr, stdout: result.stdout };
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'stale-dist-test-'));
+  pkg = join(root, 'remote-gifts');
+  builtRemote();
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('checkDist', () => {
+  it('lets a dist/ built from the sources as they are be published', () => {
+    expect(checkDist(['srv/gifts'], pkg, 'deploy')).toEqual({ argv: ['srv/gifts'] });
+  });
+
+  it.each([
+    ['a source of the remote', () => join(pkg, 'src', 'page.tsx')],
+    ["the remote's package.json", () => join(pkg, 'package.json')],
+    ['a shared source it builds from', () => join(root, 'shared', 'src', 'contract.ts')],
+  ])('refuses a dist/ older than %s, saying how to build it and how to publish it anyway', (_what, file) => {
+    write(file(), `${read(file())}// changed\n`);
+    const { problem } = checkDist(['srv/gifts', '--stage'], pkg, 'deploy');
+    expect(problem).toContain('deploy: remote-gifts/dist is not the build of its sources (sources changed');
+    expect(problem).toContain('npm run build -w remote-gifts');
+    expect(problem).toContain(ALLOW_STALE_DIST);
+  });
+
+  it('refuses a dist/ with no build stamp (built by another script than build)', () => {
+    rmSync(join(pkg, 'node_modules'), { recursive: true });
+    expect(checkDist(['srv/gifts'], pkg, 'release').problem).toMatch(/^release: .*no build stamp/);
+  });
+
+  it('publishes a stale dist/ with --allow-stale-dist, which the command itself never sees', () => {
+    write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
+    expect(checkDist(['srv/gifts', ALLOW_STALE_DIST, '--keep-builds', '3'], pkg, 'deploy')).toEqual({
+      argv: ['srv/gifts', '--keep-builds', '3'],
+    });
+  });
+
+  it.each([
+    [['srv/gifts', '--from', 'other']],
+    [['srv/gifts', '--from=other']],
+    [['srv/gifts', '--build', 'b1']],
+    [['srv/gifts', '--revoke', 'b1']],
+    [['--help']],
+  ])('leaves alone a command line that publishes no dist/ of the package: %j', (argv) => {
+    write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
+    expect(checkDist(argv, pkg, 'deploy')).toEqual({ argv });
+  });
+});
+
+describe('npm run deploy', () => {
+  it('refuses to publish a stale dist/, and publishes it with --allow-stale-dist', () => {
+    write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
+
+    const refused = deployCli(['srv/gifts']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('remote-gifts/dist is not the build of its sources');
+    expect(existsSync(join(root, 'srv', 'gifts'))).toBe(false);
+
+    const forced = deployCli(['srv/gifts', ALLOW_STALE_DIST]);
+    expect(forced.stderr).toBe('');
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(read(join(root, 'srv', 'gifts', 'builds', 'latest.json')))).toMatchObject({ id: 'b1' });
+  });
+
+  it('publishes a current dist/ as it is', () => {
+    const published = deployCli(['srv/gifts']);
+    expect(published.stderr).toBe('');
+    expect(published.code).toBe(0);
+    expect(JSON.parse(read(join(root, 'srv', 'gifts', 'builds', 'latest.json')))).toMatchObject({ id: 'b1' });
+  });
+
+  it('release refuses a stale dist/ before it stages anything', () => {
+    write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
+    const refused = deployCli(
+      ['srv/gifts', '--host', 'http://127.0.0.1:1', '--prometheus', 'http://127.0.0.1:1'],
+      RELEASE_CLI,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('release: remote-gifts/dist is not the build of its sources');
+    expect(existsSync(join(root, 'srv', 'gifts'))).toBe(false);
+  });
+});
