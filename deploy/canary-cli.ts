@@ -7,6 +7,7 @@ import { runCanaryCli } from './canary';
 
 void runCanaryCli(process.argv.slice(2), {
   cwd: process.env.INIT_CWD || process.cwd(),
+  packageDir: process.cwd(),
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 }).then((code) => {

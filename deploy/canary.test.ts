@@ -257,6 +257,7 @@ describe('runCanaryCli', () => {
     const errLines: string[] = [];
     return {
       cwd: root,
+      packageDir: join(root, 'remote-content'),
       out: (line: string) => outLines.push(line),
       err: (line: string) => errLines.push(line),
       output: () => outLines.join('\n'),
@@ -277,7 +278,7 @@ describe('runCanaryCli', () => {
     expect(cli.output()).toContain(`canary: build b3 runs for 10 % of visitors in ${target} (stable: b2)`);
     expect(cli.output()).toContain(
       `canary: nobody judges build b3 yet: have the release run judge it from this percent on (npm run release ` +
-        `-w <remote> -- ${target} --build b3 --host <URL> --prometheus <URL>), or promote or abort it yourself; a ` +
+        `-w remote-content -- ${target} --build b3 --host <URL> --prometheus <URL>), or promote or abort it yourself; a ` +
         'canary nobody judges for 3 minutes raises the CanaryUnjudged alert',
     );
     expect(cli.output()).toContain('  judged    never: no release run has judged it');
@@ -303,8 +304,8 @@ describe('runCanaryCli', () => {
     expect(await runCanaryCli([target, 'abort', '--reason', 'LCP worse'], cli)).toBe(0);
     expect(cli.output()).toContain(`canary: build b2 staged in ${target} (builds/b2/)`);
     expect(cli.output()).toContain(
-      `canary: build b2 aborted in ${target} (LCP worse): new pages get build b1, and a page open on b2 switches at ` +
-        'its next navigation',
+      `canary: build b2 aborted in ${target} (LCP worse): new pages get build b1 once the host's servers have read ` +
+        'the deployment, and a page open on b2 switches to it at its first navigation after that',
     );
     expect(latest()).toEqual({ id: 'b1', timestamp: 1000 });
     expect(await readCanaryAborts(target)).toEqual([

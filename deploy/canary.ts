@@ -26,7 +26,7 @@
  */
 import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isRevoked, type CanaryState, type DeploymentState } from 'shared/deployment';
 import { describeArgsError } from './cli-args';
@@ -313,8 +313,8 @@ function abortedBy(): string {
 /** What `abort` says: what new pages and open pages get now. */
 function describeAborted(target: string, { aborted, reason, state }: AbortResult): string {
   return (
-    `canary: build ${aborted.id} aborted in ${target} (${reason}): new pages get build ${state.id}, and a page ` +
-    `open on ${aborted.id} switches at its next navigation; its files stay`
+    `canary: build ${aborted.id} aborted in ${target} (${reason}): new pages get build ${state.id} once the host's servers have read the deployment, and a page ` +
+    `open on ${aborted.id} switches to it at its first navigation after that; its files stay`
   );
 }
 
@@ -323,14 +323,19 @@ function describeAborted(target: string, { aborted, reason, state }: AbortResult
  * starts no judge, the release run adopts a running canary of its build (release.ts), and until
  * one judges it, CanaryUnjudged fires.
  */
-function describeStarted(target: string, state: DeploymentState, staged: DeployResult | undefined): string[] {
+function describeStarted(
+  target: string,
+  state: DeploymentState,
+  staged: DeployResult | undefined,
+  packageName: string,
+): string[] {
   const id = state.canary?.id ?? '';
   return [
     ...(staged ? [`canary: build ${staged.buildId} staged in ${target} (${buildFolder(staged.buildId)}/)`] : []),
     `canary: build ${id} runs for ${state.canary?.percent} % of visitors in ${target} (stable: ${state.id}); ` +
       'change the share with set <n>, then promote or abort',
     `canary: nobody judges build ${id} yet: have the release run judge it from this percent on ` +
-      `(npm run release -w <remote> -- ${target} --build ${id} --host <URL> --prometheus <URL>), or promote or ` +
+      `(npm run release -w ${packageName} -- ${target} --build ${id} --host <URL> --prometheus <URL>), or promote or ` +
       `abort it yourself; a canary nobody judges for ${UNJUDGED_AFTER_S / 60} minutes raises the CanaryUnjudged alert`,
   ];
 }
@@ -359,7 +364,10 @@ export function describeStatus({ target, state, builtAt }: DeploymentStatus): st
 }
 
 /** The canary command; resolves to the process exit code. */
-export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd' | 'out' | 'err'>): Promise<number> {
+export async function runCanaryCli(
+  argv: readonly string[],
+  io: Pick<CliIo, 'cwd' | 'packageDir' | 'out' | 'err'>,
+): Promise<number> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(argv);
@@ -399,7 +407,7 @@ export async function runCanaryCli(argv: readonly string[], io: Pick<CliIo, 'cwd
           percent,
           ...(id === undefined ? { source: resolve(io.cwd, values.from as string) } : { buildId: id }),
         });
-        for (const line of describeStarted(target, state, staged)) io.out(line);
+        for (const line of describeStarted(target, state, staged, basename(io.packageDir))) io.out(line);
         return 0;
       }
       case 'set': {

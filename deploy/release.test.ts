@@ -216,7 +216,7 @@ describe('the release run', () => {
     expect(w.err.at(-1)).toBe(
       "release: canary next aborted: new pages get build stable once the host's server has read the deployment " +
         '(within its REMOTE_REFRESH_MS, 5 s by default), and a page already open on next switches to stable at its ' +
-        'next navigation; the canary was served for 15.0 s',
+        'first navigation after that read; the canary was served for 15.0 s',
     );
     expect(w.aborts).toEqual([
       `the release run judged it failing: ${FAILING.kind === 'failing' ? FAILING.reasons[0] : ''}`,

@@ -427,7 +427,7 @@ async function abortFailing(
   options.err(
     `release: canary ${buildId} aborted: new pages get build ${run.stable} once the host's server has read the ` +
       `deployment (within its REMOTE_REFRESH_MS, 5 s by default), and a page already open on ${buildId} switches to ` +
-      `${run.stable} at its next navigation; the canary was served for ${seconds(servedMs)}`,
+      `${run.stable} at its first navigation after that read; the canary was served for ${seconds(servedMs)}`,
   );
   return { outcome: 'aborted', buildId, servedMs };
 }

@@ -207,7 +207,7 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   expect(output).toContain(
     `release: canary ${canaryId} aborted: new pages get build ${stable} once the host's server has read the ` +
       `deployment (within its REMOTE_REFRESH_MS, 5 s by default), and a page already open on ${canaryId} switches to ` +
-      `${stable} at its next navigation`,
+      `${stable} at its first navigation after that read`,
   );
   expect(code, output).toBe(1);
   expect(readLatest(folder).id).toBe(stable);
