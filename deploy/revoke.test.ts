@@ -66,6 +66,11 @@ describe('deploy --revoke', () => {
     expect(io.output()).toContain(`deploy: build b4 is revoked in ${target}`);
     expect(io.output()).toContain('it ran as the canary for 20 % of visitors: aborted; its visitors get build b3');
     expect(existsSync(join(target, '.deploy.lock'))).toBe(false);
+    const list = cliIo();
+    expect(await runRollbackCli(['srv/gifts', '--list'], list)).toBe(0);
+    expect(list.output()).toMatch(
+      /b4 .*aborted canary \([^)]*at 20 %, by npm run deploy --revoke\): revoked while it ran as the canary/,
+    );
     // Its copy stays for the pages still running it, until pruning.
     expect(existsSync(join(target, 'builds/b4/remoteEntry.js'))).toBe(true);
   });

@@ -17,6 +17,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_REVOKED, type CanaryState, type DeploymentState } from 'shared/deployment';
+import { recordCanaryAbort } from './canary-aborts';
 import { buildFolder, DeployError, isSafeBuildId, META_DIR } from './deploy';
 import { readDeployment, withDeploymentLock, writeDeployment } from './deployment';
 
@@ -83,6 +84,16 @@ export async function revokeBuild(options: { target: string; buildId: string }):
       ...(canary ? { canary: null } : {}),
       ...(clearedPrevious ? { previous: null } : {}),
     });
+    if (canary) {
+      const reason = 'revoked while it ran as the canary';
+      await recordCanaryAbort(target, {
+        id,
+        at: Date.now(),
+        by: 'npm run deploy --revoke',
+        reason,
+        percent: canary.percent,
+      });
+    }
     return {
       buildId: id,
       state: written,
