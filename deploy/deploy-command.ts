@@ -33,6 +33,8 @@ canary runs (promote or abort it first).
   --keep-builds <n>    also remove the files of older builds, keeping the newest n that can be
                        made current again (n >= ${MIN_KEPT_BUILDS}), and always the build this one
                        replaces, the one before it, a running canary and builds newer than it
+  --allow-stale-dist   publish dist/ even when it is not the build of the sources beside it
+                       (refused otherwise: run npm run build first)
   -h, --help           this text
 An option's value may also follow an equals sign: --keep-builds=3.`;
 

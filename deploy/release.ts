@@ -485,6 +485,8 @@ then it stops where it is. Prometheus unreachable: it stops where it is and neve
                               p75 INP likewise (default ${DEFAULT_THRESHOLDS.inpPercent} % and ${DEFAULT_THRESHOLDS.inpMs} ms)
   --path, --lcp-budget-ms, --out
                               the gate's (npm run gate -- --help; default LCP budget ${DEFAULT_LCP_BUDGET_MS} ms)
+  --allow-stale-dist          stage dist/ even when it is not the build of the sources beside it
+                              (refused otherwise: run npm run build first)
   -h, --help                  this text
 Exit status: 0 promoted; 1 refused (the gate failed, or the canary was aborted) or bad input;
 2 stopped where it is (inconclusive, Prometheus unreachable, or SIGINT/SIGTERM).`;
