@@ -33,7 +33,8 @@ function changeOf(answer: unknown, remote: string, runs: string, page: PageState
 /**
  * Whether the page should be loaded anew for `answer`: a loaded remote's build in it differs
  * from the one the page runs (`running`) by changeOf's rules; and the page before this one was
- * not loaded anew for the same change (no loop, session-records.ts).
+ * not loaded anew for the same change (no loop, session-records.ts), unless the visitor brought
+ * this document back from history.
  */
 export function reloadFor(answer: unknown, running: ReadonlyMap<string, string>, page: PageState): boolean {
   const changes = [...running].flatMap(([name, runs]) => changeOf(answer, name, runs, page) ?? []);
