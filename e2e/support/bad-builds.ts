@@ -1,6 +1,6 @@
 /**
- * Variants of the content remote's build for the gate and the release run: a copy of a real build
- * (remote-content/dist, read, never changed) under a new build id, with one fault of a kind a
+ * Variants of a remote's build for the gate, the release run and the deployment tests: a copy of
+ * a real build (its dist, read, never changed) under a new build id, with one fault of a kind a
  * team could ship. No webpack run: the copy's text files name the new id, and every chunk changed
  * gets its new sha384 digest wherever the build names it (its remote entry's `sriHashes`, its
  * manifest's `integrity`), so the fault is the build's own and never an integrity refusal. Its
@@ -29,6 +29,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { chunkArrayName } from 'shared/remotes';
 import { listFiles } from '../../deploy/testing/remote-builds';
 import { readLatest } from './redeploy';
 import { ROOT_DIR } from './test-env';
@@ -38,7 +39,7 @@ export type BuildFault = 'good' | 'throws' | 'throws-for-visitors' | 'throws-ren
 /** The module the `exposes` variant leaves out of its manifest. */
 export const DROPPED_EXPOSE = 'TermsPage';
 /** What the `throws` variants' pages throw. */
-export const THROWN_MESSAGE = 'this build of the content remote is broken';
+export const THROWN_MESSAGE = 'this build of the remote is broken';
 /** The image the `csp` variant requests, at an origin no policy of the host allows. */
 export const REFUSED_IMAGE = 'https://refused-by-policy.invalid/pixel.png';
 
@@ -48,13 +49,15 @@ const COMPRESSED = ['.br', '.gz'] as const;
 const digestOf = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
 /**
- * Code run before the chunk pushes its modules: each module whose default export is a function (a
- * page component) gets one that throws as it renders in its stead, once the module has run.
+ * Code run before the chunk pushes its modules onto `chunks` (the remote's array, named from its
+ * container's name): each module whose default export is a function (a page component) gets one
+ * that throws as it renders in its stead, once the module has run.
  */
-function rendersThrowing(): string {
+function rendersThrowing(remote: string): string {
   const thrower = `function () { throw new Error(${JSON.stringify(THROWN_MESSAGE)}); }`;
+  const array = `self[${JSON.stringify(chunkArrayName(remote))}]`;
   return (
-    `(function () { var chunks = (self.webpackChunkcontent = self.webpackChunkcontent || []), push = chunks.push;\n` +
+    `(function () { var chunks = (${array} = ${array} || []), push = chunks.push;\n` +
     `chunks.push = function (data) { chunks.push = push; var modules = data[1];\n` +
     `Object.keys(modules).forEach(function (id) { var run = modules[id];\n` +
     `modules[id] = function (module, exports, require) { run(module, exports, require);\n` +
@@ -63,15 +66,15 @@ function rendersThrowing(): string {
   );
 }
 
-/** What each fault puts before an exposed page's chunk. */
-function prelude(fault: BuildFault): string | undefined {
+/** What each fault puts before an exposed page's chunk of `remote`. */
+function prelude(fault: BuildFault, remote: string): string | undefined {
   switch (fault) {
     case 'throws':
       return `throw new Error(${JSON.stringify(THROWN_MESSAGE)});\n`;
     case 'throws-for-visitors':
       return `if (!document.cookie.includes("gb_preview=")) throw new Error(${JSON.stringify(THROWN_MESSAGE)});\n`;
     case 'throws-rendering':
-      return rendersThrowing();
+      return rendersThrowing(remote);
     case 'csp':
       return `new Image().src = ${JSON.stringify(REFUSED_IMAGE)};\n`;
     default:
@@ -95,11 +98,12 @@ export function variantBuild(source: string, dir: string, id: string, fault: Bui
     original.set(file, text);
     texts.set(file, text.split(oldId).join(id));
   }
-  const code = prelude(fault);
+  const manifest = JSON.parse(texts.get('mf-manifest.json') ?? '{}') as { name?: string; exposes?: { name: string }[] };
+  if (typeof manifest.name !== 'string') throw new Error(`${source}/mf-manifest.json names no remote`);
+  const code = prelude(fault, manifest.name);
   for (const [file, text] of texts) {
     if (code && /^__federation_expose_[^/]+\.js$/.test(file)) texts.set(file, `${code}${text}`);
   }
-  const manifest = JSON.parse(texts.get('mf-manifest.json') ?? '{}') as { exposes?: { name: string }[] };
   if (fault === 'exposes') manifest.exposes = manifest.exposes?.filter((entry) => entry.name !== DROPPED_EXPOSE);
   texts.set('mf-manifest.json', JSON.stringify(manifest));
   const latest = 'builds/latest.json';

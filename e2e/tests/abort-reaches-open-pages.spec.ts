@@ -6,8 +6,10 @@
  * runs. After the remote's canary command aborts it, a page opened on the canary gets the stable
  * build on its next in-app navigation, with one full load and no second; and a page whose
  * canary code throws, once the deployment no longer gives it that build, loads the stable build
- * instead of showing the error page. The test prints how long the open page stayed on the
- * aborted canary.
+ * instead of showing the error page. A canary page the visitor goes back to after the switch (the
+ * browser shows it from its HTTP cache, without asking the server) leaves the canary too: at its
+ * next navigation, or at once when its code throws, with one full load. The test prints how long
+ * the open page stayed on the aborted canary.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -160,6 +162,66 @@ test('a page whose canary code throws once the deployment no longer gives it tha
     expect((await pageConfig(page)).build).toBe(stable);
     await expect(errorPage(page)).toHaveCount(0);
     // The tab will not be sent back to the build it found throwing.
+    const broken = await page.evaluate(() => sessionStorage.getItem('p-broken-builds'));
+    expect(JSON.parse(broken ?? '{}')).toMatchObject({ content: [canary, expect.any(Number)] });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a canary page the visitor goes back to after the switch gets the stable build at its next navigation', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const canary = await startCanary('back-good', 'good');
+  const context = await browser.newContext({ baseURL: topology.origin });
+  try {
+    const { page, documents } = await visitor(context);
+    expect(await visit(page, '/about')).toBe(200);
+    await waitForRenderedPage(page);
+    await abortCanary();
+    await followLink(page, navLink(page, 'Privacy'), '/privacy-policy');
+    expect((await pageConfig(page)).build).toBe(stable);
+
+    // Back: the browser shows the canary's document from its cache, without asking the server.
+    await page.goBack({ waitUntil: 'domcontentloaded' });
+    await waitForRenderedPage(page);
+    expect((await pageConfig(page)).build).toBe(canary);
+    await followLink(page, navLink(page, 'Terms'), '/terms');
+    expect(documents).toEqual(['/about', '/privacy-policy', '/about', '/terms']);
+    expect((await pageConfig(page)).build).toBe(stable);
+    // That page is the stable build's: the next navigation stays in the app.
+    await followLink(page, navLink(page, 'About'), '/about');
+    expect(documents).toHaveLength(4);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a page whose canary code throws, brought back after the switch, loads the stable build once, not the error page', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const canary = await startCanary('back-throws', 'throws-rendering');
+  const context = await browser.newContext({ baseURL: topology.origin });
+  try {
+    const { page, documents } = await visitor(context);
+    // While the canary runs, its visitors see its error page: the deployment still gives them it.
+    expect(await visit(page, '/terms')).toBe(200);
+    await expect(errorPage(page)).toBeVisible();
+    await abortCanary();
+    await followLink(page, navLink(page, 'Privacy'), '/privacy-policy');
+    expect(documents).toEqual(['/terms', '/privacy-policy']);
+    expect((await pageConfig(page)).build).toBe(stable);
+
+    // Back: the canary's document from the browser's cache, whose code throws again.
+    await page.goBack({ waitUntil: 'domcontentloaded' });
+    await expect.poll(() => documents.length, { timeout: 20_000 }).toBe(4);
+    await waitForRenderedPage(page);
+    expect(documents).toEqual(['/terms', '/privacy-policy', '/terms', '/terms']);
+    expect(new URL(page.url()).pathname).toBe('/terms');
+    expect((await pageConfig(page)).build).toBe(stable);
+    await expect(errorPage(page)).toHaveCount(0);
     const broken = await page.evaluate(() => sessionStorage.getItem('p-broken-builds'));
     expect(JSON.parse(broken ?? '{}')).toMatchObject({ content: [canary, expect.any(Number)] });
   } finally {

@@ -157,3 +157,12 @@ export function remoteSpec(name: string): RemoteSpec | undefined {
 export function webpackExposes(spec: RemoteSpec): Record<string, string> {
   return Object.fromEntries(Object.entries(spec.exposes).map(([module, { file }]) => [`./${module}`, file]));
 }
+
+/**
+ * The global array a remote's chunks push themselves onto, `self.webpackChunk<name>`: one for
+ * every build of the remote, as its webpack `output.uniqueName` is its name
+ * (webpack.config.base.ts), spelt as webpack's `Template.toIdentifier` spells it.
+ */
+export function chunkArrayName(remote: string): string {
+  return `webpackChunk${remote.replace(/^([^a-z$_])/i, '_$1').replace(/[^a-z0-9$]+/gi, '_')}`;
+}

@@ -6,9 +6,9 @@
  * shared modules or pushed chunks is left for it to pick up.
  */
 import { createInstance, type ModuleFederation } from '@module-federation/enhanced/runtime';
+import { chunkArrayName } from 'shared/remotes';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
-import { chunkArrayName } from './last-known-good';
 import { loadingPlugin } from './loading-plugin';
 import { createRemoteLoader } from './remote-loader';
 import { BROKEN_BUILDS_KEY } from './session-builds';

@@ -16,7 +16,7 @@
  * own copies of those chunks: the array is emptied first. A chunk of the broken build still in
  * flight could land in the new array; the loads it belongs to have failed already.
  */
-import type { RemoteName } from 'shared/remotes';
+import { chunkArrayName, type RemoteName } from 'shared/remotes';
 import { buildOfManifestUrl, sessionStore } from './session-builds';
 import { markBroken } from './session-records';
 
@@ -41,11 +41,6 @@ export interface LastKnownGoodState {
   forget(remote: RemoteName): void;
   log(message: string, error: unknown): void;
   onFallback?: (fallback: FallbackEnd) => void;
-}
-
-/** webpack's name for the array a remote's chunks push themselves onto (its Template.toIdentifier of uniqueName). */
-export function chunkArrayName(remote: string): string {
-  return `webpackChunk${remote.replace(/^([^a-z$_])/i, '_$1').replace(/[^a-z0-9$]+/gi, '_')}`;
 }
 
 /** The share scopes of every federation instance on the page, as the runtime keeps them (`__FEDERATION__.__SHARE__`). */

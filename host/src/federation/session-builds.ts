@@ -7,7 +7,8 @@
  *   check does not send the visitor back to it;
  * - the last time the version check asked for a full load because the host's server named other
  *   builds (`p-builds-told`: `[what the page ran -> what it was told, expires]`): a page that
- *   still runs the same builds after that full load, and is told the same, does not ask again.
+ *   still runs the same builds after that full load, and is told the same, does not ask again
+ *   (a document the visitor brought back from history does, once: session-records.ts).
  *
  * Storage that cannot be read or written holds nothing: the page then behaves as without it.
  * Only what a page reads as it starts is here; what writes the records (session-records.ts) loads

@@ -29,10 +29,17 @@ export function markBroken(storage: () => Storage | undefined, remote: string, b
 /**
  * Whether a page should ask for a full load for `change`, which names the builds it runs and
  * those it was told to run (`gifts:c2>s1`): not when the page before it, in this tab, asked for
- * the same change (the full load gave the same builds again). Remembers the change when it says yes.
+ * the same change (the full load gave the same builds again), unless the visitor brought this
+ * document back from history (`restored`): no full load of ours produced it, and the one it asks
+ * for is a normal navigation, which the guard holds again. Remembers the change when it says yes.
  */
-export function shouldReloadFor(storage: () => Storage | undefined, change: string, now: number): boolean {
-  if (live<unknown>(readKey(storage, BUILDS_TOLD_KEY), now) === change) return false;
+export function shouldReloadFor(
+  storage: () => Storage | undefined,
+  change: string,
+  now: number,
+  restored: boolean,
+): boolean {
+  if (!restored && live<unknown>(readKey(storage, BUILDS_TOLD_KEY), now) === change) return false;
   writeKey(storage, BUILDS_TOLD_KEY, [change, now + SESSION_BUILDS_MS]);
   return true;
 }

@@ -4,7 +4,7 @@
  * its poll's interval, and one that was not told asks nothing; a page that threw on a build the
  * visitor is no longer given leaves it.
  */
-import { BROKEN_BUILDS_KEY, brokenBuild } from '../federation/session-builds';
+import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, brokenBuild } from '../federation/session-builds';
 import { createVersionCheck, type VersionCheckDeps } from './version-check';
 
 const BUILDS_URL = '/remote-builds.json';
@@ -16,8 +16,11 @@ interface Told {
   checkOnNavigation?: true;
 }
 
-/** A page that runs gifts c2 once `loaded()`; `/remote-builds.json` answers what `tell` last gave, or never while `hang`. */
-function page(options: { checkOnNavigation?: boolean; buildsUrl?: string } = {}) {
+/**
+ * A page that runs gifts c2 once `loaded()`; `/remote-builds.json` answers what `tell` last gave,
+ * or never while `hang`; `restored`: the visitor brought it back from history.
+ */
+function page(options: { checkOnNavigation?: boolean; buildsUrl?: string; restored?: boolean } = {}) {
   let told: Told = { builds: { gifts: 'c2' }, checkOnNavigation: true };
   let hang = false;
   const requests: string[] = [];
@@ -34,6 +37,7 @@ function page(options: { checkOnNavigation?: boolean; buildsUrl?: string } = {})
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     connection: () => undefined,
     log,
+    restoredByHistory: () => options.restored ?? false,
   };
   const check = createVersionCheck({
     buildId: 'build-1',
@@ -104,6 +108,33 @@ describe('checkNavigation', () => {
     expect(requests).toEqual([BUILDS_URL]);
   });
 
+  it('is not asked twice for the same change, except by a document the visitor brought back from history', async () => {
+    const aborted: Told = { builds: { gifts: 's1' }, checkOnNavigation: true };
+    const forward = page();
+    await forward.loaded();
+    forward.tell(aborted);
+    expect(await forward.check.checkNavigation()).toBe(true);
+
+    // The full load still got c2 (a host's server that had not read the abort yet): no loop.
+    const sameAgain = page();
+    await sameAgain.loaded();
+    sameAgain.tell(aborted);
+    expect(await sameAgain.check.checkNavigation()).toBe(false);
+    expect(sameAgain.log).toHaveBeenCalledWith(expect.stringContaining('gifts:c2>s1'));
+
+    // Back: the browser shows the canary's document from its cache; its navigation leaves it.
+    const back = page({ restored: true });
+    await back.loaded();
+    back.tell(aborted);
+    expect(await back.check.checkNavigation()).toBe(true);
+
+    // The page that load gives is a navigation of its own: held again if it still runs c2.
+    const afterBack = page();
+    await afterBack.loaded();
+    afterBack.tell(aborted);
+    expect(await afterBack.check.checkNavigation()).toBe(false);
+  });
+
   it('lets the navigation go on once the answer is later than its timeout', async () => {
     const { check, loaded, hang } = page();
     await loaded();
@@ -148,6 +179,27 @@ describe('leaveThrowingBuild', () => {
     second.tell({ builds: { gifts: 's1' } });
     expect(await second.check.leaveThrowingBuild('gifts', 'c2')).toBe(false);
     expect(second.log).toHaveBeenCalledWith(expect.stringContaining('gifts:c2>s1'));
+  });
+
+  it('leaves a throwing build that a navigation already switched the tab away from', async () => {
+    // The tab left c2 at a navigation (told gifts:c2>s1); Back shows the canary's document from
+    // the browser's cache, whose c2 throws.
+    sessionStorage.setItem(BUILDS_TOLD_KEY, JSON.stringify(['gifts:c2>s1', Date.now() + 60_000]));
+    const { check, loaded, tell } = page();
+    await loaded();
+    tell({ builds: { gifts: 's1' } });
+    expect(await check.leaveThrowingBuild('gifts', 'c2')).toBe(true);
+    expect(brokenBuild(() => sessionStorage, 'gifts', Date.now())).toBe('c2');
+  });
+
+  it('leaves a build it left before when the visitor brought the document back from history', async () => {
+    const first = page();
+    first.tell({ builds: { gifts: 's1' } });
+    expect(await first.check.leaveThrowingBuild('gifts', 'c2')).toBe(true);
+
+    const back = page({ restored: true });
+    back.tell({ builds: { gifts: 's1' } });
+    expect(await back.check.leaveThrowingBuild('gifts', 'c2')).toBe(true);
   });
 
   it('leaves a build whose module threw before the page ever loaded it', async () => {

@@ -24,6 +24,7 @@ function setup(options: { connection?: ConnectionInfo; intervalMs?: number } = {
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     connection: () => options.connection,
     log,
+    restoredByHistory: () => false,
   };
   const check = createVersionCheck({ buildId: BUILD_ID, intervalMs: options.intervalMs ?? HOUR, deps });
   return { check, answers, requests, log };
@@ -170,6 +171,7 @@ describe("the visitor's own builds (buildsUrl)", () => {
       clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
       connection: () => undefined,
       log,
+      restoredByHistory: () => false,
     };
     const check = createVersionCheck({
       buildId: BUILD_ID,

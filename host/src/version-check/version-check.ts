@@ -9,9 +9,11 @@
  * remote's differs from the one it runs (its own, or its fallback's once it fell back). Not for
  * a build this tab found broken (the server may still name it: no bounce back), and not twice for
  * the same change: a full load that gave the page the same builds as before, told the same again,
- * asks for no other (session-builds.ts). The comparison (visitor-builds.ts) loads at the first
- * poll, in the chunk of the switch to a last known good build: the builds a page runs come from
- * its configuration, not from a read at load, so nothing is missed before it arrives.
+ * asks for no other (session-builds.ts), though a document the visitor brought back from history
+ * (Back, Forward) does, once (restored-by-history.ts). The comparison (visitor-builds.ts) loads
+ * at the first poll, in the chunk of the switch to a last known good build: the builds a page
+ * runs come from its configuration, not from a read at load, so nothing is missed before it
+ * arrives.
  *
  * While the host's server says a remote's deployment is unsettled (a canary running, a change in
  * the last minutes: `checkBuildsOnNavigation`, and each answer's `checkOnNavigation` after it),
@@ -23,6 +25,7 @@
 import type { BuildInfo } from 'shared/build-info';
 import { DEFAULT_REMOTE_TIMEOUT_MS } from 'shared/runtime-config';
 import { sessionStore } from '../federation/session-builds';
+import { watchHistoryRestores } from './restored-by-history';
 import type * as VisitorBuildsModule from './visitor-builds';
 
 /** The comparison's chunk, loaded at the first question (a type only here: its code stays out of the first script). */
@@ -43,6 +46,8 @@ export interface VersionCheckDeps {
   clearTimeout: (handle: unknown) => void;
   connection: () => ConnectionInfo | undefined;
   log: (message: string, error?: unknown) => void;
+  /** Whether the visitor brought this document back from history (restored-by-history.ts). */
+  restoredByHistory: () => boolean;
 }
 
 export interface VersionCheck {
@@ -67,8 +72,8 @@ export interface VersionCheck {
   followsBuilds(): boolean;
   /**
    * After `remote`'s code threw on build `runs`: true when the visitor is now given another build
-   * of it (not one this tab found broken, not the same change twice), `runs` then marked broken
-   * for the tab and the page stale.
+   * of it (not one this tab found broken; not `runs` once more after a full load left it), `runs`
+   * then marked broken for the tab and the page stale.
    */
   leaveThrowingBuild(remote: string, runs: string): Promise<boolean>;
 }
@@ -160,8 +165,8 @@ export function createVersionCheck({
     return false;
   }
 
-  const anyChanged = (answer: unknown, { reloadFor }: VisitorBuilds) =>
-    reloadFor(answer, runningBuilds, storage, deps.now(), deps.log);
+  const pageState = () => ({ storage, now: deps.now(), log: deps.log, restored: deps.restoredByHistory() });
+  const anyChanged = (answer: unknown, { reloadFor }: VisitorBuilds) => reloadFor(answer, runningBuilds, pageState());
 
   /** `asking`, or false once `timeoutMs` has passed without its answer (the answer still counts when it comes). */
   function bounded(asking: Promise<boolean>): Promise<boolean> {
@@ -247,7 +252,7 @@ export function createVersionCheck({
       if (!buildsUrl) return false;
       return bounded(
         checkBuilds(buildsUrl, (answer, { leaveThrowingBuild }) =>
-          leaveThrowingBuild(answer, remote, runs, storage, deps.now(), deps.log),
+          leaveThrowingBuild(answer, remote, runs, pageState()),
         ),
       );
     },
@@ -263,5 +268,6 @@ export function browserVersionCheckDeps(): VersionCheckDeps {
     clearTimeout: (handle) => window.clearTimeout(handle as number),
     connection: () => (navigator as Navigator & { connection?: ConnectionInfo }).connection,
     log: (message, error) => console.warn(message, error),
+    restoredByHistory: watchHistoryRestores(window),
   };
 }
