@@ -5,9 +5,11 @@
  * saw go wrong (failed requests, API answers of 500 or more, console and page errors, the error
  * page) and how many documents it loaded beyond the one it asked for: a reload the page made on
  * its own (the reload guard's, after a deploy), and a reload loop when there are more than two.
+ * A journey that meets the host's error page ends there, as its visitor would.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Browser, Page, Response } from '@playwright/test';
+import type { Browser, Locator, Page, Response } from '@playwright/test';
+import { errorPage } from '../support/app-page';
 import { openSession, type BrowserSession, type PageWatch } from '../support/browser';
 
 export interface BrowserJourney {
@@ -43,20 +45,49 @@ function watchServerErrors(page: Page, into: string[]): void {
   });
 }
 
-/** The whole journey on the pages: the game, a win, the gift, the redeem form, the voucher. */
+/** The journey met the host's error page: nothing on it leads on, so waiting out a step's timeout tells nothing more. */
+export class ErrorPageMet extends Error {
+  override name = 'ErrorPageMet';
+}
+
+/**
+ * The host's own error page (a route's, or the whole screen's), which carries its status in
+ * `data-status`; a remote's inline alert (a play or a redeem that failed) is not one.
+ */
+function hostErrorPage(page: Page): Locator {
+  return errorPage(page).and(page.locator('[data-status]'));
+}
+
+/** Waits for `target`, or throws ErrorPageMet as soon as the error page shows instead. */
+async function reach(page: Page, target: Locator, timeout: number): Promise<Locator> {
+  const shown = hostErrorPage(page).first();
+  await target.or(shown).first().waitFor({ timeout });
+  if (await shown.isVisible()) {
+    const status = (await shown.getAttribute('data-status').catch(() => null)) ?? '?';
+    const text = (await shown.innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 120);
+    throw new ErrorPageMet(`met the error page (${status}) at ${new URL(page.url()).pathname}: ${text}`);
+  }
+  return target;
+}
+
+/**
+ * The whole journey on the pages: the game, a win, the gift, the redeem form, the voucher. Each
+ * step waits for its element or the error page, whichever shows first.
+ */
 export async function playJourney(page: Page, email: string): Promise<void> {
   const timeout = STEP_TIMEOUT_MS;
+  const step = (target: Locator) => reach(page, target, timeout);
   await page.goto('/game', { timeout });
-  await page.getByRole('button', { name: 'Box 2' }).click({ timeout });
-  await page.getByRole('heading', { name: 'You won!' }).waitFor({ timeout });
-  await page.getByRole('link', { name: 'Open your gift' }).click({ timeout });
-  await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor({ timeout });
-  await page.getByRole('button', { name: 'Redeem', exact: true }).click({ timeout });
-  await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor({ timeout });
+  await (await step(page.getByRole('button', { name: 'Box 2' }))).click({ timeout });
+  await step(page.getByRole('heading', { name: 'You won!' }));
+  await (await step(page.getByRole('link', { name: 'Open your gift' }))).click({ timeout });
+  await step(page.getByRole('heading', { name: /^Your gift(:|$)/ }));
+  await (await step(page.getByRole('button', { name: 'Redeem', exact: true }))).click({ timeout });
+  await step(page.getByRole('heading', { name: 'Redeem your gift' }));
   await page.getByRole('textbox', { name: /Email address/ }).fill(email, { timeout });
   await page.getByRole('checkbox', { name: 'I accept the terms' }).check({ timeout });
   await page.getByRole('button', { name: 'Redeem my gift' }).click({ timeout });
-  await page.getByRole('group', { name: 'Voucher code' }).waitFor({ timeout });
+  await step(page.getByRole('group', { name: 'Voucher code' }));
 }
 
 /** One visitor's loop until `stop` is aborted, a pause between journeys. */

@@ -103,6 +103,8 @@ export async function startStaging(dir: string, ports: StagingPorts): Promise<St
     dir,
     ports,
     secrets: { visitorCookie: secret(), pageTicket: secret() },
+    // A rehearsal switches builds as production does: what the docs and the release run say holds.
+    remoteRefreshMs: 'production',
     apiEnv: { PRIZE_CATALOGUE_FILE: raisedStockCatalogue(join(dir, 'catalogue'), STAGING_STOCK) },
     hostEnv: Object.fromEntries(
       REMOTE_NAMES.map((remote) => [`REMOTE_${remote.toUpperCase()}_PREVIEW_KEY`, previewKeys[remote]]),

@@ -2,11 +2,73 @@
  * `npm run traffic`: visitors for a running staging (traffic.ts) until Ctrl-C, --minutes or
  * --visitors. Usage in traffic-options.ts.
  */
+import { constants } from 'node:os';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
 import { ROOT_DIR } from '../support/test-env';
-import { describeMinute, runTraffic } from './traffic';
-import { parseTrafficArgs, TRAFFIC_USAGE } from './traffic-options';
+import { onStopSignals } from './stop-signals';
+import { runTraffic } from './traffic';
+import { parseTrafficArgs, TRAFFIC_USAGE, type TrafficArgs } from './traffic-options';
+import { addOutcomes, describeMinute, describeRun, emptyOutcomes } from './traffic-stats';
+
+function intro(args: TrafficArgs): string {
+  return (
+    `traffic: ${args.rate} visitors a minute to ${args.origin}` +
+    (args.visitors ? `, ${args.visitors} in all` : '') +
+    (args.minutes ? `, for ${args.minutes} min` : '') +
+    (args.visitors || args.minutes ? ' (or until Ctrl-C)' : ', until Ctrl-C')
+  );
+}
+
+async function run(args: TrafficArgs): Promise<number> {
+  const stop = new AbortController();
+  const removeHandlers = onStopSignals({
+    first: (signal) => stop.abort(signal),
+    again: (signal) => {
+      console.log(`traffic: ${signal} again: leaving those under way`);
+      process.exit(128 + constants.signals[signal]);
+    },
+  });
+  const timer =
+    args.minutes === undefined ? undefined : setTimeout(() => stop.abort(`${args.minutes} min`), args.minutes * 60_000);
+  // Closed here once the visitors under way have finished, not by the signal that stops new ones.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  console.log(intro(args));
+  const total = emptyOutcomes();
+  let left = 0;
+  try {
+    left = await runTraffic(
+      browser,
+      args,
+      stop.signal,
+      {
+        report: (minute, stats) => {
+          addOutcomes(total, stats);
+          console.log(describeMinute(minute, stats));
+        },
+        stopping: (count) => {
+          console.log(
+            `traffic: ${String(stop.signal.reason)}: no new visitors; waiting up to ${args.drainMs / 1000} s for the ${count} under way` +
+              (count > 0 ? ' (Ctrl-C again to leave them)' : ''),
+          );
+        },
+      },
+      args.visitors,
+    );
+  } finally {
+    clearTimeout(timer);
+    await browser.close();
+    removeHandlers();
+  }
+  console.log(describeRun(total, left));
+  return 0;
+}
 
 async function main(): Promise<number> {
   let args;
@@ -20,47 +82,7 @@ async function main(): Promise<number> {
     console.log(TRAFFIC_USAGE);
     return 0;
   }
-  const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => {
-      console.log(`traffic: ${signal}: no new visitors; waiting for those under way`);
-      stop.abort();
-    });
-  const timer = args.minutes === undefined ? undefined : setTimeout(() => stop.abort(), args.minutes * 60_000);
-  // Closed here once the visitors under way have finished, not by the signal that stops new ones.
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS],
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-  console.log(
-    `traffic: ${args.rate} visitors a minute to ${args.origin}` +
-      (args.visitors ? `, ${args.visitors} in all` : '') +
-      (args.minutes ? `, for ${args.minutes} min` : '') +
-      (args.visitors || args.minutes ? ' (or until Ctrl-C)' : ', until Ctrl-C'),
-  );
-  let visitors = 0;
-  let errors = 0;
-  try {
-    await runTraffic(
-      browser,
-      args,
-      stop.signal,
-      (minute, stats) => {
-        visitors += stats.visitors;
-        errors += stats.withErrors;
-        console.log(describeMinute(minute, stats));
-      },
-      args.visitors,
-    );
-  } finally {
-    clearTimeout(timer);
-    await browser.close();
-  }
-  console.log(`traffic: ${visitors} visitors, ${errors} met errors`);
-  return 0;
+  return run(args);
 }
 
 main().then(

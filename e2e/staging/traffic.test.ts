@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeMinute, emptyMinute } from './traffic';
 import { DEFAULT_RATE, parseTrafficArgs } from './traffic-options';
+import { addOutcomes, describeMinute, describeRun, emptyMinute, emptyOutcomes } from './traffic-stats';
 
 let root: string;
 beforeAll(() => {
@@ -21,6 +21,7 @@ describe('npm run traffic command line', () => {
       origin: 'http://127.0.0.1:4200',
       rate: DEFAULT_RATE,
       concurrency: 4,
+      drainMs: 60_000,
       minutes: undefined,
       visitors: undefined,
     });
@@ -29,11 +30,11 @@ describe('npm run traffic command line', () => {
   it('takes a --url, a --rate, --minutes and --visitors, and refuses what it cannot use', () => {
     expect(
       parseTrafficArgs(
-        ['--url', 'http://127.0.0.1:4200/x', '--rate', '0.5', '--minutes', '2', '--visitors', '3'],
+        ['--url', 'http://127.0.0.1:4200/x', '--rate', '0.5', '--minutes', '2', '--visitors', '3', '--drain', '5'],
         root,
         root,
       ),
-    ).toMatchObject({ origin: 'http://127.0.0.1:4200', rate: 0.5, minutes: 2, visitors: 3 });
+    ).toMatchObject({ origin: 'http://127.0.0.1:4200', rate: 0.5, minutes: 2, visitors: 3, drainMs: 5_000 });
     expect(() => parseTrafficArgs(['--url', 'ftp://x'], root, root)).toThrow('--url ftp://x is not http(s)');
     expect(() => parseTrafficArgs(['--url', 'http://x', '--rate', '0'], root, root)).toThrow(
       '--rate must be a positive number',
@@ -46,12 +47,10 @@ describe('npm run traffic command line', () => {
 });
 
 describe("a minute's line", () => {
-  it('says how many came, reached a voucher, met errors, and the builds their pages named', () => {
+  it('says who started in the minute, who finished in it and how, who is still under way, and the builds their pages named', () => {
     const stats = emptyMinute();
-    stats.visitors = 12;
-    stats.done = 10;
-    stats.withErrors = 2;
-    stats.firstError = 'locator.waitFor: Timeout';
+    Object.assign(stats, { started: 22, reached: 18, withErrors: 2, errorPages: 1, underWay: 4 });
+    stats.firstError = 'met the error page (500) at /game: Internal Server Error';
     stats.builds.set(
       'gifts',
       new Map([
@@ -60,11 +59,25 @@ describe("a minute's line", () => {
       ]),
     );
     expect(describeMinute(3, stats)).toBe(
-      'traffic: minute 3: 12 visitors, 10 reached a voucher, 2 met errors (first: locator.waitFor: Timeout); builds seen: gifts d412bd69… (9), rehearsal-throws-1 (3)',
+      'traffic: minute 3: started 22, finished 20 (18 reached a voucher, 2 met errors, 1 of them the error page; first: met the error page (500) at /game: Internal Server Error), 4 under way; builds seen: gifts d412bd69… (9), rehearsal-throws-1 (3)',
     );
-    expect(describeMinute(1, emptyMinute())).toBe('traffic: minute 1: 0 visitors, 0 reached a voucher, no errors');
-    expect(describeMinute(2, { ...emptyMinute(), visitors: 20, done: 20, late: 5 })).toBe(
-      'traffic: minute 2: 20 visitors, 20 reached a voucher, no errors; 5 came late, waiting for a visitor under way (--concurrency)',
+    expect(describeMinute(1, emptyMinute())).toBe(
+      'traffic: minute 1: started 0, finished 0 (0 reached a voucher), 0 under way',
+    );
+    expect(describeMinute(2, { ...emptyMinute(), started: 20, reached: 19, late: 5, underWay: 3 })).toBe(
+      'traffic: minute 2: started 20, finished 19 (19 reached a voucher), 3 under way, 5 came late, waiting for a visitor under way to finish (--concurrency)',
+    );
+  });
+
+  it("adds the minutes up for the run's last line, with the visitors it left", () => {
+    const total = emptyOutcomes();
+    addOutcomes(total, { started: 10, reached: 8, withErrors: 1, errorPages: 0, firstError: 'page error: x' });
+    addOutcomes(total, { started: 2, reached: 2, withErrors: 1, errorPages: 1, firstError: 'met the error page' });
+    expect(describeRun(total, 0)).toBe(
+      'traffic: in all: started 12, finished 12 (10 reached a voucher, 2 met errors, 1 of them the error page; first: page error: x)',
+    );
+    expect(describeRun({ ...emptyOutcomes(), started: 3, reached: 1 }, 2)).toBe(
+      'traffic: in all: started 3, finished 1 (1 reached a voucher); 2 still under way were left',
     );
   });
 });

@@ -4,12 +4,13 @@
  * X-Forwarded-For (nginx passes it on, the API counts distinct clients by it), opening `/` and
  * playing the chaos run's journey on the pages; each page is hidden before it is left, so its
  * telemetry goes with the visitor's address (and the ticket the host's server signed). They arrive at a
- * steady rate; what they met is counted per minute.
+ * steady rate; what they met is counted per minute (traffic-stats.ts).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, Page } from '@playwright/test';
 import { openSession } from '../support/browser';
-import { playJourney } from '../chaos/browsers';
+import { ErrorPageMet, playJourney } from '../chaos/browsers';
+import { emptyMinute, type MinuteStats } from './traffic-stats';
 
 export interface TrafficOptions {
   origin: string;
@@ -17,27 +18,16 @@ export interface TrafficOptions {
   rate: number;
   /** Visitors at once at most: past it, arrivals wait their turn. */
   concurrency: number;
+  /** Once stopped, how long the visitors under way may take to finish before they are left. */
+  drainMs: number;
 }
 
-/** What the visitors of one minute met. */
-export interface MinuteStats {
-  visitors: number;
-  /** Visitors who reached their voucher. */
-  done: number;
-  /** Visitors who met an error (a failed step, an error page, a page error, a failed request). */
-  withErrors: number;
-  /** The first error met, for the line. */
-  firstError?: string;
-  /** Arrivals that waited for a visitor under way to finish (`concurrency` reached): the rate was not kept. */
-  late: number;
-  /** Per remote, per build id: the visitors whose page named it. */
-  builds: Map<string, Map<string, number>>;
+export interface TrafficHooks {
+  /** At the end of each minute, and for the last, partial one once the run ends. */
+  report(minute: number, stats: MinuteStats): void;
+  /** Once `stop` is aborted, with the number of visitors under way. */
+  stopping?(underWay: number): void;
 }
-
-export function emptyMinute(): MinuteStats {
-  return { visitors: 0, done: 0, withErrors: 0, late: 0, builds: new Map() };
-}
-
 /** The page's inline configuration (shared/page-data's; the browser tests import no source). */
 const CONFIG_ELEMENT_ID = 'gift-box-config';
 /** Where the page sends its telemetry (shared/telemetry's). */
@@ -72,15 +62,17 @@ async function pageBuilds(page: Page): Promise<Record<string, string>> {
  * address); its answer is awaited.
  */
 async function sendTelemetry(page: Page): Promise<void> {
-  const sent = page.waitForRequest(
-    (request) => request.method() === 'POST' && new URL(request.url()).pathname === TELEMETRY_PATH,
-    { timeout: TELEMETRY_WAIT_MS },
-  );
+  // Settled however the page ends: a browser closed under it must not leave a rejection unhandled.
+  const sent = page
+    .waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === TELEMETRY_PATH, {
+      timeout: TELEMETRY_WAIT_MS,
+    })
+    .catch(() => undefined);
   await page.evaluate(() => {
     Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
   });
-  await (await sent.catch(() => undefined))?.response();
+  await (await sent)?.response();
 }
 
 function countBuilds(stats: MinuteStats, builds: Record<string, string>): void {
@@ -91,14 +83,15 @@ function countBuilds(stats: MinuteStats, builds: Record<string, string>): void {
   }
 }
 
-/** One visitor, from a fresh context to its closing; its arrival and its end counted in the minute each falls in. */
+/** One visitor, from a fresh context to its closing; its start and its end counted in the minute each falls in. */
 export async function visit(browser: Browser, origin: string, now: () => MinuteStats): Promise<void> {
   const address = nextAddress();
   const number = visitorNumber;
-  now().visitors += 1;
+  now().started += 1;
   const session = await openSession(browser, { baseURL: origin, extraHTTPHeaders: { 'x-forwarded-for': address } });
   const { page, watch } = await session.newPage();
   let failure: string | undefined;
+  let metErrorPage = false;
   let builds: Record<string, string> = {};
   try {
     await page.goto('/');
@@ -108,6 +101,7 @@ export async function visit(browser: Browser, origin: string, now: () => MinuteS
     builds = { ...builds, ...(await pageBuilds(page)) };
   } catch (error) {
     failure = (error as Error).message.split('\n')[0];
+    metErrorPage = error instanceof ErrorPageMet;
   }
   // A failed journey's page reports its failures too, from the visitor's own address.
   await sendTelemetry(page).catch(() => undefined);
@@ -118,54 +112,52 @@ export async function visit(browser: Browser, origin: string, now: () => MinuteS
   countBuilds(stats, builds);
   if (problems.length > 0) {
     stats.withErrors += 1;
+    if (metErrorPage) stats.errorPages += 1;
     stats.firstError ??= problems[0];
-  } else stats.done += 1;
+  } else stats.reached += 1;
   await session.close().catch(() => undefined);
 }
 
-/** A build id as a minute's line shows it: a long one (a UUID) by its first 8 characters. */
-const shortBuild = (build: string) => (build.length > 28 ? `${build.slice(0, 8)}…` : build);
-
-/** `gifts d412bd69… (10), rehearsal-1 (2); content …`. */
-export function describeBuilds(builds: MinuteStats['builds']): string {
-  return [...builds]
-    .map(
-      ([remote, perBuild]) =>
-        `${remote} ${[...perBuild].map(([build, count]) => `${shortBuild(build)} (${count})`).join(', ')}`,
-    )
-    .join('; ');
-}
-
-/** A minute's line as printed. */
-export function describeMinute(minute: number, stats: MinuteStats): string {
-  const errors = stats.withErrors > 0 ? `, ${stats.withErrors} met errors (first: ${stats.firstError})` : ', no errors';
-  const builds = stats.builds.size > 0 ? `; builds seen: ${describeBuilds(stats.builds)}` : '';
-  const late = stats.late > 0 ? `; ${stats.late} came late, waiting for a visitor under way (--concurrency)` : '';
-  return `traffic: minute ${minute}: ${stats.visitors} visitors, ${stats.done} reached a voucher${errors}${builds}${late}`;
+/**
+ * Waits for the visitors under way: for all of them until `stopped` settles, from then on for
+ * `drainMs` at most. Gives how many it left.
+ */
+async function finish(inFlight: Set<Promise<void>>, stopped: Promise<void>, drainMs: number): Promise<number> {
+  const giveUp = new AbortController();
+  const deadline = stopped.then(() => delay(drainMs, undefined, { signal: giveUp.signal })).catch(() => undefined);
+  await Promise.race([Promise.all(inFlight), deadline]);
+  giveUp.abort();
+  return inFlight.size;
 }
 
 /**
  * Visitors arrive every 60/rate s until `stop` is aborted or `limit` have come; at the end of each
- * minute `report` gets what the minute saw (arrivals, and the visitors who finished in it), and
- * the last, partial minute once every visitor has finished.
+ * minute `hooks.report` gets what the minute saw, and the last, partial minute once the visitors
+ * under way have finished (or `drainMs` after the stop). Gives how many visitors it left under way.
  */
 export async function runTraffic(
   browser: Browser,
   options: TrafficOptions,
   stop: AbortSignal,
-  report: (minute: number, stats: MinuteStats) => void,
+  hooks: TrafficHooks,
   limit = Number.POSITIVE_INFINITY,
-): Promise<void> {
+): Promise<number> {
   let current = emptyMinute();
   let minute = 1;
+  const inFlight = new Set<Promise<void>>();
   const ticker = setInterval(() => {
-    report(minute, current);
+    current.underWay = inFlight.size;
+    hooks.report(minute, current);
     minute += 1;
     current = emptyMinute();
   }, 60_000);
+  let ended = false;
+  const stopped = abortion(stop).then(() => {
+    if (!ended) hooks.stopping?.(inFlight.size);
+  });
   const everyMs = 60_000 / options.rate;
-  const inFlight = new Set<Promise<void>>();
   const start = Date.now();
+  let left: number;
   try {
     for (let arrival = 0; arrival < limit && !stop.aborted; arrival += 1) {
       // Arrivals keep to the clock: a late one is made up by the next.
@@ -174,7 +166,8 @@ export async function runTraffic(
       if (stop.aborted) break;
       if (inFlight.size >= options.concurrency) {
         current.late += 1;
-        await Promise.race(inFlight);
+        await Promise.race([...inFlight, stopped]);
+        if (stop.aborted) break;
       }
       const running: Promise<void> = visit(browser, options.origin, () => current)
         .catch((error: Error) => {
@@ -184,9 +177,19 @@ export async function runTraffic(
         .finally(() => inFlight.delete(running));
       inFlight.add(running);
     }
-    await Promise.all(inFlight);
+    left = await finish(inFlight, stopped, options.drainMs);
   } finally {
+    ended = true;
     clearInterval(ticker);
   }
-  if (current.visitors > 0 || current.done > 0 || current.withErrors > 0) report(minute, current);
+  current.underWay = left;
+  if (current.started > 0 || current.reached + current.withErrors > 0 || left > 0) hooks.report(minute, current);
+  return left;
+}
+
+/** Settles once `signal` is aborted. */
+function abortion(signal: AbortSignal): Promise<void> {
+  return signal.aborted
+    ? Promise.resolve()
+    : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

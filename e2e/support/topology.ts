@@ -68,7 +68,16 @@ export interface TopologyOptions {
   ports?: TopologyPorts;
   /** The secrets the processes share; the suite's fixed ones by default. */
   secrets?: TopologySecrets;
+  /**
+   * How often the host's server reads each remote's deployment (REMOTE_REFRESH_MS): the suite's
+   * SUITE_REMOTE_REFRESH_MS by default, so a test sees a deploy within half a second;
+   * `'production'` leaves the host's own default, as production runs it.
+   */
+  remoteRefreshMs?: number | 'production';
 }
+
+/** The browser suite's REMOTE_REFRESH_MS: far below production's 5 s, for the tests' speed. */
+export const SUITE_REMOTE_REFRESH_MS = 500;
 
 export interface TopologyPorts {
   nginx: number;
@@ -181,15 +190,19 @@ function startTopologySite(dir: string, logDir: string, ports: Omit<TopologyPort
 }
 
 /** The host's server's environment behind nginx. */
-function hostEnvOf(ports: Omit<TopologyPorts, 'database'>, secrets: TopologySecrets): Record<string, string> {
+function hostEnvOf(
+  ports: Omit<TopologyPorts, 'database'>,
+  secrets: TopologySecrets,
+  refreshMs: number | 'production',
+): Record<string, string> {
   const origin = `http://127.0.0.1:${ports.nginx}`;
   return {
+    ...(refreshMs === 'production' ? {} : { REMOTE_REFRESH_MS: String(refreshMs) }),
     HOST_PORT: String(ports.host),
     LISTEN_HOST: '127.0.0.1',
     API_BASE_URL: origin,
     HOST_ORIGIN: origin,
     TRUST_PROXY: 'loopback',
-    REMOTE_REFRESH_MS: '500',
     METRICS_PORT: String(ports.hostMetrics),
     PAGE_TICKET_SECRETS: secrets.pageTicket,
     ...remoteUrls(origin),
@@ -265,7 +278,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       started.push(api);
       apis.push(await ready(index, api));
     }
-    const hostEnv = { ...hostEnvOf(ports, secrets), ...options.hostEnv };
+    const refreshMs = options.remoteRefreshMs ?? SUITE_REMOTE_REFRESH_MS;
+    const hostEnv = { ...hostEnvOf(ports, secrets, refreshMs), ...options.hostEnv };
     const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', hostEnv, logDir);
     started.push(host);
     await waitUntilHealthy(host, `${origin}/healthz`);

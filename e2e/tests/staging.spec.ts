@@ -114,7 +114,7 @@ test('npm run staging answers at every URL it prints, its sample pages open, tra
       join(LOG_DIR, 'staging.log'),
     );
     expect(traffic.code).toBe(0);
-    expect(traffic.output).toContain('3 visitors, 3 reached a voucher, no errors');
+    expect(traffic.output).toContain('traffic: in all: started 3, finished 3 (3 reached a voucher)');
     await expect.poll(() => acceptedBatches(info.prometheus), { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 3);
   } finally {
     // Ctrl-C in a terminal: SIGINT to the foreground process group.
