@@ -29,8 +29,9 @@ module.exports = {
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),
-    // The browser suite's own helpers that need no browser (its port blocks, its server sets), and
-    // staging's command lines and what it prints.
+    // The browser suite's own helpers (its port blocks, its server sets), and staging's and
+    // traffic's command lines, what they print, and the traffic's journey and signals, which
+    // start Debian's Chromium against a stand-in site.
     preset(join(__dirname, 'e2e'), {
       roots: ['<rootDir>/support', '<rootDir>/staging'],
       testMatch: ['<rootDir>/{support,staging}/**/*.test.ts'],
