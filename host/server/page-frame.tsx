@@ -21,7 +21,7 @@ const SLOT = 'gift-box-page-slot';
 const idle = () => undefined;
 const INERT_SERVICES = {
   remotes: { load: () => new Promise(idle), prefetch: idle, reset: idle },
-  versionCheck: { isStale: () => false, start: idle, trackRemote: () => Promise.resolve() },
+  versionCheck: { isStale: () => false, start: idle, trackRemote: () => Promise.resolve(), prepareNavigation: idle },
   reloadOnce: () => false,
   apiActivity: { subscribe: () => idle, isActive: () => false },
 } as unknown as AppServices;

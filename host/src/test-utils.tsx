@@ -106,6 +106,7 @@ export function versionCheckStub(overrides: Partial<VersionCheck> = {}): Version
     trackRemote: jest.fn(async () => undefined),
     isStale: () => false,
     checkNavigation: jest.fn(async () => false),
+    prepareNavigation: jest.fn(),
     followsBuilds: () => false,
     leaveThrowingBuild: jest.fn(async () => false),
     ...overrides,

@@ -44,9 +44,11 @@ function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
 
 describe('LinkIntent', () => {
   it("starts a page's code when a link to it is pointed at or focused, from anywhere in the page", async () => {
-    const { prefetch, getGift, link } = renderLinks({ Play: '/game', 'Your gift': `/gifts/${GIFT_ID}` });
+    const { prefetch, getGift, link, services } = renderLinks({ Play: '/game', 'Your gift': `/gifts/${GIFT_ID}` });
     await userEvent.hover(link('Play'));
     expect(prefetch).toHaveBeenCalledWith('gifts', 'GamePage');
+    // The builds' question a navigation may ask is asked too, so the click finds its answer.
+    expect(services.versionCheck.prepareNavigation).toHaveBeenCalled();
 
     link('Your gift').closest('a')?.focus();
     expect(prefetch).toHaveBeenCalledWith('gifts', 'GiftPage');
@@ -71,13 +73,14 @@ describe('LinkIntent', () => {
   });
 
   it('asks for nothing for a link to another site, to no page, or to an id the route refuses', () => {
-    const { prefetch, getGift, link } = renderLinks({
+    const { prefetch, getGift, link, services } = renderLinks({
       Elsewhere: 'https://elsewhere.example/game',
       Nowhere: '/no-such-page',
       Malformed: '/gifts/not-an-id',
     });
     for (const name of ['Elsewhere', 'Nowhere', 'Malformed']) fireEvent.pointerDown(link(name));
     expect(prefetch).not.toHaveBeenCalled();
+    expect(services.versionCheck.prepareNavigation).not.toHaveBeenCalled();
     expect(getGift).not.toHaveBeenCalled();
   });
 

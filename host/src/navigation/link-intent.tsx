@@ -6,11 +6,14 @@
  * click, also starts the page's data (router/route-data.ts). Every link on the page counts, the
  * remotes' own among them (the gift links on /game), so the host listens on the document.
  * Once the page's files are downloaded, its module is also run ahead of the click (in an idle
- * moment, or at once on a press: remote-loader.ts `warm`), so the click only renders.
+ * moment, or at once on a press: remote-loader.ts `warm`), so the click only renders. While the
+ * page asks for its builds on each navigation (version-check.ts), the intent asks too, so the
+ * click finds the answer there.
  */
 import { useEffect } from 'react';
 import { useAppServices } from '../app-services';
 import type { RemoteLoader } from '../federation/remote-loader';
+import type { VersionCheck } from '../version-check/version-check';
 import { resolvePath } from '../route-table/route-table';
 import { prefetchRouteData, type RouteDataServices } from '../router/route-data';
 
@@ -39,6 +42,7 @@ export function watchLinkIntent(
   root: Document,
   remotes: Pick<RemoteLoader, 'prefetch' | 'warm'>,
   data: RouteDataServices,
+  versionCheck: Pick<VersionCheck, 'prepareNavigation'>,
 ): () => void {
   const listeners = Object.entries(INTENT_EVENTS).map(([type, pressed]) => {
     const listener = (event: Event) => {
@@ -47,6 +51,7 @@ export function watchLinkIntent(
       // An address no page has, or whose id the route's validator refuses, asks for nothing.
       if (!match || !('route' in match)) return;
       remotes.prefetch(match.route.remote, match.route.module);
+      versionCheck.prepareNavigation();
       remotes.warm(match.route.remote, match.route.module, pressed ? undefined : whenIdle);
       if (pressed) prefetchRouteData(match.route, match.params, data, 'press');
     };
@@ -58,7 +63,7 @@ export function watchLinkIntent(
 
 /** Watches the document's links while mounted (the router's root: create-routes.tsx). */
 export function LinkIntent({ data }: { data: RouteDataServices }) {
-  const { remotes } = useAppServices();
-  useEffect(() => watchLinkIntent(document, remotes, data), [remotes, data]);
+  const { remotes, versionCheck } = useAppServices();
+  useEffect(() => watchLinkIntent(document, remotes, data, versionCheck), [remotes, data, versionCheck]);
   return null;
 }

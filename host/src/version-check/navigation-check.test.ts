@@ -5,7 +5,7 @@
  * visitor is no longer given leaves it.
  */
 import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, brokenBuild } from '../federation/session-builds';
-import { createVersionCheck, type VersionCheckDeps } from './version-check';
+import { createVersionCheck, NAVIGATION_ANSWER_REUSE_MS, type VersionCheckDeps } from './version-check';
 
 const BUILDS_URL = '/remote-builds.json';
 const HOUR = 60 * 60 * 1000;
@@ -69,16 +69,41 @@ describe('checkNavigation', () => {
     const { check, requests, loaded, tell } = page();
     await loaded();
     expect(await check.checkNavigation()).toBe(false);
+    jest.advanceTimersByTime(NAVIGATION_ANSWER_REUSE_MS);
     expect(await check.checkNavigation()).toBe(false);
     expect(requests).toEqual([BUILDS_URL, BUILDS_URL]);
 
     // The canary is aborted: the next navigation hears of it, an hour before the next poll.
     tell({ builds: { gifts: 's1' }, checkOnNavigation: true });
+    jest.advanceTimersByTime(NAVIGATION_ANSWER_REUSE_MS);
     expect(await check.checkNavigation()).toBe(true);
     expect(check.isStale()).toBe(true);
     // Stale already: no need to ask again.
     expect(await check.checkNavigation()).toBe(true);
     expect(requests).toHaveLength(3);
+  });
+
+  it("asks at a link's intent, and the click that follows within seconds takes that answer without asking again", async () => {
+    const { check, requests, loaded, tell } = page();
+    await loaded();
+    tell({ builds: { gifts: 's1' }, checkOnNavigation: true });
+    check.prepareNavigation();
+    expect(requests).toEqual([BUILDS_URL]);
+    jest.advanceTimersByTime(NAVIGATION_ANSWER_REUSE_MS - 1);
+    expect(await check.checkNavigation()).toBe(true);
+    expect(requests).toEqual([BUILDS_URL]);
+  });
+
+  it('asks again for a navigation once the last answer is older than the host’s read of a deployment', async () => {
+    const { check, requests, loaded, tell } = page();
+    await loaded();
+    check.prepareNavigation();
+    expect(await check.checkNavigation()).toBe(false);
+    // The canary is aborted after the visitor's intent; a later click hears of it.
+    tell({ builds: { gifts: 's1' }, checkOnNavigation: true });
+    jest.advanceTimersByTime(NAVIGATION_ANSWER_REUSE_MS);
+    expect(await check.checkNavigation()).toBe(true);
+    expect(requests).toEqual([BUILDS_URL, BUILDS_URL]);
   });
 
   it('asks nothing on a page the host’s server did not tell to, or before any remote is loaded', async () => {
@@ -104,6 +129,7 @@ describe('checkNavigation', () => {
     tell({ builds: { gifts: 'c2' }, checkOnNavigation: true });
     await check.poll();
     requests.length = 0;
+    jest.advanceTimersByTime(NAVIGATION_ANSWER_REUSE_MS);
     await check.checkNavigation();
     expect(requests).toEqual([BUILDS_URL]);
   });

@@ -32,6 +32,12 @@ import type * as VisitorBuildsModule from './visitor-builds';
 type VisitorBuilds = typeof VisitorBuildsModule;
 
 export const META_PREFETCH_DELAY_MS = 1000;
+/**
+ * How long one question about the visitor's builds serves the navigations after it (asked at a
+ * link's intent, answered before its click): the host's servers read a deployment every few
+ * seconds (REMOTE_REFRESH_MS, 5 s by default), so an answer this recent is as fresh as any.
+ */
+export const NAVIGATION_ANSWER_REUSE_MS = 5000;
 export const HOST_BUILDS_PATH = '/_app/builds';
 
 export interface ConnectionInfo {
@@ -68,6 +74,11 @@ export interface VersionCheck {
    * later than `timeoutMs` counts as none.
    */
   checkNavigation(): Promise<boolean>;
+  /**
+   * A visitor is about to follow a link (link-intent.tsx): asks now what `checkNavigation` will ask,
+   * so the click finds the answer there rather than waiting a round trip for it.
+   */
+  prepareNavigation(): void;
   /** Whether the page follows its remotes' builds through the host's server (`buildsUrl`). */
   followsBuilds(): boolean;
   /**
@@ -124,6 +135,7 @@ export function createVersionCheck({
   let timer: unknown;
   let running = false;
   let onNavigation = checkOnNavigation;
+  let recentQuestion: { at: number; asking: Promise<boolean> } | undefined;
 
   async function getJson(url: string): Promise<unknown> {
     const separator = url.includes('?') ? '&' : '?';
@@ -178,6 +190,16 @@ export function createVersionCheck({
       });
     });
   }
+
+  /** The question a navigation asks, or the same one asked less than NAVIGATION_ANSWER_REUSE_MS ago. */
+  function askForNavigation(url: string): Promise<boolean> {
+    const now = deps.now();
+    if (recentQuestion && now - recentQuestion.at < NAVIGATION_ANSWER_REUSE_MS) return recentQuestion.asking;
+    recentQuestion = { at: now, asking: checkBuilds(url, anyChanged) };
+    return recentQuestion.asking;
+  }
+
+  const asksOnNavigation = () => !stale && onNavigation && runningBuilds.size > 0;
 
   async function checkOne(url: string, knownId: string, what: string): Promise<void> {
     try {
@@ -243,9 +265,11 @@ export function createVersionCheck({
     },
     isStale: () => stale,
     async checkNavigation() {
-      if (!stale && onNavigation && buildsUrl && runningBuilds.size > 0)
-        await bounded(checkBuilds(buildsUrl, anyChanged));
+      if (buildsUrl && asksOnNavigation()) await bounded(askForNavigation(buildsUrl));
       return stale;
+    },
+    prepareNavigation() {
+      if (buildsUrl && asksOnNavigation()) void askForNavigation(buildsUrl);
     },
     followsBuilds: () => buildsUrl !== undefined,
     async leaveThrowingBuild(remote, runs) {
