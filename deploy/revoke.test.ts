@@ -69,7 +69,7 @@ describe('deploy --revoke', () => {
     const list = cliIo();
     expect(await runRollbackCli(['srv/gifts', '--list'], list)).toBe(0);
     expect(list.output()).toMatch(
-      /b4 .*aborted canary \([^)]*at 20 %, by npm run deploy --revoke\): revoked while it ran as the canary/,
+      /b4 +built \S+ +revoked: never given to visitors or made current again; aborted canary \([^)]*at 20 %, by npm run deploy --revoke\): revoked while it ran as the canary/,
     );
     // Its copy stays for the pages still running it, until pruning.
     expect(existsSync(join(target, 'builds/b4/remoteEntry.js'))).toBe(true);

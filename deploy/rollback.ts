@@ -255,11 +255,12 @@ export function describeBuilds(deployment: Deployment): string {
       role?.kind === 'canary' ? `canary, ${role.percent} % of visitors` : undefined,
       role?.kind === 'previous' ? 'previous: pages fall back to it' : undefined,
       role?.kind === 'staged' && !build.aborted ? 'staged: never current' : undefined,
+      // Revoked first: what can still become of the build, before what became of it.
+      role?.kind === 'revoked' ? 'revoked: never given to visitors or made current again' : undefined,
       build.aborted
         ? `aborted canary (${isoOf(build.aborted.at)}, at ${build.aborted.percent} %, by ${build.aborted.by}): ` +
           build.aborted.reason
         : undefined,
-      role?.kind === 'revoked' ? 'revoked: never given to visitors or made current again' : undefined,
       build.problem ? 'files pruned: cannot be made current' : undefined,
     ]
       .filter((part) => part !== undefined)

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import jsQR from 'jsqr';
 import type { Locator, Page } from '@playwright/test';
 import { winGift } from '../support/api';
-import { visit } from '../support/app-page';
+import { visit, waitForRenderedPage } from '../support/app-page';
 import { openSession } from '../support/browser';
 import { clipboardText } from '../support/clipboard';
 import { expect, test } from '../support/fixtures';
@@ -194,6 +194,8 @@ test('terms read in the same tab, then Back: the typed email and the ticked box 
   });
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor({ state: 'detached' });
   await page.goBack();
+  // The draft is the app's to restore: the host's server renders the form empty.
+  await waitForRenderedPage(page);
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
   expect(await emailField(page).inputValue()).toBe(EMAIL);
   expect(await termsBox(page).isChecked()).toBe(true);
@@ -201,6 +203,8 @@ test('terms read in the same tab, then Back: the typed email and the ticked box 
   // And after a full page load of the terms.
   expect(await visit(page, '/terms')).toBe(200);
   await page.goBack();
+  // The draft is the app's to restore: the host's server renders the form empty.
+  await waitForRenderedPage(page);
   await page.getByRole('heading', { name: 'Redeem your gift' }).waitFor();
   expect(await emailField(page).inputValue()).toBe(EMAIL);
   expect(await termsBox(page).isChecked()).toBe(true);

@@ -5,7 +5,12 @@
  * visitor is no longer given leaves it.
  */
 import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, brokenBuild } from '../federation/session-builds';
-import { createVersionCheck, NAVIGATION_ANSWER_REUSE_MS, type VersionCheckDeps } from './version-check';
+import {
+  createVersionCheck,
+  INTENT_QUESTION_GAP_MS,
+  NAVIGATION_ANSWER_REUSE_MS,
+  type VersionCheckDeps,
+} from './version-check';
 
 const BUILDS_URL = '/remote-builds.json';
 const HOUR = 60 * 60 * 1000;
@@ -52,7 +57,11 @@ function page(options: { checkOnNavigation?: boolean; buildsUrl?: string; restor
     check,
     requests,
     log,
-    loaded: () => check.trackRemote('gifts', GIFTS_C2, 'c2'),
+    /** The page has loaded gifts c2, and its router its first route: the document's own load. */
+    loaded: async () => {
+      await check.trackRemote('gifts', GIFTS_C2, 'c2');
+      await check.checkNavigation();
+    },
     tell: (next: Told) => (told = next),
     hang: () => (hang = true),
   };
@@ -83,6 +92,17 @@ describe('checkNavigation', () => {
     expect(requests).toHaveLength(3);
   });
 
+  it("asks nothing at the router's first load, the document's own: the host's server has just given its builds", async () => {
+    const { check, requests, tell } = page();
+    await check.trackRemote('gifts', GIFTS_C2, 'c2');
+    tell({ builds: { gifts: 's1' }, checkOnNavigation: true });
+    expect(await check.checkNavigation()).toBe(false);
+    expect(requests).toEqual([]);
+    // The navigations after it ask.
+    expect(await check.checkNavigation()).toBe(true);
+    expect(requests).toEqual([BUILDS_URL]);
+  });
+
   it("asks at a link's intent, and the click that follows within seconds takes that answer without asking again", async () => {
     const { check, requests, loaded, tell } = page();
     await loaded();
@@ -94,15 +114,35 @@ describe('checkNavigation', () => {
     expect(requests).toEqual([BUILDS_URL]);
   });
 
-  it('asks again for a navigation once the last answer is older than the host’s read of a deployment', async () => {
+  it('takes an answer for one navigation only, and none asked longer ago than the host’s read of a deployment', async () => {
     const { check, requests, loaded, tell } = page();
     await loaded();
     check.prepareNavigation();
     expect(await check.checkNavigation()).toBe(false);
-    // The canary is aborted after the visitor's intent; a later click hears of it.
+    // The canary is aborted just after that navigation: the next one hears of it at once.
     tell({ builds: { gifts: 's1' }, checkOnNavigation: true });
-    jest.advanceTimersByTime(NAVIGATION_ANSWER_REUSE_MS);
     expect(await check.checkNavigation()).toBe(true);
+    expect(requests).toEqual([BUILDS_URL, BUILDS_URL]);
+
+    // Another tab, whose intent came before the abort.
+    sessionStorage.clear();
+    const late = page();
+    await late.loaded();
+    late.check.prepareNavigation();
+    late.tell({ builds: { gifts: 's1' }, checkOnNavigation: true });
+    jest.advanceTimersByTime(NAVIGATION_ANSWER_REUSE_MS);
+    expect(await late.check.checkNavigation()).toBe(true);
+    expect(late.requests).toEqual([BUILDS_URL, BUILDS_URL]);
+  });
+
+  it('asks once for links pointed at one after another, and again a moment later', async () => {
+    const { check, requests, loaded } = page();
+    await loaded();
+    check.prepareNavigation();
+    check.prepareNavigation();
+    expect(requests).toEqual([BUILDS_URL]);
+    jest.advanceTimersByTime(INTENT_QUESTION_GAP_MS);
+    check.prepareNavigation();
     expect(requests).toEqual([BUILDS_URL, BUILDS_URL]);
   });
 

@@ -33,11 +33,14 @@ type VisitorBuilds = typeof VisitorBuildsModule;
 
 export const META_PREFETCH_DELAY_MS = 1000;
 /**
- * How long one question about the visitor's builds serves the navigations after it (asked at a
- * link's intent, answered before its click): the host's servers read a deployment every few
- * seconds (REMOTE_REFRESH_MS, 5 s by default), so an answer this recent is as fresh as any.
+ * How long a question about the visitor's builds asked at a link's intent serves the navigation
+ * that follows (its click): the host's servers read a deployment every few seconds
+ * (REMOTE_REFRESH_MS, 5 s by default), so an answer this recent is as fresh as any. It serves one
+ * navigation; the next asks anew.
  */
 export const NAVIGATION_ANSWER_REUSE_MS = 5000;
+/** Pointing at one link after another asks at most once in this long. */
+export const INTENT_QUESTION_GAP_MS = 1000;
 export const HOST_BUILDS_PATH = '/_app/builds';
 
 export interface ConnectionInfo {
@@ -71,7 +74,8 @@ export interface VersionCheck {
   /**
    * On a navigation: whether the page should be loaded anew (isStale), once the host's server has
    * answered which builds the visitor gets now when it asked for that on navigations; an answer
-   * later than `timeoutMs` counts as none.
+   * later than `timeoutMs` counts as none. Not at the router's first load, the document's own:
+   * its builds are the ones the host's server has just given.
    */
   checkNavigation(): Promise<boolean>;
   /**
@@ -135,7 +139,10 @@ export function createVersionCheck({
   let timer: unknown;
   let running = false;
   let onNavigation = checkOnNavigation;
-  let recentQuestion: { at: number; asking: Promise<boolean> } | undefined;
+  /** The question asked at a link's intent, for the navigation that follows it. */
+  let prepared: { at: number; asking: Promise<boolean> } | undefined;
+  /** The router's first load is the document's own: the host's server has just given its builds. */
+  let documentLoaded = false;
 
   async function getJson(url: string): Promise<unknown> {
     const separator = url.includes('?') ? '&' : '?';
@@ -191,12 +198,12 @@ export function createVersionCheck({
     });
   }
 
-  /** The question a navigation asks, or the same one asked less than NAVIGATION_ANSWER_REUSE_MS ago. */
+  /** The question a navigation asks: the one its link's intent asked less than NAVIGATION_ANSWER_REUSE_MS ago, or a new one. */
   function askForNavigation(url: string): Promise<boolean> {
-    const now = deps.now();
-    if (recentQuestion && now - recentQuestion.at < NAVIGATION_ANSWER_REUSE_MS) return recentQuestion.asking;
-    recentQuestion = { at: now, asking: checkBuilds(url, anyChanged) };
-    return recentQuestion.asking;
+    const ready = prepared;
+    prepared = undefined;
+    if (ready && deps.now() - ready.at < NAVIGATION_ANSWER_REUSE_MS) return ready.asking;
+    return checkBuilds(url, anyChanged);
   }
 
   const asksOnNavigation = () => !stale && onNavigation && runningBuilds.size > 0;
@@ -265,11 +272,15 @@ export function createVersionCheck({
     },
     isStale: () => stale,
     async checkNavigation() {
-      if (buildsUrl && asksOnNavigation()) await bounded(askForNavigation(buildsUrl));
+      const first = !documentLoaded;
+      documentLoaded = true;
+      if (buildsUrl && !first && asksOnNavigation()) await bounded(askForNavigation(buildsUrl));
       return stale;
     },
     prepareNavigation() {
-      if (buildsUrl && asksOnNavigation()) void askForNavigation(buildsUrl);
+      if (!buildsUrl || !asksOnNavigation()) return;
+      if (prepared && deps.now() - prepared.at < INTENT_QUESTION_GAP_MS) return;
+      prepared = { at: deps.now(), asking: checkBuilds(buildsUrl, anyChanged) };
     },
     followsBuilds: () => buildsUrl !== undefined,
     async leaveThrowingBuild(remote, runs) {
