@@ -8,13 +8,14 @@
  *   hot update of it cannot reach the host's React, and its client would show the remote's
  *   compile errors in the host's page and block reloads. The plugin keeps them in the remote's
  *   standalone shell (its `main` entry), where Fast Refresh works; the host's page reloads on
- *   a remote's new build by itself (host/src/dev/remote-builds.ts).
+ *   a remote's new build by itself (host/src/dev/remote-builds.ts). The shell also reloads when a
+ *   newer build overtakes an update still being prepared (hot-update-overtaken.cjs).
  * - reloadOnOtherInputs: a rebuild caused by a file no module was built from (remote-content's
  *   Markdown, the page template, the theme) changes no module, so no hot update carries it:
  *   webpack-dev-server's pages are told to reload, with the message its own static files use.
  */
-import { relative } from 'node:path';
-import type { Compilation, Compiler, Module, Stats } from 'webpack';
+import { join, relative } from 'node:path';
+import { EntryPlugin, type Compilation, type Compiler, type Module, type Stats } from 'webpack';
 import type WebpackDevServer from 'webpack-dev-server';
 
 const STANDALONE = 'StandaloneDevClientsPlugin';
@@ -46,6 +47,10 @@ export class StandaloneDevClientsPlugin {
 
   apply(compiler: Compiler): void {
     const dirs = devClientDirs();
+    // After the clients in the entry: an update a newer build overtook reloads the shell.
+    new EntryPlugin(compiler.context, join(__dirname, 'hot-update-overtaken.cjs'), { name: this.entry }).apply(
+      compiler,
+    );
     // After `make`, where each of them was added as a global entry, and before `seal`, which
     // puts every entry's dependencies (the global ones first) into its chunk.
     compiler.hooks.finishMake.tap({ name: STANDALONE, stage: 100 }, (compilation) => {
