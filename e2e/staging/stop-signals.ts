@@ -1,8 +1,11 @@
 /**
  * SIGINT and SIGTERM as a command that winds down takes them: the first asks it to stop, a
- * second one, later, to leave at once. One Ctrl-C reaches the process more than once (the
- * terminal's, then tsx relaying it to the child it runs), so signals that come within
- * SAME_SIGNAL_MS of the first are that first one.
+ * second one, later, to leave at once. One Ctrl-C can reach the process more than once (the
+ * terminal's, then npm relaying it to the script it runs), so signals that come within
+ * SAME_SIGNAL_MS of the first are that first one. The command runs as one Node process with
+ * tsx's loader (`node --import tsx`), not under tsx's own parent process, which relays a signal
+ * only after asking its child whether it handles it, and under load gave up waiting for the
+ * answer and exited, leaving the command behind it.
  */
 export const SAME_SIGNAL_MS = 1_000;
 

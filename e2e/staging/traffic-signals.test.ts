@@ -1,6 +1,6 @@
 /**
- * Ctrl-C on `npm run traffic` (SIGINT to its process group, as a terminal sends it, through tsx
- * as its npm script runs it): no visitor more, those under way finish, the last minute and the
+ * Ctrl-C on `npm run traffic` (SIGINT to its process group, as a terminal sends it, to one Node
+ * process with tsx's loader, as its npm script runs it): no visitor more, those under way finish, the last minute and the
  * whole run are printed, exit 0; a second Ctrl-C leaves at once. A real child process, a real
  * Chromium, a loopback stand-in site whose game page is held until the test lets it go.
  */
@@ -24,8 +24,8 @@ interface Traffic {
 
 function startTraffic(url: string, extra: string[] = []): Traffic {
   const child = spawn(
-    join(ROOT_DIR, 'node_modules', '.bin', 'tsx'),
-    ['staging/traffic-main.ts', '--url', url, '--rate', '600', '--concurrency', '1', ...extra],
+    process.execPath,
+    ['--import', 'tsx', 'staging/traffic-main.ts', '--url', url, '--rate', '600', '--concurrency', '1', ...extra],
     { cwd: join(ROOT_DIR, 'e2e'), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -97,7 +97,7 @@ describe('npm run traffic on Ctrl-C', () => {
     await site.gameRequested;
     interrupt(traffic);
     await traffic.printed(/no new visitors/);
-    // A later Ctrl-C, not the first one arriving again through tsx.
+    // A later Ctrl-C, not the first one arriving again.
     await delay(SAME_SIGNAL_MS);
     interrupt(traffic);
     expect(await traffic.exited).toBe(130);
