@@ -152,6 +152,7 @@ test('every recording rule and alert evaluates without error, and each alert say
     'CanaryUnjudged',
     'CspViolations',
     'DatabaseUnreachable',
+    'LayoutShifts',
     'RemoteBuildFallbacks',
     'RemoteBuildLoadFailures',
     'SlowLargestContentfulPaint',

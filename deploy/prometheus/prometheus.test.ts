@@ -14,6 +14,12 @@ import { renderPrometheusConfig, RULES_DIR } from './render-config';
 
 const RULE_FILES = ['recording.rules.yml', 'alerts.rules.yml'].map((file) => join(RULES_DIR, file));
 const ALERT_TESTS = join(RULES_DIR, 'alerts.test.yml');
+const REPOSITORY = join(RULES_DIR, '..', '..', '..');
+
+/** The alerts of the rules file, in its order. */
+function alertNames(): string[] {
+  return [...readFileSync(RULE_FILES[1] ?? '', 'utf8').matchAll(/^\s+- alert: (\w+)$/gm)].map(([, name]) => name ?? '');
+}
 
 /** promtool's output; throws it when promtool fails. */
 function promtool(args: string[]): string {
@@ -52,10 +58,8 @@ test('promtool test rules: the unit tests of every alert pass', () => {
 });
 
 test('each alert has a unit test where it fires and one where it must not', () => {
-  const alerts = [...readFileSync(RULE_FILES[1] ?? '', 'utf8').matchAll(/^\s+- alert: (\w+)$/gm)].map(
-    ([, name]) => name,
-  );
-  expect(alerts).toHaveLength(7);
+  const alerts = alertNames();
+  expect(alerts).toHaveLength(8);
   // Each evaluation of an alert in the tests, and whether it expects it firing.
   const cases = readFileSync(ALERT_TESTS, 'utf8')
     .split(/^\s+- eval_time: /m)
@@ -80,4 +84,15 @@ test('CanaryUnjudged waits as long as the deploy tools say a canary may go unjud
 
 test("the failure ratio counts the contract's failed outcomes", () => {
   expect(readFileSync(RULE_FILES[0] ?? '', 'utf8')).toContain(`outcome=~"${FAILED_LOAD_OUTCOMES.join('|')}"`);
+});
+
+test("the README's alert table and the operations guide's alerts name every alert of the rules file, and no other", () => {
+  const readme = readFileSync(join(REPOSITORY, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('| alert '), readme.indexOf('\n\n', readme.indexOf('| alert ')));
+  const tabled = [...table.matchAll(/^\| `(\w+)` +\|/gm)].map(([, name]) => name);
+  expect(tabled.sort()).toEqual(alertNames().sort());
+  const guide = readFileSync(join(REPOSITORY, 'docs', 'operations.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('### The alerts'), guide.indexOf('### The dashboard'));
+  const described = [...section.matchAll(/^\*\*(\w+)\*\* \((?:critical|warning)\)/gm)].map(([, name]) => name);
+  expect(described.sort()).toEqual(alertNames().sort());
 });
