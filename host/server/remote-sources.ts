@@ -10,6 +10,7 @@
  * page is never held up waiting for a remote (a preview's first page waits a bounded time).
  */
 import sanitizeHtml from 'sanitize-html';
+import { serverLog } from 'server/log';
 import {
   manifestFileUrl,
   manifestIntegrity,
@@ -309,7 +310,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   const fetchImpl = options.fetchImpl ?? fetch;
   const timeoutMs = options.timeoutMs ?? 3_000;
   const maxPinned = options.maxPinned ?? MAX_PINNED_BUILDS;
-  const log = options.log ?? ((message) => console.warn(`[host] ${message}`));
+  const log = options.log ?? ((message) => serverLog().warn(message));
   const now = options.now ?? Date.now;
   const deployments = new Map<RemoteName, RemoteDeployment>();
   /** One refresh of a remote at a time; a poll that finds one running waits for it. */
