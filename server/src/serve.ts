@@ -5,7 +5,7 @@
  * SHUTDOWN_DELAY_MS so a load balancer notices), then stops accepting connections and lets
  * in-flight requests finish, within a bound.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import { answerHealth, isHealthUrl } from './health';
@@ -88,15 +88,7 @@ export async function listen(
     // A handler that throws before returning its promise must not take the server down.
     Promise.resolve()
       .then(() => (isHealthUrl(req.url) ? answerHealth(req, res, health) : handler(req, res)))
-      .catch((error: unknown) => {
-        logOf(options).error({ reqId: requestIdOf(req), url: maskUrl(req.url ?? '/'), err: error }, 'request failed');
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.end('Internal Server Error');
-        } else {
-          res.destroy();
-        }
-      });
+      .catch((error: unknown) => failRequest(req, res, error, logOf(options)));
   });
   server.keepAliveTimeout = 5000;
   logRequests(server, () => logOf(options), { isQuiet: (req) => isHealthUrl(req.url) });
@@ -156,6 +148,17 @@ export async function listen(
     logOf(options).info(`metrics on ${urlOf(metricsHost, metrics.port)}${METRICS_PATH}`);
   }
   return { server, metrics, shutdown };
+}
+
+/** A handler failed: logged with the request's id and masked path; a 500, or the connection dropped mid-answer. */
+function failRequest(req: IncomingMessage, res: ServerResponse, error: unknown, log: Logger): void {
+  log.error({ reqId: requestIdOf(req), url: maskUrl(req.url ?? '/'), err: error }, 'request failed');
+  if (!res.headersSent) {
+    res.statusCode = 500;
+    res.end('Internal Server Error');
+  } else {
+    res.destroy();
+  }
 }
 
 /** The server's logger: its own, or the process's. */
