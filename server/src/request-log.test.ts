@@ -25,13 +25,13 @@ afterAll(async () => {
 /** A server on loopback answering every page 200, logging at `level` into the lines it returns. */
 async function serverLogging(
   level: LogLevel,
-): Promise<{ url: (path: string) => string; lines: string[]; answered: () => Promise<void> }> {
+): Promise<{ url: (path: string) => string; lines: string[]; requestsLogged: (count: number) => Promise<void> }> {
   const lines: string[] = [];
-  let logged = () => undefined as void;
+  let written = () => undefined as void;
   const log = createLogger('remote-gifts', level, {
     write: (line: string) => {
       lines.push(line);
-      logged();
+      written();
     },
   });
   const serving = await listen('remote-gifts', 0, async (_req, res) => void res.end('a page'), {
@@ -41,21 +41,22 @@ async function serverLogging(
   });
   opened.push(serving);
   const { port } = serving.server.address() as AddressInfo;
-  // The line is written once the response has closed on the server, just after the client has it.
-  const count = () => lines.filter((line) => line.includes('"msg":"request')).length;
-  const answered = (before = count()) =>
+  // A request's line is written once its response has closed on the server, just after the client has it.
+  const requestsLogged = (count: number) =>
     new Promise<void>((resolve) => {
-      logged = () => count() > before && resolve();
-      logged();
+      written = () => {
+        if (lines.filter((line) => line.includes('"msg":"request')).length >= count) resolve();
+      };
+      written();
     });
-  return { url: (path) => `http://127.0.0.1:${port}${path}`, lines, answered: () => answered(count() - 1) };
+  return { url: (path) => `http://127.0.0.1:${port}${path}`, lines, requestsLogged };
 }
 
 it('logs one JSON line per request, in the API shape, with the id in the path masked as the API masks it', async () => {
   const server = await serverLogging('info');
   const res = await fetch(server.url(`/gifts/${GIFT_ID}?from=mail`));
   expect(await res.text()).toBe('a page');
-  await server.answered();
+  await server.requestsLogged(1);
 
   const requests = server.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.req);
   expect(requests).toHaveLength(1);
@@ -84,13 +85,13 @@ it('logs health checks at debug only, and nothing per request at LOG_LEVEL=warn'
   const atInfo = await serverLogging('info');
   await (await fetch(atInfo.url('/healthz'))).arrayBuffer();
   await (await fetch(atInfo.url('/remoteEntry.js'))).arrayBuffer();
-  await atInfo.answered();
+  await atInfo.requestsLogged(1);
   const urls = atInfo.lines.flatMap((line) => (JSON.parse(line) as { req?: { url: string } }).req?.url ?? []);
   expect(urls).toEqual(['/remoteEntry.js']);
 
   const atDebug = await serverLogging('debug');
   await (await fetch(atDebug.url('/healthz'))).arrayBuffer();
-  await atDebug.answered();
+  await atDebug.requestsLogged(1);
   expect(atDebug.lines.map((line) => JSON.parse(line) as { level: number; req?: { url: string } })).toContainEqual(
     expect.objectContaining({ level: 20, req: expect.objectContaining({ url: '/healthz' }) }),
   );
