@@ -13,6 +13,8 @@ import {
   hostOriginOf,
   httpOrigin,
   listenAddress,
+  type LogLevel,
+  logLevel,
   parseEnv,
   partPort,
   millis,
@@ -30,9 +32,6 @@ import { HOST_PART, type PartName } from 'shared/telemetry';
 import { SECURE_VISITOR_COOKIE, VISITOR_COOKIE, type VisitorCookieConfig } from './http/visitor';
 
 export const API_ROOT = join(__dirname, '..');
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Limits {
   playsPerVisitorPerDay: number;
@@ -116,13 +115,6 @@ const winRate: Reader<number> = (raw, name) => {
   const value = /^\d*\.?\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 0 && value <= 1)) throw new EnvError(`${name} must be a number from 0 to 1, got "${raw}"`);
   return value;
-};
-
-const logLevel: Reader<LogLevel> = (raw, name) => {
-  if (raw === undefined) return 'info';
-  const level = LOG_LEVELS.find((candidate) => candidate === raw);
-  if (!level) throw new EnvError(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
-  return level;
 };
 
 /** CORS_ORIGINS: comma-separated origins. */

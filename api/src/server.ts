@@ -23,7 +23,7 @@ import { registerTelemetry } from './features/telemetry/telemetry-route';
 import { registerVisitorGifts } from './features/visitor/visitor-gifts';
 import { setHashKey } from './hash';
 import { installCors } from './http/cors';
-import { batchedDestination } from './http/log-destination';
+import { batchedDestination } from 'server/log-destination';
 import { answerClientError, frameworkErrorHandler, installErrorHandlers } from './http/error-handler';
 import { HttpError } from './http/errors';
 import { installProxyWarning } from './http/proxy-warning';
@@ -91,9 +91,15 @@ export async function buildApp({
 }: BuildAppOptions): Promise<App> {
   // Both loggers write to one destination (stdout unless a test gives a stream), so their lines
   // stay in order. On stdout: asynchronous, handed over in batches (log-destination.ts), flushed on exit.
+  // `name` says which server wrote a line, as on every server of ours (server/log).
   const destination = logStream ?? batchedDestination(pino.destination({ dest: 1, sync: false }));
   const logger: FastifyBaseLogger = pino(
-    { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } },
+    {
+      name: 'api',
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: { req: serializeRequest },
+    },
     destination,
   );
   const app = Fastify({
@@ -143,7 +149,7 @@ export async function buildApp({
     done(new HttpError(503, 'The service is shutting down. Try again in a moment.'));
   });
 
-  installAccessLog(app, pino({ level: config.logLevel }, destination));
+  installAccessLog(app, pino({ name: 'api', level: config.logLevel }, destination));
   const metrics = createApiMetrics(registry);
   installHttpMetrics(app, metrics);
   const db = instrumentDatabase(database, metrics);

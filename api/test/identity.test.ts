@@ -127,7 +127,8 @@ describe('address hashes', () => {
     const lines: string[] = [];
     const logStream = new PassThrough();
     logStream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
-    const { app } = await harness.start({ logLevel: 'info' }, { logStream });
+    // Health checks are logged at debug.
+    const { app } = await harness.start({ logLevel: 'debug' }, { logStream });
     await get(app, '/api/health', { ip: '203.0.113.9' });
     const logged = lines.map((line) => JSON.parse(line) as { req?: { addressHash?: string } });
     const hash = logged.find((line) => line.req?.addressHash)?.req?.addressHash;

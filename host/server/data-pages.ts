@@ -7,6 +7,7 @@
  * browser, as before, never an error.
  */
 import type { IncomingMessage } from 'node:http';
+import { serverLog } from 'server/log';
 import { giftViewSchema, redeemViewSchema } from 'shared/api/contract';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import type { RemoteName, ServerDataQuery } from 'shared/remotes';
@@ -125,7 +126,7 @@ export interface DataPagesOptions extends PageDataOptions {
 }
 
 export function createDataPages({
-  log = (message) => console.warn(`[host] ${message}`),
+  log = (message) => serverLog().warn(message),
   onOutcome = () => {},
   ...options
 }: DataPagesOptions): DataPages {

@@ -11,6 +11,7 @@ import {
   httpOrigin,
   intBetween,
   listenAddress,
+  logLevel,
   millis,
   parseEnv,
   partPort,
@@ -19,6 +20,7 @@ import {
   secretList,
   shutdownDelay,
 } from 'server/env';
+import { createLogger, serverLog, setServerLog } from 'server/log';
 import { MIN_TICKET_SECRET_LENGTH } from 'server/page-ticket';
 import { createMetricsRegistry, METRICS_VARIABLES, metricsEnvOf } from 'server/metrics';
 import { serve } from 'server/serve';
@@ -71,6 +73,8 @@ const HOST_ENV = envSchema({
   ...METRICS_VARIABLES,
   // Signs each page's telemetry ticket (page-tickets.ts): the API's PAGE_TICKET_SECRETS too.
   PAGE_TICKET_SECRETS: secretList(MIN_TICKET_SECRET_LENGTH),
+  // Its log (server/log): JSON lines on stdout, the request log at info.
+  LOG_LEVEL: logLevel,
 });
 
 /** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
@@ -78,9 +82,7 @@ function hostShared(root: string): Set<string> | undefined {
   try {
     return sharedModulesOf(JSON.parse(readFileSync(join(root, 'mf-manifest.json'), 'utf8')));
   } catch (error) {
-    console.warn(
-      `[host] dist/mf-manifest.json unreadable (${(error as Error).message}): pages preload no shared copies`,
-    );
+    serverLog().warn(`dist/mf-manifest.json unreadable (${(error as Error).message}): pages preload no shared copies`);
     return undefined;
   }
 }
@@ -89,8 +91,8 @@ function hostShared(root: string): Set<string> | undefined {
 function ticketsOf(secrets: string[] | undefined, config: RuntimeConfig): PageTickets | undefined {
   if (secrets?.[0]) return createPageTickets(secrets[0]);
   if (telemetryEnabled(config))
-    console.warn(
-      '[host] PAGE_TICKET_SECRETS is unset: pages carry no telemetry ticket, so the API labels no build from them (the release run and the build alerts see nothing); give the host and the API the same secret',
+    serverLog().warn(
+      'PAGE_TICKET_SECRETS is unset: pages carry no telemetry ticket, so the API labels no build from them (the release run and the build alerts see nothing); give the host and the API the same secret',
     );
   return undefined;
 }
@@ -104,8 +106,8 @@ function dataPagesOf(
   const apiUrl = env.API_INTERNAL_URL ?? (httpOrigin(config.apiBaseUrl) ? config.apiBaseUrl : undefined);
   const timeoutMs = env.PAGE_DATA_TIMEOUT_MS;
   if (!apiUrl && timeoutMs > 0) {
-    console.warn(
-      '[host] API_BASE_URL is not absolute and API_INTERNAL_URL is unset: gift and redeem pages are rendered in the browser',
+    serverLog().warn(
+      'API_BASE_URL is not absolute and API_INTERNAL_URL is unset: gift and redeem pages are rendered in the browser',
     );
   }
   if (!apiUrl || timeoutMs === 0) return undefined;
@@ -131,6 +133,7 @@ function main(): void {
     console.error(`[host] cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+  setServerLog(createLogger('host', env.LOG_LEVEL));
   const { HOST_PORT: port, LISTEN_HOST: listenHost, SHUTDOWN_DELAY_MS: shutdownDelayMs } = env;
   const { REMOTE_REFRESH_MS: refreshMs, TRUST_PROXY: trustProxySetting } = env;
   if (!existsSync(join(root, 'index.html'))) {

@@ -6,6 +6,8 @@
  * before any script runs (docs/decisions/0015-host-server-starts-the-page.md); a page rendered
  * per request with the visitor's data the same way (0028-data-pages-rendered-by-the-host-server.md).
  */
+import { serverLog } from 'server/log';
+import { maskUrl } from 'server/request-log';
 import type { RemoteName } from 'shared/remotes';
 import {
   jsonForScriptElement,
@@ -149,7 +151,7 @@ export function createPageHtml({ template, config: defaultConfig, hostCss }: Pag
         styles.push(styleElement(hostCss), ...(pageCss ? [styleElement(pageCss)] : []));
       } catch (error) {
         // The page still works without its text in the HTML: the app renders it as usual.
-        console.error(`[host] prerendering ${pathname} failed`, error);
+        serverLog().error({ err: error }, `prerendering ${maskUrl(pathname)} failed`);
       }
     }
     // A page rendered with the visitor's data has buttons to take over soon (Redeem): its remote's

@@ -8,6 +8,7 @@
  * names each remote's build, where it is, and the build it falls back to (shared/runtime-config).
  */
 import { randomInt } from 'node:crypto';
+import { serverLog } from 'server/log';
 import { verifyPreview } from 'server/preview-token';
 import {
   assignedBuild,
@@ -213,7 +214,7 @@ export interface PageOrigin {
 export function createBuildChooser({
   sources,
   previewKeys = {},
-  log = (message) => console.warn(`[host] ${message}`),
+  log = (message) => serverLog().warn(message),
   now = Date.now,
 }: BuildChooserOptions): (
   cookieHeader: string | undefined,

@@ -10,6 +10,7 @@
  * page is never held up waiting for a remote (a preview's first page waits a bounded time).
  */
 import sanitizeHtml from 'sanitize-html';
+import { serverLog } from 'server/log';
 import {
   manifestFileUrl,
   manifestIntegrity,
@@ -309,7 +310,9 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   const fetchImpl = options.fetchImpl ?? fetch;
   const timeoutMs = options.timeoutMs ?? 3_000;
   const maxPinned = options.maxPinned ?? MAX_PINNED_BUILDS;
-  const log = options.log ?? ((message) => console.warn(`[host] ${message}`));
+  const log = options.log ?? ((message) => serverLog().warn(message));
+  /** What changed for the better or as deployed, at info: a given `log` hears it too. */
+  const note = options.log ?? ((message) => serverLog().info(message));
   const now = options.now ?? Date.now;
   const deployments = new Map<RemoteName, RemoteDeployment>();
   /** One refresh of a remote at a time; a poll that finds one running waits for it. */
@@ -498,11 +501,11 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     deployments.set(remote, { state, builds, copies, ...(changedAt === undefined ? {} : { changedAt }) });
     // A preview's build kept from before its revocation holds its render bundle: let it go.
     for (const id of state.revoked ?? []) pinnedBuilds.delete(`${remote}/${id}`);
-    if (current && current.state.id !== state.id) log(`the ${remote} remote is now build ${state.id}`);
+    if (current && current.state.id !== state.id) note(`the ${remote} remote is now build ${state.id}`);
     const was = current?.state.canary;
     if (state.canary && (was?.id !== state.canary.id || was.percent !== state.canary.percent)) {
-      log(`the ${remote} remote's canary build ${state.canary.id} gets ${state.canary.percent} % of visitors`);
-    } else if (was && !state.canary) log(`the ${remote} remote has no canary build now`);
+      note(`the ${remote} remote's canary build ${state.canary.id} gets ${state.canary.percent} % of visitors`);
+    } else if (was && !state.canary) note(`the ${remote} remote has no canary build now`);
   }
 
   function refreshOne(remote: RemoteName): Promise<void> {
@@ -510,7 +513,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     if (pending) return pending;
     const done = read(remote)
       .then(() => {
-        if (lastFailure.has(remote)) log(`the ${remote} remote answers again`);
+        if (lastFailure.has(remote)) note(`the ${remote} remote answers again`);
         lastFailure.delete(remote);
       })
       .catch((error: unknown) => {

@@ -60,17 +60,33 @@ describe("the remote's server with METRICS_PORT", () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const closed = new Promise((resolve) => child.once('close', resolve));
     let output = '';
+    /** The log lines on stdout so far, parsed; each waiter is told when more arrive. */
+    const logLines = () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const waiters = new Set<() => void>();
+    const logged = (matches: (line: Record<string, unknown>) => boolean) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const check = () => {
+          const found = logLines().find(matches);
+          if (found) resolve(found);
+        };
+        waiters.add(check);
+        check();
+        void exited.then((code) => reject(new Error(`exited with ${code}:\n${output}`)));
+      });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk: Buffer) => {
+        output += chunk;
+        for (const check of waiters) check();
+      });
+    }
     // Ready once it says where its metrics are: that is logged after both listeners are up.
-    await new Promise<void>((resolve, reject) => {
-      for (const stream of [child.stdout, child.stderr]) {
-        stream.on('data', (chunk: Buffer) => {
-          output += chunk;
-          if (output.includes(`[remote-gifts] metrics on http://127.0.0.1:${metricsPort}/metrics`)) resolve();
-        });
-      }
-      void exited.then((code) => reject(new Error(`exited with ${code} before it was ready:\n${output}`)));
-    });
+    await logged((line) => line.msg === `metrics on http://127.0.0.1:${metricsPort}/metrics`);
     try {
       const entry = await fetch(`http://127.0.0.1:${port}/remoteEntry.js`);
       expect(entry.status).toBe(200);
@@ -92,6 +108,17 @@ describe("the remote's server with METRICS_PORT", () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+    // Its log, all written by its exit: JSON lines named after it, one per request it answered,
+    // the health check at debug only.
+    await closed;
+    expect(logLines().flatMap((line) => (line.req ? [line] : []))).toEqual([
+      expect.objectContaining({
+        level: 30,
+        name: 'remote-gifts',
+        req: expect.objectContaining({ url: '/remoteEntry.js' }),
+      }),
+      expect.objectContaining({ res: { statusCode: 404 }, req: expect.objectContaining({ url: '/metrics' }) }),
+    ]);
     // Both listeners are gone with it.
     await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
   }, 60_000);

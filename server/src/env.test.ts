@@ -235,12 +235,19 @@ describe('readShutdownDelay', () => {
 describe("a server's environment, read through one schema", () => {
   it('reports every bad variable together, a line each, in the order the schema lists them', () => {
     const error = envErrorFrom(() =>
-      remoteEnv({ REMOTE_GIFTS_PORT: 'x', STATIC_ROOT: 'relative', SHUTDOWN_DELAY_MS: '10s', LISTEN_HOST: '::1' }),
+      remoteEnv({
+        REMOTE_GIFTS_PORT: 'x',
+        STATIC_ROOT: 'relative',
+        SHUTDOWN_DELAY_MS: '10s',
+        LISTEN_HOST: '::1',
+        LOG_LEVEL: 'loud',
+      }),
     );
     expect(error.message.split('\n')).toEqual([
       'REMOTE_GIFTS_PORT must be a port number between 1 and 65535, got "x"',
       'STATIC_ROOT must be an absolute path, got "relative"',
       'SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "10s"',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
     ]);
   });
 
@@ -253,6 +260,7 @@ describe("a server's environment, read through one schema", () => {
         SHUTDOWN_DELAY_MS: '500',
         METRICS_PORT: '9301',
         METRICS_HOST: '10.0.0.7',
+        LOG_LEVEL: 'warn',
       }),
     ).toEqual({
       part: 'gifts',
@@ -263,6 +271,7 @@ describe("a server's environment, read through one schema", () => {
       shutdownDelayMs: 500,
       metricsPort: 9301,
       metricsHost: '10.0.0.7',
+      logLevel: 'warn',
     });
     expect(parseEnv(staticPartEnv('content', '/srv'), {}).port).toBe(DEFAULT_PORTS.content.port);
   });

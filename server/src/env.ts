@@ -185,6 +185,18 @@ export function existingFolder(fallback: string): Reader<string> {
   };
 }
 
+/** pino's levels, quietest last: `silent` writes nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL: the least severe level a server logs (`info` when unset; `warn` leaves out the request log). */
+export const logLevel: Reader<LogLevel> = (raw, name) => {
+  if (raw === undefined) return 'info';
+  const level = LOG_LEVELS.find((candidate) => candidate === raw);
+  if (!level) throw new EnvError(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+};
+
 // What several servers read alike.
 
 /** The part's port variable (HOST_PORT, REMOTE_GIFTS_PORT, API_PORT, …) and its reader. */
@@ -251,11 +263,13 @@ export interface StaticPartEnv {
   metricsPort: number | undefined;
   /** METRICS_HOST, loopback by default. */
   metricsHost: string;
+  /** LOG_LEVEL. */
+  logLevel: LogLevel;
 }
 
 /**
  * A remote's server's environment: its port, STATIC_ROOT, HOST_ORIGIN, LISTEN_HOST,
- * SHUTDOWN_DELAY_MS, METRICS_PORT and METRICS_HOST.
+ * SHUTDOWN_DELAY_MS, METRICS_PORT, METRICS_HOST and LOG_LEVEL.
  */
 export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<StaticPartEnv, Env> {
   const { name, read } = partPort(part);
@@ -267,6 +281,7 @@ export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<St
     LISTEN_HOST: listenAddress,
     SHUTDOWN_DELAY_MS: shutdownDelay,
     ...METRICS_VARIABLES,
+    LOG_LEVEL: logLevel,
   };
   return deriveEnv(envSchema(readers), (values) => ({
     part,
@@ -277,6 +292,7 @@ export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<St
     shutdownDelayMs: values.SHUTDOWN_DELAY_MS as number,
     metricsPort: values.METRICS_PORT as number | undefined,
     metricsHost: values.METRICS_HOST as string,
+    logLevel: values.LOG_LEVEL as LogLevel,
   }));
 }
 

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { DEFAULT_METRICS_HOST, METRICS_VARIABLES } from './env';
+import { serverLog } from './log';
 
 // The variables are read in `./env`, whose schemas (a remote's) include them.
 export { DEFAULT_METRICS_HOST, METRICS_VARIABLES };
@@ -60,7 +61,7 @@ export async function listenMetrics(
         res.end(req.method === 'HEAD' ? undefined : body);
       },
       (error: unknown) => {
-        console.error('[metrics] collecting failed', error);
+        serverLog().error({ err: error }, 'collecting metrics failed');
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Metrics unavailable\n');
       },
     );

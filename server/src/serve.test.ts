@@ -5,14 +5,16 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Counter, Registry } from 'prom-client';
+import { createLogger } from './log';
 import { listen, serve, serveRemoteDist, type ServeOptions, type Serving } from './serve';
 import type { RequestHandler } from './static-server';
 
 const started: Server[] = [];
 const signals = ['SIGINT', 'SIGTERM'] as const;
 const listenersBefore = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-let logSpy: jest.SpyInstance;
-let errorSpy: jest.SpyInstance;
+/** What the servers in this file logged, a parsed line each. */
+const logged: Array<Record<string, unknown>> = [];
+const log = createLogger('test', 'info', { write: (line: string) => void logged.push(JSON.parse(line)) });
 let tmp: string;
 /** What every server in this file reports as its build, unless a test says otherwise. */
 let buildFile: string;
@@ -23,7 +25,7 @@ function urlOf(server: Server, path = '/'): string {
 }
 
 function options(overrides: Partial<ServeOptions> = {}): ServeOptions {
-  return { buildFile, listenHost: '127.0.0.1', ...overrides };
+  return { buildFile, listenHost: '127.0.0.1', log, ...overrides };
 }
 
 async function start(handler: RequestHandler, name = 'test'): Promise<Server> {
@@ -36,8 +38,6 @@ beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'serve-test-'));
   buildFile = join(tmp, 'latest.json');
   writeFileSync(buildFile, `${JSON.stringify({ id: BUILD_ID, timestamp: 1 })}\n`);
-  logSpy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-  errorSpy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 
 afterAll(async () => {
@@ -57,8 +57,6 @@ afterAll(async () => {
       if (!before.includes(listener)) process.removeListener(signal, listener);
     }
   }
-  logSpy.mockRestore();
-  errorSpy.mockRestore();
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -72,7 +70,13 @@ describe('serve', () => {
     const res = await fetch(urlOf(server, '/there'));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('hello /there');
-    expect(logSpy).toHaveBeenCalledWith(expect.stringContaining('[test] listening on http://127.0.0.1:'));
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 30,
+        name: 'test',
+        msg: expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+$/),
+      }),
+    );
   });
 
   it('registers SIGINT and SIGTERM handlers to close the server', async () => {
@@ -92,9 +96,12 @@ describe('serve', () => {
     const failed = await fetch(urlOf(server));
     expect(failed.status).toBe(500);
     expect(await failed.text()).toBe('Internal Server Error');
-    expect(errorSpy).toHaveBeenCalledWith(
-      '[flaky] request failed',
-      expect.objectContaining({ message: 'handler exploded' }),
+    // pino's shape: the error, with its stack, under `err`; the request's id as in its request line.
+    const failure = logged.find((line) => line.msg === 'request failed');
+    expect(failure).toMatchObject({ level: 50, url: '/', err: { message: 'handler exploded' } });
+    expect(String((failure?.err as { stack?: string }).stack)).toContain('handler exploded');
+    expect(logged).toContainEqual(
+      expect.objectContaining({ reqId: failure?.reqId, res: { statusCode: 500 }, msg: 'request completed' }),
     );
     const next = await fetch(urlOf(server));
     expect(next.status).toBe(200);
@@ -180,6 +187,7 @@ describe('serveRemoteDist', () => {
       root,
       hostOrigin: 'http://localhost:3000',
       listenHost: '127.0.0.1',
+      log,
     });
     started.push(server);
     const fromHost = await fetch(urlOf(server, '/remoteEntry.js'), { headers: { Origin: 'http://localhost:3000' } });
@@ -203,6 +211,7 @@ describe('serveRemoteDist', () => {
         root: target,
         hostOrigin: 'http://localhost:3000',
         listenHost: '127.0.0.1',
+        log,
       });
       started.push(server);
       writeFileSync(join(target, 'healthz'), 'a file in the folder');
@@ -255,7 +264,7 @@ describe('metrics', () => {
     });
     const port = serving.metrics?.port ?? 0;
     expect(await scrape(port)).toContain('test_answers_total 1');
-    expect(logSpy).toHaveBeenCalledWith(`[drain] metrics on http://127.0.0.1:${port}/metrics`);
+    expect(logged).toContainEqual(expect.objectContaining({ msg: `metrics on http://127.0.0.1:${port}/metrics` }));
     const onPublicPort = await fetch(urlOf(serving.server, '/metrics'));
     expect(onPublicPort.status).toBe(404);
     expect(await onPublicPort.text()).toBe('Not found');

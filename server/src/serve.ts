@@ -5,10 +5,12 @@
  * SHUTDOWN_DELAY_MS so a load balancer notices), then stops accepting connections and lets
  * in-flight requests finish, within a bound.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import { answerHealth, isHealthUrl } from './health';
+import type { LogLevel } from './env';
+import { createLogger, type Logger, serverLog, setServerLog } from './log';
 import {
   createMetricsRegistry,
   DEFAULT_METRICS_HOST,
@@ -17,6 +19,7 @@ import {
   type MetricsEnv,
   type MetricsListener,
 } from './metrics';
+import { logRequests, maskUrl, requestIdOf } from './request-log';
 import { countStaticRequests, createStaticHandler, type RequestHandler } from './static-server';
 import { onStopSignals } from './stop-signals';
 import type { AllowedOrigin } from './origins';
@@ -42,6 +45,8 @@ export interface ServeOptions {
   isStarting?: () => boolean;
   /** Run once the server has drained, before the process exits: stops what the server started (its workers). */
   onStopped?: () => Promise<void>;
+  /** Where its lines go: the process's logger (`setServerLog`) unless a test gives one. */
+  log?: Logger;
 }
 
 export interface Serving {
@@ -83,17 +88,10 @@ export async function listen(
     // A handler that throws before returning its promise must not take the server down.
     Promise.resolve()
       .then(() => (isHealthUrl(req.url) ? answerHealth(req, res, health) : handler(req, res)))
-      .catch((error: unknown) => {
-        console.error(`[${name}] request failed`, error);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.end('Internal Server Error');
-        } else {
-          res.destroy();
-        }
-      });
+      .catch((error: unknown) => failRequest(req, res, error, logOf(options)));
   });
   server.keepAliveTimeout = 5000;
+  logRequests(server, () => logOf(options), { isQuiet: (req) => isHealthUrl(req.url) });
   const drain = () =>
     new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
@@ -131,7 +129,7 @@ export async function listen(
     server.listen({ port, host: options.listenHost }, () => {
       const address = server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
-      console.log(`[${name}] listening on ${urlOf(options.listenHost ?? 'localhost', actualPort)}`);
+      logOf(options).info(`listening on ${urlOf(options.listenHost ?? 'localhost', actualPort)}`);
       resolve();
     });
   });
@@ -147,9 +145,25 @@ export async function listen(
       );
     }
     server.once('close', () => void closeMetrics());
-    console.log(`[${name}] metrics on ${urlOf(metricsHost, metrics.port)}${METRICS_PATH}`);
+    logOf(options).info(`metrics on ${urlOf(metricsHost, metrics.port)}${METRICS_PATH}`);
   }
   return { server, metrics, shutdown };
+}
+
+/** A handler failed: logged with the request's id and masked path; a 500, or the connection dropped mid-answer. */
+function failRequest(req: IncomingMessage, res: ServerResponse, error: unknown, log: Logger): void {
+  log.error({ reqId: requestIdOf(req), url: maskUrl(req.url ?? '/'), err: error }, 'request failed');
+  if (!res.headersSent) {
+    res.statusCode = 500;
+    res.end('Internal Server Error');
+  } else {
+    res.destroy();
+  }
+}
+
+/** The server's logger: its own, or the process's. */
+function logOf(options: Pick<ServeOptions, 'log'>): Logger {
+  return options.log ?? serverLog();
 }
 
 function urlOf(host: string, port: number): string {
@@ -171,11 +185,12 @@ export async function serve(
   onStopSignals({
     delayMs: options.shutdownDelayMs ?? 0,
     stop: (signal, delayMs) => {
-      console.log(`[${name}] ${signal}: shutting down${delayMs > 0 ? `, health 503 for ${delayMs} ms first` : ''}`);
+      const log = logOf(options);
+      log.info({ signal, delayMs }, `shutting down${delayMs > 0 ? `, health 503 for ${delayMs} ms first` : ''}`);
       void shutdown(delayMs).then(async (complete) => {
-        if (!complete) console.error(`[${name}] requests still open after the shutdown timeout were dropped`);
+        if (!complete) log.error('requests still open after the shutdown timeout were dropped');
         await options.onStopped?.().catch((error: unknown) => {
-          console.error(`[${name}] stopping failed`, error);
+          log.error({ err: error }, 'stopping failed');
         });
         process.exit(complete ? 0 : 1);
       });
@@ -187,6 +202,8 @@ export async function serve(
 }
 
 export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile' | 'metrics'>, Partial<MetricsEnv> {
+  /** LOG_LEVEL of the process's logger, named after the server (unless `log` is given). */
+  logLevel?: LogLevel;
   /** The remote (`gifts`): its metrics' `part` label. */
   part: string;
   port: number;
@@ -198,11 +215,22 @@ export interface RemoteServeOptions extends Omit<ServeOptions, 'buildFile' | 'me
 
 /**
  * Serves a remote's built folder with CORS for the host's origin; health from `builds/latest.json`.
- * With a metrics port, its answers are counted by status (health checks aside).
+ * With a metrics port, its answers are counted by status (health checks aside). The process's
+ * log lines carry `name`.
  */
 export function serveRemoteDist(
   name: string,
-  { part, port, root, hostOrigin, metricsPort, metricsHost = DEFAULT_METRICS_HOST, ...options }: RemoteServeOptions,
+  {
+    part,
+    port,
+    root,
+    hostOrigin,
+    metricsPort,
+    metricsHost = DEFAULT_METRICS_HOST,
+    logLevel,
+    log = setServerLog(createLogger(name, logLevel)),
+    ...options
+  }: RemoteServeOptions,
 ): Promise<Server> {
   let handler = createStaticHandler({ root, corsOrigins: [hostOrigin] });
   let metrics: ServeOptions['metrics'];
@@ -211,5 +239,5 @@ export function serveRemoteDist(
     handler = countStaticRequests(handler, registry);
     metrics = { registry, metricsPort, metricsHost };
   }
-  return serve(name, port, handler, { ...options, metrics, buildFile: join(root, 'builds', 'latest.json') });
+  return serve(name, port, handler, { ...options, log, metrics, buildFile: join(root, 'builds', 'latest.json') });
 }

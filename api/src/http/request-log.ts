@@ -1,38 +1,17 @@
 /**
  * What a log line says about a request. Gift and redeem ids work like passwords (whoever has one
  * may open the gift or the session), so paths are logged with each id cut to its first four
- * characters, and the query string is left out. The client address is logged as the same hash
+ * characters, and the query string is left out, by the `maskUrl` every server of ours logs its
+ * requests with (server/request-log). The client address is logged as the same hash
  * the abuse-limit counters store (of its IPv4 address or IPv6 /64), so an operator can match log
  * lines to counters and to each other without the address itself.
  */
 import { type FastifyRequest } from 'fastify';
 import { type Logger } from 'pino';
+import { maskUrl } from 'server/request-log';
 import { type App } from '../app-context';
 import { hashKey, hashValue } from '../hash';
 import { limitSubject } from './client-ip';
-
-const ID_KEPT_CHARS = 4;
-/** Segments that name a resource by id, whatever the id looks like. */
-const ID_PARENTS = new Set(['gifts', 'redeems']);
-/** Anything id-like elsewhere: a long run of URL-safe base64. */
-const ID_LIKE = /^[A-Za-z0-9_-]{16,}$/;
-
-function maskSegment(segment: string): string {
-  return segment.length > ID_KEPT_CHARS ? `${segment.slice(0, ID_KEPT_CHARS)}…` : segment;
-}
-
-/** `/api/redeems/AbCdEfGh…/complete?x=1` → `/api/redeems/AbCd…/complete?…`. */
-export function maskUrl(url: string): string {
-  const queryAt = url.indexOf('?');
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  const segments = path.split('/');
-  const masked = segments.map((segment, index) => {
-    if (!segment) return segment;
-    const parent = segments[index - 1] ?? '';
-    return ID_PARENTS.has(parent) || ID_LIKE.test(segment) ? maskSegment(segment) : segment;
-  });
-  return `${masked.join('/')}${queryAt === -1 ? '' : '?…'}`;
-}
 
 const recentHashes = new Map<string, string>();
 const RECENT_HASHES = 1_000;
@@ -71,16 +50,23 @@ export function serializeRequest(request: FastifyRequest): LoggedRequest {
   return { method: request.method, url: maskUrl(request.url), addressHash: addressHash(request.ip) };
 }
 
+/** The health routes, which supervisors and balancers ask every few seconds. */
+const HEALTH_PATH = '/api/health';
+
 /**
  * The access log: one line per request, once it is answered, in Fastify's shape (`reqId`, `req`,
- * `res.statusCode`, `responseTime`). Written by a logger of its own, without redaction: every
- * field is built above from nothing personal, and the app logger's redaction (kept for everything
- * else, where an email or a voucher code could slip into a logged object) cost a gift read about
- * a tenth of its time.
+ * `res.statusCode`, `responseTime`), the shape of every server's request log
+ * (server/request-log). Health checks at `debug`, as on every server: their repeats would bury
+ * the visitors' requests. Written by a logger of its own, without redaction: every field is
+ * built above from nothing personal, and the app logger's redaction (kept for everything else,
+ * where an email or a voucher code could slip into a logged object) cost a gift read about a
+ * tenth of its time.
  */
 export function installAccessLog(app: App, logger: Logger): void {
   app.addHook('onResponse', (request, reply, done) => {
-    logger.info(
+    const route = request.routeOptions.url ?? '';
+    const level = route === HEALTH_PATH || route.startsWith(`${HEALTH_PATH}/`) ? 'debug' : 'info';
+    logger[level](
       {
         reqId: request.id,
         req: serializeRequest(request),
