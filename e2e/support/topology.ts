@@ -123,9 +123,9 @@ export function deployRemote(remote: RemoteName, target: string, from?: string):
   return runDeploy(REMOTES[remote].packageDir, target, from);
 }
 
-/** `npm run deploy -w host -- <folder> --from host/dist`: what an operator runs to publish the host. */
-export function deployHost(target: string): Promise<string> {
-  return runDeploy('host', target, join(ROOT_DIR, 'host', 'dist'));
+/** `npm run deploy -w host -- <folder> --from <build>`: what an operator runs to publish the host. */
+export function deployHost(target: string, from = join(ROOT_DIR, 'host', 'dist')): Promise<string> {
+  return runDeploy('host', target, from);
 }
 
 function runDeploy(packageDir: string, target: string, from?: string): Promise<string> {
