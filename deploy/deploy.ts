@@ -34,6 +34,10 @@
  * The remote's standalone development shell (`index.html`, which takes the API it talks to from
  * its address, `?api=`) is built beside the remote for local work and is never published: a
  * deploy leaves it out, and removes one an earlier deploy published.
+ *
+ * The host is published the same way (`layout`, deploy-layout.ts): its folder is the site's root,
+ * so what is said here of `builds/` lives under `_app/builds/`, and its `index.html`, the pages'
+ * template, is published, swapped after its manifests.
  */
 import { constants, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
