@@ -2,16 +2,19 @@
  * The host published behind nginx with `npm run deploy -w host` (decision 41): its server, which
  * reads the folder nginx serves (HOST_STATIC_ROOT), serves a new build of its own code without a
  * restart, keeps its own build when one of other code is published (saying so in /healthz), and
- * takes the rollback back to a build of its code.
+ * takes the rollback back to a build of its code; a server started on a folder with no build of
+ * its code refuses to start.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startProcess } from 'testbed/process';
 import { waitForRenderedPage } from '../support/app-page';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { httpGet } from '../support/http';
+import { freePort } from '../support/production';
 import { deployHost, startTopology, type Topology } from '../support/topology';
 import { ROOT_DIR, TMP_DIR } from '../support/test-env';
 
@@ -114,4 +117,32 @@ test('the host published again behind nginx is served by its running server; one
       codeVersion: same.codeVersion,
       served: true,
     });
+});
+
+test('the host’s server refuses to start on a folder that holds no build of its code, naming both', async () => {
+  const other = anotherBuild('only-other-code', 'another-code', 3);
+  const folder = join(TMP_DIR, 'host-builds', 'published-other-code');
+  rmSync(folder, { recursive: true, force: true });
+  await deployHost(folder, other.folder);
+  const server = startProcess({
+    name: 'host server on another code’s folder',
+    command: process.execPath,
+    args: [join(ROOT_DIR, 'host', 'dist-server', 'main.js')],
+    cwd: ROOT_DIR,
+    env: {
+      PATH: process.env.PATH,
+      HOST_STATIC_ROOT: folder,
+      HOST_PORT: String(await freePort()),
+      LISTEN_HOST: '127.0.0.1',
+    },
+    output: 'pipe',
+    exitWithParent: true,
+  });
+  const code = await server.exited;
+  const stderr = server.tail(20);
+  expect(code).toBe(1);
+  expect(stderr).toContain(
+    `[host] cannot start: build ${other.id}, published in ${folder}, is of code version another-code`,
+  );
+  expect(stderr).toContain(`this server is of code version ${built().codeVersion}`);
 });

@@ -91,6 +91,11 @@ describe("the host's server on its published folder", () => {
 
     expect(await page(base)).toEqual({ status: 200, build: 'h2' });
     expect(await (await fetch(`${base}/main.h2.js`)).text()).toBe('main of h2');
+    // The earlier build's files, for the pages still running it, from the folder's root.
+    expect(await (await fetch(`${base}/main.h1.js`)).text()).toBe('main of h1');
+    // The deploy commands' lock is no build's file.
+    write(join(folder, '.deploy.lock'), '{"pid":1}');
+    expect((await fetch(`${base}/.deploy.lock`)).status).toBe(404);
     expect(await health(base)).toEqual({
       status: 'ok',
       build: 'h2',
