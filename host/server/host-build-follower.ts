@@ -81,7 +81,15 @@ export class HostBuildFollower {
 
   start(intervalMs: number): void {
     this.stop();
-    this.timer = setInterval(() => void this.refresh(), intervalMs);
+    // A read that fails leaves the build served as it is: the next one tries again.
+    const warn = this.options.warn ?? console.warn;
+    this.timer = setInterval(
+      () =>
+        void this.refresh().catch((error: unknown) =>
+          warn(`[host] reading ${this.options.folder} failed: ${String(error)}`),
+        ),
+      intervalMs,
+    );
     this.timer.unref();
   }
 

@@ -19,6 +19,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { EnvError, type Reader } from 'server/env';
+import { isBuildId } from 'shared/deployment';
 
 /** The folder of the host's build files: `latest.json` (the deployment), `meta/`, each build's whole copy. */
 export const HOST_BUILDS_DIR = '_app/builds';
@@ -80,7 +81,7 @@ async function readBuildFile(path: string): Promise<HostBuild | undefined> {
 
 /** The whole copy of build `id` in the folder (its own `latest.json` names it, its template is there), if any. */
 async function copyOf(folder: string, id: string): Promise<string | undefined> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) return undefined;
+  if (!isBuildId(id)) return undefined;
   const copy = join(folder, HOST_BUILDS_DIR, id);
   const own = await readBuildFile(join(copy, HOST_BUILD_FILE));
   return own?.id === id && existsSync(join(copy, 'index.html')) ? copy : undefined;
