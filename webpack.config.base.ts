@@ -17,6 +17,7 @@ import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { readPort } from 'server/env';
 import { BuildInfoPlugin } from './build/build-info-plugin';
+import { codeVersionOf } from './scripts/build-stamp';
 import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './build/dev-server';
 import { RemoteIntegrityPlugin } from './build/integrity-plugin';
 import { webpackMagicCommentsOnly } from './build/magic-comments';
@@ -443,7 +444,14 @@ export function createWebpackConfig(options: FederatedAppOptions) {
               new StandaloneDevClientsPlugin(),
             ]
           : []),
-        new BuildInfoPlugin({ ...build, app: options.name, version: pkg.version, dir: buildsDir }),
+        new BuildInfoPlugin({
+          ...build,
+          app: options.name,
+          version: pkg.version,
+          dir: buildsDir,
+          // The host's server renders its pages from this build: it must be of the same code.
+          ...(isHost && production ? { codeVersion: codeVersionOf(dirname(options.dir), options.name) } : {}),
+        }),
         ...(options.plugins ?? []),
       ],
       devServer: {

@@ -13,6 +13,8 @@ export interface BuildInfoOptions extends BuildInfo {
   version: string;
   /** Folder inside the output: `builds` for remotes, `_app/builds` for the host. */
   dir: string;
+  /** The host's: the code its server is compiled from too (scripts/build-stamp.ts), so its server can tell. */
+  codeVersion?: string;
 }
 
 const PLUGIN = 'BuildInfoPlugin';
@@ -23,7 +25,7 @@ export class BuildInfoPlugin {
 
   apply(compiler: Compiler): void {
     const { RawSource } = compiler.webpack.sources;
-    const { id, timestamp, app, version, dir } = this.options;
+    const { id, timestamp, app, version, dir, codeVersion } = this.options;
     compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
       compilation.hooks.processAssets.tap(
         { name: PLUGIN, stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
@@ -41,12 +43,14 @@ export class BuildInfoPlugin {
               return typeof value === 'string' ? [[file, value] as const] : [];
             }),
           );
-          const latest: BuildInfo = { id, timestamp };
-          const meta: BuildMeta = {
+          const code = codeVersion === undefined ? {} : { codeVersion };
+          const latest: BuildInfo & { codeVersion?: string } = { id, timestamp, ...code };
+          const meta: BuildMeta & { codeVersion?: string } = {
             id,
             timestamp,
             app,
             version,
+            ...code,
             files,
             ...(Object.keys(integrity).length > 0 ? { integrity } : {}),
           };

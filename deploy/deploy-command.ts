@@ -6,11 +6,12 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
 import { describeArgsError } from './cli-args';
-import { buildFolder, deploy, MIN_KEPT_BUILDS, type CliIo } from './deploy';
+import { buildFolder, deploy, MIN_KEPT_BUILDS, type CliIo, type DeployResult } from './deploy';
+import { HOST_LAYOUT, layoutOfPackage, type DeployLayout } from './deploy-layout';
 import { samplePathHints, STAGING_SAMPLE_COMMAND } from './gate-paths';
 import { describeRevocation, revokeBuild } from './revoke';
 
-const USAGE = `Usage: npm run deploy -w <remote> -- <target folder> [--from <build folder>] [--keep-builds <n>]
+const USAGE = `Usage: npm run deploy -w <remote or host> -- <target folder> [--from <build folder>] [--keep-builds <n>]
        npm run deploy -w <remote> -- <target folder> --stage [--from <build folder>]
        npm run deploy -w <remote> -- <target folder> --build <id> [--keep-builds <n>]
        npm run deploy -w <remote> -- <target folder> --revoke <id>
@@ -21,6 +22,9 @@ build is also kept whole in builds/<id>/: a host can be pinned to builds/<id>/mf
 and npm run rollback makes it current again later. One command at a time changes a folder: a
 deploy is refused while another deploy, rollback or canary command runs on it, and while a
 canary runs (promote or abort it first).
+The host's folder (the one nginx serves at /) keeps its build files under _app/builds/ instead,
+its index.html (the pages' template) swapped after its manifests; it has no canary, gate,
+release or --revoke.
   --from <folder>      the build to publish (default: dist/ of the package)
   --stage              only keep the build whole in builds/<id>/: nothing visitors get changes;
                        then try it (npm run gate), start it as a canary (npm run canary) or make
@@ -113,6 +117,40 @@ export function stagedNextLines(packageName: string, target: string, buildId: st
   ];
 }
 
+/** What the command says of a deploy that succeeded. */
+function describeDeploy(
+  result: DeployResult,
+  {
+    target,
+    packageDir,
+    keepBuilds,
+    layout,
+  }: { target: string; packageDir: string; keepBuilds?: number; layout: DeployLayout },
+): string[] {
+  const folder = buildFolder(result.buildId, layout);
+  const host = layout === HOST_LAYOUT;
+  const pin = `…/${folder}/mf-manifest.json`;
+  const part = basename(packageDir);
+  if (result.staged) {
+    return [
+      `deploy: build ${result.buildId} staged in ${target}: kept whole in ${folder}/ ` +
+        `(${result.added.length} added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged); ` +
+        'nothing visitors get has changed',
+      host
+        ? `deploy: make it current with npm run deploy -w ${part} -- ${target} --build ${result.buildId}`
+        : [`deploy: pin a host to it with ${pin}. Next:`, ...stagedNextLines(part, target, result.buildId)].join('\n'),
+    ];
+  }
+  return [
+    `deploy: build ${result.buildId} published to ${target}: ${result.added.length} added, ` +
+      `${result.replaced.length} replaced, ${result.unchanged.length} unchanged` +
+      (keepBuilds === undefined ? '; earlier builds kept' : `; ${result.removed.length} files of older builds removed`),
+    `deploy: kept whole in ${folder}/` +
+      (host ? '' : `: pin a host to it with ${pin}`) +
+      (result.previousId ? `; go back to build ${result.previousId} with npm run rollback -w ${part}` : ''),
+  ];
+}
+
 /** The deploy command; resolves to the process exit code. */
 export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<number> {
   const usageError = (problem: string) => {
@@ -130,7 +168,12 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
     io.out(USAGE);
     return 0;
   }
-  if (values.revoke !== undefined) return revokeCommand(values, positionals, io, usageError);
+  const layout = layoutOfPackage(io.packageDir);
+  if (values.revoke !== undefined) {
+    if (layout === HOST_LAYOUT)
+      return usageError('--revoke is for a remote: the host has no canary to withdraw a build from');
+    return revokeCommand(values, positionals, io, usageError);
+  }
   const { from, stage, build: buildId } = values;
   if (from === '') return usageError('--from needs a value');
   if (buildId === '') return usageError('--build needs a value');
@@ -154,32 +197,9 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
   const target = resolve(io.cwd, positionals[0] as string);
   try {
     const result = await deploy(
-      buildId === undefined ? { source, target, keepBuilds, stage } : { buildId, target, keepBuilds },
+      buildId === undefined ? { source, target, keepBuilds, stage, layout } : { buildId, target, keepBuilds, layout },
     );
-    const pin = `…/${buildFolder(result.buildId)}/mf-manifest.json`;
-    if (result.staged) {
-      const remote = basename(io.packageDir);
-      io.out(
-        `deploy: build ${result.buildId} staged in ${target}: kept whole in ${buildFolder(result.buildId)}/ ` +
-          `(${result.added.length} added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged); ` +
-          'nothing visitors get has changed',
-      );
-      io.out(
-        [`deploy: pin a host to it with ${pin}. Next:`, ...stagedNextLines(remote, target, result.buildId)].join('\n'),
-      );
-      return 0;
-    }
-    io.out(
-      `deploy: build ${result.buildId} published to ${target}: ${result.added.length} added, ` +
-        `${result.replaced.length} replaced, ${result.unchanged.length} unchanged` +
-        (keepBuilds === undefined
-          ? '; earlier builds kept'
-          : `; ${result.removed.length} files of older builds removed`),
-    );
-    io.out(
-      `deploy: kept whole in ${buildFolder(result.buildId)}/: pin a host to it with ${pin}` +
-        (result.previousId ? `; go back to build ${result.previousId} with npm run rollback` : ''),
-    );
+    for (const line of describeDeploy(result, { target, packageDir: io.packageDir, keepBuilds, layout })) io.out(line);
     return 0;
   } catch (error) {
     io.err(`deploy: ${error instanceof Error ? error.message : String(error)}`);

@@ -34,6 +34,10 @@
  * The remote's standalone development shell (`index.html`, which takes the API it talks to from
  * its address, `?api=`) is built beside the remote for local work and is never published: a
  * deploy leaves it out, and removes one an earlier deploy published.
+ *
+ * The host is published the same way (`layout`, deploy-layout.ts): its folder is the site's root,
+ * so what is said here of `builds/` lives under `_app/builds/`, and its `index.html`, the pages'
+ * template, is published, swapped after its manifests.
  */
 import { constants, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
@@ -49,25 +53,26 @@ import {
   writeDeployment,
   type DeploymentChanges,
 } from './deployment';
+import {
+  copyFolderOf,
+  historyFileOf,
+  latestFileOf,
+  metaDirOf,
+  REMOTE_LAYOUT,
+  type DeployLayout,
+} from './deploy-layout';
 
-export const LATEST_FILE = 'builds/latest.json';
-export const HISTORY_FILE = 'builds/history.json';
+export const LATEST_FILE = latestFileOf(REMOTE_LAYOUT);
+export const HISTORY_FILE = historyFileOf(REMOTE_LAYOUT);
 /** The builds `builds/history.json` names at most. */
 export const HISTORY_LENGTH = 20;
-export const META_DIR = 'builds/meta';
-/** Swapped after every other file of the build, in this order; `builds/latest.json` after them. */
-export const ENTRY_FILES = ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json'] as const;
-/**
- * The standalone development shell: a page that talks to whichever API its address names
- * (`?api=`). A build keeps it for local work; a deploy never publishes it.
- */
-export const DEV_SHELL_FILES: readonly string[] = ['index.html'];
+export const META_DIR = metaDirOf(REMOTE_LAYOUT);
 /** The fewest builds `keepBuilds` keeps: the new one and the one visitors may still be running. */
 export const MIN_KEPT_BUILDS = 2;
 
-/** Where a deploy keeps a build whole: `builds/{id}`. */
-export function buildFolder(id: string): string {
-  return `builds/${id}`;
+/** Where a deploy keeps a build whole: `builds/{id}` (the host's: `_app/builds/{id}`). */
+export function buildFolder(id: string, layout: DeployLayout = REMOTE_LAYOUT): string {
+  return copyFolderOf(id, layout);
 }
 
 /**
@@ -106,6 +111,8 @@ export interface DeployOptions {
   keepBuilds?: number;
   /** Called as each file is put in place (or removed), in order. */
   onFile?: (path: string, action: FileAction) => void;
+  /** Where the folder keeps its build files (deploy-layout.ts): a remote's unless told. */
+  layout?: DeployLayout;
 }
 
 export interface DeployResult {
@@ -147,13 +154,17 @@ export interface Build {
   timestamp: number;
   /** Every file to publish, relative to the build folder, `builds/latest.json` and the development shell excepted. */
   files: string[];
+  /** The code its server half was compiled from (the host's: scripts/build-stamp.ts), when the build says. */
+  codeVersion?: string;
 }
 
 /** The build in `source`: its id and every file to publish, checked to be there. */
-export async function readBuild(source: string): Promise<Build> {
-  const latestPath = join(source, LATEST_FILE);
+export async function readBuild(source: string, layout: DeployLayout = REMOTE_LAYOUT): Promise<Build> {
+  const latestFile = latestFileOf(layout);
+  const metaDir = metaDirOf(layout);
+  const latestPath = join(source, latestFile);
   if (!existsSync(latestPath)) {
-    throw new DeployError(`${source} is not a build: ${LATEST_FILE} is missing (run the package's build first)`);
+    throw new DeployError(`${source} is not a build: ${latestFile} is missing (run the package's build first)`);
   }
   let latest: unknown;
   try {
@@ -168,7 +179,7 @@ export async function readBuild(source: string): Promise<Build> {
         '(BUILD_ID) is letters, digits, ".", "_" and "-", up to 128 of them, and not "meta"',
     );
   }
-  const metaFile = `${META_DIR}/${latest.id}.json`;
+  const metaFile = `${metaDir}/${latest.id}.json`;
   let meta: unknown;
   try {
     meta = await readJson(join(source, metaFile));
@@ -178,26 +189,32 @@ export async function readBuild(source: string): Promise<Build> {
   if (!isBuildMeta(meta) || meta.id !== latest.id)
     throw new DeployError(`${join(source, metaFile)} is not the meta file of build ${latest.id}`);
   const files = [...new Set([...meta.files, metaFile])].filter(
-    (file) => file !== LATEST_FILE && !DEV_SHELL_FILES.includes(file),
+    (file) => file !== latestFile && !layout.devShellFiles.includes(file),
   );
   for (const file of files) {
     if (resolve(source, file) !== join(resolve(source), file) || file.split('/').includes('..')) {
       throw new DeployError(`${metaFile} lists a file outside the build: ${file}`);
     }
     // A build's own copy lives in builds/{id}/; a build that shipped one would nest copies.
-    if (file.startsWith('builds/') && !file.startsWith(`${META_DIR}/`)) {
+    if (file.startsWith(`${layout.buildsDir}/`) && !file.startsWith(`${metaDir}/`)) {
       throw new DeployError(`${metaFile} lists ${file}, inside the folders deploys keep builds in`);
     }
   }
   const missing = files.filter((file) => !existsSync(join(source, file)));
   if (missing.length > 0) throw new DeployError(`${source} is an incomplete build; missing: ${missing.join(', ')}`);
-  return { id: latest.id, timestamp: typeof latest.timestamp === 'number' ? latest.timestamp : meta.timestamp, files };
+  const codeVersion = (meta as { codeVersion?: unknown }).codeVersion;
+  return {
+    id: latest.id,
+    timestamp: typeof latest.timestamp === 'number' ? latest.timestamp : meta.timestamp,
+    files,
+    ...(typeof codeVersion === 'string' ? { codeVersion } : {}),
+  };
 }
 
 /** The id `builds/latest.json` of a deployment names, or undefined when it names none. */
-export async function currentBuildId(target: string): Promise<string | undefined> {
+export async function currentBuildId(target: string, layout = REMOTE_LAYOUT): Promise<string | undefined> {
   try {
-    const latest = await readJson<unknown>(join(target, LATEST_FILE));
+    const latest = await readJson<unknown>(join(target, latestFileOf(layout)));
     return isBuildInfo(latest) ? latest.id : undefined;
   } catch {
     return undefined;
@@ -235,9 +252,9 @@ async function putAtomically(from: string, to: string): Promise<void> {
 }
 
 /** The ids `builds/history.json` of a deployment names, newest first; undefined without a readable one. */
-export async function buildHistory(target: string): Promise<string[] | undefined> {
+export async function buildHistory(target: string, layout = REMOTE_LAYOUT): Promise<string[] | undefined> {
   try {
-    const history = await readJson<{ ids?: unknown }>(join(target, HISTORY_FILE));
+    const history = await readJson<{ ids?: unknown }>(join(target, historyFileOf(layout)));
     return Array.isArray(history.ids) ? history.ids.filter((id): id is string => typeof id === 'string') : undefined;
   } catch {
     return undefined;
@@ -248,10 +265,10 @@ export async function buildHistory(target: string): Promise<string[] | undefined
  * Puts `id` first in the deployment's `builds/history.json`. A deployment without one (deployed
  * before deploys wrote it) starts from its meta files, newest build first.
  */
-async function recordCurrent(target: string, id: string): Promise<void> {
-  const earlier = (await buildHistory(target)) ?? (await deployedBuilds(target)).map((meta) => meta.id);
+async function recordCurrent(target: string, id: string, layout: DeployLayout): Promise<void> {
+  const earlier = (await buildHistory(target, layout)) ?? (await deployedBuilds(target, layout)).map((meta) => meta.id);
   const ids = [...new Set([id, ...earlier])].slice(0, HISTORY_LENGTH);
-  await writeAtomically(join(target, HISTORY_FILE), `${JSON.stringify({ ids })}\n`);
+  await writeAtomically(join(target, historyFileOf(layout)), `${JSON.stringify({ ids })}\n`);
 }
 
 /**
@@ -266,11 +283,13 @@ async function writeBuildFiles(
   to: string,
   files: readonly string[],
   report: (file: string, action: Exclude<FileAction, 'removed'>) => void,
+  layout: DeployLayout,
   deployment?: DeploymentChanges,
 ): Promise<void> {
-  const entryFiles: readonly string[] = ENTRY_FILES;
-  const late = [...ENTRY_FILES.filter((file) => files.includes(file)), LATEST_FILE];
-  const early = files.filter((file) => !entryFiles.includes(file) && file !== LATEST_FILE);
+  const latestFile = latestFileOf(layout);
+  const entryFiles = layout.entryFiles;
+  const late = [...entryFiles.filter((file) => files.includes(file)), latestFile];
+  const early = files.filter((file) => !entryFiles.includes(file) && file !== latestFile);
   const missing = early.filter((file) => !existsSync(join(to, file)));
   const present = early.filter((file) => existsSync(join(to, file)));
 
@@ -278,8 +297,8 @@ async function writeBuildFiles(
     const source = join(from, file);
     const destination = join(to, file);
     const existed = existsSync(destination);
-    if (file === LATEST_FILE && deployment) {
-      const { changed } = await writeDeployment(to, deployment);
+    if (file === latestFile && deployment) {
+      const { changed } = await writeDeployment(to, deployment, latestFile);
       report(file, !changed ? 'unchanged' : existed ? 'replaced' : 'added');
       continue;
     }
@@ -296,12 +315,16 @@ async function writeBuildFiles(
  * Why the copy a deploy kept of build `id` cannot be made current, or undefined when it is
  * whole: its `builds/latest.json` names it and every file its meta file lists is there.
  */
-export async function ownCopyProblem(target: string, id: string): Promise<string | undefined> {
-  const folder = join(target, buildFolder(id));
-  if (!existsSync(folder)) return `${buildFolder(id)}/ is missing`;
+export async function ownCopyProblem(
+  target: string,
+  id: string,
+  layout: DeployLayout = REMOTE_LAYOUT,
+): Promise<string | undefined> {
+  const folder = join(target, buildFolder(id, layout));
+  if (!existsSync(folder)) return `${buildFolder(id, layout)}/ is missing`;
   try {
-    const build = await readBuild(folder);
-    if (build.id !== id) return `${buildFolder(id)}/${LATEST_FILE} names build ${build.id}`;
+    const build = await readBuild(folder, layout);
+    if (build.id !== id) return `${buildFolder(id, layout)}/${latestFileOf(layout)} names build ${build.id}`;
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -309,17 +332,18 @@ export async function ownCopyProblem(target: string, id: string): Promise<string
 }
 
 /** The meta files of the builds in `target`, newest first (by build time, then id). */
-export async function deployedBuilds(target: string): Promise<BuildMeta[]> {
+export async function deployedBuilds(target: string, layout = REMOTE_LAYOUT): Promise<BuildMeta[]> {
+  const metaDir = metaDirOf(layout);
   let names: string[];
   try {
-    names = await readdir(join(target, META_DIR));
+    names = await readdir(join(target, metaDir));
   } catch {
     return [];
   }
   const metas: BuildMeta[] = [];
   for (const name of names.filter((file) => file.endsWith('.json'))) {
     try {
-      const meta = await readJson<unknown>(join(target, META_DIR, name));
+      const meta = await readJson<unknown>(join(target, metaDir, name));
       if (isBuildMeta(meta) && `${meta.id}.json` === name && isSafeBuildId(meta.id)) metas.push(meta);
     } catch {
       // Not a meta file this tool understands: leave it alone.
@@ -351,12 +375,12 @@ function pathInside(target: string, file: string, metaFile: string): string {
 }
 
 /** Checks every path pruning could remove, before it removes any (see `pathInside`). */
-async function checkPrunablePaths(target: string): Promise<void> {
-  for (const build of await deployedBuilds(target)) {
-    const metaFile = `${META_DIR}/${build.id}.json`;
+async function checkPrunablePaths(target: string, layout: DeployLayout): Promise<void> {
+  for (const build of await deployedBuilds(target, layout)) {
+    const metaFile = `${metaDirOf(layout)}/${build.id}.json`;
     for (const file of build.files) {
       pathInside(target, file, metaFile);
-      pathInside(target, `${buildFolder(build.id)}/${file}`, metaFile);
+      pathInside(target, `${buildFolder(build.id, layout)}/${file}`, metaFile);
     }
   }
 }
@@ -383,11 +407,18 @@ async function removeInside(target: string, path: string): Promise<boolean> {
  * deployed here, so a rollback to a pruned build is told so, and are a few kilobytes each.
  * Every path is checked to stay inside the target before anything is removed.
  */
-async function prune(target: string, currentId: string, alsoKept: readonly (string | undefined)[], keep: number) {
-  await checkPrunablePaths(target);
-  const state = await readDeployment(target);
+async function prune(
+  target: string,
+  currentId: string,
+  alsoKept: readonly (string | undefined)[],
+  keep: number,
+  layout: DeployLayout,
+) {
+  const [latestFile, metaDir] = [latestFileOf(layout), metaDirOf(layout)];
+  await checkPrunablePaths(target, layout);
+  const state = await readDeployment(target, latestFile);
   // A revoked build is kept for nothing: its copy goes first, whatever its age.
-  const builds = (await deployedBuilds(target)).filter(
+  const builds = (await deployedBuilds(target, layout)).filter(
     (build) => build.id === currentId || !isRevoked(state, build.id),
   );
   const kept = new Set<string>([currentId]);
@@ -400,22 +431,22 @@ async function prune(target: string, currentId: string, alsoKept: readonly (stri
   }
   for (const build of builds) {
     if (kept.size >= Math.max(keep, MIN_KEPT_BUILDS)) break;
-    if (!kept.has(build.id) && (await ownCopyProblem(target, build.id)) === undefined) kept.add(build.id);
+    if (!kept.has(build.id) && (await ownCopyProblem(target, build.id, layout)) === undefined) kept.add(build.id);
   }
   const keptFiles = new Set(
-    builds.filter((build) => kept.has(build.id)).flatMap((build) => [...build.files, `${META_DIR}/${build.id}.json`]),
+    builds.filter((build) => kept.has(build.id)).flatMap((build) => [...build.files, `${metaDir}/${build.id}.json`]),
   );
-  keptFiles.add(LATEST_FILE);
+  keptFiles.add(latestFile);
   const removed: string[] = [];
   const removeFile = async (file: string, metaFile: string) => {
     if (await removeInside(target, pathInside(target, file, metaFile))) removed.push(file);
   };
-  for (const build of (await deployedBuilds(target)).filter((candidate) => !kept.has(candidate.id))) {
-    const metaFile = `${META_DIR}/${build.id}.json`;
+  for (const build of (await deployedBuilds(target, layout)).filter((candidate) => !kept.has(candidate.id))) {
+    const metaFile = `${metaDir}/${build.id}.json`;
     // Its own copy first: from then on no rollback is offered it, and no host may be pinned to it.
-    const folder = buildFolder(build.id);
+    const folder = buildFolder(build.id, layout);
     if (existsSync(join(target, folder))) {
-      for (const file of [...build.files, metaFile, LATEST_FILE]) await removeFile(`${folder}/${file}`, metaFile);
+      for (const file of [...build.files, metaFile, latestFile]) await removeFile(`${folder}/${file}`, metaFile);
       await checkDeploymentLock(join(target, folder));
       await rm(pathInside(target, folder, metaFile), { recursive: true, force: true });
     }
@@ -459,13 +490,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
   const source = resolve(options.source ?? '');
   if (source === target) throw new DeployError('the target folder is the build folder itself');
-  const build = await readBuild(source);
+  const build = await readBuild(source, options.layout);
   const command = options.stage ? 'deploy --stage' : 'deploy';
   return withDeploymentLock(
     target,
     command,
     async () => {
-      if (options.stage) return stageInto(build, source, target, options.onFile);
+      if (options.stage) return stageInto(build, source, target, options);
       return makeCurrent(build, source, target, true, options);
     },
     { create: true },
@@ -474,14 +505,16 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
 /** `deploy --build <id>`: makes a build the target already holds whole (a staged one) current. */
 async function deployKeptBuild(target: string, id: string, options: DeployOptions): Promise<DeployResult> {
-  if (!existsSync(join(target, META_DIR, `${id}.json`))) {
-    throw new DeployError(`build ${id} was never deployed or staged in ${target} (there is no ${META_DIR}/${id}.json)`);
+  const { layout = REMOTE_LAYOUT } = options;
+  const metaDir = metaDirOf(layout);
+  if (!existsSync(join(target, metaDir, `${id}.json`))) {
+    throw new DeployError(`build ${id} was never deployed or staged in ${target} (there is no ${metaDir}/${id}.json)`);
   }
-  const problem = await ownCopyProblem(target, id);
+  const problem = await ownCopyProblem(target, id, layout);
   if (problem)
     throw new DeployError(`build ${id} cannot be made current: its copy in ${target} is not whole (${problem})`);
-  const source = join(target, buildFolder(id));
-  return makeCurrent(await readBuild(source), source, target, false, options);
+  const source = join(target, buildFolder(id, layout));
+  return makeCurrent(await readBuild(source, layout), source, target, false, options);
 }
 
 /** Makes `build` the stable build, in a deploy's order, then prunes (with `keepBuilds`). */
@@ -492,23 +525,25 @@ async function makeCurrent(
   ownCopy: boolean,
   options: DeployOptions,
 ): Promise<DeployResult> {
-  const state = await readDeployment(target);
+  const { layout = REMOTE_LAYOUT } = options;
+  const state = await readDeployment(target, latestFileOf(layout));
   if (state?.canary) throw new DeployError(canaryRunningMessage(target, state.canary));
   if (isRevoked(state, build.id)) throw new DeployError(revokedMessage(target, build.id));
-  if (options.keepBuilds !== undefined) await checkPrunablePaths(target);
-  const previousId = await currentBuildId(target);
+  if (options.keepBuilds !== undefined) await checkPrunablePaths(target, layout);
+  const previousId = await currentBuildId(target, layout);
   const replaced = previousId !== undefined && previousId !== build.id ? previousId : undefined;
   const result = await publish(build, source, target, {
     ownCopy,
     onFile: options.onFile,
+    layout,
     // The build replaced is the last known good; deploying the same build again keeps it.
     deployment: replaced ? { previous: replaced } : {},
   });
   if (replaced) result.previousId = replaced;
 
   if (options.keepBuilds !== undefined) {
-    const current = await readDeployment(target);
-    const pruned = await prune(target, build.id, [replaced, current?.previous], options.keepBuilds);
+    const current = await readDeployment(target, latestFileOf(layout));
+    const pruned = await prune(target, build.id, [replaced, current?.previous], options.keepBuilds, layout);
     result.removed.push(...pruned);
     for (const file of pruned) options.onFile?.(file, 'removed');
   }
@@ -525,18 +560,22 @@ async function stageInto(
   build: Build,
   source: string,
   target: string,
-  onFile: DeployOptions['onFile'],
+  { onFile, layout = REMOTE_LAYOUT }: DeployOptions,
 ): Promise<DeployResult> {
   const result: DeployResult = { buildId: build.id, staged: true, added: [], replaced: [], unchanged: [], removed: [] };
   const record = (path: string, action: Exclude<FileAction, 'removed'>) => {
     result[action].push(path);
     onFile?.(path, action);
   };
-  const folder = buildFolder(build.id);
-  await writeBuildFiles(source, join(target, folder), build.files, (file, action) =>
-    record(`${folder}/${file}`, action),
+  const folder = buildFolder(build.id, layout);
+  await writeBuildFiles(
+    source,
+    join(target, folder),
+    build.files,
+    (file, action) => record(`${folder}/${file}`, action),
+    layout,
   );
-  const metaFile = `${META_DIR}/${build.id}.json`;
+  const metaFile = `${metaDirOf(layout)}/${build.id}.json`;
   const existed = existsSync(join(target, metaFile));
   if (existed && (await sameContent(join(source, metaFile), join(target, metaFile)))) record(metaFile, 'unchanged');
   else {
@@ -550,14 +589,16 @@ async function stageInto(
  * Removes a development shell an earlier deploy published: at the target's root, and in the
  * copies of builds it kept (`builds/{id}/`), which nginx serves as well.
  */
-async function removeDevShell(target: string, report: (file: string) => void): Promise<void> {
-  const copies = existsSync(join(target, 'builds'))
-    ? (await readdir(join(target, 'builds'), { withFileTypes: true }))
-        .filter((entry) => entry.isDirectory() && `builds/${entry.name}` !== META_DIR)
-        .map((entry) => `builds/${entry.name}/`)
+async function removeDevShell(target: string, report: (file: string) => void, layout: DeployLayout): Promise<void> {
+  if (layout.devShellFiles.length === 0) return;
+  const dir = layout.buildsDir;
+  const copies = existsSync(join(target, dir))
+    ? (await readdir(join(target, dir), { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory() && `${dir}/${entry.name}` !== metaDirOf(layout))
+        .map((entry) => `${dir}/${entry.name}/`)
     : [];
   for (const folder of ['', ...copies]) {
-    for (const file of DEV_SHELL_FILES.map((name) => `${folder}${name}`)) {
+    for (const file of layout.devShellFiles.map((name) => `${folder}${name}`)) {
       if (!existsSync(join(target, file))) continue;
       await checkDeploymentLock(join(target, file));
       await rm(join(target, file), { force: true });
@@ -579,8 +620,10 @@ export async function publish(
     onFile?: (path: string, action: FileAction) => void;
     /** Besides the build's id and time: what else the deployment's state becomes (`previous`). */
     deployment?: DeploymentChanges;
+    layout?: DeployLayout;
   },
 ): Promise<DeployResult> {
+  const { layout = REMOTE_LAYOUT } = options;
   const result: DeployResult = { buildId: build.id, added: [], replaced: [], unchanged: [], removed: [] };
   const record =
     (prefix: string) =>
@@ -589,18 +632,29 @@ export async function publish(
       result[action].push(path);
       options.onFile?.(path, action);
     };
-  const copy = join(target, buildFolder(build.id));
+  const copy = join(target, buildFolder(build.id, layout));
   if (options.ownCopy && resolve(source) !== copy) {
-    await writeBuildFiles(source, copy, build.files, record(`${buildFolder(build.id)}/`));
+    await writeBuildFiles(source, copy, build.files, record(`${buildFolder(build.id, layout)}/`), layout);
   }
-  // Whatever else the deployment named, a canary included, this build is now the one visitors get.
-  const deployment = { id: build.id, timestamp: build.timestamp, canary: null, ...options.deployment };
-  await writeBuildFiles(source, target, build.files, record(''), deployment);
-  await removeDevShell(target, (file) => {
-    result.removed.push(file);
-    options.onFile?.(file, 'removed');
-  });
-  await recordCurrent(target, build.id);
+  // Whatever else the deployment named, a canary included, this build is now the one visitors
+  // get, and its code version (or none) the deployment's: the host's servers compare it with theirs.
+  const deployment = {
+    id: build.id,
+    timestamp: build.timestamp,
+    canary: null,
+    codeVersion: build.codeVersion ?? null,
+    ...options.deployment,
+  };
+  await writeBuildFiles(source, target, build.files, record(''), layout, deployment);
+  await removeDevShell(
+    target,
+    (file) => {
+      result.removed.push(file);
+      options.onFile?.(file, 'removed');
+    },
+    layout,
+  );
+  await recordCurrent(target, build.id, layout);
   return result;
 }
 

@@ -50,10 +50,13 @@ export async function writeAtomically(to: string, text: string): Promise<void> {
   }
 }
 
-/** The deployment in `target` (its `builds/latest.json`), or undefined when it names no build. */
-export async function readDeployment(target: string): Promise<DeploymentState | undefined> {
+/**
+ * The deployment in `target` (its `builds/latest.json`; `file`: the host's `_app/builds/latest.json`),
+ * or undefined when it names no build.
+ */
+export async function readDeployment(target: string, file = DEPLOYMENT_FILE): Promise<DeploymentState | undefined> {
   try {
-    return readDeploymentState(JSON.parse(await readFile(join(target, DEPLOYMENT_FILE), 'utf8')));
+    return readDeploymentState(JSON.parse(await readFile(join(target, file), 'utf8')));
   } catch {
     return undefined;
   }
@@ -66,6 +69,8 @@ export interface DeploymentChanges {
   previous?: string | null;
   canary?: CanaryState | null;
   revoked?: string[] | null;
+  /** The code the build's server half is compiled from (the host's), which its servers compare with theirs. */
+  codeVersion?: string | null;
 }
 
 /**
@@ -76,8 +81,9 @@ export interface DeploymentChanges {
 export async function writeDeployment(
   target: string,
   changes: DeploymentChanges,
+  file = DEPLOYMENT_FILE,
 ): Promise<{ state: DeploymentState; changed: boolean }> {
-  const path = join(target, DEPLOYMENT_FILE);
+  const path = join(target, file);
   let before = '';
   let raw: Record<string, unknown> = {};
   try {
@@ -94,6 +100,7 @@ export async function writeDeployment(
     previous: oldPrevious,
     canary: oldCanary,
     revoked: oldRevoked,
+    codeVersion: oldCodeVersion,
     ...others
   } = raw;
   const pick = <T>(change: T | null | undefined, old: unknown): unknown =>
@@ -104,6 +111,7 @@ export async function writeDeployment(
     previous: pick(changes.previous, oldPrevious),
     canary: pick(changes.canary, oldCanary),
     revoked: pick(changes.revoked, oldRevoked),
+    codeVersion: pick(changes.codeVersion, oldCodeVersion),
     ...others,
   };
   for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];

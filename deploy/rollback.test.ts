@@ -392,6 +392,6 @@ describe('runRollbackCli', () => {
   it('prints the usage with --help', async () => {
     const cli = io();
     expect(await runRollbackCli(['--help'], cli)).toBe(0);
-    expect(cli.output()).toMatch(/^Usage: npm run rollback -w <remote> -- <target folder> \[<build id>\]/);
+    expect(cli.output()).toMatch(/^Usage: npm run rollback -w <remote or host> -- <target folder> \[<build id>\]/);
   });
 });

@@ -30,14 +30,13 @@ import {
   DeployError,
   deployedBuilds,
   HISTORY_LENGTH,
-  LATEST_FILE,
-  META_DIR,
   ownCopyProblem,
   publish,
   readBuild,
   type CliIo,
   type FileAction,
 } from './deploy';
+import { latestFileOf, layoutOfPackage, metaDirOf, REMOTE_LAYOUT, type DeployLayout } from './deploy-layout';
 import { readDeployment, withDeploymentLock, writeDeployment } from './deployment';
 
 export interface KnownBuild {
@@ -72,6 +71,8 @@ export interface RollbackOptions {
   /** The build to make current; default: the one built before the current one. */
   buildId?: string;
   onFile?: (path: string, action: FileAction) => void;
+  /** Where the folder keeps its build files (deploy-layout.ts): a remote's unless told. */
+  layout?: DeployLayout;
 }
 
 export interface RollbackResult {
@@ -101,26 +102,27 @@ export class RollbackError extends DeployError {
 const PRUNED_NOTE = 'pruned by deploy --keep-builds, or deployed before deploys kept each build whole';
 
 /** The builds a deployment folder knows, newest first, and which is current. */
-export async function listBuilds(targetFolder: string): Promise<Deployment> {
+export async function listBuilds(targetFolder: string, layout = REMOTE_LAYOUT): Promise<Deployment> {
   const target = resolve(targetFolder);
+  const latestFile = latestFileOf(layout);
   if (!existsSync(target)) throw new RollbackError(`${target} does not exist`);
-  if (!existsSync(join(target, LATEST_FILE))) {
-    throw new RollbackError(`${target} is not a deployment: ${LATEST_FILE} is missing (deploy a build there first)`);
+  if (!existsSync(join(target, latestFile))) {
+    throw new RollbackError(`${target} is not a deployment: ${latestFile} is missing (deploy a build there first)`);
   }
-  const currentId = await currentBuildId(target);
+  const currentId = await currentBuildId(target, layout);
   if (currentId === undefined) {
-    throw new RollbackError(`${target} is not a deployment: ${join(target, LATEST_FILE)} names no build`);
+    throw new RollbackError(`${target} is not a deployment: ${join(target, latestFile)} names no build`);
   }
-  const metas = await deployedBuilds(target);
+  const metas = await deployedBuilds(target, layout);
   if (!metas.some((meta) => meta.id === currentId)) {
     throw new RollbackError(
-      `${target} is not a deployment this command knows: build ${currentId}, which ${LATEST_FILE} names, has no ` +
-        `builds/meta/${currentId}.json`,
+      `${target} is not a deployment this command knows: build ${currentId}, which ${latestFile} names, has no ` +
+        `${metaDirOf(layout)}/${currentId}.json`,
     );
   }
   const [state, history, aborts] = await Promise.all([
-    readDeployment(target),
-    buildHistory(target),
+    readDeployment(target, latestFile),
+    buildHistory(target, layout),
     readCanaryAborts(target),
   ]);
   const abortOf = latestAbortOf(aborts);
@@ -139,7 +141,7 @@ export async function listBuilds(targetFolder: string): Promise<Deployment> {
   const builds: KnownBuild[] = [];
   for (const meta of metas) {
     const current = meta.id === currentId;
-    const problem = current ? undefined : await ownCopyProblem(target, meta.id);
+    const problem = current ? undefined : await ownCopyProblem(target, meta.id, layout);
     const role = current ? undefined : roleOf(meta);
     const aborted = current || role?.kind === 'canary' ? undefined : abortOf.get(meta.id);
     builds.push({
@@ -159,7 +161,7 @@ function restorable(builds: readonly KnownBuild[]): KnownBuild[] {
   return builds.filter((build) => build.role?.kind !== 'revoked');
 }
 
-function chooseBuild(deployment: Deployment, requested: string | undefined): KnownBuild {
+function chooseBuild(deployment: Deployment, requested: string | undefined, layout: DeployLayout): KnownBuild {
   const { target, currentId, builds } = deployment;
   if (requested === undefined) {
     const chosen = buildBefore(restorable(builds), currentId);
@@ -171,7 +173,7 @@ function chooseBuild(deployment: Deployment, requested: string | undefined): Kno
   const chosen = builds.find((build) => build.id === requested);
   if (!chosen) {
     throw new RollbackError(
-      `build ${requested} was never deployed to ${target} (there is no ${META_DIR}/${requested}.json)`,
+      `build ${requested} was never deployed to ${target} (there is no ${metaDirOf(layout)}/${requested}.json)`,
       deployment,
     );
   }
@@ -192,9 +194,11 @@ export async function rollback(options: RollbackOptions): Promise<RollbackResult
 }
 
 async function rollbackHeld(options: RollbackOptions): Promise<RollbackResult> {
-  const deployment = await listBuilds(options.target);
+  const { layout = REMOTE_LAYOUT } = options;
+  const deploymentFile = latestFileOf(layout);
+  const deployment = await listBuilds(options.target, layout);
   const { target, currentId } = deployment;
-  const chosen = chooseBuild(deployment, options.buildId);
+  const chosen = chooseBuild(deployment, options.buildId, layout);
   const label =
     options.buildId === undefined ? `the build before the current one, ${chosen.id},` : `build ${chosen.id}`;
   if (chosen.problem) {
@@ -203,21 +207,22 @@ async function rollbackHeld(options: RollbackOptions): Promise<RollbackResult> {
       deployment,
     );
   }
-  const canary = (await readDeployment(target))?.canary;
+  const canary = (await readDeployment(target, deploymentFile))?.canary;
   // What a page falls back to, and a further plain rollback restores: only a build it can load.
   const back = buildBefore(restorable(deployment.builds), chosen.id);
   const nextBack = back && !back.problem && back.id !== chosen.id ? back.id : undefined;
-  const source = join(target, buildFolder(chosen.id));
+  const source = join(target, buildFolder(chosen.id, layout));
   // Naming the current build puts its files back as its copy has them; without a copy (a build
   // deployed before deploys kept them) there is nothing to put back but the deployment's state.
   let result: Pick<RollbackResult, 'added' | 'replaced' | 'unchanged'>;
-  if (chosen.current && (await ownCopyProblem(target, chosen.id)) !== undefined) {
-    await writeDeployment(target, { canary: null, previous: nextBack ?? null });
+  if (chosen.current && (await ownCopyProblem(target, chosen.id, layout)) !== undefined) {
+    await writeDeployment(target, { canary: null, previous: nextBack ?? null }, deploymentFile);
     result = { added: [], replaced: [], unchanged: [] };
   } else {
-    result = await publish(await readBuild(source), source, target, {
+    result = await publish(await readBuild(source, layout), source, target, {
       ownCopy: false,
       onFile: options.onFile,
+      layout,
       deployment: { previous: nextBack ?? null },
     });
   }
@@ -270,13 +275,14 @@ export function describeBuilds(deployment: Deployment): string {
   return `Builds in ${deployment.target}, newest first:\n${lines.join('\n')}`;
 }
 
-const USAGE = `Usage: npm run rollback -w <remote> -- <target folder> [<build id>] [--list]
+const USAGE = `Usage: npm run rollback -w <remote or host> -- <target folder> [<build id>] [--list]
 
 Makes an earlier build current again in the folder a deploy published to, from the copy the
 deploy kept in builds/<id>/, in a deploy's order: the build's files, then remoteEntry.js,
 mf-stats.json, mf-manifest.json and, last, builds/latest.json (then
-builds/history.json names it first). No file of a build is removed; the standalone
-development shell (index.html) is never published.
+builds/history.json names it first). No file of a build is removed; a remote's standalone
+development shell (index.html) is never published. The host's folder keeps them under
+_app/builds/ instead, and its index.html (the pages' template) is swapped after its manifests.
   <build id>    the build to make current (default: the one built before the current one,
                 revoked builds skipped; a revoked build is refused)
   --list        only list the builds the folder knows, newest first: which is current, the
@@ -293,7 +299,11 @@ const parseCommandLine = (argv: readonly string[]) =>
   parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
 
 /** The rollback command; resolves to the process exit code. */
-export async function runRollbackCli(argv: readonly string[], io: Pick<CliIo, 'cwd' | 'out' | 'err'>): Promise<number> {
+export async function runRollbackCli(
+  argv: readonly string[],
+  io: Pick<CliIo, 'cwd' | 'out' | 'err'> & Partial<Pick<CliIo, 'packageDir'>>,
+): Promise<number> {
+  const layout = io.packageDir === undefined ? REMOTE_LAYOUT : layoutOfPackage(io.packageDir);
   const usageError = (problem: string) => {
     io.err(`rollback: ${problem}\n\n${USAGE}`);
     return 1;
@@ -318,11 +328,11 @@ export async function runRollbackCli(argv: readonly string[], io: Pick<CliIo, 'c
   const target = resolve(io.cwd, positionals[0] as string);
   try {
     if (values.list) {
-      io.out(describeBuilds(await listBuilds(target)));
+      io.out(describeBuilds(await listBuilds(target, layout)));
       return 0;
     }
-    const result = await rollback({ target, buildId: positionals[1] });
-    const deployment = await listBuilds(target);
+    const result = await rollback({ target, buildId: positionals[1], layout });
+    const deployment = await listBuilds(target, layout);
     const built = deployment.builds.find((build) => build.id === result.buildId)?.timestamp;
     io.out(
       (result.buildId === result.previousId

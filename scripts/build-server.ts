@@ -9,11 +9,13 @@
  * which is all `npm ci --omit=dev` installs. The bundle keeps the
  * source's depth (src/ → dist/, server/ → dist-server/), so `__dirname`-relative paths hold in
  * both forms. A linked source map lets `node --enable-source-maps` report TypeScript lines.
+ * A part's bundle has its code version (scripts/build-stamp.ts) as `__CODE_VERSION__`.
  */
 import { build, type Plugin } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { codeVersionOf, PARTS } from './build-stamp';
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 function packageName(specifier: string): string {
@@ -58,7 +60,9 @@ async function main(): Promise<void> {
     name: string;
     dependencies?: Record<string, string>;
   };
+  const part = basename(workspace);
   await build({
+    define: part in PARTS ? { __CODE_VERSION__: JSON.stringify(codeVersionOf(dirname(workspace), part)) } : {},
     entryPoints: [join(workspace, entry)],
     outfile: join(workspace, outfile),
     bundle: true,

@@ -94,6 +94,15 @@ export function inputsHash(root: string, part: string): string {
   return hash.digest('hex');
 }
 
+/**
+ * The code version of a part's build: the start of its inputs' hash. Both halves of the host's
+ * build carry it (its web build's `latest.json` and meta file, its server bundle), so the host's
+ * server can tell a published build of its own code from one that needs its server restarted.
+ */
+export function codeVersionOf(root: string, part: string): string {
+  return inputsHash(root, part).slice(0, 16);
+}
+
 function statOf(path: string): FileState | undefined {
   const stat = statSync(path, { throwIfNoEntry: false });
   return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;

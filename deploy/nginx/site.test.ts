@@ -189,6 +189,25 @@ describe('Strict-Transport-Security over HTTPS', () => {
   });
 });
 
+describe("the host's deployed folder", () => {
+  it('never serves a deploy’s lock or its half-written files from disk', async () => {
+    for (const file of ['.deploy.lock', '.3f2a9c.deploy-tmp', '_app/builds/h1/.77aa.deploy-tmp']) {
+      mkdirSync(join(dir, 'dist', file, '..'), { recursive: true });
+      writeFileSync(join(dir, 'dist', file), 'half an index.html');
+    }
+    for (const path of [
+      '/.deploy.lock',
+      '/.3f2a9c.deploy-tmp',
+      '/_app/builds/h1/.77aa.deploy-tmp',
+      '/%2Edeploy.lock',
+    ]) {
+      // The host's server's 404, as for any path that names no file of a build.
+      const answer = await get(path, { accept: '*/*' });
+      expect([path, answer.status, answer.headers['content-type']]).toEqual([path, 404, 'text/plain; charset=utf-8']);
+    }
+  });
+});
+
 describe("the remotes' deployed folders", () => {
   it('never serve a path with a segment starting with a dot: a deploy’s lock and its half-written files', async () => {
     const folder = join(dir, 'remotes', 'gifts');

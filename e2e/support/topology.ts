@@ -1,7 +1,9 @@
 /**
  * The production topology of README "Running in production", on this machine: nginx (Debian's,
  * with deploy/nginx's configuration: nginx-site.ts) on one public origin in front of the host's
- * server, the remotes' deployed folders (published with each remote's own deploy command) and
+ * server and the host's deployed folder (published with `npm run deploy -w host`, which the
+ * host's server serves too: HOST_STATIC_ROOT), the remotes' deployed folders (published with
+ * each remote's own deploy command) and
  * API processes (two unless told otherwise) on one real PostgreSQL (testbed's throwaway cluster).
  * Every process runs under testbed's process guard; `stop()` takes them all down.
  */
@@ -39,6 +41,8 @@ export interface Topology {
   apis: ApiProcess[];
   database: Cluster;
   remoteFolder(remote: RemoteName): string;
+  /** The host's deployed folder: nginx serves it at `/`, the host's server reads its builds from it. */
+  hostFolder: string;
   /**
    * Starts API process `index` again on its port with its environment, as a supervisor restarts
    * a process that died; its log goes on in the same file. Ready once its readiness answers.
@@ -116,7 +120,16 @@ async function freeTopologyPorts(apiCount: number): Promise<Omit<TopologyPorts, 
 
 /** `npm run deploy -w <remote's package> -- <folder>`: what a remote team runs. */
 export function deployRemote(remote: RemoteName, target: string, from?: string): Promise<string> {
-  const args = ['run', 'deploy', '-w', REMOTES[remote].packageDir, '--', target, ...(from ? ['--from', from] : [])];
+  return runDeploy(REMOTES[remote].packageDir, target, from);
+}
+
+/** `npm run deploy -w host -- <folder> --from <build>`: what an operator runs to publish the host. */
+export function deployHost(target: string, from = join(ROOT_DIR, 'host', 'dist')): Promise<string> {
+  return runDeploy('host', target, from);
+}
+
+function runDeploy(packageDir: string, target: string, from?: string): Promise<string> {
+  const args = ['run', 'deploy', '-w', packageDir, '--', target, ...(from ? ['--from', from] : [])];
   return new Promise((resolve, reject) => {
     const child = spawn('npm', args, { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -175,7 +188,7 @@ function startTopologySite(dir: string, logDir: string, ports: Omit<TopologyPort
       env: {
         GIFT_BOX_LISTEN: `127.0.0.1:${ports.nginx}`,
         GIFT_BOX_SERVER_NAME: '127.0.0.1',
-        GIFT_BOX_HOST_DIST: join(ROOT_DIR, 'host', 'dist'),
+        GIFT_BOX_HOST_DIST: join(dir, 'host'),
         GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
         GIFT_BOX_HOST_SERVERS: `127.0.0.1:${ports.host}`,
         GIFT_BOX_API_SERVERS: ports.apis.map((port) => `127.0.0.1:${port}`).join(','),
@@ -194,6 +207,7 @@ function hostEnvOf(
   ports: Omit<TopologyPorts, 'database'>,
   secrets: TopologySecrets,
   refreshMs: number | 'production',
+  hostFolder: string,
 ): Record<string, string> {
   const origin = `http://127.0.0.1:${ports.nginx}`;
   return {
@@ -205,6 +219,7 @@ function hostEnvOf(
     TRUST_PROXY: 'loopback',
     METRICS_PORT: String(ports.hostMetrics),
     PAGE_TICKET_SECRETS: secrets.pageTicket,
+    HOST_STATIC_ROOT: hostFolder,
     ...remoteUrls(origin),
   };
 }
@@ -253,6 +268,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     for (const remote of REMOTE_NAMES) {
       await deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) });
     }
+    const hostFolder = join(dir, 'host');
+    await deployHost(hostFolder);
     const database = await starting;
     const nginx = await startTopologySite(dir, logDir, ports);
     started.push(nginx);
@@ -279,7 +296,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       apis.push(await ready(index, api));
     }
     const refreshMs = options.remoteRefreshMs ?? SUITE_REMOTE_REFRESH_MS;
-    const hostEnv = { ...hostEnvOf(ports, secrets, refreshMs), ...options.hostEnv };
+    const hostEnv = { ...hostEnvOf(ports, secrets, refreshMs, hostFolder), ...options.hostEnv };
     const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', hostEnv, logDir);
     started.push(host);
     await waitUntilHealthy(host, `${origin}/healthz`);
@@ -292,6 +309,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       apis,
       database,
       remoteFolder,
+      hostFolder,
       async restartApi(index) {
         const api = startApiAgain(`topology-api-${index + 1}`, envOf(index), logDir);
         started.push(api);

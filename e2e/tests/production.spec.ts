@@ -129,11 +129,17 @@ test('npm ci --omit=dev installs the production dependencies only, with no engin
 
 for (const part of STATIC_PARTS) {
   test(`${part.name} answers GET /healthz with the build it serves`, async () => {
-    const build = JSON.parse(readFileSync(join(copy, part.name, part.buildFile as string), 'utf8')) as { id: string };
+    const build = JSON.parse(readFileSync(join(copy, part.name, part.buildFile as string), 'utf8')) as {
+      id: string;
+      codeVersion?: string;
+    };
     const res = await httpGet(`${originOf(part.name)}/healthz`, { accept: 'text/html' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(JSON.parse(res.body)).toStrictEqual({ status: 'ok', build: build.id });
+    // The host's server also says whether the build published in its folder is of its own code.
+    const published =
+      part.name === 'host' ? { published: { build: build.id, codeVersion: build.codeVersion, served: true } } : {};
+    expect(JSON.parse(res.body)).toStrictEqual({ status: 'ok', build: build.id, ...published });
   });
 }
 

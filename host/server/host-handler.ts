@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
 import {
   BROTLI_QUALITY_ON_THE_FLY,
+  isHiddenPath,
   prepareBody,
   safeRelativePath,
   sendBody,
@@ -58,12 +59,19 @@ import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
 import { type PageTickets } from './page-tickets';
 import { securityHeaders } from './security-headers';
 
-/** The build file, inside the built folder, whose id the host's `/healthz` reports. */
-export const HOST_BUILD_FILE = '_app/builds/latest.json';
+export { HOST_BUILD_FILE } from './host-builds';
 
 export interface HostHandlerOptions {
-  /** The host's built folder. */
-  root: string;
+  /**
+   * The host's built folder, or where the build it serves is now (host-build-follower.ts): its
+   * template and files are read from there.
+   */
+  root: string | (() => string);
+  /**
+   * Where files missing from `root` are looked for: the folder the host is published into, which
+   * keeps earlier builds' files for the pages still running them.
+   */
+  otherFiles?: string;
   config: RuntimeConfig;
   /**
    * What the remotes' deployments and builds hold, for the pages' builds, preloads and prerendered
@@ -214,7 +222,8 @@ function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoi
 const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
 
 export function createHostHandler({
-  root,
+  root: givenRoot,
+  otherFiles,
   config,
   sources,
   hostCss = '',
@@ -257,7 +266,19 @@ export function createHostHandler({
     return view;
   }
 
-  const readTemplate = createTemplateReader(join(root, 'index.html'));
+  const rootNow = typeof givenRoot === 'string' ? () => givenRoot : givenRoot;
+  /** The template of the build served now: a reader per folder, made again when the build's folder changes. */
+  let reader = { root: rootNow(), read: createTemplateReader(join(rootNow(), 'index.html')) };
+  const readTemplate = () => {
+    const root = rootNow();
+    if (reader.root !== root) reader = { root, read: createTemplateReader(join(root, 'index.html')) };
+    return reader.read();
+  };
+  // The deploy commands' lock and the files a deploy is writing (dot-named) are no build's files.
+  const sendBuiltFile = async (req: IncomingMessage, res: ServerResponse, path: string) =>
+    !isHiddenPath(path) &&
+    ((await sendFile(req, res, rootNow(), path)) ||
+      (otherFiles !== undefined && otherFiles !== rootNow() && (await sendFile(req, res, otherFiles, path))));
   const resolvePath = createPathResolver();
 
   /** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
@@ -394,7 +415,7 @@ export function createHostHandler({
     if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
     const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;
-    if (relativePath && relativePath !== 'index.html' && (await sendFile(req, res, root, relativePath))) return;
+    if (relativePath && relativePath !== 'index.html' && (await sendBuiltFile(req, res, relativePath))) return;
     // A missing script or stylesheet must fail as such, never as a page.
     if (resolved instanceof HttpError && !wantsHtml(req)) {
       sendText(res, 404, 'Not found');

@@ -1,9 +1,10 @@
 /**
  * Starts the host's production server: `npm run serve -w host` runs its bundle,
- * `dist-server/main.js`. Paths are relative to this file's folder, which is `server/` from
- * source and `dist-server/` once bundled: both sit beside `dist/`.
+ * `dist-server/main.js`. It serves the folder HOST_STATIC_ROOT names (where `npm run deploy -w
+ * host` publishes), or its bundle's `dist/`: paths are relative to this file's folder, which is
+ * `server/` from source and `dist-server/` once bundled, both beside `dist/`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EnvError,
@@ -30,7 +31,9 @@ import { telemetryEnabled } from 'shared/runtime-config-checks';
 // The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
 import { createDataPages, type DataPages, DEFAULT_PAGE_DATA_TIMEOUT_MS } from './data-pages';
-import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
+import { HostBuildFollower } from './host-build-follower';
+import { staticRoot } from './host-builds';
+import { createHostHandler } from './host-handler';
 import { createHostMetrics, type HostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
@@ -75,14 +78,22 @@ const HOST_ENV = envSchema({
   PAGE_TICKET_SECRETS: secretList(MIN_TICKET_SECRET_LENGTH),
   // Its log (server/log): JSON lines on stdout, the request log at info.
   LOG_LEVEL: logLevel,
+  // The folder the host is published into (npm run deploy -w host); unset, its bundle's dist/.
+  HOST_STATIC_ROOT: staticRoot,
 });
+
+/** The code this bundle was built from (scripts/build-server.ts); none when run from source. */
+declare const __CODE_VERSION__: string | undefined;
+const CODE_VERSION = typeof __CODE_VERSION__ === 'string' ? __CODE_VERSION__ : undefined;
 
 /** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
 function hostShared(root: string): Set<string> | undefined {
   try {
     return sharedModulesOf(JSON.parse(readFileSync(join(root, 'mf-manifest.json'), 'utf8')));
   } catch (error) {
-    serverLog().warn(`dist/mf-manifest.json unreadable (${(error as Error).message}): pages preload no shared copies`);
+    serverLog().warn(
+      `${join(root, 'mf-manifest.json')} unreadable (${(error as Error).message}): pages preload no shared copies`,
+    );
     return undefined;
   }
 }
@@ -118,8 +129,22 @@ function dataPagesOf(
   });
 }
 
-function main(): void {
-  const root = join(__dirname, '..', 'dist');
+/**
+ * The host's builds in `folder`, read as often as the remotes' (its own default when those are
+ * never read); exits when the folder holds no build of this server's code.
+ */
+async function followBuilds(folder: string, refreshMs: number): Promise<HostBuildFollower> {
+  try {
+    const builds = await HostBuildFollower.open({ folder, codeVersion: CODE_VERSION });
+    builds.start(refreshMs || DEFAULT_REMOTE_REFRESH_MS);
+    return builds;
+  } catch (error) {
+    console.error(`[host] cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+async function main(): Promise<void> {
   let config;
   let followed;
   let env;
@@ -136,10 +161,11 @@ function main(): void {
   setServerLog(createLogger('host', env.LOG_LEVEL));
   const { HOST_PORT: port, LISTEN_HOST: listenHost, SHUTDOWN_DELAY_MS: shutdownDelayMs } = env;
   const { REMOTE_REFRESH_MS: refreshMs, TRUST_PROXY: trustProxySetting } = env;
-  if (!existsSync(join(root, 'index.html'))) {
-    console.error('[host] cannot start: dist/index.html is missing; run npm run build -w host');
-    process.exit(1);
-  }
+  const folder = env.HOST_STATIC_ROOT ?? join(__dirname, '..', 'dist');
+  const builds = await followBuilds(folder, refreshMs);
+  // The shared modules a build provides are fixed by its code (its package-lock and webpack
+  // configuration are among the code version's inputs): read once, from the build served first.
+  const root = builds.root();
   const metricsEnv = metricsEnvOf(env);
   const registry = metricsEnv.metricsPort === undefined ? undefined : createMetricsRegistry('host');
   const metrics = registry && createHostMetrics(registry);
@@ -170,7 +196,8 @@ function main(): void {
   }
   const dataPages = dataPagesOf(env, config, metrics);
   const handler = createHostHandler({
-    root,
+    root: () => builds.root(),
+    otherFiles: folder,
     config,
     sources,
     hostCss: String(hostCss),
@@ -182,13 +209,17 @@ function main(): void {
     tickets: ticketsOf(env.PAGE_TICKET_SECRETS, config),
   });
   void serve('host', port, handler, {
-    buildFile: join(root, HOST_BUILD_FILE),
+    buildFile: () => builds.buildFile(),
+    healthDetails: () => ({ published: builds.published() }),
     isStarting: () => starting,
     listenHost,
     shutdownDelayMs,
     metrics: registry && { registry, ...metricsEnv },
-    onStopped: () => renderPools.close(),
+    onStopped: () => {
+      builds.stop();
+      return renderPools.close();
+    },
   });
 }
 
-main();
+void main();

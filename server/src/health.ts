@@ -12,8 +12,8 @@ import { sendText } from './static-server';
 export const HEALTH_PATH = '/healthz';
 
 export interface HealthOptions {
-  /** The served build's `latest.json` (`{ id, timestamp }`). */
-  buildFile: string;
+  /** The served build's `latest.json` (`{ id, timestamp }`), or where it is now (the host follows its folder's builds). */
+  buildFile: string | (() => string);
   /** True once shutdown has begun. */
   isStopping: () => boolean;
   /**
@@ -21,6 +21,8 @@ export interface HealthOptions {
    * has read each remote once): 503 `{ status: "starting" }`, so no visitor is sent to it yet.
    */
   isStarting?: () => boolean;
+  /** More of what a healthy server says of itself (the host: the build its folder publishes). */
+  details?: () => Record<string, unknown>;
 }
 
 async function readBuildId(buildFile: string): Promise<string | undefined> {
@@ -56,7 +58,8 @@ export async function answerHealth(req: IncomingMessage, res: ServerResponse, op
     sendText(res, 405, 'Method not allowed');
     return;
   }
-  const build = options.isStopping() ? undefined : await readBuildId(options.buildFile);
+  const buildFile = typeof options.buildFile === 'string' ? options.buildFile : options.buildFile();
+  const build = options.isStopping() ? undefined : await readBuildId(buildFile);
   // Checked again: shutdown may have begun while the file was read.
   if (build === undefined || options.isStopping()) {
     sendJson(req, res, 503, { status: 'unavailable' });
@@ -66,5 +69,5 @@ export async function answerHealth(req: IncomingMessage, res: ServerResponse, op
     sendJson(req, res, 503, { status: 'starting' });
     return;
   }
-  sendJson(req, res, 200, { status: 'ok', build });
+  sendJson(req, res, 200, { status: 'ok', build, ...options.details?.() });
 }

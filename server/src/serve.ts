@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
-import { answerHealth, isHealthUrl } from './health';
+import { answerHealth, isHealthUrl, type HealthOptions } from './health';
 import type { LogLevel } from './env';
 import { createLogger, type Logger, serverLog, setServerLog } from './log';
 import {
@@ -29,7 +29,9 @@ export const SHUTDOWN_TIMEOUT_MS = 3000;
 
 export interface ServeOptions {
   /** The served build's `latest.json`; `/healthz` reports its id and is 503 without it. */
-  buildFile: string;
+  buildFile: HealthOptions['buildFile'];
+  /** More fields of a healthy `/healthz` answer (health.ts). */
+  healthDetails?: HealthOptions['details'];
   /** The address to listen on; every interface when undefined. */
   listenHost?: string;
   /** After SIGTERM, how long requests are still served while health answers 503. */
@@ -76,7 +78,12 @@ export async function listen(
   const closeMetrics = () => (metricsClosed ??= metrics?.close() ?? Promise.resolve());
   let drained: Promise<boolean> | undefined;
   let endDelay = () => undefined as void;
-  const health = { buildFile: options.buildFile, isStopping: () => stopping, isStarting: options.isStarting };
+  const health: HealthOptions = {
+    buildFile: options.buildFile,
+    isStopping: () => stopping,
+    isStarting: options.isStarting,
+    details: options.healthDetails,
+  };
   // Long enough for any real URL; a longer one gets Node's 431 rather than our 404 page.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     // A kept-alive connection must not outlive the drain: close it once this response is sent.

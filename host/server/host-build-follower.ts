@@ -1,0 +1,137 @@
+/**
+ * Follows the host's folder (host-builds.ts): read at start (refused when nothing of this
+ * server's code is there), then every interval, so a build of the same code published there is
+ * served without a restart, and one of other code is said once to need one.
+ */
+import { join } from 'node:path';
+import { serverLog } from 'server/log';
+import {
+  chooseHostBuild,
+  HOST_BUILD_FILE,
+  HostBuildsError,
+  restartMessage,
+  type HostBuild,
+  type HostBuildsState,
+} from './host-builds';
+
+const defaultLog = (message: string): void => serverLog().info(message);
+const defaultWarn = (message: string): void => serverLog().warn(message);
+
+export interface HostBuildFollowerOptions {
+  /** The folder the host is published into (HOST_STATIC_ROOT), or its bundle's dist/. */
+  folder: string;
+  /** This server's code version (its bundle's); none: whatever the folder publishes is served. */
+  codeVersion?: string;
+  log?: (message: string) => void;
+  warn?: (message: string) => void;
+}
+
+/** What `/healthz` says of the folder's published build. */
+export interface PublishedHealth {
+  build: string;
+  codeVersion?: string;
+  /** False when it is of other code: the host's server needs a restart with its code to serve it. */
+  served: boolean;
+}
+
+export class HostBuildFollower {
+  private timer: NodeJS.Timeout | undefined;
+  private reading: Promise<void> | undefined;
+  /** The published build last said to need a restart: said once each. */
+  private toldRestart: string | undefined;
+
+  private constructor(
+    private readonly options: HostBuildFollowerOptions,
+    private state: HostBuildsState,
+  ) {}
+
+  /** Reads the folder once; throws HostBuildsError when it holds no build of this server's code. */
+  static async open(options: HostBuildFollowerOptions): Promise<HostBuildFollower> {
+    const follower = new HostBuildFollower(options, await chooseHostBuild(options.folder, options.codeVersion));
+    follower.tellRestart();
+    return follower;
+  }
+
+  /** The folder the served build's files are read from. */
+  root(): string {
+    return this.state.served.root;
+  }
+
+  /** The served build's `latest.json`, whose id `/healthz` reports. */
+  buildFile(): string {
+    return join(this.state.served.root, HOST_BUILD_FILE);
+  }
+
+  served(): HostBuild {
+    return this.state.served;
+  }
+
+  published(): PublishedHealth {
+    const { published, served } = this.state;
+    return {
+      build: published.id,
+      ...(published.codeVersion ? { codeVersion: published.codeVersion } : {}),
+      served: published.id === served.id,
+    };
+  }
+
+  /** Reads the folder again; one read at a time. */
+  refresh(): Promise<void> {
+    this.reading ??= this.read().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  start(intervalMs: number): void {
+    this.stop();
+    // A read that fails leaves the build served as it is: the next one tries again.
+    const warn = this.options.warn ?? defaultWarn;
+    this.timer = setInterval(
+      () =>
+        void this.refresh().catch((error: unknown) =>
+          warn(`reading ${this.options.folder} failed: ${String(error)}`),
+        ),
+      intervalMs,
+    );
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async read(): Promise<void> {
+    const { folder, codeVersion, log = defaultLog, warn = defaultWarn } = this.options;
+    const before = this.state;
+    try {
+      this.state = await chooseHostBuild(folder, codeVersion);
+    } catch (error) {
+      if (!(error instanceof HostBuildsError)) throw error;
+      // Nothing of this server's code kept whole there any more: the build it serves stays.
+      if (error.published) this.state = { served: before.served, published: error.published };
+      const told = error.published?.id ?? error.message;
+      if (this.toldRestart !== told) warn(`${error.message}; serving build ${before.served.id} meanwhile`);
+      this.toldRestart = told;
+      return;
+    }
+    if (this.state.served.id !== before.served.id || this.state.served.root !== before.served.root) {
+      log(`serving build ${this.state.served.id}, published in ${folder}`);
+    }
+    this.tellRestart();
+  }
+
+  private tellRestart(): void {
+    const { published, served } = this.state;
+    if (published.id === served.id) {
+      this.toldRestart = undefined;
+      return;
+    }
+    if (this.toldRestart === published.id) return;
+    this.toldRestart = published.id;
+    (this.options.warn ?? defaultWarn)(
+      `${restartMessage(this.options.folder, this.state, this.options.codeVersion)}`,
+    );
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Which build of the host this server serves, from the folder it is given (HOST_STATIC_ROOT: the
+ * folder `npm run deploy -w host` publishes into, which nginx serves at `/`; unset, its bundle's
+ * `dist/`). Its pages are rendered by this server's code from the build's `index.html`, so the
+ * two must be of the same code: each build carries the code version it was built from (its
+ * `_app/builds/latest.json` and meta file), and so does this server's bundle.
+ *
+ * - The folder's current build of this server's code version is served: from its whole copy
+ *   `_app/builds/{id}/` when the deploy kept one (written before anything at the root changes, so
+ *   a deploy under way never mixes two builds' templates), else from the folder itself.
+ * - A build of another code version published there is not served: this server keeps the newest
+ *   build of its own code the folder keeps whole, says once that the published build needs a
+ *   restart with its code, and `/healthz` says so (`published`).
+ * - At start, a folder with no build of this server's code is refused, naming both versions.
+ *
+ * A server without a code version (run from source) serves whatever the folder publishes.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { EnvError, type Reader } from 'server/env';
+import { isBuildId } from 'shared/deployment';
+
+/** The folder of the host's build files: `latest.json` (the deployment), `meta/`, each build's whole copy. */
+export const HOST_BUILDS_DIR = '_app/builds';
+/** The build file, inside the built folder, whose id the host's `/healthz` reports. */
+export const HOST_BUILD_FILE = `${HOST_BUILDS_DIR}/latest.json`;
+
+export interface HostBuild {
+  id: string;
+  timestamp: number;
+  codeVersion?: string;
+}
+
+export interface ServedBuild extends HostBuild {
+  /** Where its files are read from: its whole copy, or the folder itself. */
+  root: string;
+}
+
+export interface HostBuildsState {
+  served: ServedBuild;
+  /** The build the folder's `_app/builds/latest.json` names. */
+  published: HostBuild;
+}
+
+/** The folder has no build this server can serve: at start, it refuses to. */
+export class HostBuildsError extends Error {
+  constructor(
+    message: string,
+    /** The build the folder publishes, when it names one. */
+    readonly published?: HostBuild,
+  ) {
+    super(message);
+    this.name = 'HostBuildsError';
+  }
+}
+
+/** HOST_STATIC_ROOT: an existing folder, absolute or from the working folder; unset, undefined. */
+export const staticRoot: Reader<string | undefined> = (raw, name) => {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const folder = resolve(raw.trim());
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new EnvError(`${name} must name the folder the host is published into, got "${raw}" (no such folder)`);
+  }
+  return folder;
+};
+
+async function readBuildFile(path: string): Promise<HostBuild | undefined> {
+  try {
+    const raw = JSON.parse(await readFile(path, 'utf8')) as Partial<Record<keyof HostBuild, unknown>> | null;
+    if (typeof raw?.id !== 'string' || raw.id === '') return undefined;
+    return {
+      id: raw.id,
+      timestamp: typeof raw.timestamp === 'number' ? raw.timestamp : 0,
+      ...(typeof raw.codeVersion === 'string' ? { codeVersion: raw.codeVersion } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The whole copy of build `id` in the folder (its own `latest.json` names it, its template is there), if any. */
+async function copyOf(folder: string, id: string): Promise<string | undefined> {
+  if (!isBuildId(id)) return undefined;
+  const copy = join(folder, HOST_BUILDS_DIR, id);
+  const own = await readBuildFile(join(copy, HOST_BUILD_FILE));
+  return own?.id === id && existsSync(join(copy, 'index.html')) ? copy : undefined;
+}
+
+/** The newest build of `codeVersion` the folder keeps whole, by its meta files. */
+async function newestOfCode(folder: string, codeVersion: string): Promise<ServedBuild | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(join(folder, HOST_BUILDS_DIR, 'meta'));
+  } catch {
+    return undefined;
+  }
+  const metas = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => readBuildFile(join(folder, HOST_BUILDS_DIR, 'meta', name))),
+  );
+  const ours = metas
+    .filter((meta): meta is HostBuild => meta?.codeVersion === codeVersion)
+    .sort((a, b) => b.timestamp - a.timestamp);
+  for (const build of ours) {
+    const root = await copyOf(folder, build.id);
+    if (root) return { ...build, root };
+  }
+  return undefined;
+}
+
+const versionOf = (build: HostBuild) => (build.codeVersion ? `code version ${build.codeVersion}` : 'no code version');
+
+/** What the server should serve from `folder` now; throws HostBuildsError when nothing of its code is there. */
+export async function chooseHostBuild(folder: string, codeVersion: string | undefined): Promise<HostBuildsState> {
+  const published = await readBuildFile(join(folder, HOST_BUILD_FILE));
+  if (!published) {
+    throw new HostBuildsError(
+      `${join(folder, HOST_BUILD_FILE)} is missing or names no build: publish the host there ` +
+        '(npm run deploy -w host -- <folder>), or build it (npm run build -w host) when serving its dist/',
+    );
+  }
+  if (codeVersion === undefined || published.codeVersion === codeVersion) {
+    return { served: { ...published, root: (await copyOf(folder, published.id)) ?? folder }, published };
+  }
+  const ours = await newestOfCode(folder, codeVersion);
+  if (ours) return { served: ours, published };
+  throw new HostBuildsError(
+    `build ${published.id}, published in ${folder}, is of ${versionOf(published)}; this server is of code ` +
+      `version ${codeVersion}, and the folder keeps no build of it whole: start the host's server built with ` +
+      `build ${published.id} (the same npm run build), or roll the folder back to a build of this server's code ` +
+      '(npm run rollback -w host)',
+    published,
+  );
+}
+
+/** The restart a published build of other code needs, as the server says it. */
+export function restartMessage(folder: string, state: HostBuildsState, codeVersion: string | undefined): string {
+  const { published, served } = state;
+  return (
+    `build ${published.id}, published in ${folder}, is of ${versionOf(published)} and this server of code ` +
+    `version ${codeVersion ?? '(none)'}: restart the host's server with the code built with it to serve it; ` +
+    `serving build ${served.id}, the newest of this server's code, meanwhile`
+  );
+}
