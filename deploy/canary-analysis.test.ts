@@ -156,6 +156,9 @@ beforeAll(async () => {
       PAGE_TICKET_SECRETS: TICKET_SECRET,
       TRUST_PROXY: 'loopback',
       REMOTE_GIFTS_URL: manifest,
+      // A production API names every remote it reads builds from; these two publish nothing here.
+      REMOTE_REDEEM_URL: `${HOST_ORIGIN}/redeem/mf-manifest.json`,
+      REMOTE_CONTENT_URL: `${HOST_ORIGIN}/content/mf-manifest.json`,
       BUILDS_POLL_MS: '1000',
     },
     output: 'pipe',

@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import {
   EnvError,
   envSchema,
+  fromSecretFile,
   httpOrigin,
   intBetween,
   listenAddress,
   millis,
+  origin,
   parseEnv,
   partPort,
   positiveInt,
@@ -34,7 +36,7 @@ import { createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
 import { createRemoteSources, sharedModulesOf } from './remote-sources';
-import { defaultOrigins, previewKeysFromEnv, runtimeConfigFromEnv } from './runtime-config-from-env';
+import { defaultOrigins, previewKeysFromEnv, productionGaps, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
@@ -52,6 +54,8 @@ const absoluteUrl: Reader<string | undefined> = (raw, name) => {
 /** The variables of the host's server itself; the runtime configuration's are read by `runtimeConfigFromEnv`. */
 const HOST_ENV = envSchema({
   HOST_PORT: partPort('host').read,
+  // Set, a production deployment: what its pages need must be named (`productionGaps`).
+  HOST_ORIGIN: origin('https://gifts.example.com'),
   LISTEN_HOST: listenAddress,
   SHUTDOWN_DELAY_MS: shutdownDelay,
   REMOTE_REFRESH_MS: refreshInterval,
@@ -70,7 +74,7 @@ const HOST_ENV = envSchema({
   // GET /metrics on a listener of its own (METRICS_PORT; unset, none), never on HOST_PORT.
   ...METRICS_VARIABLES,
   // Signs each page's telemetry ticket (page-tickets.ts): the API's PAGE_TICKET_SECRETS too.
-  PAGE_TICKET_SECRETS: secretList(MIN_TICKET_SECRET_LENGTH),
+  PAGE_TICKET_SECRETS: fromSecretFile(secretList(MIN_TICKET_SECRET_LENGTH)),
 });
 
 /** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
@@ -116,21 +120,33 @@ function dataPagesOf(
   });
 }
 
-function main(): void {
-  const root = join(__dirname, '..', 'dist');
-  let config;
-  let followed;
-  let env;
-  let previewKeys;
-  try {
-    env = parseEnv(HOST_ENV);
-    config = runtimeConfigFromEnv(process.env);
-    followed = defaultOrigins(process.env);
-    previewKeys = previewKeysFromEnv(process.env);
-  } catch (error) {
-    console.error(`[host] cannot start: ${(error as Error).message}`);
+/** What the server starts from, every problem of its environment reported at once. */
+function readStart() {
+  const problems: string[] = [];
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return undefined;
+    }
+  };
+  const env = attempt(() => parseEnv(HOST_ENV));
+  const config = attempt(() => runtimeConfigFromEnv(process.env));
+  const followed = attempt(() => defaultOrigins(process.env));
+  const previewKeys = attempt(() => previewKeysFromEnv(process.env));
+  // An unreadable configuration leaves telemetry on, its default.
+  problems.push(...productionGaps(process.env, { telemetry: config === undefined || telemetryEnabled(config) }));
+  if (!env || !config || !followed || !previewKeys || problems.length > 0) {
+    console.error(`[host] cannot start: ${problems.join('\n')}`);
     process.exit(1);
   }
+  return { env, config, followed, previewKeys };
+}
+
+function main(): void {
+  const root = join(__dirname, '..', 'dist');
+  const { env, config, followed, previewKeys } = readStart();
   const { HOST_PORT: port, LISTEN_HOST: listenHost, SHUTDOWN_DELAY_MS: shutdownDelayMs } = env;
   const { REMOTE_REFRESH_MS: refreshMs, TRUST_PROXY: trustProxySetting } = env;
   if (!existsSync(join(root, 'index.html'))) {
