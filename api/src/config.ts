@@ -104,6 +104,11 @@ export interface ServerConfig extends AppConfig {
   listenHost: string | undefined;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /**
+   * How long the first connection to PostgreSQL is tried again while the server cannot be
+   * reached (DATABASE_CONNECT_RETRY_MS), before the API gives up and exits 1.
+   */
+  databaseConnectRetryMs: number;
   pgliteDataDir: string;
   catalogueFile: string;
   /** After SIGTERM, how long readiness says "not ready" while requests are still served. */
@@ -311,6 +316,7 @@ const API_VARIABLES = envSchema({
   BUILDS_POLL_MS: millis(60_000, MAX_BUILDS_POLL_MS),
   DATABASE_URL: fromSecretFile(databaseUrl),
   DATABASE_POOL_SIZE: positiveInt(10),
+  DATABASE_CONNECT_RETRY_MS: millis(30_000, 10 * 60_000),
   PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
   PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
   SHUTDOWN_DELAY_MS: shutdownDelay,
@@ -353,6 +359,7 @@ function configOf(env: ApiEnvValues): ServerConfig {
     },
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseConnectRetryMs: env.DATABASE_CONNECT_RETRY_MS,
     pgliteDataDir: env.PGLITE_DATA_DIR,
     catalogueFile: env.PRIZE_CATALOGUE_FILE,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
