@@ -35,7 +35,7 @@ import { createHostMetrics, type HostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
-import { createRemoteSources, sharedModulesOf } from './remote-sources';
+import { createRemoteSources, type RemoteSources, sharedModulesOf } from './remote-sources';
 import { defaultOrigins, previewKeysFromEnv, productionGaps, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
@@ -158,7 +158,7 @@ function main(): void {
   const metrics = registry && createHostMetrics(registry);
   // Each remote's latest build is read now and every refreshMs; pages never wait for it. With 0,
   // the server reads no remote: its pages carry no preloads and no prerendered text.
-  let sources;
+  let sources: RemoteSources | undefined;
   // Not ready (`/healthz` 503) until each remote has been read once, or has failed to be: a page
   // sent before would lack its remote's preloads and prerendered text.
   let starting = false;
@@ -201,6 +201,11 @@ function main(): void {
     shutdownDelayMs,
     metrics: registry && { registry, ...metricsEnv },
     onStopped: () => renderPools.close(),
+    // systemctl reload: each remote's latest build read now, not at the next REMOTE_REFRESH_MS
+    // (with REMOTE_REFRESH_MS=0, nothing to read: the reload still never stops the server).
+    onReload: async () => {
+      await sources?.refresh();
+    },
   });
 }
 

@@ -3,7 +3,7 @@
  * part's own handler, its metrics on a listener of their own (METRICS_PORT), and a graceful
  * shutdown on SIGTERM/SIGINT that first turns health to 503, (after SIGTERM, keeps serving for
  * SHUTDOWN_DELAY_MS so a load balancer notices), then stops accepting connections and lets
- * in-flight requests finish, within a bound.
+ * in-flight requests finish, within a bound; and, for a server that has one, a reload on SIGHUP.
  */
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import {
   type MetricsListener,
 } from './metrics';
 import { countStaticRequests, createStaticHandler, type RequestHandler } from './static-server';
+import { onReloadSignal } from './reload-signal';
 import { onStopSignals } from './stop-signals';
 import type { AllowedOrigin } from './origins';
 
@@ -42,6 +43,12 @@ export interface ServeOptions {
   isStarting?: () => boolean;
   /** Run once the server has drained, before the process exits: stops what the server started (its workers). */
   onStopped?: () => Promise<void>;
+  /**
+   * What SIGHUP (`systemctl reload`) does: re-read what the server reads from outside, serving
+   * meanwhile (`reload-signal.ts`). Undefined: SIGHUP keeps Node's default, as nothing would be
+   * re-read.
+   */
+  onReload?: () => Promise<void>;
 }
 
 export interface Serving {
@@ -183,6 +190,7 @@ export async function serve(
     // Ends a delay under way: the drain starts now.
     hurry: () => void shutdown(0),
   });
+  if (options.onReload) onReloadSignal(name, options.onReload);
   return server;
 }
 
