@@ -44,11 +44,16 @@ export function envSchema<R extends Readers>(readers: R): z.ZodType<Values<R>, E
     readsSecretFile(read) ? [name, secretFileVariable(name)] : [name],
   );
   const shape = Object.fromEntries(names.map((name) => [name, z.string().optional()]));
-  return z.object(shape).transform((env, ctx) =>
-    Object.fromEntries(
-      Object.entries(readers).map(([name, read]) => [name, attempt(() => read(rawValue(env, name, read), name), ctx)]),
-    ),
-  ) as unknown as z.ZodType<Values<R>, Env>;
+  return z
+    .object(shape)
+    .transform((env, ctx) =>
+      Object.fromEntries(
+        Object.entries(readers).map(([name, read]) => [
+          name,
+          attempt(() => read(rawValue(env, name, read), name), ctx),
+        ]),
+      ),
+    ) as unknown as z.ZodType<Values<R>, Env>;
 }
 
 /**
