@@ -2,7 +2,8 @@
  * A server's environment, read through one schema (zod): each variable the server reads is a
  * field of it, read by a `Reader`. Unset and empty are the same; a bad value becomes an issue
  * whose message names the variable and what it got, and `parseEnv` reports every issue of the
- * environment together, in one EnvError.
+ * environment together, in one EnvError. A secret's reader (`fromSecretFile`) also takes its
+ * value from the file `<NAME>_FILE` names (`secret-files.ts`).
  */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
