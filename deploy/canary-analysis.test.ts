@@ -152,6 +152,7 @@ beforeAll(async () => {
       METRICS_PORT: String(metricsPort),
       PGLITE_DATA_DIR: 'memory://',
       HOST_ORIGIN,
+      API_BASE_URL: HOST_ORIGIN,
       VISITOR_COOKIE_SECRETS: 'canary-analysis-test-secret-of-thirty-two-characters',
       PAGE_TICKET_SECRETS: TICKET_SECRET,
       TRUST_PROXY: 'loopback',

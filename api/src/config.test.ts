@@ -147,6 +147,7 @@ describe('readServerConfig', () => {
     const production = {
       HOST_ORIGIN: 'https://gifts.example.com',
       VISITOR_COOKIE_SECRETS: 'n'.repeat(32),
+      API_BASE_URL: 'https://gifts.example.com',
       BUILDS_POLL_MS: '0',
     };
     expect(() => readServerConfig(production)).toThrow(
@@ -162,7 +163,13 @@ describe('readServerConfig', () => {
   });
 
   it('names every variable a production deployment is missing at once, each remote it reads builds from', () => {
-    const missing = ['VISITOR_COOKIE_SECRETS', 'PAGE_TICKET_SECRETS', 'REMOTE_REDEEM_URL', 'REMOTE_CONTENT_URL'];
+    const missing = [
+      'VISITOR_COOKIE_SECRETS',
+      'PAGE_TICKET_SECRETS',
+      'API_BASE_URL',
+      'REMOTE_REDEEM_URL',
+      'REMOTE_CONTENT_URL',
+    ];
     const production = {
       HOST_ORIGIN: 'https://gifts.example.com',
       REMOTE_GIFTS_URL: 'https://g.example.com/mf-manifest.json',
@@ -171,7 +178,7 @@ describe('readServerConfig', () => {
     expect(lines.map((line) => line.split(' ')[0])).toEqual(missing);
     for (const line of lines) expect(line).toContain(' must be set when HOST_ORIGIN is (a production deployment): ');
     // Builds not read: the remotes' URLs are not needed.
-    expect(problemOf(() => readServerConfig({ ...production, BUILDS_POLL_MS: '0' })).split('\n')).toHaveLength(2);
+    expect(problemOf(() => readServerConfig({ ...production, BUILDS_POLL_MS: '0' })).split('\n')).toHaveLength(3);
   });
 
   it('reads each secret from the file its <NAME>_FILE names, never naming what the file holds', () => {

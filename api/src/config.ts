@@ -218,7 +218,7 @@ const IN_PRODUCTION = 'must be set when HOST_ORIGIN is (a production deployment)
  * What a production deployment (HOST_ORIGIN set) must name, every missing one at once: the
  * cookie's secrets (every process signs with the same), the pages' ticket secrets (without them
  * no telemetry is labelled with a build, and the release run and the build alerts see nothing),
- * and, while builds are read, each remote's manifest URL (unset, its builds would be read from
+ * the API's public origin (unset, this machine's port), and, while builds are read, each remote's manifest URL (unset, its builds would be read from
  * this machine's development port and every build id would count as `other`).
  */
 function productionGaps(env: Record<string, unknown> & { HOST_ORIGIN: string | undefined; BUILDS_POLL_MS: number }) {
@@ -231,6 +231,10 @@ function productionGaps(env: Record<string, unknown> & { HOST_ORIGIN: string | u
   if (env.PAGE_TICKET_SECRETS === undefined)
     gaps.push(
       `PAGE_TICKET_SECRETS ${IN_PRODUCTION}: the secret the host's server signs its pages' telemetry tickets with, at least ${MIN_SECRET_CHARS} characters, ${SECRET_EXAMPLE}, the same on the host's server and every API process`,
+    );
+  if (env.API_BASE_URL === undefined)
+    gaps.push(
+      `API_BASE_URL ${IN_PRODUCTION}: the API's origin as pages reach it, as the host's server is given it (the origins telemetry's CSP reports are labelled with)`,
     );
   if (env.BUILDS_POLL_MS > 0)
     for (const name of REMOTE_NAMES)
