@@ -120,15 +120,19 @@ const RUN_SECRET = randomBytes(32).toString('base64url');
 
 /**
  * The secret the host's server signs its pages' telemetry tickets with and the API checks them
- * with, unless PAGE_TICKET_SECRETS is set: the same for both, for the whole run.
+ * with, unless PAGE_TICKET_SECRETS (or PAGE_TICKET_SECRETS_FILE) is set: the same for both, for the
+ * whole run.
  */
 const RUN_TICKET_SECRET = randomBytes(32).toString('base64url');
 
+/** Whether the secret is given, as itself or as a file (`<NAME>_FILE`). */
+const given = (name: string) => Boolean(process.env[name] || process.env[`${name}_FILE`]);
+
 function developmentSecret(workspace: string): Record<string, string> {
   const secrets: Record<string, string> = {};
-  if ((workspace === 'host' || workspace === 'api') && !process.env.PAGE_TICKET_SECRETS)
+  if ((workspace === 'host' || workspace === 'api') && !given('PAGE_TICKET_SECRETS'))
     secrets.PAGE_TICKET_SECRETS = RUN_TICKET_SECRET;
-  if (workspace === 'api' && !process.env.VISITOR_COOKIE_SECRETS) secrets.VISITOR_COOKIE_SECRETS = RUN_SECRET;
+  if (workspace === 'api' && !given('VISITOR_COOKIE_SECRETS')) secrets.VISITOR_COOKIE_SECRETS = RUN_SECRET;
   return secrets;
 }
 

@@ -11,6 +11,7 @@ import { CHROMIUM_PATH } from 'testbed/chromium';
 import { BROTLI_STATIC_MODULE, NGINX_PATH } from 'testbed/nginx';
 import { PROMETHEUS_PATH, PROMTOOL_PATH } from 'testbed/prometheus';
 import { NGINX_EXPORTER_PATH, POSTGRES_EXPORTER_PATH } from 'testbed/prometheus-exporters';
+import { SYSTEMD_ANALYZE_PATH } from 'testbed/systemd';
 
 export interface SystemPackage {
   /** The Debian package. */
@@ -74,6 +75,13 @@ export const PACKAGES: readonly SystemPackage[] = [
     neededBy: "the monitoring setup's tests",
     otherwise: `prometheus-postgres-exporter at ${POSTGRES_EXPORTER_PATH} (or set POSTGRES_EXPORTER_PATH)`,
     present: () => existsSync(POSTGRES_EXPORTER_PATH),
+  },
+  {
+    // A container's Debian has no systemd; a machine's has it already.
+    name: 'systemd',
+    neededBy: 'the checks of the supervision units (deploy/systemd)',
+    otherwise: `systemd-analyze at ${SYSTEMD_ANALYZE_PATH} (or set SYSTEMD_ANALYZE_PATH)`,
+    present: () => existsSync(SYSTEMD_ANALYZE_PATH),
   },
 ];
 

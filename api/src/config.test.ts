@@ -1,5 +1,19 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EnvError } from 'server/env';
 import { API_ROOT, readServerConfig } from './config';
+
+/** The message of the EnvError `read` throws. */
+function problemOf(read: () => unknown): string {
+  try {
+    read();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error('expected an EnvError');
+}
 
 describe('readServerConfig', () => {
   it('has defaults for a laptop', () => {
@@ -34,6 +48,7 @@ describe('readServerConfig', () => {
       apiOrigin: 'http://localhost:3004',
       databaseUrl: undefined,
       databasePoolSize: 10,
+      databaseConnectRetryMs: 30_000,
       pgliteDataDir: join(API_ROOT, '.data', 'pglite'),
       catalogueFile: join(API_ROOT, 'catalogue.json'),
       shutdownDelayMs: 0,
@@ -64,6 +79,7 @@ describe('readServerConfig', () => {
       UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE: '8',
       DATABASE_URL: 'postgres://gifts:secret@db:5432/gifts',
       DATABASE_POOL_SIZE: '4',
+      DATABASE_CONNECT_RETRY_MS: '120000',
       PGLITE_DATA_DIR: 'memory://',
       PRIZE_CATALOGUE_FILE: '/etc/gifts/catalogue.json',
       SHUTDOWN_DELAY_MS: '5000',
@@ -71,6 +87,7 @@ describe('readServerConfig', () => {
       REMOTE_GIFTS_URL: 'https://gifts.example.com/mf-manifest.json',
       REMOTE_REDEEM_URL: 'https://cdn.example.com/redeem/builds/b7/mf-manifest.json',
       REMOTE_CONTENT_PORT: '4003',
+      REMOTE_CONTENT_URL: 'https://content.example.com/mf-manifest.json',
       BUILDS_POLL_MS: '15000',
       API_BASE_URL: 'https://api.gifts.example.com/',
       METRICS_PORT: '9304',
@@ -104,13 +121,14 @@ describe('readServerConfig', () => {
           gifts: 'https://gifts.example.com/builds/latest.json',
           // A remote pinned to one build: that build's own latest.json, which always names it.
           redeem: 'https://cdn.example.com/redeem/builds/b7/builds/latest.json',
-          content: 'http://localhost:4003/builds/latest.json',
+          content: 'https://content.example.com/builds/latest.json',
         },
         pollMs: 15_000,
       },
       apiOrigin: 'https://api.gifts.example.com',
       databaseUrl: 'postgres://gifts:secret@db:5432/gifts',
       databasePoolSize: 4,
+      databaseConnectRetryMs: 120_000,
       pgliteDataDir: 'memory://',
       catalogueFile: '/etc/gifts/catalogue.json',
       shutdownDelayMs: 5000,
@@ -126,7 +144,12 @@ describe('readServerConfig', () => {
   });
 
   it("needs the pages' ticket secret in production, and takes none in development", () => {
-    const production = { HOST_ORIGIN: 'https://gifts.example.com', VISITOR_COOKIE_SECRETS: 'n'.repeat(32) };
+    const production = {
+      HOST_ORIGIN: 'https://gifts.example.com',
+      VISITOR_COOKIE_SECRETS: 'n'.repeat(32),
+      API_BASE_URL: 'https://gifts.example.com',
+      BUILDS_POLL_MS: '0',
+    };
     expect(() => readServerConfig(production)).toThrow(
       /^PAGE_TICKET_SECRETS must be set when HOST_ORIGIN is \(a production deployment\)/,
     );
@@ -137,6 +160,63 @@ describe('readServerConfig', () => {
       /^PAGE_TICKET_SECRETS must hold secrets of at least 32/,
     );
     expect(readServerConfig({}).pageTicketSecrets).toEqual([]);
+  });
+
+  it('names every variable a production deployment is missing at once, each remote it reads builds from', () => {
+    const missing = [
+      'VISITOR_COOKIE_SECRETS',
+      'PAGE_TICKET_SECRETS',
+      'API_BASE_URL',
+      'REMOTE_REDEEM_URL',
+      'REMOTE_CONTENT_URL',
+    ];
+    const production = {
+      HOST_ORIGIN: 'https://gifts.example.com',
+      REMOTE_GIFTS_URL: 'https://g.example.com/mf-manifest.json',
+    };
+    const lines = problemOf(() => readServerConfig(production)).split('\n');
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(missing);
+    for (const line of lines) expect(line).toContain(' must be set when HOST_ORIGIN is (a production deployment): ');
+    // Builds not read: the remotes' URLs are not needed.
+    expect(problemOf(() => readServerConfig({ ...production, BUILDS_POLL_MS: '0' })).split('\n')).toHaveLength(3);
+  });
+
+  it('reads each secret from the file its <NAME>_FILE names, never naming what the file holds', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'api-config-'));
+    const write = (name: string, text: string) => {
+      writeFileSync(join(folder, name), text);
+      return join(folder, name);
+    };
+    try {
+      const config = readServerConfig({
+        DATABASE_URL_FILE: write('database-url', 'postgres://gifts:pa55word@db:5432/gifts\n'),
+        VISITOR_COOKIE_SECRETS_FILE: write('cookie', `${'n'.repeat(32)},${'o'.repeat(32)}\n`),
+        IP_HASH_SECRET_FILE: write('ip', `${'i'.repeat(32)}\n`),
+        PAGE_TICKET_SECRETS_FILE: write('ticket', `${'t'.repeat(32)}\n`),
+      });
+      expect(config.databaseUrl).toBe('postgres://gifts:pa55word@db:5432/gifts');
+      expect(config.visitorCookie.secrets).toEqual([Buffer.from('n'.repeat(32)), Buffer.from('o'.repeat(32))]);
+      expect(config.addressHashKey).toEqual(Buffer.from('i'.repeat(32)));
+      expect(config.pageTicketSecrets).toEqual(['t'.repeat(32)]);
+
+      const problem = problemOf(() =>
+        readServerConfig({
+          DATABASE_URL_FILE: write('bad-url', 'mysql://gifts:pa55word@db/gifts\n'),
+          IP_HASH_SECRET: 'i'.repeat(32),
+          IP_HASH_SECRET_FILE: write('ip-again', 'i'.repeat(32)),
+          PAGE_TICKET_SECRETS_FILE: join(folder, 'absent'),
+        }),
+      );
+      expect(problem).toBe(
+        [
+          'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts',
+          'IP_HASH_SECRET and IP_HASH_SECRET_FILE are both set: set one of them',
+          `PAGE_TICKET_SECRETS_FILE names a file that cannot be read: ${join(folder, 'absent')} (ENOENT)`,
+        ].join('\n'),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('reads the host’s builds at its port on this machine while HOST_ORIGIN is unset', () => {

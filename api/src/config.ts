@@ -9,6 +9,7 @@ import {
   type Env,
   EnvError,
   envSchema,
+  fromSecretFile,
   HOST_ORIGIN_VARIABLES,
   hostOriginOf,
   httpOrigin,
@@ -27,6 +28,7 @@ import {
 import { METRICS_VARIABLES, type MetricsEnv, metricsEnvOf } from 'server/metrics';
 import type { AllowedOrigin } from 'server/origins';
 import { type TrustProxy, trustProxy } from 'server/trust-proxy';
+import type { z } from 'zod';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { HOST_PART, type PartName } from 'shared/telemetry';
 import { SECURE_VISITOR_COOKIE, VISITOR_COOKIE, type VisitorCookieConfig } from './http/visitor';
@@ -101,6 +103,11 @@ export interface ServerConfig extends AppConfig {
   listenHost: string | undefined;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /**
+   * How long the first connection to PostgreSQL is tried again while the server cannot be
+   * reached (DATABASE_CONNECT_RETRY_MS), before the API gives up and exits 1.
+   */
+  databaseConnectRetryMs: number;
   pgliteDataDir: string;
   catalogueFile: string;
   /** After SIGTERM, how long readiness says "not ready" while requests are still served. */
@@ -181,24 +188,53 @@ const secrets: Reader<string[] | undefined> = (raw, name) =>
 const secret: Reader<string | undefined> = (raw, name) => (raw === undefined ? undefined : checkSecret(raw, name));
 
 /**
- * The visitor cookie. A production deployment (HOST_ORIGIN set) must give its secrets: every API
- * process has to sign and check with the same ones. In development (HOST_ORIGIN unset) a random
- * secret of this process's own will do (`npm start` gives its API one for the whole run). Over
- * https the cookie is `__Host-p_visitor`, Secure.
+ * The visitor cookie. A production deployment (HOST_ORIGIN set) gives its secrets
+ * (`productionGaps`): every API process has to sign and check with the same ones. In development
+ * (HOST_ORIGIN unset) a random secret of this process's own will do (`npm start` gives its API
+ * one for the whole run). Over https the cookie is `__Host-p_visitor`, Secure.
  */
 function visitorCookieOf(env: {
   HOST_ORIGIN: string | undefined;
   VISITOR_COOKIE_SECRETS: string[] | undefined;
 }): VisitorCookieConfig {
-  if (env.HOST_ORIGIN !== undefined && env.VISITOR_COOKIE_SECRETS === undefined)
-    throw new EnvError(
-      `VISITOR_COOKIE_SECRETS must be set when HOST_ORIGIN is (a production deployment): one secret of at least ${MIN_SECRET_CHARS} characters, ${SECRET_EXAMPLE}, the same for every API process`,
-    );
   const keys = (env.VISITOR_COOKIE_SECRETS ?? [randomBytes(32).toString('base64url')]).map((value) =>
     Buffer.from(value),
   );
   const https = env.HOST_ORIGIN?.startsWith('https:') ?? false;
   return { name: https ? SECURE_VISITOR_COOKIE : VISITOR_COOKIE, secure: https, secrets: keys };
+}
+
+const IN_PRODUCTION = 'must be set when HOST_ORIGIN is (a production deployment)';
+
+/**
+ * What a production deployment (HOST_ORIGIN set) must name, every missing one at once: the
+ * cookie's secrets (every process signs with the same), the pages' ticket secrets (without them
+ * no telemetry is labelled with a build, and the release run and the build alerts see nothing),
+ * the API's public origin (unset, this machine's port), and, while builds are read, each remote's manifest URL (unset, its builds would be read from
+ * this machine's development port and every build id would count as `other`).
+ */
+function productionGaps(env: Record<string, unknown> & { HOST_ORIGIN: string | undefined; BUILDS_POLL_MS: number }) {
+  if (env.HOST_ORIGIN === undefined) return;
+  const gaps: string[] = [];
+  if (env.VISITOR_COOKIE_SECRETS === undefined)
+    gaps.push(
+      `VISITOR_COOKIE_SECRETS ${IN_PRODUCTION}: one secret of at least ${MIN_SECRET_CHARS} characters, ${SECRET_EXAMPLE}, the same for every API process`,
+    );
+  if (env.PAGE_TICKET_SECRETS === undefined)
+    gaps.push(
+      `PAGE_TICKET_SECRETS ${IN_PRODUCTION}: the secret the host's server signs its pages' telemetry tickets with, at least ${MIN_SECRET_CHARS} characters, ${SECRET_EXAMPLE}, the same on the host's server and every API process`,
+    );
+  if (env.API_BASE_URL === undefined)
+    gaps.push(
+      `API_BASE_URL ${IN_PRODUCTION}: the API's origin as pages reach it, as the host's server is given it (the origins telemetry's CSP reports are labelled with)`,
+    );
+  if (env.BUILDS_POLL_MS > 0)
+    for (const name of REMOTE_NAMES)
+      if (env[REMOTES[name].urlEnv] === undefined)
+        gaps.push(
+          `${REMOTES[name].urlEnv} ${IN_PRODUCTION}: the ${name} remote's mf-manifest.json URL, as the host's server is given it (its builds are read beside it), or BUILDS_POLL_MS=0`,
+        );
+  if (gaps.length > 0) throw new EnvError(gaps.join('\n'));
 }
 
 /**
@@ -212,22 +248,6 @@ function addressHashKeyOf(env: {
   if (env.IP_HASH_SECRET !== undefined) return Buffer.from(env.IP_HASH_SECRET);
   const first = env.VISITOR_COOKIE_SECRETS?.[0] ?? randomBytes(32);
   return createHmac('sha256', first).update('address hashes').digest();
-}
-
-/**
- * The pages' ticket secrets (the host's server's PAGE_TICKET_SECRETS too). A production
- * deployment (HOST_ORIGIN set) must give them: without, no telemetry would be labelled with a
- * build, and the release run and the build alerts would see nothing.
- */
-function pageTicketSecretsOf(env: {
-  HOST_ORIGIN: string | undefined;
-  PAGE_TICKET_SECRETS: string[] | undefined;
-}): string[] {
-  if (env.HOST_ORIGIN !== undefined && env.PAGE_TICKET_SECRETS === undefined)
-    throw new EnvError(
-      `PAGE_TICKET_SECRETS must be set when HOST_ORIGIN is (a production deployment): the secret the host's server signs its pages' telemetry tickets with, at least ${MIN_SECRET_CHARS} characters, ${SECRET_EXAMPLE}, the same on the host's server and every API process`,
-    );
-  return env.PAGE_TICKET_SECRETS ?? [];
 }
 
 /** What BUILDS_POLL_MS may be at most: a day. */
@@ -268,40 +288,51 @@ function path(fallback: string): Reader<string> {
 }
 
 /** Every variable the API reads, in the order its problems are reported. */
-const API_ENV = deriveEnv(
-  envSchema({
-    API_PORT: partPort('api').read,
-    API_HOST: listenAddress,
-    ...HOST_ORIGIN_VARIABLES,
-    API_BASE_URL: origin('http://localhost:3004'),
-    CORS_ORIGINS: origins,
-    TRUST_PROXY: trustProxy(
-      'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
-    ),
-    LOG_LEVEL: logLevel,
-    GAME_WIN_RATE: winRate,
-    GIFT_TTL_DAYS: positiveInt(30),
-    REDEEM_SESSION_TTL_MINUTES: positiveInt(30),
-    PLAYS_PER_VISITOR_PER_DAY: positiveInt(5),
-    PLAYS_PER_IP_PER_DAY: positiveInt(50),
-    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: positiveInt(10),
-    REDEEM_OPENS_PER_IP_PER_MINUTE: positiveInt(30),
-    REDEEM_SESSIONS_PER_GIFT: positiveInt(5),
-    UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE: positiveInt(20),
-    TELEMETRY_BATCHES_PER_IP_PER_MINUTE: positiveInt(120),
-    ...REMOTE_URL_VARIABLES,
-    BUILDS_POLL_MS: millis(60_000, MAX_BUILDS_POLL_MS),
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: positiveInt(10),
-    PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
-    PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
-    SHUTDOWN_DELAY_MS: shutdownDelay,
-    ...METRICS_VARIABLES,
-    VISITOR_COOKIE_SECRETS: secrets,
-    IP_HASH_SECRET: secret,
-    PAGE_TICKET_SECRETS: secrets,
-  }),
-  (env): ServerConfig => ({
+const API_VARIABLES = envSchema({
+  API_PORT: partPort('api').read,
+  API_HOST: listenAddress,
+  ...HOST_ORIGIN_VARIABLES,
+  API_BASE_URL: origin('http://localhost:3004'),
+  CORS_ORIGINS: origins,
+  TRUST_PROXY: trustProxy(
+    'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
+  ),
+  LOG_LEVEL: logLevel,
+  GAME_WIN_RATE: winRate,
+  GIFT_TTL_DAYS: positiveInt(30),
+  REDEEM_SESSION_TTL_MINUTES: positiveInt(30),
+  PLAYS_PER_VISITOR_PER_DAY: positiveInt(5),
+  PLAYS_PER_IP_PER_DAY: positiveInt(50),
+  REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: positiveInt(10),
+  REDEEM_OPENS_PER_IP_PER_MINUTE: positiveInt(30),
+  REDEEM_SESSIONS_PER_GIFT: positiveInt(5),
+  UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE: positiveInt(20),
+  TELEMETRY_BATCHES_PER_IP_PER_MINUTE: positiveInt(120),
+  ...REMOTE_URL_VARIABLES,
+  BUILDS_POLL_MS: millis(60_000, MAX_BUILDS_POLL_MS),
+  DATABASE_URL: fromSecretFile(databaseUrl),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  DATABASE_CONNECT_RETRY_MS: millis(30_000, 10 * 60_000),
+  PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
+  PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
+  SHUTDOWN_DELAY_MS: shutdownDelay,
+  ...METRICS_VARIABLES,
+  // Secrets, each also from a file (`<NAME>_FILE`, such as a systemd credential).
+  VISITOR_COOKIE_SECRETS: fromSecretFile(secrets),
+  IP_HASH_SECRET: fromSecretFile(secret),
+  PAGE_TICKET_SECRETS: fromSecretFile(secrets),
+});
+
+type ApiEnvValues = z.output<typeof API_VARIABLES>;
+
+const API_ENV = deriveEnv(API_VARIABLES, (env): ServerConfig => {
+  productionGaps(env);
+  return configOf(env);
+});
+
+/** The configuration from every variable's value. */
+function configOf(env: ApiEnvValues): ServerConfig {
+  return {
     port: env.API_PORT,
     listenHost: env.API_HOST,
     hostOrigin: hostOriginOf(env),
@@ -324,15 +355,17 @@ const API_ENV = deriveEnv(
     },
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseConnectRetryMs: env.DATABASE_CONNECT_RETRY_MS,
     pgliteDataDir: env.PGLITE_DATA_DIR,
     catalogueFile: env.PRIZE_CATALOGUE_FILE,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     metrics: metricsEnvOf(env),
     visitorCookie: visitorCookieOf(env),
     addressHashKey: addressHashKeyOf(env),
-    pageTicketSecrets: pageTicketSecretsOf(env),
-  }),
-);
+    // None in development: no build label (development without `npm start`).
+    pageTicketSecrets: env.PAGE_TICKET_SECRETS ?? [],
+  };
+}
 
 /** Reads every variable; throws one EnvError listing every problem. */
 export function readServerConfig(env: Env = process.env): ServerConfig {

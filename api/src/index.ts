@@ -1,6 +1,7 @@
 /**
  * Starts the API: reads the configuration, serves its metrics on METRICS_PORT (when set), takes
- * the PGlite data folder's lock (one writer per folder), opens the database, applies migrations,
+ * the PGlite data folder's lock (one writer per folder), opens the database (waiting up to
+ * DATABASE_CONNECT_RETRY_MS for a PostgreSQL that is still starting), applies migrations,
  * seeds the prize catalogue on first start, listens on API_PORT, and shuts down gracefully
  * on SIGTERM/SIGINT: readiness turns "not ready" first (for SHUTDOWN_DELAY_MS after SIGTERM
  * requests are still served, while load balancers notice), then in-flight requests finish, then
@@ -14,10 +15,11 @@ import { seedPrizes } from './catalogue/seed';
 import { readServerConfig, type ServerConfig } from './config';
 import { type Lifecycle } from './app-context';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock';
-import { type Database } from './db/database';
+import { type Database, DatabaseUnavailableError } from './db/database';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-database';
 import { IN_MEMORY } from './db/pglite-database';
+import { waitForDatabase } from './db/wait-for-database';
 import { prunePlays, PLAY_KEY_TTL_DAYS } from './features/game/play';
 import { pruneRedeemSessions } from './features/redeems/prune-sessions';
 import { pruneCounters } from './limits/rate-limit';
@@ -47,6 +49,31 @@ function describeStorage(config: ServerConfig): string {
   if (!config.databaseUrl) return `PGlite in ${config.pgliteDataDir}`;
   const url = new URL(config.databaseUrl);
   return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}
+
+/**
+ * Waits for PostgreSQL (started beside the API, it may still be starting), one line per failed
+ * attempt, the URL without its password; exits 1 naming the cause once DATABASE_CONNECT_RETRY_MS
+ * has passed.
+ */
+async function reachDatabase(db: Database, config: ServerConfig, releaseLock: () => unknown): Promise<void> {
+  const storage = describeStorage(config);
+  try {
+    await waitForDatabase(db, {
+      withinMs: config.databaseConnectRetryMs,
+      onRetry: (attempt, reason, delayMs) =>
+        console.error(
+          `[api] cannot reach the database (${storage}), attempt ${attempt}: ${reason}; next in ${delayMs} ms`,
+        ),
+    });
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    await releaseLock();
+    const reason = error instanceof DatabaseUnavailableError ? error.reason.message : (error as Error).message;
+    fail(
+      `cannot reach the database (${storage}) within ${config.databaseConnectRetryMs} ms (DATABASE_CONNECT_RETRY_MS): ${reason}`,
+    );
+  }
 }
 
 async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: ServerConfig): Promise<void> {
@@ -122,6 +149,7 @@ async function main(): Promise<void> {
     await releaseLock();
     fail(`cannot open the database (${describeStorage(config)}): ${(error as Error).message}`);
   }
+  if (config.databaseUrl) await reachDatabase(db, config, releaseLock);
   const lifecycle: Lifecycle = { stopping: false };
   const app = await buildApp({ config, db, lifecycle, metrics });
   logConnectionError = (error) => app.log.warn({ reason: error.message }, 'database connection lost');

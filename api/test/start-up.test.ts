@@ -6,11 +6,27 @@ import { type PlayResult } from 'shared/api/contract';
 import { loadCatalogue } from '../src/catalogue/catalogue';
 import { API_ROOT } from '../src/config';
 import { openPglite } from '../src/db/pglite-database';
-import { runToExit, startApi } from './support/api-process';
+import { type LaunchedApi, launchApi, runToExit, startApi, untilHealthy } from './support/api-process';
 import { freePort } from 'testbed/free-port';
-import { createTestDatabase } from 'testbed/postgres';
+import { createTestDatabase, startCluster } from 'testbed/postgres';
 
 let folder: string;
+
+/** Resolves once the launched server has said `text`; rejects if it exits first. */
+function untilSaid({ started, output }: LaunchedApi, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!output().includes(text)) return;
+      started.child.stdout?.off('data', check);
+      started.child.stderr?.off('data', check);
+      resolve();
+    };
+    started.child.stdout?.on('data', check);
+    started.child.stderr?.on('data', check);
+    check();
+    void started.exited.then((code) => reject(new Error(`exited (${code}) before saying "${text}":\n${output()}`)));
+  });
+}
 
 async function playOnce(baseUrl: string): Promise<Extract<PlayResult, { outcome: 'win' }>> {
   const response = await fetch(`${baseUrl}/api/game/plays`, {
@@ -57,10 +73,43 @@ it('refuses to start with an invalid prize catalogue, naming the file', async ()
   }
 });
 
-it('refuses to start when the database cannot be reached', async () => {
-  const { code, output } = await runToExit({ DATABASE_URL: `postgres://nobody@127.0.0.1:${await freePort()}/gifts` });
+it('gives up on a database it cannot reach once DATABASE_CONNECT_RETRY_MS has passed, naming the cause', async () => {
+  const { code, output } = await runToExit({
+    DATABASE_URL: `postgres://nobody:pa55word-not-logged@127.0.0.1:${await freePort()}/gifts`,
+    DATABASE_CONNECT_RETRY_MS: '1000',
+  });
   expect(code).toBe(1);
-  expect(output).toMatch(/cannot prepare the database \(PostgreSQL at 127\.0\.0\.1:\d+\/gifts\): .*ECONNREFUSED/);
+  expect(output).toMatch(
+    /cannot reach the database \(PostgreSQL at 127\.0\.0\.1:\d+\/gifts\), attempt 1: connect ECONNREFUSED [^\n]*; next in 250 ms/,
+  );
+  expect(output).toMatch(
+    /cannot reach the database \(PostgreSQL at 127\.0\.0\.1:\d+\/gifts\) within 1000 ms \(DATABASE_CONNECT_RETRY_MS\): connect ECONNREFUSED/,
+  );
+  expect(output).not.toContain('pa55word');
+});
+
+it('waits for a PostgreSQL that starts after it, then serves', async () => {
+  const cluster = await startCluster();
+  try {
+    await cluster.pause();
+    const launched = await launchApi({
+      DATABASE_URL: cluster.url.replace('postgres@', 'postgres:pa55word-not-logged@'),
+      DATABASE_CONNECT_RETRY_MS: '120000',
+    });
+    // The database comes up once the API has been refused at least once.
+    await untilSaid(launched, 'cannot reach the database (PostgreSQL at 127.0.0.1:');
+    await cluster.resume();
+    const api = await untilHealthy(launched);
+    try {
+      const ready = await fetch(`${api.baseUrl}/api/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(api.output()).not.toContain('pa55word');
+    } finally {
+      expect(await api.stop()).toBe(0);
+    }
+  } finally {
+    await cluster.stop();
+  }
 });
 
 it('keeps its PGlite data across a graceful restart, and seeds only once', async () => {

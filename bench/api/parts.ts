@@ -12,7 +12,7 @@ export type PartName = 'host' | RemoteName;
 const PARTS: readonly PartName[] = ['host', ...REMOTE_NAMES];
 
 export interface Parts {
-  /** HOST_ORIGIN and every REMOTE_*_URL, for the API's environment. */
+  /** HOST_ORIGIN, API_BASE_URL and every REMOTE_*_URL, for the API's environment. */
   env: Record<string, string>;
   /** The host's origin, which pages send as their Origin. */
   hostOrigin: string;
@@ -45,6 +45,8 @@ export async function startParts(): Promise<Parts> {
   return {
     env: {
       HOST_ORIGIN: hostOrigin,
+      // One public origin, as behind nginx: the API's is the host's.
+      API_BASE_URL: hostOrigin,
       ...Object.fromEntries(
         REMOTE_NAMES.map((name) => [REMOTES[name].urlEnv, `${hostOrigin}/${name}/mf-manifest.json`]),
       ),

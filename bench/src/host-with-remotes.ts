@@ -39,6 +39,10 @@ export async function startHostWithRemotes(server = HOST_SERVER, readyPath = '/a
     LISTEN_HOST: '127.0.0.1',
     HOST_PORT: String(hostPort),
     HOST_ORIGIN: origin,
+    // A production host names its API (none runs here: nothing listens there) and signs its
+    // pages' telemetry tickets.
+    API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+    PAGE_TICKET_SECRETS: 'bench-page-ticket-secret-not-for-production',
     ...Object.fromEntries(
       REMOTE_NAMES.flatMap((name) => [
         [REMOTES[name].portEnv, String(ports[name])],

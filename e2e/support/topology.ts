@@ -165,6 +165,8 @@ function apiEnv(
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '5',
     HOST_ORIGIN: origin,
+    // The API behind nginx on the public origin, as pages reach it.
+    API_BASE_URL: origin,
     // nginx is on loopback: X-Forwarded-For from it names the visitor.
     TRUST_PROXY: 'loopback',
     VISITOR_COOKIE_SECRETS: secrets.visitorCookie,

@@ -83,12 +83,18 @@ test.beforeAll(async () => {
   const env = {
     LISTEN_HOST: '127.0.0.1',
     HOST_PORT: String(hostPort),
-    HOST_ORIGIN: origins.host,
     REMOTE_NEWS_PORT: String(newsPort),
     REMOTE_NEWS_URL: `${origins.news}/mf-manifest.json`,
   };
+  // The host runs as in development (the other remotes at their default ports, which a
+  // production host, with HOST_ORIGIN, refuses); the new remote allows the host's origin.
   servers.push(startBundle('new-remote-host', join(copy, 'host'), 'dist-server/main.js', env));
-  servers.push(startBundle('new-remote-news', join(copy, 'remote-news'), 'dist-server/main.js', env));
+  servers.push(
+    startBundle('new-remote-news', join(copy, 'remote-news'), 'dist-server/main.js', {
+      ...env,
+      HOST_ORIGIN: origins.host,
+    }),
+  );
   await Promise.all([
     waitUntilHealthy(servers[0] as BundleProcess, `${origins.host}/healthz`),
     waitUntilHealthy(servers[1] as BundleProcess, `${origins.news}/healthz`),

@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import {
   EnvError,
   envSchema,
+  fromSecretFile,
   httpOrigin,
   intBetween,
   listenAddress,
   logLevel,
   millis,
+  origin,
   parseEnv,
   partPort,
   positiveInt,
@@ -38,8 +40,8 @@ import { createHostMetrics, type HostMetrics } from './host-metrics';
 import { createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
-import { createRemoteSources, sharedModulesOf } from './remote-sources';
-import { defaultOrigins, previewKeysFromEnv, runtimeConfigFromEnv } from './runtime-config-from-env';
+import { createRemoteSources, type RemoteSources, sharedModulesOf } from './remote-sources';
+import { defaultOrigins, previewKeysFromEnv, productionGaps, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
@@ -57,6 +59,8 @@ const absoluteUrl: Reader<string | undefined> = (raw, name) => {
 /** The variables of the host's server itself; the runtime configuration's are read by `runtimeConfigFromEnv`. */
 const HOST_ENV = envSchema({
   HOST_PORT: partPort('host').read,
+  // Set, a production deployment: what its pages need must be named (`productionGaps`).
+  HOST_ORIGIN: origin('https://gifts.example.com'),
   LISTEN_HOST: listenAddress,
   SHUTDOWN_DELAY_MS: shutdownDelay,
   REMOTE_REFRESH_MS: refreshInterval,
@@ -75,7 +79,7 @@ const HOST_ENV = envSchema({
   // GET /metrics on a listener of its own (METRICS_PORT; unset, none), never on HOST_PORT.
   ...METRICS_VARIABLES,
   // Signs each page's telemetry ticket (page-tickets.ts): the API's PAGE_TICKET_SECRETS too.
-  PAGE_TICKET_SECRETS: secretList(MIN_TICKET_SECRET_LENGTH),
+  PAGE_TICKET_SECRETS: fromSecretFile(secretList(MIN_TICKET_SECRET_LENGTH)),
   // Its log (server/log): JSON lines on stdout, the request log at info.
   LOG_LEVEL: logLevel,
   // The folder the host is published into (npm run deploy -w host); unset, its bundle's dist/.
@@ -144,20 +148,32 @@ async function followBuilds(folder: string, refreshMs: number): Promise<HostBuil
   }
 }
 
-async function main(): Promise<void> {
-  let config;
-  let followed;
-  let env;
-  let previewKeys;
-  try {
-    env = parseEnv(HOST_ENV);
-    config = runtimeConfigFromEnv(process.env);
-    followed = defaultOrigins(process.env);
-    previewKeys = previewKeysFromEnv(process.env);
-  } catch (error) {
-    console.error(`[host] cannot start: ${(error as Error).message}`);
+/** What the server starts from, every problem of its environment reported at once. */
+function readStart() {
+  const problems: string[] = [];
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return undefined;
+    }
+  };
+  const env = attempt(() => parseEnv(HOST_ENV));
+  const config = attempt(() => runtimeConfigFromEnv(process.env));
+  const followed = attempt(() => defaultOrigins(process.env));
+  const previewKeys = attempt(() => previewKeysFromEnv(process.env));
+  // An unreadable configuration leaves telemetry on, its default.
+  problems.push(...productionGaps(process.env, { telemetry: config === undefined || telemetryEnabled(config) }));
+  if (!env || !config || !followed || !previewKeys || problems.length > 0) {
+    console.error(`[host] cannot start: ${problems.join('\n')}`);
     process.exit(1);
   }
+  return { env, config, followed, previewKeys };
+}
+
+async function main(): Promise<void> {
+  const { env, config, followed, previewKeys } = readStart();
   setServerLog(createLogger('host', env.LOG_LEVEL));
   const { HOST_PORT: port, LISTEN_HOST: listenHost, SHUTDOWN_DELAY_MS: shutdownDelayMs } = env;
   const { REMOTE_REFRESH_MS: refreshMs, TRUST_PROXY: trustProxySetting } = env;
@@ -171,7 +187,7 @@ async function main(): Promise<void> {
   const metrics = registry && createHostMetrics(registry);
   // Each remote's latest build is read now and every refreshMs; pages never wait for it. With 0,
   // the server reads no remote: its pages carry no preloads and no prerendered text.
-  let sources;
+  let sources: RemoteSources | undefined;
   // Not ready (`/healthz` 503) until each remote has been read once, or has failed to be: a page
   // sent before would lack its remote's preloads and prerendered text.
   let starting = false;
@@ -218,6 +234,11 @@ async function main(): Promise<void> {
     onStopped: () => {
       builds.stop();
       return renderPools.close();
+    },
+    // systemctl reload: the host's folder and each remote's latest build read now, not at the next
+    // REMOTE_REFRESH_MS (with REMOTE_REFRESH_MS=0 no remote is read: the reload still never stops the server).
+    onReload: async () => {
+      await Promise.all([builds.refresh(), sources?.refresh()]);
     },
   });
 }

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, RemoteOriginError } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
-import { CONFIG_ENV, previewKeyEnv, previewKeysFromEnv, runtimeConfigFromEnv } from './runtime-config-from-env';
+import {
+  CONFIG_ENV,
+  previewKeyEnv,
+  previewKeysFromEnv,
+  productionGaps,
+  runtimeConfigFromEnv,
+} from './runtime-config-from-env';
+import { REMOTE_NAMES, REMOTES } from 'shared/remotes';
 
 const DEFAULTS = {
   // Each remote's server on this machine, at its port.
@@ -380,5 +387,53 @@ describe('previewKeysFromEnv', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/^REMOTE_REDEEM_PREVIEW_KEY must be at least 32 characters \(it has 16\)/);
     expect((error as Error).message).not.toContain(short);
+  });
+});
+
+describe('productionGaps', () => {
+  const PRODUCTION = {
+    HOST_ORIGIN: 'https://gifts.example.com',
+    ...Object.fromEntries(
+      REMOTE_NAMES.map((name) => [REMOTES[name].urlEnv, `https://cdn.example.com/${name}/mf-manifest.json`]),
+    ),
+    API_BASE_URL: 'https://gifts.example.com',
+    PAGE_TICKET_SECRETS: 't'.repeat(32),
+  };
+  const variablesOf = (gaps: string[]) => gaps.map((gap) => gap.split(' ')[0]);
+
+  it('asks nothing of development (HOST_ORIGIN unset), nor of a production deployment naming everything', () => {
+    expect(productionGaps({}, { telemetry: true })).toEqual([]);
+    expect(productionGaps(PRODUCTION, { telemetry: true })).toEqual([]);
+  });
+
+  it('names every registered remote URL, the API and the ticket secret a production deployment lacks, all at once', () => {
+    const gaps = productionGaps({ HOST_ORIGIN: 'https://gifts.example.com' }, { telemetry: true });
+    expect(variablesOf(gaps)).toEqual([
+      ...REMOTE_NAMES.map((name) => REMOTES[name].urlEnv),
+      'API_BASE_URL',
+      'PAGE_TICKET_SECRETS',
+    ]);
+    for (const gap of gaps) expect(gap).toContain(' must be set when HOST_ORIGIN is (a production deployment)');
+  });
+
+  it('takes the remotes and the API from RUNTIME_CONFIG_FILE, the ticket secret from its file, and none with telemetry off', () => {
+    const fromFile = { HOST_ORIGIN: 'https://gifts.example.com', RUNTIME_CONFIG_FILE: '/etc/gift-box/runtime.json' };
+    expect(variablesOf(productionGaps(fromFile, { telemetry: true }))).toEqual(['PAGE_TICKET_SECRETS']);
+    expect(
+      productionGaps({ ...fromFile, PAGE_TICKET_SECRETS_FILE: '/run/credentials/t' }, { telemetry: true }),
+    ).toEqual([]);
+    expect(productionGaps(fromFile, { telemetry: false })).toEqual([]);
+  });
+});
+
+describe('previewKeysFromEnv from files', () => {
+  it('reads a key from REMOTE_<NAME>_PREVIEW_KEY_FILE, and refuses both forms at once', () => {
+    const variable = previewKeyEnv('gifts');
+    const file = join(dir, 'preview-key');
+    writeFileSync(file, `${'k'.repeat(32)}\n`);
+    expect(previewKeysFromEnv({ [`${variable}_FILE`]: file })).toStrictEqual({ gifts: ['k'.repeat(32)] });
+    expect(() => previewKeysFromEnv({ [variable]: 'k'.repeat(32), [`${variable}_FILE`]: file })).toThrow(
+      `${variable} and ${variable}_FILE are both set: set one of them`,
+    );
   });
 });

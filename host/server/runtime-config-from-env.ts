@@ -3,7 +3,7 @@
  * variables with local defaults, or from a JSON file named by RUNTIME_CONFIG_FILE.
  */
 import { readFileSync } from 'node:fs';
-import { readInt, readPort } from 'server/env';
+import { readInt, readPort, secretValue } from 'server/env';
 import { MIN_PREVIEW_KEY_LENGTH } from 'server/preview-token';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import {
@@ -161,6 +161,31 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
   }
 }
 
+const IN_PRODUCTION = 'must be set when HOST_ORIGIN is (a production deployment)';
+
+/**
+ * What a production deployment (HOST_ORIGIN set) must name that development leaves to this
+ * machine's ports: each registered remote's manifest URL and the API's origin (unset, pages would
+ * send visitors to http://localhost:<port>), unless RUNTIME_CONFIG_FILE gives the whole
+ * configuration; and, with telemetry on, the pages' ticket secret (unset, the API labels no
+ * build, so the release run and the build alerts see nothing). One line per missing variable.
+ */
+export function productionGaps(env: Env, { telemetry }: { telemetry: boolean }): string[] {
+  if (!env.HOST_ORIGIN) return [];
+  const gaps: string[] = [];
+  if (!env.RUNTIME_CONFIG_FILE) {
+    for (const name of REMOTE_NAMES)
+      if (!env[REMOTES[name].urlEnv])
+        gaps.push(`${REMOTES[name].urlEnv} ${IN_PRODUCTION}: the URL of the ${name} remote's mf-manifest.json`);
+    if (!env.API_BASE_URL) gaps.push(`API_BASE_URL ${IN_PRODUCTION}: the API's origin as pages reach it`);
+  }
+  if (telemetry && !env.PAGE_TICKET_SECRETS && !env.PAGE_TICKET_SECRETS_FILE)
+    gaps.push(
+      `PAGE_TICKET_SECRETS ${IN_PRODUCTION} and telemetry is on: the secret pages' telemetry tickets are signed with, the API's PAGE_TICKET_SECRETS too (or TELEMETRY=off)`,
+    );
+  return gaps;
+}
+
 /** A remote's preview key variable, next to its URL variable: REMOTE_GIFTS_URL, REMOTE_GIFTS_PREVIEW_KEY. */
 export function previewKeyEnv(remote: RemoteName): string {
   return REMOTES[remote].urlEnv.replace(/_URL$/, '_PREVIEW_KEY');
@@ -172,14 +197,15 @@ export function previewKeyEnv(remote: RemoteName): string {
  * (server/preview-token.ts), which pins that remote to a build for one browser. Unset or empty:
  * that remote cannot be previewed. A key shorter than MIN_PREVIEW_KEY_LENGTH is refused, naming
  * the variable (never its value), as a key that short could be guessed; so is a key given to two
- * remotes, which would let one team pin the other's remote.
+ * remotes, which would let one team pin the other's remote. Each may come from a file
+ * (REMOTE_<NAME>_PREVIEW_KEY_FILE, `server/secret-files.ts`).
  */
 export function previewKeysFromEnv(env: Env): Partial<Record<RemoteName, string[]>> {
   const keys: Partial<Record<RemoteName, string[]>> = {};
   const owners = new Map<string, string>();
   for (const remote of REMOTE_NAMES) {
     const variable = previewKeyEnv(remote);
-    const values = (env[variable] ?? '').split(',').map((value) => value.trim());
+    const values = (secretValue(env, variable) ?? '').split(',').map((value) => value.trim());
     if (values.every((value) => value === '')) continue;
     values.forEach((value, index) => {
       const which = values.length > 1 ? `${variable}'s key ${index + 1}` : variable;

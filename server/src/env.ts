@@ -2,25 +2,19 @@
  * A server's environment, read through one schema (zod): each variable the server reads is a
  * field of it, read by a `Reader`. Unset and empty are the same; a bad value becomes an issue
  * whose message names the variable and what it got, and `parseEnv` reports every issue of the
- * environment together, in one EnvError.
+ * environment together, in one EnvError. A secret's reader (`fromSecretFile`) also takes its
+ * value from the file `<NAME>_FILE` names (`secret-files.ts`).
  */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { DEFAULT_PORTS, type PartName } from 'shared/ports';
 import { z } from 'zod';
+import { type Env, EnvError, type Reader } from './env-error';
 import { anyHostnameOnPort, type AllowedOrigin } from './origins';
+import { readsSecretFile, secretFileVariable, secretValue } from './secret-files';
 
-export class EnvError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EnvError';
-  }
-}
-
-export type Env = Record<string, string | undefined>;
-
-/** One variable's value from its text (undefined when unset or empty); a bad value throws an EnvError naming `name`. */
-export type Reader<T> = (raw: string | undefined, name: string) => T;
+export { EnvError, type Env, type Reader };
+export { fromSecretFile, secretFileVariable, secretValue } from './secret-files';
 
 type Readers = Record<string, Reader<unknown>>;
 type Values<R extends Readers> = { [K in keyof R]: R[K] extends Reader<infer T> ? T : never };
@@ -36,18 +30,31 @@ function attempt<T>(read: () => T, ctx: z.RefinementCtx): T {
   }
 }
 
-/** The schema of an environment: one field per variable, each read by its reader. */
+/** A variable's text as its reader gets it: empty is unset; a secret's may come from its file. */
+function rawValue(env: Env, name: string, read: Reader<unknown>): string | undefined {
+  if (readsSecretFile(read)) return secretValue(env, name);
+  return env[name] === '' ? undefined : env[name];
+}
+
+/**
+ * The schema of an environment: one field per variable, each read by its reader; a reader made
+ * with `fromSecretFile` also reads `<NAME>_FILE`.
+ */
 export function envSchema<R extends Readers>(readers: R): z.ZodType<Values<R>, Env> {
-  const shape = Object.fromEntries(
-    Object.entries(readers).map(([name, read]) => [
-      name,
-      z
-        .string()
-        .optional()
-        .transform((value, ctx) => attempt(() => read(value === '' ? undefined : value, name), ctx)),
-    ]),
+  const names = Object.entries(readers).flatMap(([name, read]) =>
+    readsSecretFile(read) ? [name, secretFileVariable(name)] : [name],
   );
-  return z.object(shape) as unknown as z.ZodType<Values<R>, Env>;
+  const shape = Object.fromEntries(names.map((name) => [name, z.string().optional()]));
+  return z
+    .object(shape)
+    .transform((env, ctx) =>
+      Object.fromEntries(
+        Object.entries(readers).map(([name, read]) => [
+          name,
+          attempt(() => read(rawValue(env, name, read), name), ctx),
+        ]),
+      ),
+    ) as unknown as z.ZodType<Values<R>, Env>;
 }
 
 /**

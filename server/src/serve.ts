@@ -3,7 +3,7 @@
  * part's own handler, its metrics on a listener of their own (METRICS_PORT), and a graceful
  * shutdown on SIGTERM/SIGINT that first turns health to 503, (after SIGTERM, keeps serving for
  * SHUTDOWN_DELAY_MS so a load balancer notices), then stops accepting connections and lets
- * in-flight requests finish, within a bound.
+ * in-flight requests finish, within a bound; and, for a server that has one, a reload on SIGHUP.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import {
 } from './metrics';
 import { logRequests, maskUrl, requestIdOf } from './request-log';
 import { countStaticRequests, createStaticHandler, type RequestHandler } from './static-server';
+import { onReloadSignal } from './reload-signal';
 import { onStopSignals } from './stop-signals';
 import type { AllowedOrigin } from './origins';
 
@@ -49,6 +50,12 @@ export interface ServeOptions {
   onStopped?: () => Promise<void>;
   /** Where its lines go: the process's logger (`setServerLog`) unless a test gives one. */
   log?: Logger;
+  /**
+   * What SIGHUP (`systemctl reload`) does: re-read what the server reads from outside, serving
+   * meanwhile (`reload-signal.ts`). Undefined: SIGHUP keeps Node's default, as nothing would be
+   * re-read.
+   */
+  onReload?: () => Promise<void>;
 }
 
 export interface Serving {
@@ -205,6 +212,7 @@ export async function serve(
     // Ends a delay under way: the drain starts now.
     hurry: () => void shutdown(0),
   });
+  if (options.onReload) onReloadSignal(name, options.onReload);
   return server;
 }
 

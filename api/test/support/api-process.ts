@@ -62,11 +62,21 @@ export async function runToExit(env: Record<string, string>): Promise<Exited> {
   return { code, output: output() };
 }
 
-/** Starts a server on a free port and resolves once GET /api/health answers 200. */
-export async function startApi(env: Record<string, string>): Promise<ApiProcess> {
+export interface LaunchedApi {
+  baseUrl: string;
+  started: RunningProcess;
+  output: () => string;
+}
+
+/** Starts a server on a free port without waiting for it (`startApi` waits). */
+export async function launchApi(env: Record<string, string>): Promise<LaunchedApi> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const { started, output } = launch({ API_PORT: String(port), API_HOST: '127.0.0.1', ...env });
+  return { baseUrl, ...launch({ API_PORT: String(port), API_HOST: '127.0.0.1', ...env }) };
+}
+
+/** Resolves once GET /api/health of a launched server answers 200; stops it if it never does. */
+export async function untilHealthy({ baseUrl, started, output }: LaunchedApi): Promise<ApiProcess> {
   try {
     await waitUntilHealthy(started, `${baseUrl}/api/health`, { timeoutMs: READY_TIMEOUT_MS });
   } catch (error) {
@@ -74,4 +84,9 @@ export async function startApi(env: Record<string, string>): Promise<ApiProcess>
     throw error;
   }
   return { baseUrl, child: started.child, output, stop: () => stopProcess(started) };
+}
+
+/** Starts a server on a free port and resolves once GET /api/health answers 200. */
+export async function startApi(env: Record<string, string>): Promise<ApiProcess> {
+  return untilHealthy(await launchApi(env));
 }
