@@ -9,6 +9,7 @@
  */
 import { EnvError } from 'server/env';
 import { createMetricsRegistry, listenMetrics, type MetricsListener } from 'server/metrics';
+import { type Logger, setServerLog } from 'server/log';
 import { onStopSignals } from 'server/stop-signals';
 import { CatalogueError, loadCatalogue } from './catalogue/catalogue';
 import { seedPrizes } from './catalogue/seed';
@@ -152,6 +153,8 @@ async function main(): Promise<void> {
   if (config.databaseUrl) await reachDatabase(db, config, releaseLock);
   const lifecycle: Lifecycle = { stopping: false };
   const app = await buildApp({ config, db, lifecycle, metrics });
+  // What server/ code logs in this process (the shared metrics listener) goes to the API's log.
+  setServerLog(app.log as Logger);
   logConnectionError = (error) => app.log.warn({ reason: error.message }, 'database connection lost');
 
   try {

@@ -89,9 +89,7 @@ export class HostBuildFollower {
     const warn = this.options.warn ?? defaultWarn;
     this.timer = setInterval(
       () =>
-        void this.refresh().catch((error: unknown) =>
-          warn(`reading ${this.options.folder} failed: ${String(error)}`),
-        ),
+        void this.refresh().catch((error: unknown) => warn(`reading ${this.options.folder} failed: ${String(error)}`)),
       intervalMs,
     );
     this.timer.unref();
@@ -130,8 +128,6 @@ export class HostBuildFollower {
     }
     if (this.toldRestart === published.id) return;
     this.toldRestart = published.id;
-    (this.options.warn ?? defaultWarn)(
-      `${restartMessage(this.options.folder, this.state, this.options.codeVersion)}`,
-    );
+    (this.options.warn ?? defaultWarn)(`${restartMessage(this.options.folder, this.state, this.options.codeVersion)}`);
   }
 }
