@@ -225,7 +225,12 @@ test.describe('served files', () => {
 test.describe('build info', () => {
   test('the host publishes its latest build and that build’s meta file', async () => {
     const latest = await httpGetJson<BuildInfo>(`${HOST_ORIGIN}/_app/builds/latest.json`);
-    expect(latest).toEqual({ id: expect.any(String), timestamp: expect.any(Number) });
+    // The code version ties the build to the host's server compiled from the same sources.
+    expect(latest).toEqual({
+      id: expect.any(String),
+      timestamp: expect.any(Number),
+      codeVersion: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     expect(latest.id).not.toBe('');
     const meta = await httpGetJson<BuildInfo>(`${HOST_ORIGIN}/_app/builds/meta/${encodeURIComponent(latest.id)}.json`);
     expect(meta).toMatchObject({ id: latest.id, timestamp: latest.timestamp });
