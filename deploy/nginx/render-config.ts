@@ -21,7 +21,13 @@ export class NginxConfigError extends Error {
 }
 
 /** How long nginx leaves out a process that refused a connection before trying it again. */
-export const FAIL_TIMEOUT = '10s';
+export const FAIL_TIMEOUT_SECONDS = 2;
+export const FAIL_TIMEOUT = `${FAIL_TIMEOUT_SECONDS}s`;
+/**
+ * A rolling restart's pause between a restarted process answering its readiness and stopping the
+ * next one: fail_timeout, plus the second nginx's clock (whole seconds) may round it up by.
+ */
+export const RESTART_PAUSE_SECONDS = FAIL_TIMEOUT_SECONDS + 1;
 /**
  * Strict-Transport-Security sent with the built files over HTTPS: the value the host's server
  * sends with pages (security-headers.ts), so a browser is told one thing whichever answered.
