@@ -34,7 +34,7 @@ describe('renderNginxConfig', () => {
   it('fills in every value: one upstream server per API process, the folders, the defaults', () => {
     const config = renderNginxConfig(REQUIRED);
     expect(config).toContain(
-      '    server 10.0.0.5:3004 max_fails=1 fail_timeout=2s;\n    server 10.0.0.6:3004 max_fails=1',
+      '    server 10.0.0.5:3004 max_fails=1 fail_timeout=1s;\n    server 10.0.0.6:3004 max_fails=1',
     );
     expect(config).toContain('server 127.0.0.1:3000 max_fails=1');
     expect(config).toContain('root /srv/gift-box/host/dist;');

@@ -37,15 +37,18 @@ export class NginxConfigError extends Error {
  * is a request sent to a dead process once per fail_timeout, which a refused connection passes on
  * to the next process at once, and, for a process that is stalled but accepts connections, one
  * request per proxy_read_timeout (12 s) plus fail_timeout that waits 12 s (a read is then sent
- * on, a write answered 504): with 2 s, one such request every 14 s instead of every 22 s with 10 s.
+ * on, a write answered 504): with 1 s, one such request every 13 s instead of every 22 s with 10 s.
  */
-export const FAIL_TIMEOUT_SECONDS = 2;
+export const FAIL_TIMEOUT_SECONDS = 1;
 export const FAIL_TIMEOUT = `${FAIL_TIMEOUT_SECONDS}s`;
 /**
  * A rolling restart's pause between a restarted process answering its readiness and stopping the
- * next one: fail_timeout, plus the second nginx's clock (whole seconds) may round it up by.
+ * next one: fail_timeout; a second nginx's clock (whole seconds) may round it up by; and a second
+ * for the one request nginx then sends it to come back. Until that request has succeeded nginx
+ * leaves the process out for every other request, so stopping the next one sooner leaves those
+ * requests none to go to.
  */
-export const RESTART_PAUSE_SECONDS = FAIL_TIMEOUT_SECONDS + 1;
+export const RESTART_PAUSE_SECONDS = FAIL_TIMEOUT_SECONDS + 2;
 /**
  * Strict-Transport-Security sent with the built files over HTTPS: the value the host's server
  * sends with pages (security-headers.ts), so a browser is told one thing whichever answered.
@@ -204,8 +207,9 @@ The upstreams' trade-off: a process that refuses a connection, resets it or time
 out of the rotation for fail_timeout=${FAIL_TIMEOUT} (max_fails=1), then sent one request again.
 Shorter brings a restarted process back sooner; longer sends a dead or stalled process fewer
 requests (a stalled one costs one request per 12 s + fail_timeout that waits 12 s). So in a
-rolling restart, once a restarted process answers its readiness, wait ${RESTART_PAUSE_SECONDS} s (fail_timeout
-and one second of nginx's clock) before stopping the next one.
+rolling restart, once a restarted process answers its readiness, wait ${RESTART_PAUSE_SECONDS} s (fail_timeout,
+a second of nginx's clock and a second for nginx's first request to it) before stopping the
+next one.
 
 Reads:`;
 
