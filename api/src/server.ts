@@ -135,17 +135,25 @@ export async function buildApp({
   installSameSiteGuard(app, [config.hostOrigin, ...config.corsOrigins]);
   installProxyWarning(app, config.trustProxy);
 
-  // While shutting down, requests that still arrive (on a kept-alive connection) are refused
-  // through the error handler: the one error body, with CORS headers (set by the CORS hook before
-  // this one), and the connection closed after the answer.
+  // While shutting down, a request that arrives on a kept-alive connection that already carried
+  // one is refused through the error handler: the one error body, with CORS headers (set by the
+  // CORS hook before this one), and the connection closed after the answer. A connection's first
+  // request is served, then its connection closed: the listener accepted the connection before it
+  // closed, and a balancer that opens one connection per request (nginx, to the API) has sent it
+  // there already and cannot send a POST elsewhere, so a 503 would reach the visitor.
   let closing = false;
+  const served = new WeakSet<object>();
   app.addHook('preClose', async () => {
     closing = true;
     lifecycle.stopping = true;
   });
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    const connection = request.raw.socket;
+    const first = !served.has(connection);
+    if (first) served.add(connection);
     if (!closing) return done();
     void reply.header('connection', 'close');
+    if (first) return done();
     done(new HttpError(503, 'The service is shutting down. Try again in a moment.'));
   });
 

@@ -1,6 +1,7 @@
 /**
- * While the server closes, a request that still arrives on an open connection is refused in the
- * one error shape, with CORS headers, not with Fastify's own 503 body.
+ * While the server closes, a request that arrives on a kept-alive connection that already carried
+ * one is refused in the one error shape, with CORS headers, not with Fastify's own 503 body; a
+ * connection's first request is served, as nginx sends it, and cannot send elsewhere once sent.
  */
 import { connect } from 'node:net';
 import { type AddressInfo } from 'node:net';
@@ -69,4 +70,35 @@ it('answers a request arriving while closing with 503 in the one error shape, wi
     statusMessage: 'Service Unavailable',
     message: 'The service is shutting down. Try again in a moment.',
   });
+});
+
+it("serves a connection's first request arriving while closing, then closes the connection", async () => {
+  // What nginx does: a connection per request, opened as the listener still accepts, its request
+  // sent there, and a POST never sent to another process once sent.
+  app = await buildApp({ config: testConfig(), db: testDb.db });
+  let sendRequest: () => Promise<void> = async () => undefined;
+  // Closing has begun (the app's own preClose hook ran first), the listener not closed yet.
+  app.addHook('preClose', async () => sendRequest());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const accepted = new Promise<void>((resolve) => app.server.once('connection', () => resolve()));
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  const answered = new Promise<void>((resolve) =>
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString();
+      if (received.includes('\r\n\r\n')) resolve();
+    }),
+  );
+  await accepted;
+  sendRequest = async () => {
+    socket.write(request('/api/health/live'));
+    await answered;
+  };
+  await app.close();
+  socket.destroy();
+
+  const head = received.split('\r\n\r\n')[0] ?? '';
+  expect(head).toMatch(/^HTTP\/1\.1 200 /);
+  expect(head.toLowerCase()).toContain('connection: close');
 });

@@ -1,9 +1,20 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
-import { HSTS, NginxConfigError, PAGE_BURST, PAGE_RATE, renderNginxConfig } from './render-config';
+import { REMOTE_NAMES } from 'shared/remotes';
+import {
+  buildNginxConfig,
+  checkSiteFiles,
+  FAIL_TIMEOUT,
+  HSTS,
+  NginxConfigError,
+  renderNginxConfig,
+  RESTART_PAUSE_SECONDS,
+} from './render-config';
+import { GATEWAY_MESSAGES } from './error-pages';
+import { PAGE_BURST, PAGE_RATE } from './site-values';
 
 const REQUIRED = {
   GIFT_BOX_API_SERVERS: '10.0.0.5:3004, 10.0.0.6:3004',
@@ -11,11 +22,19 @@ const REQUIRED = {
   GIFT_BOX_REMOTES_DIR: '/srv/gift-box/remotes/',
 };
 
+/** A host's built folder and a remotes' folder with every registered remote's folder, under `folder`. */
+function siteFolders(folder: string): { GIFT_BOX_HOST_DIST: string; GIFT_BOX_REMOTES_DIR: string } {
+  const dirs = { GIFT_BOX_HOST_DIST: join(folder, 'dist'), GIFT_BOX_REMOTES_DIR: join(folder, 'remotes') };
+  mkdirSync(dirs.GIFT_BOX_HOST_DIST, { recursive: true });
+  for (const remote of REMOTE_NAMES) mkdirSync(join(dirs.GIFT_BOX_REMOTES_DIR, remote), { recursive: true });
+  return dirs;
+}
+
 describe('renderNginxConfig', () => {
   it('fills in every value: one upstream server per API process, the folders, the defaults', () => {
     const config = renderNginxConfig(REQUIRED);
     expect(config).toContain(
-      '    server 10.0.0.5:3004 max_fails=1 fail_timeout=10s;\n    server 10.0.0.6:3004 max_fails=1',
+      '    server 10.0.0.5:3004 max_fails=1 fail_timeout=1s;\n    server 10.0.0.6:3004 max_fails=1',
     );
     expect(config).toContain('server 127.0.0.1:3000 max_fails=1');
     expect(config).toContain('root /srv/gift-box/host/dist;');
@@ -127,6 +146,96 @@ describe('renderNginxConfig', () => {
     expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(message);
   });
 
+  it('names every bad variable at once, one problem each', () => {
+    const change = {
+      GIFT_BOX_API_SERVERS: undefined,
+      GIFT_BOX_HOST_DIST: 'host/dist',
+      GIFT_BOX_SERVER_NAME: 'a;b',
+      GIFT_BOX_PAGE_BURST: 'lots',
+    };
+    let error: unknown;
+    try {
+      renderNginxConfig({ ...REQUIRED, ...change });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(NginxConfigError);
+    const { problems, message } = error as NginxConfigError;
+    expect(problems).toEqual([
+      expect.stringMatching(/^GIFT_BOX_API_SERVERS is not set/),
+      expect.stringMatching(/^GIFT_BOX_HOST_DIST must be an absolute path/),
+      expect.stringMatching(/^GIFT_BOX_SERVER_NAME must not contain/),
+      expect.stringMatching(/^GIFT_BOX_PAGE_BURST must be a whole number/),
+    ]);
+    expect(message).toBe(problems.join('\n'));
+  });
+
+  it.each([
+    [
+      { GIFT_BOX_LISTEN: '443 ssl' },
+      'GIFT_BOX_LISTEN has ssl: set GIFT_BOX_TLS_CERTIFICATE and GIFT_BOX_TLS_CERTIFICATE_KEY',
+    ],
+    [
+      {
+        GIFT_BOX_LISTEN: '443',
+        GIFT_BOX_TLS_CERTIFICATE: '/etc/ssl/a.pem',
+        GIFT_BOX_TLS_CERTIFICATE_KEY: '/etc/ssl/a.key',
+      },
+      'GIFT_BOX_LISTEN must have ssl with a certificate (e.g. 443 ssl), got "443"',
+    ],
+  ])('refuses TLS half set up: %j', (change, message) => {
+    expect(() => renderNginxConfig({ ...REQUIRED, ...change })).toThrow(message);
+  });
+
+  describe('with TLS, plain HTTP', () => {
+    const TLS = {
+      ...REQUIRED,
+      GIFT_BOX_LISTEN: '443 ssl',
+      GIFT_BOX_TLS_CERTIFICATE: '/etc/ssl/gifts.pem',
+      GIFT_BOX_TLS_CERTIFICATE_KEY: '/etc/ssl/gifts.key',
+    };
+    const servers = (config: string) => config.split(/^server \{$/m).slice(1);
+
+    it('is a server on port 80 that sends every request to the same host and path over HTTPS', () => {
+      const redirect = servers(renderNginxConfig(TLS)).find((server) => server.includes('return 301'));
+      expect(redirect).toContain('    listen 80;\n');
+      expect(redirect).toContain('        return 301 https://$host$request_uri;');
+      expect(redirect).toContain('    access_log /var/log/nginx/gift-box.access.log gift_box;');
+      expect(redirect).not.toMatch(/proxy_pass|root |alias /);
+    });
+
+    it('names the HTTPS port when it is not 443, listens where told, or not at all', () => {
+      const config = renderNginxConfig({ ...TLS, GIFT_BOX_LISTEN: '8443 ssl', GIFT_BOX_HTTP_LISTEN: '127.0.0.1:8081' });
+      expect(config).toContain('    listen 127.0.0.1:8081;\n');
+      expect(config).toContain('return 301 https://$host:8443$request_uri;');
+      expect(renderNginxConfig({ ...TLS, GIFT_BOX_HTTP_LISTEN: 'off' })).not.toContain('return 301');
+      expect(renderNginxConfig(REQUIRED)).not.toContain('return 301');
+      expect(() => renderNginxConfig({ ...TLS, GIFT_BOX_HTTP_LISTEN: '8080' })).toThrow(
+        'GIFT_BOX_HTTP_LISTEN must differ from the ports of GIFT_BOX_LISTEN and GIFT_BOX_STATUS_PORT (8080)',
+      );
+    });
+  });
+
+  it("explains the upstreams' trade-off beside them", () => {
+    const config = renderNginxConfig(REQUIRED);
+    expect(config).toContain(
+      `# fail_timeout=${FAIL_TIMEOUT} weighs how fast a dead process leaves the rotation against`,
+    );
+    expect(config).toContain(`waits ${RESTART_PAUSE_SECONDS} s after one is ready before stopping the next`);
+  });
+
+  it("sends nginx's own 502 and 504 to a page in the app's look, and under /api/ to the API's error body", () => {
+    const config = renderNginxConfig(REQUIRED);
+    const [publicServer = ''] = config.split(/^server \{$/m).slice(1);
+    expect(publicServer).toContain('    error_page 502 @gift_box_page_502;\n    error_page 504 @gift_box_page_504;\n');
+    const api = publicServer.split('    location /api/ {')[1]?.split('\n    }')[0] ?? '';
+    expect(api).toContain('error_page 502 @gift_box_api_502;\n        error_page 504 @gift_box_api_504;');
+    expect(publicServer).toContain(`return 504 '<!doctype html>`);
+    expect(publicServer).toContain(
+      `return 504 '{"statusCode":504,"statusMessage":"Gateway Timeout","message":"${GATEWAY_MESSAGES[504]}"}';`,
+    );
+  });
+
   it('refuses a template naming a value it does not know', () => {
     expect(() => renderNginxConfig(REQUIRED, 'root ${GIFT_BOX_ROOT};')).toThrow('unknown value ${GIFT_BOX_ROOT}');
   });
@@ -142,13 +251,50 @@ describe('npm run nginx-config', () => {
   it('writes the file it is given', () => {
     const folder = mkdtempSync(join(tmpdir(), 'nginx-config-'));
     try {
-      const { status, stderr } = run([join(folder, 'gift-box.conf')], REQUIRED);
+      const env = { ...REQUIRED, ...siteFolders(folder) };
+      const { status, stderr } = run([join(folder, 'gift-box.conf')], env);
       expect(status).toBe(0);
       expect(stderr).toContain('check it with nginx -t');
-      expect(readFileSync(join(folder, 'gift-box.conf'), 'utf8')).toBe(renderNginxConfig(REQUIRED));
+      expect(readFileSync(join(folder, 'gift-box.conf'), 'utf8')).toBe(renderNginxConfig(env));
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  }, 30_000);
+
+  it('names every bad variable and missing folder at once, one a line, and writes nothing', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nginx-config-'));
+    try {
+      const env = {
+        ...REQUIRED,
+        GIFT_BOX_API_SERVERS: '10.0.0.5',
+        GIFT_BOX_LISTEN: '443 ssl',
+        GIFT_BOX_PAGE_RATE: 'fast',
+        GIFT_BOX_HOST_DIST: join(folder, 'no-dist'),
+        GIFT_BOX_REMOTES_DIR: folder,
+      };
+      const { status, stdout, stderr } = run([join(folder, 'gift-box.conf')], env);
+      expect(status).toBe(1);
+      expect(stdout).toBe('');
+      expect(existsSync(join(folder, 'gift-box.conf'))).toBe(false);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toEqual([
+        expect.stringMatching(/^nginx-config: GIFT_BOX_LISTEN has ssl: set GIFT_BOX_TLS_CERTIFICATE/),
+        expect.stringMatching(/^nginx-config: GIFT_BOX_API_SERVERS must be host:port addresses/),
+        expect.stringMatching(/^nginx-config: GIFT_BOX_PAGE_RATE must be requests a second or a minute/),
+        `nginx-config: GIFT_BOX_HOST_DIST: no folder ${join(folder, 'no-dist')}`,
+        expect.stringMatching(/^nginx-config: GIFT_BOX_REMOTES_DIR: no deployed folder for gifts, redeem, content in /),
+      ]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("explains the upstreams' trade-off in its help", () => {
+    const { status, stdout } = run(['--help'], {});
+    expect(status).toBe(0);
+    expect(stdout).toContain(`out of the rotation for fail_timeout=${FAIL_TIMEOUT} (max_fails=1)`);
+    expect(stdout).toContain(`wait ${RESTART_PAUSE_SECONDS} s`);
+    expect(stdout).toContain('GIFT_BOX_HTTP_LISTEN');
   }, 30_000);
 
   it('stops with exit code 1 and the variable, writing nothing, when a value is missing', () => {
@@ -157,4 +303,95 @@ describe('npm run nginx-config', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain("nginx-config: GIFT_BOX_HOST_DIST is not set: the host's built folder");
   }, 30_000);
+});
+
+describe('checkSiteFiles', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'nginx-site-files-'));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  /** A self-signed certificate and its key, as `<name>.pem` and `<name>.key` in the folder. */
+  function certificate(name: string): { GIFT_BOX_TLS_CERTIFICATE: string; GIFT_BOX_TLS_CERTIFICATE_KEY: string } {
+    const [pem, key] = [join(folder, `${name}.pem`), join(folder, `${name}.key`)];
+    execFileSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+        ...['-subj', '/CN=gifts.example.com', '-keyout', key, '-out', pem],
+      ],
+      { stdio: 'ignore' },
+    );
+    return { GIFT_BOX_TLS_CERTIFICATE: pem, GIFT_BOX_TLS_CERTIFICATE_KEY: key };
+  }
+
+  it('finds nothing wrong with the folders and a certificate with its own key', () => {
+    expect(checkSiteFiles({ ...REQUIRED, ...siteFolders(folder), ...certificate('site') })).toEqual([]);
+  });
+
+  it("names the host's folder, the remotes' folder, and each registered remote's missing folder", () => {
+    expect(
+      checkSiteFiles({
+        ...REQUIRED,
+        GIFT_BOX_HOST_DIST: join(folder, 'dist'),
+        GIFT_BOX_REMOTES_DIR: join(folder, 'r'),
+      }),
+    ).toEqual([
+      `GIFT_BOX_HOST_DIST: no folder ${join(folder, 'dist')}`,
+      `GIFT_BOX_REMOTES_DIR: no folder ${join(folder, 'r')}`,
+    ]);
+    const dirs = siteFolders(folder);
+    const [first, ...others] = REMOTE_NAMES;
+    rmSync(join(dirs.GIFT_BOX_REMOTES_DIR, first ?? ''), { recursive: true });
+    expect(checkSiteFiles({ ...REQUIRED, ...dirs })).toEqual([
+      `GIFT_BOX_REMOTES_DIR: no deployed folder for ${first} in ${dirs.GIFT_BOX_REMOTES_DIR} ` +
+        `(npm run deploy -w remote-<name> -- ${join(dirs.GIFT_BOX_REMOTES_DIR, '<name>')})`,
+    ]);
+    expect(others.length).toBeGreaterThan(0);
+  });
+
+  it('names a certificate or key that is missing, is not one, or does not match', () => {
+    const dirs = siteFolders(folder);
+    const site = certificate('site');
+    const other = certificate('other');
+    expect(
+      checkSiteFiles({
+        ...REQUIRED,
+        ...dirs,
+        GIFT_BOX_TLS_CERTIFICATE: join(folder, 'no.pem'),
+        GIFT_BOX_TLS_CERTIFICATE_KEY: join(folder, 'no.key'),
+      }),
+    ).toEqual([
+      `GIFT_BOX_TLS_CERTIFICATE: cannot read ${join(folder, 'no.pem')} (no such file)`,
+      `GIFT_BOX_TLS_CERTIFICATE_KEY: cannot read ${join(folder, 'no.key')} (no such file)`,
+    ]);
+    expect(
+      checkSiteFiles({
+        ...REQUIRED,
+        ...dirs,
+        GIFT_BOX_TLS_CERTIFICATE: site.GIFT_BOX_TLS_CERTIFICATE_KEY,
+        GIFT_BOX_TLS_CERTIFICATE_KEY: site.GIFT_BOX_TLS_CERTIFICATE,
+      }),
+    ).toEqual([
+      `GIFT_BOX_TLS_CERTIFICATE: ${site.GIFT_BOX_TLS_CERTIFICATE_KEY} holds no PEM certificate`,
+      `GIFT_BOX_TLS_CERTIFICATE_KEY: ${site.GIFT_BOX_TLS_CERTIFICATE} holds no private key nginx can read (PEM, no passphrase)`,
+    ]);
+    expect(
+      checkSiteFiles({
+        ...REQUIRED,
+        ...dirs,
+        ...site,
+        GIFT_BOX_TLS_CERTIFICATE_KEY: other.GIFT_BOX_TLS_CERTIFICATE_KEY,
+      }),
+    ).toEqual([
+      `GIFT_BOX_TLS_CERTIFICATE_KEY: ${other.GIFT_BOX_TLS_CERTIFICATE_KEY} is not the key of the certificate ${site.GIFT_BOX_TLS_CERTIFICATE}`,
+    ]);
+  });
+
+  it('is part of buildNginxConfig: every problem of the values and of the files together', () => {
+    expect(() => buildNginxConfig({ ...REQUIRED, GIFT_BOX_PAGE_BURST: 'lots' })).toThrow(
+      /GIFT_BOX_PAGE_BURST must be a whole number[^]*\nGIFT_BOX_HOST_DIST: no folder \/srv\/gift-box\/host\/dist/,
+    );
+  });
 });

@@ -1,177 +1,118 @@
 /**
  * `npm run nginx-config [-- <output file>]`: deploy/nginx/gift-box.conf.template with the
- * operator's values, from GIFT_BOX_* environment variables (README: "Running in production"). A missing
- * or malformed value stops it with a message naming the variable; nothing is written then.
+ * operator's values, from GIFT_BOX_* environment variables (docs/operations.md). Every missing or
+ * malformed value, missing folder and unusable certificate is named, one a line, and nothing is
+ * written then.
  */
 import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
 import { emitConfig } from '../emit-config';
+import { gatewayLocations } from './error-pages';
+import { certificateProblems, folderProblems } from './site-files';
+import {
+  ACCESS_LOG_FORMAT,
+  INHERIT_ACCESS_LOG,
+  listenPort,
+  NO_HTTP,
+  SiteValues,
+  VARIABLES,
+  type Env,
+} from './site-values';
 
 export const TEMPLATE_FILE = resolve(__dirname, 'gift-box.conf.template');
 
-type Env = Record<string, string | undefined>;
-
-/** A failure to stop for, naming the variable. */
+/** A configuration not to write: every problem, one a line, each naming its variable. */
 export class NginxConfigError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
     this.name = 'NginxConfigError';
   }
 }
 
-/** How long nginx leaves out a process that refused a connection before trying it again. */
-export const FAIL_TIMEOUT = '10s';
+/**
+ * How long nginx leaves out a process that refused a connection, reset it or timed out, before it
+ * sends it one request again (the upstream's `fail_timeout`, with `max_fails=1`). Shorter brings
+ * a restarted process back sooner (and makes a rolling restart's pause shorter); what it costs
+ * is a request sent to a dead process once per fail_timeout, which a refused connection passes on
+ * to the next process at once, and, for a process that is stalled but accepts connections, one
+ * request per proxy_read_timeout (12 s) plus fail_timeout that waits 12 s (a read is then sent
+ * on, a write answered 504): with 1 s, one such request every 13 s instead of every 22 s with 10 s.
+ */
+export const FAIL_TIMEOUT_SECONDS = 1;
+export const FAIL_TIMEOUT = `${FAIL_TIMEOUT_SECONDS}s`;
+/**
+ * A rolling restart's pause between a restarted process answering its readiness and stopping the
+ * next one: fail_timeout; a second nginx's clock (whole seconds) may round it up by; and a second
+ * for the one request nginx then sends it to come back. Until that request has succeeded nginx
+ * leaves the process out for every other request, so stopping the next one sooner leaves those
+ * requests none to go to.
+ */
+export const RESTART_PAUSE_SECONDS = FAIL_TIMEOUT_SECONDS + 2;
 /**
  * Strict-Transport-Security sent with the built files over HTTPS: the value the host's server
  * sends with pages (security-headers.ts), so a browser is told one thing whichever answered.
  */
 export const HSTS = STRICT_TRANSPORT_SECURITY;
 
-/** The access log's format, defined by the template: the request line and the Referer masked. */
-export const ACCESS_LOG_FORMAT = 'gift_box';
-/** GIFT_BOX_ACCESS_LOG's value for no `access_log` of the site's own: the `http` block's applies. */
-export const INHERIT_ACCESS_LOG = 'inherit';
-
-/**
- * Page requests a client address may make (`limit_req`): a visitor's page load asks the host's
- * server for one page and a few small answers (`/config.json`, `/remote-builds.json`), so 20 a
- * second with 200 at once is far above what one person, or a school or office behind one address,
- * asks; what one address can make the host's server spend stays bounded.
- */
-export const PAGE_RATE = '20r/s';
-export const PAGE_BURST = '200';
-
-/** The variables, their defaults (undefined: required) and what they mean, for errors and the README. */
-export const VARIABLES = {
-  GIFT_BOX_API_SERVERS: { default: undefined, means: 'the API processes, host:port, comma-separated' },
-  GIFT_BOX_HOST_SERVERS: { default: '127.0.0.1:3000', means: "the host's servers, host:port, comma-separated" },
-  GIFT_BOX_HOST_DIST: { default: undefined, means: "the host's built folder (host/dist), an absolute path" },
-  GIFT_BOX_REMOTES_DIR: {
-    default: undefined,
-    means: 'the folder holding one deployed folder per remote (gifts, redeem, content), an absolute path',
-  },
-  GIFT_BOX_LISTEN: { default: '80', means: "nginx's listen parameters, e.g. 443 ssl" },
-  GIFT_BOX_SERVER_NAME: { default: '_', means: 'the site name(s), e.g. gifts.example.com' },
-  GIFT_BOX_TLS_CERTIFICATE: { default: '', means: 'with its key: the certificate file; HTTPS and HSTS on' },
-  GIFT_BOX_TLS_CERTIFICATE_KEY: { default: '', means: "the certificate's key file" },
-  GIFT_BOX_STATUS_PORT: {
-    default: '8080',
-    means: "the loopback port of nginx's stub_status, for prometheus-nginx-exporter",
-  },
-  GIFT_BOX_PAGE_RATE: {
-    default: PAGE_RATE,
-    means: "the page requests (the host's server's) one client address may make, a second (r/s) or a minute (r/m)",
-  },
-  GIFT_BOX_PAGE_BURST: {
-    default: PAGE_BURST,
-    means: 'the page requests one client address may make at once beyond GIFT_BOX_PAGE_RATE, before a 429',
-  },
-  GIFT_BOX_ACCESS_LOG: {
-    default: '/var/log/nginx/gift-box.access.log',
-    means: `the access log, ids masked (an absolute path); off: none; ${INHERIT_ACCESS_LOG}: the http block's`,
-  },
-} as const;
-
-type Variable = keyof typeof VARIABLES;
-
-/** Characters that would end or extend an nginx directive. */
-const UNSAFE = /[\s;{}'"\\$#]/;
-const SERVER_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
-
-function read(env: Env, name: Variable): string {
-  const value = env[name]?.trim();
-  if (value) return value;
-  const fallback = VARIABLES[name].default;
-  if (fallback === undefined) throw new NginxConfigError(`${name} is not set: ${VARIABLES[name].means}`);
-  return fallback;
+/** The upstream's `server` lines, one per process. */
+function upstream(servers: readonly string[]): string {
+  return servers.map((server) => `    server ${server} max_fails=1 fail_timeout=${FAIL_TIMEOUT};`).join('\n');
 }
 
-function path(env: Env, name: Variable): string {
-  const value = read(env, name);
-  if (!isAbsolute(value) || UNSAFE.test(value)) {
-    throw new NginxConfigError(`${name} must be an absolute path without spaces or quotes, got "${value}"`);
+/** The TLS directives of the public server, and whether TLS is on. */
+function tls(values: SiteValues, listen: string): { directives: string; on: boolean } {
+  const certificate = values.read('GIFT_BOX_TLS_CERTIFICATE');
+  const key = values.read('GIFT_BOX_TLS_CERTIFICATE_KEY');
+  const ssl = listen.split(/\s+/).includes('ssl');
+  if (!certificate && !key) {
+    if (ssl) values.problem('GIFT_BOX_LISTEN has ssl: set GIFT_BOX_TLS_CERTIFICATE and GIFT_BOX_TLS_CERTIFICATE_KEY');
+    return { directives: '', on: false };
   }
-  return value.replace(/\/+$/, '') || '/';
-}
-
-function servers(env: Env, name: Variable): string[] {
-  const list = read(env, name)
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const bad = list.filter((entry) => !SERVER_ADDRESS.test(entry) || Number(entry.split(':').pop()) > 65535);
-  if (list.length === 0 || bad.length > 0) {
-    throw new NginxConfigError(
-      `${name} must be host:port addresses, comma-separated (e.g. 10.0.0.5:3004,10.0.0.6:3004)` +
-        (bad.length ? `; not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}` : ''),
-    );
-  }
-  return list;
-}
-
-function portNumber(env: Env, name: Variable): string {
-  const value = read(env, name);
-  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 65535) {
-    throw new NginxConfigError(`${name} must be a port number between 1 and 65535, got "${value}"`);
-  }
-  return String(Number(value));
-}
-
-/** The port of nginx's `listen` parameters (`443 ssl`, `127.0.0.1:8081`, `[::]:80`). */
-function listenPort(listen: string): string {
-  const address = listen.split(/\s+/)[0] ?? '';
-  return /^\d+$/.test(address) ? address : (/:(\d+)$/.exec(address)?.[1] ?? '80');
-}
-
-/** The status server's port, which must not be the public one: visitors never reach stub_status. */
-function statusPort(env: Env, listen: string): string {
-  const port = portNumber(env, 'GIFT_BOX_STATUS_PORT');
-  if (port === listenPort(listen)) {
-    throw new NginxConfigError(`GIFT_BOX_STATUS_PORT must differ from the port of GIFT_BOX_LISTEN (${port})`);
-  }
-  return port;
-}
-
-/** A `limit_req_zone` rate: requests a second or a minute. */
-function rate(env: Env): string {
-  const value = read(env, 'GIFT_BOX_PAGE_RATE');
-  const match = /^(\d{1,6})r\/([sm])$/.exec(value);
-  if (!match || Number(match[1]) < 1) {
-    throw new NginxConfigError(
-      `GIFT_BOX_PAGE_RATE must be requests a second or a minute, e.g. 20r/s or 30r/m, got "${value}"`,
-    );
-  }
-  return `${Number(match[1])}r/${match[2]}`;
-}
-
-function burst(env: Env): string {
-  const value = read(env, 'GIFT_BOX_PAGE_BURST');
-  if (!/^\d{1,6}$/.test(value)) {
-    throw new NginxConfigError(`GIFT_BOX_PAGE_BURST must be a whole number of requests, got "${value}"`);
-  }
-  return String(Number(value));
-}
-
-function plain(env: Env, name: Variable): string {
-  const value = read(env, name);
-  if (/[;{}'"\\$#\n]/.test(value)) throw new NginxConfigError(`${name} must not contain ; { } quotes $ or #`);
-  return value;
-}
-
-function tls(env: Env): string {
-  const certificate = env.GIFT_BOX_TLS_CERTIFICATE?.trim();
-  const key = env.GIFT_BOX_TLS_CERTIFICATE_KEY?.trim();
-  if (!certificate && !key) return '';
   if (!certificate || !key) {
-    throw new NginxConfigError('GIFT_BOX_TLS_CERTIFICATE and GIFT_BOX_TLS_CERTIFICATE_KEY go together: set both');
+    values.problem('GIFT_BOX_TLS_CERTIFICATE and GIFT_BOX_TLS_CERTIFICATE_KEY go together: set both');
+    return { directives: '', on: false };
   }
-  return [
-    `    ssl_certificate ${path(env, 'GIFT_BOX_TLS_CERTIFICATE')};`,
-    `    ssl_certificate_key ${path(env, 'GIFT_BOX_TLS_CERTIFICATE_KEY')};`,
+  if (!ssl) values.problem(`GIFT_BOX_LISTEN must have ssl with a certificate (e.g. 443 ssl), got "${listen}"`);
+  const directives = [
+    `    ssl_certificate ${values.path('GIFT_BOX_TLS_CERTIFICATE')};`,
+    `    ssl_certificate_key ${values.path('GIFT_BOX_TLS_CERTIFICATE_KEY')};`,
     '    ssl_protocols TLSv1.2 TLSv1.3;',
     `    add_header Strict-Transport-Security $gift_box_hsts always;`,
   ].join('\n');
+  return { directives, on: true };
+}
+
+/**
+ * With TLS, a plain-HTTP server (GIFT_BOX_HTTP_LISTEN) that sends every request to the same
+ * host and path over HTTPS: 301, which every client follows (a form posted over plain HTTP is
+ * none of ours: the pages are served over HTTPS only).
+ */
+function httpRedirect(values: SiteValues, listen: string, on: boolean, ports: string[]): string {
+  const httpListen = values.plain('GIFT_BOX_HTTP_LISTEN');
+  if (!on || !httpListen || httpListen === NO_HTTP) return '';
+  const port = listenPort(httpListen);
+  if (ports.includes(port)) {
+    return values.problem(
+      `GIFT_BOX_HTTP_LISTEN must differ from the ports of GIFT_BOX_LISTEN and GIFT_BOX_STATUS_PORT (${port})`,
+    );
+  }
+  const httpsPort = listenPort(listen);
+  const target = `https://$host${httpsPort === '443' ? '' : `:${httpsPort}`}$request_uri`;
+  return [
+    '# Plain HTTP: every request goes to the same host and path over HTTPS.',
+    'server {',
+    `    listen ${httpListen};`,
+    `    server_name ${values.plain('GIFT_BOX_SERVER_NAME')};`,
+    '    server_tokens off;',
+    accessLog(values),
+    '    location / {',
+    `        return 301 ${target};`,
+    '    }',
+    '}',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -179,41 +120,98 @@ function tls(env: Env): string {
  * that the `http` block's applies (`inherit`: its format should then use $gift_box_log_request
  * and $gift_box_log_referer, or ids are logged).
  */
-function accessLog(env: Env): string {
-  const value = read(env, 'GIFT_BOX_ACCESS_LOG');
+function accessLog(values: SiteValues): string {
+  const value = values.read('GIFT_BOX_ACCESS_LOG');
   if (value === INHERIT_ACCESS_LOG) return '';
   if (value === 'off') return '    access_log off;';
-  return `    access_log ${path(env, 'GIFT_BOX_ACCESS_LOG')} ${ACCESS_LOG_FORMAT};`;
+  return `    access_log ${values.path('GIFT_BOX_ACCESS_LOG')} ${ACCESS_LOG_FORMAT};`;
 }
 
-/** The configuration, for an nginx `http` block. */
-export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FILE, 'utf8')): string {
-  const listen = plain(env, 'GIFT_BOX_LISTEN');
-  const values: Record<string, string> = {
-    GIFT_BOX_API_UPSTREAM: servers(env, 'GIFT_BOX_API_SERVERS')
-      .map((server) => `    server ${server} max_fails=1 fail_timeout=${FAIL_TIMEOUT};`)
-      .join('\n'),
-    GIFT_BOX_HOST_UPSTREAM: servers(env, 'GIFT_BOX_HOST_SERVERS')
-      .map((server) => `    server ${server} max_fails=1 fail_timeout=${FAIL_TIMEOUT};`)
-      .join('\n'),
-    GIFT_BOX_HOST_DIST: path(env, 'GIFT_BOX_HOST_DIST'),
-    GIFT_BOX_REMOTES_DIR: path(env, 'GIFT_BOX_REMOTES_DIR'),
-    GIFT_BOX_LISTEN: listen,
-    GIFT_BOX_SERVER_NAME: plain(env, 'GIFT_BOX_SERVER_NAME'),
-    GIFT_BOX_TLS: tls(env),
-    GIFT_BOX_HSTS: HSTS,
-    GIFT_BOX_STATUS_PORT: statusPort(env, listen),
-    GIFT_BOX_ACCESS_LOG: accessLog(env),
-    GIFT_BOX_PAGE_RATE: rate(env),
-    GIFT_BOX_PAGE_BURST: burst(env),
+/** Every value the template names, and the problems found reading them. */
+function siteValues(env: Env): { values: Record<string, string>; problems: readonly string[] } {
+  const values = new SiteValues(env);
+  const listen = values.plain('GIFT_BOX_LISTEN');
+  const status = values.port('GIFT_BOX_STATUS_PORT');
+  if (status && status === listenPort(listen)) {
+    values.problem(`GIFT_BOX_STATUS_PORT must differ from the port of GIFT_BOX_LISTEN (${status})`);
+  }
+  const { directives, on } = tls(values, listen);
+  return {
+    values: {
+      GIFT_BOX_API_UPSTREAM: upstream(values.servers('GIFT_BOX_API_SERVERS')),
+      GIFT_BOX_HOST_UPSTREAM: upstream(values.servers('GIFT_BOX_HOST_SERVERS')),
+      GIFT_BOX_FAIL_TIMEOUT: FAIL_TIMEOUT,
+      GIFT_BOX_RESTART_PAUSE: `${RESTART_PAUSE_SECONDS} s`,
+      GIFT_BOX_HOST_DIST: values.path('GIFT_BOX_HOST_DIST'),
+      GIFT_BOX_REMOTES_DIR: values.path('GIFT_BOX_REMOTES_DIR'),
+      GIFT_BOX_LISTEN: listen,
+      GIFT_BOX_SERVER_NAME: values.plain('GIFT_BOX_SERVER_NAME'),
+      GIFT_BOX_TLS: directives,
+      GIFT_BOX_HTTP_REDIRECT: httpRedirect(values, listen, on, [listenPort(listen), status]),
+      GIFT_BOX_HSTS: HSTS,
+      GIFT_BOX_STATUS_PORT: status,
+      GIFT_BOX_ACCESS_LOG: accessLog(values),
+      GIFT_BOX_PAGE_RATE: values.rate('GIFT_BOX_PAGE_RATE'),
+      GIFT_BOX_PAGE_BURST: values.count('GIFT_BOX_PAGE_BURST'),
+      GIFT_BOX_GATEWAY_LOCATIONS: gatewayLocations(),
+    },
+    problems: values.problems,
   };
-  const rendered = template.replace(/\$\{(GIFT_BOX_[A-Z_]+)\}/g, (whole, name: string) => {
+}
+
+/** The configuration, for an nginx `http` block; the values only, not what they name on disk (checkSiteFiles). */
+export function renderNginxConfig(env: Env, template = readFileSync(TEMPLATE_FILE, 'utf8')): string {
+  const { values, problems } = siteValues(env);
+  if (problems.length > 0) throw new NginxConfigError(problems);
+  return template.replace(/\$\{(GIFT_BOX_[A-Z_]+)\}/g, (whole, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new NginxConfigError(`the template names an unknown value ${whole}`);
+    if (value === undefined) throw new NginxConfigError([`the template names an unknown value ${whole}`]);
     return value;
   });
-  return rendered;
 }
+
+/** What the values name on disk: the folders nginx serves, and the certificate with its key. */
+export function checkSiteFiles(env: Env): string[] {
+  const values = new SiteValues(env);
+  const hostDist = values.path('GIFT_BOX_HOST_DIST');
+  const remotesDir = values.path('GIFT_BOX_REMOTES_DIR');
+  const certificate = values.read('GIFT_BOX_TLS_CERTIFICATE') && values.path('GIFT_BOX_TLS_CERTIFICATE');
+  const key = values.read('GIFT_BOX_TLS_CERTIFICATE_KEY') && values.path('GIFT_BOX_TLS_CERTIFICATE_KEY');
+  return [
+    ...(hostDist && remotesDir ? folderProblems(hostDist, remotesDir) : []),
+    ...(certificate && key ? certificateProblems(certificate, key) : []),
+  ];
+}
+
+/** `renderNginxConfig`, and the files checked: every problem of both at once. */
+export function buildNginxConfig(env: Env): string {
+  let config = '';
+  let problems: readonly string[] = [];
+  try {
+    config = renderNginxConfig(env);
+  } catch (error) {
+    if (!(error instanceof NginxConfigError)) throw error;
+    problems = error.problems;
+  }
+  const all = [...problems, ...checkSiteFiles(env)];
+  if (all.length > 0) throw new NginxConfigError(all);
+  return config;
+}
+
+const HELP = `Usage: npm run nginx-config [-- <output file>]
+
+Writes nginx's site file for Gift Box (to standard output without a file). Every bad variable,
+missing folder or unusable certificate is named, one a line, and nothing is written.
+
+The upstreams' trade-off: a process that refuses a connection, resets it or times out is left
+out of the rotation for fail_timeout=${FAIL_TIMEOUT} (max_fails=1), then sent one request again.
+Shorter brings a restarted process back sooner; longer sends a dead or stalled process fewer
+requests (a stalled one costs one request per 12 s + fail_timeout that waits 12 s). So in a
+rolling restart, once a restarted process answers its readiness, wait ${RESTART_PAUSE_SECONDS} s (fail_timeout,
+a second of nginx's clock and a second for nginx's first request to it) before stopping the
+next one.
+
+Reads:`;
 
 function main(argv: readonly string[]): number {
   if (argv.length > 1 || argv[0] === '-h' || argv[0] === '--help') {
@@ -221,15 +219,15 @@ function main(argv: readonly string[]): number {
       ([name, { default: fallback, means }]) =>
         `  ${name.padEnd(30)} ${means}${fallback === undefined ? ' (required)' : fallback ? ` (default ${fallback})` : ''}`,
     );
-    console.log(`Usage: npm run nginx-config [-- <output file>]\n\nReads:\n${lines.join('\n')}`);
+    console.log(`${HELP}\n${lines.join('\n')}`);
     return argv.length > 1 ? 1 : 0;
   }
   let config: string;
   try {
-    config = renderNginxConfig(process.env);
+    config = buildNginxConfig(process.env);
   } catch (error) {
     if (!(error instanceof NginxConfigError)) throw error;
-    console.error(`nginx-config: ${error.message}`);
+    for (const problem of error.problems) console.error(`nginx-config: ${problem}`);
     return 1;
   }
   return emitConfig('nginx-config', config, argv[0], 'check it with nginx -t, then reload nginx');

@@ -3,8 +3,8 @@
  *
  * The site as `npm run nginx-config` renders it, on Debian's nginx over HTTPS (a certificate
  * made for the test), in front of the host's real request handler and a stand-in for the API on
- * loopback: what its access log keeps of a request's capability ids, and the
- * Strict-Transport-Security that nginx and the host's server each send.
+ * loopback: what its access log keeps of a request's capability ids, the
+ * Strict-Transport-Security that nginx and the host's server each send, and plain HTTP sent to HTTPS.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +36,8 @@ let hostServer: Server;
 let apiServer: Server;
 let nginx: RunningNginx | undefined;
 let port: number;
+/** The plain-HTTP server's port, which redirects to HTTPS. */
+let httpPort: number;
 
 interface Answer {
   status: number;
@@ -111,7 +113,7 @@ beforeAll(async () => {
   hostServer = createServer((req, res) => void handler(req, res));
   apiServer = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
   const [hostPort, apiPort] = await Promise.all([listen(hostServer), listen(apiServer)]);
-  [port] = [await freePort()];
+  [port, httpPort] = [await freePort(), await freePort()];
   const statusPort = await freePort();
   nginx = await startSiteFile(
     dir,
@@ -121,6 +123,7 @@ beforeAll(async () => {
       GIFT_BOX_HOST_DIST: dist,
       GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
       GIFT_BOX_LISTEN: `127.0.0.1:${port} ssl`,
+      GIFT_BOX_HTTP_LISTEN: `127.0.0.1:${httpPort}`,
       GIFT_BOX_TLS_CERTIFICATE: join(dir, 'site.pem'),
       GIFT_BOX_TLS_CERTIFICATE_KEY: join(dir, 'site.key'),
       GIFT_BOX_STATUS_PORT: String(statusPort),
@@ -226,6 +229,27 @@ describe("the remotes' deployed folders", () => {
     ]) {
       const answer = await get(path);
       expect([path, answer.status, answer.headers['content-type']]).toEqual([path, 404, 'text/plain; charset=utf-8']);
+    }
+  });
+});
+
+describe('plain HTTP', () => {
+  it('sends every request, whatever its method, to the same host, path and query over HTTPS', async () => {
+    for (const method of ['GET', 'HEAD', 'POST']) {
+      const response = await fetch(`http://127.0.0.1:${httpPort}/gifts/${GIFT_ID}?from=mail`, {
+        method,
+        redirect: 'manual',
+      });
+      expect([method, response.status, response.headers.get('location')]).toEqual([
+        method,
+        301,
+        `https://127.0.0.1:${port}/gifts/${GIFT_ID}?from=mail`,
+      ]);
+    }
+    // The built files and the API too: nothing is served over plain HTTP.
+    for (const path of [`/${STATIC_FILE}`, '/api/health/ready']) {
+      const response = await fetch(`http://127.0.0.1:${httpPort}${path}`, { redirect: 'manual' });
+      expect([path, response.status]).toEqual([path, 301]);
     }
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The production topology of README "Running in production", on this machine: nginx (Debian's,
  * with deploy/nginx's configuration: nginx-site.ts) on one public origin in front of the host's
- * server and the host's deployed folder (published with `npm run deploy -w host`, which the
- * host's server serves too: HOST_STATIC_ROOT), the remotes' deployed folders (published with
- * each remote's own deploy command) and
- * API processes (two unless told otherwise) on one real PostgreSQL (testbed's throwaway cluster).
+ * server(s) (one unless told otherwise) and the host's deployed folder (published with
+ * `npm run deploy -w host`, which the host's servers serve too: HOST_STATIC_ROOT), the remotes'
+ * deployed folders (published with each remote's own deploy command) and API processes (two
+ * unless told otherwise) on one real PostgreSQL (testbed's throwaway cluster).
  * Every process runs under testbed's process guard; `stop()` takes them all down.
  */
 import { spawn } from 'node:child_process';
@@ -35,8 +35,11 @@ export interface Topology {
   nginx: RunningNginx;
   /** nginx's stub_status on its loopback status server, as prometheus-nginx-exporter reads it. */
   nginxStatusUrl: string;
+  /** The first of `hosts`. */
   host: RunningProcess;
-  /** The host's server's metrics listener, host:port on loopback. */
+  /** Every host's server nginx balances pages over (`hostCount`), with its port. */
+  hosts: HostProcess[];
+  /** The first host's server's metrics listener, host:port on loopback. */
   hostMetrics: string;
   apis: ApiProcess[];
   database: Cluster;
@@ -48,11 +51,19 @@ export interface Topology {
    * a process that died; its log goes on in the same file. Ready once its readiness answers.
    */
   restartApi(index: number): Promise<ApiProcess>;
+  /** Starts host's server `index` again, as `restartApi` does an API process; ready once its /healthz answers 200. */
+  restartHost(index: number): Promise<HostProcess>;
   stop(): Promise<void>;
+}
+
+export interface HostProcess extends RunningProcess {
+  port: number;
 }
 
 export interface TopologyOptions {
   hostEnv?: Record<string, string>;
+  /** How many host's servers nginx balances pages over (1 by default; not with `ports`). */
+  hostCount?: number;
   /** How many API processes nginx balances over (2 by default). */
   apiCount?: number;
   /** Added to every API process's environment. */
@@ -181,7 +192,12 @@ function apiEnv(
 }
 
 /** nginx on the site file `npm run nginx-config` renders for these ports, its files in `<dir>/nginx`. */
-function startTopologySite(dir: string, logDir: string, ports: Omit<TopologyPorts, 'database'>): Promise<RunningNginx> {
+function startTopologySite(
+  dir: string,
+  logDir: string,
+  ports: Omit<TopologyPorts, 'database'>,
+  hostPorts: ReadonlyArray<Pick<TopologyPorts, 'host'>>,
+): Promise<RunningNginx> {
   const origin = `http://127.0.0.1:${ports.nginx}`;
   return startSite(
     {
@@ -192,7 +208,7 @@ function startTopologySite(dir: string, logDir: string, ports: Omit<TopologyPort
         GIFT_BOX_SERVER_NAME: '127.0.0.1',
         GIFT_BOX_HOST_DIST: join(dir, 'host'),
         GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
-        GIFT_BOX_HOST_SERVERS: `127.0.0.1:${ports.host}`,
+        GIFT_BOX_HOST_SERVERS: hostPorts.map(({ host }) => `127.0.0.1:${host}`).join(','),
         GIFT_BOX_API_SERVERS: ports.apis.map((port) => `127.0.0.1:${port}`).join(','),
         GIFT_BOX_STATUS_PORT: String(ports.status),
         // The tests load pages from one address far faster than a visitor: the limit stays out of their way.
@@ -204,9 +220,9 @@ function startTopologySite(dir: string, logDir: string, ports: Omit<TopologyPort
   );
 }
 
-/** The host's server's environment behind nginx. */
+/** A host's server's environment behind nginx, on its port and metrics port. */
 function hostEnvOf(
-  ports: Omit<TopologyPorts, 'database'>,
+  ports: Pick<TopologyPorts, 'nginx' | 'host' | 'hostMetrics'>,
   secrets: TopologySecrets,
   refreshMs: number | 'production',
   hostFolder: string,
@@ -226,13 +242,14 @@ function hostEnvOf(
   };
 }
 
-/** An API process started again, as a supervisor restarts one that died: its log goes on in the same file. */
-function startApiAgain(name: string, env: Record<string, string>, logDir: string): RunningProcess {
+/** A server started again, as a supervisor restarts one that died: its log goes on in the same file. */
+function startAgain(name: string, bundle: string, env: Record<string, string>, logDir: string): RunningProcess {
+  const [part = '', file = ''] = bundle.split(/\/(.*)/);
   return startProcess({
     name,
     command: process.execPath,
-    args: ['--enable-source-maps', 'dist/index.js'],
-    cwd: join(ROOT_DIR, 'api'),
+    args: ['--enable-source-maps', file],
+    cwd: join(ROOT_DIR, part),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT_DIR, ...env },
     output: {
       file: join(logDir, `production-${name}.log`),
@@ -243,10 +260,61 @@ function startApiAgain(name: string, env: Record<string, string>, logDir: string
   });
 }
 
-/** Starts everything; what was started is stopped again if a later part fails. */
-export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
+interface HostServers {
+  /** Each host's server as it runs now. */
+  hosts: HostProcess[];
+  /** Starts server `index` (`again`: its log goes on), ready once its own /healthz answers 200. */
+  start(index: number, again?: boolean): Promise<HostProcess>;
+}
+
+/** The host's servers nginx balances pages over, one per entry of `ports`; what starts goes in `started`. */
+function hostServers(
+  ports: ReadonlyArray<Pick<TopologyPorts, 'host' | 'hostMetrics'>>,
+  envOf: (ports: Pick<TopologyPorts, 'host' | 'hostMetrics'>) => Record<string, string>,
+  logDir: string,
+  started: RunningProcess[],
+): HostServers {
+  const hosts: HostProcess[] = [];
+  return {
+    hosts,
+    async start(index, again = false) {
+      const name = index === 0 ? 'topology-host' : `topology-host-${index + 1}`;
+      const { host: port = 0, hostMetrics = 0 } = ports[index] ?? {};
+      const env = envOf({ host: port, hostMetrics });
+      const host = again
+        ? startAgain(name, 'host/dist-server/main.js', env, logDir)
+        : startBundle(name, join(ROOT_DIR, 'host'), 'dist-server/main.js', env, logDir);
+      started.push(host);
+      await waitUntilHealthy(host, `http://127.0.0.1:${port}/healthz`);
+      hosts[index] = { ...host, port };
+      return hosts[index];
+    },
+  };
+}
+
+/** How many API processes and host's servers to start, checked. */
+function countsOf(options: TopologyOptions): { apiCount: number; hostCount: number } {
   const apiCount = options.ports?.apis.length ?? options.apiCount ?? 2;
   if (!Number.isInteger(apiCount) || apiCount < 1) throw new Error(`apiCount must be 1 or more, got ${apiCount}`);
+  const hostCount = options.hostCount ?? 1;
+  if (!Number.isInteger(hostCount) || hostCount < 1 || (options.ports && hostCount > 1))
+    throw new Error(`hostCount must be 1 or more (1 with ports), got ${hostCount}`);
+  return { apiCount, hostCount };
+}
+
+/** The first host's server on the ports named; each other one on two more of the worker's block. */
+async function hostPortsOf(
+  ports: Pick<TopologyPorts, 'host' | 'hostMetrics'>,
+  count: number,
+): Promise<Array<Pick<TopologyPorts, 'host' | 'hostMetrics'>>> {
+  const hostPorts = [{ host: ports.host, hostMetrics: ports.hostMetrics }];
+  while (hostPorts.length < count) hostPorts.push({ host: await freePort(), hostMetrics: await freePort() });
+  return hostPorts;
+}
+
+/** Starts everything; what was started is stopped again if a later part fails. */
+export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
+  const { apiCount, hostCount } = countsOf(options);
   const dir = options.dir ?? TOPOLOGY_DIR;
   const remotesDir = join(dir, 'remotes');
   const logDir = options.dir ? join(dir, 'logs') : LOG_DIR;
@@ -264,6 +332,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const ports = options.ports ?? (await freeTopologyPorts(apiCount));
     const { status: statusPort, hostMetrics: hostMetricsPort, apis: apiPorts, apiMetrics: apiMetricsPorts } = ports;
     const origin = `http://127.0.0.1:${ports.nginx}`;
+    const hostPorts = await hostPortsOf(ports, hostCount);
     const remoteFolder = (remote: RemoteName) => join(remotesDir, remote);
     // Each remote's build, published as its deploy command does, without a process per remote
     // (the deploy command itself is what deployRemote runs, and its own tests').
@@ -273,7 +342,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const hostFolder = join(dir, 'host');
     await deployHost(hostFolder);
     const database = await starting;
-    const nginx = await startTopologySite(dir, logDir, ports);
+    const nginx = await startTopologySite(dir, logDir, ports, hostPorts);
     started.push(nginx);
     // One process at a time: the first applies the migrations; the others find none left to apply.
     const apis: ApiProcess[] = [];
@@ -298,27 +367,38 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       apis.push(await ready(index, api));
     }
     const refreshMs = options.remoteRefreshMs ?? SUITE_REMOTE_REFRESH_MS;
-    const hostEnv = { ...hostEnvOf(ports, secrets, refreshMs, hostFolder), ...options.hostEnv };
-    const host = startBundle('topology-host', join(ROOT_DIR, 'host'), 'dist-server/main.js', hostEnv, logDir);
-    started.push(host);
-    await waitUntilHealthy(host, `${origin}/healthz`);
+    const { hosts, start: startHost } = hostServers(
+      hostPorts,
+      (own) => ({ ...hostEnvOf({ nginx: ports.nginx, ...own }, secrets, refreshMs, hostFolder), ...options.hostEnv }),
+      logDir,
+      started,
+    );
+    for (const index of hostPorts.keys()) await startHost(index);
+    await waitUntilHealthy(hosts[0] ?? nginx, `${origin}/healthz`);
     return {
       origin,
       nginx,
       nginxStatusUrl: `http://127.0.0.1:${statusPort}/stub_status`,
-      host,
+      // The first one as it runs now, restarted or not.
+      get host(): RunningProcess {
+        const [host] = hosts;
+        if (!host) throw new Error('the topology has no host server');
+        return host;
+      },
+      hosts,
       hostMetrics: `127.0.0.1:${hostMetricsPort}`,
       apis,
       database,
       remoteFolder,
       hostFolder,
       async restartApi(index) {
-        const api = startApiAgain(`topology-api-${index + 1}`, envOf(index), logDir);
+        const api = startAgain(`topology-api-${index + 1}`, 'api/dist/index.js', envOf(index), logDir);
         started.push(api);
         const restarted = await ready(index, api);
         apis[index] = restarted;
         return restarted;
       },
+      restartHost: (index) => startHost(index, true),
       async stop() {
         await Promise.all(started.map((process) => stopProcess(process, { hard: true })));
         await database.stop();
