@@ -2,7 +2,7 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TrustProxy } from 'server/trust-proxy';
-import { createHttpsCheck } from './https-check';
+import { createClientAddress, createHttpsCheck } from './https-check';
 
 const servers: Server[] = [];
 
@@ -71,5 +71,27 @@ describe('whether a request came over HTTPS', () => {
       socket: { encrypted: true, remoteAddress: '10.1.2.3' },
     } as unknown as IncomingMessage;
     expect(createHttpsCheck(['10.0.0.0/8'])(viaProxy)).toBe(false);
+  });
+});
+
+describe("the visitor's address, for the request log", () => {
+  /** A real server on loopback that answers the address it took for the visitor's. */
+  async function addressOf(trustProxy: TrustProxy, forwardedFor: string): Promise<string> {
+    const clientAddress = createClientAddress(trustProxy);
+    const server = createServer((req, res) => res.end(String(clientAddress(req))));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'x-forwarded-for': forwardedFor } });
+    return response.text();
+  }
+
+  it("is X-Forwarded-For's from a proxy TRUST_PROXY names", async () => {
+    expect(await addressOf(['loopback'], '203.0.113.7')).toBe('203.0.113.7');
+  });
+
+  it("is the peer's without TRUST_PROXY, or from a proxy it does not name: any client could send one", async () => {
+    expect(await addressOf(false, '203.0.113.7')).toMatch(/127\.0\.0\.1$/);
+    expect(await addressOf(['10.0.0.2'], '203.0.113.7')).toMatch(/127\.0\.0\.1$/);
   });
 });

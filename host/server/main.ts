@@ -37,7 +37,7 @@ import { HostBuildFollower } from './host-build-follower';
 import { staticRoot } from './host-builds';
 import { createHostHandler } from './host-handler';
 import { createHostMetrics, type HostMetrics } from './host-metrics';
-import { createHttpsCheck } from './https-check';
+import { createClientAddress, createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
 import { createRemoteSources, type RemoteSources, sharedModulesOf } from './remote-sources';
@@ -231,6 +231,7 @@ async function main(): Promise<void> {
     listenHost,
     shutdownDelayMs,
     metrics: registry && { registry, ...metricsEnv },
+    clientAddress: createClientAddress(trustProxySetting),
     onStopped: () => {
       builds.stop();
       return renderPools.close();

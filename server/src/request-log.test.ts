@@ -1,11 +1,12 @@
 /** @jest-environment node */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogLevel } from './env';
 import { createLogger } from './log';
-import { maskUrl } from './request-log';
+import { maskUrl, peerAddressHash } from './request-log';
 import { listen, type Serving } from './serve';
 
 const GIFT_ID = 'AbCdEfGhIjKlMnOpQrStUvWx';
@@ -25,6 +26,7 @@ afterAll(async () => {
 /** A server on loopback answering every page 200, logging at `level` into the lines it returns. */
 async function serverLogging(
   level: LogLevel,
+  clientAddress?: (req: IncomingMessage) => string | undefined,
 ): Promise<{ url: (path: string) => string; lines: string[]; requestsLogged: (count: number) => Promise<void> }> {
   const lines: string[] = [];
   let written = () => undefined as void;
@@ -38,6 +40,7 @@ async function serverLogging(
     buildFile: join(tmp, 'latest.json'),
     listenHost: '127.0.0.1',
     log,
+    clientAddress,
   });
   opened.push(serving);
   const { port } = serving.server.address() as AddressInfo;
@@ -99,6 +102,18 @@ it('logs health checks at debug only, and nothing per request at LOG_LEVEL=warn'
   const atWarn = await serverLogging('warn');
   await (await fetch(atWarn.url(`/gifts/${GIFT_ID}`))).arrayBuffer();
   expect(atWarn.lines).toEqual([]);
+});
+
+it("hashes the visitor's address the server was given (behind a trusted proxy), not the proxy's", async () => {
+  const server = await serverLogging('info', (req) => String(req.headers['x-forwarded-for']));
+  await (await fetch(server.url('/about'), { headers: { 'x-forwarded-for': '203.0.113.7' } })).text();
+  await server.requestsLogged(1);
+  const line = JSON.parse(server.lines.find((entry) => entry.includes('"msg":"request'))!) as {
+    req: { addressHash: string };
+  };
+  expect(line.req.addressHash).toBe(peerAddressHash('203.0.113.7'));
+  expect(line.req.addressHash).not.toBe(peerAddressHash('127.0.0.1'));
+  expect(server.lines.join('\n')).not.toContain('203.0.113.7');
 });
 
 describe('maskUrl, the one masking of the API and of every server', () => {

@@ -61,18 +61,20 @@ export function requestIdOf(req: IncomingMessage): string | undefined {
 export interface RequestLogOptions {
   /** Requests logged at `debug` rather than `info`: health checks, which a supervisor repeats every few seconds. */
   isQuiet?: (req: IncomingMessage) => boolean;
+  /** The visitor's address: behind a trusted proxy, from its X-Forwarded-For; by default the peer's. */
+  clientAddress?: (req: IncomingMessage) => string | undefined;
 }
 
 /** Logs every request `server` answers (or whose client went away first: `request aborted`). */
 export function logRequests(
   server: Server,
   log: () => Logger,
-  { isQuiet = () => false }: RequestLogOptions = {},
+  { isQuiet = () => false, clientAddress = (req) => req.socket.remoteAddress }: RequestLogOptions = {},
 ): void {
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     // Read now: once the connection has closed, the socket no longer has it.
-    const addressHash = peerAddressHash(req.socket.remoteAddress);
+    const addressHash = peerAddressHash(clientAddress(req));
     lastRequestId = (lastRequestId + 1) % Number.MAX_SAFE_INTEGER;
     const reqId = `req-${lastRequestId.toString(36)}`;
     requestIds.set(req, reqId);

@@ -56,6 +56,8 @@ export interface ServeOptions {
    * re-read.
    */
   onReload?: () => Promise<void>;
+  /** The visitor's address for the request log (the host's, behind TRUST_PROXY); by default the peer's. */
+  clientAddress?: (req: IncomingMessage) => string | undefined;
 }
 
 export interface Serving {
@@ -105,7 +107,10 @@ export async function listen(
       .catch((error: unknown) => failRequest(req, res, error, logOf(options)));
   });
   server.keepAliveTimeout = 5000;
-  logRequests(server, () => logOf(options), { isQuiet: (req) => isHealthUrl(req.url) });
+  logRequests(server, () => logOf(options), {
+    isQuiet: (req) => isHealthUrl(req.url),
+    clientAddress: options.clientAddress,
+  });
   const drain = () =>
     new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => {
