@@ -301,7 +301,7 @@ describe('npm run nginx-config', () => {
     const { status, stdout, stderr } = run([], { ...REQUIRED, GIFT_BOX_HOST_DIST: '' });
     expect(status).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toContain("nginx-config: GIFT_BOX_HOST_DIST is not set: the host's built folder");
+    expect(stderr).toContain("nginx-config: GIFT_BOX_HOST_DIST is not set: the host's deploy folder");
   }, 30_000);
 });
 
