@@ -24,6 +24,7 @@ import { webpackMagicCommentsOnly } from './build/magic-comments';
 import { MINIFY_CSS_LOADER } from './build/minify-css-loader';
 import { pageHtml } from './build/page-template';
 import { remoteExposes } from './build/remote-exposes';
+import { publishedRoutesPlugin } from './build/published-routes-plugin';
 import { SharedFallbacksPlugin } from './build/shared-fallbacks';
 import {
   ConsumeSharedCachePlugin,
@@ -430,7 +431,13 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         new TrimFederationRuntimePlugin(),
         ...(isHost
           ? []
-          : [new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }), new SharedFallbacksPlugin()]),
+          : [
+              new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }),
+              new SharedFallbacksPlugin(),
+              // What the remote offers, from its registry entry, in its manifest for hosts to read
+              // (docs/decisions/0045-remotes-publish-their-routes.md).
+              publishedRoutesPlugin(options.name),
+            ]),
         // A remote's production build records the integrity of its scripts, and its runtime checks
         // its chunks' (docs/decisions/0019-remote-code-integrity.md). Not under `webpack serve`:
         // a hot update changes the chunks behind a running page's back.

@@ -1,0 +1,119 @@
+/** @jest-environment node */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { manifestBuildId, manifestIntegrity, SHARED_FALLBACKS_FIELD } from 'shared/remote-manifest';
+import {
+  PUBLISHED_ROUTES_FIELD,
+  publishedRoutesOf,
+  readPublishedRoutes,
+  type PublishedRoute,
+} from 'shared/published-routes';
+import { REMOTE_NAMES, REMOTES, type RemoteSpec } from 'shared/remotes';
+import { createWebpackConfig } from '../webpack.config.base';
+import { describeRemote, registryEntry } from '../scripts/new-remote';
+import { BuildInfoPlugin } from './build-info-plugin';
+import { RemoteIntegrityPlugin } from './integrity-plugin';
+import { PublishedRoutesPlugin, publishedRoutesPlugin } from './published-routes-plugin';
+import { SharedFallbacksPlugin } from './shared-fallbacks';
+import { remoteProject, type RemoteProject } from './testing/remote-build';
+
+// A webpack build each, minified: seconds on a busy two-core machine.
+jest.setTimeout(60_000);
+
+const ROOT = join(__dirname, '..');
+const INFO = { id: 'b-2027.01.15_1', timestamp: 1_800_000_000_000, app: 'gifts', version: '1.0.0', dir: 'builds' };
+
+let project: RemoteProject;
+
+beforeEach(() => {
+  project = remoteProject('published-routes-plugin-', {
+    'src/index.js': 'import("./page");\n',
+    'src/page.js': 'export default function page() { return "a page"; }\n',
+  });
+});
+afterEach(() => project.remove());
+
+/** The manifest of a production build with a remote's plugins in webpack.config.base.ts's order. */
+async function builtManifest(routes: PublishedRoutesPlugin): Promise<Record<string, unknown>> {
+  const files = await project.build([
+    new SharedFallbacksPlugin(),
+    routes,
+    new RemoteIntegrityPlugin(),
+    new BuildInfoPlugin(INFO),
+  ]);
+  return JSON.parse(files['mf-manifest.json']?.toString('utf8') ?? 'null') as Record<string, unknown>;
+}
+
+/** Every route of a registry entry, as a host reads it back. */
+function registryRoutes(spec: RemoteSpec): PublishedRoute[] {
+  return Object.entries(spec.exposes).flatMap(([module, { routes }]) => routes.map((route) => ({ module, ...route })));
+}
+
+describe('PublishedRoutesPlugin', () => {
+  it("publishes exactly the registry's routes in the remote's manifest, beside its digests and build id", async () => {
+    const manifest = await builtManifest(publishedRoutesPlugin('gifts'));
+    expect(manifest[PUBLISHED_ROUTES_FIELD]).toEqual(publishedRoutesOf('gifts', REMOTES.gifts));
+    expect(readPublishedRoutes(manifest[PUBLISHED_ROUTES_FIELD], { remote: 'gifts' })).toEqual({
+      remote: 'gifts',
+      routes: registryRoutes(REMOTES.gifts),
+      refusals: [],
+    });
+    expect(manifestIntegrity(manifest).get('remoteEntry.js')).toMatch(/^sha384-/);
+    expect(manifestBuildId(manifest)).toBe(INFO.id);
+    expect(manifest[SHARED_FALLBACKS_FIELD]).toBeDefined();
+  });
+
+  it('stops the build of a registry entry whose routes a host would refuse, saying which and why', async () => {
+    const spec: RemoteSpec = {
+      ...REMOTES.gifts,
+      exposes: { GamePage: { file: './src/page.js', routes: [{ path: '/game/', layout: 'default', title: 'Play' }] } },
+    };
+    await expect(builtManifest(publishedRoutesPlugin('gifts', () => spec))).rejects.toThrow(
+      /a host would refuse GamePage \/game\/ of the gifts remote's registry entry \(shared\/src\/remotes\.ts\): its path "\/game\/" must start with "\/" and not end with one/,
+    );
+  });
+
+  it('refuses a remote the registry does not name', () => {
+    expect(() => publishedRoutesPlugin('nosuch')).toThrow('"nosuch" is not a remote in the registry');
+  });
+});
+
+describe("every remote's webpack config", () => {
+  // A remote's development config sets NODE_ENV for the federation plugin (webpack.config.base.ts).
+  const nodeEnv = process.env.NODE_ENV;
+  afterEach(() => {
+    process.env.NODE_ENV = nodeEnv;
+  });
+
+  it.each(REMOTE_NAMES)('%s publishes its registry routes, in production and in development', (name) => {
+    for (const mode of ['production', 'development'] as const) {
+      const spec = REMOTES[name];
+      const config = createWebpackConfig({ name, dir: join(ROOT, spec.packageDir), port: 1, title: 'A title' })(
+        undefined,
+        { mode },
+      );
+      const plugins = config.plugins?.filter((plugin) => plugin instanceof PublishedRoutesPlugin) ?? [];
+      expect(plugins.map((plugin) => plugin.document)).toEqual([publishedRoutesOf(name, spec)]);
+    }
+  });
+});
+
+describe('the template remote (npm run new-remote)', () => {
+  it("builds with the factory's plugins, its own left out", () => {
+    const config = readFileSync(join(ROOT, 'templates', 'remote', 'webpack.config.ts'), 'utf8');
+    expect(config).toMatch(/export default createWebpackConfig\(\{/);
+    expect(config).not.toMatch(/\bplugins\s*:/);
+  });
+
+  it('publishes the route of the registry entry the script prints, one a host accepts', async () => {
+    const news = describeRemote('news');
+    const spec = runInNewContext(`({${registryEntry(news)}})`).news as RemoteSpec;
+    const manifest = await builtManifest(publishedRoutesPlugin('news', () => spec));
+    expect(readPublishedRoutes(manifest[PUBLISHED_ROUTES_FIELD], { remote: 'news' })).toEqual({
+      remote: 'news',
+      routes: [{ module: 'NewsPage', path: '/news', layout: 'default', title: 'News' }],
+      refusals: [],
+    });
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * What a remote offers, as its build publishes it in its `mf-manifest.json` (field `routes`,
+ * docs/decisions/0045-remotes-publish-their-routes.md): its name and, by exposed module, the
+ * routes that show it. The build writes it from the remote's registry entry; the reader takes it
+ * as input from another team, keeps the routes it can vouch for and says why it left each other
+ * one out. Universal: no DOM, no Node.
+ */
+import {
+  LAYOUT_NAMES,
+  SERVER_DATA_QUERIES,
+  VALIDATOR_NAMES,
+  type LayoutName,
+  type RemoteSpec,
+  type RouteSpec,
+  type ServerDataQuery,
+  type ValidatorName,
+} from './remotes';
+
+/** The manifest's field that carries the document. */
+export const PUBLISHED_ROUTES_FIELD = 'routes';
+/** The format's version; a reader refuses a document of a version it does not know. */
+export const PUBLISHED_ROUTES_VERSION = 1;
+
+/** Bounds on what one remote can make a reader keep or report. */
+export const PUBLISHED_ROUTES_LIMITS = {
+  routes: 32,
+  modules: 64,
+  pathLength: 200,
+  titleLength: 80,
+  /** Refusals reported one by one; the rest are counted in one more. */
+  refusals: 40,
+} as const;
+
+export interface PublishedRoutesDocument {
+  version: typeof PUBLISHED_ROUTES_VERSION;
+  remote: string;
+  exposes: Record<string, { routes: RouteSpec[] }>;
+}
+
+/** The document a remote's build publishes, from its registry entry: every exposed module, with its routes. */
+export function publishedRoutesOf(remote: string, spec: RemoteSpec): PublishedRoutesDocument {
+  const exposes = Object.fromEntries(
+    Object.entries(spec.exposes).map(([module, { routes }]) => [module, { routes: routes.map((r) => ({ ...r })) }]),
+  );
+  return { version: PUBLISHED_ROUTES_VERSION, remote, exposes };
+}
+
+/** An accepted route, with the exposed module that shows it. */
+export interface PublishedRoute extends RouteSpec {
+  readonly module: string;
+}
+
+export interface RouteRefusal {
+  /** The exposed module and path concerned, when the refusal is of one route or module. */
+  readonly module?: string;
+  readonly path?: string;
+  readonly reason: string;
+}
+
+export interface PublishedRoutesReading {
+  /** The remote the document names; undefined when the whole document was refused. */
+  readonly remote?: string;
+  readonly routes: PublishedRoute[];
+  readonly refusals: RouteRefusal[];
+}
+
+export interface ReadOptions {
+  /** The remote the document must name (the configured one whose manifest it came in). */
+  remote?: string;
+  /** The reader's own named sets: a route naming another is refused. The registry's by default. */
+  layouts?: readonly string[];
+  validators?: readonly string[];
+  serverData?: readonly string[];
+}
+
+const REMOTE_NAME = /^[a-z][a-z0-9]{0,39}$/;
+const MODULE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const STATIC_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+const PARAM_SEGMENT = /^:([A-Za-z][A-Za-z0-9]*)$/;
+// eslint-disable-next-line no-control-regex -- a title is one line of text
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A value from the document in a reason: quoted, and short whatever it was. */
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? typeof value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why `path` is no route pattern the host can serve, or undefined when it is one. */
+export function pathPatternProblem(path: unknown): string | undefined {
+  if (typeof path !== 'string') return `its path ${shown(path)} is not a string`;
+  if (path.length > PUBLISHED_ROUTES_LIMITS.pathLength)
+    return `its path is longer than ${PUBLISHED_ROUTES_LIMITS.pathLength} characters`;
+  if (path === '/') return undefined;
+  if (!path.startsWith('/') || path.endsWith('/'))
+    return `its path ${shown(path)} must start with "/" and not end with one`;
+  const params = new Set<string>();
+  for (const segment of path.slice(1).split('/')) {
+    const param = PARAM_SEGMENT.exec(segment)?.[1];
+    if (param === undefined && (!STATIC_SEGMENT.test(segment) || segment === '.' || segment === '..'))
+      return `its path ${shown(path)} has the segment ${shown(segment)}: a segment is letters, digits, ".", "_", "~", "-", or ":name"`;
+    if (param !== undefined && params.has(param)) return `its path ${shown(path)} names :${param} twice`;
+    if (param !== undefined) params.add(param);
+  }
+  return undefined;
+}
+
+function optionalIn(value: unknown, known: readonly string[], what: string): string | undefined {
+  if (value === undefined || (typeof value === 'string' && known.includes(value))) return undefined;
+  return `its ${what} ${shown(value)} is not one this host knows (${known.join(', ')})`;
+}
+
+function titleProblem(title: unknown): string | undefined {
+  if (typeof title !== 'string' || title.trim() === '' || CONTROL.test(title))
+    return `its title ${shown(title)} is not one line of text`;
+  if (title.length > PUBLISHED_ROUTES_LIMITS.titleLength)
+    return `its title is longer than ${PUBLISHED_ROUTES_LIMITS.titleLength} characters`;
+  return undefined;
+}
+
+/** Why a route is refused, or undefined when it is accepted as the host's own sets allow. */
+function routeProblem(route: Record<string, unknown>, sets: Required<Omit<ReadOptions, 'remote'>>): string | undefined {
+  const { path, layout, title, validator, serverData, noindex, prerendered } = route;
+  const flag = (value: unknown, name: string) =>
+    value === undefined || typeof value === 'boolean' ? undefined : `its ${name} ${shown(value)} is not true or false`;
+  return (
+    pathPatternProblem(path) ??
+    (typeof layout === 'string' && sets.layouts.includes(layout)
+      ? undefined
+      : `its layout ${shown(layout)} is not one this host knows (${sets.layouts.join(', ')})`) ??
+    titleProblem(title) ??
+    optionalIn(validator, sets.validators, 'validator') ??
+    (typeof validator === 'string' && !(path as string).split('/').includes(`:${validator}`)
+      ? `its validator ${validator} checks the parameter :${validator}, which its path does not have`
+      : undefined) ??
+    optionalIn(serverData, sets.serverData, 'server data query') ??
+    flag(noindex, 'noindex') ??
+    flag(prerendered, 'prerendered')
+  );
+}
+
+/** The route as the host keeps it: the fields of RouteSpec it knows, nothing else from the document. */
+function acceptedRoute(module: string, route: Record<string, unknown>): PublishedRoute {
+  return {
+    module,
+    path: route.path as string,
+    layout: route.layout as LayoutName,
+    title: route.title as string,
+    ...(route.validator === undefined ? {} : { validator: route.validator as ValidatorName }),
+    ...(route.serverData === undefined ? {} : { serverData: route.serverData as ServerDataQuery }),
+    ...(route.noindex === undefined ? {} : { noindex: route.noindex as boolean }),
+    ...(route.prerendered === undefined ? {} : { prerendered: route.prerendered as boolean }),
+  };
+}
+
+/** Why the whole document is refused, or undefined when its routes can be read one by one. */
+function documentProblem(document: unknown, remote: string | undefined): string | undefined {
+  if (!isRecord(document)) return 'the routes document is not an object';
+  if (document.version !== PUBLISHED_ROUTES_VERSION)
+    return `the routes document's version ${shown(document.version)} is not ${PUBLISHED_ROUTES_VERSION}, the one this host reads`;
+  if (typeof document.remote !== 'string' || !REMOTE_NAME.test(document.remote))
+    return `the routes document's remote ${shown(document.remote)} is no remote name (lower-case letters and digits)`;
+  if (remote !== undefined && document.remote !== remote)
+    return `the routes document is of the remote ${shown(document.remote)}, not of ${shown(remote)}`;
+  if (!isRecord(document.exposes)) return "the routes document's exposes is not an object";
+  return undefined;
+}
+
+/**
+ * The routes of a published document that the host can serve, and a reason for each one left
+ * out: a bad document gives no routes and one refusal; a bad route or module is left out alone.
+ * Bounded: at most PUBLISHED_ROUTES_LIMITS.routes routes, and as many refusals reported.
+ */
+export function readPublishedRoutes(document: unknown, options: ReadOptions = {}): PublishedRoutesReading {
+  const problem = documentProblem(document, options.remote);
+  if (problem !== undefined) return { routes: [], refusals: [{ reason: problem }] };
+  const { remote, exposes } = document as { remote: string; exposes: Record<string, unknown> };
+  const sets = {
+    layouts: options.layouts ?? LAYOUT_NAMES,
+    validators: options.validators ?? VALIDATOR_NAMES,
+    serverData: options.serverData ?? SERVER_DATA_QUERIES,
+  };
+  const routes: PublishedRoute[] = [];
+  const refusals: RouteRefusal[] = [];
+  let unreported = 0;
+  const refuse = (refusal: RouteRefusal) => {
+    if (refusals.length < PUBLISHED_ROUTES_LIMITS.refusals) refusals.push(refusal);
+    else unreported += 1;
+  };
+  const modules = Object.entries(exposes);
+  for (const [index, [module, entry]] of modules.entries()) {
+    if (index >= PUBLISHED_ROUTES_LIMITS.modules) {
+      refuse({ reason: `more than ${PUBLISHED_ROUTES_LIMITS.modules} exposed modules: the rest are left out` });
+      break;
+    }
+    if (!MODULE_NAME.test(module)) {
+      refuse({ module: module.slice(0, 64), reason: `the module name ${shown(module)} is no exposed module's name` });
+      continue;
+    }
+    if (!isRecord(entry) || !Array.isArray(entry.routes)) {
+      refuse({ module, reason: `the module ${module} gives no routes list` });
+      continue;
+    }
+    for (const route of entry.routes as unknown[]) {
+      const path = isRecord(route) && typeof route.path === 'string' ? route.path.slice(0, 200) : undefined;
+      const at = { module, ...(path === undefined ? {} : { path }) };
+      const reason = !isRecord(route)
+        ? 'the route is not an object'
+        : routes.length >= PUBLISHED_ROUTES_LIMITS.routes
+          ? `more than ${PUBLISHED_ROUTES_LIMITS.routes} routes`
+          : (routeProblem(route, sets) ??
+            (routes.some((kept) => kept.path === route.path)
+              ? 'an earlier route of the remote has its path'
+              : undefined));
+      if (reason === undefined) routes.push(acceptedRoute(module, route as Record<string, unknown>));
+      else refuse({ ...at, reason });
+    }
+  }
+  if (unreported > 0) refusals.push({ reason: `${unreported} more refusals not listed` });
+  return { remote, routes, refusals };
+}
