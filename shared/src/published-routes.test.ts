@@ -134,13 +134,16 @@ describe('readPublishedRoutes: each route', () => {
     expect(onlyRoute('/news').refusals).toEqual([{ module: 'NewsPage', reason: 'the route is not an object' }]);
   });
 
-  it('takes the layouts and validators from the host it runs in', () => {
-    const reading = onlyRoute({ ...NEWS, layout: 'wide' });
-    expect(reading.refusals).toHaveLength(1);
-    const wide = readPublishedRoutes(documentWith({ NewsPage: { routes: [{ ...NEWS, layout: 'wide' }] } }), {
+  it('takes the layouts, validators and queries from the host it runs in', () => {
+    const route = { ...NEWS, path: '/news/:storyId', layout: 'wide', validator: 'storyId', serverData: 'story' };
+    const document = documentWith({ NewsPage: { routes: [route] } });
+    expect(readPublishedRoutes(document).refusals).toHaveLength(1);
+    const reading = readPublishedRoutes(document, {
       layouts: ['wide'],
+      validators: ['storyId'],
+      serverData: ['story'],
     });
-    expect(wide.routes).toEqual([{ module: 'NewsPage', ...NEWS, layout: 'wide' }]);
+    expect(reading).toEqual({ remote: 'news', routes: [{ module: 'NewsPage', ...route }], refusals: [] });
   });
 
   it('keeps the first route of a path the remote publishes twice and refuses the second', () => {

@@ -73,6 +73,9 @@ export interface ReadOptions {
   serverData?: readonly string[];
 }
 
+/** The named sets a route's fields are checked against. */
+type RouteSets = Required<Omit<ReadOptions, 'remote'>>;
+
 const REMOTE_NAME = /^[a-z][a-z0-9]{0,39}$/;
 const MODULE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const STATIC_SEGMENT = /^[A-Za-z0-9._~-]+$/;
@@ -82,7 +85,13 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A value from the document in a reason: quoted, and short whatever it was. */
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? typeof value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // A value no JSON parse makes (a cycle, a bigint), from a caller that built the document.
+    text = typeof value;
+  }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -123,7 +132,7 @@ function titleProblem(title: unknown): string | undefined {
 }
 
 /** Why a route is refused, or undefined when it is accepted as the host's own sets allow. */
-function routeProblem(route: Record<string, unknown>, sets: Required<Omit<ReadOptions, 'remote'>>): string | undefined {
+function routeProblem(route: Record<string, unknown>, sets: RouteSets): string | undefined {
   const { path, layout, title, validator, serverData, noindex, prerendered } = route;
   const flag = (value: unknown, name: string) =>
     value === undefined || typeof value === 'boolean' ? undefined : `its ${name} ${shown(value)} is not true or false`;
@@ -157,6 +166,16 @@ function acceptedRoute(module: string, route: Record<string, unknown>): Publishe
   };
 }
 
+/** Why a route is left out, given the routes kept before it; undefined when it is kept. */
+function refusalOf(route: unknown, kept: readonly PublishedRoute[], sets: RouteSets): string | undefined {
+  if (!isRecord(route)) return 'the route is not an object';
+  if (kept.length >= PUBLISHED_ROUTES_LIMITS.routes) return `more than ${PUBLISHED_ROUTES_LIMITS.routes} routes`;
+  return (
+    routeProblem(route, sets) ??
+    (kept.some((earlier) => earlier.path === route.path) ? 'an earlier route of the remote has its path' : undefined)
+  );
+}
+
 /** Why the whole document is refused, or undefined when its routes can be read one by one. */
 function documentProblem(document: unknown, remote: string | undefined): string | undefined {
   if (!isRecord(document)) return 'the routes document is not an object';
@@ -173,7 +192,7 @@ function documentProblem(document: unknown, remote: string | undefined): string 
 /**
  * The routes of a published document that the host can serve, and a reason for each one left
  * out: a bad document gives no routes and one refusal; a bad route or module is left out alone.
- * Bounded: at most PUBLISHED_ROUTES_LIMITS.routes routes, and as many refusals reported.
+ * Bounded by PUBLISHED_ROUTES_LIMITS: the routes kept, the modules read and the refusals listed.
  */
 export function readPublishedRoutes(document: unknown, options: ReadOptions = {}): PublishedRoutesReading {
   const problem = documentProblem(document, options.remote);
@@ -206,18 +225,17 @@ export function readPublishedRoutes(document: unknown, options: ReadOptions = {}
       continue;
     }
     for (const route of entry.routes as unknown[]) {
-      const path = isRecord(route) && typeof route.path === 'string' ? route.path.slice(0, 200) : undefined;
-      const at = { module, ...(path === undefined ? {} : { path }) };
-      const reason = !isRecord(route)
-        ? 'the route is not an object'
-        : routes.length >= PUBLISHED_ROUTES_LIMITS.routes
-          ? `more than ${PUBLISHED_ROUTES_LIMITS.routes} routes`
-          : (routeProblem(route, sets) ??
-            (routes.some((kept) => kept.path === route.path)
-              ? 'an earlier route of the remote has its path'
-              : undefined));
-      if (reason === undefined) routes.push(acceptedRoute(module, route as Record<string, unknown>));
-      else refuse({ ...at, reason });
+      const reason = refusalOf(route, routes, sets);
+      if (reason === undefined) {
+        routes.push(acceptedRoute(module, route as Record<string, unknown>));
+        continue;
+      }
+      const path = isRecord(route) && typeof route.path === 'string' ? route.path : undefined;
+      refuse({
+        module,
+        ...(path === undefined ? {} : { path: path.slice(0, PUBLISHED_ROUTES_LIMITS.pathLength) }),
+        reason,
+      });
     }
   }
   if (unreported > 0) refusals.push({ reason: `${unreported} more refusals not listed` });
