@@ -5,8 +5,8 @@ import { runInNewContext } from 'node:vm';
 import { manifestBuildId, manifestIntegrity, SHARED_FALLBACKS_FIELD } from 'shared/remote-manifest';
 import {
   PUBLISHED_ROUTES_FIELD,
+  manifestPublishedRoutes,
   publishedRoutesOf,
-  readPublishedRoutes,
   type PublishedRoute,
 } from 'shared/published-routes';
 import { REMOTE_NAMES, REMOTES, type RemoteSpec } from 'shared/remotes';
@@ -54,7 +54,7 @@ describe('PublishedRoutesPlugin', () => {
   it("publishes exactly the registry's routes in the remote's manifest, beside its digests and build id", async () => {
     const manifest = await builtManifest(publishedRoutesPlugin('gifts'));
     expect(manifest[PUBLISHED_ROUTES_FIELD]).toEqual(publishedRoutesOf('gifts', REMOTES.gifts));
-    expect(readPublishedRoutes(manifest[PUBLISHED_ROUTES_FIELD], { remote: 'gifts' })).toEqual({
+    expect(manifestPublishedRoutes(manifest, { remote: 'gifts' })).toEqual({
       remote: 'gifts',
       routes: registryRoutes(REMOTES.gifts),
       refusals: [],
@@ -110,7 +110,7 @@ describe('the template remote (npm run new-remote)', () => {
     const news = describeRemote('news');
     const spec = runInNewContext(`({${registryEntry(news)}})`).news as RemoteSpec;
     const manifest = await builtManifest(publishedRoutesPlugin('news', () => spec));
-    expect(readPublishedRoutes(manifest[PUBLISHED_ROUTES_FIELD], { remote: 'news' })).toEqual({
+    expect(manifestPublishedRoutes(manifest, { remote: 'news' })).toEqual({
       remote: 'news',
       routes: [{ module: 'NewsPage', path: '/news', layout: 'default', title: 'News' }],
       refusals: [],

@@ -1,4 +1,5 @@
 import {
+  manifestPublishedRoutes,
   PUBLISHED_ROUTES_LIMITS,
   PUBLISHED_ROUTES_VERSION,
   pathPatternProblem,
@@ -224,5 +225,27 @@ describe('pathPatternProblem', () => {
     [42, /is not a string/],
   ])('refuses %s', (path, reason) => {
     expect(pathPatternProblem(path)).toMatch(reason);
+  });
+});
+
+describe('manifestPublishedRoutes', () => {
+  it("reads the manifest's routes field", () => {
+    const manifest = { id: 'news', metaData: {}, exposes: [], routes: documentWith({ NewsPage: { routes: [NEWS] } }) };
+    expect(manifestPublishedRoutes(manifest, { remote: 'news' })).toEqual({
+      remote: 'news',
+      routes: [{ module: 'NewsPage', ...NEWS }],
+      refusals: [],
+    });
+  });
+
+  it('gives nothing for a manifest built before remotes published their routes', () => {
+    expect(manifestPublishedRoutes({ id: 'news', metaData: {}, exposes: [] })).toBeUndefined();
+    expect(manifestPublishedRoutes(null)).toBeUndefined();
+  });
+
+  it('refuses a routes field that is no document, with its reason', () => {
+    expect(manifestPublishedRoutes({ routes: '/news' })?.refusals).toEqual([
+      { reason: 'the routes document is not an object' },
+    ]);
   });
 });

@@ -241,3 +241,16 @@ export function readPublishedRoutes(document: unknown, options: ReadOptions = {}
   if (unreported > 0) refusals.push({ reason: `${unreported} more refusals not listed` });
   return { remote, routes, refusals };
 }
+
+/**
+ * The routes a remote's `mf-manifest.json` publishes, read as `readPublishedRoutes` reads them;
+ * undefined for a manifest without the field (a build older than the format), which offers
+ * nothing a reader can learn from it.
+ */
+export function manifestPublishedRoutes(
+  manifest: unknown,
+  options: ReadOptions = {},
+): PublishedRoutesReading | undefined {
+  if (!isRecord(manifest) || !Object.hasOwn(manifest, PUBLISHED_ROUTES_FIELD)) return undefined;
+  return readPublishedRoutes(manifest[PUBLISHED_ROUTES_FIELD], options);
+}
