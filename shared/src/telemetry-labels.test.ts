@@ -1,5 +1,12 @@
-import { HOST_PART, NOT_FOUND_ROUTE, OTHER, ROUTE_OWNERS, ROUTE_PATTERNS } from './telemetry';
-import { errorPageStatusLabel, ownedRouteLabel, ROUTE_PART_LABELS } from './telemetry-labels';
+import { REMOTE_NAMES } from './remotes';
+import { ROUTE_OWNERS } from './telemetry';
+import {
+  errorPageStatusLabel,
+  REMOTE_LABELS,
+  ROUTE_LABELS,
+  ROUTE_PART_PAIRS,
+  ROUTES_PER_REMOTE,
+} from './telemetry-labels';
 
 it('keeps the statuses an operator acts on, and any other as its class', () => {
   expect([404, 429, 500, 503].map(errorPageStatusLabel)).toEqual(['404', '429', '500', '503']);
@@ -7,19 +14,15 @@ it('keeps the statuses an operator acts on, and any other as its class', () => {
   expect([501, 502, 504, 599].map(errorPageStatusLabel)).toEqual(['5xx', '5xx', '5xx', '5xx']);
 });
 
-it('labels a route with the remote that owns it or the host, any other remote’s as other', () => {
-  expect(ROUTE_OWNERS.get('/game')).toBe('gifts');
-  expect(ROUTE_OWNERS.get(NOT_FOUND_ROUTE)).toBe(HOST_PART);
-  expect(ownedRouteLabel('/game', 'gifts')).toBe('/game');
-  expect(ownedRouteLabel('/game', 'host')).toBe('/game');
-  expect(ownedRouteLabel('/game', 'content')).toBe(OTHER);
-  expect(ownedRouteLabel(NOT_FOUND_ROUTE, 'redeem')).toBe(OTHER);
-});
-
-it('lists every route and remote pair the labels can hold, once each', () => {
-  const pairs = ROUTE_PART_LABELS.map(({ route, remote }) => `${route} ${remote}`);
-  expect(new Set(pairs).size).toBe(pairs.length);
-  for (const route of ROUTE_PATTERNS)
-    for (const part of ['host', 'gifts', 'redeem', 'content'] as const)
-      expect(pairs).toContain(`${ownedRouteLabel(route, part)} ${part}`);
+it('counts the route labels from the cap per remote, which every remote of the registry fits', () => {
+  for (const remote of REMOTE_NAMES)
+    expect([...ROUTE_OWNERS.values()].filter((owner) => owner === remote).length).toBeLessThanOrEqual(
+      ROUTES_PER_REMOTE,
+    );
+  const remotes = REMOTE_NAMES.length;
+  // Each remote's routes up to the cap, `*` and `other`.
+  expect(ROUTE_LABELS).toBe(remotes * ROUTES_PER_REMOTE + 2);
+  // The host on each route label, each remote on its own and `other`, `other` on `other`.
+  expect(ROUTE_PART_PAIRS).toBe(ROUTE_LABELS + remotes * ROUTES_PER_REMOTE + remotes + 1);
+  expect(REMOTE_LABELS).toBe(remotes + 1);
 });

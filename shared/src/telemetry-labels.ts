@@ -1,12 +1,11 @@
 /**
  * The values the API's telemetry labels take, each from a set whose size is known here: a status
  * as itself when it is one an operator acts on, else its class; a route with the part that owns
- * it (or the host, whose layout and error pages are on every route); the builds a part's
- * deployment names. A value outside its set is `other`, so no browser adds a label value.
+ * it (or the host, whose layout and error pages are on every route), up to a cap per remote; the
+ * builds a part's deployment names. A value outside its set is `other`, so no browser adds a
+ * label value.
  */
 import { REMOTE_NAMES } from './remotes';
-import { ROUTE_OWNERS } from './telemetry';
-import { HOST_PART, OTHER, type PartName } from './telemetry-values';
 
 /** The error pages' statuses kept as themselves: not found, too many requests, failed, unavailable. */
 export const ERROR_PAGE_STATUSES = ['404', '429', '500', '503'] as const;
@@ -24,20 +23,24 @@ export function errorPageStatusLabel(status: number): string {
 }
 
 /**
- * The route label of `route` seen in `part`: the route itself when the part owns it or is the
- * host, else `other`, so a remote has series on its own routes only and a made-up pair adds none
- * (what a remote does on another's route, an interaction that renders its page, keeps its remote).
+ * The most routes the API labels as themselves for one remote: the registry's today, and routes a
+ * remote's published manifest names once the API reads them; past it, a route is `other`. Every
+ * route label and the documented series figure are counted from this cap, not from the registry,
+ * so routes learnt at run time stay within the figure (the registry's remote with the most
+ * routes must fit: known-routes in the API checks it as it starts).
  */
-export function ownedRouteLabel(route: string, part: PartName): string {
-  return part === HOST_PART || ROUTE_OWNERS.get(route) === part ? route : OTHER;
-}
-
-/** Every `(route, remote)` label pair `ownedRouteLabel` can give. */
-export const ROUTE_PART_LABELS: readonly { route: string; remote: PartName }[] = [
-  ...[...ROUTE_OWNERS.keys()].map((route) => ({ route, remote: HOST_PART as PartName })),
-  ...[...ROUTE_OWNERS].filter(([, owner]) => owner !== HOST_PART).map(([route, remote]) => ({ route, remote })),
-  ...REMOTE_NAMES.map((remote) => ({ route: OTHER, remote: remote as PartName })),
-];
+export const ROUTES_PER_REMOTE = 4;
+/** A route's label: up to ROUTES_PER_REMOTE of each remote's, the host's not-found route and `other`. */
+export const ROUTE_LABELS = REMOTE_NAMES.length * ROUTES_PER_REMOTE + 2;
+/**
+ * The `(route, remote)` pairs a page's event can be labelled with: the host on every route label
+ * (its layout and error pages are on every route), each remote on its own routes and on `other`
+ * (a route it does not own, or one the API does not know), and `other` on `other` (a part the
+ * API does not know).
+ */
+export const ROUTE_PART_PAIRS = ROUTE_LABELS + REMOTE_NAMES.length * (ROUTES_PER_REMOTE + 1) + 1;
+/** A load's or a fallback's `remote`: a remote of the registry, or `other`. */
+export const REMOTE_LABELS = REMOTE_NAMES.length + 1;
 
 /** The builds a part's deployment names at once (`shared/deployment`): its current one, its canary and the one before. */
 export const DEPLOYMENT_BUILDS = ['id', 'canary', 'previous'] as const;
