@@ -41,3 +41,12 @@ it('learns a remote’s routes up to the cap per remote, none owned by another p
   expect(known.routeLabel('/game', 'redeem')).toBe(OTHER);
   expect(known.add('/host-page', 'host')).toBe(false);
 });
+
+it('refuses to start on a registry that gives one remote more routes than the series bound counts', () => {
+  const routes = Array.from({ length: ROUTES_PER_REMOTE + 1 }, (_, n): [string, 'content'] => [
+    `/page-${n}`,
+    'content',
+  ]);
+  expect(() => KnownRoutes.of(routes.slice(0, ROUTES_PER_REMOTE))).not.toThrow();
+  expect(() => KnownRoutes.of(routes)).toThrow(`content more than ${ROUTES_PER_REMOTE} routes`);
+});

@@ -14,12 +14,17 @@ export class KnownRoutes {
 
   /** The registry's routes, each with the remote that owns it; throws when one remote has more than the cap. */
   static compiled(): KnownRoutes {
+    return KnownRoutes.of(ROUTE_OWNERS);
+  }
+
+  /** `owners`' routes, each with its part (the host's own are implied); throws past a remote's cap. */
+  static of(owners: Iterable<[string, PartName]>): KnownRoutes {
     const known = new KnownRoutes();
-    for (const [route, part] of ROUTE_OWNERS) {
+    for (const [route, part] of owners) {
       if (part === HOST_PART) continue;
       if (!known.add(route, part))
         throw new Error(
-          `telemetry: the registry gives ${part} more than ${ROUTES_PER_REMOTE} routes (ROUTES_PER_REMOTE), or ${route} twice`,
+          `telemetry: the registry gives ${part} more than ${ROUTES_PER_REMOTE} routes (ROUTES_PER_REMOTE), or ${route} to two remotes`,
         );
     }
     return known;
