@@ -1,11 +1,13 @@
 /**
  * The values the API's telemetry labels take, each from a set whose size is known here: a status
  * as itself when it is one an operator acts on, else its class; a route with the part that owns
- * it (or the host, whose layout and error pages are on every route), up to a cap per remote; the
- * builds a part's deployment names. A value outside its set is `other`, so no browser adds a
+ * it (or the host, whose layout and error pages are on every route); the builds a part's
+ * deployment names. A value outside its set is `other`, so no browser adds a
  * label value.
  */
 import { REMOTE_NAMES } from './remotes';
+import { ROUTE_OWNERS } from './telemetry';
+import { HOST_PART } from './telemetry-values';
 
 /** The error pages' statuses kept as themselves: not found, too many requests, failed, unavailable. */
 export const ERROR_PAGE_STATUSES = ['404', '429', '500', '503'] as const;
@@ -22,23 +24,17 @@ export function errorPageStatusLabel(status: number): string {
   return status < 500 ? '4xx' : '5xx';
 }
 
-/**
- * The most routes the API labels as themselves for one remote: the registry's today, and routes a
- * remote's published manifest names once the API reads them; past it, a route is `other`. Every
- * route label and the documented series figure are counted from this cap, not from the registry,
- * so routes learnt at run time stay within the figure (the registry's remote with the most
- * routes must fit: known-routes in the API checks it as it starts).
- */
-export const ROUTES_PER_REMOTE = 4;
-/** A route's label: up to ROUTES_PER_REMOTE of each remote's, the host's not-found route and `other`. */
-export const ROUTE_LABELS = REMOTE_NAMES.length * ROUTES_PER_REMOTE + 2;
+/** The routes a remote of the registry owns (every route pattern but the host's not-found route). */
+const REMOTE_ROUTES = [...ROUTE_OWNERS.values()].filter((owner) => owner !== HOST_PART).length;
+/** A route's label: a route pattern of the registry (the host's not-found route among them), or `other`. */
+export const ROUTE_LABELS = ROUTE_OWNERS.size + 1;
 /**
  * The `(route, remote)` pairs a page's event can be labelled with: the host on every route label
  * (its layout and error pages are on every route), each remote on its own routes and on `other`
  * (a route it does not own, or one the API does not know), and `other` on `other` (a part the
  * API does not know).
  */
-export const ROUTE_PART_PAIRS = ROUTE_LABELS + REMOTE_NAMES.length * (ROUTES_PER_REMOTE + 1) + 1;
+export const ROUTE_PART_PAIRS = ROUTE_LABELS + REMOTE_ROUTES + REMOTE_NAMES.length + 1;
 /** A load's or a fallback's `remote`: a remote of the registry, or `other`. */
 export const REMOTE_LABELS = REMOTE_NAMES.length + 1;
 
