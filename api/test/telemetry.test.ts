@@ -164,6 +164,66 @@ describe('a batch from the host’s page', () => {
   });
 });
 
+describe('an event naming a route or a remote the API was built without (a remote added since)', () => {
+  const UNKNOWN: TelemetryEvent[] = [
+    { kind: 'load', remote: 'news', build: 'n1', phase: 'entry', outcome: 'failed', ms: 300 },
+    { kind: 'fallback', remote: 'news', from: 'n2', to: 'n1' },
+    { kind: 'vital', name: 'LCP', value: 1500, route: '/news', remote: 'news', build: 'n1' },
+    { kind: 'error-page', route: '/news', status: 500, remote: 'host', build: 'h1' },
+    { kind: 'reload', route: '/news/:storyId', remote: 'content', build: 'c1' },
+    { kind: 'csp', route: '/news', directive: 'script-src', blocked: 'inline' },
+  ];
+
+  it('An event with an unknown route in a batch of valid ones: the valid ones are counted, the unknown ones under other', async () => {
+    const ticket = ticketFor({ news: { id: 'n1', channel: 'stable' } });
+    const response = await beacon({ ...batch([...EVENTS, ...UNKNOWN]), ticket });
+    expect(response.statusCode).toBe(204);
+    expect(await valueOf(metrics, BATCHES, { result: 'accepted' })).toBe(1);
+    expect(await valueOf(metrics, BATCHES, { result: 'invalid' })).toBe(0);
+
+    // The batch's known events, each as its own series.
+    const loads = 'giftbox_remote_loads_total';
+    expect(await valueOf(metrics, loads, { remote: 'gifts', phase: 'entry', outcome: 'failed' })).toBe(1);
+    expect(await valueOf(metrics, loads, { remote: 'redeem', phase: 'render', outcome: 'ok' })).toBe(1);
+    expect(await valueOf(metrics, 'giftbox_reloads_total', { route: '/gifts/:giftId', remote: 'gifts' })).toBe(1);
+    const errorPages = 'giftbox_error_pages_total';
+    expect(await valueOf(metrics, errorPages, { route: '*', status: '404', remote: 'host' })).toBe(1);
+    const vitals = 'giftbox_web_vital_seconds';
+    expect(await valueOf(metrics, vitals, { metric: 'LCP', route: '/', remote: 'content' }, '_count')).toBe(1);
+    const csp = 'giftbox_csp_violations_total';
+    expect(await valueOf(metrics, csp, { route: '/redeem/:redeemId' })).toBe(1);
+
+    // The unknown ones: the route, a remote the API does not know and that remote's build are `other`.
+    expect(await valueOf(metrics, loads, { remote: 'other', build: 'other', phase: 'entry', outcome: 'failed' })).toBe(
+      1,
+    );
+    const fallbacks = 'giftbox_remote_fallbacks_total';
+    expect(await valueOf(metrics, fallbacks, { remote: 'other', from: 'other', to: 'other' })).toBe(1);
+    expect(
+      await valueOf(metrics, vitals, { metric: 'LCP', route: 'other', remote: 'other', build: 'other' }, '_count'),
+    ).toBe(1);
+    expect(await valueOf(metrics, errorPages, { route: 'other', status: '500', remote: 'host' })).toBe(1);
+    expect(await valueOf(metrics, 'giftbox_reloads_total', { route: 'other', remote: 'content' })).toBe(1);
+    expect(await valueOf(metrics, csp, { route: 'other', directive: 'script-src', source: 'page' })).toBe(1);
+    expect(await valueOf(metrics, 'giftbox_build_clients_total', { remote: 'other' })).toBe(0);
+    expect(await metrics.metrics()).not.toMatch(/news|n1|n2/);
+  });
+
+  it('is refused (400) when the route or the remote is not one a page can name, the rest of the batch with it', async () => {
+    for (const events of [
+      [...EVENTS, { kind: 'reload', route: '/news?story=1', remote: 'content', build: 'c1' }],
+      [...EVENTS, { kind: 'reload', route: 'news', remote: 'content', build: 'c1' }],
+      [...EVENTS, { kind: 'reload', route: `/${'n'.repeat(128)}`, remote: 'content', build: 'c1' }],
+      [...EVENTS, { ...LOAD, remote: 'News!' }],
+      [...EVENTS, { ...LOAD, remote: 'n'.repeat(65) }],
+    ])
+      expectError(await beacon(batch(events)), 400);
+    expect(await telemetrySeries()).toBe('');
+    expect(await valueOf(metrics, BATCHES, { result: 'invalid' })).toBe(5);
+    expect(await valueOf(metrics, BATCHES, { result: 'accepted' })).toBe(0);
+  });
+});
+
 describe('build labels', () => {
   let parts: PartsServer;
 
@@ -316,10 +376,10 @@ describe('a refused batch changes nothing but its result’s count', () => {
 
   const event = (change: Record<string, unknown>) => [{ ...LOAD, ...change }];
   it.each([
-    ['an unknown route', [{ kind: 'reload', route: '/gifts/AbCdEfGhIjKlMnOpQrStUvWx', remote: 'gifts', build: 'g1' }]],
-    ['an unknown remote', event({ remote: 'evil' })],
+    ['a route that is no route pattern', [{ kind: 'reload', route: '/gifts/<script>', remote: 'gifts', build: 'g1' }]],
+    ['a remote that is no part name', event({ remote: '<evil>' })],
     ['an unknown phase', event({ phase: 'download' })],
-    ['a fallback of an unknown remote', [{ kind: 'fallback', remote: 'evil', from: 'g1', to: 'g2' }]],
+    ['a fallback of a remote that is no part name', [{ kind: 'fallback', remote: 'Evil', from: 'g1', to: 'g2' }]],
     ['an unknown kind', [{ kind: 'click', route: '/' }]],
     ['a field the contract does not have', event({ email: 'jane@example.com' })],
     ['a build id with characters no build has', event({ build: '<script>' })],

@@ -3,9 +3,14 @@
  * values from (telemetry-labels.ts): docs/operations.md states the figure, Prometheus's
  * `sample_limit` for the API is sized on it, and a test of the API holds it to it.
  */
-import { REMOTE_NAMES } from './remotes';
-import { CLIENT_SIGNALS, CSP_DIRECTIVES, LOAD_OUTCOMES, METRIC, ROUTE_PATTERNS, VITAL_NAMES } from './telemetry';
-import { BUILD_LABELS_PER_PART, ERROR_PAGE_STATUS_LABELS, ROUTE_PART_LABELS } from './telemetry-labels';
+import { CLIENT_SIGNALS, CSP_DIRECTIVES, LOAD_OUTCOMES, METRIC, VITAL_NAMES } from './telemetry';
+import {
+  BUILD_LABELS_PER_PART,
+  ERROR_PAGE_STATUS_LABELS,
+  REMOTE_LABELS,
+  ROUTE_LABELS,
+  ROUTE_PART_PAIRS,
+} from './telemetry-labels';
 import { CSP_BLOCKED_KEYWORDS, LOAD_PHASES, PARTS } from './telemetry-values';
 
 /** A remote's load takes from tens of milliseconds to its timeout (10 s by default), retries included. */
@@ -33,8 +38,8 @@ export interface MetricBound {
 }
 
 const B = BUILD_LABELS_PER_PART;
-const PAIRS = ROUTE_PART_LABELS.length;
-const REMOTES = REMOTE_NAMES.length;
+const PAIRS = ROUTE_PART_PAIRS;
+const REMOTES = REMOTE_LABELS;
 const VITALS_IN_SECONDS = VITAL_NAMES.filter((name) => name !== 'CLS').length;
 
 /** Every telemetry metric's bound, by its key in METRIC. */
@@ -96,7 +101,7 @@ export const TELEMETRY_BOUNDS: Readonly<Record<keyof typeof METRIC, MetricBound>
   },
   cspViolations: {
     factors: [
-      { label: 'route', values: ROUTE_PATTERNS.length },
+      { label: 'route', values: ROUTE_LABELS },
       { label: 'directive', values: CSP_DIRECTIVES.length + 1 },
       { label: 'blocked', values: CSP_BLOCKED_LABELS },
       { label: 'source', values: CSP_SOURCES.length },

@@ -1,5 +1,6 @@
-import { HOST_PART, NOT_FOUND_ROUTE, OTHER, ROUTE_OWNERS, ROUTE_PATTERNS } from './telemetry';
-import { errorPageStatusLabel, ownedRouteLabel, ROUTE_PART_LABELS } from './telemetry-labels';
+import { REMOTE_NAMES } from './remotes';
+import { ROUTE_OWNERS } from './telemetry';
+import { errorPageStatusLabel, REMOTE_LABELS, ROUTE_LABELS, ROUTE_PART_PAIRS } from './telemetry-labels';
 
 it('keeps the statuses an operator acts on, and any other as its class', () => {
   expect([404, 429, 500, 503].map(errorPageStatusLabel)).toEqual(['404', '429', '500', '503']);
@@ -7,19 +8,12 @@ it('keeps the statuses an operator acts on, and any other as its class', () => {
   expect([501, 502, 504, 599].map(errorPageStatusLabel)).toEqual(['5xx', '5xx', '5xx', '5xx']);
 });
 
-it('labels a route with the remote that owns it or the host, any other remote’s as other', () => {
-  expect(ROUTE_OWNERS.get('/game')).toBe('gifts');
-  expect(ROUTE_OWNERS.get(NOT_FOUND_ROUTE)).toBe(HOST_PART);
-  expect(ownedRouteLabel('/game', 'gifts')).toBe('/game');
-  expect(ownedRouteLabel('/game', 'host')).toBe('/game');
-  expect(ownedRouteLabel('/game', 'content')).toBe(OTHER);
-  expect(ownedRouteLabel(NOT_FOUND_ROUTE, 'redeem')).toBe(OTHER);
-});
-
-it('lists every route and remote pair the labels can hold, once each', () => {
-  const pairs = ROUTE_PART_LABELS.map(({ route, remote }) => `${route} ${remote}`);
-  expect(new Set(pairs).size).toBe(pairs.length);
-  for (const route of ROUTE_PATTERNS)
-    for (const part of ['host', 'gifts', 'redeem', 'content'] as const)
-      expect(pairs).toContain(`${ownedRouteLabel(route, part)} ${part}`);
+it('counts the route labels from the registry, with other', () => {
+  const remotes = REMOTE_NAMES.length;
+  const remoteRoutes = [...ROUTE_OWNERS.values()].filter((owner) => owner !== 'host').length;
+  // Every route pattern (the not-found route among them) and `other`.
+  expect(ROUTE_LABELS).toBe(ROUTE_OWNERS.size + 1);
+  // The host on each route label, each remote on its own and `other`, `other` on `other`.
+  expect(ROUTE_PART_PAIRS).toBe(ROUTE_LABELS + remoteRoutes + remotes + 1);
+  expect(REMOTE_LABELS).toBe(remotes + 1);
 });

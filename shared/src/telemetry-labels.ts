@@ -2,11 +2,12 @@
  * The values the API's telemetry labels take, each from a set whose size is known here: a status
  * as itself when it is one an operator acts on, else its class; a route with the part that owns
  * it (or the host, whose layout and error pages are on every route); the builds a part's
- * deployment names. A value outside its set is `other`, so no browser adds a label value.
+ * deployment names. A value outside its set is `other`, so no browser adds a
+ * label value.
  */
 import { REMOTE_NAMES } from './remotes';
 import { ROUTE_OWNERS } from './telemetry';
-import { HOST_PART, OTHER, type PartName } from './telemetry-values';
+import { HOST_PART } from './telemetry-values';
 
 /** The error pages' statuses kept as themselves: not found, too many requests, failed, unavailable. */
 export const ERROR_PAGE_STATUSES = ['404', '429', '500', '503'] as const;
@@ -23,21 +24,19 @@ export function errorPageStatusLabel(status: number): string {
   return status < 500 ? '4xx' : '5xx';
 }
 
+/** The routes a remote of the registry owns (every route pattern but the host's not-found route). */
+const REMOTE_ROUTES = [...ROUTE_OWNERS.values()].filter((owner) => owner !== HOST_PART).length;
+/** A route's label: a route pattern of the registry (the host's not-found route among them), or `other`. */
+export const ROUTE_LABELS = ROUTE_OWNERS.size + 1;
 /**
- * The route label of `route` seen in `part`: the route itself when the part owns it or is the
- * host, else `other`, so a remote has series on its own routes only and a made-up pair adds none
- * (what a remote does on another's route, an interaction that renders its page, keeps its remote).
+ * The `(route, remote)` pairs a page's event can be labelled with: the host on every route label
+ * (its layout and error pages are on every route), each remote on its own routes and on `other`
+ * (a route it does not own, or one the API does not know), and `other` on `other` (a part the
+ * API does not know).
  */
-export function ownedRouteLabel(route: string, part: PartName): string {
-  return part === HOST_PART || ROUTE_OWNERS.get(route) === part ? route : OTHER;
-}
-
-/** Every `(route, remote)` label pair `ownedRouteLabel` can give. */
-export const ROUTE_PART_LABELS: readonly { route: string; remote: PartName }[] = [
-  ...[...ROUTE_OWNERS.keys()].map((route) => ({ route, remote: HOST_PART as PartName })),
-  ...[...ROUTE_OWNERS].filter(([, owner]) => owner !== HOST_PART).map(([route, remote]) => ({ route, remote })),
-  ...REMOTE_NAMES.map((remote) => ({ route: OTHER, remote: remote as PartName })),
-];
+export const ROUTE_PART_PAIRS = ROUTE_LABELS + REMOTE_ROUTES + REMOTE_NAMES.length + 1;
+/** A load's or a fallback's `remote`: a remote of the registry, or `other`. */
+export const REMOTE_LABELS = REMOTE_NAMES.length + 1;
 
 /** The builds a part's deployment names at once (`shared/deployment`): its current one, its canary and the one before. */
 export const DEPLOYMENT_BUILDS = ['id', 'canary', 'previous'] as const;

@@ -2,18 +2,20 @@
  * A checked batch's events, as series. A build becomes a label only when the page's ticket names
  * it and its part's deployment names it now (page-tickets.ts, `BuildRegistry.label`); a vital's,
  * a reload's or an error page's part may be the host itself, on any route, a remote only on its
- * own routes (`pageLabels`). An error page from a page that sent no build (one older than the
+ * own routes (`pageLabels`); a part or a route the API does not know (known-routes.ts) is `other`,
+ * and so is an unknown part's build, which counts no client. An error page from a page that sent no build (one older than the
  * label) is `unknown`; its status is kept when an operator acts on it, else its class. A page's
  * ticket vouches for its first load of each remote only, and the clients that reported a build
  * are counted apart from the events (build-clients.ts).
  */
 import { type PageTicket } from 'server/page-ticket';
 import { type TelemetryBatchBody } from 'shared/api/contract';
-import { FAILED_LOAD_OUTCOMES, OTHER, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
-import { errorPageStatusLabel, ownedRouteLabel } from 'shared/telemetry-labels';
+import { type ClientSignal, FAILED_LOAD_OUTCOMES, OTHER, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+import { errorPageStatusLabel } from 'shared/telemetry-labels';
 import { type BuildClients } from './build-clients';
 import { type BuildRegistry } from './build-registry';
 import { blockedLabel, directiveLabel, type KnownOrigin } from './csp-labels';
+import { type KnownRoutes } from './known-routes';
 import { type FirstLoads, ticketedBuildLabel } from './page-tickets';
 import { type TelemetryMetrics } from './telemetry-metrics';
 
@@ -30,32 +32,36 @@ export interface BatchSender {
 export interface BatchRecorder {
   metrics: TelemetryMetrics;
   builds: BuildRegistry;
+  routes: KnownRoutes;
   knownOrigin: KnownOrigin;
   firstLoads: FirstLoads;
   clients: BuildClients;
 }
 
 /**
- * Each part and build id a batch's events name that its ticket vouches for, for the registry to
- * learn before labelling: a batch without a ticket makes the API read nothing.
+ * Each known part and build id a batch's events name that its ticket vouches for, for the
+ * registry to learn before labelling: a batch without a ticket makes the API read nothing.
  */
 export function buildsNamed(
   batch: TelemetryBatchBody,
   ticket: PageTicket | undefined,
+  routes: KnownRoutes,
 ): { part: PartName; build: string }[] {
   if (!ticket) return [];
   return batch.events.flatMap((event) => {
+    const part = 'remote' in event ? routes.part(event.remote) : undefined;
+    if (part === undefined) return [];
     switch (event.kind) {
       case 'load':
       case 'reload':
       case 'vital':
-        return [{ part: event.remote, build: event.build }];
+        return [{ part, build: event.build }];
       case 'error-page':
-        return event.build === undefined ? [] : [{ part: event.remote, build: event.build }];
+        return event.build === undefined ? [] : [{ part, build: event.build }];
       case 'fallback':
         return [
-          { part: event.remote, build: event.from },
-          { part: event.remote, build: event.to },
+          { part, build: event.from },
+          { part, build: event.to },
         ];
       default:
         return [];
@@ -63,56 +69,68 @@ export function buildsNamed(
   });
 }
 
+/** The labels of one event's part: a part the API does not know is `other`, its build and route with it. */
+interface PartLabels {
+  part: PartName | undefined;
+  remote: string;
+  build: (build: string) => string;
+}
+
+function partLabelsOf(remote: string, sender: BatchSender, { builds, routes }: BatchRecorder): PartLabels {
+  const part = routes.part(remote);
+  if (part === undefined) return { part, remote: OTHER, build: () => OTHER };
+  return { part, remote: part, build: (build) => ticketedBuildLabel(builds, sender.ticket, part, build) };
+}
+
 export function recordBatch(batch: TelemetryBatchBody, sender: BatchSender, recorder: BatchRecorder): void {
-  const { metrics, builds, knownOrigin, firstLoads, clients } = recorder;
-  const buildLabel = (part: PartName, build: string) => ticketedBuildLabel(builds, sender.ticket, part, build);
-  const pageLabels = (route: string, part: PartName, build: string) => ({
-    route: ownedRouteLabel(route, part),
-    remote: part,
-    build: buildLabel(part, build),
+  const { metrics, routes, knownOrigin, firstLoads, clients } = recorder;
+  const countClient = (labels: PartLabels, build: string, signal: ClientSignal) => {
+    if (labels.part !== undefined) clients.count(sender.client, labels.part, build, signal, sender.nowMs);
+  };
+  const pageLabels = (route: string, labels: PartLabels, build: string) => ({
+    route: labels.part === undefined ? OTHER : routes.routeLabel(route, labels.part),
+    remote: labels.remote,
+    build: labels.build(build),
   });
   for (const event of batch.events) {
+    if (event.kind === 'csp') {
+      metrics.cspViolations.inc({
+        route: routes.anyRouteLabel(event.route),
+        directive: directiveLabel(event.directive),
+        blocked: blockedLabel(event.blocked, knownOrigin),
+        source: 'page',
+      });
+      continue;
+    }
+    const part = partLabelsOf(event.remote, sender, recorder);
     switch (event.kind) {
       case 'load': {
-        const first = sender.ticket !== undefined && firstLoads.take(sender.ticket.nonce, event.remote);
-        const build = first ? buildLabel(event.remote, event.build) : OTHER;
-        metrics.remoteLoads.inc({ remote: event.remote, build, phase: event.phase, outcome: event.outcome });
-        metrics.remoteLoadSeconds.observe({ remote: event.remote, build, outcome: event.outcome }, event.ms / 1000);
-        clients.count(sender.client, event.remote, build, 'load', sender.nowMs);
-        if (FAILED_LOAD_OUTCOMES.includes(event.outcome))
-          clients.count(sender.client, event.remote, build, 'failed', sender.nowMs);
+        const first = sender.ticket !== undefined && firstLoads.take(sender.ticket.nonce, part.remote);
+        const build = first ? part.build(event.build) : OTHER;
+        metrics.remoteLoads.inc({ remote: part.remote, build, phase: event.phase, outcome: event.outcome });
+        metrics.remoteLoadSeconds.observe({ remote: part.remote, build, outcome: event.outcome }, event.ms / 1000);
+        countClient(part, build, 'load');
+        if (FAILED_LOAD_OUTCOMES.includes(event.outcome)) countClient(part, build, 'failed');
         break;
       }
       case 'reload':
-        metrics.reloads.inc(pageLabels(event.route, event.remote, event.build));
+        metrics.reloads.inc(pageLabels(event.route, part, event.build));
         break;
       case 'error-page': {
-        const labels = pageLabels(event.route, event.remote, event.build ?? UNKNOWN_BUILD);
+        const labels = pageLabels(event.route, part, event.build ?? UNKNOWN_BUILD);
         metrics.errorPages.inc({ ...labels, status: errorPageStatusLabel(event.status) });
-        clients.count(sender.client, event.remote, labels.build, 'error_page', sender.nowMs);
+        countClient(part, labels.build, 'error_page');
         break;
       }
       case 'fallback':
-        metrics.remoteFallbacks.inc({
-          remote: event.remote,
-          from: buildLabel(event.remote, event.from),
-          to: buildLabel(event.remote, event.to),
-        });
+        metrics.remoteFallbacks.inc({ remote: part.remote, from: part.build(event.from), to: part.build(event.to) });
         break;
       case 'vital': {
-        const labels = pageLabels(event.route, event.remote, event.build);
+        const labels = pageLabels(event.route, part, event.build);
         if (event.name === 'CLS') metrics.webVitalCls.observe(labels, event.value);
         else metrics.webVitalSeconds.observe({ ...labels, metric: event.name }, event.value / 1000);
         break;
       }
-      case 'csp':
-        metrics.cspViolations.inc({
-          route: event.route,
-          directive: directiveLabel(event.directive),
-          blocked: blockedLabel(event.blocked, knownOrigin),
-          source: 'page',
-        });
-        break;
     }
   }
 }

@@ -16,6 +16,7 @@ import { registerCspReports } from './csp-reports-route';
 import { addressHash } from '../../http/request-log';
 import { BuildClients } from './build-clients';
 import { registerCanaryGauges } from './canary-gauges';
+import { KnownRoutes } from './known-routes';
 import { FirstLoads, ticketOf } from './page-tickets';
 import { type BatchRecorder, buildsNamed, recordBatch } from './record-batch';
 import { installIntake, knownOriginsOf } from './telemetry-intake';
@@ -29,6 +30,7 @@ export function registerTelemetry(app: App, context: AppContext): void {
   const recorder: BatchRecorder = {
     metrics,
     builds: context.builds,
+    routes: KnownRoutes.compiled(),
     knownOrigin: knownOriginsOf(context),
     firstLoads: new FirstLoads(),
     clients: new BuildClients(metrics, app.log),
@@ -48,7 +50,7 @@ export function registerTelemetry(app: App, context: AppContext): void {
         const ticket = ticketOf(request.body.ticket, context.config.pageTicketSecrets, nowMs);
         // A build the registry does not know yet (just made current, or a canary just started) is
         // looked up before the batch is labelled, so its first events are not `other`.
-        await context.builds.learn(buildsNamed(request.body, ticket));
+        await context.builds.learn(buildsNamed(request.body, ticket, recorder.routes));
         recordBatch(request.body, { ticket, client: addressHash(request.ip), nowMs }, recorder);
         metrics.batches.inc({ result: 'accepted' });
         return reply.code(204).send();
