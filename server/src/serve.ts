@@ -81,10 +81,11 @@ export async function listen(
   options: ServeOptions,
 ): Promise<Serving> {
   let stopping = false;
-  let metrics: MetricsListener | undefined;
+  // Set once the server listens; shutdown closes it after the drain.
+  const opened: { metrics?: MetricsListener } = {};
   let metricsClosed: Promise<void> | undefined;
   /** The metrics listener lives as long as the server: it closes with it, however that is closed. */
-  const closeMetrics = () => (metricsClosed ??= metrics?.close() ?? Promise.resolve());
+  const closeMetrics = () => (metricsClosed ??= opened.metrics?.close() ?? Promise.resolve());
   let drained: Promise<boolean> | undefined;
   let endDelay = () => undefined as void;
   const health: HealthOptions = {
@@ -143,7 +144,15 @@ export async function listen(
     });
     return drained;
   };
-  await new Promise<void>((resolve, reject) => {
+  await listenOn(server, port, options);
+  const metrics = await serveMetrics(server, name, options);
+  opened.metrics = metrics;
+  if (metrics) server.once('close', () => void closeMetrics());
+  return { server, metrics, shutdown };
+}
+
+function listenOn(server: Server, port: number, options: ServeOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host: options.listenHost }, () => {
       const address = server.address();
@@ -152,21 +161,23 @@ export async function listen(
       resolve();
     });
   });
-  if (options.metrics?.metricsPort !== undefined) {
-    const { registry, metricsPort, metricsHost } = options.metrics;
-    try {
-      metrics = await listenMetrics(registry, metricsPort, metricsHost);
-    } catch (error) {
-      // A server without the metrics it was told to serve would go unwatched: it does not start.
-      await new Promise((resolve) => server.close(resolve));
-      throw new Error(
-        `[${name}] cannot serve metrics on ${metricsHost}:${metricsPort} (METRICS_PORT, METRICS_HOST): ${(error as Error).message}`,
-      );
-    }
-    server.once('close', () => void closeMetrics());
+}
+
+/** The metrics listener `options` ask for, if any; failing that, `server` is closed and the start fails. */
+async function serveMetrics(server: Server, name: string, options: ServeOptions): Promise<MetricsListener | undefined> {
+  if (options.metrics?.metricsPort === undefined) return undefined;
+  const { registry, metricsPort, metricsHost } = options.metrics;
+  try {
+    const metrics = await listenMetrics(registry, metricsPort, metricsHost);
     logOf(options).info(`metrics on ${urlOf(metricsHost, metrics.port)}${METRICS_PATH}`);
+    return metrics;
+  } catch (error) {
+    // A server without the metrics it was told to serve would go unwatched: it does not start.
+    await new Promise((resolve) => server.close(resolve));
+    throw new Error(
+      `[${name}] cannot serve metrics on ${metricsHost}:${metricsPort} (METRICS_PORT, METRICS_HOST): ${(error as Error).message}`,
+    );
   }
-  return { server, metrics, shutdown };
 }
 
 /** A handler failed: logged with the request's id and masked path; a 500, or the connection dropped mid-answer. */
