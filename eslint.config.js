@@ -57,10 +57,17 @@ const zones = [
     message: 'The testbed is tooling: it imports no app and no test (only `shared`, for the registry).',
   },
   {
-    // deploy's tests run its configuration on the testbed's Prometheus, nginx and PostgreSQL.
-    target: ['host/src', 'host/server', ...REMOTES, 'api/src', 'build', 'deploy/**/!(*.test).ts'].map(
-      (dir) => `./${dir}`,
-    ),
+    // deploy's tests, and their helpers in deploy/testing/, run its configuration on the
+    // testbed's Prometheus, nginx and PostgreSQL.
+    target: [
+      'host/src',
+      'host/server',
+      ...REMOTES,
+      'api/src',
+      'build',
+      'deploy/!(*.test).ts',
+      'deploy/!(testing)/**/!(*.test).ts',
+    ].map((dir) => `./${dir}`),
     from: './testbed',
     message: 'Production code never imports the testbed: it is for tests, the bench and scripts.',
   },

@@ -6,18 +6,11 @@
  * request. nginx must send it, a POST included, to the next process, so a visitor's play or
  * redeem does not fail with 502 (every POST of the API is safe to send twice).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from 'testbed/free-port';
-import { startSiteFile, type RunningNginx } from 'testbed/nginx';
-import { stopProcess } from 'testbed/process';
-import { renderNginxConfig } from './render-config';
+import { startStandInSite, type StandInSite } from '../testing/stand-in-site';
 
-let dir: string;
-let nginx: RunningNginx | undefined;
+let site: StandInSite | undefined;
 let origin: string;
 /** Requests the stopping process read before its connection was reset. */
 let resetRequests = 0;
@@ -51,31 +44,13 @@ function close(server: Server | HttpServer): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'nginx-api-reset-'));
-  mkdirSync(join(dir, 'dist'));
-  mkdirSync(join(dir, 'remotes'));
-  const apiPorts = [await listen(stopping), await listen(live)];
-  const [port, statusPort, hostPort] = [await freePort(), await freePort(), await freePort()];
-  origin = `http://127.0.0.1:${port}`;
-  nginx = await startSiteFile(
-    dir,
-    renderNginxConfig({
-      GIFT_BOX_API_SERVERS: apiPorts.map((apiPort) => `127.0.0.1:${apiPort}`).join(','),
-      GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
-      GIFT_BOX_HOST_DIST: join(dir, 'dist'),
-      GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
-      GIFT_BOX_LISTEN: `127.0.0.1:${port}`,
-      GIFT_BOX_STATUS_PORT: String(statusPort),
-      GIFT_BOX_ACCESS_LOG: 'off',
-    }),
-    statusPort,
-  );
+  site = await startStandInSite('nginx-api-reset', { apiPorts: [await listen(stopping), await listen(live)] });
+  origin = site.origin;
 }, 60_000);
 
 afterAll(async () => {
-  if (nginx) await stopProcess(nginx);
+  await site?.stop();
   await Promise.all([close(stopping), close(live)]);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('a POST whose connection a stopping API process reset goes to the next process, once', async () => {

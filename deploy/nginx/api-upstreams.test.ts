@@ -7,18 +7,11 @@
  * around a database restart: nginx must not leave them out (its passive health check) once the
  * database is back.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from 'testbed/free-port';
-import { startSiteFile, type RunningNginx } from 'testbed/nginx';
-import { stopProcess } from 'testbed/process';
-import { renderNginxConfig } from './render-config';
+import { startStandInSite, type StandInSite } from '../testing/stand-in-site';
 
-let dir: string;
-let nginx: RunningNginx | undefined;
+let site: StandInSite | undefined;
 let origin: string;
 const apis: Server[] = [];
 /** What every stand-in answers: 503 while the database is "down". */
@@ -56,33 +49,14 @@ async function status(method: 'GET' | 'POST'): Promise<number> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'nginx-api-upstreams-'));
-  const dist = join(dir, 'dist');
-  mkdirSync(dist);
-  mkdirSync(join(dir, 'remotes'));
   apis.push(apiStandIn(), apiStandIn());
-  const apiPorts = await Promise.all(apis.map(listen));
-  const [port, statusPort, hostPort] = [await freePort(), await freePort(), await freePort()];
-  origin = `http://127.0.0.1:${port}`;
-  nginx = await startSiteFile(
-    dir,
-    renderNginxConfig({
-      GIFT_BOX_API_SERVERS: apiPorts.map((apiPort) => `127.0.0.1:${apiPort}`).join(','),
-      GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
-      GIFT_BOX_HOST_DIST: dist,
-      GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
-      GIFT_BOX_LISTEN: `127.0.0.1:${port}`,
-      GIFT_BOX_STATUS_PORT: String(statusPort),
-      GIFT_BOX_ACCESS_LOG: 'off',
-    }),
-    statusPort,
-  );
+  site = await startStandInSite('nginx-api-upstreams', { apiPorts: await Promise.all(apis.map(listen)) });
+  origin = site.origin;
 }, 60_000);
 
 afterAll(async () => {
-  if (nginx) await stopProcess(nginx);
+  await site?.stop();
   await Promise.all(apis.map(close));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("the API's 503 reaches the visitor, and every process gets the next request once the database is back", async () => {

@@ -5,50 +5,22 @@
  * when no process behind it answers (every host's server and API process down): a page in the
  * app's look with plain words for a visitor, and the API's error body under /api/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { apiErrorBodySchema } from 'shared/api/contract';
 import { freePort } from 'testbed/free-port';
-import { startSiteFile, type RunningNginx } from 'testbed/nginx';
-import { stopProcess } from 'testbed/process';
+import { startStandInSite, type StandInSite } from '../testing/stand-in-site';
 import { GATEWAY_MESSAGES } from './error-pages';
-import { renderNginxConfig } from './render-config';
 
-let dir: string;
-let nginx: RunningNginx | undefined;
+let site: StandInSite | undefined;
 let origin: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'nginx-gateway-'));
-  mkdirSync(join(dir, 'dist'));
-  mkdirSync(join(dir, 'remotes'));
   // Ports nothing listens on: every process behind nginx is down.
-  const [port, statusPort, hostPort, apiPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
-  origin = `http://127.0.0.1:${port}`;
-  nginx = await startSiteFile(
-    dir,
-    renderNginxConfig({
-      GIFT_BOX_API_SERVERS: `127.0.0.1:${apiPort}`,
-      GIFT_BOX_HOST_SERVERS: `127.0.0.1:${hostPort}`,
-      GIFT_BOX_HOST_DIST: join(dir, 'dist'),
-      GIFT_BOX_REMOTES_DIR: join(dir, 'remotes'),
-      GIFT_BOX_LISTEN: `127.0.0.1:${port}`,
-      GIFT_BOX_STATUS_PORT: String(statusPort),
-      GIFT_BOX_ACCESS_LOG: 'off',
-    }),
-    statusPort,
-  );
+  site = await startStandInSite('nginx-gateway', { apiPorts: [await freePort()] });
+  origin = site.origin;
 }, 60_000);
 
 afterAll(async () => {
-  if (nginx) await stopProcess(nginx);
-  rmSync(dir, { recursive: true, force: true });
+  await site?.stop();
 });
 
 test("a page nginx cannot get is the app's error page in plain words, not nginx's own", async () => {
