@@ -40,6 +40,29 @@ describe('a click on a prerendered button before the app takes over', () => {
     expect(clicked).toEqual(['Box 2', 'Box 1']);
   });
 
+  it("is made on the app's button when the press began on the server's and ends after the takeover", () => {
+    const early = keepEarlyClicks(container);
+    button('Box 2').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    const clicked = takeOver();
+    early.replay();
+    expect(clicked).toEqual([]);
+    // The release lands on the app's button: the browser makes no click of a press on a removed one.
+    button('Box 2').dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+    expect(clicked).toEqual(['Box 2']);
+    button('Box 2').dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+    expect(clicked).toEqual(['Box 2']);
+  });
+
+  it('makes a press that ended in a click before the takeover once only', () => {
+    const early = keepEarlyClicks(container);
+    button('Box 1').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    button('Box 1').click();
+    const clicked = takeOver();
+    early.replay();
+    button('Box 1').dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+    expect(clicked).toEqual(['Box 1']);
+  });
+
   it('is not made on a different page, on a disabled button, or when nothing was clicked', () => {
     let early = keepEarlyClicks(container);
     button('Box 2').click();
