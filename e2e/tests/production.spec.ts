@@ -101,13 +101,19 @@ test.beforeAll(async () => {
     origins.set(part.name, `http://127.0.0.1:${ports.get(part.name)}`);
   }
   const env = serverEnv(ports);
-  // The API keeps its data where it would by default: inside the copy, removed with it.
-  for (const part of PARTS) servers.set(part.name, startBundle(part.name, join(copy, part.name), part.bundle, env));
-  await Promise.all(
-    PARTS.map((part) =>
-      waitUntilHealthy(servers.get(part.name) as BundleProcess, `${originOf(part.name)}${part.health}`),
-    ),
-  );
+  // The API keeps its data where it would by default: inside the copy, removed with it. The host's
+  // server last, once the servers it reads are up: it is ready after its first read of each
+  // remote, even a failed one, and its pages carry a remote's prerendered text from a good read.
+  const start = async (parts: typeof PARTS) => {
+    for (const part of parts) servers.set(part.name, startBundle(part.name, join(copy, part.name), part.bundle, env));
+    await Promise.all(
+      parts.map((part) =>
+        waitUntilHealthy(servers.get(part.name) as BundleProcess, `${originOf(part.name)}${part.health}`),
+      ),
+    );
+  };
+  await start(PARTS.filter((part) => part.name !== 'host'));
+  await start(PARTS.filter((part) => part.name === 'host'));
 });
 
 test.afterAll(() => {
