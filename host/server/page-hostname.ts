@@ -66,7 +66,7 @@ export function configAtHostname(config: RuntimeConfig, followed: FollowedOrigin
   return {
     ...config,
     remotes: Object.fromEntries(
-      Object.entries(config.remotes).map(([name, url]) => [name, at(url)]),
+      Object.entries(config.remotes).flatMap(([name, url]) => (url === undefined ? [] : [[name, at(url)]])),
     ) as RuntimeConfig['remotes'],
     // An origin an operator allowed that the defaults also gave follows the page with the URLs at it.
     ...(config.remoteOrigins ? { remoteOrigins: config.remoteOrigins.map(at) } : {}),

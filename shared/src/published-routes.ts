@@ -76,7 +76,8 @@ export interface ReadOptions {
 /** The named sets a route's fields are checked against. */
 type RouteSets = Required<Omit<ReadOptions, 'remote'>>;
 
-const REMOTE_NAME = /^[a-z][a-z0-9]{0,39}$/;
+/** A remote's name, as a federation container and a configuration key spell it. */
+export const REMOTE_NAME = /^[a-z][a-z0-9]{0,39}$/;
 const MODULE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const STATIC_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 const PARAM_SEGMENT = /^:([A-Za-z][A-Za-z0-9]*)$/;

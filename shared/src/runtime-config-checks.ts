@@ -7,7 +7,7 @@
 
 /** The part of the runtime configuration (`./runtime-config`) that says where remote code may come from. */
 export interface RemoteOrigins {
-  remotes: Readonly<Record<string, string>>;
+  remotes: Readonly<Partial<Record<string, string>>>;
   /** Each remote's last known good build (runtime-config.ts): from an allowed origin too. */
   remoteFallbacks?: Readonly<Record<string, string | undefined>>;
   remoteOrigins?: readonly string[];
@@ -65,7 +65,7 @@ function originOf(url: string): string | undefined {
  */
 export function allowedRemoteOrigins(config: RemoteOrigins): string[] {
   if (config.remoteOrigins) return [...new Set(config.remoteOrigins)];
-  const origins = Object.values<string>(config.remotes).map(originOf);
+  const origins = Object.values(config.remotes).map((url) => (url === undefined ? undefined : originOf(url)));
   return [...new Set(origins.filter((origin): origin is string => origin !== undefined))];
 }
 
@@ -86,7 +86,9 @@ export function isAllowedRemoteUrl(url: string, origins: readonly string[]): boo
 export function remoteOriginError(config: RemoteOrigins): RemoteOriginError | undefined {
   const allowed = allowedRemoteOrigins(config);
   const outside = [
-    ...Object.entries<string>(config.remotes).map(([name, url]) => ({ key: `remotes.${name}`, url })),
+    ...Object.entries(config.remotes).flatMap(([name, url]) =>
+      url === undefined ? [] : [{ key: `remotes.${name}`, url }],
+    ),
     ...Object.entries<string | undefined>(config.remoteFallbacks ?? {}).flatMap(([name, url]) =>
       url === undefined ? [] : [{ key: `remoteFallbacks.${name}`, url }],
     ),

@@ -122,9 +122,36 @@ describe('parseRuntimeConfig', () => {
     expect(error.message).toMatch(/unknown key "apiBaseURL"/);
   });
 
-  it('rejects an unknown remote name, naming it with its path', () => {
-    const error = configErrorFor({ ...VALID, remotes: { ...VALID.remotes, shop: 'https://shop.example.com/mf.json' } });
-    expect(error.message).toMatch(/unknown key "remotes\.shop"/);
+  it('accepts a remote the registry does not name, which the host composes at run time', () => {
+    const remotes = { ...VALID.remotes, news: 'https://news.example.com/mf-manifest.json' };
+    const config = parseRuntimeConfig({ ...VALID, remotes, routeGrants: { news: ['/news', '/news/:storyId'] } });
+    expect(config.remotes.news).toBe('https://news.example.com/mf-manifest.json');
+    expect(config.routeGrants?.news).toEqual(['/news', '/news/:storyId']);
+  });
+
+  it('refuses a remote name that is none, and a registry remote left out, naming both', () => {
+    const { gifts: _gifts, ...others } = VALID.remotes;
+    const error = configErrorFor({ ...VALID, remotes: { ...others, 'Shop!': 'https://shop.example.com/mf.json' } });
+    expect(error.message).toMatch(/"remotes\.gifts" is missing/);
+    expect(error.message).toMatch(/must be a remote name/);
+  });
+
+  it('refuses a grant for no configured remote, a bad path, and a path granted to two remotes', () => {
+    const remotes = { ...VALID.remotes, news: 'https://news.example.com/mf-manifest.json' };
+    const error = configErrorFor({
+      ...VALID,
+      remotes,
+      routeGrants: { news: ['/', 'news/'], shop: ['/shop'] },
+    });
+    expect(error.message).toMatch(/"routeGrants\.shop": no remote of "remotes"/);
+    expect(error.message).toMatch(/"routeGrants\.news\.1" must be a route path/);
+    expect(error.message).toMatch(/the path \/ is granted to both content and news/);
+  });
+
+  it('refuses two grants of one shape, whatever their parameters are called', () => {
+    const remotes = { ...VALID.remotes, news: 'https://news.example.com/mf-manifest.json' };
+    const error = configErrorFor({ ...VALID, remotes, routeGrants: { news: ['/gifts/:id'] } });
+    expect(error.message).toMatch(/the path \/gifts\/:id is granted to both gifts and news/);
   });
 
   it('names every offending key at once', () => {

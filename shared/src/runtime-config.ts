@@ -3,8 +3,10 @@
  * rebuild. Parsed once, by the host's server at start-up and by the browser before mounting.
  */
 import * as z from 'zod/mini';
+import { grantProblems, grantsOf, MAX_REMOTES, type ComposedRoute } from './composition';
 import { isBuildId } from './deployment';
-import { REMOTE_NAMES, type RemoteName } from './remotes';
+import { pathPatternProblem, PUBLISHED_ROUTES_LIMITS, REMOTE_NAME } from './published-routes';
+import { LAYOUT_NAMES, REMOTE_NAMES, SERVER_DATA_QUERIES, VALIDATOR_NAMES, type RemoteName } from './remotes';
 import { ConfigError, remoteOriginError } from './runtime-config-checks';
 
 // What the browser checks before it has this schema (runtime-config-checks.ts), as this module's too.
@@ -83,10 +85,18 @@ const telemetrySchema = z.strictObject({
   enabled: z.boolean({ error: 'must be true or false' }),
 });
 
-/** Every remote in the registry (`./remotes`): the URL of its `mf-manifest.json`. */
-const remotesSchema = z.strictObject(
-  Object.fromEntries(REMOTE_NAMES.map((name) => [name, httpUrl])) as Record<RemoteName, typeof httpUrl>,
-);
+const remoteName = z
+  .string()
+  .check(z.regex(REMOTE_NAME, 'must be a remote name: a lower-case letter, then lower-case letters and digits'));
+
+/**
+ * The remotes to compose, by name: the URL of each one's `mf-manifest.json`. Every remote of the
+ * registry (`./remotes`) is required; others, which the host's build never saw, may be added.
+ */
+const remotesSchema = z.record(remoteName, httpUrl);
+
+/** A remote's URLs by name, the registry's always present. */
+export type RemoteUrls = Readonly<Record<RemoteName, string>> & Readonly<Partial<Record<string, string>>>;
 
 /** `value` written as a browser writes an origin: `https://gifts.example.com`, `http://localhost:3001`. */
 function isOrigin(value: string): boolean {
@@ -111,23 +121,56 @@ const origin = z
 const buildId = z.string().check(z.refine(isBuildId, 'must be a build id (letters, digits, ".", "_" and "-")'));
 
 /** Per remote, optionally: a remote's build id. */
-const remoteBuildsSchema = z.strictObject(
-  Object.fromEntries(REMOTE_NAMES.map((name) => [name, z.optional(buildId)])) as Record<
-    RemoteName,
-    z.ZodMiniOptional<typeof buildId>
-  >,
-);
+const remoteBuildsSchema = z.record(remoteName, buildId);
 
 /** Per remote, optionally: the URL of a build's `mf-manifest.json`. */
-const remoteFallbacksSchema = z.strictObject(
-  Object.fromEntries(REMOTE_NAMES.map((name) => [name, z.optional(httpUrl)])) as Record<
-    RemoteName,
-    z.ZodMiniOptional<typeof httpUrl>
-  >,
+const remoteFallbacksSchema = z.record(remoteName, httpUrl);
+
+const pathPattern = z
+  .string()
+  .check(
+    z.refine((path) => pathPatternProblem(path) === undefined, 'must be a route path such as /news or /news/:storyId'),
+  );
+
+/** Per remote, the path patterns it may claim (docs/integrators.md "Granting paths"). */
+const routeGrantsSchema = z.record(
+  remoteName,
+  z
+    .array(pathPattern)
+    .check(z.maxLength(PUBLISHED_ROUTES_LIMITS.routes, `must grant at most ${PUBLISHED_ROUTES_LIMITS.routes} paths`)),
 );
+
+const flag = z.optional(z.boolean());
+
+/** A route of the table the host's server composed (`./composition`), as it writes it into the page. */
+const composedRouteSchema = z.strictObject({
+  remote: remoteName,
+  module: z.string(),
+  path: pathPattern,
+  layout: z.enum(LAYOUT_NAMES),
+  title: z.string(),
+  validator: z.optional(z.enum(VALIDATOR_NAMES)),
+  serverData: z.optional(z.enum(SERVER_DATA_QUERIES)),
+  noindex: flag,
+  prerendered: flag,
+});
 
 export const runtimeConfigSchema = z.strictObject({
   remotes: remotesSchema,
+  /**
+   * Per remote, the paths it may claim: a route it publishes on another path is left out.
+   * Absent for a remote: the registry's paths for a remote of this repository, none for another.
+   */
+  routeGrants: z.optional(routeGrantsSchema),
+  /**
+   * The route table, as the host's server composed it from the remotes' published routes and the
+   * grants. Absent (a static `/config.json`): the page composes it from the manifests itself.
+   */
+  routes: z.optional(
+    z
+      .array(composedRouteSchema)
+      .check(z.maxLength(MAX_REMOTES * PUBLISHED_ROUTES_LIMITS.routes, 'has too many routes')),
+  ),
   /**
    * The build each remote's URL above serves this page, as the host's server gave it (its cohort's
    * build, or a pinned one): what the page's version check compares with `buildsUrl`'s answer.
@@ -171,7 +214,10 @@ export const runtimeConfigSchema = z.strictObject({
   telemetry: z.optional(telemetrySchema),
 });
 
-export type RuntimeConfig = z.output<typeof runtimeConfigSchema>;
+export type RuntimeConfig = Omit<z.output<typeof runtimeConfigSchema>, 'remotes' | 'routes'> & {
+  remotes: RemoteUrls;
+  routes?: ComposedRoute[];
+};
 export type AnalyticsConfig = NonNullable<RuntimeConfig['analytics']>;
 export type TagManagerConfig = NonNullable<RuntimeConfig['tagManager']>;
 export type ChatConfig = NonNullable<RuntimeConfig['chat']>;
@@ -180,10 +226,12 @@ export type IconsConfig = NonNullable<RuntimeConfig['icons']>;
 /** Throws a ConfigError whose message names every offending key. */
 export function parseRuntimeConfig(input: unknown): RuntimeConfig {
   const result = runtimeConfigSchema.safeParse(input, { reportInput: true });
+  const composition = compositionProblems(input);
   if (result.success) {
+    if (composition.length > 0) throwConfig(composition);
     const refused = remoteOriginError(result.data);
     if (refused) throw refused;
-    return result.data;
+    return result.data as RuntimeConfig;
   }
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.map(String).join('.');
@@ -191,13 +239,42 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
       const keys = issue.keys.map((k) => (key ? `${key}.${k}` : k));
       return `unknown key ${keys.map((k) => `"${k}"`).join(', ')}`;
     }
+    if (issue.code === 'invalid_key')
+      return `"${key}" must be a remote name: a lower-case letter, then lower-case letters and digits`;
     if (issue.code === 'invalid_type' && !key) return 'the configuration must be a JSON object';
     if (issue.code === 'invalid_type' && issue.input === undefined) return `"${key}" is missing`;
     if (issue.code === 'custom' && typeof issue.input === 'string')
       return `"${key}" ${issue.message}, got "${issue.input}"`;
     return `"${key}" ${issue.message}`;
   });
-  return throwConfig(problems);
+  return throwConfig([...problems, ...composition]);
+}
+
+const recordAt = (input: unknown, key: string): Record<string, unknown> => {
+  const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+};
+
+/**
+ * What the schema cannot say, read from the input so that it is named beside the schema's own
+ * problems: the registry's remotes present, a bounded count, keys of configured remotes only,
+ * each path granted to one remote.
+ */
+function compositionProblems(input: unknown): string[] {
+  const names = Object.keys(recordAt(input, 'remotes'));
+  const problems = REMOTE_NAMES.filter((name) => !names.includes(name)).map((name) => `"remotes.${name}" is missing`);
+  if (names.length > MAX_REMOTES) problems.push(`"remotes" names ${names.length} remotes, more than ${MAX_REMOTES}`);
+  for (const key of ['remoteBuilds', 'remoteFallbacks', 'routeGrants'] as const)
+    for (const name of Object.keys(recordAt(input, key)))
+      if (!names.includes(name)) problems.push(`unknown key "${key}.${name}": no remote of "remotes" has that name`);
+  const granted = recordAt(input, 'routeGrants');
+  const grants = names.map((name) => {
+    const paths = granted[name];
+    const own = Array.isArray(paths) ? paths.filter((path): path is string => typeof path === 'string') : undefined;
+    return [name, own ?? grantsOf({}, name)] as const;
+  });
+  problems.push(...grantProblems(grants).map((problem) => `"routeGrants": ${problem}`));
+  return problems;
 }
 
 function throwConfig(problems: string[]): never {
