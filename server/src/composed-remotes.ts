@@ -1,0 +1,96 @@
+/**
+ * The remotes a server composes beyond the registry's, from its environment
+ * (docs/integrators.md "Adding a remote"): ADDED_REMOTES names them, REMOTE_<NAME>_URL gives each
+ * one's `mf-manifest.json` and REMOTE_<NAME>_PATHS the paths it is granted. REMOTE_<NAME>_PATHS
+ * of a registry remote replaces the registry's grant. The host's server and the API read the
+ * same variables, so one environment file composes both.
+ */
+import { MAX_REMOTES, remoteVariable } from 'shared/composition';
+import { pathPatternProblem, PUBLISHED_ROUTES_LIMITS, REMOTE_NAME } from 'shared/published-routes';
+import { REMOTE_NAMES } from 'shared/remotes';
+import { type Env, EnvError } from './env-error';
+
+export const ADDED_REMOTES_VARIABLE = 'ADDED_REMOTES';
+
+export interface AddedRemote {
+  readonly name: string;
+  /** Its manifest's URL. */
+  readonly url: string;
+}
+
+export interface ComposedRemotes {
+  /** The remotes beyond the registry's, in the order ADDED_REMOTES names them. */
+  readonly added: readonly AddedRemote[];
+  /** Each grant set by a REMOTE_<NAME>_PATHS, by remote. */
+  readonly grants: Readonly<Record<string, string[]>>;
+}
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+function httpUrlProblem(value: string): string | undefined {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:' ? undefined : 'is not an http(s) URL';
+  } catch {
+    return 'is not a URL';
+  }
+}
+
+function namesProblems(names: readonly string[]): string[] {
+  const problems = names
+    .filter((name) => !REMOTE_NAME.test(name))
+    .map(
+      (name) =>
+        `${ADDED_REMOTES_VARIABLE} names "${name.slice(0, 60)}", which is no remote name (a lower-case letter, then lower-case letters and digits)`,
+    );
+  for (const name of names.filter((name) => (REMOTE_NAMES as readonly string[]).includes(name)))
+    problems.push(`${ADDED_REMOTES_VARIABLE} names ${name}, which this build composes already`);
+  if (new Set(names).size !== names.length) problems.push(`${ADDED_REMOTES_VARIABLE} names a remote twice`);
+  if (names.length + REMOTE_NAMES.length > MAX_REMOTES)
+    problems.push(
+      `${ADDED_REMOTES_VARIABLE} names ${names.length} remotes: at most ${MAX_REMOTES - REMOTE_NAMES.length} can be added`,
+    );
+  return problems;
+}
+
+function pathsProblems(variable: string, paths: readonly string[]): string[] {
+  const problems = paths.flatMap((path) => {
+    const problem = pathPatternProblem(path);
+    return problem === undefined
+      ? []
+      : [`${variable}: ${path.slice(0, 60)} is no route path (${problem.replace(/^its /, '')})`];
+  });
+  if (paths.length > PUBLISHED_ROUTES_LIMITS.routes)
+    problems.push(`${variable} grants ${paths.length} paths, more than ${PUBLISHED_ROUTES_LIMITS.routes}`);
+  return problems;
+}
+
+/** The composed remotes the environment sets; an EnvError naming every problem at once. */
+export function composedRemotesFromEnv(env: Env): ComposedRemotes {
+  const names = list(env[ADDED_REMOTES_VARIABLE]);
+  const problems = namesProblems(names);
+  const added: AddedRemote[] = [];
+  const grants: Record<string, string[]> = {};
+  for (const name of [...REMOTE_NAMES, ...names.filter((name) => REMOTE_NAME.test(name))]) {
+    const pathsVariable = remoteVariable(name, 'PATHS');
+    const registry = (REMOTE_NAMES as readonly string[]).includes(name);
+    if (env[pathsVariable] !== undefined && env[pathsVariable] !== '') {
+      const paths = list(env[pathsVariable]);
+      problems.push(...pathsProblems(pathsVariable, paths));
+      grants[name] = paths;
+    } else if (!registry)
+      problems.push(`${pathsVariable} is not set: the paths the ${name} remote may claim, such as /${name}`);
+    if (registry) continue;
+    const urlVariable = remoteVariable(name, 'URL');
+    const url = env[urlVariable];
+    const urlProblem = url ? httpUrlProblem(url) : 'is not set';
+    if (urlProblem) problems.push(`${urlVariable} ${urlProblem}: the ${name} remote's mf-manifest.json URL`);
+    else added.push({ name, url: url as string });
+  }
+  if (problems.length > 0) throw new EnvError(problems.join('; '));
+  return { added, grants };
+}
