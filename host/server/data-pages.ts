@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { serverLog } from 'server/log';
 import { giftViewSchema, redeemViewSchema } from 'shared/api/contract';
 import { apiQueryKeys } from 'shared/browser/api/query-keys';
-import type { RemoteName, ServerDataQuery } from 'shared/remotes';
+import type { ServerDataQuery } from 'shared/remotes';
 import type { RouteMatch } from '../src/route-table/route-table';
 import type { RenderQuery } from 'shared/render-contract';
 import type { DataPageOutcomeLabel } from './host-metrics';
@@ -115,7 +115,7 @@ export interface DataPages {
   read(
     req: IncomingMessage,
     match: RouteMatch,
-    snapshot: (remote: RemoteName) => RemoteSnapshot | undefined,
+    snapshot: (remote: string) => RemoteSnapshot | undefined,
   ): Promise<DataPageOutcome | undefined>;
 }
 

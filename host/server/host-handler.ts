@@ -23,7 +23,6 @@ import {
 } from 'server/static-server';
 import { REMOTE_BUILDS_PATH } from 'shared/deployment';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
-import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { telemetryEnabled } from 'shared/runtime-config-checks';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
@@ -79,7 +78,7 @@ export interface HostHandlerOptions {
    */
   sources?: BuildSources;
   /** Each remote's preview keys (REMOTE_<NAME>_PREVIEW_KEY): a preview cookie signed with one pins its remote. */
-  previewKeys?: Readonly<Partial<Record<RemoteName, readonly string[]>>>;
+  previewKeys?: Readonly<Partial<Record<string, readonly string[]>>>;
   /** Where the server says why a preview pins nothing (once per reason); by default, the console. */
   log?: (message: string) => void;
   /** The host's stylesheet, inlined with a prerendered page. */
@@ -282,7 +281,7 @@ export function createHostHandler({
   const resolvePath = createPathResolver();
 
   /** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
-  function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: RemoteName) => RemoteSnapshot | undefined {
+  function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: string) => RemoteSnapshot | undefined {
     return (remote) => {
       const snapshot = choice.builds[remote]?.snapshot;
       return snapshot && view.at(snapshot);
@@ -374,7 +373,7 @@ export function createHostHandler({
   function countBuilds(choice: BuildChoice): void {
     if (!metrics) return;
     for (const [remote, build] of Object.entries(choice.builds))
-      metrics.remoteBuildSent(remote as RemoteName, build.channel);
+      if (build) metrics.remoteBuildSent(remote, build.channel);
   }
 
   const handler: RequestHandler = async (req, res) => {

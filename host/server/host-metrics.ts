@@ -6,7 +6,6 @@
  * canary's share of pages). Labels come from the route table and the registry of remotes: never a path or an id.
  */
 import { Counter, type Registry } from 'prom-client';
-import type { RemoteName } from 'shared/remotes';
 import type { BuildChannel } from './remote-builds';
 
 export const PAGES_RENDERED_METRIC = 'giftbox_pages_rendered_total';
@@ -36,9 +35,9 @@ export interface HostMetrics {
   /** A prerendered route's page was sent with or without its markup. */
   prerendered(route: string, outcome: PrerenderOutcome): void;
   /** Reading a remote's latest build, manifest or prerendered pages failed. */
-  remoteRefreshFailed(remote: RemoteName): void;
+  remoteRefreshFailed(remote: string): void;
   /** A page was sent naming a build of `remote` that came by `channel`: stable, canary, or a preview's pin. */
-  remoteBuildSent(remote: RemoteName, channel: BuildChannel): void;
+  remoteBuildSent(remote: string, channel: BuildChannel): void;
   /** A page of a route the host's server renders with its data was answered so. */
   dataPage(route: string, outcome: DataPageOutcomeLabel): void;
 }

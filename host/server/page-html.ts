@@ -8,7 +8,6 @@
  */
 import { serverLog } from 'server/log';
 import { maskUrl } from 'server/request-log';
-import type { RemoteName } from 'shared/remotes';
 import {
   jsonForScriptElement,
   PRERENDER_STATE_ELEMENT_ID,
@@ -40,7 +39,7 @@ export interface PageRequest {
   route: RouteDefinition | undefined;
   /** The title of the error the app will show instead of a route's page. */
   errorTitle?: string;
-  snapshot: (remote: RemoteName) => RemoteSnapshot | undefined;
+  snapshot: (remote: string) => RemoteSnapshot | undefined;
   /** A private page: search engines are told not to index it. */
   noindex?: boolean;
   /**
@@ -84,11 +83,12 @@ function originOf(url: string): string | undefined {
  * connection opened for a page the visitor may never open costs the phone's renderer its request
  * now and is closed unused after a few seconds.
  */
-function preconnects(config: RuntimeConfig, remote: RemoteName | undefined): string[] {
+function preconnects(config: RuntimeConfig, remote: string | undefined): string[] {
   const links = new Set<string>();
   const api = originOf(config.apiBaseUrl);
   if (api) links.add(`<link rel="preconnect" href="${escapeAttribute(api)}">`);
-  const origin = remote && originOf(config.remotes[remote]);
+  const url = remote === undefined ? undefined : config.remotes[remote];
+  const origin = url && originOf(url);
   if (origin) links.add(`<link rel="preconnect" href="${escapeAttribute(origin)}" crossorigin>`);
   return [...links];
 }

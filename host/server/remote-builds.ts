@@ -25,7 +25,7 @@ import {
   type Channel,
   type RemoteBuildsAnswer,
 } from 'shared/deployment';
-import { REMOTE_NAMES, type RemoteName } from 'shared/remotes';
+import { REMOTE_NAMES } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import type { RemoteDeployment, RemoteSnapshot, RemoteSources } from './remote-sources';
 
@@ -48,7 +48,7 @@ export interface RemoteBuild {
 
 /** Every remote's build for one request. */
 export interface BuildChoice {
-  builds: Partial<Record<RemoteName, RemoteBuild>>;
+  builds: Partial<Record<string, RemoteBuild>>;
   /** A preview pins one of them: the page is this browser's own, never kept or shared. */
   pinned: boolean;
   /**
@@ -63,7 +63,7 @@ export interface BuildChoice {
 /** The remote sources as the choice reads them: a source that only knows snapshots serves its stable build. */
 export type BuildSources = Pick<RemoteSources, 'snapshot'> & Partial<Pick<RemoteSources, 'deployment' | 'pinned'>>;
 
-function isRemoteName(name: string): name is RemoteName {
+function isRemoteName(name: string): name is string {
   return (REMOTE_NAMES as readonly string[]).includes(name);
 }
 
@@ -109,9 +109,9 @@ function deploymentOf(snapshot: RemoteSnapshot | undefined): RemoteDeployment | 
  * and a page that quietly loaded another would pass a broken one.
  */
 export function chooseBuilds(
-  deployment: (remote: RemoteName) => RemoteDeployment | undefined,
+  deployment: (remote: string) => RemoteDeployment | undefined,
   cohort: number | undefined,
-  pin?: { remote: RemoteName; snapshot: RemoteSnapshot },
+  pin?: { remote: string; snapshot: RemoteSnapshot },
   now: number = Date.now(),
 ): BuildChoice {
   const builds: BuildChoice['builds'] = {};
@@ -189,7 +189,7 @@ export function buildsAnswer(choice: BuildChoice): RemoteBuildsAnswer {
 export interface BuildChooserOptions {
   sources?: BuildSources;
   /** Each remote's preview keys (REMOTE_<NAME>_PREVIEW_KEY); a remote without one cannot be pinned. */
-  previewKeys?: Readonly<Partial<Record<RemoteName, readonly string[]>>>;
+  previewKeys?: Readonly<Partial<Record<string, readonly string[]>>>;
   log?: (message: string) => void;
   /** Now, in ms since the epoch (tests). */
   now?: () => number;
@@ -221,7 +221,7 @@ export function createBuildChooser({
   cohort: number | undefined,
   page: PageOrigin,
 ) => Promise<BuildChoice> {
-  const deployment = (remote: RemoteName) =>
+  const deployment = (remote: string) =>
     sources?.deployment ? sources.deployment(remote) : deploymentOf(sources?.snapshot(remote));
   const logged = new Set<string>();
   const logOnce = (message: string) => {
@@ -233,7 +233,7 @@ export function createBuildChooser({
   async function pinOf(
     token: string | undefined,
     page: PageOrigin,
-  ): Promise<{ remote: RemoteName; snapshot: RemoteSnapshot } | undefined> {
+  ): Promise<{ remote: string; snapshot: RemoteSnapshot } | undefined> {
     if (token === undefined) return undefined;
     const verified = verifyPreview(token, previewKeys, Math.floor(now() / 1000), page.origin);
     if (!verified.pin) {

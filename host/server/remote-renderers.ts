@@ -10,7 +10,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { RenderedDataPage, RenderRequest } from 'shared/render-contract';
-import type { RemoteName } from 'shared/remotes';
 import { RenderPool, type RenderPoolOptions } from './render-pool';
 
 /** A checked bundle's `render`, run in a worker: it rejects when the render fails, is late or answers no page. */
@@ -38,11 +37,11 @@ export async function loadRenderer(
 
 /** One pool of render workers per remote, started when its first bundle is loaded. */
 export class RenderPools {
-  private readonly pools = new Map<RemoteName, RenderPool>();
+  private readonly pools = new Map<string, RenderPool>();
 
   constructor(private readonly options: RenderPoolOptions) {}
 
-  pool(remote: RemoteName): RenderPool {
+  pool(remote: string): RenderPool {
     let pool = this.pools.get(remote);
     if (!pool) {
       pool = new RenderPool(this.options);

@@ -25,7 +25,7 @@ import {
   readDeploymentState,
   type DeploymentState,
 } from 'shared/deployment';
-import { REMOTE_NAMES, REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
+import { REMOTE_NAMES, remoteSpec } from 'shared/remotes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
 import { RENDER_SCRIPT, RENDER_STYLES } from 'shared/render-contract';
 import { loadRenderer, type RemoteRender, type RenderPools } from './remote-renderers';
@@ -112,9 +112,9 @@ export function changedAtOf(
 
 export interface RemoteSources {
   /** The newest good snapshot of a remote's stable build, or undefined while none has been read. */
-  snapshot(remote: RemoteName): RemoteSnapshot | undefined;
+  snapshot(remote: string): RemoteSnapshot | undefined;
   /** The remote's deployment and its builds' snapshots, or undefined while none has been read. */
-  deployment(remote: RemoteName): RemoteDeployment | undefined;
+  deployment(remote: string): RemoteDeployment | undefined;
   /**
    * A build of the remote read from its own copy, for a page pinned to it (a verified preview):
    * the deployment's own snapshot when it serves that build, else read on first demand and kept
@@ -122,7 +122,7 @@ export interface RemoteSources {
    * timeout (the page then gets the builds it would get anyway; the reading goes on and is kept
    * for the next page); never rejects.
    */
-  pinned(remote: RemoteName, buildId: string): Promise<RemoteSnapshot | undefined>;
+  pinned(remote: string, buildId: string): Promise<RemoteSnapshot | undefined>;
   /** Reads every remote's latest build now (and fetches what changed); never rejects. */
   refresh(): Promise<void>;
   /** Polls every `intervalMs`; returns a function that stops polling. */
@@ -131,7 +131,7 @@ export interface RemoteSources {
 
 export interface RemoteSourcesOptions {
   /** Manifest URL of each remote, as the runtime configuration gives it to browsers. */
-  remotes: Readonly<Record<RemoteName, string>>;
+  remotes: Readonly<Record<string, string>>;
   /**
    * The origins remote code may come from (`allowedRemoteOrigins`): a manifest whose scripts are
    * elsewhere is refused, as the browser refuses it. None given: the manifests' own origins.
@@ -147,7 +147,7 @@ export interface RemoteSourcesOptions {
   timeoutMs?: number;
   log?: (message: string) => void;
   /** Called on every failed read of a remote (the log says so once per new reason): for a metric. */
-  onFailure?: (remote: RemoteName) => void;
+  onFailure?: (remote: string) => void;
   /** Builds pinned by previews kept at most, the least recently used dropped first (MAX_PINNED_BUILDS). */
   maxPinned?: number;
   /**
@@ -294,14 +294,14 @@ export function sharedModulesOf(body: unknown): Set<string> {
   );
 }
 
-function hasDataPages(remote: RemoteName): boolean {
-  const spec: RemoteSpec = REMOTES[remote];
-  return Object.values(spec.exposes).some((expose) => expose.routes.some((route) => route.serverData));
+function hasDataPages(remote: string): boolean {
+  const spec = remoteSpec(remote);
+  return Object.values(spec?.exposes ?? {}).some((expose) => expose.routes.some((route) => route.serverData));
 }
 
-function prerenderedModules(remote: RemoteName): string[] {
-  const spec: RemoteSpec = REMOTES[remote];
-  return Object.entries(spec.exposes)
+function prerenderedModules(remote: string): string[] {
+  const spec = remoteSpec(remote);
+  return Object.entries(spec?.exposes ?? {})
     .filter(([, expose]) => expose.routes.some((route) => route.prerendered))
     .map(([module]) => module);
 }
@@ -314,17 +314,17 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   /** What changed for the better or as deployed, at info: a given `log` hears it too. */
   const note = options.log ?? ((message) => serverLog().info(message));
   const now = options.now ?? Date.now;
-  const deployments = new Map<RemoteName, RemoteDeployment>();
+  const deployments = new Map<string, RemoteDeployment>();
   /** One refresh of a remote at a time; a poll that finds one running waits for it. */
-  const running = new Map<RemoteName, Promise<void>>();
+  const running = new Map<string, Promise<void>>();
   /** The last failure logged per remote, so a remote that stays down is logged once, not every poll. */
-  const lastFailure = new Map<RemoteName, string>();
+  const lastFailure = new Map<string, string>();
   /** Builds read for previews, by `remote/id`, in order of use (the first is the least recent). */
   const pinnedBuilds = new Map<string, RemoteSnapshot>();
   /** Previews being read, by `remote/id`: the pages that ask meanwhile share the reading. */
   const pinnedReads = new Map<string, Promise<RemoteSnapshot>>();
   /** Each remote's deployment as last read, and when it changed (changedAtOf). */
-  const seenStates = new Map<RemoteName, { text: string; at: number | undefined }>();
+  const seenStates = new Map<string, { text: string; at: number | undefined }>();
   /** What was logged once already (a canary or a preview that cannot be read, and why). */
   const logged = new Set<string>();
 
@@ -357,7 +357,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
    * rendered in the browser.
    */
   async function readRenderer(
-    remote: RemoteName,
+    remote: string,
     manifestUrl: string,
     integrity: ReadonlyMap<string, string>,
   ): Promise<RemoteSnapshot['renderer']> {
@@ -384,7 +384,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   }
 
   /** A build's snapshot from the manifest at `manifestUrl` and the files beside it (the root, or the build's own copy). */
-  async function readSnapshot(remote: RemoteName, manifestUrl: string, buildId: string): Promise<RemoteSnapshot> {
+  async function readSnapshot(remote: string, manifestUrl: string, buildId: string): Promise<RemoteSnapshot> {
     const { remoteEntry, exposes, integrity } = readManifest(
       manifestUrl,
       await getJson(manifestUrl),
@@ -437,7 +437,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
    * that cannot be read leaves the canary out (everyone gets the stable build), said once.
    */
   async function readCanary(
-    remote: RemoteName,
+    remote: string,
     root: string,
     state: DeploymentState,
     current: RemoteDeployment | undefined,
@@ -476,7 +476,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   }
 
   /** The deployment's state and when it last changed (changedAtOf). */
-  async function readState(remote: RemoteName): Promise<{ read: DeploymentState; changedAt: number | undefined }> {
+  async function readState(remote: string): Promise<{ read: DeploymentState; changedAt: number | undefined }> {
     const response = await get(new URL(DEPLOYMENT_FILE, options.remotes[remote]).href);
     const read = readDeploymentState(await response.json());
     if (!read) throw new Error(`${DEPLOYMENT_FILE} has no build id`);
@@ -486,8 +486,9 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     return { read, changedAt };
   }
 
-  async function read(remote: RemoteName): Promise<void> {
+  async function read(remote: string): Promise<void> {
     const root = options.remotes[remote];
+    if (root === undefined) return;
     const { read, changedAt } = await readState(remote);
     const current = deployments.get(remote);
     const known = current?.builds.get(read.id);
@@ -508,7 +509,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     } else if (was && !state.canary) note(`the ${remote} remote has no canary build now`);
   }
 
-  function refreshOne(remote: RemoteName): Promise<void> {
+  function refreshOne(remote: string): Promise<void> {
     const pending = running.get(remote);
     if (pending) return pending;
     const done = read(remote)
@@ -531,7 +532,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   }
 
   /** A preview's build read from its copy, kept once read; shared by the pages that ask meanwhile. */
-  function readPinned(remote: RemoteName, buildId: string): Promise<RemoteSnapshot> {
+  function readPinned(remote: string, buildId: string): Promise<RemoteSnapshot> {
     const key = `${remote}/${buildId}`;
     const kept = pinnedBuilds.get(key);
     if (kept) {
@@ -541,7 +542,9 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     }
     let reading = pinnedReads.get(key);
     if (!reading) {
-      reading = readSnapshot(remote, buildManifestUrl(options.remotes[remote], buildId), buildId)
+      const root = options.remotes[remote];
+      if (root === undefined) return Promise.reject(new Error(`no remote ${remote} is configured`));
+      reading = readSnapshot(remote, buildManifestUrl(root, buildId), buildId)
         .then((snapshot) => {
           if (pinnedBuilds.size >= maxPinned) pinnedBuilds.delete(pinnedBuilds.keys().next().value as string);
           pinnedBuilds.set(key, snapshot);

@@ -209,10 +209,10 @@ describe('runtimeConfigFromEnv from RUNTIME_CONFIG_FILE', () => {
   it('names an unknown key and the file', () => {
     const path = writeConfig(
       'unknown-key.json',
-      JSON.stringify({ ...FILE_CONFIG, remotes: { ...FILE_CONFIG.remotes, shop: 'https://x.example' } }),
+      JSON.stringify({ ...FILE_CONFIG, routeGrants: { shop: ['/shop'] } }),
     );
     const error = errorFor({ RUNTIME_CONFIG_FILE: path });
-    expect(error.message).toContain('"remotes.shop"');
+    expect(error.message).toContain('"routeGrants.shop"');
     expect(error.message).toContain(path);
   });
 });

@@ -7,7 +7,6 @@ import { ApiProvider } from 'shared/browser/api/api-context';
 import { PRERENDERED_ATTRIBUTE } from 'shared/page-data';
 import { createApiClient } from 'shared/api/client';
 import { allowedRemoteOrigins } from 'shared/runtime-config-checks';
-import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
 import { onCaughtError, onRouterError } from './errors/caught-errors';
@@ -102,7 +101,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const remotes = createRemoteLoader({
     config,
     runtime: { registerRemotes, loadRemote, preloadRemote },
-    onRemoteLoaded: (name: RemoteName, entryUrl, build) => void versionCheck.trackRemote(name, entryUrl, build),
+    onRemoteLoaded: (name: string, entryUrl, build) => void versionCheck.trackRemote(name, entryUrl, build),
     onFallback: telemetry?.page.fellBack,
     onLoadEnd: telemetry?.page.loadEnded,
     onLoadRetry: telemetry?.page.loadRetried,

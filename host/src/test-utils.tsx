@@ -3,7 +3,6 @@ import { act, configure, getConfig, render } from '@testing-library/react';
 import { createRequestActivity, type RequestActivity } from 'shared/browser/api/activity';
 import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouterState } from 'react-router-dom';
-import type { RemoteName } from 'shared/remotes';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
 import { createRoutes } from './router/create-routes';
@@ -12,7 +11,7 @@ import { createThirdParties, type ThirdParties } from './third-party/third-parti
 import { ThirdPartiesContext } from './third-party/third-parties-context';
 import type { VersionCheck } from './version-check/version-check';
 
-export type LoadImpl = (remote: RemoteName, module: string) => Promise<ComponentType>;
+export type LoadImpl = (remote: string, module: string) => Promise<ComponentType>;
 
 export function pageNamed(text: string): ComponentType {
   return function TestPage() {
@@ -119,7 +118,7 @@ interface RenderAppOptions {
   /** The version check's parts a test controls (isStale aside). */
   versionCheck?: Partial<VersionCheck>;
   /** The build each remote is loaded from, as the page's configuration names it. */
-  builds?: Partial<Record<RemoteName, string>>;
+  builds?: Partial<Record<string, string>>;
   reloadOnce?: (path: string) => boolean;
   apiActivity?: RequestActivity;
   /** The page the host's server prerendered into the document. */
@@ -129,7 +128,7 @@ interface RenderAppOptions {
 }
 
 export function renderApp(path: string, options: RenderAppOptions = {}) {
-  const load = jest.fn<Promise<ComponentType>, [RemoteName, string]>(
+  const load = jest.fn<Promise<ComponentType>, [string, string]>(
     options.load ?? (async (_remote, module) => pageNamed(`${module} content`)),
   );
   const remotes: RemoteLoader = {

@@ -96,7 +96,7 @@ const remoteName = z
 const remotesSchema = z.record(remoteName, httpUrl);
 
 /** A remote's URLs by name, the registry's always present. */
-export type RemoteUrls = Readonly<Record<RemoteName, string>> & Readonly<Partial<Record<string, string>>>;
+export type RemoteUrls = Readonly<Record<RemoteName, string>> & Readonly<Record<string, string>>;
 
 /** `value` written as a browser writes an origin: `https://gifts.example.com`, `http://localhost:3001`. */
 function isOrigin(value: string): boolean {

@@ -8,7 +8,6 @@
  */
 import { useEffect, useRef } from 'react';
 import { useLocation, useMatches } from 'react-router-dom';
-import type { RemoteName } from 'shared/remotes';
 import { RemoteLoadError } from '../federation/load-errors';
 import type { RemoteRouteData } from '../router/route-loader';
 import { useAppServices } from '../app-services';
@@ -21,7 +20,7 @@ export interface RouteErrorReport {
   /** The error page is on screen. */
   shown: boolean;
   /** The route's remote; none for a path no route matches. */
-  remote: RemoteName | undefined;
+  remote: string | undefined;
 }
 
 export function useErrorTelemetry({ error, statusCode, loadFailure, shown, remote }: RouteErrorReport): void {

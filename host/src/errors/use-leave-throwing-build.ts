@@ -8,11 +8,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import type { RemoteName } from 'shared/remotes';
 import { useAppServices } from '../app-services';
 
 /** Whether the error page waits for the answer (true) or shows (false); a full load follows an answer to leave. */
-export function useLeaveThrowingBuild(error: unknown, remote: RemoteName | undefined, thrownByCode: boolean): boolean {
+export function useLeaveThrowingBuild(error: unknown, remote: string | undefined, thrownByCode: boolean): boolean {
   const { versionCheck, remotes, fullLoad } = useAppServices();
   const { pathname, search, hash } = useLocation();
   const runs =

@@ -16,13 +16,13 @@
  * own copies of those chunks: the array is emptied first. A chunk of the broken build still in
  * flight could land in the new array; the loads it belongs to have failed already.
  */
-import { chunkArrayName, type RemoteName } from 'shared/remotes';
+import { chunkArrayName } from 'shared/remotes';
 import { buildOfManifestUrl, sessionStore } from './session-builds';
 import { markBroken } from './session-records';
 
 /** A remote switched to its fallback build after its own failed (`remoteFallbacks`). */
 export interface FallbackEnd {
-  remote: RemoteName;
+  remote: string;
   /** The load whose failure made the switch, as the runtime names it: `gifts/GamePage`. */
   id: string;
   /** Why the remote's build could not be loaded. */
@@ -36,9 +36,9 @@ export interface LastKnownGoodState {
   /** The federation runtime's part that registers remotes (remote-loader.ts's FederationRuntime). */
   runtime: { registerRemotes(remotes: { name: string; entry: string }[], options: { force: boolean }): void };
   /** The manifest each remote is loaded from now, and the build it names (when known). */
-  current: Map<RemoteName, { entry: string; build: string | undefined }>;
+  current: Map<string, { entry: string; build: string | undefined }>;
   /** Forgets what the loader fetched or loaded of a remote, so its next load starts anew. */
-  forget(remote: RemoteName): void;
+  forget(remote: string): void;
   log(message: string, error: unknown): void;
   onFallback?: (fallback: FallbackEnd) => void;
 }
@@ -93,7 +93,7 @@ function dropSharedOf(remote: string): void {
  */
 export function switchTo(
   loader: LastKnownGoodState,
-  remote: RemoteName,
+  remote: string,
   fallback: string,
   id: string,
   error: unknown,

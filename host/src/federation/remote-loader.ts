@@ -11,7 +11,6 @@
  * for a while (session-builds.ts): a page that starts with it loads the fallback at once.
  */
 import type { ComponentType } from 'react';
-import type { RemoteName } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import type { FallbackEnd, LastKnownGoodState } from './last-known-good';
 import { isLoadFailure, RemoteTimeoutError } from './load-errors';
@@ -41,20 +40,20 @@ export interface PreloadOptions {
 }
 
 export interface RemoteLoader {
-  load(remote: RemoteName, module: string): Promise<ComponentType>;
+  load(remote: string, module: string): Promise<ComponentType>;
   /** Fetches a remote's entry (and, with a module, that module's files) ahead of need. */
-  prefetch(remote: RemoteName, module?: string): void;
+  prefetch(remote: string, module?: string): void;
   /**
    * Runs a page's module ahead of need once the remote's prefetches are done (`when` may wait
    * longer, for an idle moment), so the route's `load` finds it ready and only renders. Silent:
    * until a `load` asks for it, it reports nothing, and a failure is forgotten (that `load`
    * tries again). Once per page per document; nothing for a page loaded or loading.
    */
-  warm(remote: RemoteName, module: string, when?: (run: () => void) => void): void;
+  warm(remote: string, module: string, when?: (run: () => void) => void): void;
   /** Forgets a remote's entry and manifest, so the next load fetches them anew. */
-  reset(remote: RemoteName): void;
+  reset(remote: string): void;
   /** The build a remote is loaded from now (its configuration's, or its fallback's), when known. */
-  buildOf(remote: RemoteName): string | undefined;
+  buildOf(remote: string): string | undefined;
 }
 
 export type { FallbackEnd };
@@ -64,7 +63,7 @@ export type { FallbackEnd };
  * finds an early one (`warm`) under way or done reports it, timed from its own call.
  */
 export interface LoadEnd {
-  remote: RemoteName;
+  remote: string;
   /** As the runtime names the load: `gifts/GamePage`. */
   id: string;
   /** From the call to its end, retries and the wait for a prefetch in flight included. */
@@ -85,7 +84,7 @@ export interface RemoteLoaderOptions {
    * Called once per remote after its first successful load, and again after its first load
    * from a fallback: its manifest and, when the configuration or the fallback's URL says, its build.
    */
-  onRemoteLoaded?: (remote: RemoteName, entryUrl: string, build: string | undefined) => void;
+  onRemoteLoaded?: (remote: string, entryUrl: string, build: string | undefined) => void;
   /** Told when a remote is switched to its fallback build, before the fallback is fetched. */
   onFallback?: (fallback: FallbackEnd) => void;
   log?: (message: string, error: unknown) => void;
@@ -117,7 +116,7 @@ const ENTRY_ONLY = '(entry only)';
  * libraries (its own react-router, ~61 KB), which the page never loads while the host provides
  * them: `resourceCategory: 'all'` would download them for nothing.
  */
-function preloadOptions(remote: RemoteName, module: string | undefined): PreloadOptions {
+function preloadOptions(remote: string, module: string | undefined): PreloadOptions {
   // Without a module, name no real expose so that only the manifest and entry are fetched.
   const exposes = module ? [module] : [ENTRY_ONLY];
   return { nameOrAlias: remote, exposes, resourceCategory: 'sync', share: false, depsRemote: false };
@@ -150,14 +149,18 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   const fallbacks = config.remoteFallbacks ?? {};
   /** The manifest each remote is loaded from now, and the build it names (when known). */
   const current: LastKnownGoodState['current'] = new Map();
-  for (const [name, entry] of Object.entries(config.remotes) as [RemoteName, string][]) {
+  for (const [name, entry] of Object.entries(config.remotes) as [string, string][]) {
     const assigned = config.remoteBuilds?.[name];
     const fallback = fallbacks[name];
     // A build this tab found broken lately: straight to its fallback.
     const broken = fallback && assigned !== undefined && brokenBuild(sessionStore, name, Date.now()) === assigned;
     current.set(name, broken ? { entry: fallback, build: buildOfManifestUrl(fallback) } : { entry, build: assigned });
   }
-  const entryOf = (remote: RemoteName) => current.get(remote)?.entry ?? config.remotes[remote];
+  const entryOf = (remote: string): string => {
+    const entry = current.get(remote)?.entry ?? config.remotes[remote];
+    if (entry === undefined) throw new Error(`No remote named ${remote} is configured`);
+    return entry;
+  };
   runtime.registerRemotes([...current].map(([name, { entry }]) => ({ name, entry })));
 
   const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
@@ -168,7 +171,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   const warming = new Set<string>();
 
   async function loadWithRetries(
-    remote: RemoteName,
+    remote: string,
     module: string,
     id: string,
     onRetry: (error: unknown) => void,
@@ -193,7 +196,7 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   const prefetched = new Map<string, Promise<void>>();
 
   /** A load waits for the remote's prefetches in flight, so the entry is fetched only once. */
-  function prefetchesOf(remote: RemoteName): Promise<unknown> {
+  function prefetchesOf(remote: string): Promise<unknown> {
     const pending = [...prefetched]
       .filter(([key]) => key === remote || key.startsWith(`${remote}/`))
       .map(([, done]) => done);
@@ -204,10 +207,10 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
     );
   }
   /** The manifest each remote was last loaded from. */
-  const loaded = new Map<RemoteName, string>();
+  const loaded = new Map<string, string>();
 
   /** Forgets what the page fetched or loaded of a remote (not the loads under way), so its next load starts anew. */
-  function forget(remote: RemoteName): void {
+  function forget(remote: string): void {
     for (const [id, loading] of modules) if (id.startsWith(`${remote}/`) && loading.ok) modules.delete(id);
     for (const key of [...warming]) if (key.startsWith(`${remote}/`)) warming.delete(key);
     for (const key of [...prefetched.keys()])
@@ -217,13 +220,13 @@ export function createRemoteLoader(options: RemoteLoaderOptions): RemoteLoader {
   /** What the switch to a last known good build (its own chunk) reads and changes of the loader. */
   const lastKnownGood: LastKnownGoodState = { runtime, current, forget, log, onFallback: options.onFallback };
 
-  function report(remote: RemoteName, id: string, loading: Loading, failure?: { error: unknown }): void {
+  function report(remote: string, id: string, loading: Loading, failure?: { error: unknown }): void {
     const ms = now() - (loading.claimedAt ?? now());
     options.onLoadEnd?.({ remote, id, ms, retried: loading.retried, ok: !failure, ...failure });
   }
 
   /** Starts a page's load; `claimed` unless it is an early one (`warm`). */
-  function start(remote: RemoteName, module: string, id: string, claimed: boolean): Loading {
+  function start(remote: string, module: string, id: string, claimed: boolean): Loading {
     const state: Omit<Loading, 'promise'> = { retried: false, entry: entryOf(remote) };
     if (claimed) state.claimedAt = now();
     const attempt = () =>

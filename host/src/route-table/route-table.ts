@@ -1,19 +1,13 @@
 /**
- * The route table: path → remote module and layout, from the routes each remote's entry in the
- * registry (`shared/src/remotes.ts`) declares. Read by the browser router and by the host's
- * server (for HTTP statuses), so it holds data only, no components.
+ * The route table: path → remote module and layout, composed from the routes the remotes publish
+ * and the integrator granted (`shared/composition`), or the registry's when nothing was composed.
+ * Read by the browser router and by the host's server (for HTTP statuses), so it holds data only,
+ * no components.
  */
 import { matchRoutes } from 'react-router-dom';
+import { composeRoutes, grantsOf, registryRoutes, type ComposedRoute } from 'shared/composition';
 import { HttpError } from 'shared/http-error';
-import {
-  REMOTE_NAMES,
-  REMOTES,
-  type LayoutName,
-  type RemoteModuleName,
-  type RemoteName,
-  type RemoteSpec,
-  type ServerDataQuery,
-} from 'shared/remotes';
+import { REMOTE_NAMES, type LayoutName, type ServerDataQuery } from 'shared/remotes';
 import { decodePath } from 'shared/url-path';
 import { routeDataOf, type RouteData } from './route-data';
 import { VALIDATORS, type RouteValidator } from './validators';
@@ -22,10 +16,10 @@ export type { LayoutName } from 'shared/remotes';
 
 export type RouteParams = Record<string, string | undefined>;
 
-interface RouteFor<R extends RemoteName> {
+export interface RouteDefinition {
   path: string;
-  remote: R;
-  module: RemoteModuleName<R>;
+  remote: string;
+  module: string;
   layout: LayoutName;
   /** Document title while the route is shown. */
   title: string;
@@ -40,25 +34,60 @@ interface RouteFor<R extends RemoteName> {
   noindex?: boolean;
 }
 
-export type RouteDefinition = { [R in RemoteName]: RouteFor<R> }[RemoteName];
+function definitionOf({ validator, ...route }: ComposedRoute): RouteDefinition {
+  const data = routeDataOf({ ...route, ...(validator ? { validator } : {}) });
+  return {
+    ...route,
+    ...(validator ? { validate: VALIDATORS[validator] } : {}),
+    ...(data ? { data } : {}),
+  };
+}
 
-/** Every route of every remote, by path. */
-export const ROUTES: readonly RouteDefinition[] = REMOTE_NAMES.flatMap((remote) => {
-  const spec: RemoteSpec = REMOTES[remote];
-  return Object.entries(spec.exposes).flatMap(([module, { routes }]) => {
-    const data = routeDataOf(remote, module);
-    return routes.map(
-      ({ validator, ...route }) =>
-        ({
-          ...route,
-          remote,
-          module,
-          ...(validator ? { validate: VALIDATORS[validator] } : {}),
-          ...(data ? { data } : {}),
-        }) as RouteDefinition,
-    );
-  });
-}).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+export interface RouteMatch {
+  route: RouteDefinition;
+  params: RouteParams;
+}
+
+/** A composed route table, matched as react-router matches it. */
+export class RouteTable {
+  readonly routes: readonly RouteDefinition[];
+  private readonly matchable: Array<{ path: string; route: RouteDefinition }>;
+
+  constructor(composed: readonly ComposedRoute[]) {
+    this.routes = composed.map(definitionOf);
+    this.matchable = this.routes.map((route) => ({ path: route.path, route }));
+  }
+
+  /** The registry's remotes with their own grants: the table of a host that has composed nothing. */
+  static registry(): RouteTable {
+    const offers = REMOTE_NAMES.map((remote) => ({
+      remote,
+      routes: registryRoutes(remote),
+      grants: grantsOf({}, remote),
+    }));
+    return new RouteTable(composeRoutes(offers).routes);
+  }
+
+  matchRoute(pathname: string): RouteMatch | undefined {
+    // A path that is not valid percent-encoding names no page.
+    if (decodePath(pathname) === undefined) return undefined;
+    const match = matchRoutes(this.matchable, pathname)?.[0];
+    return match ? { route: match.route.route, params: match.params } : undefined;
+  }
+
+  /** What a request for `pathname` resolves to: a route, or the error the page will show. */
+  resolvePath(pathname: string): RouteMatch | HttpError {
+    const match = this.matchRoute(pathname);
+    if (!match) return notFoundError(pathname);
+    return validationError(match.route, match.params, pathname) ?? match;
+  }
+}
+
+/** The registry's table, for code not yet given a composed one. */
+const REGISTRY_TABLE = RouteTable.registry();
+export const ROUTES: readonly RouteDefinition[] = REGISTRY_TABLE.routes;
+export const matchRoute = (pathname: string) => REGISTRY_TABLE.matchRoute(pathname);
+export const resolvePath = (pathname: string) => REGISTRY_TABLE.resolvePath(pathname);
 
 /** The path as a visitor typed it, for messages; React renders it as text. */
 export function displayPath(pathname: string): string {
@@ -76,27 +105,4 @@ export function validationError(route: RouteDefinition, params: RouteParams, pat
   if (verdict === true) return undefined;
   if (verdict === false) return new HttpError(404, `Page Not Found: ${displayPath(pathname)}`);
   return new HttpError(verdict.statusCode, verdict.message);
-}
-
-export interface RouteMatch {
-  route: RouteDefinition;
-  params: RouteParams;
-}
-
-export function matchRoute(pathname: string): RouteMatch | undefined {
-  // A path that is not valid percent-encoding names no page.
-  if (decodePath(pathname) === undefined) return undefined;
-  const matches = matchRoutes(
-    ROUTES.map((route) => ({ path: route.path, route })),
-    pathname,
-  );
-  const match = matches?.[0];
-  return match ? { route: match.route.route, params: match.params } : undefined;
-}
-
-/** What a request for `pathname` resolves to: a route, or the error the page will show. */
-export function resolvePath(pathname: string): RouteMatch | HttpError {
-  const match = matchRoute(pathname);
-  if (!match) return notFoundError(pathname);
-  return validationError(match.route, match.params, pathname) ?? match;
 }

@@ -5,7 +5,6 @@
  * chunks a page fails to download while it renders. Every label is a known value: a part (a
  * remote of the registry, or the host), a build id a manifest gave, a route pattern.
  */
-import type { RemoteName } from 'shared/remotes';
 import type { LoadEvent, TelemetryEvent } from 'shared/telemetry';
 import { HOST_PART, UNKNOWN_BUILD, type LoadPhase } from 'shared/telemetry-values';
 import type { FallbackEnd, LoadEnd } from '../federation/remote-loader';
@@ -30,9 +29,9 @@ export interface PageTelemetry {
   /** An error page is shown on `pathname`: its status and the part whose page it replaces. */
   errorPage(pathname: string, status: number, part: string | undefined): void;
   /** A remote's page threw while rendering. */
-  renderFailed(remote: RemoteName): void;
+  renderFailed(remote: string): void;
   /** A download failed while a page rendered (ChunkLoadError): of `remote`'s page, unless its URL is another remote's. */
-  chunkFailed(error: unknown, remote: RemoteName | undefined): void;
+  chunkFailed(error: unknown, remote: string | undefined): void;
 }
 
 export interface PageTelemetryOptions {
