@@ -464,6 +464,14 @@ describe('runtimeConfigFromEnv: remotes added to the registry’s', () => {
     expect(message).toContain('"Blog"');
   });
 
+  it('names the variable of an added remote’s URL outside REMOTE_ORIGINS', () => {
+    const error = errorFor({
+      ...NEWS,
+      REMOTE_ORIGINS: 'http://localhost:3001,http://localhost:3002,http://localhost:3003',
+    });
+    expect(error.message).toContain('remotes.news is set by REMOTE_NEWS_URL');
+  });
+
   it('refuses a path granted to two remotes, naming both', () => {
     expect(errorFor({ ...NEWS, REMOTE_BLOG_PATHS: '/about' }).message).toContain(
       'the path /about is granted to both content and blog',
