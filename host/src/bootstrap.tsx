@@ -12,12 +12,14 @@ import { loadRuntimeConfig } from './config/load-config';
 import { onCaughtError, onRouterError } from './errors/caught-errors';
 import { ConfigErrorScreen } from './errors/config-error-screen';
 import { configureIconService } from 'shared/browser/icons/icon-service';
-import { createRemoteLoader } from './federation/remote-loader';
+import { createRemoteLoader, type FederationRuntime } from './federation/remote-loader';
 import { loadingPlugin } from './federation/loading-plugin';
+import { createManifestReads } from './federation/manifest-reads';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
 import { keepEarlyInput } from './prerender/early-input';
 import { keptContent } from './prerender/kept-content';
+import { pageRouteTable } from './route-table/page-composition';
 import { createRoutes } from './router/create-routes';
 import { startTelemetry } from './telemetry/start-telemetry';
 import { afterFirstPage } from './third-party/after-first-paint';
@@ -40,7 +42,7 @@ function AfterCommit({ effect }: { effect: () => void }) {
 }
 
 /** Resolves once the router has loaded its first route (its remote page, or the error it shows). */
-function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
+export function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
   if (router.state.initialized) return Promise.resolve();
   return new Promise((resolve) => {
     const unsubscribe = router.subscribe((state) => {
@@ -51,7 +53,22 @@ function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promi
   });
 }
 
-export async function start(configResponse: Promise<Response>): Promise<void> {
+/** The parts of the federation runtime the page uses; tests give their own. */
+export interface PageFederation extends FederationRuntime {
+  registerPlugins: typeof registerPlugins;
+}
+
+const FEDERATION: PageFederation = { registerPlugins, registerRemotes, loadRemote, preloadRemote };
+
+/** The page's router once the app is mounted; none when the configuration could not be read. */
+export interface StartedPage {
+  router: ReturnType<typeof createBrowserRouter>;
+}
+
+export async function start(
+  configResponse: Promise<Response>,
+  federation = FEDERATION,
+): Promise<StartedPage | undefined> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
   // A page the host's server prerendered keeps its markup on screen until the app's first
@@ -70,11 +87,16 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     config = await loadRuntimeConfig(configResponse);
   } catch (error) {
     renderConfigError(root, error);
-    return;
+    return undefined;
   }
+  const manifests = createManifestReads({
+    timeoutMs: config.remoteTimeoutMs,
+    fetch: (...args) => window.fetch(...args),
+  });
+  const routes = await pageRouteTable(config, { readManifest: manifests.read });
 
   // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
-  const telemetry = startTelemetry(config, __BUILD_ID__);
+  const telemetry = startTelemetry(config, __BUILD_ID__, routes);
   const versionCheck = createVersionCheck({
     buildId: __BUILD_ID__,
     intervalMs: config.buildCheckIntervalMs,
@@ -86,13 +108,14 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     checkOnNavigation: config.checkBuildsOnNavigation,
     timeoutMs: config.remoteTimeoutMs,
   });
-  registerPlugins([
+  federation.registerPlugins([
     loadingPlugin({
       timeoutMs: config.remoteTimeoutMs,
       allowedOrigins: allowedRemoteOrigins(config),
       // The remotes' development builds (`webpack serve`) record no integrity.
       requireIntegrity: process.env.NODE_ENV === 'production',
       builds: telemetry?.builds,
+      manifestReads: manifests,
     }),
     ...(telemetry ? [telemetry.plugin] : []),
   ]);
@@ -100,7 +123,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   configureIconService(config.icons);
   const remotes = createRemoteLoader({
     config,
-    runtime: { registerRemotes, loadRemote, preloadRemote },
+    runtime: federation,
     onRemoteLoaded: (name: string, entryUrl, build) => void versionCheck.trackRemote(name, entryUrl, build),
     onFallback: telemetry?.page.fellBack,
     onLoadEnd: telemetry?.page.loadEnded,
@@ -111,6 +134,7 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   const apiActivity = createRequestActivity();
   const fullLoad = (path: string) => window.location.assign(path);
   const services: AppServices = {
+    routes,
     remotes,
     versionCheck,
     fullLoad,
@@ -119,10 +143,10 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     prerendered,
     telemetry: telemetry?.page,
   };
-  const thirdParties = createThirdParties();
+  const thirdParties = createThirdParties({ routes });
   const api = createApiClient({ baseUrl: config.apiBaseUrl, activity: apiActivity });
   const router = createBrowserRouter(
-    createRoutes({
+    createRoutes(routes, {
       remotes,
       versionCheck,
       reloadOnce: guardedReload,
@@ -165,4 +189,5 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   versionCheck.start();
   // The web-vitals library once the first page is on screen, as the third parties.
   if (telemetry) afterFirstPage(router, { 'web vitals': telemetry.startVitals });
+  return { router };
 }

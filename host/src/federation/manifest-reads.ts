@@ -1,0 +1,56 @@
+/**
+ * Manifests the page read before the federation runtime asked for them: a page whose
+ * configuration carries no route table reads each remote's manifest to compose one
+ * (route-table/page-composition.ts). The loading plugin takes each answer once, in place of a
+ * second download, so the page runs the code of the very manifest whose routes it composed.
+ */
+
+/** A manifest's answer, as the loading plugin checks it. */
+export interface ManifestAnswer {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  text: string;
+}
+
+export interface ManifestReads {
+  /** The manifest at `url` as JSON; undefined when it cannot be fetched in time, or is not JSON. */
+  read(url: string): Promise<unknown>;
+  /** The answer read for `url`, once: a later download of it goes to the network. */
+  take(url: string): ManifestAnswer | undefined;
+}
+
+export interface ManifestReadsOptions {
+  timeoutMs: number;
+  fetch: typeof fetch;
+  log?: (message: string, error: unknown) => void;
+}
+
+export function createManifestReads({
+  timeoutMs,
+  fetch,
+  log = (message, error) => console.warn(message, error),
+}: ManifestReadsOptions): ManifestReads {
+  const answers = new Map<string, ManifestAnswer>();
+  return {
+    async read(url) {
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+        if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+        const text = await response.text();
+        const manifest: unknown = JSON.parse(text);
+        const { status, statusText, headers } = response;
+        answers.set(url, { status, statusText, headers, text });
+        return manifest;
+      } catch (error) {
+        log(`Reading the manifest ${url} failed; the routes it publishes are not known`, error);
+        return undefined;
+      }
+    },
+    take(url) {
+      const answer = answers.get(url);
+      answers.delete(url);
+      return answer;
+    },
+  };
+}
