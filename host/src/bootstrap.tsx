@@ -5,7 +5,8 @@ import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { createRequestActivity } from 'shared/browser/api/activity';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { PRERENDERED_ATTRIBUTE } from 'shared/page-data';
-import { createApiClient } from 'shared/api/client';
+import { createApiClient, type ApiClient } from 'shared/api/client';
+import type { RuntimeConfig } from 'shared/runtime-config';
 import { allowedRemoteOrigins } from 'shared/runtime-config-checks';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
@@ -14,12 +15,13 @@ import { ConfigErrorScreen } from './errors/config-error-screen';
 import { configureIconService } from 'shared/browser/icons/icon-service';
 import { createRemoteLoader, type FederationRuntime } from './federation/remote-loader';
 import { loadingPlugin } from './federation/loading-plugin';
-import { createManifestReads } from './federation/manifest-reads';
+import { createManifestReads, type ManifestReads } from './federation/manifest-reads';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
 import { keepEarlyInput } from './prerender/early-input';
 import { keptContent } from './prerender/kept-content';
 import { pageRouteTable } from './route-table/page-composition';
+import type { RouteTable } from './route-table/route-table';
 import { createRoutes } from './router/create-routes';
 import { startTelemetry } from './telemetry/start-telemetry';
 import { afterFirstPage } from './third-party/after-first-paint';
@@ -60,42 +62,11 @@ export interface PageFederation extends FederationRuntime {
 
 const FEDERATION: PageFederation = { registerPlugins, registerRemotes, loadRemote, preloadRemote };
 
-/** The page's router once the app is mounted; none when the configuration could not be read. */
-export interface StartedPage {
-  router: ReturnType<typeof createBrowserRouter>;
-}
-
-export async function start(
-  configResponse: Promise<Response>,
-  federation = FEDERATION,
-): Promise<StartedPage | undefined> {
-  const container = document.getElementById('root');
-  if (!container) throw new Error('The page has no #root element');
-  // A page the host's server prerendered keeps its markup on screen until the app's first
-  // render holds the same page (whose remote reads its data from the page: prerendered-state.ts).
-  const prerendered: PrerenderedPage | undefined = container.hasAttribute(PRERENDERED_ATTRIBUTE)
-    ? { pathname: window.location.pathname, content: keptContent(container) }
-    : undefined;
-  // Its buttons do nothing until then: a click on one is made again on the app's, and what is
-  // typed into its fields is put into the app's.
-  const earlyClicks = prerendered ? keepEarlyClicks(container) : undefined;
-  const earlyInput = prerendered ? keepEarlyInput(container) : undefined;
-  const root = createRoot(container, { onCaughtError });
-
-  let config;
-  try {
-    config = await loadRuntimeConfig(configResponse);
-  } catch (error) {
-    renderConfigError(root, error);
-    return undefined;
-  }
-  const manifests = createManifestReads({
-    timeoutMs: config.remoteTimeoutMs,
-    fetch: (...args) => window.fetch(...args),
-  });
-  const routes = await pageRouteTable(config, { readManifest: manifests.read });
-
-  // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
+/**
+ * The page's telemetry, version check and remote loader, with the federation runtime's plugins:
+ * before any remote is loaded, so that every load is seen (unless the configuration says not to).
+ */
+function startRemotes(config: RuntimeConfig, routes: RouteTable, federation: PageFederation, manifests: ManifestReads) {
   const telemetry = startTelemetry(config, __BUILD_ID__, routes);
   const versionCheck = createVersionCheck({
     buildId: __BUILD_ID__,
@@ -129,6 +100,58 @@ export async function start(
     onLoadEnd: telemetry?.page.loadEnded,
     onLoadRetry: telemetry?.page.loadRetried,
   });
+  return { telemetry, versionCheck, remotes };
+}
+
+/** The browser's router over the page's route table. */
+function pageRouter(services: AppServices, api: ApiClient) {
+  const { routes, remotes, versionCheck, reloadOnce: guardedReload, fullLoad } = services;
+  const router = createBrowserRouter(
+    createRoutes(routes, {
+      remotes,
+      versionCheck,
+      reloadOnce: guardedReload,
+      // A route's data (the gift, the redeem session) is requested with its code.
+      api,
+      // A loader sees no #fragment; the pending navigation's location has it.
+      fullLoad: (path) => fullLoad(`${path}${router.state.navigation.location?.hash ?? ''}`),
+    }),
+  );
+  return router;
+}
+
+/** The page's router once the app is mounted; none when the configuration could not be read. */
+export interface StartedPage {
+  router: ReturnType<typeof createBrowserRouter>;
+}
+
+export async function start(
+  configResponse: Promise<Response>,
+  federation = FEDERATION,
+): Promise<StartedPage | undefined> {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('The page has no #root element');
+  // A page the host's server prerendered keeps its markup on screen until the app's first
+  // render holds the same page (whose remote reads its data from the page: prerendered-state.ts).
+  const prerendered: PrerenderedPage | undefined = container.hasAttribute(PRERENDERED_ATTRIBUTE)
+    ? { pathname: window.location.pathname, content: keptContent(container) }
+    : undefined;
+  // Its buttons do nothing until then: a click on one is made again on the app's, and what is
+  // typed into its fields is put into the app's.
+  const earlyClicks = prerendered ? keepEarlyClicks(container) : undefined;
+  const earlyInput = prerendered ? keepEarlyInput(container) : undefined;
+  const root = createRoot(container, { onCaughtError });
+
+  let config;
+  try {
+    config = await loadRuntimeConfig(configResponse);
+  } catch (error) {
+    renderConfigError(root, error);
+    return undefined;
+  }
+  const manifests = createManifestReads({ timeoutMs: config.remoteTimeoutMs });
+  const routes = await pageRouteTable(config, { readManifest: manifests.read });
+  const { telemetry, versionCheck, remotes } = startRemotes(config, routes, federation, manifests);
   const reloadDeps = { ...browserReloadDeps, onReload: telemetry?.page.reloaded };
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, reloadDeps, startedAt);
   const apiActivity = createRequestActivity();
@@ -145,18 +168,7 @@ export async function start(
   };
   const thirdParties = createThirdParties({ routes });
   const api = createApiClient({ baseUrl: config.apiBaseUrl, activity: apiActivity });
-  const router = createBrowserRouter(
-    createRoutes(routes, {
-      remotes,
-      versionCheck,
-      reloadOnce: guardedReload,
-      // A route's data (the gift, the redeem session) is requested with its code.
-      api,
-      // A loader sees no #fragment; the pending navigation's location has it.
-      fullLoad: (path) => fullLoad(`${path}${router.state.navigation.location?.hash ?? ''}`),
-    }),
-  );
-
+  const router = pageRouter(services, api);
   if (telemetry) router.subscribe((state) => telemetry.routes.record(state.location.pathname, performance.now()));
 
   if (prerendered) await firstRouteLoaded(router);

@@ -18,7 +18,7 @@ describe('the manifests the page read to compose its routes', () => {
   it("are the federation runtime's first download of each, and only the first", async () => {
     const network = jest.fn(async () => Response.json(MANIFEST));
     jest.spyOn(window, 'fetch').mockImplementation(network);
-    const manifests = createManifestReads({ timeoutMs: 1_000, fetch: (...args) => window.fetch(...args) });
+    const manifests = createManifestReads({ timeoutMs: 1_000 });
     const plugin = loadingPlugin({
       timeoutMs: 1_000,
       allowedOrigins: [ORIGIN],

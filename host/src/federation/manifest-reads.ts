@@ -22,13 +22,14 @@ export interface ManifestReads {
 
 export interface ManifestReadsOptions {
   timeoutMs: number;
-  fetch: typeof fetch;
+  /** The browser's unless a test gives its own. */
+  fetch?: typeof fetch;
   log?: (message: string, error: unknown) => void;
 }
 
 export function createManifestReads({
   timeoutMs,
-  fetch,
+  fetch = (input, init) => window.fetch(input, init),
   log = (message, error) => console.warn(message, error),
 }: ManifestReadsOptions): ManifestReads {
   const answers = new Map<string, ManifestAnswer>();
