@@ -18,12 +18,12 @@ import { versionCheckStub } from '../test-utils';
 const gift = aGiftView();
 const REGISTRY = RouteTable.registry();
 
-function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
+function renderLinks(links: Record<string, string>, remotes?: RemoteLoader, routes = REGISTRY) {
   const prefetch = jest.fn();
   const getGift = jest.fn(() => Promise.resolve(gift));
   const data = { api: { getGift } as unknown as ApiClient, queryClient: createTestQueryClient() };
   const services = {
-    routes: REGISTRY,
+    routes,
     remotes: remotes ?? { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn(), buildOf: () => undefined },
     versionCheck: versionCheckStub(),
     fullLoad: jest.fn(),
@@ -45,6 +45,16 @@ function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
 }
 
 describe('LinkIntent', () => {
+  it("starts the page of a remote the host's build never saw, from the page's composed table", async () => {
+    const routes = new RouteTable([
+      ...REGISTRY.routes,
+      { remote: 'news', module: 'NewsPage', path: '/news', layout: 'default', title: 'News' },
+    ]);
+    const { prefetch, link } = renderLinks({ News: '/news' }, undefined, routes);
+    await userEvent.hover(link('News'));
+    expect(prefetch).toHaveBeenCalledWith('news', 'NewsPage');
+  });
+
   it("starts a page's code when a link to it is pointed at or focused, from anywhere in the page", async () => {
     const { prefetch, getGift, link, services } = renderLinks({ Play: '/game', 'Your gift': `/gifts/${GIFT_ID}` });
     await userEvent.hover(link('Play'));
