@@ -39,6 +39,13 @@ describe('the manifests the page read to compose its routes', () => {
     expect(network).toHaveBeenCalledTimes(2);
   });
 
+  it('are found however the configuration spells the host name', async () => {
+    const network = jest.fn(async () => Response.json(MANIFEST));
+    const manifests = createManifestReads({ timeoutMs: 1_000, fetch: network });
+    await manifests.read('https://News.Example.com/mf-manifest.json');
+    expect(manifests.take(MANIFEST_URL)?.text).toBe(JSON.stringify(MANIFEST));
+  });
+
   it('give nothing for a manifest that cannot be read, and keep no answer of it', async () => {
     const log = jest.fn();
     const manifests = createManifestReads({

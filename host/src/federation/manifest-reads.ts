@@ -16,7 +16,7 @@ export interface ManifestAnswer {
 export interface ManifestReads {
   /** The manifest at `url` as JSON; undefined when it cannot be fetched in time, or is not JSON. */
   read(url: string): Promise<unknown>;
-  /** The answer read for `url`, once: a later download of it goes to the network. */
+  /** The answer read for `url` (an absolute URL), once: a later download of it goes to the network. */
   take(url: string): ManifestAnswer | undefined;
 }
 
@@ -41,7 +41,7 @@ export function createManifestReads({
         const text = await response.text();
         const manifest: unknown = JSON.parse(text);
         const { status, statusText, headers } = response;
-        answers.set(url, { status, statusText, headers, text });
+        answers.set(new URL(url).href, { status, statusText, headers, text });
         return manifest;
       } catch (error) {
         log(`Reading the manifest ${url} failed; the routes it publishes are not known`, error);
@@ -49,8 +49,10 @@ export function createManifestReads({
       }
     },
     take(url) {
-      const answer = answers.get(url);
-      answers.delete(url);
+      // As the runtime spells it after the loading plugin resolved it (host names lower-cased).
+      const key = new URL(url).href;
+      const answer = answers.get(key);
+      answers.delete(key);
       return answer;
     },
   };
