@@ -5,6 +5,7 @@
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
+import { packageRemote } from '../build/package-spec';
 import { describeArgsError } from './cli-args';
 import { buildFolder, deploy, MIN_KEPT_BUILDS, type CliIo, type DeployResult } from './deploy';
 import { HOST_LAYOUT, layoutOfPackage, type DeployLayout } from './deploy-layout';
@@ -83,10 +84,15 @@ async function revokeCommand(
 /**
  * What to run after `--stage`, each command as it works: the gate and the release with the
  * `--path` each route with parameters needs (and where to get one), the release run (which judges
- * the canary) before a bare canary (which nobody judges).
+ * the canary) before a bare canary (which nobody judges). `spec`: the remote's, by default the
+ * registry's entry of that package.
  */
-export function stagedNextLines(packageName: string, target: string, buildId: string): string[] {
-  const spec = (Object.values(REMOTES) as RemoteSpec[]).find((remote) => remote.packageDir === packageName);
+export function stagedNextLines(
+  packageName: string,
+  target: string,
+  buildId: string,
+  spec = (Object.values(REMOTES) as RemoteSpec[]).find((remote) => remote.packageDir === packageName),
+): string[] {
   const paths = spec ? samplePathHints(spec) : [];
   const pathArgs = paths.map((path) => ` ${path}`).join('');
   const line = (label: string, text: string) => `  ${label.padEnd(34)}${text}`;
@@ -138,7 +144,10 @@ function describeDeploy(
         'nothing visitors get has changed',
       host
         ? `deploy: make it current with npm run deploy -w ${part} -- ${target} --build ${result.buildId}`
-        : [`deploy: pin a host to it with ${pin}. Next:`, ...stagedNextLines(part, target, result.buildId)].join('\n'),
+        : [
+            `deploy: pin a host to it with ${pin}. Next:`,
+            ...stagedNextLines(part, target, result.buildId, packageRemote(packageDir)?.spec),
+          ].join('\n'),
     ];
   }
   return [
