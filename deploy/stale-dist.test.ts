@@ -170,11 +170,13 @@ export const REMOTE_SPEC = {
     expect(refused.stderr).toContain('remote-news/dist is not the build of its sources');
   });
 
-  it("stages a build and names the next commands with a sample path for each of its spec's routes with parameters", () => {
+  it('stages a build and names the next commands, with no gate or release run, which take the registry remotes only', () => {
     const staged = deployNews(['srv/news', '--stage']);
     expect(staged.stderr).toBe('');
     expect(staged.code).toBe(0);
-    expect(staged.stdout).toContain('npm run gate -w remote-news -- ');
-    expect(staged.stdout).toContain(' --path /news/<a real storyId>');
+    expect(staged.stdout).toContain('npm run canary -w remote-news -- ');
+    expect(staged.stdout).toMatch(/npm run deploy -w remote-news -- \S+ --build \S+/);
+    expect(staged.stdout).not.toContain('npm run gate');
+    expect(staged.stdout).not.toContain('npm run release');
   });
 });
