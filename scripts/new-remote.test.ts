@@ -73,9 +73,9 @@ describe('npm run new-remote', () => {
   it('tells the integrator to build and deploy it alone, then grant its paths and restart the servers in turn', () => {
     const steps = nextSteps(describeRemote('news', root));
     expect(steps).toContain('npm run build -w remote-news');
-    expect(steps).toContain('npm run deploy -w remote-news -- /srv/news');
+    expect(steps).toContain('npm run deploy -w remote-news -- /srv/gift-box/remotes/news');
     expect(steps).toContain('ADDED_REMOTES=news');
-    expect(steps).toContain('REMOTE_NEWS_URL=https://news.example/mf-manifest.json');
+    expect(steps).toContain('REMOTE_NEWS_URL=https://<the site>/remotes/news/mf-manifest.json');
     expect(steps).toContain('REMOTE_NEWS_PATHS=/news');
     expect(steps).toContain('Rolling restarts');
     expect(steps).not.toContain('shared/src/remotes.ts');

@@ -88,19 +88,18 @@ export function scaffoldRemote(name: string, root = ROOT): NewRemote & { dir: st
 /** What an integrator does next, each step a command or a setting (docs/adding-a-remote.md). */
 export function nextSteps(remote: NewRemote): string {
   const workspace = `remote-${remote.name}`;
+  const folder = `/srv/gift-box/remotes/${remote.name}`;
   return [
     `${workspace}/remote-spec.ts is its spec: its pages and routes (${remote.path}) and its port (${remote.port}). Next:`,
-    `  1. build it alone:          npm run build -w ${workspace}`,
-    `  2. deploy it alone:         npm run deploy -w ${workspace} -- /srv/${remote.name}`,
-    `                              (served at its own origin, https://${remote.name}.example, by nginx or its server:`,
-    `                              STATIC_ROOT=/srv/${remote.name} npm run serve -w ${workspace})`,
-    `  3. on every host server and API process, in the same environment:`,
-    `       ADDED_REMOTES=${remote.name}                (a comma list: add it to the names already there)`,
-    `       ${remoteVariable(remote.name, 'URL')}=https://${remote.name}.example/mf-manifest.json`,
-    `       ${remoteVariable(remote.name, 'PATHS')}=${remote.path}                (the paths it may claim, a comma list)`,
-    `     and its origin in REMOTE_ORIGINS where that is set (unset, the remotes' URLs give the origins).`,
+    `  1. build it alone:   npm run build -w ${workspace}`,
+    `  2. deploy it alone:  npm run deploy -w ${workspace} -- ${folder}`,
+    `     (beside the other remotes' folders: nginx serves it at /remotes/${remote.name}/)`,
+    `  3. on every host server and API process, in the environment they share:`,
+    `       ADDED_REMOTES=${remote.name}   (a comma list: the names already there, then this one)`,
+    `       ${remoteVariable(remote.name, 'URL')}=https://<the site>/remotes/${remote.name}/mf-manifest.json`,
+    `       ${remoteVariable(remote.name, 'PATHS')}=${remote.path}   (the paths it may claim, a comma list)`,
     `  4. restart them one at a time (docs/operations.md, "Rolling restarts"): nothing else is rebuilt.`,
-    `  5. check: ${remote.path} on the site shows its page; docs/adding-a-remote.md says what else to look at.`,
+    `  5. check: ${remote.path} on the site shows its page (docs/adding-a-remote.md says what else to look at).`,
   ].join('\n');
 }
 
