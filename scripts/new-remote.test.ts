@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORTS } from 'shared/ports';
 import type { RemoteSpec } from 'shared/remotes';
+import { freePort } from 'testbed/free-port';
+import { startServer, stopProcess } from 'testbed/process';
 import { ownSpecOf } from '../build/package-spec';
 import type { PrerenderPages } from '../build/prerender-plugin';
 import { makeBuild } from '../deploy/testing/remote-builds';
-import { freePort } from 'testbed/free-port';
-import { startServer, stopProcess } from 'testbed/process';
 import { describeRemote, nextSteps, scaffoldRemote } from './new-remote';
 
 const ROOT = join(__dirname, '..');
