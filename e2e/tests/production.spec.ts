@@ -142,9 +142,18 @@ for (const part of STATIC_PARTS) {
     const res = await httpGet(`${originOf(part.name)}/healthz`, { accept: 'text/html' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    // The host's server also says whether the build published in its folder is of its own code.
+    // The host's server also says whether the build published in its folder is of its own code,
+    // and how many routes it composed from the remotes' manifests, and left out.
+    const registryRouteCount = Object.values(REMOTES).flatMap(({ exposes }) =>
+      Object.values(exposes).flatMap(({ routes }) => routes),
+    ).length;
     const published =
-      part.name === 'host' ? { published: { build: build.id, codeVersion: build.codeVersion, served: true } } : {};
+      part.name === 'host'
+        ? {
+            published: { build: build.id, codeVersion: build.codeVersion, served: true },
+            composition: { routes: registryRouteCount, refused: 0 },
+          }
+        : {};
     expect(JSON.parse(res.body)).toStrictEqual({ status: 'ok', build: build.id, ...published });
   });
 }
