@@ -1,19 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EnvError } from 'server/env';
 import { API_ROOT, readServerConfig } from './config';
-
-/** The message of the EnvError `read` throws. */
-function problemOf(read: () => unknown): string {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(EnvError);
-    return (error as Error).message;
-  }
-  throw new Error('expected an EnvError');
-}
+import { envProblemOf } from 'server/testing/env-problem';
 
 describe('readServerConfig', () => {
   it('has defaults for a laptop', () => {
@@ -186,11 +175,11 @@ describe('readServerConfig', () => {
       HOST_ORIGIN: 'https://gifts.example.com',
       REMOTE_GIFTS_URL: 'https://g.example.com/mf-manifest.json',
     };
-    const lines = problemOf(() => readServerConfig(production)).split('\n');
+    const lines = envProblemOf(() => readServerConfig(production)).split('\n');
     expect(lines.map((line) => line.split(' ')[0])).toEqual(missing);
     for (const line of lines) expect(line).toContain(' must be set when HOST_ORIGIN is (a production deployment): ');
     // Builds not read: the remotes' URLs are not needed.
-    expect(problemOf(() => readServerConfig({ ...production, BUILDS_POLL_MS: '0' })).split('\n')).toHaveLength(3);
+    expect(envProblemOf(() => readServerConfig({ ...production, BUILDS_POLL_MS: '0' })).split('\n')).toHaveLength(3);
   });
 
   it('reads each secret from the file its <NAME>_FILE names, never naming what the file holds', () => {
@@ -211,7 +200,7 @@ describe('readServerConfig', () => {
       expect(config.addressHashKey).toEqual(Buffer.from('i'.repeat(32)));
       expect(config.pageTicketSecrets).toEqual(['t'.repeat(32)]);
 
-      const problem = problemOf(() =>
+      const problem = envProblemOf(() =>
         readServerConfig({
           DATABASE_URL_FILE: write('bad-url', 'mysql://gifts:pa55word@db/gifts\n'),
           IP_HASH_SECRET: 'i'.repeat(32),
@@ -298,7 +287,7 @@ describe('readServerConfig', () => {
   });
 
   it('names an added remote’s missing variables with every other problem', () => {
-    const lines = problemOf(() =>
+    const lines = envProblemOf(() =>
       readServerConfig({ HOST_ORIGIN: 'https://gifts.example.com', ADDED_REMOTES: 'news' }),
     );
     expect(lines).toContain('VISITOR_COOKIE_SECRETS must be set when HOST_ORIGIN is');

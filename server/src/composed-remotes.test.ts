@@ -1,13 +1,5 @@
 import { composedRemotesFromEnv } from './composed-remotes';
-
-const problemOf = (env: Record<string, string>) => {
-  try {
-    composedRemotesFromEnv(env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('no EnvError');
-};
+import { envProblemOf } from './testing/env-problem';
 
 describe('composedRemotesFromEnv', () => {
   it('composes the registry alone when no remote is added', () => {
@@ -34,7 +26,9 @@ describe('composedRemotesFromEnv', () => {
   });
 
   it('names every problem at once: a bad name, a registry name, a missing URL and grant, a bad path', () => {
-    const message = problemOf({ ADDED_REMOTES: 'News!,gifts,news', REMOTE_GIFTS_PATHS: 'game' });
+    const message = envProblemOf(() =>
+      composedRemotesFromEnv({ ADDED_REMOTES: 'News!,gifts,news', REMOTE_GIFTS_PATHS: 'game' }),
+    );
     expect(message).toContain('ADDED_REMOTES names "News!", which is no remote name');
     expect(message).toContain('ADDED_REMOTES names gifts, which this build composes already');
     expect(message).toContain('REMOTE_GIFTS_PATHS: game is no route path');

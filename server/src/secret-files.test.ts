@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EnvError, envSchema, fromSecretFile, parseEnv, port, secretList, secretValue, text } from './env';
+import { envSchema, fromSecretFile, parseEnv, port, secretList, secretValue, text } from './env';
+import { envProblemOf } from './testing/env-problem';
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters-0123';
 let folder: string;
@@ -16,17 +17,6 @@ function file(name: string, content: string): string {
   const path = join(folder, name);
   writeFileSync(path, content);
   return path;
-}
-
-/** The message of the EnvError `read` throws. */
-function problem(read: () => unknown): string {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(EnvError);
-    return (error as Error).message;
-  }
-  throw new Error('expected an EnvError');
 }
 
 describe('secretValue', () => {
@@ -43,23 +33,25 @@ describe('secretValue', () => {
   });
 
   it('refuses both forms at once, naming both', () => {
-    const message = problem(() => secretValue({ TOKEN: SECRET, TOKEN_FILE: file('both', SECRET) }, 'TOKEN'));
+    const message = envProblemOf(() => secretValue({ TOKEN: SECRET, TOKEN_FILE: file('both', SECRET) }, 'TOKEN'));
     expect(message).toBe('TOKEN and TOKEN_FILE are both set: set one of them');
   });
 
   it('refuses a file it cannot read, naming the variable and the path', () => {
     const missing = join(folder, 'missing');
-    expect(problem(() => secretValue({ TOKEN_FILE: missing }, 'TOKEN'))).toBe(
+    expect(envProblemOf(() => secretValue({ TOKEN_FILE: missing }, 'TOKEN'))).toBe(
       `TOKEN_FILE names a file that cannot be read: ${missing} (ENOENT)`,
     );
-    expect(problem(() => secretValue({ TOKEN_FILE: folder }, 'TOKEN'))).toBe(
+    expect(envProblemOf(() => secretValue({ TOKEN_FILE: folder }, 'TOKEN'))).toBe(
       `TOKEN_FILE names a file that cannot be read: ${folder} (EISDIR)`,
     );
   });
 
   it('refuses an empty file rather than run without the secret', () => {
     const empty = file('empty', '\n');
-    expect(problem(() => secretValue({ TOKEN_FILE: empty }, 'TOKEN'))).toBe(`TOKEN_FILE names an empty file: ${empty}`);
+    expect(envProblemOf(() => secretValue({ TOKEN_FILE: empty }, 'TOKEN'))).toBe(
+      `TOKEN_FILE names an empty file: ${empty}`,
+    );
   });
 });
 
@@ -76,14 +68,14 @@ describe('a secret variable in a schema', () => {
       LABEL: undefined,
     });
     const short = file('short', 'hunter2\n');
-    const message = problem(() => parseEnv(schema, { PAGE_TICKET_SECRETS_FILE: short }));
+    const message = envProblemOf(() => parseEnv(schema, { PAGE_TICKET_SECRETS_FILE: short }));
     expect(message).toContain('PAGE_TICKET_SECRETS must be at least 32 characters (it has 7)');
     expect(message).not.toContain('hunter2');
   });
 
   it("reports a file's problem with every other problem of the environment, never the file's content", () => {
     const schemaOfTwo = envSchema({ A: fromSecretFile(text), B: fromSecretFile(text), PORT: port(80) });
-    const message = problem(() =>
+    const message = envProblemOf(() =>
       parseEnv(schemaOfTwo, { A_FILE: join(folder, 'nowhere'), B: SECRET, B_FILE: file('b', SECRET), PORT: 'x' }),
     );
     expect(message).toBe(
