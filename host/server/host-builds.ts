@@ -110,6 +110,26 @@ async function newestOfCode(folder: string, codeVersion: string): Promise<Served
   return undefined;
 }
 
+/**
+ * The newest build of `codeVersion`, read from the meta files once per published build: while the
+ * folder publishes the same build of other code, each refresh checks only that the copy is still
+ * there, instead of reading every meta file again.
+ */
+const newestWhilePublished = new Map<string, { published: string; build: ServedBuild }>();
+async function newestOfCodeWhile(
+  folder: string,
+  codeVersion: string,
+  published: string,
+): Promise<ServedBuild | undefined> {
+  const key = `${folder}\0${codeVersion}`;
+  const known = newestWhilePublished.get(key);
+  if (known?.published === published && (await copyOf(folder, known.build.id)) === known.build.root) return known.build;
+  const build = await newestOfCode(folder, codeVersion);
+  if (build) newestWhilePublished.set(key, { published, build });
+  else newestWhilePublished.delete(key);
+  return build;
+}
+
 const versionOf = (build: HostBuild) => (build.codeVersion ? `code version ${build.codeVersion}` : 'no code version');
 
 /** What the server should serve from `folder` now; throws HostBuildsError when nothing of its code is there. */
@@ -124,7 +144,7 @@ export async function chooseHostBuild(folder: string, codeVersion: string | unde
   if (codeVersion === undefined || published.codeVersion === codeVersion) {
     return { served: { ...published, root: (await copyOf(folder, published.id)) ?? folder }, published };
   }
-  const ours = await newestOfCode(folder, codeVersion);
+  const ours = await newestOfCodeWhile(folder, codeVersion, published.id);
   if (ours) return { served: ours, published };
   throw new HostBuildsError(
     `build ${published.id}, published in ${folder}, is of ${versionOf(published)}; this server is of code ` +
