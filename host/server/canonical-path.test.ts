@@ -3,7 +3,11 @@
  *
  * The canonical path of a route: what every spelling the router matches is sent to.
  */
-import { canonicalMatch, queryOf } from './canonical-path';
+import { RouteTable } from '../src/route-table/route-table';
+import { canonicalMatch as matchIn, queryOf } from './canonical-path';
+
+const TABLE = RouteTable.registry();
+const canonicalMatch = (path: string) => matchIn(TABLE, path);
 
 const ID = 'AbCdEfGhIjKlMnOp0123_-xy';
 

@@ -4,7 +4,7 @@
  * the client's to choose, so every other spelling of a route's path is sent to this one (a 308)
  * instead of being rendered and kept as a page of its own.
  */
-import { matchRoute, type RouteMatch } from '../src/route-table/route-table';
+import type { RouteMatch, RouteTable } from '../src/route-table/route-table';
 
 /** A path's route and the path's canonical spelling. */
 export interface CanonicalMatch {
@@ -47,12 +47,12 @@ function spell({ route, params }: RouteMatch): string | undefined {
 }
 
 /**
- * The route `pathname` names and that route's canonical path, or undefined when it names none.
+ * The route `pathname` names in `table` and that route's canonical path, or undefined when it names none.
  * The canonical path starts with one `/` and a segment of the route table's or an encoded
  * parameter, so a redirect to it never leaves the site (`//evil.com` names no route).
  */
-export function canonicalMatch(pathname: string): CanonicalMatch | undefined {
-  const match = matchRoute(withoutEmptyOrDotSegments(pathname));
+export function canonicalMatch(table: RouteTable, pathname: string): CanonicalMatch | undefined {
+  const match = table.matchRoute(withoutEmptyOrDotSegments(pathname));
   const canonical = match && spell(match);
   if (!match || canonical === undefined || canonical.startsWith('//')) return undefined;
   return { match, canonical };

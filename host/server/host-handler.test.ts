@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { createLogger, setServerLog } from 'server/log';
 import { listen as listenWithHealth, type Serving } from 'server/serve';
 import type { RequestHandler } from 'server/static-server';
+import { composeRoutes, grantsOf, registryRoutes } from 'shared/composition';
+import { REMOTE_NAMES } from 'shared/remotes';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
@@ -33,6 +35,13 @@ const config = parseRuntimeConfig({
   apiBaseUrl: 'https://api.example.com',
   remoteTimeoutMs: 4000,
 });
+/** What the server sends of it: the configuration with the route table it composed (the registry's remotes' own). */
+const registryOffers = REMOTE_NAMES.map((remote) => ({
+  remote,
+  routes: registryRoutes(remote),
+  grants: grantsOf({}, remote),
+}));
+const served = { ...config, routes: composeRoutes(registryOffers).routes };
 
 let tmp: string;
 let server: Server;
@@ -70,7 +79,7 @@ function expectAppPage(body: string): void {
   expect(body).toContain('<script defer src="/main.1a2b3c4d.js"></script>');
   expect(body).toContain('<div id="root"></div>');
   const inline = /<script type="application\/json" id="gift-box-config">(.*?)<\/script>/.exec(body)?.[1];
-  expect(JSON.parse(inline ?? 'null')).toStrictEqual(config);
+  expect(JSON.parse(inline ?? 'null')).toStrictEqual(served);
 }
 
 function get(path: string, init: RequestInit = {}): Promise<Response> {
@@ -102,18 +111,18 @@ describe('GET /config.json', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-cache');
-    expect(await res.json()).toStrictEqual(config);
+    expect(await res.json()).toStrictEqual(served);
   });
 
   it('gives a body the browser side parses back to the same configuration', async () => {
     const res = await get('/config.json?v=2');
-    expect(parseRuntimeConfig(await res.json())).toStrictEqual(config);
+    expect(parseRuntimeConfig(await res.json())).toStrictEqual(served);
   });
 
   it('answers HEAD with the length and no body', async () => {
     const res = await get('/config.json', { method: 'HEAD' });
     expect(res.status).toBe(200);
-    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(`${JSON.stringify(config)}\n`));
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(`${JSON.stringify(served)}\n`));
     expect(await res.text()).toBe('');
   });
 });

@@ -27,7 +27,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { telemetryEnabled } from 'shared/runtime-config-checks';
 import { NOT_FOUND_ROUTE } from 'shared/telemetry';
 import { errorTitleFor } from '../src/route-table/error-titles';
-import { matchRoute, type RouteMatch } from '../src/route-table/route-table';
+import type { RouteMatch, RouteTable } from '../src/route-table/route-table';
 import { queryOf } from './canonical-path';
 import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
@@ -37,6 +37,7 @@ import {
   createTemplateReader,
   OtherSpelling,
   pageKey,
+  type ResolvedPath,
   type CachedPage,
   type PageCache,
 } from './page-cache';
@@ -54,7 +55,8 @@ import {
   type PageOrigin,
 } from './remote-builds';
 import type { RemoteSnapshot } from './remote-sources';
-import { isPrivatePath, NOINDEX, ROBOTS_TXT } from './robots';
+import { NOINDEX, Robots } from './robots';
+import { SiteComposition, type ComposedSite } from './site-composition';
 import { type PageTickets } from './page-tickets';
 import { securityHeaders } from './security-headers';
 
@@ -93,6 +95,11 @@ export interface HostHandlerOptions {
   dataPages?: DataPages;
   /** Signs each page's telemetry ticket (page-tickets.ts); none: pages carry no ticket. */
   tickets?: PageTickets;
+  /**
+   * The site composed from the remotes' published routes (site-composition.ts); none: composed
+   * here from `config` and what `sources` read.
+   */
+  site?: Pick<SiteComposition, 'current'>;
 }
 
 /** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
@@ -187,8 +194,8 @@ function pathnameOf(url: string | undefined): string {
 }
 
 /** A metric's `route`: the pattern the path matched (a malformed id still names its route), never the path. */
-function routeLabel(pathname: string, resolved: RouteMatch | HttpError): string {
-  const match = resolved instanceof HttpError ? matchRoute(pathname) : resolved;
+function routeLabel(table: RouteTable, pathname: string, resolved: RouteMatch | HttpError): string {
+  const match = resolved instanceof HttpError ? table.matchRoute(pathname) : resolved;
   return match?.route.path ?? NOT_FOUND_ROUTE;
 }
 
@@ -220,6 +227,35 @@ function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoi
 /** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
 const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
 
+/** What the handler serves of one composition of the site: its routes, its views and their pages. */
+interface ServedSite {
+  site: ComposedSite;
+  /** The configuration with the composed routes: the page routes exactly what the server does. */
+  config: RuntimeConfig;
+  resolvePath: (pathname: string) => ResolvedPath;
+  robots: Robots;
+  defaultView: HostnameView;
+  /** By hostname, in order of use: a Map iterates in insertion order, so the first is the least recent. */
+  views: Map<string, HostnameView>;
+}
+
+function servedOf(site: ComposedSite, config: RuntimeConfig): ServedSite {
+  const withRoutes: RuntimeConfig = { ...config, routes: [...site.routes] };
+  return {
+    site,
+    config: withRoutes,
+    resolvePath: createPathResolver(site.table),
+    robots: new Robots(site.table.routes),
+    defaultView: {
+      config: withRoutes,
+      configBody: `${JSON.stringify(withRoutes)}\n`,
+      at: (snapshot) => snapshot,
+      pageHeaders: pageHeadersFor(withRoutes),
+    },
+    views: new Map(),
+  };
+}
+
 export function createHostHandler({
   root: givenRoot,
   otherFiles,
@@ -233,19 +269,21 @@ export function createHostHandler({
   previewKeys,
   log,
   tickets: givenTickets,
+  site: givenSite,
 }: HostHandlerOptions): HostHandler {
   const tickets = telemetryEnabled(config) ? givenTickets : undefined;
-  const chooseBuilds = createBuildChooser({ sources, previewKeys, log });
-  const defaultView: HostnameView = {
-    config,
-    configBody: `${JSON.stringify(config)}\n`,
-    at: (snapshot) => snapshot,
-    pageHeaders: pageHeadersFor(config),
-  };
-  /** By hostname, in order of use: a Map iterates in insertion order, so the first is the least recent. */
-  const views = new Map<string, HostnameView>();
+  const chooseBuilds = createBuildChooser({ sources, previewKeys, log, remotes: Object.keys(config.remotes) });
+  const composition = givenSite ?? new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
+  let served = servedOf(composition.current(), config);
 
-  function viewFor(req: IncomingMessage): HostnameView {
+  /** What is served of the site as composed now: made again, its views and pages with it, when the composition changes. */
+  function servedNow(): ServedSite {
+    const site = composition.current();
+    if (served.site !== site) served = servedOf(site, config);
+    return served;
+  }
+
+  function viewFor(req: IncomingMessage, { views, defaultView, config: siteConfig }: ServedSite): HostnameView {
     const hostname = pageHostname(req.headers.host, followed);
     if (hostname === undefined) return defaultView;
     let view = views.get(hostname);
@@ -253,7 +291,7 @@ export function createHostHandler({
       views.delete(hostname);
     } else {
       if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
-      const atHostname = configAtHostname(config, followed, hostname);
+      const atHostname = configAtHostname(siteConfig, followed, hostname);
       view = {
         config: atHostname,
         configBody: `${JSON.stringify(atHostname)}\n`,
@@ -278,7 +316,6 @@ export function createHostHandler({
     !isHiddenPath(path) &&
     ((await sendFile(req, res, rootNow(), path)) ||
       (otherFiles !== undefined && otherFiles !== rootNow() && (await sendFile(req, res, otherFiles, path))));
-  const resolvePath = createPathResolver();
 
   /** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
   function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: string) => RemoteSnapshot | undefined {
@@ -294,6 +331,7 @@ export function createHostHandler({
    * (page-cache.ts). A page pinned by a preview is rendered for its request and kept by nobody.
    */
   async function pageFor(
+    table: RouteTable,
     view: HostnameView,
     pathname: string,
     resolved: RouteMatch | HttpError,
@@ -335,7 +373,7 @@ export function createHostHandler({
     // The route's remote's build as the sources hold it: a new build of it is a new snapshot.
     const source = route && choice.builds[route.remote]?.snapshot;
     return pages.get(pageKey({ pathname, route, status, noindex, builds: choice.key }), source, () => {
-      metrics?.pageCacheMissed(routeLabel(pathname, resolved));
+      metrics?.pageCacheMissed(routeLabel(table, pathname, resolved));
       return renderPage();
     });
   }
@@ -382,7 +420,8 @@ export function createHostHandler({
     setHeaders(res, securityHeaders(config, { page: false, https }));
     if (refusedOutright(req, res)) return;
     const pathname = pathnameOf(req.url);
-    const view = viewFor(req);
+    const site = servedNow();
+    const view = viewFor(req, site);
     if (pathname === '/config.json') {
       sendConfig(req, res, view.configBody);
       return;
@@ -399,18 +438,18 @@ export function createHostHandler({
       await sendBody(req, res, {
         status: 200,
         type: 'text/plain; charset=utf-8',
-        body: ROBOTS_TXT,
+        body: site.robots.text,
         cacheControl: 'no-cache',
       });
       return;
     }
-    const resolved = resolvePath(pathname);
+    const resolved = site.resolvePath(pathname);
     if (resolved instanceof OtherSpelling) {
       sendCanonical(req, res, resolved.canonical);
       metrics?.pageRendered(resolved.route.path, 308);
       return;
     }
-    const noindex = isPrivatePath(pathname);
+    const noindex = site.robots.isPrivatePath(pathname);
     if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
     const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;
@@ -420,13 +459,13 @@ export function createHostHandler({
       sendText(res, 404, 'Not found');
       return;
     }
-    const route = routeLabel(pathname, resolved);
+    const route = routeLabel(site.site.table, pathname, resolved);
     // Every page, a 404 page and the page that says the host is not built alike.
     setHeaders(res, view.pageHeaders(https));
     // A new visitor's first page already has the builds of the cohort it is given.
     const visitorCohort = cohort ?? newCohort();
     const choice = await chooseBuilds(cookies, visitorCohort, pageOrigin(req, https));
-    const page = await pageFor(view, pathname, resolved, noindex, choice);
+    const page = await pageFor(site.site.table, view, pathname, resolved, noindex, choice);
     if (page === undefined) {
       sendText(res, 503, 'The host has not been built: run npm run build -w host');
       metrics?.pageRendered(route, 503);
@@ -452,12 +491,12 @@ export function createHostHandler({
   };
 
   const kept = (): HostHandlerKept => {
-    const all = [defaultView, ...views.values()];
+    const all = [served.defaultView, ...served.views.values()];
     return {
       views: all.length,
       renders: all.filter((view) => view.page).length,
       pages: all.reduce((sum, view) => sum + (view.page?.pages.size ?? 0), 0),
-      hostnames: [...views.keys()],
+      hostnames: [...served.views.keys()],
     };
   };
   return Object.assign(handler, { kept });

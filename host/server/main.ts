@@ -41,6 +41,7 @@ import { createClientAddress, createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
 import { createRemoteSources, type RemoteSources, sharedModulesOf } from './remote-sources';
+import { SiteComposition, compositionHealth } from './site-composition';
 import { defaultOrigins, previewKeysFromEnv, productionGaps, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
@@ -162,7 +163,7 @@ function readStart() {
   const env = attempt(() => parseEnv(HOST_ENV));
   const config = attempt(() => runtimeConfigFromEnv(process.env));
   const followed = attempt(() => defaultOrigins(process.env));
-  const previewKeys = attempt(() => previewKeysFromEnv(process.env));
+  const previewKeys = attempt(() => previewKeysFromEnv(process.env, config && Object.keys(config.remotes)));
   // An unreadable configuration leaves telemetry on, its default.
   problems.push(...productionGaps(process.env, { telemetry: config === undefined || telemetryEnabled(config) }));
   if (!env || !config || !followed || !previewKeys || problems.length > 0) {
@@ -211,6 +212,8 @@ async function main(): Promise<void> {
     sources.start(refreshMs);
   }
   const dataPages = dataPagesOf(env, config, metrics);
+  // Composed again from what the sources read whenever a remote publishes other routes.
+  const site = new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
   const handler = createHostHandler({
     root: () => builds.root(),
     otherFiles: folder,
@@ -223,10 +226,11 @@ async function main(): Promise<void> {
     dataPages: sources && dataPages,
     previewKeys,
     tickets: ticketsOf(env.PAGE_TICKET_SECRETS, config),
+    site,
   });
   void serve('host', port, handler, {
     buildFile: () => builds.buildFile(),
-    healthDetails: () => ({ published: builds.published() }),
+    healthDetails: () => ({ published: builds.published(), composition: compositionHealth(site.current()) }),
     isStarting: () => starting,
     listenHost,
     shutdownDelayMs,

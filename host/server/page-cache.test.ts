@@ -8,7 +8,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
-import { resolvePath, ROUTES, type RouteDefinition } from '../src/route-table/route-table';
+import { RouteTable, type RouteDefinition } from '../src/route-table/route-table';
 import {
   createPageCache,
   createPathResolver,
@@ -21,9 +21,10 @@ import {
 import type { RemoteSnapshot } from './remote-sources';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+const TABLE = RouteTable.registry();
 
 function route(path: string): RouteDefinition {
-  const found = ROUTES.find((candidate) => candidate.path === path);
+  const found = TABLE.routes.find((candidate) => candidate.path === path);
   if (!found) throw new Error(`no route ${path}`);
   return found;
 }
@@ -105,8 +106,8 @@ describe('createPathResolver', () => {
   it.each(['/', '/about', `/gifts/${ID}`, '/gifts/short', '/nope', '/%E0%A4%A'])(
     'resolves %s as the route table does, the first time and again',
     (path) => {
-      const resolve = createPathResolver();
-      const expected = resolvePath(path);
+      const resolve = createPathResolver(TABLE);
+      const expected = TABLE.resolvePath(path);
       for (const resolved of [resolve(path), resolve(path)]) {
         if (expected instanceof HttpError) expect(resolved).toEqual(expected);
         else expect(resolved).toStrictEqual(expected);
@@ -120,7 +121,7 @@ describe('createPathResolver', () => {
     [`/GIFTS/${ID}`, `/gifts/${ID}`, '/gifts/:giftId'],
     ['/Gifts/short', '/gifts/short', '/gifts/:giftId'],
   ])('resolves %s, a spelling of its route of its own, to its canonical path %s', (path, canonical, pattern) => {
-    const resolve = createPathResolver();
+    const resolve = createPathResolver(TABLE);
     for (const resolved of [resolve(path), resolve(path)]) {
       expect(resolved).toEqual(new OtherSpelling(canonical, route(pattern)));
     }

@@ -13,7 +13,13 @@ import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { prepareBody, type PreparedBody } from 'server/static-server';
 import type { HttpError } from 'shared/http-error';
-import { notFoundError, validationError, type RouteDefinition, type RouteMatch } from '../src/route-table/route-table';
+import {
+  notFoundError,
+  validationError,
+  type RouteDefinition,
+  type RouteMatch,
+  type RouteTable,
+} from '../src/route-table/route-table';
 import { canonicalMatch } from './canonical-path';
 import type { RemoteSnapshot } from './remote-sources';
 
@@ -167,12 +173,12 @@ export class OtherSpelling {
 export type ResolvedPath = RouteMatch | HttpError | OtherSpelling;
 
 /**
- * `resolvePath`, for a path in its canonical spelling (canonical-path.ts), remembered for the
+ * `table.resolvePath`, for a path in its canonical spelling (canonical-path.ts), remembered for the
  * most recent paths of pages: the route table's matching ranks every route again on each call,
  * and a page sent from the cache costs less than that. Any other spelling of a route's path
  * resolves to its canonical path, and a path that names no page to its error; neither is kept.
  */
-export function createPathResolver(max = MAX_RESOLVED_PATHS): (pathname: string) => ResolvedPath {
+export function createPathResolver(table: RouteTable, max = MAX_RESOLVED_PATHS): (pathname: string) => ResolvedPath {
   const pages = new Map<string, RouteMatch>();
   return (pathname) => {
     const known = pages.get(pathname);
@@ -181,7 +187,7 @@ export function createPathResolver(max = MAX_RESOLVED_PATHS): (pathname: string)
       pages.set(pathname, known);
       return known;
     }
-    const found = canonicalMatch(pathname);
+    const found = canonicalMatch(table, pathname);
     if (!found) return notFoundError(pathname);
     if (found.canonical !== pathname) return new OtherSpelling(found.canonical, found.match.route);
     const { match } = found;

@@ -7,7 +7,6 @@
  */
 import { signTicket, type TicketBuild } from 'server/page-ticket';
 import { PAGE_TICKET_COOKIE, PAGE_TICKET_COOKIE_MAX_AGE_S } from 'shared/telemetry-values';
-import { REMOTE_NAMES } from 'shared/remotes';
 import type { BuildChoice } from './remote-builds';
 
 export interface PageTickets {
@@ -20,8 +19,7 @@ export interface PageTickets {
 /** Each remote's build a page was given, as its ticket names them. */
 export function ticketBuilds(choice: BuildChoice): Record<string, TicketBuild> {
   const builds: Record<string, TicketBuild> = {};
-  for (const remote of REMOTE_NAMES) {
-    const build = choice.builds[remote];
+  for (const [remote, build] of Object.entries(choice.builds)) {
     if (!build) continue;
     builds[remote] = { id: build.id, channel: build.channel, ...(build.fallback ? { fallback: build.fallback } : {}) };
   }

@@ -63,10 +63,6 @@ export interface BuildChoice {
 /** The remote sources as the choice reads them: a source that only knows snapshots serves its stable build. */
 export type BuildSources = Pick<RemoteSources, 'snapshot'> & Partial<Pick<RemoteSources, 'deployment' | 'pinned'>>;
 
-function isRemoteName(name: string): name is string {
-  return (REMOTE_NAMES as readonly string[]).includes(name);
-}
-
 /** The cohort a request's cookie gives, or undefined for none or one that is not a cohort. */
 export function requestCohort(cookieHeader: string | undefined): number | undefined {
   return parseCohort(cookieValue(cookieHeader, COHORT_COOKIE));
@@ -113,11 +109,12 @@ export function chooseBuilds(
   cohort: number | undefined,
   pin?: { remote: string; snapshot: RemoteSnapshot },
   now: number = Date.now(),
+  remotes: readonly string[] = REMOTE_NAMES,
 ): BuildChoice {
   const builds: BuildChoice['builds'] = {};
   const key: unknown[] = [];
   let checkOnNavigation = false;
-  for (const remote of REMOTE_NAMES) {
+  for (const remote of remotes) {
     const current = deployment(remote);
     if (current && isUnsettled(current.state, current.changedAt, now)) checkOnNavigation = true;
     if (pin?.remote === remote) {
@@ -157,10 +154,9 @@ export function configWithBuilds(config: RuntimeConfig, choice: BuildChoice): Ru
   const remotes = { ...config.remotes };
   const remoteBuilds: NonNullable<RuntimeConfig['remoteBuilds']> = {};
   const remoteFallbacks: NonNullable<RuntimeConfig['remoteFallbacks']> = {};
-  for (const remote of REMOTE_NAMES) {
-    const build = choice.builds[remote];
-    if (!build) continue;
+  for (const [remote, build] of Object.entries(choice.builds)) {
     const root = config.remotes[remote];
+    if (!build || root === undefined) continue;
     if (!build.atRoot) remotes[remote] = buildManifestUrl(root, build.id);
     remoteBuilds[remote] = build.id;
     if (build.fallback !== undefined) remoteFallbacks[remote] = buildManifestUrl(root, build.fallback);
@@ -179,10 +175,7 @@ export function configWithBuilds(config: RuntimeConfig, choice: BuildChoice): Ru
 /** What `GET /remote-builds.json` answers for a choice: each remote's build id. */
 export function buildsAnswer(choice: BuildChoice): RemoteBuildsAnswer {
   const builds: Record<string, string> = {};
-  for (const remote of REMOTE_NAMES) {
-    const build = choice.builds[remote];
-    if (build) builds[remote] = build.id;
-  }
+  for (const [remote, build] of Object.entries(choice.builds)) if (build) builds[remote] = build.id;
   return choice.checkOnNavigation ? { builds, checkOnNavigation: true } : { builds };
 }
 
@@ -193,6 +186,8 @@ export interface BuildChooserOptions {
   log?: (message: string) => void;
   /** Now, in ms since the epoch (tests). */
   now?: () => number;
+  /** The configured remotes (the runtime configuration's, at most MAX_REMOTES); the registry's by default. */
+  remotes?: readonly string[];
 }
 
 /** Preview failures logged once each at most, then no more: a forged token's text is its sender's to choose. */
@@ -216,6 +211,7 @@ export function createBuildChooser({
   previewKeys = {},
   log = (message) => serverLog().warn(message),
   now = Date.now,
+  remotes = REMOTE_NAMES,
 }: BuildChooserOptions): (
   cookieHeader: string | undefined,
   cohort: number | undefined,
@@ -241,7 +237,7 @@ export function createBuildChooser({
       return undefined;
     }
     const { remote, buildId } = verified.pin;
-    if (!isRemoteName(remote)) return undefined;
+    if (!remotes.includes(remote)) return undefined;
     if (isRevoked(deployment(remote)?.state, buildId)) {
       logOnce(
         `a ${previewCookieName(page.https)} cookie pins nothing: the ${remote} remote's build ${buildId} is revoked`,
@@ -259,5 +255,6 @@ export function createBuildChooser({
       cohort,
       await pinOf(cookieValue(cookieHeader, previewCookieName(page.https)), page),
       now(),
+      remotes,
     );
 }

@@ -25,7 +25,8 @@ import {
   readDeploymentState,
   type DeploymentState,
 } from 'shared/deployment';
-import { REMOTE_NAMES, remoteSpec } from 'shared/remotes';
+import { registryRoutes, type CompositionRefusal } from 'shared/composition';
+import { manifestPublishedRoutes, type PublishedRoute } from 'shared/published-routes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
 import { RENDER_SCRIPT, RENDER_STYLES } from 'shared/render-contract';
 import { loadRenderer, type RemoteRender, type RenderPools } from './remote-renderers';
@@ -63,6 +64,12 @@ export interface RemoteSnapshot {
   prerendered: ReadonlyMap<string, PrerenderedMarkup>;
   /** The styles of the prerendered pages, which the remote's scripts would otherwise inject. */
   prerenderCss?: string;
+  /**
+   * The routes its manifest publishes, as far as they were accepted, and why the others were not;
+   * a manifest built before the format publishes none, and the registry's routes of the remote
+   * stand for them (none for a remote the registry does not name).
+   */
+  published?: PublishedRoutes;
   /**
    * What renders the remote's data pages (the registry's `serverData` routes) per request, with
    * their styles: its checked `prerender/render.js`, run in the remote's render workers
@@ -108,6 +115,19 @@ export function changedAtOf(
   const at = seen === undefined ? undefined : seen.text === text ? seen.at : now;
   if (Number.isNaN(modified)) return at;
   return at === undefined ? modified : Math.max(modified, at);
+}
+
+/** A remote's published routes as the host's server read them from one of its manifests. */
+export interface PublishedRoutes {
+  routes: readonly PublishedRoute[];
+  refusals: readonly CompositionRefusal[];
+}
+
+/** What the manifest `body` of `remote` publishes (`shared/published-routes`), else the registry's routes. */
+export function publishedRoutesIn(remote: string, body: unknown): PublishedRoutes {
+  const reading = manifestPublishedRoutes(body, { remote });
+  if (!reading) return { routes: registryRoutes(remote), refusals: [] };
+  return { routes: reading.routes, refusals: reading.refusals.map((refusal) => ({ remote, ...refusal })) };
 }
 
 export interface RemoteSources {
@@ -294,16 +314,12 @@ export function sharedModulesOf(body: unknown): Set<string> {
   );
 }
 
-function hasDataPages(remote: string): boolean {
-  const spec = remoteSpec(remote);
-  return Object.values(spec?.exposes ?? {}).some((expose) => expose.routes.some((route) => route.serverData));
+function hasDataPages({ routes }: PublishedRoutes): boolean {
+  return routes.some((route) => route.serverData);
 }
 
-function prerenderedModules(remote: string): string[] {
-  const spec = remoteSpec(remote);
-  return Object.entries(spec?.exposes ?? {})
-    .filter(([, expose]) => expose.routes.some((route) => route.prerendered))
-    .map(([module]) => module);
+function prerenderedModules({ routes }: PublishedRoutes): string[] {
+  return [...new Set(routes.filter((route) => route.prerendered).map((route) => route.module))];
 }
 
 export function createRemoteSources(options: RemoteSourcesOptions): RemoteSources {
@@ -385,14 +401,16 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
 
   /** A build's snapshot from the manifest at `manifestUrl` and the files beside it (the root, or the build's own copy). */
   async function readSnapshot(remote: string, manifestUrl: string, buildId: string): Promise<RemoteSnapshot> {
+    const body = await getJson(manifestUrl);
     const { remoteEntry, exposes, integrity } = readManifest(
       manifestUrl,
-      await getJson(manifestUrl),
+      body,
       options.hostShared,
       options.allowedOrigins,
     );
+    const published = publishedRoutesIn(remote, body);
     const prerendered = new Map<string, PrerenderedMarkup>();
-    const modules = prerenderedModules(remote);
+    const modules = prerenderedModules(published);
     const prerenderCss =
       modules.length > 0 ? await getText(new URL('prerender/pages.css', manifestUrl).href) : undefined;
     for (const module of modules) {
@@ -407,8 +425,8 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
         state: published.state,
       });
     }
-    const renderer = hasDataPages(remote) ? await readRenderer(remote, manifestUrl, integrity) : undefined;
-    return { buildId, manifestUrl, remoteEntry, exposes, integrity, prerendered, prerenderCss, renderer };
+    const renderer = hasDataPages(published) ? await readRenderer(remote, manifestUrl, integrity) : undefined;
+    return { buildId, manifestUrl, remoteEntry, exposes, integrity, prerendered, prerenderCss, renderer, published };
   }
 
   /**
@@ -588,7 +606,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
       }
     },
     refresh: async () => {
-      await Promise.all(REMOTE_NAMES.map(refreshOne));
+      await Promise.all(Object.keys(options.remotes).map(refreshOne));
     },
     start(intervalMs) {
       void this.refresh();

@@ -1,27 +1,35 @@
 /** @jest-environment node */
-import { resolvePath } from '../src/route-table/route-table';
-import { isPrivatePath, PRIVATE_PREFIXES } from './robots';
+import { RouteTable } from '../src/route-table/route-table';
+import { Robots } from './robots';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
+const table = RouteTable.registry();
+const robots = new Robots(table.routes);
 
-describe('isPrivatePath', () => {
+describe('Robots.isPrivatePath', () => {
   it.each([`/gifts/${ID}`, `/redeem/${ID}`, '/gifts/short', `/GIFTS/${ID}`, `/Redeem/${ID}`, `/gIfTs/${ID}/extra`])(
     'keeps %s out of search engines',
     (path) => {
-      expect(isPrivatePath(path)).toBe(true);
+      expect(robots.isPrivatePath(path)).toBe(true);
     },
   );
 
   it.each(['/', '/about', '/GAME', '/giftsx', '/terms'])('leaves %s open to crawlers', (path) => {
-    expect(isPrivatePath(path)).toBe(false);
+    expect(robots.isPrivatePath(path)).toBe(false);
   });
 
   it('covers every path the route table gives a private page, in any letter case', () => {
-    expect(PRIVATE_PREFIXES.length).toBeGreaterThan(0);
+    expect(robots.privatePrefixes.length).toBeGreaterThan(0);
     for (const path of [`/gifts/${ID}`, `/GIFTS/${ID}`, `/redeem/${ID}`, `/REDEEM/${ID}`]) {
-      const resolved = resolvePath(path);
+      const resolved = table.resolvePath(path);
       expect([path, 'route' in resolved && resolved.route.noindex]).toEqual([path, true]);
-      expect([path, isPrivatePath(path)]).toEqual([path, true]);
+      expect([path, robots.isPrivatePath(path)]).toEqual([path, true]);
     }
+  });
+
+  it('follows the table it is given: a composed private route is disallowed too', () => {
+    const composed = new Robots([...table.routes, { path: '/news/:storyId', noindex: true }]);
+    expect(composed.isPrivatePath('/NEWS/1')).toBe(true);
+    expect(composed.text).toContain('Disallow: /news/\n');
   });
 });

@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { readInt, readPort, secretValue } from 'server/env';
+import { composedRemotesFromEnv } from 'server/composed-remotes';
 import { MIN_PREVIEW_KEY_LENGTH } from 'server/preview-token';
+import { remoteVariable } from 'shared/composition';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import {
   ConfigError,
@@ -138,10 +140,28 @@ function fromFile(path: string): RuntimeConfig {
   }
 }
 
+/**
+ * The registry's remotes, then those ADDED_REMOTES names in its order, and the grants
+ * REMOTE_<NAME>_PATHS set (server/composed-remotes.ts); a ConfigError naming every problem.
+ */
+function composedRemotes(env: Env): Pick<RuntimeConfig, 'remotes' | 'routeGrants'> {
+  let composed: ReturnType<typeof composedRemotesFromEnv>;
+  try {
+    composed = composedRemotesFromEnv(env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const remotes = {
+    ...Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifestUrl(env, name)])),
+    ...Object.fromEntries(composed.added.map(({ name, url }) => [name, url])),
+  } as RuntimeConfig['remotes'];
+  return Object.keys(composed.grants).length > 0 ? { remotes, routeGrants: { ...composed.grants } } : { remotes };
+}
+
 export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
   if (env.RUNTIME_CONFIG_FILE) return fromFile(env.RUNTIME_CONFIG_FILE);
   const candidate = {
-    remotes: Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifestUrl(env, name)])),
+    ...composedRemotes(env),
     ...remoteOrigins(env),
     apiBaseUrl: env.API_BASE_URL || `http://${DEFAULT_HOSTNAME}:${readPort('api', env)}`,
     buildCheckIntervalMs: readInt(CONFIG_ENV.buildCheckIntervalMs, DEFAULT_BUILD_CHECK_INTERVAL_MS, env),
@@ -165,7 +185,8 @@ const IN_PRODUCTION = 'must be set when HOST_ORIGIN is (a production deployment)
 
 /**
  * What a production deployment (HOST_ORIGIN set) must name that development leaves to this
- * machine's ports: each registered remote's manifest URL and the API's origin (unset, pages would
+ * machine's ports (an added remote's REMOTE_<NAME>_URL is required anywhere, by
+ * `runtimeConfigFromEnv`): each registered remote's manifest URL and the API's origin (unset, pages would
  * send visitors to http://localhost:<port>), unless RUNTIME_CONFIG_FILE gives the whole
  * configuration; and, with telemetry on, the pages' ticket secret (unset, the API labels no
  * build, so the release run and the build alerts see nothing). One line per missing variable.
@@ -187,8 +208,8 @@ export function productionGaps(env: Env, { telemetry }: { telemetry: boolean }):
 }
 
 /** A remote's preview key variable, next to its URL variable: REMOTE_GIFTS_URL, REMOTE_GIFTS_PREVIEW_KEY. */
-export function previewKeyEnv(remote: RemoteName): string {
-  return REMOTES[remote].urlEnv.replace(/_URL$/, '_PREVIEW_KEY');
+export function previewKeyEnv(remote: string): string {
+  return remoteVariable(remote, 'URL').replace(/_URL$/, '_PREVIEW_KEY');
 }
 
 /**
@@ -198,12 +219,16 @@ export function previewKeyEnv(remote: RemoteName): string {
  * that remote cannot be previewed. A key shorter than MIN_PREVIEW_KEY_LENGTH is refused, naming
  * the variable (never its value), as a key that short could be guessed; so is a key given to two
  * remotes, which would let one team pin the other's remote. Each may come from a file
- * (REMOTE_<NAME>_PREVIEW_KEY_FILE, `server/secret-files.ts`).
+ * (REMOTE_<NAME>_PREVIEW_KEY_FILE, `server/secret-files.ts`). `remotes`: the configured remotes, an
+ * added one's key being REMOTE_NEWS_PREVIEW_KEY alike.
  */
-export function previewKeysFromEnv(env: Env): Partial<Record<RemoteName, string[]>> {
-  const keys: Partial<Record<RemoteName, string[]>> = {};
+export function previewKeysFromEnv(
+  env: Env,
+  remotes: readonly string[] = REMOTE_NAMES,
+): Partial<Record<string, string[]>> {
+  const keys: Partial<Record<string, string[]>> = {};
   const owners = new Map<string, string>();
-  for (const remote of REMOTE_NAMES) {
+  for (const remote of remotes) {
     const variable = previewKeyEnv(remote);
     const values = (secretValue(env, variable) ?? '').split(',').map((value) => value.trim());
     if (values.every((value) => value === '')) continue;
