@@ -21,6 +21,7 @@ import {
   builtWorkspaces,
   deployFromCopy,
   distOf,
+  npmInCopy,
   publishedRoutes,
   scaffoldRemote,
   type PublishedRoute,
@@ -218,4 +219,12 @@ test('removed (its variables unset, every process restarted in turn): /news is t
   await waitForRenderedPage(page);
   expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
   await page.close();
+});
+
+test('the remote npm run new-remote makes passes its own typecheck, lint and tests', async () => {
+  // Three whole toolchain runs (tsc, eslint, jest), side by side.
+  test.setTimeout(180_000);
+  await Promise.all(
+    ['typecheck', 'lint', 'test'].map((script) => npmInCopy(copy, ['run', script, '-w', copy.workspace])),
+  );
 });
