@@ -47,7 +47,12 @@ async function serveFolder(codeVersion: string | undefined): Promise<{ base: str
     log: () => undefined,
     warn: (message) => warnings.push(message),
   });
-  const handler = createHostHandler({ root: () => follower.root(), otherFiles: folder, config });
+  const handler = createHostHandler({
+    root: () => follower.root(),
+    otherFiles: folder,
+    config,
+    unservable: () => follower.unservable(),
+  });
   serving = await listen('host', 0, handler, {
     buildFile: () => follower.buildFile(),
     healthDetails: () => ({ published: follower.published() }),
@@ -156,5 +161,40 @@ describe("the host's server on its published folder", () => {
     const { base, follower } = await serveFolder(undefined);
     expect(follower.root()).toBe(folder);
     expect(await page(base)).toEqual({ status: 200, build: 'dist' });
+  });
+
+  it('answers 503 and says why once, never another code’s page, when its dist/ is rebuilt under it', async () => {
+    /** A build as `npm run build -w host` leaves dist/: its files at the root, no copy (webpack cleans the rest). */
+    const build = (id: string, codeVersion: string) => {
+      rmSync(folder, { recursive: true, force: true });
+      write(join(folder, `main.${id}.js`), `main of ${id}`);
+      write(
+        join(folder, 'index.html'),
+        `<!doctype html><html><head><script defer src="/main.${id}.js"></script></head><body></body></html>`,
+      );
+      write(join(folder, '_app/builds/latest.json'), JSON.stringify({ id, timestamp: 1, codeVersion }));
+    };
+    build('d1', 'code-a');
+    const { base, follower } = await serveFolder('code-a');
+    expect(await page(base)).toEqual({ status: 200, build: 'd1' });
+
+    build('d2', 'code-b');
+    await follower.refresh();
+    await follower.refresh();
+    const res = await fetch(`${base}/about`, { headers: NAVIGATE });
+    expect([res.status, await res.text()]).toEqual([
+      503,
+      "The host's build was replaced by a build of other code: its server must be restarted to serve it",
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^build d2, of code version code-b, replaced build d1 in .*: this server, of code version code-a, has no build left to serve/,
+    );
+    expect(await health(base)).toMatchObject({ published: { build: 'd2', served: false } });
+
+    // Rebuilt with its own code: served again.
+    build('d3', 'code-a');
+    await follower.refresh();
+    expect(await page(base)).toEqual({ status: 200, build: 'd3' });
   });
 });

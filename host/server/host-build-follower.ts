@@ -9,6 +9,7 @@ import {
   chooseHostBuild,
   HOST_BUILD_FILE,
   HostBuildsError,
+  replacedMessage,
   restartMessage,
   type HostBuild,
   type HostBuildsState,
@@ -39,6 +40,8 @@ export class HostBuildFollower {
   private reading: Promise<void> | undefined;
   /** The published build last said to need a restart: said once each. */
   private toldRestart: string | undefined;
+  /** Set while the served build's files were replaced by a build of other code (replacedMessage). */
+  private replaced: string | undefined;
 
   private constructor(
     private readonly options: HostBuildFollowerOptions,
@@ -64,6 +67,14 @@ export class HostBuildFollower {
 
   served(): HostBuild {
     return this.state.served;
+  }
+
+  /**
+   * Why no page can be served, while the folder the served build was read from (itself, not a
+   * copy) holds a build of other code instead: a dist/ rebuilt under its running server.
+   */
+  unservable(): string | undefined {
+    return this.replaced;
   }
 
   published(): PublishedHealth {
@@ -109,11 +120,16 @@ export class HostBuildFollower {
       if (!(error instanceof HostBuildsError)) throw error;
       // Nothing of this server's code kept whole there any more: the build it serves stays.
       if (error.published) this.state = { served: before.served, published: error.published };
+      // Unless its files were the folder's own, now another build's: then there is nothing to serve.
+      const replaced = error.published && error.published.id !== before.served.id && before.served.root === folder;
+      this.replaced = replaced ? replacedMessage(folder, this.state, codeVersion) : undefined;
       const told = error.published?.id ?? error.message;
-      if (this.toldRestart !== told) warn(`${error.message}; serving build ${before.served.id} meanwhile`);
+      if (this.toldRestart !== told)
+        warn(this.replaced ?? `${error.message}; serving build ${before.served.id} meanwhile`);
       this.toldRestart = told;
       return;
     }
+    this.replaced = undefined;
     if (this.state.served.id !== before.served.id || this.state.served.root !== before.served.root) {
       log(`serving build ${this.state.served.id}, published in ${folder}`);
     }

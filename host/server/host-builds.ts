@@ -144,3 +144,17 @@ export function restartMessage(folder: string, state: HostBuildsState, codeVersi
     `serving build ${served.id}, the newest of this server's code, meanwhile`
   );
 }
+
+/**
+ * What the server says when the build it serves from the folder itself (a dist/ without copies)
+ * was replaced there by a build of other code: its own files are gone, and it cannot render the
+ * new build's pages (the new scripts would read a configuration its code writes).
+ */
+export function replacedMessage(folder: string, state: HostBuildsState, codeVersion: string | undefined): string {
+  const { published, served } = state;
+  return (
+    `build ${published.id}, of ${versionOf(published)}, replaced build ${served.id} in ${folder}, which keeps no ` +
+    `copy of it: this server, of code version ${codeVersion ?? '(none)'}, has no build left to serve, and its ` +
+    "pages answer 503 until the host's server is restarted with the code built with it"
+  );
+}

@@ -142,6 +142,8 @@ describe('a remote added to the running site', () => {
     expect(answer.body).toContain("<h1>Today's news</h1>");
     expect(routeOf(answer.config, '/news')).toEqual({ ...NEWS, module: 'NewsPage', remote: 'news' });
     expect(answer.config.remoteBuilds?.news).toBe('n1');
+    const builds = (await (await fetch(`${site.base}/remote-builds.json`)).json()) as { builds: object };
+    expect(builds.builds).toEqual({ news: 'n1' });
     expect(site.log).toEqual([]);
   });
 

@@ -100,6 +100,11 @@ export interface HostHandlerOptions {
    * here from `config` and what `sources` read.
    */
   site?: Pick<SiteComposition, 'current'>;
+  /**
+   * Why the host's build cannot be served now (host-build-follower.ts `unservable`): pages answer
+   * 503 meanwhile, never a page of one build's template with another code's configuration.
+   */
+  unservable?: () => string | undefined;
 }
 
 /** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
@@ -209,6 +214,9 @@ function sendCanonical(req: IncomingMessage, res: ServerResponse, canonical: str
   sendText(res, 308, `Permanent redirect to ${canonical}`);
 }
 
+/** A page's answer while the host's build was replaced under its server; the server's log says which. */
+const REPLACED = "The host's build was replaced by a build of other code: its server must be restarted to serve it";
+
 /** A page of a `serverData` route: the visitor's own, kept by no cache. */
 const DATA_PAGE_CACHE = 'private, no-store';
 /** A page with a remote pinned by a preview: that browser's own, kept by no cache, never shared. */
@@ -270,6 +278,7 @@ export function createHostHandler({
   log,
   tickets: givenTickets,
   site: givenSite,
+  unservable,
 }: HostHandlerOptions): HostHandler {
   const tickets = telemetryEnabled(config) ? givenTickets : undefined;
   const chooseBuilds = createBuildChooser({ sources, previewKeys, log, remotes: Object.keys(config.remotes) });
@@ -464,6 +473,11 @@ export function createHostHandler({
     setHeaders(res, view.pageHeaders(https));
     // A new visitor's first page already has the builds of the cohort it is given.
     const visitorCohort = cohort ?? newCohort();
+    if (unservable?.() !== undefined) {
+      sendText(res, 503, REPLACED);
+      metrics?.pageRendered(route, 503);
+      return;
+    }
     const choice = await chooseBuilds(cookies, visitorCohort, pageOrigin(req, https));
     const page = await pageFor(site.site.table, view, pathname, resolved, noindex, choice);
     if (page === undefined) {

@@ -41,4 +41,18 @@ describe("the host's server in production (HOST_ORIGIN set)", () => {
       'API_BASE_URL',
     ]);
   }, 60_000);
+
+  it('names what an added remote lacks beside the rest', () => {
+    const run = startHost({
+      HOST_ORIGIN: 'https://gifts.example.com',
+      PAGE_TICKET_SECRETS: 't'.repeat(32),
+      API_BASE_URL: 'https://gifts.example.com',
+      ADDED_REMOTES: 'news',
+      REMOTE_NEWS_PATHS: '/news',
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.replace('[host] cannot start: ', '').trim().split('\n');
+    expect(lines[0]).toContain("REMOTE_NEWS_URL is not set: the news remote's mf-manifest.json URL");
+    expect(lines.slice(1).map((line) => line.split(' ')[0])).toEqual(REMOTE_NAMES.map((name) => REMOTES[name].urlEnv));
+  }, 60_000);
 });

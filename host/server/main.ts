@@ -216,6 +216,7 @@ async function main(): Promise<void> {
   const site = new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
   const handler = createHostHandler({
     root: () => builds.root(),
+    unservable: () => builds.unservable(),
     otherFiles: folder,
     config,
     sources,

@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
-import { ROUTES, type RouteDefinition } from '../src/route-table/route-table';
+import { RouteTable, type RouteDefinition } from '../src/route-table/route-table';
 import { createPageHtml } from './page-html';
 import type { RemoteSnapshot } from './remote-sources';
 
@@ -24,7 +24,7 @@ const config = parseRuntimeConfig({
 const sri = (seed: string) => `sha384-${Buffer.from(seed.padEnd(48, '.')).toString('base64')}`;
 
 function route(path: string): RouteDefinition {
-  const found = ROUTES.find((candidate) => candidate.path === path);
+  const found = RouteTable.registry().routes.find((candidate) => candidate.path === path);
   if (!found) throw new Error(`no route ${path}`);
   return found;
 }

@@ -235,6 +235,37 @@ describe("reading a remote's build", () => {
     expect(sources.snapshot('content')?.prerendered.get('HomePage')?.html).toContain('Second text');
   });
 
+  it('reads the prerendered pages its manifest publishes, not the registry’s, and keeps its routes with the build', async () => {
+    const remote = await startRemote();
+    publish(remote, 'b1', 'Text');
+    const published = {
+      version: 1,
+      remote: 'content',
+      exposes: {
+        AboutPage: { routes: [{ path: '/about', layout: 'default', title: 'About', prerendered: true }] },
+        TermsPage: { routes: [{ path: '/terms', layout: 'default', title: 'Terms' }] },
+        OddPage: { routes: [{ path: '/odd', layout: 'sideways', title: 'Odd' }] },
+      },
+    };
+    const body = JSON.parse(remote.files.get('/mf-manifest.json') ?? '{}') as object;
+    remote.files.set('/mf-manifest.json', JSON.stringify({ ...body, routes: published }));
+    const sources = sourcesFor(remote);
+    await sources.refresh();
+    const snapshot = sources.snapshot('content');
+    expect([...(snapshot?.prerendered.keys() ?? [])]).toEqual(['AboutPage']);
+    expect(remote.requests.filter((path) => path.startsWith('/prerender/'))).toEqual([
+      '/prerender/pages.css',
+      '/prerender/AboutPage.json',
+    ]);
+    expect(snapshot?.published?.routes.map(({ module, path }) => [module, path])).toEqual([
+      ['AboutPage', '/about'],
+      ['TermsPage', '/terms'],
+    ]);
+    expect(snapshot?.published?.refusals).toEqual([
+      expect.objectContaining({ remote: 'content', module: 'OddPage', path: '/odd' }),
+    ]);
+  });
+
   it('reads a rollback to a build made before the current one', async () => {
     const remote = await startRemote();
     publish(remote, 'b2', 'Second text', { timestamp: 2_000 });

@@ -207,10 +207,7 @@ describe('runtimeConfigFromEnv from RUNTIME_CONFIG_FILE', () => {
   });
 
   it('names an unknown key and the file', () => {
-    const path = writeConfig(
-      'unknown-key.json',
-      JSON.stringify({ ...FILE_CONFIG, routeGrants: { shop: ['/shop'] } }),
-    );
+    const path = writeConfig('unknown-key.json', JSON.stringify({ ...FILE_CONFIG, routeGrants: { shop: ['/shop'] } }));
     const error = errorFor({ RUNTIME_CONFIG_FILE: path });
     expect(error.message).toContain('"routeGrants.shop"');
     expect(error.message).toContain(path);
@@ -435,5 +432,73 @@ describe('previewKeysFromEnv from files', () => {
     expect(() => previewKeysFromEnv({ [variable]: 'k'.repeat(32), [`${variable}_FILE`]: file })).toThrow(
       `${variable} and ${variable}_FILE are both set: set one of them`,
     );
+  });
+});
+
+describe('runtimeConfigFromEnv: remotes added to the registry’s', () => {
+  const NEWS = {
+    ADDED_REMOTES: 'news,blog',
+    REMOTE_NEWS_URL: 'https://news.example.com/mf-manifest.json',
+    REMOTE_NEWS_PATHS: '/news, /news/:storyId',
+    REMOTE_BLOG_URL: 'https://blog.example.com/mf-manifest.json',
+    REMOTE_BLOG_PATHS: '/blog',
+  };
+
+  it('composes each after the registry’s, in the order ADDED_REMOTES names them, with its grant', () => {
+    const config = runtimeConfigFromEnv(NEWS);
+    expect(Object.keys(config.remotes)).toEqual([...REMOTE_NAMES, 'news', 'blog']);
+    expect(config.remotes.news).toBe(NEWS.REMOTE_NEWS_URL);
+    expect(config.routeGrants).toStrictEqual({ news: ['/news', '/news/:storyId'], blog: ['/blog'] });
+    expect(runtimeConfigFromEnv({})).not.toHaveProperty('routeGrants');
+  });
+
+  it('replaces a registry remote’s grant with its REMOTE_<NAME>_PATHS', () => {
+    expect(runtimeConfigFromEnv({ REMOTE_CONTENT_PATHS: '/,/about' }).routeGrants).toStrictEqual({
+      content: ['/', '/about'],
+    });
+  });
+
+  it('names every missing or bad variable of an added remote at once, in production or not', () => {
+    const message = errorFor({ ADDED_REMOTES: 'news,Blog', REMOTE_NEWS_PATHS: '/news' }).message;
+    expect(message).toContain('REMOTE_NEWS_URL is not set');
+    expect(message).toContain('"Blog"');
+  });
+
+  it('names the variable of an added remote’s URL outside REMOTE_ORIGINS', () => {
+    const error = errorFor({
+      ...NEWS,
+      REMOTE_ORIGINS: 'http://localhost:3001,http://localhost:3002,http://localhost:3003',
+    });
+    expect(error.message).toContain('remotes.news is set by REMOTE_NEWS_URL');
+  });
+
+  it('refuses a path granted to two remotes, naming both', () => {
+    expect(errorFor({ ...NEWS, REMOTE_BLOG_PATHS: '/about' }).message).toContain(
+      'the path /about is granted to both content and blog',
+    );
+  });
+
+  it('reads added remotes and their grants from RUNTIME_CONFIG_FILE as the schema gives them', () => {
+    const file = writeConfig(
+      'added.json',
+      JSON.stringify({
+        ...FILE_CONFIG,
+        remotes: { ...FILE_CONFIG.remotes, news: 'https://cdn.example.com/news/mf-manifest.json' },
+        routeGrants: { news: ['/news'] },
+        remoteOrigins: ['https://cdn.example.com'],
+      }),
+    );
+    const config = runtimeConfigFromEnv({ RUNTIME_CONFIG_FILE: file });
+    expect(config.remotes.news).toBe('https://cdn.example.com/news/mf-manifest.json');
+    expect(config.routeGrants).toStrictEqual({ news: ['/news'] });
+  });
+
+  it('reads an added remote’s preview keys from REMOTE_<NAME>_PREVIEW_KEY', () => {
+    const key = 'n'.repeat(32);
+    expect(previewKeyEnv('news')).toBe('REMOTE_NEWS_PREVIEW_KEY');
+    expect(previewKeysFromEnv({ REMOTE_NEWS_PREVIEW_KEY: key }, [...REMOTE_NAMES, 'news'])).toStrictEqual({
+      news: [key],
+    });
+    expect(previewKeysFromEnv({ REMOTE_NEWS_PREVIEW_KEY: key })).toStrictEqual({});
   });
 });

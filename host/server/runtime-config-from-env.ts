@@ -174,7 +174,8 @@ export function runtimeConfigFromEnv(env: Env): RuntimeConfig {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // `"remoteOrigins.1"` is set by the variable of `remoteOrigins`.
-    const hints = Object.entries(CONFIG_ENV)
+    const added = Object.keys(candidate.remotes).map((name) => [`remotes.${name}`, remoteVariable(name, 'URL')]);
+    const hints = Object.entries({ ...Object.fromEntries(added), ...CONFIG_ENV })
       .filter(([key]) => error.message.includes(`"${key}"`) || error.message.includes(`"${key}.`))
       .map(([key, variable]) => `${key} is set by ${variable}`);
     throw rephrased(error, `${error.message} (${hints.join('; ')})`);
