@@ -1,11 +1,14 @@
-/** What the host's components need from start-up: remote loading, the version check, the reload guard, API activity, telemetry. */
+/** What the host's components need from start-up: the route table, remote loading, the version check, the reload guard, API activity, telemetry. */
 import { createContext, useContext } from 'react';
 import type { RequestActivity } from 'shared/browser/api/activity';
 import type { RemoteLoader } from './federation/remote-loader';
+import type { RouteTable } from './route-table/route-table';
 import type { PageTelemetry } from './telemetry/page-telemetry';
 import type { VersionCheck } from './version-check/version-check';
 
 export interface AppServices {
+  /** The page's route table (route-table/page-composition.ts): what every link, page view and report names. */
+  routes: RouteTable;
   remotes: RemoteLoader;
   versionCheck: VersionCheck;
   /** A full page load of `path` (its query and fragment included). */

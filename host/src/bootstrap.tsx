@@ -5,19 +5,23 @@ import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { createRequestActivity } from 'shared/browser/api/activity';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { PRERENDERED_ATTRIBUTE } from 'shared/page-data';
-import { createApiClient } from 'shared/api/client';
+import { createApiClient, type ApiClient } from 'shared/api/client';
+import type { RuntimeConfig } from 'shared/runtime-config';
 import { allowedRemoteOrigins } from 'shared/runtime-config-checks';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import { loadRuntimeConfig } from './config/load-config';
 import { onCaughtError, onRouterError } from './errors/caught-errors';
 import { ConfigErrorScreen } from './errors/config-error-screen';
 import { configureIconService } from 'shared/browser/icons/icon-service';
-import { createRemoteLoader } from './federation/remote-loader';
+import { createRemoteLoader, type FederationRuntime } from './federation/remote-loader';
 import { loadingPlugin } from './federation/loading-plugin';
+import { createManifestReads, type ManifestReads } from './federation/manifest-reads';
 import { browserReloadDeps, reloadOnce } from './reload-guard/reload-guard';
 import { keepEarlyClicks } from './prerender/early-clicks';
 import { keepEarlyInput } from './prerender/early-input';
 import { keptContent } from './prerender/kept-content';
+import { pageRouteTable } from './route-table/page-composition';
+import type { RouteTable } from './route-table/route-table';
 import { createRoutes } from './router/create-routes';
 import { startTelemetry } from './telemetry/start-telemetry';
 import { afterFirstPage } from './third-party/after-first-paint';
@@ -40,7 +44,7 @@ function AfterCommit({ effect }: { effect: () => void }) {
 }
 
 /** Resolves once the router has loaded its first route (its remote page, or the error it shows). */
-function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
+export function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
   if (router.state.initialized) return Promise.resolve();
   return new Promise((resolve) => {
     const unsubscribe = router.subscribe((state) => {
@@ -51,7 +55,80 @@ function firstRouteLoaded(router: ReturnType<typeof createBrowserRouter>): Promi
   });
 }
 
-export async function start(configResponse: Promise<Response>): Promise<void> {
+/** The parts of the federation runtime the page uses; tests give their own. */
+export interface PageFederation extends FederationRuntime {
+  registerPlugins: typeof registerPlugins;
+}
+
+const FEDERATION: PageFederation = { registerPlugins, registerRemotes, loadRemote, preloadRemote };
+
+/**
+ * The page's telemetry, version check and remote loader, with the federation runtime's plugins:
+ * before any remote is loaded, so that every load is seen (unless the configuration says not to).
+ */
+function startRemotes(config: RuntimeConfig, routes: RouteTable, federation: PageFederation, manifests: ManifestReads) {
+  const telemetry = startTelemetry(config, __BUILD_ID__, routes);
+  const versionCheck = createVersionCheck({
+    buildId: __BUILD_ID__,
+    intervalMs: config.buildCheckIntervalMs,
+    deps: browserVersionCheckDeps(),
+    // This visitor's builds, when the host's server says which it gave the page.
+    buildsUrl: config.remoteBuilds && config.buildsUrl,
+    onTicket: telemetry?.ticket.replace,
+    // While a remote's deployment is unsettled, on each navigation too (route-loader.ts).
+    checkOnNavigation: config.checkBuildsOnNavigation,
+    timeoutMs: config.remoteTimeoutMs,
+  });
+  federation.registerPlugins([
+    loadingPlugin({
+      timeoutMs: config.remoteTimeoutMs,
+      allowedOrigins: allowedRemoteOrigins(config),
+      // The remotes' development builds (`webpack serve`) record no integrity.
+      requireIntegrity: process.env.NODE_ENV === 'production',
+      builds: telemetry?.builds,
+      manifestReads: manifests,
+    }),
+    ...(telemetry ? [telemetry.plugin] : []),
+  ]);
+  // Before the first render: a page may ask for an icon that is not bundled straight away.
+  configureIconService(config.icons);
+  const remotes = createRemoteLoader({
+    config,
+    runtime: federation,
+    onRemoteLoaded: (name: string, entryUrl, build) => void versionCheck.trackRemote(name, entryUrl, build),
+    onFallback: telemetry?.page.fellBack,
+    onLoadEnd: telemetry?.page.loadEnded,
+    onLoadRetry: telemetry?.page.loadRetried,
+  });
+  return { telemetry, versionCheck, remotes };
+}
+
+/** The browser's router over the page's route table. */
+function pageRouter(services: AppServices, api: ApiClient) {
+  const { routes, remotes, versionCheck, reloadOnce: guardedReload, fullLoad } = services;
+  const router = createBrowserRouter(
+    createRoutes(routes, {
+      remotes,
+      versionCheck,
+      reloadOnce: guardedReload,
+      // A route's data (the gift, the redeem session) is requested with its code.
+      api,
+      // A loader sees no #fragment; the pending navigation's location has it.
+      fullLoad: (path) => fullLoad(`${path}${router.state.navigation.location?.hash ?? ''}`),
+    }),
+  );
+  return router;
+}
+
+/** The page's router once the app is mounted; none when the configuration could not be read. */
+export interface StartedPage {
+  router: ReturnType<typeof createBrowserRouter>;
+}
+
+export async function start(
+  configResponse: Promise<Response>,
+  federation = FEDERATION,
+): Promise<StartedPage | undefined> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
   // A page the host's server prerendered keeps its markup on screen until the app's first
@@ -70,47 +147,17 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     config = await loadRuntimeConfig(configResponse);
   } catch (error) {
     renderConfigError(root, error);
-    return;
+    return undefined;
   }
-
-  // Before any remote is loaded, so that every load is seen (unless the configuration says not to).
-  const telemetry = startTelemetry(config, __BUILD_ID__);
-  const versionCheck = createVersionCheck({
-    buildId: __BUILD_ID__,
-    intervalMs: config.buildCheckIntervalMs,
-    deps: browserVersionCheckDeps(),
-    // This visitor's builds, when the host's server says which it gave the page.
-    buildsUrl: config.remoteBuilds && config.buildsUrl,
-    onTicket: telemetry?.ticket.replace,
-    // While a remote's deployment is unsettled, on each navigation too (route-loader.ts).
-    checkOnNavigation: config.checkBuildsOnNavigation,
-    timeoutMs: config.remoteTimeoutMs,
-  });
-  registerPlugins([
-    loadingPlugin({
-      timeoutMs: config.remoteTimeoutMs,
-      allowedOrigins: allowedRemoteOrigins(config),
-      // The remotes' development builds (`webpack serve`) record no integrity.
-      requireIntegrity: process.env.NODE_ENV === 'production',
-      builds: telemetry?.builds,
-    }),
-    ...(telemetry ? [telemetry.plugin] : []),
-  ]);
-  // Before the first render: a page may ask for an icon that is not bundled straight away.
-  configureIconService(config.icons);
-  const remotes = createRemoteLoader({
-    config,
-    runtime: { registerRemotes, loadRemote, preloadRemote },
-    onRemoteLoaded: (name: string, entryUrl, build) => void versionCheck.trackRemote(name, entryUrl, build),
-    onFallback: telemetry?.page.fellBack,
-    onLoadEnd: telemetry?.page.loadEnded,
-    onLoadRetry: telemetry?.page.loadRetried,
-  });
+  const manifests = createManifestReads({ timeoutMs: config.remoteTimeoutMs });
+  const routes = await pageRouteTable(config, { readManifest: manifests.read });
+  const { telemetry, versionCheck, remotes } = startRemotes(config, routes, federation, manifests);
   const reloadDeps = { ...browserReloadDeps, onReload: telemetry?.page.reloaded };
   const guardedReload = (path: string, startedAt?: number) => reloadOnce(path, reloadDeps, startedAt);
   const apiActivity = createRequestActivity();
   const fullLoad = (path: string) => window.location.assign(path);
   const services: AppServices = {
+    routes,
     remotes,
     versionCheck,
     fullLoad,
@@ -119,20 +166,9 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
     prerendered,
     telemetry: telemetry?.page,
   };
-  const thirdParties = createThirdParties();
+  const thirdParties = createThirdParties({ routes });
   const api = createApiClient({ baseUrl: config.apiBaseUrl, activity: apiActivity });
-  const router = createBrowserRouter(
-    createRoutes({
-      remotes,
-      versionCheck,
-      reloadOnce: guardedReload,
-      // A route's data (the gift, the redeem session) is requested with its code.
-      api,
-      // A loader sees no #fragment; the pending navigation's location has it.
-      fullLoad: (path) => fullLoad(`${path}${router.state.navigation.location?.hash ?? ''}`),
-    }),
-  );
-
+  const router = pageRouter(services, api);
   if (telemetry) router.subscribe((state) => telemetry.routes.record(state.location.pathname, performance.now()));
 
   if (prerendered) await firstRouteLoaded(router);
@@ -165,4 +201,5 @@ export async function start(configResponse: Promise<Response>): Promise<void> {
   versionCheck.start();
   // The web-vitals library once the first page is on screen, as the third parties.
   if (telemetry) afterFirstPage(router, { 'web vitals': telemetry.startVitals });
+  return { router };
 }

@@ -5,6 +5,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouterState } from 'react-router-dom';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
 import type { RemoteLoader } from './federation/remote-loader';
+import { RouteTable } from './route-table/route-table';
 import { createRoutes } from './router/create-routes';
 import type { PageTelemetry } from './telemetry/page-telemetry';
 import { createThirdParties, type ThirdParties } from './third-party/third-parties';
@@ -113,6 +114,8 @@ export function versionCheckStub(overrides: Partial<VersionCheck> = {}): Version
 }
 
 interface RenderAppOptions {
+  /** The page's route table; the registry's remotes with their own grants unless given. */
+  routes?: RouteTable;
   load?: LoadImpl;
   isStale?: () => boolean;
   /** The version check's parts a test controls (isStale aside). */
@@ -148,11 +151,13 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const reloadOnce = reload.mock;
   const full = mockWithFirstCall<[string], void>(() => undefined);
   const fullLoad = full.mock;
-  const router = createMemoryRouter(createRoutes({ remotes, versionCheck, reloadOnce, fullLoad }), {
+  const routes = options.routes ?? RouteTable.registry();
+  const router = createMemoryRouter(createRoutes(routes, { remotes, versionCheck, reloadOnce, fullLoad }), {
     initialEntries: [path],
   });
   const apiActivity = options.apiActivity ?? createRequestActivity();
   const services: AppServices = {
+    routes,
     remotes,
     versionCheck,
     fullLoad,
@@ -161,7 +166,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     prerendered: options.prerendered,
     telemetry: options.telemetry,
   };
-  const thirdParties = createThirdParties();
+  const thirdParties = createThirdParties({ routes });
   const view = render(
     <AppServicesContext.Provider value={services}>
       <RouterProvider router={router} />

@@ -5,6 +5,8 @@ import { createLoadPhases } from '../telemetry/load-phases';
 import { createPageTelemetry } from '../telemetry/page-telemetry';
 import { createRemoteBuilds } from '../telemetry/remote-builds';
 import { pageNamed, renderApp, type LoadImpl } from '../test-utils';
+import { REMOTE_NAMES } from 'shared/remotes';
+import { RouteTable } from '../route-table/route-table';
 
 const GIFT_ID = 'Zx9_-aBcDeFgHiJkLmNoPqRs';
 const GIFTS = 'https://gifts.example.com/v41/';
@@ -13,7 +15,7 @@ const CONTENT = 'https://content.example.com/v3/';
 /** The page's telemetry as the app makes it, after the gifts and content remotes' manifests were read. */
 function recording() {
   const events: TelemetryEvent[] = [];
-  const builds = createRemoteBuilds('host-b7');
+  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
   builds.record('gifts', GIFTS, { buildId: 'g-41' }, new Map());
   builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
   const fetchStub = jest.fn(() => Promise.reject(new TypeError('Failed to fetch')));
@@ -21,6 +23,7 @@ function recording() {
     // Each as the API's contract takes it.
     record: (event) => events.push(telemetryEventSchema.parse(event) as TelemetryEvent),
     builds,
+    routes: RouteTable.registry(),
     phases: createLoadPhases(),
     fetch: fetchStub,
   });

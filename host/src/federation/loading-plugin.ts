@@ -32,6 +32,7 @@ import {
 } from 'shared/remote-manifest';
 import { isAllowedRemoteUrl } from 'shared/runtime-config-checks';
 import type { RemoteBuilds } from '../telemetry/remote-builds';
+import type { ManifestAnswer, ManifestReads } from './manifest-reads';
 
 export interface LoadingPluginOptions {
   timeoutMs: number;
@@ -45,6 +46,8 @@ export interface LoadingPluginOptions {
   requireIntegrity: boolean;
   /** Told of every manifest accepted, by remote: which build of it the page runs, and where its files are. */
   builds?: Pick<RemoteBuilds, 'record'>;
+  /** Manifests the page read before the runtime asked for them: each answer is used once. */
+  manifestReads?: Pick<ManifestReads, 'take'>;
 }
 
 /** Remote code the host will not load; its message names the URL and why. */
@@ -79,6 +82,7 @@ export function loadingPlugin({
   allowedOrigins,
   requireIntegrity,
   builds,
+  manifestReads,
 }: LoadingPluginOptions): ModuleFederationRuntimePlugin {
   /** The integrity of each remote file the manifests read so far name, by absolute URL. */
   const integrityByUrl = new Map<string, string>();
@@ -160,14 +164,20 @@ export function loadingPlugin({
     document.head.appendChild(link);
   }
 
+  async function download(url: string, init: RequestInit): Promise<ManifestAnswer> {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    const { status, statusText, headers } = response;
+    return { status, statusText, headers, text: await response.text() };
+  }
+
   return {
     name: 'p-loading-plugin',
 
     async fetch(url, init, remoteInfo) {
       checkOrigin(absolute(url));
-      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-      if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-      const text = await response.text();
+      const response = manifestReads?.take(absolute(url)) ?? (await download(url, init));
+      const { text } = response;
       let manifest: unknown;
       try {
         manifest = JSON.parse(text);

@@ -9,19 +9,21 @@ import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { AppServicesContext, type AppServices } from '../app-services';
 import { createRemoteLoader, type FederationRuntime, type RemoteLoader } from '../federation/remote-loader';
-import { matchRoute } from '../route-table/route-table';
+import { RouteTable } from '../route-table/route-table';
 import { prefetchRouteData } from '../router/route-data';
 import { createRouteLoader } from '../router/route-loader';
 import { LinkIntent } from './link-intent';
 import { versionCheckStub } from '../test-utils';
 
 const gift = aGiftView();
+const REGISTRY = RouteTable.registry();
 
-function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
+function renderLinks(links: Record<string, string>, remotes?: RemoteLoader, routes = REGISTRY) {
   const prefetch = jest.fn();
   const getGift = jest.fn(() => Promise.resolve(gift));
   const data = { api: { getGift } as unknown as ApiClient, queryClient: createTestQueryClient() };
   const services = {
+    routes,
     remotes: remotes ?? { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn(), buildOf: () => undefined },
     versionCheck: versionCheckStub(),
     fullLoad: jest.fn(),
@@ -43,6 +45,16 @@ function renderLinks(links: Record<string, string>, remotes?: RemoteLoader) {
 }
 
 describe('LinkIntent', () => {
+  it("starts the page of a remote the host's build never saw, from the page's composed table", async () => {
+    const routes = new RouteTable([
+      ...REGISTRY.routes,
+      { remote: 'news', module: 'NewsPage', path: '/news', layout: 'default', title: 'News' },
+    ]);
+    const { prefetch, link } = renderLinks({ News: '/news' }, undefined, routes);
+    await userEvent.hover(link('News'));
+    expect(prefetch).toHaveBeenCalledWith('news', 'NewsPage');
+  });
+
   it("starts a page's code when a link to it is pointed at or focused, from anywhere in the page", async () => {
     const { prefetch, getGift, link, services } = renderLinks({ Play: '/game', 'Your gift': `/gifts/${GIFT_ID}` });
     await userEvent.hover(link('Play'));
@@ -66,7 +78,7 @@ describe('LinkIntent', () => {
     // Answered before the click: the navigation uses that answer.
     await waitFor(() => expect(data.queryClient.getQueryData(apiQueryKeys.gift(GIFT_ID))).toEqual(gift));
 
-    const match = matchRoute(`/gifts/${GIFT_ID}`);
+    const match = REGISTRY.matchRoute(`/gifts/${GIFT_ID}`);
     if (!match) throw new Error('no route for the gift page');
     prefetchRouteData(match.route, match.params, data);
     expect(getGift).toHaveBeenCalledTimes(1);
@@ -150,7 +162,7 @@ describe('LinkIntent', () => {
       expect(services.reloadOnce).not.toHaveBeenCalled();
 
       fail = false;
-      const match = matchRoute('/game');
+      const match = REGISTRY.matchRoute('/game');
       if (!match) throw new Error('no route for the game page');
       const routeLoader = createRouteLoader(match.route, { ...services, ...data, fullLoad: jest.fn() });
       const url = new URL('http://localhost/game');

@@ -14,7 +14,7 @@ import { useEffect } from 'react';
 import { useAppServices } from '../app-services';
 import type { RemoteLoader } from '../federation/remote-loader';
 import type { VersionCheck } from '../version-check/version-check';
-import { resolvePath } from '../route-table/route-table';
+import type { RouteTable } from '../route-table/route-table';
 import { prefetchRouteData, type RouteDataServices } from '../router/route-data';
 
 /** The events that say which link the visitor means, and whether they are pressing it. */
@@ -40,6 +40,7 @@ function linkedPath(target: EventTarget | null): string | undefined {
 /** Listens on `root` until the returned function is called. */
 export function watchLinkIntent(
   root: Document,
+  table: RouteTable,
   remotes: Pick<RemoteLoader, 'prefetch' | 'warm'>,
   data: RouteDataServices,
   versionCheck: Pick<VersionCheck, 'prepareNavigation'>,
@@ -47,7 +48,7 @@ export function watchLinkIntent(
   const listeners = Object.entries(INTENT_EVENTS).map(([type, pressed]) => {
     const listener = (event: Event) => {
       const path = linkedPath(event.target);
-      const match = path === undefined ? undefined : resolvePath(path);
+      const match = path === undefined ? undefined : table.resolvePath(path);
       // An address no page has, or whose id the route's validator refuses, asks for nothing.
       if (!match || !('route' in match)) return;
       remotes.prefetch(match.route.remote, match.route.module);
@@ -63,7 +64,10 @@ export function watchLinkIntent(
 
 /** Watches the document's links while mounted (the router's root: create-routes.tsx). */
 export function LinkIntent({ data }: { data: RouteDataServices }) {
-  const { remotes, versionCheck } = useAppServices();
-  useEffect(() => watchLinkIntent(document, remotes, data, versionCheck), [remotes, data, versionCheck]);
+  const { routes, remotes, versionCheck } = useAppServices();
+  useEffect(
+    () => watchLinkIntent(document, routes, remotes, data, versionCheck),
+    [routes, remotes, data, versionCheck],
+  );
   return null;
 }

@@ -2,6 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { createRequestActivity } from 'shared/browser/api/activity';
 import { AppServicesContext, type AppServices } from '../app-services';
+import { RouteTable } from '../route-table/route-table';
 import { createContentSignal, FirstContentContext, type ContentSignal } from './first-content';
 import { PrefetchLink } from './prefetch-link';
 import { versionCheckStub } from '../test-utils';
@@ -48,6 +49,7 @@ afterEach(() => {
 function renderLink(firstContent: ContentSignal) {
   const prefetch = jest.fn();
   const services = {
+    routes: RouteTable.registry(),
     remotes: { load: jest.fn(), prefetch, warm: jest.fn(), reset: jest.fn(), buildOf: () => undefined },
     versionCheck: versionCheckStub(),
     fullLoad: jest.fn(),

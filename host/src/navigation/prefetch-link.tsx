@@ -7,7 +7,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { NavLink, type NavLinkProps } from 'react-router-dom';
 import { useAppServices } from '../app-services';
-import { matchRoute } from '../route-table/route-table';
 import { useFirstContent } from './first-content';
 
 type IdleWindow = Window & { requestIdleCallback?: (callback: () => void) => number };
@@ -19,10 +18,10 @@ function whenIdle(callback: () => void): void {
 }
 
 export function PrefetchLink({ to, ...props }: NavLinkProps & { to: string }) {
-  const { remotes } = useAppServices();
+  const { routes, remotes } = useAppServices();
   const firstContent = useFirstContent();
   const ref = useRef<HTMLAnchorElement>(null);
-  const route = useMemo(() => matchRoute(to)?.route, [to]);
+  const route = useMemo(() => routes.matchRoute(to)?.route, [routes, to]);
 
   useEffect(() => {
     const element = ref.current;

@@ -1,7 +1,11 @@
 import { HttpError } from 'shared/http-error';
-import { matchRoute, resolvePath, ROUTES, validationError, type RouteDefinition } from './route-table';
+import { RouteTable, validationError, type RouteDefinition } from './route-table';
 
 const VALID_ID = 'Ab3_-xYz0123456789abcdEF';
+const REGISTRY = RouteTable.registry();
+const ROUTES = REGISTRY.routes;
+const matchRoute = (pathname: string) => REGISTRY.matchRoute(pathname);
+const resolvePath = (pathname: string) => REGISTRY.resolvePath(pathname);
 
 describe('route table', () => {
   it('maps every seed route to its remote module and layout', () => {

@@ -58,7 +58,7 @@ export class RouteTable {
     this.matchable = this.routes.map((route) => ({ path: route.path, route }));
   }
 
-  /** The registry's remotes with their own grants: the table of a host that has composed nothing. */
+  /** The registry's remotes with their own routes and grants, as their manifests publish them: for tests. */
   static registry(): RouteTable {
     const offers = REMOTE_NAMES.map((remote) => ({
       remote,
@@ -82,12 +82,6 @@ export class RouteTable {
     return validationError(match.route, match.params, pathname) ?? match;
   }
 }
-
-/** The registry's table, for code not yet given a composed one. */
-const REGISTRY_TABLE = RouteTable.registry();
-export const ROUTES: readonly RouteDefinition[] = REGISTRY_TABLE.routes;
-export const matchRoute = (pathname: string) => REGISTRY_TABLE.matchRoute(pathname);
-export const resolvePath = (pathname: string) => REGISTRY_TABLE.resolvePath(pathname);
 
 /** The path as a visitor typed it, for messages; React renders it as text. */
 export function displayPath(pathname: string): string {

@@ -9,6 +9,7 @@ import { apiQueryKeys } from 'shared/browser/api/query-keys';
 import { GIFT_ID, REDEEM_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { createTestQueryClient } from 'shared/testing/query-client';
 import { AppServicesContext, type AppServices } from '../app-services';
+import { RouteTable } from '../route-table/route-table';
 import { createContentSignal, FirstContentContext, type ContentSignal } from '../navigation/first-content';
 import { pageNamed, settle, versionCheckStub, withThirdParties } from '../test-utils';
 import { createRoutes } from './create-routes';
@@ -39,13 +40,19 @@ interface RouteOptions {
 function renderRoutes(path: string, options: RouteOptions = {}) {
   const load = jest.fn(options.load ?? (async () => pageNamed('Remote page')));
   const services = {
+    routes: RouteTable.registry(),
     remotes: { load, prefetch: jest.fn(), warm: jest.fn(), reset: jest.fn(), buildOf: () => undefined },
     versionCheck: versionCheckStub(),
     fullLoad: jest.fn(),
     reloadOnce: () => false,
     apiActivity: createRequestActivity(),
   } satisfies AppServices;
-  const routes = createRoutes({ ...services, fullLoad: jest.fn(), api: options.api, queryClient: options.queryClient });
+  const routes = createRoutes(services.routes, {
+    ...services,
+    fullLoad: jest.fn(),
+    api: options.api,
+    queryClient: options.queryClient,
+  });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <FirstContentContext.Provider value={options.firstContent ?? createContentSignal()}>

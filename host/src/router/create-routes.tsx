@@ -8,7 +8,7 @@ import { LinkIntent } from '../navigation/link-intent';
 import { PageLoading } from '../navigation/page-loading';
 import { NOT_FOUND_TITLE } from '../route-table/error-titles';
 import type { RouteHandle } from '../route-table/route-handle';
-import { ROUTES, type LayoutName } from '../route-table/route-table';
+import type { LayoutName, RouteTable } from '../route-table/route-table';
 import { RemotePage } from './remote-page';
 import { RootFrame } from './root-frame';
 import { createNotFoundLoader, createRouteLoader, type LoaderServices } from './route-loader';
@@ -21,16 +21,18 @@ const routeError = (
   </>
 );
 
-export function createRoutes(services: LoaderServices): RouteObject[] {
+export function createRoutes(table: RouteTable, services: LoaderServices): RouteObject[] {
   const leaves = (layout: LayoutName): RouteObject[] =>
-    ROUTES.filter((route) => route.layout === layout).map((route) => ({
-      path: route.path,
-      loader: createRouteLoader(route, services),
-      Component: RemotePage,
-      HydrateFallback: PageLoading,
-      errorElement: routeError,
-      handle: { title: route.title, remote: route.remote } satisfies RouteHandle,
-    }));
+    table.routes
+      .filter((route) => route.layout === layout)
+      .map((route) => ({
+        path: route.path,
+        loader: createRouteLoader(route, services),
+        Component: RemotePage,
+        HydrateFallback: PageLoading,
+        errorElement: routeError,
+        handle: { title: route.title, remote: route.remote } satisfies RouteHandle,
+      }));
 
   const notFound: RouteObject = {
     path: '*',

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { documentTitle } from 'shared/site';
+import { useAppServices } from '../app-services';
 import { ErrorTitleContext } from '../errors/error-title';
 import { NavigationProgress } from '../navigation/navigation-progress';
 import { useRouteHandle } from '../route-table/route-handle';
@@ -31,13 +32,14 @@ function useFocusMainOnNavigation(): void {
  */
 function usePageViews(): void {
   const { pageViews } = useThirdParties();
+  const { routes } = useAppServices();
   const { pathname } = useLocation();
   const counted = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (counted.current === pathname) return;
     counted.current = pathname;
-    pageViews.track(routePatternOf(pathname));
-  }, [pageViews, pathname]);
+    pageViews.track(routePatternOf(routes, pathname));
+  }, [pageViews, routes, pathname]);
 }
 
 /**

@@ -8,15 +8,18 @@ import type { TelemetryEvent } from 'shared/telemetry';
 import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
 import { createRemoteBuilds } from './remote-builds';
+import { REMOTE_NAMES } from 'shared/remotes';
+import { RouteTable } from '../route-table/route-table';
 
 const GIFTS = 'http://localhost:3001';
 
 it('reports the failed build, the switch and the fallback build’s load and error pages', () => {
   const events: TelemetryEvent[] = [];
-  const builds = createRemoteBuilds('host-b7');
+  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
   const telemetry = createPageTelemetry({
     record: (event) => events.push(event),
     builds,
+    routes: RouteTable.registry(),
     phases: createLoadPhases(),
     fetch,
   });

@@ -1,4 +1,6 @@
+import { REMOTE_NAMES } from 'shared/remotes';
 import { watchLcpParts } from './lcp-parts';
+import { pageParts } from './parts';
 
 /** The browser's PerformanceObserver, faked: entries it has not delivered yet, and its callback. */
 class FakeObserver {
@@ -32,7 +34,7 @@ beforeEach(() => {
 
 describe('the part of each LCP candidate', () => {
   it('is read as the browser reports it, and kept once the prerendered markup is replaced', () => {
-    const parts = watchLcpParts();
+    const parts = watchLcpParts(pageParts(REMOTE_NAMES));
     const observer = FakeObserver.current as FakeObserver;
     expect(observer.options).toEqual({ type: 'largest-contentful-paint', buffered: true });
     const heading = document.querySelector('h1');
@@ -47,7 +49,7 @@ describe('the part of each LCP candidate', () => {
   });
 
   it('reads what the browser has not delivered yet when asked, before the takeover', () => {
-    const parts = watchLcpParts();
+    const parts = watchLcpParts(pageParts(REMOTE_NAMES));
     const observer = FakeObserver.current as FakeObserver;
     observer.pending.push(candidate(640, document.querySelector('h1')));
     parts.takeRecords();
@@ -64,7 +66,7 @@ describe('the part of each LCP candidate', () => {
       },
       configurable: true,
     });
-    const parts = watchLcpParts();
+    const parts = watchLcpParts(pageParts(REMOTE_NAMES));
     expect(() => parts.takeRecords()).not.toThrow();
     expect(parts.partOf(candidate(1, null))).toBeUndefined();
   });

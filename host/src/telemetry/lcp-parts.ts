@@ -5,7 +5,7 @@
  * content) reads the candidate, its element is gone from the document and names no part. This
  * runs from the start, and once more just before the takeover.
  */
-import { partOf } from './parts';
+import type { PageParts } from './parts';
 
 export interface LcpParts {
   /** Reads the candidates the browser has not delivered yet; call before the app replaces the page's markup. */
@@ -18,7 +18,7 @@ interface LcpEntry extends PerformanceEntry {
   readonly element: Element | null;
 }
 
-export function watchLcpParts(): LcpParts {
+export function watchLcpParts({ partOf }: Pick<PageParts, 'partOf'>): LcpParts {
   const parts = new Map<number, string>();
   const take = (entries: PerformanceEntryList) => {
     for (const entry of entries) {

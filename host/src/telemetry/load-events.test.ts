@@ -21,6 +21,8 @@ import { createPageTelemetry } from './page-telemetry';
 import * as integrityCheck from './integrity-check';
 import { refusedForIntegrity } from './integrity-check';
 import { createRemoteBuilds } from './remote-builds';
+import { REMOTE_NAMES } from 'shared/remotes';
+import { RouteTable } from '../route-table/route-table';
 
 const ENTRY = 'var gifts = {};';
 const CHUNK = 'console.log("the game");';
@@ -108,7 +110,7 @@ function setUp(
   /** Each retry waits until the requests made again have their answers, as the loader's pauses outlast them. */
   { answersBeforeRetry = false } = {},
 ) {
-  const builds = createRemoteBuilds('host-b7');
+  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
   const phases = createLoadPhases();
   const plugin = phases.plugin as unknown as Record<string, (args: Record<string, unknown>) => unknown>;
   const loading = loadingPlugin({ timeoutMs: 5_000, allowedOrigins: [base], requireIntegrity: true, builds });
@@ -187,6 +189,7 @@ function setUp(
       recorded(event);
     },
     builds,
+    routes: RouteTable.registry(),
     phases,
     fetch,
     // At once, not as a chunk of its own, and each check kept from its start: the next attempt or

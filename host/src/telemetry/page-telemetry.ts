@@ -3,11 +3,12 @@
  * loader), a remote's switch to its last known good build, the reload guard's reloads, the error
  * pages shown (with the build of the route's part), a remote's page failing to render and the
  * chunks a page fails to download while it renders. Every label is a known value: a part (a
- * remote of the registry, or the host), a build id a manifest gave, a route pattern.
+ * configured remote, or the host), a build id a manifest gave, a route pattern of the page's table.
  */
 import type { LoadEvent, TelemetryEvent } from 'shared/telemetry';
 import { HOST_PART, UNKNOWN_BUILD, type LoadPhase } from 'shared/telemetry-values';
 import type { FallbackEnd, LoadEnd } from '../federation/remote-loader';
+import type { RouteTable } from '../route-table/route-table';
 import type { refusedForIntegrity } from './integrity-check';
 import { classifyFailure, type ClassifiedFailure } from './load-outcome';
 import type { LoadPhases } from './load-phases';
@@ -37,6 +38,8 @@ export interface PageTelemetry {
 export interface PageTelemetryOptions {
   record(event: TelemetryEvent): void;
   builds: RemoteBuilds;
+  /** The page's route table: the route and part a path names. */
+  routes: RouteTable;
   phases: Pick<LoadPhases, 'phaseOf'>;
   fetch: typeof fetch;
   /** Loads the check of a failed script's bytes; its own chunk unless a test gives it at once. */
@@ -49,6 +52,7 @@ const MAX_MS = 10 * 60_000;
 export function createPageTelemetry({
   record,
   builds,
+  routes,
   phases,
   fetch,
   integrityCheck = () => import(/* webpackChunkName: "integrity-check" */ './integrity-check'),
@@ -108,13 +112,13 @@ export function createPageTelemetry({
     },
     reloaded(path) {
       const pathname = path.split(/[?#]/)[0] ?? path;
-      const part = routePartOf(pathname);
-      record({ kind: 'reload', route: routeOf(pathname), remote: part, build: builds.buildOf(part) });
+      const part = routePartOf(routes, pathname);
+      record({ kind: 'reload', route: routeOf(routes, pathname), remote: part, build: builds.buildOf(part) });
     },
     errorPage(pathname, status, part) {
       const remote = part ?? HOST_PART;
       if (status >= 400 && status < 600)
-        record({ kind: 'error-page', route: routeOf(pathname), status, remote, build: builds.buildOf(remote) });
+        record({ kind: 'error-page', route: routeOf(routes, pathname), status, remote, build: builds.buildOf(remote) });
     },
     renderFailed(remote) {
       recordLoad(remote, builds.buildOf(remote), 0, { phase: 'render', outcome: 'failed' });

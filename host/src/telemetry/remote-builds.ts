@@ -5,7 +5,6 @@
  * page loaded before a newer one's manifest still names its own build.
  */
 import { manifestBuildId } from 'shared/remote-manifest';
-import { REMOTE_NAMES } from 'shared/remotes';
 import { HOST_PART, UNKNOWN_BUILD } from 'shared/telemetry-values';
 
 export interface RemoteBuilds {
@@ -22,7 +21,9 @@ export interface RemoteBuilds {
   integrityOf(url: string): string | undefined;
 }
 
-export function createRemoteBuilds(hostBuild: string): RemoteBuilds {
+/** `remotes`: the configured ones, whose manifests are recorded (the runtime may name others). */
+export function createRemoteBuilds(hostBuild: string, remotes: Iterable<string>): RemoteBuilds {
+  const configured = new Set(remotes);
   const latest = new Map<string, string>();
   /** By public path; the longest prefix of a URL wins. */
   const byPublicPath = new Map<string, { remote: string; build: string }>();
@@ -30,7 +31,7 @@ export function createRemoteBuilds(hostBuild: string): RemoteBuilds {
   return {
     record(remote, publicPath, manifest, integrityByUrl) {
       integrity = integrityByUrl;
-      if (!(REMOTE_NAMES as readonly string[]).includes(remote)) return;
+      if (!configured.has(remote)) return;
       const build = manifestBuildId(manifest);
       latest.set(remote, build);
       byPublicPath.set(publicPath, { remote, build });

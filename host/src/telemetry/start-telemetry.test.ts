@@ -2,6 +2,7 @@ import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import type { TelemetryBatch } from 'shared/telemetry';
 import { startTelemetry } from './start-telemetry';
+import { RouteTable } from '../route-table/route-table';
 
 const HOST_BUILD = 'host-b7';
 
@@ -41,7 +42,7 @@ afterEach(() => {
 
 describe('startTelemetry', () => {
   it("reports to the API's telemetry route, as the host's build", () => {
-    const telemetry = startTelemetry(config(), HOST_BUILD);
+    const telemetry = startTelemetry(config(), HOST_BUILD, RouteTable.registry());
     const sent = beaconsOf(HOST_BUILD);
     telemetry?.page.errorPage('/no-such-page', 404, undefined);
     leave();
@@ -57,7 +58,7 @@ describe('startTelemetry', () => {
   });
 
   it("reports the page's CSP violations with the route on screen", () => {
-    startTelemetry(config(), 'host-csp');
+    startTelemetry(config(), 'host-csp', RouteTable.registry());
     const sent = beaconsOf('host-csp');
     document.dispatchEvent(violation('script-src-elem', 'https://cdn.evil.example/x.js?visitor=1'));
     leave();
@@ -67,7 +68,9 @@ describe('startTelemetry', () => {
   });
 
   it('starts nothing, and so sends nothing, when the configuration switches it off', () => {
-    expect(startTelemetry(config({ telemetry: { enabled: false } }), 'host-off')).toBeUndefined();
+    expect(
+      startTelemetry(config({ telemetry: { enabled: false } }), 'host-off', RouteTable.registry()),
+    ).toBeUndefined();
     const sent = beaconsOf('host-off');
     document.dispatchEvent(violation('img-src', 'https://tracker.example/p.gif'));
     leave();

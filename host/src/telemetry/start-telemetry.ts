@@ -12,7 +12,9 @@ import { TELEMETRY_PATH } from 'shared/telemetry-values';
 import { watchCspViolations } from './csp-violations';
 import { createLoadPhases } from './load-phases';
 import { watchLcpParts, type LcpParts } from './lcp-parts';
+import type { RouteTable } from '../route-table/route-table';
 import { createPageTelemetry, type PageTelemetry } from './page-telemetry';
+import { pageParts } from './parts';
 import { createRemoteBuilds, type RemoteBuilds } from './remote-builds';
 import { createRouteTimeline, type RouteTimeline } from './route-timeline';
 import { takePageTicket, type PageTicket } from './page-ticket';
@@ -34,7 +36,8 @@ export interface Telemetry {
   readonly ticket: PageTicket;
 }
 
-export function startTelemetry(config: RuntimeConfig, hostBuild: string): Telemetry | undefined {
+/** `table`: the page's route table, whose patterns name the routes reported. */
+export function startTelemetry(config: RuntimeConfig, hostBuild: string, table: RouteTable): Telemetry | undefined {
   if (!telemetryEnabled(config)) return undefined;
   const ticket = takePageTicket();
   const queue = createTelemetryQueue(
@@ -42,13 +45,20 @@ export function startTelemetry(config: RuntimeConfig, hostBuild: string): Teleme
     hostBuild,
     ticket.current,
   );
-  const builds = createRemoteBuilds(hostBuild);
+  const builds = createRemoteBuilds(hostBuild, Object.keys(config.remotes));
+  const parts = pageParts(Object.keys(config.remotes));
   const phases = createLoadPhases();
-  const routes = createRouteTimeline(window.location.pathname);
-  const lcpParts = watchLcpParts();
+  const routes = createRouteTimeline(table, window.location.pathname);
+  const lcpParts = watchLcpParts(parts);
   watchCspViolations(document, routes.current, queue.record);
   return {
-    page: createPageTelemetry({ record: queue.record, builds, phases, fetch: (...args) => fetch(...args) }),
+    page: createPageTelemetry({
+      record: queue.record,
+      builds,
+      routes: table,
+      phases,
+      fetch: (...args) => fetch(...args),
+    }),
     builds,
     plugin: phases.plugin,
     routes,
@@ -56,7 +66,9 @@ export function startTelemetry(config: RuntimeConfig, hostBuild: string): Teleme
     ticket,
     startVitals() {
       import(/* webpackChunkName: "web-vitals" */ './web-vitals-reporter')
-        .then(({ reportWebVitals }) => reportWebVitals({ routes, builds, lcpPartOf: lcpParts.partOf }, queue.record))
+        .then(({ reportWebVitals }) =>
+          reportWebVitals({ routes, builds, parts, lcpPartOf: lcpParts.partOf }, queue.record),
+        )
         // Without its chunk (the network, a deploy), no vitals for this page: nothing to tell the visitor.
         .catch(() => undefined);
     },

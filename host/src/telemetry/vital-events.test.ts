@@ -6,11 +6,13 @@ import type {
   TTFBMetricWithAttribution,
 } from 'web-vitals/attribution';
 import { telemetryEventSchema } from 'shared/api/contract';
+import { REMOTE_NAMES } from 'shared/remotes';
 import type { VitalEvent } from 'shared/telemetry';
-import { partOf } from './parts';
+import { pageParts } from './parts';
 import { createRemoteBuilds } from './remote-builds';
 import { createRouteTimeline } from './route-timeline';
 import { longestScriptOwner, vitalEvent as eventOf, type AttributedMetric, type VitalContext } from './vital-events';
+import { RouteTable } from '../route-table/route-table';
 
 /** The event, checked against the API's contract. */
 function vitalEvent(metric: AttributedMetric, context: VitalContext): VitalEvent {
@@ -24,15 +26,20 @@ const GIFTS_V40 = 'https://gifts.example.com/v40/';
 const CONTENT = 'https://content.example.com/';
 
 function context(lcpParts: Map<PerformanceEntry, string> = new Map()): VitalContext {
-  const builds = createRemoteBuilds('host-b7');
+  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
   builds.record('gifts', GIFTS_V40, { buildId: 'g-40' }, new Map());
   builds.record('gifts', GIFTS_V41, { buildId: 'g-41' }, new Map());
   builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
   // The visitor landed on the home page, went to the game at 5 s, then to a gift at 9 s.
-  const routes = createRouteTimeline('/');
+  const routes = createRouteTimeline(RouteTable.registry(), '/');
   routes.record('/game', 5_000);
   routes.record('/gifts/Zx9_-aBcDeFgHiJkLmNoPqRs', 9_000);
-  return { routes, builds, lcpPartOf: (entry) => (entry ? lcpParts.get(entry) : undefined) };
+  return {
+    routes,
+    builds,
+    parts: pageParts(REMOTE_NAMES),
+    lcpPartOf: (entry) => (entry ? lcpParts.get(entry) : undefined),
+  };
 }
 
 const lcp = (value: number, attribution: Partial<LCPMetricWithAttribution['attribution']>) =>
@@ -55,14 +62,14 @@ describe('the part a node belongs to', () => {
   });
 
   it('is the remote whose part holds it, a text node too', () => {
-    expect(partOf(document.getElementById('title'))).toBe('gifts');
-    expect(partOf(document.getElementById('text')?.firstChild)).toBe('gifts');
+    expect(pageParts(REMOTE_NAMES).partOf(document.getElementById('title'))).toBe('gifts');
+    expect(pageParts(REMOTE_NAMES).partOf(document.getElementById('text')?.firstChild)).toBe('gifts');
   });
 
   it('is the host outside every part, for a name no remote has, and for no node at all', () => {
-    expect(partOf(document.getElementById('home'))).toBe('host');
-    expect(partOf(document.getElementById('odd'))).toBe('host');
-    expect(partOf(null)).toBe('host');
+    expect(pageParts(REMOTE_NAMES).partOf(document.getElementById('home'))).toBe('host');
+    expect(pageParts(REMOTE_NAMES).partOf(document.getElementById('odd'))).toBe('host');
+    expect(pageParts(REMOTE_NAMES).partOf(null)).toBe('host');
   });
 });
 

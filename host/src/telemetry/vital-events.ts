@@ -15,7 +15,7 @@ import type {
 } from 'web-vitals/attribution';
 import type { VitalEvent } from 'shared/telemetry';
 import { HOST_PART } from 'shared/telemetry-values';
-import { isPart } from './parts';
+import type { PageParts } from './parts';
 import type { RemoteBuilds } from './remote-builds';
 import type { RouteTimeline } from './route-timeline';
 
@@ -29,6 +29,8 @@ export type AttributedMetric =
 export interface VitalContext {
   routes: Pick<RouteTimeline, 'at'>;
   builds: Pick<RemoteBuilds, 'buildOf' | 'ownerOf'>;
+  /** The host and the configured remotes: a target naming another part is the host's. */
+  parts: PageParts;
   /** The part an LCP candidate was in when the browser reported it (lcp-parts.ts). */
   lcpPartOf(entry: PerformanceEntry | undefined): string | undefined;
 }
@@ -57,10 +59,9 @@ export function longestScriptOwner(
   return longest && { remote: longest.remote, build: longest.build };
 }
 
-const part = (target: string | undefined) => (isPart(target) ? target : HOST_PART);
-
 export function vitalEvent(metric: AttributedMetric, context: VitalContext): VitalEvent {
   const { routes, builds } = context;
+  const part = (target: string | undefined) => (context.parts.isPart(target) ? target : HOST_PART);
   let owner: { remote: string; build?: string } = { remote: HOST_PART };
   let time = 0;
   if (metric.name === 'LCP') {

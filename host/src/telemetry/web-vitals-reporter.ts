@@ -5,13 +5,12 @@
  */
 import { onCLS, onFCP, onINP, onLCP, onTTFB } from 'web-vitals/attribution';
 import type { VitalEvent } from 'shared/telemetry';
-import { partOf } from './parts';
 import { vitalEvent, type AttributedMetric, type VitalContext } from './vital-events';
 
 export function reportWebVitals(context: VitalContext, record: (event: VitalEvent) => void): void {
   const report = (metric: AttributedMetric) => record(vitalEvent(metric, context));
   // The element a metric names, as the part of the page it is in, taken while it is in the page.
-  const options = { generateTarget: (node: Node | null) => partOf(node) };
+  const options = { generateTarget: (node: Node | null) => context.parts.partOf(node) };
   onLCP(report, options);
   onINP(report, options);
   onCLS(report, options);

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import type { AfterPaintDeps, RouterLike } from './after-first-paint';
 import { createChatVisibility } from './chat/chat-visibility';
+import { RouteTable } from '../route-table/route-table';
 import { createThirdParties } from './third-parties';
 
 const CONFIG: RuntimeConfig = {
@@ -110,8 +111,9 @@ it('fetches no code for third parties when the configuration names none, and swi
 
 it('keeps its state to itself: another instance shares no consent, page view or chat bubble', () => {
   const chat = { show: jest.fn(), hide: jest.fn() };
-  const first = createThirdParties({ chatVisibility: createChatVisibility(chat) });
-  const second = createThirdParties({ chatVisibility: createChatVisibility(chat) });
+  const routes = RouteTable.registry();
+  const first = createThirdParties({ routes, chatVisibility: createChatVisibility(chat) });
+  const second = createThirdParties({ routes, chatVisibility: createChatVisibility(chat) });
 
   first.consent.markRelevant();
   first.pageViews.track('/game');

@@ -13,6 +13,7 @@ import type { MixpanelLibrary } from './analytics/mixpanel-sink';
 import { createPageViews, type PageViews } from './analytics/page-views';
 import { createChatVisibility, type ChatVisibility } from './chat/chat-visibility';
 import type * as Later from './later';
+import { RouteTable } from '../route-table/route-table';
 
 type LaterParts = typeof Later;
 
@@ -34,6 +35,8 @@ export interface ThirdParties {
 }
 
 export interface ThirdPartiesOptions {
+  /** The page's route table, which names its page views; none (every page `*`) unless given. */
+  routes?: RouteTable;
   consent?: ConsentStore;
   chatVisibility?: ChatVisibility;
   loadMixpanel?: () => Promise<MixpanelLibrary>;
@@ -52,7 +55,7 @@ function runLogged(name: string, task: () => void): void {
 
 export function createThirdParties(options: ThirdPartiesOptions = {}): ThirdParties {
   const consent = options.consent ?? createConsentStore();
-  const pageViews = createPageViews();
+  const pageViews = createPageViews(options.routes ?? new RouteTable([]));
   const chatVisibility = options.chatVisibility ?? createChatVisibility();
   let started: Promise<void> | undefined;
   const startAll = async (config: RuntimeConfig): Promise<void> => {

@@ -111,6 +111,19 @@ describe('new-version polling', () => {
   });
 });
 
+describe("a remote the host's build never saw (an added one)", () => {
+  it("is watched by its latest.json beside its manifest, as the registry's remotes are", async () => {
+    const { check, answers } = setup();
+    answers.set('https://news.example.com/builds/latest.json', 'n-1');
+    await check.trackRemote('news', 'https://news.example.com/mf-manifest.json');
+    await check.poll();
+    expect(check.isStale()).toBe(false);
+    answers.set('https://news.example.com/builds/latest.json', 'n-2');
+    await check.poll();
+    expect(check.isStale()).toBe(true);
+  });
+});
+
 describe('rollbacks and pinned builds', () => {
   it('turns stale when a remote is rolled back to a build made before the loaded one', async () => {
     const { check, answers } = setup();
@@ -245,6 +258,16 @@ describe("the visitor's own builds (buildsUrl)", () => {
     second.tell({ gifts: 's2' });
     await second.check.poll();
     expect(second.check.isStale()).toBe(true);
+  });
+
+  it("follows an added remote's build through the host's server's answer", async () => {
+    const { check, tell } = visitor({ news: 'n1' });
+    await check.trackRemote('news', 'https://news.example.com/builds/n1/mf-manifest.json', 'n1');
+    await check.poll();
+    expect(check.isStale()).toBe(false);
+    tell({ news: 'n2' });
+    await check.poll();
+    expect(check.isStale()).toBe(true);
   });
 
   it("watches a remote the host's server named no build for by its latest.json", async () => {

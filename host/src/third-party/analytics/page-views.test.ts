@@ -1,4 +1,5 @@
 import { recordAnalytics } from 'shared/testing/analytics';
+import { RouteTable } from '../../route-table/route-table';
 import { createPageViews, routePatternOf } from './page-views';
 
 const recorded = recordAnalytics();
@@ -11,11 +12,11 @@ describe('page views', () => {
     ['/gifts/not-an-id', '*'],
     ['/no-such-page', '*'],
   ])('name %s by its route pattern %s', (path, route) => {
-    expect(routePatternOf(path)).toBe(route);
+    expect(routePatternOf(RouteTable.registry(), path)).toBe(route);
   });
 
   it('reach the facade, and the tag manager once it starts: first the page on screen, then each later one', () => {
-    const pageViews = createPageViews();
+    const pageViews = createPageViews(new RouteTable([]));
     pageViews.track('/game');
     const tagManager = jest.fn();
 

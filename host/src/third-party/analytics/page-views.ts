@@ -3,11 +3,11 @@
  * (`/gifts/:giftId`), never by the address: that would carry the gift or redeem id.
  */
 import { analytics } from 'shared/browser/analytics';
-import { resolvePath } from '../../route-table/route-table';
+import type { RouteTable } from '../../route-table/route-table';
 
 /** The route pattern for a path; `*` for a path no route accepts (the not-found page). */
-export function routePatternOf(pathname: string): string {
-  const resolved = resolvePath(pathname);
+export function routePatternOf(table: RouteTable, pathname: string): string {
+  const resolved = table.resolvePath(pathname);
   return 'route' in resolved ? resolved.route.path : '*';
 }
 
@@ -23,7 +23,8 @@ export interface PageViews {
   forward(to: (route: string) => void): void;
 }
 
-export function createPageViews(): PageViews {
+/** `table` names the page on screen until the router's first page view. */
+export function createPageViews(table: RouteTable): PageViews {
   let current: string | undefined;
   let forwardTo: ((route: string) => void) | undefined;
   return {
@@ -32,7 +33,7 @@ export function createPageViews(): PageViews {
       analytics.pageView({ route });
       forwardTo?.(route);
     },
-    current: () => current ?? routePatternOf(window.location.pathname),
+    current: () => current ?? routePatternOf(table, window.location.pathname),
     forward(to) {
       forwardTo = to;
       if (current !== undefined) to(current);

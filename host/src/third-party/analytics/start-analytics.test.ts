@@ -3,6 +3,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { createConsentStore, type ConsentStore } from './consent-store';
 import type { MixpanelLibrary } from './mixpanel-sink';
+import { RouteTable } from '../../route-table/route-table';
 import { createPageViews } from './page-views';
 import { startAnalytics } from './start-analytics';
 
@@ -29,7 +30,7 @@ function setup(config: RuntimeConfig, { loadFails = false } = {}) {
     return library as unknown as MixpanelLibrary;
   });
   const consent: ConsentStore = createConsentStore();
-  const pageViews = createPageViews();
+  const pageViews = createPageViews(new RouteTable([]));
   return {
     library,
     loadMixpanel,
