@@ -1,4 +1,4 @@
-/** What every route handler is given: configuration, storage, the clock, the metrics, the builds. */
+/** What every route handler is given: configuration, storage, the clock, the metrics, the builds and routes. */
 import { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import { type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -6,6 +6,7 @@ import { type AppConfig } from './config';
 import { type Database } from './db/database';
 import { type GiftCache } from './features/gifts/gift-cache';
 import { type BuildRegistry } from './features/telemetry/build-registry';
+import { type KnownRoutes } from './features/telemetry/known-routes';
 import { type VisitorCookieConfig } from './http/visitor';
 import { type ApiMetrics } from './metrics/api-metrics';
 import { type Clock } from './time';
@@ -26,6 +27,8 @@ export interface AppContext {
   metrics: ApiMetrics;
   /** The build ids each part's deploys published: telemetry's build labels. */
   builds: BuildRegistry;
+  /** The parts and routes telemetry is labelled with, learned from the remotes' manifests. */
+  routes: KnownRoutes;
 }
 
 export type App = FastifyInstance<

@@ -43,6 +43,12 @@ describe('readServerConfig', () => {
           redeem: 'http://localhost:3002/builds/latest.json',
           content: 'http://localhost:3003/builds/latest.json',
         },
+        manifests: {
+          gifts: 'http://localhost:3001/mf-manifest.json',
+          redeem: 'http://localhost:3002/mf-manifest.json',
+          content: 'http://localhost:3003/mf-manifest.json',
+        },
+        grants: {},
         pollMs: 60_000,
       },
       apiOrigin: 'http://localhost:3004',
@@ -123,6 +129,12 @@ describe('readServerConfig', () => {
           redeem: 'https://cdn.example.com/redeem/builds/b7/builds/latest.json',
           content: 'https://content.example.com/builds/latest.json',
         },
+        manifests: {
+          gifts: 'https://gifts.example.com/mf-manifest.json',
+          redeem: 'https://cdn.example.com/redeem/builds/b7/mf-manifest.json',
+          content: 'https://content.example.com/mf-manifest.json',
+        },
+        grants: {},
         pollMs: 15_000,
       },
       apiOrigin: 'https://api.gifts.example.com',
@@ -270,6 +282,28 @@ describe('readServerConfig', () => {
     expect(() => readServerConfig({ GAME_WIN_RATE: '2', PLAYS_PER_IP_PER_DAY: '-1' })).toThrow(
       /GAME_WIN_RATE[\s\S]*\n[\s\S]*PLAYS_PER_IP_PER_DAY/,
     );
+  });
+
+  it('composes the remotes ADDED_REMOTES names after the registry’s, reading their builds beside their manifests', () => {
+    const { builds } = readServerConfig({
+      ADDED_REMOTES: 'news',
+      REMOTE_NEWS_URL: 'https://news.example.com/mf-manifest.json',
+      REMOTE_NEWS_PATHS: '/news,/news/:slug',
+      REMOTE_CONTENT_PATHS: '/,/about',
+    });
+    expect(Object.keys(builds.manifests)).toEqual(['gifts', 'redeem', 'content', 'news']);
+    expect(builds.manifests.news).toBe('https://news.example.com/mf-manifest.json');
+    expect(builds.sources.news).toBe('https://news.example.com/builds/latest.json');
+    expect(builds.grants).toEqual({ content: ['/', '/about'], news: ['/news', '/news/:slug'] });
+  });
+
+  it('names an added remote’s missing variables with every other problem', () => {
+    const lines = problemOf(() =>
+      readServerConfig({ HOST_ORIGIN: 'https://gifts.example.com', ADDED_REMOTES: 'news' }),
+    );
+    expect(lines).toContain('VISITOR_COOKIE_SECRETS must be set when HOST_ORIGIN is');
+    expect(lines).toContain('REMOTE_NEWS_PATHS is not set');
+    expect(lines).toContain("REMOTE_NEWS_URL is not set: the news remote's mf-manifest.json URL");
   });
 
   it('never echoes a DATABASE_URL, which may hold a password', () => {

@@ -25,12 +25,13 @@ import {
   readPort,
   shutdownDelay,
 } from 'server/env';
+import { type ComposedRemotes, composedRemotesFromEnv } from 'server/composed-remotes';
 import { METRICS_VARIABLES, type MetricsEnv, metricsEnvOf } from 'server/metrics';
 import type { AllowedOrigin } from 'server/origins';
 import { type TrustProxy, trustProxy } from 'server/trust-proxy';
 import type { z } from 'zod';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
-import { HOST_PART, type PartName } from 'shared/telemetry';
+import { HOST_PART } from 'shared/telemetry';
 import { SECURE_VISITOR_COOKIE, VISITOR_COOKIE, type VisitorCookieConfig } from './http/visitor';
 
 export const API_ROOT = join(__dirname, '..');
@@ -49,15 +50,25 @@ export interface Limits {
   telemetryBatchesPerIpPerMinute: number;
 }
 
-/** Where the builds each part's deploys published are read (`build-registry.ts`). */
+/**
+ * Where the builds each part's deploys published are read (`build-registry.ts`), and the routes
+ * each remote's manifest publishes (`route-learner.ts`).
+ */
 export interface BuildsConfig {
   /**
    * Each part's `builds/latest.json` URL (`builds/history.json` is beside it): a remote's beside
    * its manifest (REMOTE_*_URL), the host's under `/_app/builds/` of HOST_ORIGIN. A remote's
    * origin is also one a CSP violation's blocked URL may be labelled with.
    */
-  sources: Record<PartName, string>;
-  /** How often each part is read again; 0: never read (every build id counts as `other`). */
+  sources: Record<string, string>;
+  /**
+   * Each remote's `mf-manifest.json` URL, in composition order: the registry's remotes, then the
+   * ones ADDED_REMOTES names (server/composed-remotes).
+   */
+  manifests: Record<string, string>;
+  /** The grants REMOTE_<NAME>_PATHS set; a registry remote without one has the registry's. */
+  grants: Record<string, string[]>;
+  /** How often each part is read again; 0: never read (every build id counts as `other`, no route is learned). */
   pollMs: number;
 }
 
@@ -264,22 +275,35 @@ const REMOTE_URL_VARIABLES: Record<string, Reader<string | number | undefined>> 
   ]),
 );
 
-/** Each part's `builds/latest.json`: the host's under `/_app/builds/`, a remote's beside its manifest. */
-function buildSourcesOf(
-  env: Record<string, unknown> & { HOST_ORIGIN: string | undefined; HOST_PORT: string | undefined },
-): Record<PartName, string> {
+/** Each remote's manifest URL: the registry's (set, else on this machine's port), then the added ones. */
+function remoteManifestsOf(env: Record<string, unknown>, composed: ComposedRemotes): Record<string, string> {
+  const registry = (name: RemoteName): [string, string] => [
+    name,
+    (env[REMOTES[name].urlEnv] as string | undefined) ??
+      `http://localhost:${env[REMOTES[name].portEnv] as number}/mf-manifest.json`,
+  ];
+  return Object.fromEntries([...REMOTE_NAMES.map(registry), ...composed.added.map(({ name, url }) => [name, url])]);
+}
+
+/** Where builds and routes are read: each part's `builds/latest.json`, the host's under `/_app/builds/`, a remote's beside its manifest. */
+function buildsConfigOf(
+  env: Record<string, unknown> & {
+    HOST_ORIGIN: string | undefined;
+    HOST_PORT: string | undefined;
+    BUILDS_POLL_MS: number;
+  },
+  composed: ComposedRemotes,
+): BuildsConfig {
   // Unset, HOST_ORIGIN allows the host's port on any hostname; its builds are read on this machine.
   const host = env.HOST_ORIGIN ?? `http://localhost:${readPort('host', { HOST_PORT: env.HOST_PORT })}`;
-  const remote = (name: RemoteName): [RemoteName, string] => {
-    const manifest =
-      (env[REMOTES[name].urlEnv] as string | undefined) ??
-      `http://localhost:${env[REMOTES[name].portEnv] as number}/mf-manifest.json`;
-    return [name, new URL('builds/latest.json', manifest).href];
-  };
-  return {
+  const manifests = remoteManifestsOf(env, composed);
+  const sources = {
     [HOST_PART]: `${host}/_app/builds/latest.json`,
-    ...Object.fromEntries(REMOTE_NAMES.map(remote)),
-  } as Record<PartName, string>;
+    ...Object.fromEntries(
+      Object.entries(manifests).map(([name, manifest]) => [name, new URL('builds/latest.json', manifest).href]),
+    ),
+  };
+  return { sources, manifests, grants: { ...composed.grants }, pollMs: env.BUILDS_POLL_MS };
 }
 
 /** A path, relative to the current folder, or `memory://` (PGlite in memory). */
@@ -325,18 +349,19 @@ const API_VARIABLES = envSchema({
 
 type ApiEnvValues = z.output<typeof API_VARIABLES>;
 
-const API_ENV = deriveEnv(API_VARIABLES, (env): ServerConfig => {
+/** The variables' values, with the remotes they compose beyond the registry's. */
+const API_ENV = deriveEnv(API_VARIABLES, (env) => {
   productionGaps(env);
-  return configOf(env);
+  return env;
 });
 
 /** The configuration from every variable's value. */
-function configOf(env: ApiEnvValues): ServerConfig {
+function configOf(env: ApiEnvValues, composed: ComposedRemotes): ServerConfig {
   return {
     port: env.API_PORT,
     listenHost: env.API_HOST,
     hostOrigin: hostOriginOf(env),
-    builds: { sources: buildSourcesOf(env), pollMs: env.BUILDS_POLL_MS },
+    builds: buildsConfigOf(env, composed),
     apiOrigin: env.API_BASE_URL ?? `http://localhost:${env.API_PORT}`,
     corsOrigins: env.CORS_ORIGINS,
     trustProxy: env.TRUST_PROXY,
@@ -367,7 +392,25 @@ function configOf(env: ApiEnvValues): ServerConfig {
   };
 }
 
-/** Reads every variable; throws one EnvError listing every problem. */
+/** `read`'s value, or its EnvError's problems added to `problems`. */
+function collect<T>(problems: string[], read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    problems.push(error.message);
+    return undefined;
+  }
+}
+
+/**
+ * Reads every variable, and the remotes ADDED_REMOTES composes as the host's server reads them
+ * (REMOTE_<NAME>_URL and REMOTE_<NAME>_PATHS); throws one EnvError listing every problem.
+ */
 export function readServerConfig(env: Env = process.env): ServerConfig {
-  return parseEnv(API_ENV, env);
+  const problems: string[] = [];
+  const values = collect(problems, () => parseEnv(API_ENV, env));
+  const composed = collect(problems, () => composedRemotesFromEnv(env));
+  if (values === undefined || composed === undefined) throw new EnvError(problems.join('\n'));
+  return configOf(values, composed);
 }

@@ -19,6 +19,8 @@ import { registerHealth } from './features/health/health-route';
 import { registerCompleteRedeem } from './features/redeems/complete-redeem';
 import { registerGetRedeem } from './features/redeems/get-redeem';
 import { BuildRegistry } from './features/telemetry/build-registry';
+import { KnownRoutes } from './features/telemetry/known-routes';
+import { RouteLearner } from './features/telemetry/route-learner';
 import { registerTelemetry } from './features/telemetry/telemetry-route';
 import { registerVisitorGifts } from './features/visitor/visitor-gifts';
 import { setHashKey } from './hash';
@@ -172,11 +174,23 @@ export async function buildApp({
   const gifts = new GiftCache(db);
   await gifts.start();
   app.addHook('onClose', async () => gifts.stop());
-  // The builds are read once before the app is ready (each part bounded by a timeout), then polled.
-  const builds = new BuildRegistry({ ...config.builds, log: app.log });
+  // The builds, then the routes their manifests publish, are read once before the app is ready
+  // (each part bounded by a timeout), then polled.
+  const routes = new KnownRoutes(Object.keys(config.builds.manifests));
+  const learner: RouteLearner = new RouteLearner({
+    ...config.builds,
+    routes,
+    canaryOf: (remote): string | undefined => builds.canaries().find(({ part }) => part === remote)?.id,
+    log: app.log,
+  });
+  const builds: BuildRegistry = new BuildRegistry({
+    ...config.builds,
+    log: app.log,
+    afterReadAll: () => learner.refresh(),
+  });
   app.addHook('onReady', async () => builds.start());
   app.addHook('onClose', async () => builds.stop());
-  const context: AppContext = { config, db, now, lifecycle, gifts, metrics, builds };
+  const context: AppContext = { config, db, now, lifecycle, gifts, metrics, builds, routes };
   for (const register of [
     registerHealth,
     registerPlay,

@@ -1,5 +1,6 @@
 /**
- * How many series telemetry can make in one API process: every combination of values the
+ * How many series telemetry can make in one API process: with as many remotes as a configuration
+ * may compose, publishing more routes than the API learns, every combination of values the
  * contract accepts, sent through both telemetry routes, then 5,000 error pages of made-up values
  * from one client, leave at most the series shared/telemetry-bounds computes (with the gauges of
  * every part's running canary), which is what docs/operations.md states (its table is checked
@@ -9,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Registry } from 'prom-client';
 import { signTicket, type TicketBuild } from 'server/page-ticket';
+import { MAX_REMOTES } from 'shared/composition';
 import { REMOTE_NAMES } from 'shared/remotes';
 import {
   CSP_BLOCKED_KEYWORDS,
@@ -19,7 +21,6 @@ import {
   METRIC,
   OTHER,
   PARTS,
-  type PartName,
   ROUTE_OWNERS,
   ROUTE_PATTERNS,
   type TelemetryEvent,
@@ -38,7 +39,7 @@ import {
   TELEMETRY_WORST_CASE_SERIES,
   worstCaseSeriesOf,
 } from 'shared/telemetry-bounds';
-import { ROUTE_PART_PAIRS } from 'shared/telemetry-labels';
+import { MAX_LEARNED_ROUTES, ROUTE_PART_PAIRS } from 'shared/telemetry-labels';
 import { type App } from '../src/app-context';
 import { harnessFor } from './support/harness';
 import { startPartsServer, type PartsServer } from './support/parts-server';
@@ -57,17 +58,40 @@ let metrics: Registry;
 let parts: PartsServer;
 let clock: TestClock;
 
+/** The remotes added to the registry's, as many as a configuration may compose. */
+const ADDED = Array.from({ length: MAX_REMOTES - REMOTE_NAMES.length }, (_, n) => `extra${n + 1}`);
+const ALL_PARTS: string[] = [...PARTS, ...ADDED];
+/** What each added remote publishes and is granted: two routes each, more than the API learns. */
+const addedRoutes = (remote: string) => [`/${remote}`, `/${remote}/more`];
+/** The routes learned: the added remotes' first ones, in the order they are configured, up to the cap. */
+const LEARNED = ADDED.flatMap((remote) => addedRoutes(remote).map((path) => [path, remote] as const)).slice(
+  0,
+  MAX_LEARNED_ROUTES,
+);
+
 beforeEach(async () => {
-  parts = await startPartsServer();
-  for (const part of PARTS)
+  parts = await startPartsServer(ADDED);
+  for (const part of ALL_PARTS)
     parts.publish(part, `${part}-current`, undefined, {
       previous: `${part}-previous`,
       canary: { id: `${part}-canary`, percent: 10, since: 1, judgedAt: 2 },
     });
+  for (const remote of ADDED) {
+    const routes = addedRoutes(remote).map((path) => ({ path, layout: 'default', title: remote }));
+    const manifest = { routes: { version: 1, remote, exposes: { Page: { routes } } } };
+    parts.publishManifest(remote, manifest);
+    parts.publishManifest(remote, manifest, `${remote}-canary`);
+  }
   ({ app, metrics, clock } = await harness.start({
     apiOrigin: API_ORIGIN,
-    builds: { sources: parts.sources, pollMs: 60_000 },
-    limits: HIGH_LIMITS,
+    builds: {
+      sources: parts.sources,
+      manifests: parts.manifests,
+      grants: Object.fromEntries(ADDED.map((remote) => [remote, addedRoutes(remote)])),
+      pollMs: 60_000,
+    },
+    // A batch for each page's load: more than a browser sends, from one address.
+    limits: { ...HIGH_LIMITS, telemetryBatchesPerIpPerMinute: 100_000 },
   }));
 });
 afterEach(async () => {
@@ -86,12 +110,13 @@ const buildsOf = (part: string) => [
 /** A route and a remote the API was built without: labelled `other`, within the bound. */
 const NEW_ROUTE = '/news';
 const NEW_REMOTE = 'news';
-const ROUTES = [...ROUTE_PATTERNS, NEW_ROUTE];
-const STATUSES = Array.from({ length: 200 }, (_, n) => 400 + n);
+const ROUTES = [...ROUTE_PATTERNS, ...ADDED.flatMap(addedRoutes), NEW_ROUTE];
+/** Each status kept as itself, and several of each class. */
+const STATUSES = [400, 404, 410, 418, 429, 499, 500, 501, 503, 504, 599];
 const DIRECTIVES = [...CSP_DIRECTIVES, 'made-up-src'];
 
 function blockedValues(): string[] {
-  const partsOrigin = new URL(parts.sources.host).origin;
+  const partsOrigin = new URL(parts.sources.host as string).origin;
   return [
     `${partsOrigin}/remoteEntry.js`,
     `${API_ORIGIN}/api/gifts`,
@@ -105,7 +130,7 @@ function blockedValues(): string[] {
 
 function everyPageEvent(): TelemetryEvent[] {
   const events: TelemetryEvent[] = [];
-  for (const remote of [...REMOTE_NAMES, NEW_REMOTE]) {
+  for (const remote of [...REMOTE_NAMES, ...ADDED, NEW_REMOTE]) {
     for (const build of buildsOf(remote)) {
       for (const phase of LOAD_PHASES)
         for (const outcome of LOAD_OUTCOMES) events.push({ kind: 'load', remote, build, phase, outcome, ms: 120 });
@@ -113,7 +138,7 @@ function everyPageEvent(): TelemetryEvent[] {
     }
   }
   for (const route of ROUTES)
-    for (const part of [...PARTS, NEW_REMOTE]) {
+    for (const part of [...ALL_PARTS, NEW_REMOTE]) {
       for (const build of buildsOf(part)) {
         events.push({ kind: 'reload', route, remote: part, build });
         for (const name of VITAL_NAMES) events.push({ kind: 'vital', name, value: 1, route, remote: part, build });
@@ -133,7 +158,7 @@ function madeUpErrorPages(): TelemetryEvent[] {
     kind: 'error-page',
     route: ROUTES[n % ROUTES.length] as string,
     status: STATUSES[n % STATUSES.length] as number,
-    remote: PARTS[n % PARTS.length] as PartName,
+    remote: ALL_PARTS[n % ALL_PARTS.length] as string,
     build: `made-up-${n}`,
   }));
 }
@@ -253,16 +278,20 @@ async function routePartPairs(): Promise<Set<string>> {
   return pairs;
 }
 
-/** The pairs the registry gives: the host on each route and `other`, a remote on its own and `other`, `other` on `other`. */
-function registryPairs(): Set<string> {
+/**
+ * The pairs the registry and the learned routes give: the host on each route and `other`, a
+ * remote on its own and `other`, `other` on `other`.
+ */
+function knownPairs(): Set<string> {
+  const owners = [...ROUTE_OWNERS, ...LEARNED];
   return new Set([
-    ...[...ROUTE_OWNERS.keys(), OTHER].map((route) => `${route} ${HOST_PART}`),
-    ...[...ROUTE_OWNERS].filter(([, owner]) => owner !== HOST_PART).map(([route, owner]) => `${route} ${owner}`),
-    ...[...REMOTE_NAMES, OTHER].map((remote) => `${OTHER} ${remote}`),
+    ...[...owners.map(([route]) => route), OTHER].map((route) => `${route} ${HOST_PART}`),
+    ...owners.filter(([, owner]) => owner !== HOST_PART).map(([route, owner]) => `${route} ${owner}`),
+    ...[...REMOTE_NAMES, ...ADDED, OTHER].map((remote) => `${OTHER} ${remote}`),
   ]);
 }
 
-it(`holds at most ${TELEMETRY_DEPLOYMENT_SERIES} telemetry series after every combination the contract accepts and 5,000 made-up error pages`, async () => {
+it(`holds at most ${TELEMETRY_DEPLOYMENT_SERIES} telemetry series with ${MAX_REMOTES} remotes after every combination the contract accepts and 5,000 made-up error pages`, async () => {
   await sendBatches(everyPageEvent());
   await sendReports();
   const afterEvery = await seriesCounts();
@@ -278,10 +307,11 @@ it(`holds at most ${TELEMETRY_DEPLOYMENT_SERIES} telemetry series after every co
   const total = KEYS.reduce((sum, key) => sum + counts[key], canarySeries);
   expect(total).toBeLessThanOrEqual(TELEMETRY_DEPLOYMENT_SERIES);
   expect(TELEMETRY_DEPLOYMENT_SERIES).toBeLessThanOrEqual(TELEMETRY_WORST_CASE_SERIES);
-  // Every (route, remote) pair the registry gives was made, and no other (a made-up remote's
-  // events are `other` on `other`, with the build `other`, so not every label set is made).
+  // Every (route, remote) pair the registry and the learned routes give was made, and no other (a
+  // route past the cap is `other`; a made-up remote's events are `other` on `other`, with the
+  // build `other`, so not every label set is made).
   const pairs = await routePartPairs();
-  expect(pairs).toEqual(registryPairs());
+  expect(pairs).toEqual(knownPairs());
   expect(pairs.size).toBe(ROUTE_PART_PAIRS);
 });
 

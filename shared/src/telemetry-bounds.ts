@@ -7,11 +7,12 @@ import { CLIENT_SIGNALS, CSP_DIRECTIVES, LOAD_OUTCOMES, METRIC, VITAL_NAMES } fr
 import {
   BUILD_LABELS_PER_PART,
   ERROR_PAGE_STATUS_LABELS,
+  MAX_PARTS,
   REMOTE_LABELS,
   ROUTE_LABELS,
   ROUTE_PART_PAIRS,
 } from './telemetry-labels';
-import { CSP_BLOCKED_KEYWORDS, LOAD_PHASES, PARTS } from './telemetry-values';
+import { CSP_BLOCKED_KEYWORDS, LOAD_PHASES } from './telemetry-values';
 
 /** A remote's load takes from tens of milliseconds to its timeout (10 s by default), retries included. */
 export const LOAD_BUCKETS = [0.05, 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 20, 30, 60];
@@ -27,7 +28,7 @@ export const CSP_SOURCES = ['page', 'report'] as const;
  * What a CSP violation's `blocked` can be: an origin of this deployment (each part's, where the
  * API reads its builds, and the API's own: at most one per part and one more), a keyword, `other`.
  */
-const CSP_BLOCKED_LABELS = PARTS.length + 1 + CSP_BLOCKED_KEYWORDS.length + 1;
+const CSP_BLOCKED_LABELS = MAX_PARTS + 1 + CSP_BLOCKED_KEYWORDS.length + 1;
 /** A histogram's series per label set: one per bucket, `+Inf`, `_sum` and `_count`. */
 const histogram = (buckets: readonly number[]) => buckets.length + 3;
 
@@ -111,7 +112,7 @@ export const TELEMETRY_BOUNDS: Readonly<Record<keyof typeof METRIC, MetricBound>
   telemetryBatches: { factors: [{ label: 'result', values: BATCH_RESULTS.length }], seriesPerSet: 1 },
   buildClients: {
     factors: [
-      { label: 'remote', values: PARTS.length },
+      { label: 'remote', values: MAX_PARTS },
       { label: 'build', values: B },
       { label: 'signal', values: CLIENT_SIGNALS.length },
     ],
@@ -156,7 +157,7 @@ export const CANARY_GAUGE_NAMES = {
   judged: 'giftbox_canary_judged_timestamp_seconds',
 } as const;
 export const CANARY_GAUGE_BOUND: MetricBound = {
-  factors: [{ label: '(remote, build)', values: PARTS.length }],
+  factors: [{ label: '(remote, build)', values: MAX_PARTS }],
   seriesPerSet: 1,
 };
 /** The canary gauges' series: each gauge's label sets, never more, as each scrape starts afresh. */

@@ -5,7 +5,7 @@
  * deployment names. A value outside its set is `other`, so no browser adds a
  * label value.
  */
-import { REMOTE_NAMES } from './remotes';
+import { MAX_REMOTES } from './composition';
 import { ROUTE_OWNERS } from './telemetry';
 import { HOST_PART } from './telemetry-values';
 
@@ -24,19 +24,26 @@ export function errorPageStatusLabel(status: number): string {
   return status < 500 ? '4xx' : '5xx';
 }
 
-/** The routes a remote of the registry owns (every route pattern but the host's not-found route). */
-const REMOTE_ROUTES = [...ROUTE_OWNERS.values()].filter((owner) => owner !== HOST_PART).length;
-/** A route's label: a route pattern of the registry (the host's not-found route among them), or `other`. */
-export const ROUTE_LABELS = ROUTE_OWNERS.size + 1;
+/**
+ * The routes the API learns from the remotes' manifests beyond the registry's, at most, whatever
+ * they publish: the rest count as `other` (api known-routes.ts), so the series stay bounded.
+ */
+export const MAX_LEARNED_ROUTES = 16;
+/** The parts a label may name: the host and at most MAX_REMOTES remotes, registry and added ones. */
+export const MAX_PARTS = MAX_REMOTES + 1;
+/** The routes a remote owns: the registry's (every route pattern but the not-found route) and the learned ones. */
+const REMOTE_ROUTES = [...ROUTE_OWNERS.values()].filter((owner) => owner !== HOST_PART).length + MAX_LEARNED_ROUTES;
+/** A route's label: a route pattern of the registry (the host's not-found route among them), a learned one, or `other`. */
+export const ROUTE_LABELS = ROUTE_OWNERS.size + MAX_LEARNED_ROUTES + 1;
 /**
  * The `(route, remote)` pairs a page's event can be labelled with: the host on every route label
- * (its layout and error pages are on every route), each remote on its own routes and on `other`
- * (a route it does not own, or one the API does not know), and `other` on `other` (a part the
- * API does not know).
+ * (its layout and error pages are on every route), each route of a remote with the one remote
+ * that owns it, each remote on `other` (a route it does not own, or one the API does not know),
+ * and `other` on `other` (a part the API does not know).
  */
-export const ROUTE_PART_PAIRS = ROUTE_LABELS + REMOTE_ROUTES + REMOTE_NAMES.length + 1;
-/** A load's or a fallback's `remote`: a remote of the registry, or `other`. */
-export const REMOTE_LABELS = REMOTE_NAMES.length + 1;
+export const ROUTE_PART_PAIRS = ROUTE_LABELS + REMOTE_ROUTES + MAX_REMOTES + 1;
+/** A load's or a fallback's `remote`: a configured remote, or `other`. */
+export const REMOTE_LABELS = MAX_REMOTES + 1;
 
 /** The builds a part's deployment names at once (`shared/deployment`): its current one, its canary and the one before. */
 export const DEPLOYMENT_BUILDS = ['id', 'canary', 'previous'] as const;

@@ -1,16 +1,25 @@
 /**
  * The parts' build files as their servers publish them, on a real HTTP server on loopback: the
  * host's `/_app/builds/latest.json`, each remote's `/<remote>/builds/latest.json`, and the
- * `history.json` deploys write beside it. What the API reads to know the published builds.
+ * `history.json` deploys write beside it; and each remote's `/<remote>/mf-manifest.json` (and a
+ * build's own copy, `/<remote>/builds/<id>/mf-manifest.json`). What the API reads to know the
+ * published builds and routes.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type DeploymentState } from 'shared/deployment';
-import { PARTS, type PartName } from 'shared/telemetry';
+import { buildManifestUrl } from 'shared/deployment';
+import { PARTS } from 'shared/telemetry';
+
+type PartName = string;
 
 export interface PartsServer {
   /** Each part's `builds/latest.json` URL (the API's `builds.sources`). */
   sources: Record<PartName, string>;
+  /** Each remote's `mf-manifest.json` URL. */
+  manifests: Record<PartName, string>;
+  /** Publishes the remote's manifest, of its stable build at its root or, with `build`, of that build's own copy. */
+  publishManifest(remote: PartName, manifest: unknown, build?: string): void;
   /**
    * Publishes the part's current build, and optionally its history (newest first) and the rest
    * of its deployment (`shared/deployment`: the build before it, a canary).
@@ -46,7 +55,9 @@ function flood(response: ServerResponse, closed: () => void): void {
   write();
 }
 
-export async function startPartsServer(): Promise<PartsServer> {
+/** `added`: remotes beyond the registry's, served as theirs are. */
+export async function startPartsServer(added: readonly string[] = []): Promise<PartsServer> {
+  const all: string[] = [...PARTS, ...added];
   const files = new Map<string, string>();
   const failing = new Map<PartName, number | 'never' | 'flood'>();
   let floodClosed: () => void = () => undefined;
@@ -54,7 +65,9 @@ export async function startPartsServer(): Promise<PartsServer> {
   const server = createServer((request, response) => {
     const path = request.url ?? '';
     requests.push(path);
-    const part = PARTS.find((candidate) => path.startsWith(`${folderOf(candidate)}/`));
+    const part = all.find((candidate) =>
+      path.startsWith(candidate === 'host' ? `${folderOf(candidate)}/` : `/${candidate}/`),
+    );
     const status = part === undefined ? undefined : failing.get(part);
     const body = files.get(path);
     if (status === 'never') return;
@@ -65,11 +78,15 @@ export async function startPartsServer(): Promise<PartsServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const remotes = all.filter((part) => part !== 'host');
+  const manifestOf = (remote: string) => `${base}/${remote}/mf-manifest.json`;
   return {
-    sources: Object.fromEntries(PARTS.map((part) => [part, `${base}${folderOf(part)}/latest.json`])) as Record<
-      PartName,
-      string
-    >,
+    sources: Object.fromEntries(all.map((part) => [part, `${base}${folderOf(part)}/latest.json`])),
+    manifests: Object.fromEntries(remotes.map((remote) => [remote, manifestOf(remote)])),
+    publishManifest(remote, manifest, build) {
+      const url = build === undefined ? manifestOf(remote) : buildManifestUrl(manifestOf(remote), build);
+      files.set(new URL(url).pathname, JSON.stringify(manifest));
+    },
     publish(part, id, history, deployment) {
       failing.delete(part);
       files.set(`${folderOf(part)}/latest.json`, JSON.stringify({ id, timestamp: Date.now(), ...deployment }));

@@ -47,8 +47,19 @@ export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
       telemetryBatchesPerIpPerMinute: 120,
       ...limits,
     },
-    builds: { sources: DEFAULT_BUILD_SOURCES, pollMs: 0, ...builds },
+    builds: buildsConfig(builds),
   };
+}
+
+/** The builds' configuration: each remote's manifest beside its builds' folder unless given, no grant set. */
+function buildsConfig(builds: Partial<AppConfig['builds']> = {}): AppConfig['builds'] {
+  const sources = builds.sources ?? DEFAULT_BUILD_SOURCES;
+  const manifests = Object.fromEntries(
+    Object.entries(sources)
+      .filter(([part]) => part !== 'host')
+      .map(([part, source]) => [part, new URL('../mf-manifest.json', source).href]),
+  );
+  return { sources, manifests, grants: {}, pollMs: 0, ...builds };
 }
 
 /** For tests that fire many requests from one address. */

@@ -8,7 +8,7 @@
  * is full, the entries older than the window are dropped, and if none is, a new client is not
  * counted (under-counting only makes a judgement wait) and the log says so once.
  */
-import { CLIENT_WINDOW_MS, type ClientSignal, OTHER, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+import { CLIENT_WINDOW_MS, type ClientSignal, OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
 import { type TelemetryMetrics } from './telemetry-metrics';
 
 export const MAX_CLIENT_KEYS = 100_000;
@@ -25,7 +25,7 @@ export class BuildClients {
   ) {}
 
   /** Counts `client` for `build` of `part` and `signal` unless it was within the window; builds without a label are not counted. */
-  count(client: string, part: PartName, build: string, signal: ClientSignal, nowMs: number): void {
+  count(client: string, part: string, build: string, signal: ClientSignal, nowMs: number): void {
     if (build === OTHER || build === UNKNOWN_BUILD) return;
     const key = `${client} ${part} ${build} ${signal}`;
     const last = this.countedAt.get(key);

@@ -14,7 +14,8 @@
  */
 import { type FastifyBaseLogger } from 'fastify';
 import { type CanaryState, type DeploymentState, readDeploymentState } from 'shared/deployment';
-import { OTHER, PARTS, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+import { OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
+import { getJson } from './fetch-json';
 /** The longest wait for one part's answer. */
 export const BUILDS_FETCH_TIMEOUT_MS = 3_000;
 /** A part is read again on a browser's unknown build at most this often. */
@@ -23,13 +24,15 @@ export const REREAD_MIN_MS = 500;
 export const MAX_BUILD_FILE_BYTES = 64 * 1024;
 
 export interface BuildRegistryOptions {
-  /** Each part's `builds/latest.json` URL. */
-  sources: Readonly<Record<PartName, string>>;
+  /** Each part's `builds/latest.json` URL: the host's, the registry's remotes' and the added ones'. */
+  sources: Readonly<Record<string, string>>;
   /** 0: nothing is read, every id is `other`. */
   pollMs: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
   timeoutMs?: number;
   clock?: () => number;
+  /** Run after each read of every part, the first and each poll's, before `start` resolves. */
+  afterReadAll?: () => Promise<void>;
 }
 
 interface PartState {
@@ -42,40 +45,6 @@ interface PartState {
   reading: Promise<void> | undefined;
 }
 
-/** The body's text, read only as far as MAX_BUILD_FILE_BYTES: past it, the answer is dropped unread. */
-async function cappedText(response: Response, url: string): Promise<string> {
-  const tooLarge = () => new Error(`${url} is larger than a build file`);
-  if (Number(response.headers.get('content-length')) > MAX_BUILD_FILE_BYTES) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_BUILD_FILE_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function getJson(url: string, timeoutMs: number): Promise<unknown> {
-  const response = await fetch(url, {
-    signal: AbortSignal.timeout(timeoutMs),
-    headers: { accept: 'application/json' },
-  });
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`${url} answered ${response.status}`);
-  }
-  const text = await cappedText(response, url);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new Error(`${url} is not JSON`);
-  }
-}
-
 /** The builds a deployment names: the current one, its canary and the one before it. */
 function deploymentIdsOf(state: DeploymentState): string[] {
   return [state.id, state.canary?.id, state.previous].filter((id): id is string => id !== undefined);
@@ -83,25 +52,22 @@ function deploymentIdsOf(state: DeploymentState): string[] {
 
 /** A part's running canary, as its deployment names it. */
 export interface PartCanary extends CanaryState {
-  part: PartName;
+  part: string;
 }
+
+const newPartState = (): PartState => ({
+  ids: [],
+  canary: undefined,
+  known: new Set(),
+  failure: undefined,
+  lastReadAt: Number.NEGATIVE_INFINITY,
+  reading: undefined,
+});
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class BuildRegistry {
-  private readonly parts = new Map<PartName, PartState>(
-    PARTS.map((part) => [
-      part,
-      {
-        ids: [],
-        canary: undefined,
-        known: new Set(),
-        failure: undefined,
-        lastReadAt: Number.NEGATIVE_INFINITY,
-        reading: undefined,
-      },
-    ]),
-  );
+  private readonly parts: Map<string, PartState>;
   private timer: NodeJS.Timeout | undefined;
   private readonly timeoutMs: number;
   private readonly clock: () => number;
@@ -109,14 +75,20 @@ export class BuildRegistry {
   constructor(private readonly options: BuildRegistryOptions) {
     this.timeoutMs = options.timeoutMs ?? BUILDS_FETCH_TIMEOUT_MS;
     this.clock = options.clock ?? Date.now;
+    this.parts = new Map(Object.keys(options.sources).map((part) => [part, newPartState()]));
   }
 
   /** Reads every part once (resolves when each has answered or failed), then every `pollMs`. */
   async start(): Promise<void> {
     if (this.options.pollMs === 0 || this.timer) return;
-    this.timer = setInterval(() => void this.readAll(), this.options.pollMs);
+    this.timer = setInterval(() => void this.poll(), this.options.pollMs);
     this.timer.unref();
+    await this.poll();
+  }
+
+  private async poll(): Promise<void> {
     await this.readAll();
+    await this.options.afterReadAll?.();
   }
 
   stop(): void {
@@ -125,7 +97,7 @@ export class BuildRegistry {
   }
 
   /** The builds the part's deployment names: current, canary, previous. */
-  known(part: PartName): readonly string[] {
+  known(part: string): readonly string[] {
     return this.parts.get(part)?.ids ?? [];
   }
 
@@ -138,7 +110,7 @@ export class BuildRegistry {
    * The label of `build` for `part`: itself when the part's deployment names it, `unknown`
    * when the page had none, else `other` (and the part is read again soon, in case it is new).
    */
-  label(part: PartName, build: string): string {
+  label(part: string, build: string): string {
     if (build === UNKNOWN_BUILD) return UNKNOWN_BUILD;
     const state = this.parts.get(part);
     if (state?.known.has(build)) return build;
@@ -147,7 +119,7 @@ export class BuildRegistry {
   }
 
   /** Per part, the read `learn` has scheduled: batches naming unknown builds meanwhile share it. */
-  private readonly learning = new Map<PartName, Promise<void>>();
+  private readonly learning = new Map<string, Promise<void>>();
 
   /**
    * Reads again, and waits for, each part of which `named` gives a build it does not know, with a
@@ -157,9 +129,9 @@ export class BuildRegistry {
    * it, so made-up ids make a part read no more often than that. Never rejects; each read is
    * bounded by the fetch timeout.
    */
-  async learn(named: Iterable<{ part: PartName; build: string }>): Promise<void> {
+  async learn(named: Iterable<{ part: string; build: string }>): Promise<void> {
     if (this.options.pollMs === 0) return;
-    const parts = new Set<PartName>();
+    const parts = new Set<string>();
     for (const { part, build } of named) {
       const state = this.parts.get(part);
       if (state && build !== UNKNOWN_BUILD && !state.known.has(build)) parts.add(part);
@@ -167,7 +139,7 @@ export class BuildRegistry {
     await Promise.all([...parts].map((part) => this.learnPart(part)));
   }
 
-  private learnPart(part: PartName): Promise<void> {
+  private learnPart(part: string): Promise<void> {
     const scheduled = this.learning.get(part);
     if (scheduled) return scheduled;
     const state = this.parts.get(part) as PartState;
@@ -184,11 +156,11 @@ export class BuildRegistry {
 
   /** Reads every part now; never rejects. */
   async readAll(): Promise<void> {
-    await Promise.all(PARTS.map((part) => this.read(part)));
+    await Promise.all([...this.parts.keys()].map((part) => this.read(part)));
   }
 
   /** Reads the part's build files now (or joins the read under way); never rejects. */
-  read(part: PartName): Promise<void> {
+  read(part: string): Promise<void> {
     const state = this.parts.get(part);
     if (!state) return Promise.resolve();
     state.reading ??= this.readOnce(part, state).finally(() => {
@@ -197,12 +169,12 @@ export class BuildRegistry {
     return state.reading;
   }
 
-  private async readOnce(part: PartName, state: PartState): Promise<void> {
+  private async readOnce(part: string, state: PartState): Promise<void> {
     state.lastReadAt = this.clock();
-    const url = this.options.sources[part];
+    const url = this.options.sources[part] as string;
     let failure: string | undefined;
     try {
-      const deployment = readDeploymentState(await getJson(url, this.timeoutMs));
+      const deployment = readDeploymentState(await getJson(url, this.timeoutMs, MAX_BUILD_FILE_BYTES));
       if (!deployment) throw new Error(`${url} names no build id`);
       const ids = deploymentIdsOf(deployment);
       if (ids[0] !== state.ids[0]) this.options.log.info({ part, build: ids[0] }, 'builds: a new build is current');

@@ -1,33 +1,64 @@
 /**
  * The parts and routes the API labels as themselves; any other is `other`, so a page that shows a
- * route or a remote the API was not built with adds no series and loses no event. Built from the
- * compiled registry of remotes, the set the documented series figure is counted from.
+ * route or a remote the API does not know adds no series and loses no event. The parts are the
+ * host and the configured remotes; the routes are the registry's, always, and those learned from
+ * the remotes' manifests (route-learner.ts), at most MAX_LEARNED_ROUTES beyond the registry's:
+ * the sets the documented series figure is counted from.
  */
-import { HOST_PART, OTHER, PARTS, type PartName, ROUTE_OWNERS } from 'shared/telemetry';
-
-const KNOWN_PARTS: ReadonlySet<string> = new Set(PARTS);
+import { type ComposedRoute } from 'shared/composition';
+import { HOST_PART, OTHER, PARTS, ROUTE_OWNERS } from 'shared/telemetry';
+import { MAX_LEARNED_ROUTES } from 'shared/telemetry-labels';
 
 export class KnownRoutes {
-  private constructor(private readonly owners: ReadonlyMap<string, PartName>) {}
+  private readonly parts: ReadonlySet<string>;
+  private owners: ReadonlyMap<string, string> = ROUTE_OWNERS;
 
-  /** The registry's routes, each with the part that owns it. */
-  static compiled(): KnownRoutes {
-    return new KnownRoutes(ROUTE_OWNERS);
+  /** `remotes`: the remotes configured beyond the registry's, which are parts as well. */
+  constructor(remotes: readonly string[] = []) {
+    this.parts = new Set([...PARTS, ...remotes]);
   }
 
-  /** `name` as a part the labels may hold, or undefined. */
-  part(name: string): PartName | undefined {
-    return KNOWN_PARTS.has(name) ? (name as PartName) : undefined;
+  /** The registry's routes and parts only. */
+  static compiled(): KnownRoutes {
+    return new KnownRoutes();
+  }
+
+  /**
+   * Makes the table the registry's routes and `routes` (a composition, its routes in the order
+   * they are to be kept): a registry path keeps its label whichever remote holds it, and at most
+   * MAX_LEARNED_ROUTES other paths are learned. Gives the routes beyond that cap, which count as
+   * `other`.
+   */
+  learn(routes: readonly ComposedRoute[]): ComposedRoute[] {
+    const owners = new Map<string, string>(ROUTE_OWNERS);
+    const beyond: ComposedRoute[] = [];
+    let learned = 0;
+    for (const route of routes) {
+      if (!this.parts.has(route.remote) || owners.get(route.path) === route.remote) continue;
+      if (!ROUTE_OWNERS.has(route.path) && learned >= MAX_LEARNED_ROUTES) {
+        beyond.push(route);
+        continue;
+      }
+      if (!ROUTE_OWNERS.has(route.path)) learned += 1;
+      owners.set(route.path, route.remote);
+    }
+    this.owners = owners;
+    return beyond;
+  }
+
+  /** `name` when it is a part the labels may hold, or undefined. */
+  part(name: string): string | undefined {
+    return this.parts.has(name) ? name : undefined;
   }
 
   /** Whether `route` is labelled as itself for `part`: the part owns it, or the part is the host, on any known route. */
-  has(route: string, part: PartName): boolean {
+  has(route: string, part: string): boolean {
     const owner = this.owners.get(route);
     return owner !== undefined && (owner === part || part === HOST_PART);
   }
 
   /** The route label of an event of `part` on `route` (a remote elsewhere than on its own routes counts as `other`). */
-  routeLabel(route: string, part: PartName): string {
+  routeLabel(route: string, part: string): string {
     return this.has(route, part) ? route : OTHER;
   }
 

@@ -6,7 +6,7 @@
  * build, so one page cannot be replayed into many failures.
  */
 import { MAX_TICKET_LENGTH, type PageTicket, verifyTicket } from 'server/page-ticket';
-import { HOST_PART, OTHER, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+import { HOST_PART, OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
 import { type BuildRegistry } from './build-registry';
 
 /** Pages whose first load of a remote is remembered; past it, the oldest is forgotten. */
@@ -42,7 +42,7 @@ export function ticketOf(token: string | undefined, secrets: readonly string[], 
 export function ticketedBuildLabel(
   builds: BuildRegistry,
   ticket: PageTicket | undefined,
-  part: PartName,
+  part: string,
   build: string,
 ): string {
   if (build === UNKNOWN_BUILD) return UNKNOWN_BUILD;

@@ -10,7 +10,7 @@
  */
 import { type PageTicket } from 'server/page-ticket';
 import { type TelemetryBatchBody } from 'shared/api/contract';
-import { type ClientSignal, FAILED_LOAD_OUTCOMES, OTHER, type PartName, UNKNOWN_BUILD } from 'shared/telemetry';
+import { type ClientSignal, FAILED_LOAD_OUTCOMES, OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
 import { errorPageStatusLabel } from 'shared/telemetry-labels';
 import { type BuildClients } from './build-clients';
 import { type BuildRegistry } from './build-registry';
@@ -46,7 +46,7 @@ export function buildsNamed(
   batch: TelemetryBatchBody,
   ticket: PageTicket | undefined,
   routes: KnownRoutes,
-): { part: PartName; build: string }[] {
+): { part: string; build: string }[] {
   if (!ticket) return [];
   return batch.events.flatMap((event) => {
     const part = 'remote' in event ? routes.part(event.remote) : undefined;
@@ -71,7 +71,7 @@ export function buildsNamed(
 
 /** The labels of one event's part: a part the API does not know is `other`, its build and route with it. */
 interface PartLabels {
-  part: PartName | undefined;
+  part: string | undefined;
   remote: string;
   build: (build: string) => string;
 }

@@ -16,7 +16,6 @@ import { registerCspReports } from './csp-reports-route';
 import { addressHash } from '../../http/request-log';
 import { BuildClients } from './build-clients';
 import { registerCanaryGauges } from './canary-gauges';
-import { KnownRoutes } from './known-routes';
 import { FirstLoads, ticketOf } from './page-tickets';
 import { type BatchRecorder, buildsNamed, recordBatch } from './record-batch';
 import { installIntake, knownOriginsOf } from './telemetry-intake';
@@ -30,7 +29,7 @@ export function registerTelemetry(app: App, context: AppContext): void {
   const recorder: BatchRecorder = {
     metrics,
     builds: context.builds,
-    routes: KnownRoutes.compiled(),
+    routes: context.routes,
     knownOrigin: knownOriginsOf(context),
     firstLoads: new FirstLoads(),
     clients: new BuildClients(metrics, app.log),
