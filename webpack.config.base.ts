@@ -16,6 +16,7 @@ import type MinimizerPlugin from 'minimizer-webpack-plugin';
 import webpack, { type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { readPort } from 'server/env';
+import type { RemoteSpec } from 'shared/remotes';
 import { BuildInfoPlugin } from './build/build-info-plugin';
 import { codeVersionOf } from './scripts/build-stamp';
 import { reloadOnOtherInputs, StandaloneDevClientsPlugin } from './build/dev-server';
@@ -37,10 +38,17 @@ export interface FederatedAppOptions {
   name: string;
   /** The package folder (its `__dirname`). */
   dir: string;
-  /** Port of the development server. */
-  port: number;
+  /** Port of the development server; a remote with a `spec` may leave it out: its spec's, moved by its `portEnv`. */
+  port?: number;
   /**
-   * Remotes only, and best left out: the registry's (`shared/src/remotes.ts`) is used, checked
+   * A remote the registry (`shared/src/remotes.ts`) does not name: its own spec (its
+   * `remote-spec.ts`), which its exposes, published routes and port come from, so it builds and
+   * deploys with no change to the repository's other parts (docs/decisions/0049-a-remote-carries-its-own-spec.md).
+   * A remote of the registry gives none: its registry entry is its spec.
+   */
+  spec?: RemoteSpec;
+  /**
+   * Remotes only, and best left out: the spec's (above, or the registry's) is used, checked
    * against the remote's files; one given here, `{ './GamePage': './src/exposed/game-page.tsx' }`,
    * must say the same or the build stops.
    */
@@ -296,6 +304,13 @@ export function devServerAddress(port: number, env: NodeJS.ProcessEnv = process.
   return host ? { port, host } : { port };
 }
 
+/** The development server's port: the one given, else the remote's own spec's (its variable, then its default). */
+function devServerPort({ name, port, spec }: FederatedAppOptions): number {
+  if (port !== undefined) return port;
+  if (!spec) throw new Error(`the webpack config of ${name} gives neither a port nor a spec`);
+  return readPort({ name, port: spec.port, portEnv: spec.portEnv });
+}
+
 export function createWebpackConfig(options: FederatedAppOptions) {
   return (_env: unknown, argv: Argv): Configuration & { devServer?: DevServerConfiguration } => {
     const production = argv.mode !== 'development';
@@ -385,7 +400,9 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         new ModuleFederationPlugin({
           name: options.name,
           filename: 'remoteEntry.js',
-          exposes: isHost ? {} : remoteExposes(options.name, options.dir, options.exposes),
+          exposes: isHost
+            ? {}
+            : remoteExposes(options.name, options.dir, { declared: options.exposes, given: options.spec }),
           remotes: {},
           // The host's copies are eager, in its main.js: the page starts without a detour through
           // a chunk per singleton. A remote's stay lazy, fetched only when the page lacks them.
@@ -434,9 +451,9 @@ export function createWebpackConfig(options: FederatedAppOptions) {
           : [
               new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }),
               new SharedFallbacksPlugin(),
-              // What the remote offers, from its registry entry, in its manifest for hosts to read
+              // What the remote offers, from its spec, in its manifest for hosts to read
               // (docs/decisions/0045-remotes-publish-their-routes.md).
-              publishedRoutesPlugin(options.name),
+              publishedRoutesPlugin(options.name, options.spec),
             ]),
         // A remote's production build records the integrity of its scripts, and its runtime checks
         // its chunks' (docs/decisions/0019-remote-code-integrity.md). Not under `webpack serve`:
@@ -462,7 +479,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
         ...(options.plugins ?? []),
       ],
       devServer: {
-        ...devServerAddress(options.port),
+        ...devServerAddress(devServerPort(options)),
         hot: true,
         historyApiFallback: true,
         headers: isHost ? {} : { 'Access-Control-Allow-Origin': '*' },

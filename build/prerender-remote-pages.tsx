@@ -1,5 +1,5 @@
 /**
- * Renders a remote's prerendered pages (the registry's routes marked `prerendered`) at build
+ * Renders a remote's prerendered pages (its spec's routes marked `prerendered`) at build
  * time, with their real exposed components: the markup the browser's first render of the same
  * page produces, and the query cache that render read. A remote's `build/prerender-pages.tsx`
  * calls it, run by `prerender-plugin.ts`.
@@ -11,12 +11,15 @@ import { MemoryRouter } from 'react-router-dom';
 import { createApiClient } from 'shared/api/client';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { queryClient as client } from 'shared/browser/api/query-client';
-import { REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
+import type { RemoteSpec } from 'shared/remotes';
 import type { PrerenderedPage } from './prerender-plugin';
+import { specOf } from './spec-origin';
 
 export interface PrerenderRemotePagesOptions {
-  remote: RemoteName;
-  /** The exposed pages by module name, as the registry names them. */
+  remote: string;
+  /** The remote's own spec (its `remote-spec.ts`); a remote of the registry gives none. */
+  spec?: RemoteSpec;
+  /** The exposed pages by module name, as its spec names them. */
   pages: Readonly<Record<string, ComponentType>>;
   /** Answers the queries a page's first render asked for (the content remote's payloads). */
   answer?: (client: QueryClient) => void;
@@ -28,11 +31,11 @@ const NO_API = createApiClient({
   fetch: () => Promise.reject(new Error('a prerendered page called the API at build time')),
 });
 
-export function prerenderRemotePages({ remote, pages, answer }: PrerenderRemotePagesOptions): PrerenderedPage[] {
+export function prerenderRemotePages({ remote, spec, pages, answer }: PrerenderRemotePagesOptions): PrerenderedPage[] {
   const rendered: PrerenderedPage[] = [];
-  const { exposes }: RemoteSpec = REMOTES[remote];
-  for (const [module, spec] of Object.entries(exposes)) {
-    const route = spec.routes.find((candidate) => candidate.prerendered);
+  const { exposes } = specOf(remote, spec);
+  for (const [module, { routes }] of Object.entries(exposes)) {
+    const route = routes.find((candidate) => candidate.prerendered);
     if (!route) continue;
     const Page = pages[module];
     if (!Page) throw new Error(`${module} is marked prerendered but its prerender has no component for it`);

@@ -1,7 +1,8 @@
 /** @jest-environment node */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { manifestBuildId, manifestIntegrity, SHARED_FALLBACKS_FIELD } from 'shared/remote-manifest';
 import {
   PUBLISHED_ROUTES_FIELD,
@@ -11,9 +12,10 @@ import {
 } from 'shared/published-routes';
 import { REMOTE_NAMES, REMOTES, type RemoteSpec } from 'shared/remotes';
 import { createWebpackConfig } from '../webpack.config.base';
-import { describeRemote, registryEntry } from '../scripts/new-remote';
+import { scaffoldRemote } from '../scripts/new-remote';
 import { BuildInfoPlugin } from './build-info-plugin';
 import { RemoteIntegrityPlugin } from './integrity-plugin';
+import { ownSpecOf } from './package-spec';
 import { PublishedRoutesPlugin, publishedRoutesPlugin } from './published-routes-plugin';
 import { SharedFallbacksPlugin } from './shared-fallbacks';
 import { remoteProject, type RemoteProject } from './testing/remote-build';
@@ -69,13 +71,19 @@ describe('PublishedRoutesPlugin', () => {
       ...REMOTES.gifts,
       exposes: { GamePage: { file: './src/page.js', routes: [{ path: '/game/', layout: 'default', title: 'Play' }] } },
     };
-    await expect(builtManifest(publishedRoutesPlugin('gifts', () => spec))).rejects.toThrow(
-      /a host would refuse GamePage \/game\/ of the gifts remote's registry entry \(shared\/src\/remotes\.ts\): its path "\/game\/" must start with "\/" and not end with one/,
+    await expect(builtManifest(publishedRoutesPlugin('gifts', undefined, () => spec))).rejects.toThrow(
+      /a host would refuse GamePage \/game\/ of the gifts remote's spec \(shared\/src\/remotes\.ts\): its path "\/game\/" must start with "\/" and not end with one/,
     );
   });
 
-  it('refuses a remote the registry does not name', () => {
-    expect(() => publishedRoutesPlugin('nosuch')).toThrow('"nosuch" is not a remote in the registry');
+  it('refuses a remote the registry does not name and whose config gives no spec', () => {
+    expect(() => publishedRoutesPlugin('nosuch')).toThrow(
+      '"nosuch" is not a remote in the registry (shared/src/remotes.ts) and its webpack config gives no spec',
+    );
+  });
+
+  it('refuses a spec of its own for a remote of the registry', () => {
+    expect(() => publishedRoutesPlugin('gifts', REMOTES.gifts)).toThrow('its spec is its registry entry');
   });
 });
 
@@ -99,21 +107,44 @@ describe("every remote's webpack config", () => {
   });
 });
 
-describe('the template remote (npm run new-remote)', () => {
-  it("builds with the factory's plugins, its own left out", () => {
-    const config = readFileSync(join(ROOT, 'templates', 'remote', 'webpack.config.ts'), 'utf8');
-    expect(config).toMatch(/export default createWebpackConfig\(\{/);
-    expect(config).not.toMatch(/\bplugins\s*:/);
+describe('a remote scaffolded by npm run new-remote, which the registry does not name', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'published-routes-news-'));
   });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('publishes the route of the registry entry the script prints, one a host accepts', async () => {
-    const news = describeRemote('news');
-    const spec = runInNewContext(`({${registryEntry(news)}})`).news as RemoteSpec;
-    const manifest = await builtManifest(publishedRoutesPlugin('news', () => spec));
+  /** The scaffold's own spec, as its webpack config imports it. */
+  function scaffoldedNews(): { dir: string; spec: RemoteSpec } {
+    const { dir } = scaffoldRemote('news', root);
+    const own = ownSpecOf(dir);
+    if (!own) throw new Error('the scaffold wrote no remote-spec.ts');
+    return { dir, spec: own.spec };
+  }
+
+  it("publishes its spec's routes in its manifest, as a host reads them back", async () => {
+    const { spec } = scaffoldedNews();
+    const manifest = await builtManifest(publishedRoutesPlugin('news', spec));
+    expect(manifest[PUBLISHED_ROUTES_FIELD]).toEqual(publishedRoutesOf('news', spec));
     expect(manifestPublishedRoutes(manifest, { remote: 'news' })).toEqual({
       remote: 'news',
-      routes: [{ module: 'NewsPage', path: '/news', layout: 'default', title: 'News' }],
+      routes: [{ module: 'NewsPage', path: '/news', layout: 'default', title: 'News', prerendered: true }],
       refusals: [],
     });
+  });
+
+  it('builds from the spec its webpack config gives: its exposes, its published routes and its port', () => {
+    const { dir, spec } = scaffoldedNews();
+    const config = createWebpackConfig({ name: 'news', dir, spec, title: 'News remote' })(undefined, {
+      mode: 'production',
+    });
+    const published = config.plugins?.filter((plugin) => plugin instanceof PublishedRoutesPlugin) ?? [];
+    expect(published.map((plugin) => plugin.document)).toEqual([publishedRoutesOf('news', spec)]);
+    // The federation plugin keeps its options to itself; they are what it gives webpack.
+    const federation = config.plugins?.find((plugin) => plugin instanceof ModuleFederationPlugin) as unknown as {
+      _options: { exposes: unknown };
+    };
+    expect(federation._options.exposes).toEqual({ './NewsPage': './src/exposed/news-page.tsx' });
+    expect(config.devServer?.port).toBe(spec.port);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Puts what a remote offers, its exposed modules and their routes, into its `mf-manifest.json`
- * (field `routes`, `shared/src/published-routes.ts`), so a host and the API can learn them from
- * the remote they load rather than from their own build
+ * Puts what a remote offers, its exposed modules and their routes (from its spec:
+ * build/spec-origin.ts), into its `mf-manifest.json` (field `routes`,
+ * `shared/src/published-routes.ts`), so a host and the API can learn them from the remote they
+ * load rather than from their own build
  * (docs/decisions/0045-remotes-publish-their-routes.md). The manifest is what the host trusts
  * by its configured URL, at an allowed origin: the routes ride with the scripts' digests.
  *
@@ -15,13 +16,18 @@ import {
   readPublishedRoutes,
   type PublishedRoutesDocument,
 } from 'shared/published-routes';
-import { remoteSpec } from 'shared/remotes';
+import { remoteSpec, type RemoteSpec } from 'shared/remotes';
+import { noSpecMessage, specOrigin } from './spec-origin';
 
 const PLUGIN = 'PublishedRoutesPlugin';
 const MANIFEST = 'mf-manifest.json';
 
 export class PublishedRoutesPlugin {
-  constructor(readonly document: PublishedRoutesDocument) {}
+  /** `source`: the file the routes come from, for the build's messages. */
+  constructor(
+    readonly document: PublishedRoutesDocument,
+    readonly source = 'shared/src/remotes.ts',
+  ) {}
 
   apply(compiler: Compiler): void {
     const { RawSource } = compiler.webpack.sources;
@@ -37,7 +43,7 @@ export class PublishedRoutesPlugin {
             const where = [module, path].filter(Boolean).join(' ');
             compilation.errors.push(
               new WebpackError(
-                `${PLUGIN}: a host would refuse ${where ? `${where} of ` : ''}the ${this.document.remote} remote's registry entry (shared/src/remotes.ts): ${reason}`,
+                `${PLUGIN}: a host would refuse ${where ? `${where} of ` : ''}the ${this.document.remote} remote's spec (${this.source}): ${reason}`,
               ),
             );
           }
@@ -52,9 +58,12 @@ export class PublishedRoutesPlugin {
   }
 }
 
-/** The plugin for remote `name`, its document generated from its registry entry. */
-export function publishedRoutesPlugin(name: string, lookup = remoteSpec): PublishedRoutesPlugin {
-  const spec = lookup(name);
-  if (!spec) throw new Error(`"${name}" is not a remote in the registry (shared/src/remotes.ts)`);
-  return new PublishedRoutesPlugin(publishedRoutesOf(name, spec));
+/**
+ * The plugin for remote `name`, its document generated from the spec its config gives (`given`)
+ * or, for a remote of the registry, from its registry entry.
+ */
+export function publishedRoutesPlugin(name: string, given?: RemoteSpec, lookup = remoteSpec): PublishedRoutesPlugin {
+  const origin = specOrigin(name, given, lookup);
+  if (!origin) throw new Error(noSpecMessage(name));
+  return new PublishedRoutesPlugin(publishedRoutesOf(name, origin.spec), origin.file);
 }

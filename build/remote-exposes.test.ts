@@ -39,7 +39,7 @@ function errorOf(run: () => unknown): ExposesError {
 
 describe('remoteExposes', () => {
   it("gives webpack the registry's modules when the folder agrees", () => {
-    expect(remoteExposes('news', dir, undefined, lookup)).toStrictEqual({
+    expect(remoteExposes('news', dir, { lookup })).toStrictEqual({
       './NewsPage': './src/exposed/news-page.tsx',
       './StoryPage': './src/exposed/story-page.tsx',
     });
@@ -47,18 +47,18 @@ describe('remoteExposes', () => {
 
   it('accepts exposes given by the config when they say the same', () => {
     const declared = { './StoryPage': 'src/exposed/story-page.tsx', './NewsPage': './src/exposed/news-page.tsx' };
-    expect(Object.keys(remoteExposes('news', dir, declared, lookup))).toEqual(['./NewsPage', './StoryPage']);
+    expect(Object.keys(remoteExposes('news', dir, { declared, lookup }))).toEqual(['./NewsPage', './StoryPage']);
   });
 
-  it('names a remote missing from the registry', () => {
-    expect(errorOf(() => remoteExposes('sport', dir, undefined, lookup)).message).toBe(
-      '"sport" is not a remote in the registry (shared/src/remotes.ts): add its entry there (docs/adding-a-remote.md).',
+  it('names a remote with neither a registry entry nor a spec of its own', () => {
+    expect(errorOf(() => remoteExposes('sport', dir, { lookup })).message).toBe(
+      '"sport" is not a remote in the registry (shared/src/remotes.ts) and its webpack config gives no spec: give it its remote-spec.ts (docs/adding-a-remote.md).',
     );
   });
 
   it('lists every way the config disagrees with the registry', () => {
     const declared = { './NewsPage': './src/exposed/news.tsx', './WeatherPage': './src/exposed/weather-page.tsx' };
-    expect(errorOf(() => remoteExposes('news', dir, declared, lookup)).message).toBe(
+    expect(errorOf(() => remoteExposes('news', dir, { declared, lookup })).message).toBe(
       [
         "The news remote's exposed modules disagree with the registry (shared/src/remotes.ts):",
         "  - ./NewsPage is ./src/exposed/news.tsx in the webpack config's exposes but ./src/exposed/news-page.tsx in the registry",
@@ -71,17 +71,44 @@ describe('remoteExposes', () => {
   it('names a registered file that does not exist and a module file the registry leaves out', () => {
     rmSync(join(dir, 'src', 'exposed', 'story-page.tsx'));
     writeFileSync(join(dir, 'src', 'exposed', 'weather-page.tsx'), '');
-    const { message } = errorOf(() => remoteExposes('news', dir, undefined, lookup));
+    const { message } = errorOf(() => remoteExposes('news', dir, { lookup }));
     expect(message).toContain('  - StoryPage: remote-news/src/exposed/story-page.tsx does not exist');
     expect(message).toContain(
-      '  - remote-news/src/exposed/weather-page.tsx is in src/exposed/ but exposes no module of the registry',
+      '  - remote-news/src/exposed/weather-page.tsx is in src/exposed/ but exposes no module of the registry: add it there',
     );
     expect(message).not.toContain('exposed-pages.test.tsx');
   });
 
   it('refuses a build from another folder than the registered one', () => {
-    expect(errorOf(() => remoteExposes('news', join(root, 'news'), undefined, lookup)).message).toContain(
+    expect(errorOf(() => remoteExposes('news', join(root, 'news'), { lookup })).message).toContain(
       'the registry says the news remote is in remote-news/, but it is built from news/',
+    );
+  });
+});
+
+describe('remoteExposes of a remote that carries its own spec', () => {
+  it('gives webpack the modules of the spec its config gives, for a name the registry does not hold', () => {
+    expect(remoteExposes('news', dir, { given: NEWS })).toStrictEqual({
+      './NewsPage': './src/exposed/news-page.tsx',
+      './StoryPage': './src/exposed/story-page.tsx',
+    });
+  });
+
+  it('checks the folder against that spec, naming its file', () => {
+    rmSync(join(dir, 'src', 'exposed', 'story-page.tsx'));
+    writeFileSync(join(dir, 'src', 'exposed', 'weather-page.tsx'), '');
+    expect(errorOf(() => remoteExposes('news', dir, { given: NEWS })).message).toBe(
+      [
+        "The news remote's exposed modules disagree with its spec (remote-news/remote-spec.ts):",
+        '  - StoryPage: remote-news/src/exposed/story-page.tsx does not exist',
+        '  - remote-news/src/exposed/weather-page.tsx is in src/exposed/ but exposes no module of its spec: add it there or move it out of src/exposed/',
+      ].join('\n'),
+    );
+  });
+
+  it('refuses a spec of its own for a remote of the registry, whose spec is its entry', () => {
+    expect(errorOf(() => remoteExposes('news', dir, { given: NEWS, lookup })).message).toContain(
+      '"news" is a remote of the registry (shared/src/remotes.ts): its spec is its registry entry',
     );
   });
 });

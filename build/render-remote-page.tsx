@@ -1,5 +1,5 @@
 /**
- * Renders a remote's data pages (the registry's routes marked `serverData`: a gift, a redeem
+ * Renders a remote's data pages (its spec's routes marked `serverData`: a gift, a redeem
  * session) on the host's server, per request, with the data the host's server has just read from
  * the API for the visitor: the markup the browser's first render of the same page shows once that
  * data is in its cache, and the query cache it was rendered from. A remote's
@@ -14,8 +14,9 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { createApiClient } from 'shared/api/client';
 import { ApiProvider } from 'shared/browser/api/api-context';
 import { createQueryClient } from 'shared/browser/api/query-client';
-import { REMOTES, type RemoteName, type RemoteSpec } from 'shared/remotes';
+import type { RemoteSpec } from 'shared/remotes';
 import type { RenderDataPage } from 'shared/render-contract';
+import { specOf } from './spec-origin';
 
 /** The page renders from the data it is given; a call to the API while rendering fails. */
 const NO_API = createApiClient({
@@ -24,24 +25,25 @@ const NO_API = createApiClient({
 });
 
 export interface DataPagesOptions {
-  remote: RemoteName;
-  /** The exposed data pages by module name, as the registry names them. */
+  remote: string;
+  /** The remote's own spec (its `remote-spec.ts`); a remote of the registry gives none. */
+  spec?: RemoteSpec;
+  /** The exposed data pages by module name, as its spec names them. */
   pages: Readonly<Record<string, ComponentType>>;
 }
 
-/** The route pattern of each module the registry marks `serverData`. */
-function dataRoutes(remote: RemoteName): Map<string, string> {
-  const { exposes }: RemoteSpec = REMOTES[remote];
+/** The route pattern of each module the spec marks `serverData`. */
+function dataRoutes({ exposes }: RemoteSpec): Map<string, string> {
   const routes = new Map<string, string>();
-  for (const [module, spec] of Object.entries(exposes)) {
-    const route = spec.routes.find((candidate) => candidate.serverData);
+  for (const [module, exposed] of Object.entries(exposes)) {
+    const route = exposed.routes.find((candidate) => candidate.serverData);
     if (route) routes.set(module, route.path);
   }
   return routes;
 }
 
-export function createDataPageRenderer({ remote, pages }: DataPagesOptions): RenderDataPage {
-  const routes = dataRoutes(remote);
+export function createDataPageRenderer({ remote, spec, pages }: DataPagesOptions): RenderDataPage {
+  const routes = dataRoutes(specOf(remote, spec));
   for (const module of routes.keys()) {
     if (!pages[module]) throw new Error(`${module} is marked serverData but the renderer has no component for it`);
   }

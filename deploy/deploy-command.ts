@@ -5,6 +5,7 @@
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
+import { ownSpecOf } from '../build/package-spec';
 import { describeArgsError } from './cli-args';
 import { buildFolder, deploy, MIN_KEPT_BUILDS, type CliIo, type DeployResult } from './deploy';
 import { HOST_LAYOUT, layoutOfPackage, type DeployLayout } from './deploy-layout';
@@ -80,16 +81,35 @@ async function revokeCommand(
   }
 }
 
+const line = (label: string, text: string) => `  ${label.padEnd(34)}${text}`;
+
 /**
  * What to run after `--stage`, each command as it works: the gate and the release with the
  * `--path` each route with parameters needs (and where to get one), the release run (which judges
- * the canary) before a bare canary (which nobody judges).
+ * the canary) before a bare canary (which nobody judges). A remote that carries its own spec
+ * (`gated: false`) has no gate or release run, which take the registry's remotes only.
  */
-export function stagedNextLines(packageName: string, target: string, buildId: string): string[] {
+export function stagedNextLines(
+  packageName: string,
+  target: string,
+  buildId: string,
+  { gated = true }: { gated?: boolean } = {},
+): string[] {
+  const makeCurrent = line(
+    'make it current for everyone:',
+    `npm run deploy -w ${packageName} -- ${target} --build ${buildId}`,
+  );
+  const bareCanary = [
+    line(
+      'a bare canary, judged by nobody:',
+      `npm run canary -w ${packageName} -- ${target} start ${buildId} --percent 10`,
+    ),
+    line('', '(nothing aborts it: watch it yourself, then promote or abort it)'),
+  ];
+  if (!gated) return [...bareCanary, makeCurrent];
   const spec = (Object.values(REMOTES) as RemoteSpec[]).find((remote) => remote.packageDir === packageName);
   const paths = spec ? samplePathHints(spec) : [];
   const pathArgs = paths.map((path) => ` ${path}`).join('');
-  const line = (label: string, text: string) => `  ${label.padEnd(34)}${text}`;
   return [
     line(
       'try it on the production host:',
@@ -108,12 +128,8 @@ export function stagedNextLines(packageName: string, target: string, buildId: st
       `PREVIEW_KEY=… npm run release -w ${packageName} -- ${target} --build ${buildId} --host <URL> --prometheus <URL>${pathArgs}`,
     ),
     line('', '(gated, then given to 10 %, 50 %, 100 % of visitors, aborted by itself when they fare worse)'),
-    line(
-      'a bare canary, judged by nobody:',
-      `npm run canary -w ${packageName} -- ${target} start ${buildId} --percent 10`,
-    ),
-    line('', '(nothing aborts it: watch it yourself, then promote or abort it)'),
-    line('make it current for everyone:', `npm run deploy -w ${packageName} -- ${target} --build ${buildId}`),
+    ...bareCanary,
+    makeCurrent,
   ];
 }
 
@@ -138,7 +154,10 @@ function describeDeploy(
         'nothing visitors get has changed',
       host
         ? `deploy: make it current with npm run deploy -w ${part} -- ${target} --build ${result.buildId}`
-        : [`deploy: pin a host to it with ${pin}. Next:`, ...stagedNextLines(part, target, result.buildId)].join('\n'),
+        : [
+            `deploy: pin a host to it with ${pin}. Next:`,
+            ...stagedNextLines(part, target, result.buildId, { gated: !ownSpecOf(packageDir) }),
+          ].join('\n'),
     ];
   }
   return [

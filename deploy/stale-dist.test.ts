@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inputsHash, writeStamp } from '../scripts/build-stamp';
+import { inputsHash, partMarkers, writeStamp } from '../scripts/build-stamp';
 import { ALLOW_STALE_DIST, checkDist } from './stale-dist';
 import { makeBuild, read, write } from './testing/remote-builds';
 
@@ -113,5 +113,70 @@ describe('npm run deploy', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('release: remote-gifts/dist is not the build of its sources');
     expect(existsSync(join(root, 'srv', 'gifts'))).toBe(false);
+  });
+});
+
+describe('npm run deploy of a remote the registry does not name', () => {
+  const NEWS_SPEC = `export const REMOTE_NAME = 'news';
+export const REMOTE_SPEC = {
+  packageDir: 'remote-news',
+  port: 3005,
+  portEnv: 'REMOTE_NEWS_PORT',
+  urlEnv: 'REMOTE_NEWS_URL',
+  exposes: {
+    StoryPage: {
+      file: './src/exposed/story-page.tsx',
+      routes: [{ path: '/news/:storyId', layout: 'default', title: 'Story' }],
+    },
+  },
+};
+`;
+  let news: string;
+
+  /** remote-news/ with its own remote-spec.ts, built and stamped as `npm run build -w remote-news` does. */
+  beforeEach(() => {
+    news = join(root, 'remote-news');
+    write(join(news, 'remote-spec.ts'), NEWS_SPEC);
+    write(join(news, 'src', 'exposed', 'story-page.tsx'), 'export const title = "A story";\n');
+    write(join(news, 'package.json'), '{ "name": "remote-news" }\n');
+    makeBuild(join(news, 'dist'), 'n1', 1000);
+    write(join(news, 'dist-server', 'main.js'), '// its server\n');
+    writeStamp(root, 'remote-news', inputsHash(root, 'remote-news'), partMarkers(root, 'remote-news'));
+  });
+
+  const deployNews = (args: string[]) => {
+    const result = spawnSync(process.execPath, ['--import', TSX, DEPLOY_CLI, ...args], {
+      cwd: news,
+      env: { ...process.env, INIT_CWD: root },
+      encoding: 'utf8',
+    });
+    return { code: result.status, stderr: result.stderr, stdout: result.stdout };
+  };
+
+  it('is a part its build stamps, as the registry remotes are', () => {
+    expect(partMarkers(root, 'remote-news')).toEqual(partMarkers(root, 'remote-gifts'));
+    expect(partMarkers(root, 'remote-nothing')).toBeUndefined();
+  });
+
+  it('publishes its dist/ with its builds/latest.json, and refuses it once its sources changed', () => {
+    const published = deployNews(['srv/news']);
+    expect(published.stderr).toBe('');
+    expect(published.code).toBe(0);
+    expect(JSON.parse(read(join(root, 'srv', 'news', 'builds', 'latest.json')))).toMatchObject({ id: 'n1' });
+
+    write(join(news, 'src', 'exposed', 'story-page.tsx'), 'export const title = "Another story";\n');
+    const refused = deployNews(['srv/news']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('remote-news/dist is not the build of its sources');
+  });
+
+  it('stages a build and names the next commands, with no gate or release run, which take the registry remotes only', () => {
+    const staged = deployNews(['srv/news', '--stage']);
+    expect(staged.stderr).toBe('');
+    expect(staged.code).toBe(0);
+    expect(staged.stdout).toContain('npm run canary -w remote-news -- ');
+    expect(staged.stdout).toMatch(/npm run deploy -w remote-news -- \S+ --build \S+/);
+    expect(staged.stdout).not.toContain('npm run gate');
+    expect(staged.stdout).not.toContain('npm run release');
   });
 });

@@ -7,7 +7,7 @@
  * the operator's choice and is not checked.
  */
 import { basename, dirname } from 'node:path';
-import { PARTS, staleReason } from '../scripts/build-stamp';
+import { partMarkers, staleReason } from '../scripts/build-stamp';
 
 export const ALLOW_STALE_DIST = '--allow-stale-dist';
 
@@ -23,7 +23,7 @@ export function staleDistProblem(packageDir: string, command: string): string | 
   const root = dirname(packageDir);
   const part = basename(packageDir);
   // The web build alone is published: its compiled server need not exist.
-  const markers = (PARTS[part] ?? []).filter((marker) => marker.startsWith('dist/'));
+  const markers = (partMarkers(root, part) ?? []).filter((marker) => marker.startsWith('dist/'));
   const reason = staleReason(root, part, markers);
   if (reason === undefined) return undefined;
   return (

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { concurrently, type CloseEvent } from 'concurrently';
-import { inputsHash, PARTS, removeStamp, writeStamp } from './build-stamp';
+import { inputsHash, partMarkers, PARTS, removeStamp, writeStamp } from './build-stamp';
 
 const ROOT = join(__dirname, '..');
 /** A part's build steps, each a script of its package.json, in the order they are started. */
@@ -84,7 +84,7 @@ export async function buildParts(
   for (const part of parts) {
     if (failed.has(part)) continue;
     try {
-      writeStamp(root, part, hashes.get(part) ?? '');
+      writeStamp(root, part, hashes.get(part) ?? '', partMarkers(root, part));
     } catch (error) {
       console.error(`[build] ${(error as Error).message}`);
       failed.add(part);
@@ -95,9 +95,11 @@ export async function buildParts(
 
 async function main(args: string[]): Promise<void> {
   const parts = args.length > 0 ? args : Object.keys(PARTS);
-  const unknown = parts.filter((part) => !(part in PARTS));
+  const unknown = parts.filter((part) => !partMarkers(ROOT, part));
   if (unknown.length > 0) {
-    console.error(`[build] unknown part(s): ${unknown.join(', ')}; the parts are ${Object.keys(PARTS).join(', ')}`);
+    console.error(
+      `[build] unknown part(s): ${unknown.join(', ')}; the parts are ${Object.keys(PARTS).join(', ')} and the remote-<name>/ folders with their own remote-spec.ts`,
+    );
     process.exit(2);
   }
   const startedAt = Date.now();

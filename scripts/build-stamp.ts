@@ -8,22 +8,35 @@
  * files were rebuilt, or removed, some other way (`npm run build:web`, say).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { REMOTES } from 'shared/remotes';
+import { OWN_SPEC_FILE } from '../build/spec-origin';
 
 /**
  * Every part `npm start` serves, with the files that exist once it is built: its server bundle
  * and its web build's last file, relative to its folder. The remotes are those of the registry
  * (`shared/src/remotes.ts`).
  */
+const REMOTE_MARKERS = ['dist/builds/latest.json', 'dist-server/main.js'];
+
 export const PARTS: Readonly<Record<string, readonly string[]>> = {
   api: ['dist/index.js'],
-  ...Object.fromEntries(
-    Object.values(REMOTES).map((remote) => [remote.packageDir, ['dist/builds/latest.json', 'dist-server/main.js']]),
-  ),
+  ...Object.fromEntries(Object.values(REMOTES).map((remote) => [remote.packageDir, REMOTE_MARKERS])),
   host: ['dist/_app/builds/latest.json', 'dist-server/main.js'],
 };
+
+/**
+ * The markers of a part `npm run build` can build: one of PARTS, or a remote that carries its own
+ * spec (a `remote-<name>/` folder with its `remote-spec.ts`), built and deployed on its own;
+ * undefined for any other folder.
+ */
+export function partMarkers(root: string, part: string): readonly string[] | undefined {
+  if (Object.hasOwn(PARTS, part)) return PARTS[part];
+  return /^remote-[a-z][a-z0-9]*$/.test(part) && existsSync(join(root, part, OWN_SPEC_FILE))
+    ? REMOTE_MARKERS
+    : undefined;
+}
 
 /** Files at the repository's root every build reads. */
 const ROOT_INPUTS = [

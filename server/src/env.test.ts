@@ -276,6 +276,14 @@ describe("a server's environment, read through one schema", () => {
     expect(parseEnv(staticPartEnv('content', '/srv'), {}).port).toBe(DEFAULT_PORTS.content.port);
   });
 
+  it('serves a remote the list of ports does not hold on the port of its own spec, moved by its own variable', () => {
+    const news = { name: 'news', port: 3005, portEnv: 'REMOTE_NEWS_PORT' };
+    expect(parseEnv(staticPartEnv(news, '/srv'), {})).toMatchObject({ part: 'news', port: 3005 });
+    expect(parseEnv(staticPartEnv(news, '/srv'), { REMOTE_NEWS_PORT: '7001' }).port).toBe(7001);
+    expect(readPort(news, { REMOTE_NEWS_PORT: '7002' })).toBe(7002);
+    expect(envErrorFrom(() => readPort(news, { REMOTE_NEWS_PORT: 'x' })).message).toContain('REMOTE_NEWS_PORT');
+  });
+
   it("gives a remote's server no metrics listener unless METRICS_PORT names one, on loopback by default", () => {
     expect(remoteEnv({})).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1' });
     expect(remoteEnv({ METRICS_PORT: '', METRICS_HOST: ' ' })).toMatchObject({

@@ -206,8 +206,24 @@ export const logLevel: Reader<LogLevel> = (raw, name) => {
 
 // What several servers read alike.
 
+/**
+ * A part the repository's list of ports does not hold: a remote that carries its own spec
+ * (its `remote-spec.ts`), with its own default port and the variable that moves it.
+ */
+export interface OwnPart {
+  name: string;
+  port: number;
+  portEnv: string;
+}
+
+/** A part of `DEFAULT_PORTS`, by name, or one that carries its own port. */
+export type PartRef = PartName | OwnPart;
+
+const partName = (part: PartRef): string => (typeof part === 'string' ? part : part.name);
+
 /** The part's port variable (HOST_PORT, REMOTE_GIFTS_PORT, API_PORT, …) and its reader. */
-export function partPort(part: PartName): { name: string; read: Reader<number> } {
+export function partPort(part: PartRef): { name: string; read: Reader<number> } {
+  if (typeof part !== 'string') return { name: part.portEnv, read: port(part.port) };
   return { name: DEFAULT_PORTS[part].env, read: port(DEFAULT_PORTS[part].port) };
 }
 
@@ -258,7 +274,7 @@ export const METRICS_VARIABLES = {
 /** What a static part's server (a remote's) is told by its environment. */
 export interface StaticPartEnv {
   /** The part served: its metrics carry it as their `part` label. */
-  part: PartName;
+  part: string;
   port: number;
   /** The folder served: STATIC_ROOT (such as a deploy target) or the package's own build. */
   root: string;
@@ -278,7 +294,7 @@ export interface StaticPartEnv {
  * A remote's server's environment: its port, STATIC_ROOT, HOST_ORIGIN, LISTEN_HOST,
  * SHUTDOWN_DELAY_MS, METRICS_PORT, METRICS_HOST and LOG_LEVEL.
  */
-export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<StaticPartEnv, Env> {
+export function staticPartEnv(part: PartRef, defaultRoot: string): z.ZodType<StaticPartEnv, Env> {
   const { name, read } = partPort(part);
   // The port's variable is the part's (REMOTE_GIFTS_PORT, …): a key known only here.
   const readers: Readers = {
@@ -291,7 +307,7 @@ export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<St
     LOG_LEVEL: logLevel,
   };
   return deriveEnv(envSchema(readers), (values) => ({
-    part,
+    part: partName(part),
     port: values[name] as number,
     root: values.STATIC_ROOT as string,
     hostOrigin: hostOriginOf(values as Parameters<typeof hostOriginOf>[0]),
@@ -306,7 +322,7 @@ export function staticPartEnv(part: PartName, defaultRoot: string): z.ZodType<St
 // One variable at a time, for code that reads a single one (a webpack config's dev-server port,
 // the host's runtime configuration).
 
-export function readPort(part: PartName, env: Env = process.env): number {
+export function readPort(part: PartRef, env: Env = process.env): number {
   const { name, read } = partPort(part);
   return parseEnv(envSchema({ [name]: read }), env)[name] as number;
 }

@@ -1,10 +1,14 @@
-import { readPort } from 'server/env';
+import { join } from 'node:path';
+import { PrerenderPlugin } from '../build/prerender-plugin';
 import { createWebpackConfig } from '../webpack.config.base';
+import { REMOTE_NAME, REMOTE_SPEC } from './remote-spec';
 
-// `exposes` comes from this remote's entry in the registry (shared/src/remotes.ts).
+// Its exposes, published routes and port come from its own spec (remote-spec.ts); its
+// prerendered pages are rendered at build time for the host's server to send.
 export default createWebpackConfig({
-  name: '__name__',
+  name: REMOTE_NAME,
   dir: __dirname,
-  port: readPort('__name__'),
+  spec: REMOTE_SPEC,
   title: '__Name__ remote',
+  plugins: [new PrerenderPlugin({ entry: join(__dirname, 'build', 'prerender-pages.tsx') })],
 });

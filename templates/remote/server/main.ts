@@ -6,7 +6,10 @@
 import { join } from 'node:path';
 import { parseEnvOrExit, staticPartEnv } from 'server/env';
 import { serveRemoteDist } from 'server/serve';
+import { REMOTE_NAME, REMOTE_SPEC } from '../remote-spec';
 
-// Every variable it reads, through one schema: a bad one stops it with a message naming it.
-const env = parseEnvOrExit('remote-__name__', staticPartEnv('__name__', join(__dirname, '..', 'dist')));
+// Every variable it reads, through one schema: a bad one stops it with a message naming it. Its
+// port is its spec's, moved by REMOTE___NAME___PORT.
+const part = { name: REMOTE_NAME, port: REMOTE_SPEC.port, portEnv: REMOTE_SPEC.portEnv };
+const env = parseEnvOrExit('remote-__name__', staticPartEnv(part, join(__dirname, '..', 'dist')));
 void serveRemoteDist('remote-__name__', env);
