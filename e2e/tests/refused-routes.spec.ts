@@ -79,9 +79,12 @@ test("a remote claiming /, another remote's /game and an unknown layout gets non
     .toEqual([1, 1, 1]);
 
   expect((await httpGetPage(`${topology.origin}${GRANTED}`)).status).toBe(404);
-  const home = await httpGetPage(`${topology.origin}/`);
-  expect(home.status).toBe(200);
-  const config = /<script[^>]* id="gift-box-config"[^>]*>([^<]*)<\/script>/.exec(home.body)?.[1] ?? '{}';
+  // The pages the stand-in claims are their remotes' as before, prerendered by the host's server.
+  const [home, game] = await Promise.all(['/', '/game'].map((path) => httpGetPage(`${topology.origin}${path}`)));
+  expect([home?.status, game?.status]).toEqual([200, 200]);
+  expect(home?.body).toContain('<div id="root" data-prerendered="HomePage">');
+  expect(game?.body).toContain('<div id="root" data-prerendered="GamePage">');
+  const config = /<script[^>]* id="gift-box-config"[^>]*>([^<]*)<\/script>/.exec(home?.body ?? '')?.[1] ?? '{}';
   const { routes } = JSON.parse(config) as { routes?: { path: string; remote: string }[] };
   expect(routes?.filter((route) => ['/', '/game', GRANTED].includes(route.path))).toEqual([
     expect.objectContaining({ path: '/', remote: 'content' }),
