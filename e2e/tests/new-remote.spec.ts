@@ -158,11 +158,13 @@ test("a browser renders its page with each of its scripts' digests; its telemetr
       loaded.add(response.url().slice(files.length));
   });
   expect(await visit(page, PATH)).toBe(200);
+  // The template's page, drawn by the remote's own code.
   const rendered = await waitForRenderedPage(page);
+  expect(rendered).toEqual({ heading: route.title, bodyText: `The ${NAME} remote serves this page.` });
   expect(await layoutName(page)).toBe(route.layout);
   await expect(page).toHaveTitle(`${route.title} · Gift Box`);
   // Its text was in the page's HTML already when the route says it is prerendered.
-  if (route.prerendered) expect((await httpGetPage(`${topology.origin}${PATH}`)).body).toContain(rendered.heading);
+  if (route.prerendered) expect((await httpGetPage(`${topology.origin}${PATH}`)).body).toContain(rendered.bodyText);
 
   expect([...loaded]).toEqual(expect.arrayContaining(['remoteEntry.js', exposeChunk(folder, route.module)]));
   const added = await page.evaluate(
