@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORTS } from 'shared/ports';
 import type { RemoteSpec } from 'shared/remotes';
+import { freePort } from 'testbed/free-port';
+import { startServer, stopProcess } from 'testbed/process';
 import { ownSpecOf } from '../build/package-spec';
 import type { PrerenderPages } from '../build/prerender-plugin';
+import { makeBuild } from '../deploy/testing/remote-builds';
 import { describeRemote, nextSteps, scaffoldRemote } from './new-remote';
 
 const ROOT = join(__dirname, '..');
@@ -55,6 +58,29 @@ describe('npm run new-remote', () => {
     const pages = prerenderPages({});
     expect(pages.map((page) => page.module)).toEqual(['NewsPage']);
     expect(pages[0]?.html).toContain('<h1>News</h1>');
+  });
+
+  it('serves a deployed folder from its own server, on the port its own variable gives', async () => {
+    const news = scaffoldRemote('news', root);
+    const folder = makeBuild(join(root, 'srv', 'news'), 'n1', 1000);
+    const port = await freePort();
+    const server = await startServer({
+      name: 'the news remote',
+      command: process.execPath,
+      args: ['--import', 'tsx', 'server/main.ts'],
+      cwd: news.dir,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', REMOTE_NEWS_PORT: String(port), STATIC_ROOT: folder },
+      output: 'pipe',
+      health: `http://127.0.0.1:${port}/healthz`,
+    });
+    try {
+      const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { build?: string };
+      expect(health.build).toBe('n1');
+      const manifest = await fetch(`http://127.0.0.1:${port}/mf-manifest.json`);
+      expect(manifest.status).toBe(200);
+    } finally {
+      await stopProcess(server);
+    }
   });
 
   it('gives the next remote the port after the one scaffolded before it', () => {

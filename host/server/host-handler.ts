@@ -31,18 +31,9 @@ import type { RouteMatch, RouteTable } from '../src/route-table/route-table';
 import { queryOf } from './canonical-path';
 import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
-import {
-  createPageCache,
-  createPathResolver,
-  createTemplateReader,
-  OtherSpelling,
-  pageKey,
-  type ResolvedPath,
-  type CachedPage,
-  type PageCache,
-} from './page-cache';
+import { createPageCache, createTemplateReader, OtherSpelling, pageKey, type CachedPage } from './page-cache';
 import { createPageHtml } from './page-html';
-import { configAtHostname, isValidHost, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
+import { isValidHost, pageHostname, type FollowedOrigins } from './page-hostname';
 import {
   buildsAnswer,
   cohortCookie,
@@ -55,12 +46,14 @@ import {
   type PageOrigin,
 } from './remote-builds';
 import type { RemoteSnapshot } from './remote-sources';
-import { NOINDEX, Robots } from './robots';
-import { SiteComposition, type ComposedSite } from './site-composition';
+import { NOINDEX } from './robots';
+import { MAX_VIEWS, servedOf, viewAt, type HostnameView, type ServedSite } from './served-site';
+import { SiteComposition } from './site-composition';
 import { type PageTickets } from './page-tickets';
 import { securityHeaders } from './security-headers';
 
 export { HOST_BUILD_FILE } from './host-builds';
+export { MAX_VIEWS };
 
 export interface HostHandlerOptions {
   /**
@@ -107,18 +100,6 @@ export interface HostHandlerOptions {
   unservable?: () => string | undefined;
 }
 
-/** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
-interface HostnameView {
-  config: RuntimeConfig;
-  configBody: string;
-  /** A snapshot with its URLs as this view's pages reach them. */
-  at: (snapshot: RemoteSnapshot) => RemoteSnapshot;
-  /** A page's security headers, over HTTP and over HTTPS: its policy allows the origins this view names. */
-  pageHeaders: (https: boolean) => Record<string, string>;
-  /** The page renderer of the built index.html last read for this view and its pages: dropped with the view. */
-  page?: { template: string; render: ReturnType<typeof createPageHtml>; pages: PageCache };
-}
-
 /** What the handler keeps, for tests: its views and their page renderers, the default view's included. */
 export interface HostHandlerKept {
   views: number;
@@ -130,18 +111,6 @@ export interface HostHandlerKept {
 }
 
 export type HostHandler = RequestHandler & { kept: () => HostHandlerKept };
-
-function pageHeadersFor(config: RuntimeConfig): HostnameView['pageHeaders'] {
-  const made = new Map<boolean, Record<string, string>>();
-  return (https) => {
-    let headers = made.get(https);
-    if (!headers) {
-      headers = securityHeaders(config, { page: true, https });
-      made.set(https, headers);
-    }
-    return headers;
-  };
-}
 
 function setHeaders(res: ServerResponse, headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -158,12 +127,6 @@ function pageOrigin(req: IncomingMessage, https: boolean): PageOrigin {
     return { https, origin: `${scheme}://` };
   }
 }
-
-/**
- * Views kept for this many hostnames at most, the least recently used dropped first, each with
- * its page renderer: a Host header is the client's to choose, so what is kept for it is bounded.
- */
-export const MAX_VIEWS = 16;
 
 /** The 400 of a Host header that names no valid host: no page, nothing kept. */
 const BAD_HOST = 'Bad request: the Host header does not name a valid host';
@@ -235,35 +198,6 @@ function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoi
 /** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
 const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
 
-/** What the handler serves of one composition of the site: its routes, its views and their pages. */
-interface ServedSite {
-  site: ComposedSite;
-  /** The configuration with the composed routes: the page routes exactly what the server does. */
-  config: RuntimeConfig;
-  resolvePath: (pathname: string) => ResolvedPath;
-  robots: Robots;
-  defaultView: HostnameView;
-  /** By hostname, in order of use: a Map iterates in insertion order, so the first is the least recent. */
-  views: Map<string, HostnameView>;
-}
-
-function servedOf(site: ComposedSite, config: RuntimeConfig): ServedSite {
-  const withRoutes: RuntimeConfig = { ...config, routes: [...site.routes] };
-  return {
-    site,
-    config: withRoutes,
-    resolvePath: createPathResolver(site.table),
-    robots: new Robots(site.table.routes),
-    defaultView: {
-      config: withRoutes,
-      configBody: `${JSON.stringify(withRoutes)}\n`,
-      at: (snapshot) => snapshot,
-      pageHeaders: pageHeadersFor(withRoutes),
-    },
-    views: new Map(),
-  };
-}
-
 export function createHostHandler({
   root: givenRoot,
   otherFiles,
@@ -290,26 +224,6 @@ export function createHostHandler({
     const site = composition.current();
     if (served.site !== site) served = servedOf(site, config);
     return served;
-  }
-
-  function viewFor(req: IncomingMessage, { views, defaultView, config: siteConfig }: ServedSite): HostnameView {
-    const hostname = pageHostname(req.headers.host, followed);
-    if (hostname === undefined) return defaultView;
-    let view = views.get(hostname);
-    if (view) {
-      views.delete(hostname);
-    } else {
-      if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
-      const atHostname = configAtHostname(siteConfig, followed, hostname);
-      view = {
-        config: atHostname,
-        configBody: `${JSON.stringify(atHostname)}\n`,
-        at: (snapshot) => snapshotAtHostname(snapshot, followed, hostname),
-        pageHeaders: pageHeadersFor(atHostname),
-      };
-    }
-    views.set(hostname, view);
-    return view;
   }
 
   const rootNow = typeof givenRoot === 'string' ? () => givenRoot : givenRoot;
@@ -430,7 +344,7 @@ export function createHostHandler({
     if (refusedOutright(req, res)) return;
     const pathname = pathnameOf(req.url);
     const site = servedNow();
-    const view = viewFor(req, site);
+    const view = viewAt(site, pageHostname(req.headers.host, followed), followed);
     if (pathname === '/config.json') {
       sendConfig(req, res, view.configBody);
       return;

@@ -3,7 +3,8 @@
  * had to render (the rest came from its page cache), whether a prerendered route's page carried
  * its remote's markup, how the pages it renders with their data were answered, its failed
  * reads of a remote's build, and which channel each remote's build in its pages came by (the
- * canary's share of pages). Labels come from the route table and the registry of remotes: never a path or an id.
+ * canary's share of pages). Labels come from the composed route table and the configured remotes
+ * (at most MAX_REMOTES, each at most 32 routes): never a path or an id.
  */
 import { Counter, type Registry } from 'prom-client';
 import type { BuildChannel } from './remote-builds';

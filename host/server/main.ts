@@ -192,6 +192,8 @@ async function main(): Promise<void> {
   // Not ready (`/healthz` 503) until each remote has been read once, or has failed to be: a page
   // sent before would lack its remote's preloads and prerendered text.
   let starting = false;
+  // Composed again from what the sources read whenever a remote publishes other routes.
+  const site = new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
   const renderPools = new RenderPools({
     size: env.RENDER_WORKERS,
     memoryMb: env.RENDER_WORKER_MEMORY_MB,
@@ -208,12 +210,12 @@ async function main(): Promise<void> {
     starting = true;
     void sources.refresh().finally(() => {
       starting = false;
+      // Its refusals are logged once the remotes are first read, not at the first page.
+      site.current();
     });
     sources.start(refreshMs);
   }
   const dataPages = dataPagesOf(env, config, metrics);
-  // Composed again from what the sources read whenever a remote publishes other routes.
-  const site = new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
   const handler = createHostHandler({
     root: () => builds.root(),
     unservable: () => builds.unservable(),
