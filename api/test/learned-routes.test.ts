@@ -174,3 +174,40 @@ it(`learns at most ${MAX_LEARNED_ROUTES} routes beyond the registry’s: the res
   const capped = logs.filter(({ msg }) => msg.includes(`the API learns at most ${MAX_LEARNED_ROUTES} routes`));
   expect(capped.map(({ msg }) => msg.split(' ')[4])).toEqual(paths.slice(MAX_LEARNED_ROUTES));
 });
+
+it('learns the routes a running canary publishes in its own copy of the manifest', async () => {
+  parts.publishManifest('news', newsManifest(['/news']));
+  parts.publishManifest('news', newsManifest(['/news', '/news/:storyId']), 'n2');
+  parts.publish('news', 'n1', undefined, { canary: { id: 'n2', percent: 10, since: 1 } });
+  await startApi('/news,/news/:storyId', 60_000);
+
+  await send([vital('/news'), vital('/news/:storyId')]);
+
+  expect(await valueOf(metrics, VITALS, { route: '/news', remote: 'news' }, '_count')).toBe(1);
+  expect(await valueOf(metrics, VITALS, { route: '/news/:storyId', remote: 'news' }, '_count')).toBe(1);
+});
+
+it('counts a browser’s CSP report from a page of a learned route under that route', async () => {
+  parts.publishManifest('news', newsManifest(['/news/:storyId']));
+  await startApi('/news/:storyId', 60_000);
+
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/telemetry/csp',
+    payload: JSON.stringify([
+      {
+        type: 'csp-violation',
+        body: {
+          documentURL: 'http://localhost:3000/news/Story1',
+          blockedURL: 'inline',
+          effectiveDirective: 'script-src',
+        },
+      },
+    ]),
+    headers: { 'content-type': 'application/reports+json' },
+    remoteAddress: DEFAULT_IP,
+  });
+
+  expect(response.statusCode).toBe(204);
+  expect(await valueOf(metrics, 'giftbox_csp_violations_total', { route: '/news/:storyId', source: 'report' })).toBe(1);
+});

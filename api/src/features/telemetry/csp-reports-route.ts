@@ -14,7 +14,7 @@ import { CSP_REPORTS_PATH, TELEMETRY_MAX_BYTES } from 'shared/telemetry';
 import { type App, type AppContext } from '../../app-context';
 import { blockedLabel, blockedOf, directiveLabel } from './csp-labels';
 import { CSP_REPORT_TYPES, cspReportBodySchema, type CspViolation, violationsOf } from './csp-report';
-import { routePatternOfUrl } from './route-pattern';
+import { type KnownRoutes } from './known-routes';
 import { installIntake, knownOriginsOf } from './telemetry-intake';
 import { type TelemetryMetrics } from './telemetry-metrics';
 
@@ -29,11 +29,11 @@ interface LoggedViolations {
 }
 
 /** A post's violations as its one log line holds them: alike ones once, with their count. */
-function groupForLog(violations: readonly CspViolation[]): LoggedViolations[] {
+function groupForLog(violations: readonly CspViolation[], routes: KnownRoutes): LoggedViolations[] {
   const groups = new Map<string, LoggedViolations>();
   for (const violation of violations) {
     const entry = {
-      route: routePatternOfUrl(violation.documentUrl),
+      route: routes.patternOfUrl(violation.documentUrl),
       directive: directiveLabel(violation.directive),
       blocked: blockedOf(violation.blocked),
       disposition: dispositionOf(violation.disposition),
@@ -62,14 +62,14 @@ export function registerCspReports(app: App, context: AppContext, metrics: Telem
         const violations = violationsOf(request.body);
         for (const violation of violations)
           metrics.cspViolations.inc({
-            route: routePatternOfUrl(violation.documentUrl),
+            route: context.routes.patternOfUrl(violation.documentUrl),
             directive: directiveLabel(violation.directive),
             blocked: blockedLabel(violation.blocked, knownOrigin),
             source: 'report',
           });
         if (violations.length > 0)
           request.log.info(
-            { violations: violations.length, reported: groupForLog(violations) },
+            { violations: violations.length, reported: groupForLog(violations, context.routes) },
             'CSP violations reported',
           );
         metrics.batches.inc({ result: 'accepted' });

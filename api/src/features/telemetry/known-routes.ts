@@ -8,10 +8,12 @@
 import { type ComposedRoute } from 'shared/composition';
 import { HOST_PART, OTHER, PARTS, ROUTE_OWNERS } from 'shared/telemetry';
 import { MAX_LEARNED_ROUTES } from 'shared/telemetry-labels';
+import { RouteMatcher } from './route-pattern';
 
 export class KnownRoutes {
   private readonly parts: ReadonlySet<string>;
   private owners: ReadonlyMap<string, string> = ROUTE_OWNERS;
+  private matcher = new RouteMatcher(ROUTE_OWNERS.keys());
 
   /** `remotes`: the remotes configured beyond the registry's, which are parts as well. */
   constructor(remotes: readonly string[] = []) {
@@ -43,6 +45,7 @@ export class KnownRoutes {
       owners.set(route.path, route.remote);
     }
     this.owners = owners;
+    this.matcher = new RouteMatcher(owners.keys());
     return beyond;
   }
 
@@ -60,6 +63,11 @@ export class KnownRoutes {
   /** The route label of an event of `part` on `route` (a remote elsewhere than on its own routes counts as `other`). */
   routeLabel(route: string, part: string): string {
     return this.has(route, part) ? route : OTHER;
+  }
+
+  /** The known route a page's URL shows (a CSP report's `documentURL`); `*` when none matches, or it is no URL. */
+  patternOfUrl(url: string): string {
+    return this.matcher.patternOfUrl(url);
   }
 
   /** The route label of an event of no part (a CSP violation): the route itself when some part owns it. */

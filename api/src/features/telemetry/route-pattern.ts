@@ -12,34 +12,47 @@ interface Compiled {
 }
 
 const segmentsOf = (path: string) => path.split('/').filter((segment) => segment !== '');
+const staticSegments = (route: Compiled) => route.segments.filter((segment) => segment !== undefined).length;
 
-const ROUTES: Compiled[] = ROUTE_PATTERNS.filter((pattern) => pattern !== NOT_FOUND_ROUTE)
-  .map((pattern) => ({
-    pattern,
-    segments: segmentsOf(pattern).map((segment) => (segment.startsWith(':') ? undefined : segment.toLowerCase())),
-  }))
-  // A static segment wins over a parameter, as in react-router's ranking.
-  .sort(
-    (a, b) =>
-      b.segments.filter((segment) => segment !== undefined).length -
-      a.segments.filter((segment) => segment !== undefined).length,
-  );
+/** Matches paths against a set of route patterns. */
+export class RouteMatcher {
+  private readonly routes: Compiled[];
 
-export function routePatternOfPath(path: string): string {
-  const segments = segmentsOf(path).map((segment) => segment.toLowerCase());
-  const match = ROUTES.find(
-    (route) =>
-      route.segments.length === segments.length &&
-      route.segments.every((segment, index) => segment === undefined || segment === segments[index]),
-  );
-  return match?.pattern ?? NOT_FOUND_ROUTE;
-}
+  constructor(patterns: Iterable<string>) {
+    this.routes = [...patterns]
+      .filter((pattern) => pattern !== NOT_FOUND_ROUTE)
+      .map((pattern) => ({
+        pattern,
+        segments: segmentsOf(pattern).map((segment) => (segment.startsWith(':') ? undefined : segment.toLowerCase())),
+      }))
+      // A static segment wins over a parameter, as in react-router's ranking.
+      .sort((a, b) => staticSegments(b) - staticSegments(a));
+  }
 
-/** The route pattern of a page's URL (a CSP report's `documentURL`); `*` when it is not a URL. */
-export function routePatternOfUrl(url: string): string {
-  try {
-    return routePatternOfPath(new URL(url).pathname);
-  } catch {
-    return NOT_FOUND_ROUTE;
+  patternOfPath(path: string): string {
+    const segments = segmentsOf(path).map((segment) => segment.toLowerCase());
+    const match = this.routes.find(
+      (route) =>
+        route.segments.length === segments.length &&
+        route.segments.every((segment, index) => segment === undefined || segment === segments[index]),
+    );
+    return match?.pattern ?? NOT_FOUND_ROUTE;
+  }
+
+  /** The route pattern of a page's URL (a CSP report's `documentURL`); `*` when it is not a URL. */
+  patternOfUrl(url: string): string {
+    try {
+      return this.patternOfPath(new URL(url).pathname);
+    } catch {
+      return NOT_FOUND_ROUTE;
+    }
   }
 }
+
+const REGISTRY = new RouteMatcher(ROUTE_PATTERNS);
+
+/** The registry's route pattern of a path. */
+export const routePatternOfPath = (path: string): string => REGISTRY.patternOfPath(path);
+
+/** The registry's route pattern of a page's URL; `*` when it is not a URL. */
+export const routePatternOfUrl = (url: string): string => REGISTRY.patternOfUrl(url);
