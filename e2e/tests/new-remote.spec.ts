@@ -67,7 +67,11 @@ let session: BrowserSession;
 /** When the new remote's build ended (performance.now()). */
 let builtAt = 0;
 
-/** What an integrator adds to the API's and the host's servers' environment. */
+/**
+ * What an integrator adds to the API's and the host's servers' environment. Deployed beside the
+ * other remotes under `/remotes/`, it is at their origin, which REMOTE_ORIGINS (unset: the
+ * origins of the remotes' URLs) allows already.
+ */
 function newsVariables(): Record<string, string> {
   return {
     ADDED_REMOTES: NAME,
