@@ -10,7 +10,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { AppServicesContext, type AppServices } from '../src/app-services';
 import { LAYOUTS } from '../src/layouts/layouts';
 import { RemotePart } from '../src/layouts/remote-part';
-import type { LayoutName } from '../src/route-table/route-table';
+import { RouteTable, type LayoutName } from '../src/route-table/route-table';
 import { createConsentStore } from '../src/third-party/analytics/consent-store';
 import { createThirdParties } from '../src/third-party/third-parties';
 import { ThirdPartiesContext } from '../src/third-party/third-parties-context';
@@ -44,12 +44,23 @@ export interface PageFrameOptions {
   config: RuntimeConfig;
 }
 
-export function renderPageFrame({ pathname, layout, remote, pageHtml }: PageFrameOptions): string {
+/** The table the frame's links resolve by: the one the page's configuration carries, built once per configuration. */
+const tables = new WeakMap<RuntimeConfig, RouteTable>();
+function tableOf(config: RuntimeConfig): RouteTable {
+  let table = tables.get(config);
+  if (!table) {
+    table = config.routes ? new RouteTable(config.routes) : RouteTable.registry();
+    tables.set(config, table);
+  }
+  return table;
+}
+
+export function renderPageFrame({ pathname, layout, remote, pageHtml, config }: PageFrameOptions): string {
   const Layout = LAYOUTS[layout];
   const Slot = SLOT as unknown as 'div';
   const html = renderToStaticMarkup(
     <StaticRouter location={pathname}>
-      <AppServicesContext.Provider value={INERT_SERVICES}>
+      <AppServicesContext.Provider value={{ ...INERT_SERVICES, routes: tableOf(config) }}>
         <ThirdPartiesContext.Provider value={createThirdParties({ consent: serverConsent() })}>
           <Routes>
             <Route element={<Layout />}>
