@@ -46,7 +46,8 @@ export const REFUSED_IMAGE = 'https://refused-by-policy.invalid/pixel.png';
 const TEXT_FILE = /\.(js|json|html|css|txt|map)$/;
 const COMPRESSED = ['.br', '.gz'] as const;
 
-const digestOf = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+/** The Subresource Integrity of a script's bytes, as a build records it. */
+export const digestOf = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
 /**
  * Code run before the chunk pushes its modules onto `chunks` (the remote's array, named from its

@@ -43,16 +43,19 @@ export interface Topology {
   hostMetrics: string;
   apis: ApiProcess[];
   database: Cluster;
-  remoteFolder(remote: RemoteName): string;
+  /** A remote's deployed folder, served at `/remotes/<remote>/`: the registry's or any other. */
+  remoteFolder(remote: string): string;
   /** The host's deployed folder: nginx serves it at `/`, the host's server reads its builds from it. */
   hostFolder: string;
   /**
    * Starts API process `index` again on its port with its environment, as a supervisor restarts
    * a process that died; its log goes on in the same file. Ready once its readiness answers.
+   * `env` is added to its environment for this start: an operator's change of its configuration
+   * (a start without it has the topology's own again).
    */
-  restartApi(index: number): Promise<ApiProcess>;
+  restartApi(index: number, env?: Record<string, string>): Promise<ApiProcess>;
   /** Starts host's server `index` again, as `restartApi` does an API process; ready once its /healthz answers 200. */
-  restartHost(index: number): Promise<HostProcess>;
+  restartHost(index: number, env?: Record<string, string>): Promise<HostProcess>;
   stop(): Promise<void>;
 }
 
@@ -263,8 +266,11 @@ function startAgain(name: string, bundle: string, env: Record<string, string>, l
 interface HostServers {
   /** Each host's server as it runs now. */
   hosts: HostProcess[];
-  /** Starts server `index` (`again`: its log goes on), ready once its own /healthz answers 200. */
-  start(index: number, again?: boolean): Promise<HostProcess>;
+  /**
+   * Starts server `index` (`again`: its log goes on), with `env` added to its environment, ready
+   * once its own /healthz answers 200.
+   */
+  start(index: number, again?: boolean, env?: Record<string, string>): Promise<HostProcess>;
 }
 
 /** The host's servers nginx balances pages over, one per entry of `ports`; what starts goes in `started`. */
@@ -277,10 +283,10 @@ function hostServers(
   const hosts: HostProcess[] = [];
   return {
     hosts,
-    async start(index, again = false) {
+    async start(index, again = false, added = {}) {
       const name = index === 0 ? 'topology-host' : `topology-host-${index + 1}`;
       const { host: port = 0, hostMetrics = 0 } = ports[index] ?? {};
-      const env = envOf({ host: port, hostMetrics });
+      const env = { ...envOf({ host: port, hostMetrics }), ...added };
       const host = again
         ? startAgain(name, 'host/dist-server/main.js', env, logDir)
         : startBundle(name, join(ROOT_DIR, 'host'), 'dist-server/main.js', env, logDir);
@@ -333,7 +339,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const { status: statusPort, hostMetrics: hostMetricsPort, apis: apiPorts, apiMetrics: apiMetricsPorts } = ports;
     const origin = `http://127.0.0.1:${ports.nginx}`;
     const hostPorts = await hostPortsOf(ports, hostCount);
-    const remoteFolder = (remote: RemoteName) => join(remotesDir, remote);
+    const remoteFolder = (remote: string) => join(remotesDir, remote);
     // Each remote's build, published as its deploy command does, without a process per remote
     // (the deploy command itself is what deployRemote runs, and its own tests').
     for (const remote of REMOTE_NAMES) {
@@ -391,14 +397,14 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       database,
       remoteFolder,
       hostFolder,
-      async restartApi(index) {
-        const api = startAgain(`topology-api-${index + 1}`, 'api/dist/index.js', envOf(index), logDir);
+      async restartApi(index, env = {}) {
+        const api = startAgain(`topology-api-${index + 1}`, 'api/dist/index.js', { ...envOf(index), ...env }, logDir);
         started.push(api);
         const restarted = await ready(index, api);
         apis[index] = restarted;
         return restarted;
       },
-      restartHost: (index) => startHost(index, true),
+      restartHost: (index, env) => startHost(index, true, env),
       async stop() {
         await Promise.all(started.map((process) => stopProcess(process, { hard: true })));
         await database.stop();

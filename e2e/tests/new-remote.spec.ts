@@ -1,173 +1,236 @@
 /**
- * A remote is declared once (docs/adding-a-remote.md). In a throwaway copy of the repository,
- * `npm run new-remote` makes a fourth remote, `news`, from the template, and the test adds only
- * its entry to the registry (`shared/src/remotes.ts`), as the script says to. Then the host and
- * the new remote are built (the remote's `exposes` checked against the registry) and served as
- * production serves them: the host routes `/news` to the remote's page, on HTTP and in a browser.
+ * A new remote joins a running site alone (docs/adding-a-remote.md). The production topology
+ * (nginx, two host's servers, two API processes, the registry's remotes deployed) runs the
+ * repository's own build, made before the remote existed. In a throwaway copy of the repository,
+ * `npm run new-remote -- news` makes the remote, `npm run build -w remote-news` builds it alone
+ * and its deploy command deploys it alone into the folder nginx serves at `/remotes/news/`. The
+ * running API and host's servers are then given its manifest's URL and the path it may claim
+ * (ADDED_REMOTES, REMOTE_NEWS_URL, REMOTE_NEWS_PATHS) and restarted in turn; nothing else is
+ * built. Its page is served, rendered with its scripts' digests, counted, and its next deploy
+ * seen by an open page; removed again, its path is the 404 page.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitForRenderedPage, layoutName } from '../support/app-page';
+import { layoutName, errorPage, visit, waitForRenderedPage } from '../support/app-page';
+import { digestOf } from '../support/bad-builds';
+import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
-import { httpGet, httpGetPage } from '../support/http';
-import { freePort, startBundle } from '../support/production';
+import { httpGetPage } from '../support/http';
 import {
-  killProcesses as killBundles,
-  stopProcess as stopBundle,
-  waitUntilHealthy,
-  type RunningProcess as BundleProcess,
-} from 'testbed/process';
-import { copyRepository, runCommand, type CommandResult } from '../support/repo-copy';
-import { sharedBuild } from '../support/shared-builds';
-import { OUTSIDE_TMP_DIR } from '../support/test-env';
+  buildRemote,
+  builtWorkspaces,
+  deployFromCopy,
+  distOf,
+  npmInCopy,
+  publishedRoutes,
+  scaffoldRemote,
+  type PublishedRoute,
+  type RemoteCopy,
+} from '../support/new-remote';
+import { apiMetricLines, restartInTurn } from '../support/reconfigure';
+import { exposeChunk, readLatest } from '../support/redeploy';
+import { startTopology, type Topology } from '../support/topology';
+import { BASE, OUTSIDE_TMP_DIR, REMOTE_NAMES, ROOT_DIR } from '../support/test-env';
+import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const REGISTRY = join('shared', 'src', 'remotes.ts');
-const REGISTRY_END = '} as const satisfies Record<string, RemoteSpec>;';
+const NAME = 'news';
+const PATH = '/news';
+const COPY_DIR = join(OUTSIDE_TMP_DIR, `new-remote-${BASE}`);
+/** The builds the running site was started from: the new remote's build must change none. */
+const RUNNING_BUILDS = [
+  'host/dist/index.html',
+  'host/dist-server/main.js',
+  'api/dist/index.js',
+  ...REMOTE_NAMES.map((remote) => `remote-${remote}/dist/mf-manifest.json`),
+];
+/** Records every script and script preload the page adds, with the integrity it carries. */
+const SCRIPT_RECORDER = `(() => {
+  const seen = (window.__scriptsAdded = []);
+  new MutationObserver((records) => {
+    for (const record of records)
+      for (const node of record.addedNodes) {
+        if (node instanceof HTMLScriptElement && node.src) seen.push({ url: node.src, integrity: node.integrity });
+        if (node instanceof HTMLLinkElement && node.rel === 'preload' && node.as === 'script')
+          seen.push({ url: node.href, integrity: node.integrity });
+      }
+  }).observe(document, { childList: true, subtree: true });
+})();`;
 
-// The new remote and its host are servers of their own, on ports of the worker's block.
+// The topology is servers of its own, on ports of the worker's block: none of the suite's.
 test.use({ serverOptions: { only: [] } });
+// One journey: each step starts from where the one before left the site.
+test.describe.configure({ mode: 'serial' });
 
-let copy: string;
-let scaffold: CommandResult;
-const servers: BundleProcess[] = [];
-const origins = { host: '', news: '' };
-
-function succeeded(what: string, result: CommandResult): void {
-  if (result.exitCode !== 0)
-    throw new Error(`${what} failed (exit ${result.exitCode}):\n${result.output.slice(-4000)}`);
-}
-
-/** Step 2 of the guide: the entry the script printed, pasted at the end of REMOTES. */
-function addRegistryEntry(output: string): void {
-  const entry = /^ {2}news: \{\n[\s\S]*?^ {2}\},$/m.exec(output)?.[0];
-  if (!entry) throw new Error(`npm run new-remote printed no registry entry:\n${output}`);
-  const registry = readFileSync(join(copy, REGISTRY), 'utf8');
-  if (!registry.includes(REGISTRY_END)) throw new Error(`${REGISTRY} no longer ends REMOTES with "${REGISTRY_END}"`);
-  writeFileSync(join(copy, REGISTRY), registry.replace(REGISTRY_END, `${entry}\n${REGISTRY_END}`));
-}
+let topology: Topology;
+let copy: RemoteCopy;
+let session: BrowserSession;
+/** When the new remote's build ended (performance.now()). */
+let builtAt = 0;
 
 /**
- * The copy with the new remote, scaffolded and built once per run (shared-builds.ts): outside
- * the repository, with what `npm run new-remote` printed beside it.
+ * What an integrator adds to the API's and the host's servers' environment. Deployed beside the
+ * other remotes under `/remotes/`, it is at their origin, which REMOTE_ORIGINS (unset: the
+ * origins of the remotes' URLs) allows already.
  */
-async function scaffoldAndBuild(folder: string): Promise<void> {
-  const started = Date.now();
-  copy = join(folder, 'repository');
-  mkdirSync(copy);
-  copyRepository(copy);
-  // --no-install: the copy's node_modules links into the repository's, which npm must not touch.
-  const scaffolded = await runCommand(NPM, ['run', '--silent', 'new-remote', '--', 'news', '--no-install'], copy);
-  writeFileSync(join(folder, 'new-remote.json'), JSON.stringify(scaffolded));
-  succeeded('npm run new-remote', scaffolded);
-  addRegistryEntry(scaffolded.output);
-
-  const builds = await Promise.all([
-    runCommand(NPM, ['run', 'build', '-w', 'host'], copy),
-    runCommand(NPM, ['run', 'build', '-w', 'remote-news'], copy),
-  ]);
-  succeeded('the build of the host', builds[0] as CommandResult);
-  succeeded('the build of remote-news', builds[1] as CommandResult);
-  console.log(`[e2e] new remote scaffolded and built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+function newsVariables(): Record<string, string> {
+  return {
+    ADDED_REMOTES: NAME,
+    REMOTE_NEWS_URL: `${topology.origin}/remotes/${NAME}/mf-manifest.json`,
+    REMOTE_NEWS_PATHS: PATH,
+  };
 }
 
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  const folder = await sharedBuild('new-remote', scaffoldAndBuild, OUTSIDE_TMP_DIR);
-  copy = join(folder, 'repository');
-  scaffold = JSON.parse(readFileSync(join(folder, 'new-remote.json'), 'utf8')) as CommandResult;
+function newsRoute(): PublishedRoute {
+  const [route, ...others] = publishedRoutes(topology.remoteFolder(NAME));
+  if (!route || others.length > 0) throw new Error(`${NAME} should publish one route, not ${others.length + 1}`);
+  return route;
+}
 
-  const [hostPort, newsPort] = [await freePort(), await freePort()];
-  origins.host = `http://127.0.0.1:${hostPort}`;
-  origins.news = `http://127.0.0.1:${newsPort}`;
-  const env = {
-    LISTEN_HOST: '127.0.0.1',
-    HOST_PORT: String(hostPort),
-    REMOTE_NEWS_PORT: String(newsPort),
-    REMOTE_NEWS_URL: `${origins.news}/mf-manifest.json`,
-  };
-  // The host runs as in development (the other remotes at their default ports, which a
-  // production host, with HOST_ORIGIN, refuses); the new remote allows the host's origin.
-  servers.push(startBundle('new-remote-host', join(copy, 'host'), 'dist-server/main.js', env));
-  servers.push(
-    startBundle('new-remote-news', join(copy, 'remote-news'), 'dist-server/main.js', {
-      ...env,
-      HOST_ORIGIN: origins.host,
-    }),
-  );
-  await Promise.all([
-    waitUntilHealthy(servers[0] as BundleProcess, `${origins.host}/healthz`),
-    waitUntilHealthy(servers[1] as BundleProcess, `${origins.news}/healthz`),
+function modifiedTimes(): Record<string, number> {
+  return Object.fromEntries(RUNNING_BUILDS.map((file) => [file, statSync(join(ROOT_DIR, file)).mtimeMs]));
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(300_000);
+  rmSync(COPY_DIR, { recursive: true, force: true });
+  mkdirSync(COPY_DIR, { recursive: true });
+  // The version check polls every second, so a deploy is noticed within the test.
+  [topology, copy] = await Promise.all([
+    startTopology({ hostCount: 2, hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
+    scaffoldRemote(COPY_DIR, NAME),
   ]);
+  session = await openSession(browser, { baseURL: topology.origin });
 });
 
 test.afterAll(async () => {
-  await Promise.allSettled(servers.map((server) => stopBundle(server)));
-  killBundles(servers);
+  await session?.close();
+  await topology?.stop();
+  rmSync(COPY_DIR, { recursive: true, force: true });
 });
 
-test('the template makes the remote folder, and the script prints the registry entry to add', () => {
-  for (const file of [
-    'package.json',
-    'webpack.config.ts',
-    'server/main.ts',
-    'src/index.ts',
-    'src/bootstrap.tsx',
-    'src/exposed/news-page.tsx',
-  ]) {
-    expect([file, existsSync(join(copy, 'remote-news', file))]).toEqual([file, true]);
-  }
-  expect(scaffold.output).toContain("portEnv: 'REMOTE_NEWS_PORT'");
-  expect(scaffold.output).toContain("file: './src/exposed/news-page.tsx',");
-  expect(scaffold.output).toContain("routes: [{ path: '/news', layout: 'default', title: 'News' }],");
+test('the remote npm run new-remote makes builds alone; the running site knows nothing of it', async () => {
+  test.setTimeout(240_000);
+  const before = modifiedTimes();
+  const seconds = await buildRemote(copy);
+  builtAt = performance.now();
+  console.log(`[new-remote] remote-news built alone in ${seconds.toFixed(1)} s`);
+  expect(builtWorkspaces(copy)).toEqual([copy.workspace]);
+  expect(publishedRoutes(distOf(copy)).map((route) => route.path)).toEqual([PATH]);
+  // The site runs builds made before the remote existed, and no other build was made.
+  expect(modifiedTimes()).toEqual(before);
+  for (const file of ['host/dist-server/main.js', 'api/dist/index.js'])
+    expect([file, readFileSync(join(ROOT_DIR, file), 'utf8').includes('NewsPage')]).toEqual([file, false]);
+  expect((await httpGetPage(`${topology.origin}${PATH}`)).status).toBe(404);
 });
 
-test('the new remote passes its own typecheck, lint and tests', async () => {
-  // Three whole toolchain runs (tsc, eslint, jest), side by side.
-  test.setTimeout(150_000);
-  const scripts = ['typecheck', 'lint', 'test'];
-  const results = await Promise.all(
-    scripts.map((script) => runCommand(NPM, ['run', script, '-w', 'remote-news'], copy)),
-  );
-  results.forEach((result, index) => succeeded(`npm run ${scripts[index]} -w remote-news`, result));
-});
-
-test("the new remote's manifest lists the page the registry names", async () => {
-  const res = await httpGet(`${origins.news}/mf-manifest.json`);
-  expect(res.status).toBe(200);
-  const manifest = JSON.parse(res.body) as { name: string; exposes: { name: string }[] };
-  expect(manifest.name).toBe('news');
-  expect(manifest.exposes.map((exposed) => exposed.name)).toEqual(['NewsPage']);
-});
-
-test("the host's configuration names the new remote beside the others", async () => {
-  const config = JSON.parse((await httpGet(`${origins.host}/config.json`)).body) as { remotes: Record<string, string> };
-  // Remotes left unset are at their default ports, on the hostname the host was reached at.
-  const { hostname } = new URL(origins.host);
-  expect(config.remotes).toStrictEqual({
-    gifts: `http://${hostname}:3001/mf-manifest.json`,
-    redeem: `http://${hostname}:3002/mf-manifest.json`,
-    content: `http://${hostname}:3003/mf-manifest.json`,
-    news: `${origins.news}/mf-manifest.json`,
-  });
-});
-
-test('the host answers the new route with its page, and still 404 beside it', async () => {
-  const page = await httpGetPage(`${origins.host}/news`);
+test('deployed alone and given to the running API and host servers, restarted in turn: /news is its page', async () => {
+  test.setTimeout(120_000);
+  await deployFromCopy(copy, topology.remoteFolder(NAME));
+  await restartInTurn(topology, newsVariables());
+  // An added remote's routes come with its manifest, which each host's server reads once it runs.
+  for (const { port } of topology.hosts)
+    await expect
+      .poll(async () => (await httpGetPage(`http://127.0.0.1:${port}${PATH}`)).status, { timeout: 20_000 })
+      .toBe(200);
+  const page = await httpGetPage(`${topology.origin}${PATH}`);
   expect(page.status).toBe(200);
-  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  expect((await httpGetPage(`${origins.host}/news/more`)).status).toBe(404);
+  const servedAfter = (performance.now() - builtAt) / 1000;
+  console.log(
+    `[new-remote] seconds from "new remote built" to "its page served in production": ${servedAfter.toFixed(1)}`,
+  );
+  console.log(`[new-remote] parts rebuilt: ${builtWorkspaces(copy).join(', ')}`);
+
+  const route = newsRoute();
+  const config = /<script[^>]* id="gift-box-config"[^>]*>([^<]*)<\/script>/.exec(page.body)?.[1] ?? '{}';
+  const { remotes, routes } = JSON.parse(config) as { remotes?: Record<string, string>; routes?: unknown[] };
+  expect(remotes?.[NAME]).toBe(newsVariables().REMOTE_NEWS_URL);
+  expect(routes).toContainEqual(expect.objectContaining({ path: PATH, remote: NAME, module: route.module }));
+  if (route.prerendered) expect(page.body).toContain(`<div id="root" data-prerendered="${route.module}">`);
+  else expect(page.body).not.toContain('data-prerendered');
 });
 
-test("a browser shows the new remote's page in the layout and with the title the registry names", async ({
-  page,
-  watch,
-}) => {
-  await page.goto(`${origins.host}/news`, { waitUntil: 'domcontentloaded' });
+test("a browser renders its page with each of its scripts' digests; its telemetry is counted under its route", async () => {
+  test.setTimeout(90_000);
+  const route = newsRoute();
+  const folder = topology.remoteFolder(NAME);
+  const files = `${topology.origin}/remotes/${NAME}/`;
+  const { page, watch } = await session.newPage();
+  await page.addInitScript({ content: SCRIPT_RECORDER });
+  const loaded = new Set<string>();
+  page.on('response', (response) => {
+    if (response.url().startsWith(files) && response.url().endsWith('.js'))
+      loaded.add(response.url().slice(files.length));
+  });
+  expect(await visit(page, PATH)).toBe(200);
+  // The template's page, drawn by the remote's own code.
   const rendered = await waitForRenderedPage(page);
-  expect(rendered).toEqual({ heading: 'News', bodyText: 'The news remote serves this page.' });
-  expect(await layoutName(page)).toBe('default');
-  await expect(page.title()).resolves.toBe('News · Gift Box');
-  // The other remotes are not running here: their links' prefetches fail, which is only logged.
-  expect(watch.pageErrors).toEqual([]);
+  expect(rendered).toEqual({ heading: route.title, bodyText: `The ${NAME} remote serves this page.` });
+  expect(await layoutName(page)).toBe(route.layout);
+  await expect(page).toHaveTitle(`${route.title} · Gift Box`);
+  // Its text was in the page's HTML already when the route says it is prerendered.
+  if (route.prerendered) expect((await httpGetPage(`${topology.origin}${PATH}`)).body).toContain(rendered.bodyText);
+
+  expect([...loaded]).toEqual(expect.arrayContaining(['remoteEntry.js', exposeChunk(folder, route.module)]));
+  const added = await page.evaluate(
+    () => (window as unknown as { __scriptsAdded: { url: string; integrity: string }[] }).__scriptsAdded,
+  );
+  for (const file of loaded) {
+    const digest = digestOf(readFileSync(join(folder, file)));
+    const given = added.filter(({ url }) => url === `${files}${file}`).map(({ integrity }) => integrity);
+    expect([file, given.length > 0 && given.every((integrity) => integrity === digest)]).toEqual([file, true]);
+  }
+  expect(watch.problems()).toEqual([]);
+  expect(watch.failedRequests).toEqual([]);
+
+  // Leaving the page sends its telemetry: its vitals under its route and its remote.
+  await page.goto('about:blank');
+  await expect.poll(() => apiMetricLines(topology, { route: PATH, remote: NAME }), { timeout: 20_000 }).not.toEqual([]);
+  expect(await apiMetricLines(topology, { remote: NAME, outcome: 'ok' })).not.toEqual([]);
+  await page.close();
+});
+
+test('its next deploy is noticed by a page open on it', async () => {
+  test.setTimeout(240_000);
+  const folder = topology.remoteFolder(NAME);
+  const first = readLatest(folder).id;
+  const { page } = await session.newPage();
+  const gate = await versionCheckGate(page);
+  const current = nextBuildsAnswer(page, NAME, first);
+  expect(await visit(page, PATH)).toBe(200);
+  await waitForRenderedPage(page);
+  await current;
+
+  const seconds = await buildRemote(copy);
+  console.log(`[new-remote] remote-news built again in ${seconds.toFixed(1)} s`);
+  // Held while it deploys, so the test waits for the answer before it can come.
+  await gate.close();
+  await deployFromCopy(copy, folder);
+  const next = readLatest(folder).id;
+  expect(next).not.toBe(first);
+  const noticed = nextBuildsAnswer(page, NAME, next);
+  gate.open();
+  await noticed;
+  await page.close();
+});
+
+test('removed (its variables unset, every process restarted in turn): /news is the 404 page, the rest as it was', async () => {
+  test.setTimeout(120_000);
+  await restartInTurn(topology, {});
+  for (const { port } of topology.hosts)
+    expect((await httpGetPage(`http://127.0.0.1:${port}${PATH}`)).status).toBe(404);
+  const { page, watch } = await session.newPage();
+  expect(await visit(page, PATH)).toBe(404);
+  await expect(errorPage(page).getByText('404', { exact: true })).toBeVisible();
+  expect(await visit(page, '/')).toBe(200);
+  await waitForRenderedPage(page);
+  expect(watch.problems({ allowDocumentErrorStatus: true })).toEqual([]);
+  await page.close();
+});
+
+test('the remote npm run new-remote makes passes its own typecheck, lint and tests', async () => {
+  // Three whole toolchain runs (tsc, eslint, jest), side by side.
+  test.setTimeout(180_000);
+  await Promise.all(
+    ['typecheck', 'lint', 'test'].map((script) => npmInCopy(copy, ['run', script, '-w', copy.workspace])),
+  );
 });
