@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remoteVariable } from 'shared/composition';
 import { DEFAULT_PORTS } from 'shared/ports';
-import { REMOTE_NAME } from 'shared/published-routes';
+import { isRemoteName } from 'shared/published-routes';
 import { remoteSpec } from 'shared/remotes';
 import { ownSpecOf } from '../build/package-spec';
 
@@ -44,9 +44,9 @@ function takenPorts(root: string): number[] {
 }
 
 export function describeRemote(name: string, root = ROOT): NewRemote {
-  if (!REMOTE_NAME.test(name)) {
+  if (!isRemoteName(name)) {
     throw new Error(
-      `a remote's name is a lower-case letter, then up to 39 lower-case letters and digits, such as "news"; got "${name}"`,
+      `a remote's name is a lower-case letter, then up to 39 lower-case letters and digits, such as "news", and not host or other; got "${name}"`,
     );
   }
   const title = name[0]?.toUpperCase() + name.slice(1);

@@ -155,7 +155,7 @@ describe('a remote added to the running site', () => {
     expect(routeOf(answer.config, '/news')).toBeUndefined();
     await page(site, '/');
     expect(site.log).toEqual([
-      "The news remote's route /news (NewsPage) is left out: the path /news is not granted to news (granted: /stories; REMOTE_NEWS_PATHS grants paths)",
+      "The news remote's route /news (NewsPage) is left out: the path /news is not granted to news (granted: /stories; REMOTE_NEWS_PATHS, or routeGrants.news in a configuration file, grants paths)",
     ]);
   });
 
@@ -179,8 +179,8 @@ describe('a remote added to the running site', () => {
     expect(site.log).toHaveLength(3);
     expect(site.log[0]).toMatch(/^The news remote's route \/news\/fancy \(NewsPage\) is left out: .*layout/);
     expect(site.log.slice(1)).toEqual([
-      "The news remote's route / (NewsPage) is left out: the path / is not granted to news (granted: /news, /news/fancy; REMOTE_NEWS_PATHS grants paths)",
-      "The news remote's route /game (NewsPage) is left out: the path /game is not granted to news (granted: /news, /news/fancy; REMOTE_NEWS_PATHS grants paths)",
+      "The news remote's route / (NewsPage) is left out: the path / is not granted to news (granted: /news, /news/fancy; REMOTE_NEWS_PATHS, or routeGrants.news in a configuration file, grants paths)",
+      "The news remote's route /game (NewsPage) is left out: the path /game is not granted to news (granted: /news, /news/fancy; REMOTE_NEWS_PATHS, or routeGrants.news in a configuration file, grants paths)",
     ]);
   });
 

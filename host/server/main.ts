@@ -42,7 +42,13 @@ import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
 import { createRemoteSources, type RemoteSources, sharedModulesOf } from './remote-sources';
 import { SiteComposition, compositionHealth } from './site-composition';
-import { defaultOrigins, previewKeysFromEnv, productionGaps, runtimeConfigFromEnv } from './runtime-config-from-env';
+import {
+  defaultOrigins,
+  previewKeysFromEnv,
+  productionGaps,
+  runtimeConfigFromEnv,
+  unreadRemotesProblem,
+} from './runtime-config-from-env';
 
 /** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
@@ -166,6 +172,8 @@ function readStart() {
   const previewKeys = attempt(() => previewKeysFromEnv(process.env, config && Object.keys(config.remotes)));
   // An unreadable configuration leaves telemetry on, its default.
   problems.push(...productionGaps(process.env, { telemetry: config === undefined || telemetryEnabled(config) }));
+  const unread = env && config && unreadRemotesProblem(config, env.REMOTE_REFRESH_MS);
+  if (unread) problems.push(unread);
   if (!env || !config || !followed || !previewKeys || problems.length > 0) {
     console.error(`[host] cannot start: ${problems.join('\n')}`);
     process.exit(1);

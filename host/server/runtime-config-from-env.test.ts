@@ -10,6 +10,7 @@ import {
   previewKeysFromEnv,
   productionGaps,
   runtimeConfigFromEnv,
+  unreadRemotesProblem,
 } from './runtime-config-from-env';
 import { REMOTE_NAMES, REMOTES } from 'shared/remotes';
 
@@ -500,5 +501,24 @@ describe('runtimeConfigFromEnv: remotes added to the registry’s', () => {
       news: [key],
     });
     expect(previewKeysFromEnv({ REMOTE_NEWS_PREVIEW_KEY: key })).toStrictEqual({});
+  });
+});
+
+describe('unreadRemotesProblem', () => {
+  const added = {
+    ADDED_REMOTES: 'news',
+    REMOTE_NEWS_URL: 'http://localhost:3005/mf-manifest.json',
+    REMOTE_NEWS_PATHS: '/news',
+  };
+
+  it('refuses REMOTE_REFRESH_MS=0 with an added remote, which would then have no page', () => {
+    expect(unreadRemotesProblem(runtimeConfigFromEnv(added), 0)).toMatch(
+      /^REMOTE_REFRESH_MS=0 reads no remote's manifest, so news, which this build does not know, would have no page/,
+    );
+  });
+
+  it('accepts it for the registry alone, and any refresh with added remotes', () => {
+    expect(unreadRemotesProblem(runtimeConfigFromEnv({}), 0)).toBeUndefined();
+    expect(unreadRemotesProblem(runtimeConfigFromEnv(added), 5_000)).toBeUndefined();
   });
 });

@@ -192,6 +192,17 @@ const IN_PRODUCTION = 'must be set when HOST_ORIGIN is (a production deployment)
  * configuration; and, with telemetry on, the pages' ticket secret (unset, the API labels no
  * build, so the release run and the build alerts see nothing). One line per missing variable.
  */
+/**
+ * Why the configuration cannot be served without reading the remotes: with REMOTE_REFRESH_MS=0
+ * the server reads no manifest, so a remote the registry does not name would have no route at all.
+ */
+export function unreadRemotesProblem(config: RuntimeConfig, refreshMs: number): string | undefined {
+  if (refreshMs > 0) return undefined;
+  const added = Object.keys(config.remotes).filter((name) => !(REMOTE_NAMES as readonly string[]).includes(name));
+  if (added.length === 0) return undefined;
+  return `REMOTE_REFRESH_MS=0 reads no remote's manifest, so ${added.join(', ')}, which this build does not know, would have no page: set REMOTE_REFRESH_MS above 0, or compose only the registry's remotes`;
+}
+
 export function productionGaps(env: Env, { telemetry }: { telemetry: boolean }): string[] {
   if (!env.HOST_ORIGIN) return [];
   const gaps: string[] = [];

@@ -35,4 +35,18 @@ describe('composedRemotesFromEnv', () => {
     expect(message).toContain('REMOTE_NEWS_PATHS is not set');
     expect(message).toContain("REMOTE_NEWS_URL is not set: the news remote's mf-manifest.json URL");
   });
+
+  it('refuses a name telemetry keeps for another part, and a path granted to two remotes, as the host does', () => {
+    const message = envProblemOf(() =>
+      composedRemotesFromEnv({
+        ADDED_REMOTES: 'host,news',
+        REMOTE_HOST_URL: 'https://x.example.com/mf-manifest.json',
+        REMOTE_HOST_PATHS: '/x',
+        REMOTE_NEWS_URL: 'https://news.example.com/mf-manifest.json',
+        REMOTE_NEWS_PATHS: '/About',
+      }),
+    );
+    expect(message).toContain('ADDED_REMOTES names "host", which is no remote name');
+    expect(message).toContain('the path /About is granted to both content and news');
+  });
 });

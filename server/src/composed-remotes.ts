@@ -5,8 +5,8 @@
  * of a registry remote replaces the registry's grant. The host's server and the API read the
  * same variables, so one environment file composes both.
  */
-import { MAX_REMOTES, remoteVariable } from 'shared/composition';
-import { pathPatternProblem, PUBLISHED_ROUTES_LIMITS, REMOTE_NAME } from 'shared/published-routes';
+import { grantProblems, grantsOf, MAX_REMOTES, remoteVariable } from 'shared/composition';
+import { isRemoteName, pathPatternProblem, PUBLISHED_ROUTES_LIMITS } from 'shared/published-routes';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { type Env, EnvError } from './env-error';
 
@@ -42,10 +42,10 @@ function httpUrlProblem(value: string): string | undefined {
 
 function namesProblems(names: readonly string[]): string[] {
   const problems = names
-    .filter((name) => !REMOTE_NAME.test(name))
+    .filter((name) => !isRemoteName(name))
     .map(
       (name) =>
-        `${ADDED_REMOTES_VARIABLE} names "${name.slice(0, 60)}", which is no remote name (a lower-case letter, then lower-case letters and digits)`,
+        `${ADDED_REMOTES_VARIABLE} names "${name.slice(0, 60)}", which is no remote name (a lower-case letter, then lower-case letters and digits; not host or other)`,
     );
   for (const name of names.filter((name) => (REMOTE_NAMES as readonly string[]).includes(name)))
     problems.push(`${ADDED_REMOTES_VARIABLE} names ${name}, which this build composes already`);
@@ -75,7 +75,7 @@ export function composedRemotesFromEnv(env: Env): ComposedRemotes {
   const problems = namesProblems(names);
   const added: AddedRemote[] = [];
   const grants: Record<string, string[]> = {};
-  for (const name of [...REMOTE_NAMES, ...names.filter((name) => REMOTE_NAME.test(name))]) {
+  for (const name of [...REMOTE_NAMES, ...names.filter((name) => isRemoteName(name))]) {
     const pathsVariable = remoteVariable(name, 'PATHS');
     const registry = (REMOTE_NAMES as readonly string[]).includes(name);
     if (env[pathsVariable] !== undefined && env[pathsVariable] !== '') {
@@ -91,6 +91,11 @@ export function composedRemotesFromEnv(env: Env): ComposedRemotes {
     if (urlProblem) problems.push(`${urlVariable} ${urlProblem}: the ${name} remote's mf-manifest.json URL`);
     else added.push({ name, url: url as string });
   }
+  // Each path shape is granted to one remote, the registry's own grants included, as the host checks its configuration.
+  const granted = [...REMOTE_NAMES, ...added.map(({ name }) => name)].map(
+    (name) => [name, grants[name] ?? grantsOf({}, name)] as const,
+  );
+  problems.push(...grantProblems(granted));
   if (problems.length > 0) throw new EnvError(problems.join('; '));
   return { added, grants };
 }

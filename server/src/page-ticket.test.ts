@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { telemetryBatchSchema } from 'shared/api/contract';
+import { MAX_REMOTES } from 'shared/composition';
 import { MAX_TICKET_LENGTH, PAGE_TICKET_TTL_S, signTicket, verifyTicket } from './page-ticket';
 
 const SECRET = 's'.repeat(40);
@@ -21,6 +23,21 @@ describe('page tickets', () => {
     const second = verifyTicket(signTicket(SECRET, builds, NOW), [SECRET], NOW + 60).ticket;
     expect(first).toEqual({ builds, expires: NOW + PAGE_TICKET_TTL_S, nonce: expect.stringMatching(/^[\w-]{22}$/) });
     expect(second?.nonce).not.toBe(first?.nonce);
+  });
+
+  it('carry every remote a configuration may compose, at the longest names and build ids, within what the API reads', () => {
+    const id = (n: number) => `${n}`.padEnd(128, 'b');
+    const all = Object.fromEntries(
+      Array.from({ length: MAX_REMOTES }, (_, n) => [
+        `r${n}`.padEnd(40, 'x'),
+        { id: id(n), channel: 'preview' as const, fallback: id(n + 100) },
+      ]),
+    );
+    const token = signTicket(SECRET, all, NOW);
+    expect(token.length).toBeLessThanOrEqual(MAX_TICKET_LENGTH);
+    expect(verifyTicket(token, [SECRET], NOW).ticket?.builds).toEqual(all);
+    const batch = { host: 'h1', ticket: token, events: [{ kind: 'reload', route: '/', remote: 'host', build: 'h1' }] };
+    expect(telemetryBatchSchema.safeParse(batch).error).toBeUndefined();
   });
 
   it('verify under any of the secrets, so a secret is rotated without a gap', () => {

@@ -12,14 +12,16 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isBuildId } from 'shared/deployment';
+import { isRemoteName } from 'shared/published-routes';
+import { MAX_TICKET_LENGTH } from 'shared/telemetry';
+
+export { MAX_TICKET_LENGTH };
 
 const VERSION = 't1';
 /** How long a ticket is taken: a page left open longer asks for its builds again, with a new one. */
 export const PAGE_TICKET_TTL_S = 2 * 60 * 60;
 /** A secret shorter than this is refused where it is configured: it could be guessed. */
 export const MIN_TICKET_SECRET_LENGTH = 32;
-/** The longest ticket the API reads: three remotes' builds fit in well under it. */
-export const MAX_TICKET_LENGTH = 1024;
 
 export const TICKET_CHANNELS = ['stable', 'canary', 'preview'] as const;
 export type TicketChannel = (typeof TICKET_CHANNELS)[number];
@@ -77,7 +79,7 @@ function readPayload(json: string): PageTicket | undefined {
   const builds: Record<string, TicketBuild> = {};
   for (const [remote, value] of Object.entries(raw.builds)) {
     const build = readBuild(value);
-    if (!build || !/^[a-z][a-z0-9-]{0,31}$/.test(remote)) return undefined;
+    if (!build || !isRemoteName(remote)) return undefined;
     builds[remote] = build;
   }
   return { builds, expires: raw.expires as number, nonce: raw.nonce };

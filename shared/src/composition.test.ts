@@ -37,8 +37,8 @@ describe('composeRoutes', () => {
     expect(routes.filter((r) => r.remote === 'news').map((r) => r.path)).toEqual(['/news']);
     expect(routes.find((r) => r.path === '/')?.remote).toBe('content');
     expect(refusals.map(refusalText)).toEqual([
-      "The news remote's route / (NewsPage) is left out: the path / is not granted to news (granted: /news; REMOTE_NEWS_PATHS grants paths)",
-      "The news remote's route /about (NewsPage) is left out: the path /about is not granted to news (granted: /news; REMOTE_NEWS_PATHS grants paths)",
+      "The news remote's route / (NewsPage) is left out: the path / is not granted to news (granted: /news; REMOTE_NEWS_PATHS, or routeGrants.news in a configuration file, grants paths)",
+      "The news remote's route /about (NewsPage) is left out: the path /about is not granted to news (granted: /news; REMOTE_NEWS_PATHS, or routeGrants.news in a configuration file, grants paths)",
     ]);
   });
 
@@ -60,6 +60,8 @@ describe('composeRoutes', () => {
   it('names shapes and variables as integrators write them', () => {
     expect(pathShape('/gifts/:giftId')).toBe(pathShape('/gifts/:id'));
     expect(pathShape('/gifts/latest')).not.toBe(pathShape('/gifts/:id'));
+    // The router matches letters in any case: /About is /about's shape.
+    expect(pathShape('/About')).toBe(pathShape('/about'));
     expect(remoteVariable('news', 'URL')).toBe('REMOTE_NEWS_URL');
   });
 });

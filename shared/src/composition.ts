@@ -49,13 +49,14 @@ export function remoteVariable(remote: string, key: 'URL' | 'PATHS'): string {
 }
 
 /**
- * The URLs a path pattern matches, as a key: parameters are anonymous, so `/gifts/:giftId` and
- * `/gifts/:id` are one shape and cannot be held by two remotes.
+ * The URLs a path pattern matches, as a key: parameters are anonymous and letters' case ignored,
+ * as the router matches, so `/gifts/:giftId`, `/gifts/:id` and `/Gifts/:id` are one shape and
+ * cannot be held by two remotes.
  */
 export function pathShape(path: string): string {
   return path
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? ':' : segment))
+    .map((segment) => (segment.startsWith(':') ? ':' : segment.toLowerCase()))
     .join('/');
 }
 
@@ -112,7 +113,7 @@ export function composeRoutes(offers: readonly RemoteOffer[]): Composition {
       const refuse = (reason: string) => refusals.push({ remote, module: route.module, path: route.path, reason });
       if (!granted.has(route.path)) {
         refuse(
-          `the path ${route.path} is not granted to ${remote} (granted: ${grants.length > 0 ? grants.join(', ') : 'none'}; ${remoteVariable(remote, 'PATHS')} grants paths)`,
+          `the path ${route.path} is not granted to ${remote} (granted: ${grants.length > 0 ? grants.join(', ') : 'none'}; ${remoteVariable(remote, 'PATHS')}, or routeGrants.${remote} in a configuration file, grants paths)`,
         );
         continue;
       }

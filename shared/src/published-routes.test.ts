@@ -6,6 +6,7 @@ import {
   publishedRoutesOf,
   readPublishedRoutes,
 } from './published-routes';
+import { telemetryBatchSchema } from './api/contract';
 import { REMOTE_NAMES, REMOTES, type RemoteSpec, type RouteSpec } from './remotes';
 
 const NEWS: RouteSpec = { path: '/news', layout: 'default', title: 'News' };
@@ -221,10 +222,17 @@ describe('pathPatternProblem', () => {
     ['/news/../admin', /has the segment "\.\."/],
     ['/news/.', /has the segment "\."/],
     ['/:id/:id', /names :id twice/],
-    [`/${'n'.repeat(200)}`, /longer than 200 characters/],
+    [`/${'n'.repeat(PUBLISHED_ROUTES_LIMITS.pathLength)}`, /longer than 128 characters/],
     [42, /is not a string/],
   ])('refuses %s', (path, reason) => {
     expect(pathPatternProblem(path)).toMatch(reason);
+  });
+
+  it("accepts a path as long as the API's telemetry takes as a route label, so its events are never refused", () => {
+    const longest = `/${'n'.repeat(PUBLISHED_ROUTES_LIMITS.pathLength - 1)}`;
+    expect(pathPatternProblem(longest)).toBeUndefined();
+    const batch = { host: 'h1', events: [{ kind: 'reload', route: longest, remote: 'news', build: 'b1' }] };
+    expect(telemetryBatchSchema.safeParse(batch).error).toBeUndefined();
   });
 });
 

@@ -25,7 +25,8 @@ export const PUBLISHED_ROUTES_VERSION = 1;
 export const PUBLISHED_ROUTES_LIMITS = {
   routes: 32,
   modules: 64,
-  pathLength: 200,
+  /** The API takes a route label of at most this length too (`./api/contract`). */
+  pathLength: 128,
   titleLength: 80,
   /** Refusals reported one by one; the rest are counted in one more. */
   refusals: 40,
@@ -78,6 +79,13 @@ type RouteSets = Required<Omit<ReadOptions, 'remote'>>;
 
 /** A remote's name, as a federation container and a configuration key spell it. */
 export const REMOTE_NAME = /^[a-z][a-z0-9]{0,39}$/;
+/** Names telemetry's labels hold for other things: the host's part, and whatever is unknown. */
+export const RESERVED_REMOTE_NAMES: readonly string[] = ['host', 'other'];
+
+/** Whether `name` can name a remote: spelt as one, and not a name telemetry keeps for another part. */
+export function isRemoteName(name: string): boolean {
+  return REMOTE_NAME.test(name) && !RESERVED_REMOTE_NAMES.includes(name);
+}
 const MODULE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const STATIC_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 const PARAM_SEGMENT = /^:([A-Za-z][A-Za-z0-9]*)$/;
@@ -182,7 +190,7 @@ function documentProblem(document: unknown, remote: string | undefined): string 
   if (!isRecord(document)) return 'the routes document is not an object';
   if (document.version !== PUBLISHED_ROUTES_VERSION)
     return `the routes document's version ${shown(document.version)} is not ${PUBLISHED_ROUTES_VERSION}, the one this host reads`;
-  if (typeof document.remote !== 'string' || !REMOTE_NAME.test(document.remote))
+  if (typeof document.remote !== 'string' || !isRemoteName(document.remote))
     return `the routes document's remote ${shown(document.remote)} is no remote name (lower-case letters and digits)`;
   if (remote !== undefined && document.remote !== remote)
     return `the routes document is of the remote ${shown(document.remote)}, not of ${shown(remote)}`;

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { grantProblems, grantsOf, MAX_REMOTES, type ComposedRoute } from './composition';
 import { isBuildId } from './deployment';
-import { pathPatternProblem, PUBLISHED_ROUTES_LIMITS, REMOTE_NAME } from './published-routes';
+import { isRemoteName, pathPatternProblem, PUBLISHED_ROUTES_LIMITS } from './published-routes';
 import { LAYOUT_NAMES, REMOTE_NAMES, SERVER_DATA_QUERIES, VALIDATOR_NAMES, type RemoteName } from './remotes';
 import { ConfigError, remoteOriginError } from './runtime-config-checks';
 
@@ -87,7 +87,12 @@ const telemetrySchema = z.strictObject({
 
 const remoteName = z
   .string()
-  .check(z.regex(REMOTE_NAME, 'must be a remote name: a lower-case letter, then lower-case letters and digits'));
+  .check(
+    z.refine(
+      isRemoteName,
+      'must be a remote name: a lower-case letter, then lower-case letters and digits, not host or other',
+    ),
+  );
 
 /**
  * The remotes to compose, by name: the URL of each one's `mf-manifest.json`. Every remote of the

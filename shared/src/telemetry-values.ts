@@ -15,6 +15,11 @@ export const TELEMETRY_FLUSH_MS = 30_000;
 export const TELEMETRY_MAX_EVENTS = 50;
 /** The largest body the API takes, batches and CSP reports alike. */
 export const TELEMETRY_MAX_BYTES = 16 * 1024;
+/**
+ * The longest page ticket the API reads (server/src/page-ticket.ts): one for every remote a
+ * configuration may compose, each with the longest name and build ids, fits under it.
+ */
+export const MAX_TICKET_LENGTH = 8 * 1024;
 
 /** Where a remote's load stood when it ended: its manifest, entry, a chunk, the exposed module, the page's render. */
 export const LOAD_PHASES = ['manifest', 'entry', 'chunk', 'expose', 'render'] as const;

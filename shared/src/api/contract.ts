@@ -8,7 +8,8 @@
  * schema, it takes only the parts of zod it calls, not all of classic zod.
  */
 import * as z from 'zod/mini';
-import { LOAD_OUTCOMES, LOAD_PHASES, TELEMETRY_MAX_EVENTS, VITAL_NAMES } from '../telemetry';
+import { PUBLISHED_ROUTES_LIMITS } from '../published-routes';
+import { LOAD_OUTCOMES, LOAD_PHASES, MAX_TICKET_LENGTH, TELEMETRY_MAX_EVENTS, VITAL_NAMES } from '../telemetry';
 
 export {
   API_PATHS,
@@ -178,7 +179,7 @@ const telemetryToken = z.string().check(z.maxLength(128), z.regex(/^[A-Za-z0-9._
 /** A part's name (a remote's or the host's), as `npm run new-remote` takes it. */
 const part = z.string().check(z.maxLength(64), z.regex(/^[a-z][a-z0-9-]*$/));
 /** A route pattern as the host's router spells it (`/gifts/:giftId`), or the not-found route `*`. */
-const route = z.string().check(z.maxLength(128), z.regex(/^(\*|\/[A-Za-z0-9._~:/-]*)$/));
+const route = z.string().check(z.maxLength(PUBLISHED_ROUTES_LIMITS.pathLength), z.regex(/^(\*|\/[A-Za-z0-9._~:/-]*)$/));
 const millis = z.number().check(z.minimum(0), z.maximum(10 * 60_000));
 
 export const telemetryEventSchema = z.discriminatedUnion('kind', [
@@ -218,7 +219,7 @@ export const telemetryEventSchema = z.discriminatedUnion('kind', [
 export const telemetryBatchSchema = z.strictObject({
   host: telemetryToken,
   /** The page's ticket, signed by the host's server (server/page-ticket.ts); checked by the API, not here. */
-  ticket: z.optional(z.string().check(z.maxLength(1024), z.regex(/^[A-Za-z0-9._-]*$/))),
+  ticket: z.optional(z.string().check(z.maxLength(MAX_TICKET_LENGTH), z.regex(/^[A-Za-z0-9._-]*$/))),
   events: z.array(telemetryEventSchema).check(z.minLength(1), z.maxLength(TELEMETRY_MAX_EVENTS)),
 });
 export type TelemetryBatchBody = z.infer<typeof telemetryBatchSchema>;
