@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { RequestHandler } from 'server/static-server';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { createHostHandler } from './host-handler';
+import { RenderPools } from './remote-renderers';
 import { createRemoteSources, type RemoteSources } from './remote-sources';
 import { runtimeConfigFromEnv } from './runtime-config-from-env';
 import { SiteComposition } from './site-composition';
@@ -29,6 +30,9 @@ interface RouteOffer {
   layout: string;
   title: string;
   prerendered?: boolean;
+  noindex?: boolean;
+  serverData?: string;
+  validator?: string;
 }
 
 /** A remote's stand-in on loopback: its files by path, changed by the test as a deploy would. */
@@ -50,19 +54,24 @@ class StandIn {
 
   /** Publishes build `id` of remote `name` with module `module`'s routes and its prerendered markup. */
   publish(id: string, name: string, module: string, routes: RouteOffer[]): void {
+    this.publishRoutes(id, { version: 1, remote: name, exposes: { [module]: { routes } } }, [module]);
+    this.files.set('/prerender/pages.css', '.news{margin:0}');
+    this.files.set(
+      `/prerender/${module}.json`,
+      JSON.stringify({ buildId: id, html: `<article class="news"><h1>Today's ${name}</h1></article>`, state: {} }),
+    );
+  }
+
+  /** Publishes build `id` exposing `modules`, its manifest's routes document being `routes`, and no other file. */
+  publishRoutes(id: string, routes: unknown, modules: string[]): void {
     this.files.set('/builds/latest.json', JSON.stringify({ id, timestamp: 1 }));
     this.files.set(
       '/mf-manifest.json',
       JSON.stringify({
         metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' },
-        exposes: [{ name: module, assets: { js: { sync: [`${module}.${id}.js`] } } }],
-        routes: { version: 1, remote: name, exposes: { [module]: { routes } } },
+        exposes: modules.map((module) => ({ name: module, assets: { js: { sync: [`${module}.${id}.js`] } } })),
+        routes,
       }),
-    );
-    this.files.set('/prerender/pages.css', '.news{margin:0}');
-    this.files.set(
-      `/prerender/${module}.json`,
-      JSON.stringify({ buildId: id, html: `<article class="news"><h1>Today's ${name}</h1></article>`, state: {} }),
     );
   }
 
@@ -77,6 +86,8 @@ const NEWS: RouteOffer = { path: '/news', layout: 'default', title: 'News', prer
 interface Site {
   base: string;
   log: string[];
+  /** What the remotes' reader said. */
+  sourcesLog: string[];
   sources: RemoteSources;
   config: RuntimeConfig;
 }
@@ -101,7 +112,7 @@ afterEach(async () => {
 });
 
 /** The host's server for `env` beside the registry's remotes (down unless given), their first reading done. */
-async function hostSite(env: Record<string, string>): Promise<Site> {
+async function hostSite(env: Record<string, string>, renderPools?: RenderPools): Promise<Site> {
   const config = runtimeConfigFromEnv({
     REMOTE_GIFTS_URL: `${DOWN}/gifts/mf-manifest.json`,
     REMOTE_REDEEM_URL: `${DOWN}/redeem/mf-manifest.json`,
@@ -112,14 +123,21 @@ async function hostSite(env: Record<string, string>): Promise<Site> {
     ...env,
   });
   const log: string[] = [];
-  const sources = createRemoteSources({ remotes: config.remotes, timeoutMs: 2_000, log: () => {} });
+  const sourcesLog: string[] = [];
+  const sources = createRemoteSources({
+    remotes: config.remotes,
+    grants: config,
+    renderPools,
+    timeoutMs: 2_000,
+    log: (message) => sourcesLog.push(message),
+  });
   await sources.refresh();
   const site = new SiteComposition({ config, snapshot: (remote) => sources.snapshot(remote), log: (m) => log.push(m) });
   const handler: RequestHandler = createHostHandler({ root: dist, config, sources, site });
   const server = createServer((req, res) => void handler(req, res));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, sources, config };
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, sourcesLog, sources, config };
 }
 
 async function page(site: Site, path: string): Promise<{ status: number; body: string; config: RuntimeConfig }> {
@@ -223,5 +241,103 @@ describe('a remote that is down', () => {
     news.files.clear();
     await site.sources.refresh();
     expect((await page(site, '/news')).status).toBe(200);
+  });
+});
+
+describe('the routes a remote was not granted', () => {
+  it('are never read ahead: a refused prerendered page whose markup is missing leaves the granted pages served', async () => {
+    news.publish('n1', 'news', 'NewsPage', [NEWS]);
+    news.publishRoutes(
+      'n1',
+      {
+        version: 1,
+        remote: 'news',
+        exposes: {
+          NewsPage: { routes: [NEWS] },
+          OldPage: { routes: [{ path: '/old', layout: 'default', title: 'Old', prerendered: true }] },
+        },
+      },
+      ['NewsPage', 'OldPage'],
+    );
+    const site = await hostSite({ REMOTE_NEWS_PATHS: '/news' });
+    const answer = await page(site, '/news');
+    expect([answer.status, answer.config.remoteBuilds?.news]).toEqual([200, 'n1']);
+    expect(answer.body).toContain("<h1>Today's news</h1>");
+    expect(site.sourcesLog.filter((line) => line.includes('news'))).toEqual([]);
+  });
+
+  it('start no render workers: a refused data page reads no render bundle', async () => {
+    const pools = new RenderPools({ size: 1, memoryMb: 64, timeoutMs: 2_000 });
+    try {
+      news.publish('n1', 'news', 'NewsPage', [
+        NEWS,
+        { path: '/news/:giftId', layout: 'default', title: 'Data', validator: 'giftId', serverData: 'gift' },
+      ]);
+      const site = await hostSite({ REMOTE_NEWS_PATHS: '/news' }, pools);
+      expect((await page(site, '/news')).status).toBe(200);
+      expect(site.sourcesLog.filter((line) => line.includes('render.js'))).toEqual([]);
+    } finally {
+      await pools.close();
+    }
+  });
+});
+
+describe('a routes document refused as a whole', () => {
+  it("leaves a registry remote its registry's routes, the refusal logged once", async () => {
+    const gifts = await new StandIn().start();
+    try {
+      gifts.publish('g1', 'gifts', 'GamePage', []);
+      gifts.publishRoutes('g1', { version: 2, remote: 'gifts', exposes: {} }, ['GamePage']);
+      news.publish('n1', 'news', 'NewsPage', [NEWS]);
+      const site = await hostSite({ REMOTE_NEWS_PATHS: '/news', REMOTE_GIFTS_URL: `${gifts.base}/mf-manifest.json` });
+      expect(site.sources.snapshot('gifts')?.buildId).toBe('g1');
+      const game = await page(site, '/game');
+      expect([game.status, game.body.includes('<title>Play · Gift Box</title>')]).toEqual([200, true]);
+      await site.sources.refresh();
+      expect((await page(site, '/game')).status).toBe(200);
+      expect(site.sourcesLog.filter((line) => line.includes('version 2'))).toHaveLength(1);
+    } finally {
+      await gifts.close();
+    }
+  });
+
+  it('leaves an added remote the routes it last read', async () => {
+    news.publish('n1', 'news', 'NewsPage', [NEWS]);
+    const site = await hostSite({ REMOTE_NEWS_PATHS: '/news' });
+    expect((await page(site, '/news')).status).toBe(200);
+    news.publishRoutes('n2', 'not a document', ['NewsPage']);
+    await site.sources.refresh();
+    expect(site.sources.snapshot('news')?.buildId).toBe('n2');
+    expect((await page(site, '/news')).status).toBe(200);
+    await site.sources.refresh();
+    expect(site.sourcesLog.filter((line) => line.includes('left out'))).toEqual([
+      "The news remote's routes is left out: the routes document is not an object",
+    ]);
+  });
+});
+
+describe('a private route of a remote', () => {
+  it('keeps out of search engines only the pages that match it, not the paths that begin alike', async () => {
+    news.publish('n1', 'news', 'NewsPage', [{ path: '/g', layout: 'default', title: 'G', noindex: true }]);
+    const site = await hostSite({ REMOTE_NEWS_PATHS: '/g' });
+    const tag = async (path: string) =>
+      (await fetch(`${site.base}${path}`, { headers: NAVIGATE })).headers.get('x-robots-tag');
+    expect(await tag('/g')).toBe('noindex, nofollow');
+    expect(await tag('/game')).toBeNull();
+    expect(await tag('/gifts/AAAAAAAAAAAAAAAAAAAAAAAA')).toBe('noindex, nofollow');
+    const robots = await (await fetch(`${site.base}/robots.txt`)).text();
+    expect(robots).toBe('User-agent: *\nDisallow: /g$\nDisallow: /gifts/\nDisallow: /redeem/\nAllow: /\n');
+  });
+
+  it('at a parameter of the root leaves the rest of the site open', async () => {
+    news.publish('n1', 'news', 'NewsPage', [{ path: '/:slug', layout: 'default', title: 'Story', noindex: true }]);
+    const site = await hostSite({ REMOTE_NEWS_PATHS: '/:slug' });
+    const tag = async (path: string) =>
+      (await fetch(`${site.base}${path}`, { headers: NAVIGATE })).headers.get('x-robots-tag');
+    expect(await tag('/a-story')).toBe('noindex, nofollow');
+    expect(await tag('/about')).toBeNull();
+    expect(await tag('/')).toBeNull();
+    const robots = await (await fetch(`${site.base}/robots.txt`)).text();
+    expect(robots).toBe('User-agent: *\nDisallow: /gifts/\nDisallow: /redeem/\nAllow: /\n');
   });
 });

@@ -372,7 +372,7 @@ export function createHostHandler({
       metrics?.pageRendered(resolved.route.path, 308);
       return;
     }
-    const noindex = site.robots.isPrivatePath(pathname);
+    const noindex = site.robots.isPrivatePath(pathname, resolved instanceof HttpError ? undefined : resolved.route);
     if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
     const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;

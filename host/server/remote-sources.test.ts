@@ -15,6 +15,8 @@ interface FakeRemote {
   hang: boolean;
   /** While set, a HEAD request is refused (405), as some CDNs do. */
   refuseHead?: boolean;
+  /** While set, bodies are sent in chunks with no Content-Length, as a stream is. */
+  chunked?: boolean;
   server: Server;
   base: string;
 }
@@ -34,6 +36,11 @@ async function startRemote(): Promise<FakeRemote> {
     }
     const body = remote.files.get(path);
     res.statusCode = body === undefined ? 404 : 200;
+    if (remote.chunked && body !== undefined) {
+      for (let at = 0; at < body.length; at += 64 * 1024) res.write(body.slice(at, at + 64 * 1024));
+      res.end();
+      return;
+    }
     res.end(body ?? 'Not found');
   });
   servers.push(remote.server);
@@ -323,6 +330,30 @@ describe("reading a remote's build", () => {
     await new Promise((resolve) => remote.server.close(resolve));
     await sources.refresh();
     expect(sources.snapshot('content')?.prerendered.get('AboutPage')?.html).toContain('Good text');
+  });
+
+  it('refuses a file larger than its kind may be, told by its Content-Length or not, and keeps the last good build', async () => {
+    const remote = await startRemote();
+    publish(remote, 'b1', 'Good text');
+    const log: string[] = [];
+    const sources = sourcesFor(remote, log);
+    await sources.refresh();
+    for (const [build, chunked] of [
+      ['b2', false],
+      ['b3', true],
+    ] as const) {
+      publish(remote, build, 'Heavy');
+      const padded = JSON.parse(remote.files.get('/mf-manifest.json') ?? '{}') as object;
+      remote.files.set('/mf-manifest.json', JSON.stringify({ ...padded, padding: 'x'.repeat(600 * 1024) }));
+      remote.chunked = chunked;
+      await sources.refresh();
+      expect([build, sources.snapshot('content')?.buildId]).toEqual([build, 'b1']);
+    }
+    expect(log.filter((line) => line.includes('is larger than 524288 bytes'))).toHaveLength(1);
+    remote.chunked = false;
+    publish(remote, 'b4', 'Light');
+    await sources.refresh();
+    expect(sources.snapshot('content')?.buildId).toBe('b4');
   });
 
   it('gives up on a remote that does not answer, within its timeout', async () => {

@@ -25,9 +25,9 @@ import {
   readDeploymentState,
   type DeploymentState,
 } from 'shared/deployment';
-import { registryRoutes, type CompositionRefusal } from 'shared/composition';
+import { grantsOf, refusalText, registryRoutes, type CompositionRefusal } from 'shared/composition';
 import { manifestPublishedRoutes, type PublishedRoute } from 'shared/published-routes';
-import { isAllowedRemoteUrl } from 'shared/runtime-config';
+import { isAllowedRemoteUrl, type RuntimeConfig } from 'shared/runtime-config';
 import { RENDER_SCRIPT, RENDER_STYLES } from 'shared/render-contract';
 import { loadRenderer, type RemoteRender, type RenderPools } from './remote-renderers';
 
@@ -67,7 +67,8 @@ export interface RemoteSnapshot {
   /**
    * The routes its manifest publishes, as far as they were accepted, and why the others were not;
    * a manifest built before the format publishes none, and the registry's routes of the remote
-   * stand for them (none for a remote the registry does not name).
+   * stand for them (none for a remote the registry does not name); a routes document refused as a
+   * whole leaves the routes of the stable build read before (publishedRoutesIn).
    */
   published?: PublishedRoutes;
   /**
@@ -123,11 +124,64 @@ export interface PublishedRoutes {
   refusals: readonly CompositionRefusal[];
 }
 
-/** What the manifest `body` of `remote` publishes (`shared/published-routes`), else the registry's routes. */
-export function publishedRoutesIn(remote: string, body: unknown): PublishedRoutes {
+/**
+ * What the manifest `body` of `remote` publishes (`shared/published-routes`), else the registry's
+ * routes. A routes document refused as a whole (another version, not an object) says nothing of
+ * the remote's routes: the ones last read (`kept`) stand, else the registry's, and `onRefused`
+ * hears why.
+ */
+export function publishedRoutesIn(
+  remote: string,
+  body: unknown,
+  kept?: PublishedRoutes,
+  onRefused?: (refusal: CompositionRefusal) => void,
+): PublishedRoutes {
   const reading = manifestPublishedRoutes(body, { remote });
   if (!reading) return { routes: registryRoutes(remote), refusals: [] };
+  if (reading.remote === undefined) {
+    for (const refusal of reading.refusals) onRefused?.({ remote, ...refusal });
+    return { routes: kept?.routes ?? registryRoutes(remote), refusals: [] };
+  }
   return { routes: reading.routes, refusals: reading.refusals.map((refusal) => ({ remote, ...refusal })) };
+}
+
+/** The most a remote's file of each kind may weigh: a larger answer is refused, never read whole. */
+export const REMOTE_FILE_LIMITS = {
+  /** `mf-manifest.json`, as the API reads it. */
+  manifest: 512 * 1024,
+  /** `builds/latest.json`. */
+  deployment: 64 * 1024,
+  /** `prerender/{Module}.json`: a page's markup and its query cache. */
+  prerendered: 1024 * 1024,
+  /** `prerender/pages.css` and the render bundle's styles. */
+  styles: 1024 * 1024,
+  /** `prerender/render.js`: a bundle of the remote's pages and what they import. */
+  renderScript: 16 * 1024 * 1024,
+} as const;
+
+/** A response's body as text, refused once it passes `maxBytes` (Content-Length told or not). */
+export async function boundedText(response: Response, url: string, maxBytes: number): Promise<string> {
+  const tooLarge = () => new Error(`${url} is larger than ${maxBytes} bytes, the most read of such a file`);
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export interface RemoteSources {
@@ -175,6 +229,11 @@ export interface RemoteSourcesOptions {
    * bundle is run, and the data pages are rendered in the browser.
    */
   renderPools?: RenderPools;
+  /**
+   * The paths each remote was granted (`grantsOf`): only its routes there have their prerendered
+   * markup read and its render bundle run. None given: every route its manifest publishes.
+   */
+  grants?: Pick<RuntimeConfig, 'routeGrants'>;
   /** Now, in ms since the epoch (tests). */
   now?: () => number;
 }
@@ -358,12 +417,19 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     return response;
   }
 
-  async function getJson(url: string): Promise<unknown> {
-    return (await get(url)).json() as Promise<unknown>;
+  async function getText(url: string, maxBytes: number): Promise<string> {
+    return boundedText(await get(url), url, maxBytes);
   }
 
-  async function getText(url: string): Promise<string> {
-    return (await get(url)).text();
+  async function getJson(url: string, maxBytes: number): Promise<unknown> {
+    return JSON.parse(await getText(url, maxBytes)) as unknown;
+  }
+
+  /** The routes of a remote's build that it was granted: only these are read ahead or rendered. */
+  function grantedOf(remote: string, published: PublishedRoutes): PublishedRoutes {
+    if (!options.grants) return published;
+    const granted = new Set(grantsOf(options.grants, remote));
+    return { ...published, routes: published.routes.filter((route) => granted.has(route.path)) };
   }
 
   /**
@@ -389,8 +455,9 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
           throw new Error(`it is at ${new URL(url).origin}, which is not an allowed remote origin`);
         }
       }
-      const render = await loadRenderer(pools.pool(remote), await getText(scriptUrl), integrity.get(scriptUrl));
-      return { render, css: await getText(cssUrl) };
+      const script = await getText(scriptUrl, REMOTE_FILE_LIMITS.renderScript);
+      const render = await loadRenderer(pools.pool(remote), script, integrity.get(scriptUrl));
+      return { render, css: await getText(cssUrl, REMOTE_FILE_LIMITS.styles) };
     } catch (error) {
       log(
         `the ${remote} remote's ${RENDER_SCRIPT} is not used (${reasonOf(error)}); its pages with data are rendered in the browser`,
@@ -401,21 +468,30 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
 
   /** A build's snapshot from the manifest at `manifestUrl` and the files beside it (the root, or the build's own copy). */
   async function readSnapshot(remote: string, manifestUrl: string, buildId: string): Promise<RemoteSnapshot> {
-    const body = await getJson(manifestUrl);
+    const body = await getJson(manifestUrl, REMOTE_FILE_LIMITS.manifest);
     const { remoteEntry, exposes, integrity } = readManifest(
       manifestUrl,
       body,
       options.hostShared,
       options.allowedOrigins,
     );
-    const published = publishedRoutesIn(remote, body);
+    const published = publishedRoutesIn(remote, body, stableOf(remote)?.published, (refusal) =>
+      logOnce(refusalText(refusal)),
+    );
+    const granted = grantedOf(remote, published);
     const prerendered = new Map<string, PrerenderedMarkup>();
-    const modules = prerenderedModules(published);
+    const modules = prerenderedModules(granted);
     const prerenderCss =
-      modules.length > 0 ? await getText(new URL('prerender/pages.css', manifestUrl).href) : undefined;
+      modules.length > 0
+        ? await getText(new URL('prerender/pages.css', manifestUrl).href, REMOTE_FILE_LIMITS.styles)
+        : undefined;
     for (const module of modules) {
       const url = new URL(`prerender/${module}.json`, manifestUrl).href;
-      const published = (await getJson(url)) as { buildId?: unknown; html?: unknown; state?: unknown } | null;
+      const published = (await getJson(url, REMOTE_FILE_LIMITS.prerendered)) as {
+        buildId?: unknown;
+        html?: unknown;
+        state?: unknown;
+      } | null;
       if (typeof published?.buildId !== 'string' || typeof published.html !== 'string' || !published.state) {
         throw new Error(`${url} is not a prerendered page`);
       }
@@ -425,7 +501,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
         state: published.state,
       });
     }
-    const renderer = hasDataPages(published) ? await readRenderer(remote, manifestUrl, integrity) : undefined;
+    const renderer = hasDataPages(granted) ? await readRenderer(remote, manifestUrl, integrity) : undefined;
     return { buildId, manifestUrl, remoteEntry, exposes, integrity, prerendered, prerenderCss, renderer, published };
   }
 
@@ -495,8 +571,9 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
 
   /** The deployment's state and when it last changed (changedAtOf). */
   async function readState(remote: string): Promise<{ read: DeploymentState; changedAt: number | undefined }> {
-    const response = await get(new URL(DEPLOYMENT_FILE, options.remotes[remote]).href);
-    const read = readDeploymentState(await response.json());
+    const url = new URL(DEPLOYMENT_FILE, options.remotes[remote]).href;
+    const response = await get(url);
+    const read = readDeploymentState(JSON.parse(await boundedText(response, url, REMOTE_FILE_LIMITS.deployment)));
     if (!read) throw new Error(`${DEPLOYMENT_FILE} has no build id`);
     const text = JSON.stringify(read);
     const changedAt = changedAtOf(response.headers.get('last-modified'), seenStates.get(remote), text, now());
@@ -525,6 +602,11 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
     if (state.canary && (was?.id !== state.canary.id || was.percent !== state.canary.percent)) {
       note(`the ${remote} remote's canary build ${state.canary.id} gets ${state.canary.percent} % of visitors`);
     } else if (was && !state.canary) note(`the ${remote} remote has no canary build now`);
+  }
+
+  function stableOf(remote: string): RemoteSnapshot | undefined {
+    const deployment = deployments.get(remote);
+    return deployment?.builds.get(deployment.state.id);
   }
 
   function refreshOne(remote: string): Promise<void> {
@@ -575,10 +657,7 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   }
 
   return {
-    snapshot: (remote) => {
-      const deployment = deployments.get(remote);
-      return deployment?.builds.get(deployment.state.id);
-    },
+    snapshot: stableOf,
     deployment: (remote) => deployments.get(remote),
     async pinned(remote, buildId) {
       const deployment = deployments.get(remote);

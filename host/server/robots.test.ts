@@ -32,4 +32,24 @@ describe('Robots.isPrivatePath', () => {
     expect(composed.isPrivatePath('/NEWS/1')).toBe(true);
     expect(composed.text).toContain('Disallow: /news/\n');
   });
+
+  it('disallows a private path without a parameter alone, and takes a matched page from its route', () => {
+    const composed = new Robots([...table.routes, { path: '/g', noindex: true }]);
+    expect(composed.text).toBe('User-agent: *\nDisallow: /gifts/\nDisallow: /redeem/\nDisallow: /g$\nAllow: /\n');
+    expect(composed.isPrivatePath('/game', { noindex: undefined })).toBe(false);
+    expect(composed.isPrivatePath('/g', { noindex: true })).toBe(true);
+    expect(composed.isPrivatePath('/gifts/extra/path')).toBe(true);
+  });
+
+  it('disallows no prefix that an open route lies under, nor the whole site', () => {
+    const composed = new Robots([
+      { path: '/stories/:storyId', noindex: true },
+      { path: '/stories/new' },
+      { path: '/:slug', noindex: true },
+      { path: '/about' },
+    ]);
+    expect(composed.text).toBe('User-agent: *\nAllow: /\n');
+    expect(composed.isPrivatePath('/stories/x/y')).toBe(false);
+    expect(composed.isPrivatePath('/x/y')).toBe(false);
+  });
 });
