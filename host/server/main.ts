@@ -210,6 +210,7 @@ async function main(): Promise<void> {
   if (refreshMs > 0) {
     sources = createRemoteSources({
       remotes: config.remotes,
+      grants: config,
       allowedOrigins: allowedRemoteOrigins(config),
       hostShared: hostShared(root),
       onFailure: metrics && ((remote) => metrics.remoteRefreshFailed(remote)),
