@@ -7,6 +7,8 @@
 import { PassThrough } from 'node:stream';
 import { type Registry } from 'prom-client';
 import { signTicket } from 'server/page-ticket';
+import { registryRoutes } from 'shared/composition';
+import { buildManifestUrl } from 'shared/deployment';
 import { type TelemetryEvent } from 'shared/telemetry';
 import { MAX_LEARNED_ROUTES } from 'shared/telemetry-labels';
 import { type App } from '../src/app-context';
@@ -26,7 +28,13 @@ let parts: PartsServer;
 let app: App;
 let metrics: Registry;
 let clock: TestClock;
-let logs: { level: number; msg: string; routes?: { path: string }[] }[];
+let logs: {
+  level: number;
+  msg: string;
+  remote?: string;
+  manifest?: string;
+  routes?: { path: string; remote: string }[];
+}[];
 
 beforeEach(async () => {
   parts = await startPartsServer(['news']);
@@ -150,7 +158,7 @@ it('keeps the routes it learned while a remote’s manifest cannot be read', asy
   await startApi('/news', 20);
 
   parts.fail('news', 503);
-  await untilLogged(({ msg }) => msg.startsWith('routes: cannot read the remote’s manifest'));
+  await untilLogged(({ manifest }) => manifest === parts.manifests.news);
   await send([vital('/news')]);
 
   expect(await valueOf(metrics, VITALS, { route: '/news', remote: 'news' }, '_count')).toBe(1);
@@ -210,4 +218,69 @@ it('counts a browser’s CSP report from a page of a learned route under that ro
 
   expect(response.statusCode).toBe(204);
   expect(await valueOf(metrics, 'giftbox_csp_violations_total', { route: '/news/:storyId', source: 'report' })).toBe(1);
+});
+
+/** Waits until `path` has been requested `count` more times than now: as many more polls. */
+async function untilRequested(path: string, count: number): Promise<void> {
+  const reads = () => parts.requests.filter((requested) => requested === path).length;
+  const readsNow = reads();
+  while (reads() < readsNow + count) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The table the API last said it labels telemetry with. */
+const lastComposition = () => logs.filter(({ routes }) => routes !== undefined).at(-1)?.routes ?? [];
+
+it('learns the stable build’s routes while its canary’s copy is not there yet, naming that copy once', async () => {
+  parts.publishManifest('news', newsManifest(['/news']));
+  parts.publish('news', 'n1', undefined, { canary: { id: 'n2', percent: 10, since: 1 } });
+  await startApi('/news', 20);
+  const canaryCopy = buildManifestUrl(parts.manifests.news as string, 'n2');
+
+  await send([vital('/news')]);
+  await untilRequested(new URL(canaryCopy).pathname, 3);
+
+  expect(await valueOf(metrics, VITALS, { route: '/news', remote: 'news' }, '_count')).toBe(1);
+  const failures = logs.filter(({ msg, remote }) => remote === 'news' && msg.startsWith('routes: cannot read'));
+  expect(failures).toEqual([
+    expect.objectContaining({ manifest: canaryCopy, msg: expect.stringContaining(canaryCopy) }),
+  ]);
+});
+
+it('keeps the routes it learned when a remote’s routes document is refused whole, logging the refusal once', async () => {
+  parts.publishManifest('news', newsManifest(['/news']));
+  await startApi('/news', 20);
+
+  parts.publishManifest('news', { ...newsManifest(['/news']), routes: { ...newsManifest([]).routes, version: 2 } });
+  const refusedWhole = ({ msg }: (typeof logs)[0]) => msg.includes("the routes document's version 2 is not 1");
+  await untilLogged(refusedWhole);
+  await untilRequested('/news/mf-manifest.json', 3);
+  await send([vital('/news')]);
+
+  expect(await valueOf(metrics, VITALS, { route: '/news', remote: 'news' }, '_count')).toBe(1);
+  expect(logs.filter(refusedWhole)).toHaveLength(1);
+});
+
+it('composes a registry remote never learned with the registry’s routes when its document is refused whole', async () => {
+  parts.publishManifest('news', newsManifest(['/news']));
+  parts.publishManifest('gifts', { id: 'gifts', metaData: {}, exposes: [], routes: { version: 2 } });
+  await startApi('/news', 60_000);
+
+  expect(logs.map(({ msg }) => msg)).toContainEqual(expect.stringContaining("The gifts remote's routes is left out"));
+  for (const { path } of registryRoutes('gifts')) expect(lastComposition()).toContainEqual({ path, remote: 'gifts' });
+});
+
+it('composes the registry’s routes for a stable build whose manifest has no routes field, beside its canary’s', async () => {
+  parts.publishManifest('news', newsManifest(['/news']));
+  parts.publishManifest('content', { id: 'content', metaData: {}, exposes: [] });
+  const canaryRoutes = {
+    version: 1,
+    remote: 'content',
+    exposes: { HomePage: { routes: [registryRoutes('content')[0]] } },
+  };
+  parts.publishManifest('content', { id: 'content', metaData: {}, exposes: [], routes: canaryRoutes }, 'c2');
+  parts.publish('content', 'c1', undefined, { canary: { id: 'c2', percent: 10, since: 1 } });
+  await startApi('/news', 60_000);
+
+  for (const { path } of registryRoutes('content'))
+    expect(lastComposition()).toContainEqual({ path, remote: 'content' });
 });

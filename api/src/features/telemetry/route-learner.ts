@@ -3,9 +3,11 @@
  * (shared/published-routes), composed by the host's rules (shared/composition: a route is kept
  * where the remote was granted its path and no earlier remote holds its shape), so that a page
  * of a remote added since the API was built is counted under its route and remote. Each remote's
- * stable build is read at its manifest URL and its running canary at that build's own copy; a
- * remote that cannot be read keeps what was learned, a registry remote starting from the
- * registry's routes, an added one from none. Each refusal is logged once per change.
+ * stable build is read at its manifest URL and its running canary at that build's own copy, each
+ * on its own: a manifest that cannot be read, or whose routes document is refused whole, keeps
+ * what it gave, the stable build's starting from the registry's routes (an added remote's from
+ * none); one without the field offers the registry's routes, as the host's server takes them.
+ * Each refusal is logged once per change.
  */
 import { type FastifyBaseLogger } from 'fastify';
 import {
@@ -38,14 +40,33 @@ export interface RouteLearnerOptions {
   timeoutMs?: number;
 }
 
-interface RemoteRoutes {
+/** What one manifest of a remote (its stable build's, or its canary's copy) gave when last read. */
+interface ManifestRoutes {
   routes: PublishedRoute[];
   refusals: CompositionRefusal[];
   /** Why the last read failed; undefined while reads succeed. */
   failure: string | undefined;
 }
 
+/** A remote's current builds' manifests, by URL, the stable build's first. */
+type RemoteRoutes = Map<string, ManifestRoutes>;
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A manifest not read yet: the stable build's offers the registry's routes (none for an added remote), a canary's none. */
+const unread = (routes: PublishedRoute[]): ManifestRoutes => ({ routes, refusals: [], failure: undefined });
+
+/**
+ * What a manifest read gives, as the host's server reads it: a build older than the format offers
+ * the registry's routes; a routes document refused whole teaches nothing, so what this manifest
+ * gave before stays, its refusal said.
+ */
+function readingOf(remote: string, manifest: unknown, known: ManifestRoutes): ManifestRoutes {
+  const reading = manifestPublishedRoutes(manifest, { remote });
+  if (!reading) return unread(registryRoutes(remote));
+  const refusals = reading.refusals.map((refusal) => ({ remote, ...refusal }));
+  return { routes: reading.remote === undefined ? known.routes : reading.routes, refusals, failure: undefined };
+}
 
 /** A remote's routes from its builds' readings: the stable build's, then the canary's other paths. */
 function unionOf(readings: readonly { routes: PublishedRoute[] }[]): PublishedRoute[] {
@@ -64,7 +85,7 @@ export class RouteLearner {
     this.remotes = new Map(
       Object.keys(options.manifests).map((remote) => [
         remote,
-        { routes: registryRoutes(remote), refusals: [], failure: undefined },
+        new Map([[options.manifests[remote] as string, unread(registryRoutes(remote))]]),
       ]),
     );
     this.compose();
@@ -73,7 +94,7 @@ export class RouteLearner {
   /** Reads every remote's manifests, then composes the table (or joins the refresh under way); never rejects. */
   refresh(): Promise<void> {
     this.refreshing ??= (async () => {
-      await Promise.all([...this.remotes].map(([remote, state]) => this.read(remote, state)));
+      await Promise.all([...this.remotes.keys()].map((remote) => this.read(remote)));
       this.compose();
     })().finally(() => {
       this.refreshing = undefined;
@@ -81,31 +102,39 @@ export class RouteLearner {
     return this.refreshing;
   }
 
-  private async read(remote: string, state: RemoteRoutes): Promise<void> {
+  /**
+   * Reads each of the remote's current manifests on its own: one that cannot be read (a canary's
+   * copy not uploaded yet, a remote down) keeps what it gave, and is named once until it reads again.
+   */
+  private async read(remote: string): Promise<void> {
     const root = this.options.manifests[remote] as string;
     const canary = this.options.canaryOf(remote);
     const urls = [root, ...(canary === undefined ? [] : [buildManifestUrl(root, canary)])];
-    let failure: string | undefined;
-    try {
-      const timeoutMs = this.options.timeoutMs ?? BUILDS_FETCH_TIMEOUT_MS;
-      const manifests = await Promise.all(urls.map((url) => getJson(url, timeoutMs, MAX_MANIFEST_BYTES)));
-      // A build older than the format publishes nothing to learn from: what was known stays.
-      const readings = manifests.flatMap((manifest) => manifestPublishedRoutes(manifest, { remote }) ?? []);
-      if (readings.length > 0) {
-        state.routes = unionOf(readings);
-        state.refusals = readings.flatMap(({ refusals }) => refusals.map((refusal) => ({ remote, ...refusal })));
-      }
-    } catch (error) {
-      failure = messageOf(error);
-    }
-    if (failure !== undefined && state.failure === undefined)
+    const timeoutMs = this.options.timeoutMs ?? BUILDS_FETCH_TIMEOUT_MS;
+    const results = await Promise.allSettled(urls.map((url) => getJson(url, timeoutMs, MAX_MANIFEST_BYTES)));
+    const before = this.remotes.get(remote);
+    const now: RemoteRoutes = new Map();
+    urls.forEach((url, index) => {
+      const known = before?.get(url) ?? unread(url === root ? registryRoutes(remote) : []);
+      const result = results[index] as PromiseSettledResult<unknown>;
+      const reading =
+        result.status === 'fulfilled'
+          ? readingOf(remote, result.value, known)
+          : { ...known, failure: messageOf(result.reason) };
+      this.logFailure(remote, url, known, reading);
+      now.set(url, reading);
+    });
+    this.remotes.set(remote, now);
+  }
+
+  private logFailure(remote: string, url: string, before: ManifestRoutes, now: ManifestRoutes): void {
+    if (now.failure !== undefined && before.failure === undefined)
       this.options.log.warn(
-        { remote, reason: failure, known: state.routes.length },
-        'routes: cannot read the remote’s manifest; keeping the routes known',
+        { remote, manifest: url, reason: now.failure, known: now.routes.length },
+        `routes: cannot read the manifest ${url}; the routes it gave are kept`,
       );
-    else if (failure === undefined && state.failure !== undefined)
-      this.options.log.info({ remote }, 'routes: the remote’s manifest can be read again');
-    state.failure = failure;
+    else if (now.failure === undefined && before.failure !== undefined)
+      this.options.log.info({ remote, manifest: url }, `routes: the manifest ${url} can be read again`);
   }
 
   /** Composes the remotes' routes into the known table, logging the table and each refusal when they change. */
@@ -114,7 +143,7 @@ export class RouteLearner {
     const { routes, refusals } = composeRoutes(
       remotes.map((remote) => ({
         remote,
-        routes: this.remotes.get(remote)?.routes ?? [],
+        routes: unionOf([...(this.remotes.get(remote)?.values() ?? [])]),
         grants: grantsOf({ routeGrants: this.options.grants }, remote),
       })),
     );
@@ -122,7 +151,7 @@ export class RouteLearner {
     const ordered = remotes.flatMap((remote) => routes.filter((route) => route.remote === remote));
     const beyond = this.options.routes.learn(ordered);
     const all = [
-      ...[...this.remotes.values()].flatMap(({ refusals: read }) => read),
+      ...[...this.remotes.values()].flatMap((files) => [...files.values()].flatMap(({ refusals: read }) => read)),
       ...refusals,
       ...beyond.map(({ remote, module, path }) => ({
         remote,
