@@ -79,7 +79,8 @@ export interface TopologyOptions {
   /**
    * The folder everything goes in (the remotes' folders, nginx's files, the logs and PostgreSQL's
    * data), empty or emptied by the caller; the worker's `topology/` by default (emptied here),
-   * its logs then the worker's, its database a temporary one.
+   * its logs then in a folder of their own among the worker's, named by when it started (a later
+   * topology never overwrites those of a test that failed), its database a temporary one.
    */
   dir?: string;
   /** Each listener's port, chosen by the caller (`apiCount` is then their number); free ports of the worker's block by default. */
@@ -323,7 +324,10 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   const { apiCount, hostCount } = countsOf(options);
   const dir = options.dir ?? TOPOLOGY_DIR;
   const remotesDir = join(dir, 'remotes');
-  const logDir = options.dir ? join(dir, 'logs') : LOG_DIR;
+  const logDir = options.dir
+    ? join(dir, 'logs')
+    : join(LOG_DIR, `topology-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(logDir, { recursive: true });
   const secrets = options.secrets ?? TEST_SECRETS;
   // The worker's folder is emptied here; a caller's own folder is the caller's to empty.
   if (!options.dir) rmSync(dir, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { runToEnd, stopProcess } from 'testbed/process';
 import { startPrometheus, type RunningPrometheus, type Sample } from 'testbed/prometheus';
 import { startNginxExporter, startPostgresExporter, type RunningExporter } from 'testbed/prometheus-exporters';
 import { waitForRenderedPage } from '../support/app-page';
+import { blocked, interceptOnly, recordTelemetry, sentBodies, type PausedRequest } from '../support/beacons';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { startTopology, TOPOLOGY_DIR, type Topology } from '../support/topology';
@@ -81,43 +82,6 @@ test.afterAll(async () => {
   await topology?.stop();
 });
 
-/** Where the pages' sendBeacon keeps a copy of each body it sends, one key per body. */
-const BODY_KEY = 'e2e-telemetry-body:';
-
-/**
- * Keeps a copy of every telemetry batch the page sends. The browser shows a test neither a
- * beacon's body nor the request (it goes as the page is left), so the page's own sendBeacon
- * keeps each body in the origin's localStorage as it sends it (the queue looks sendBeacon up as
- * it sends), a key of its own per body, for `sentBodies` to read once the pages are gone.
- */
-async function recordTelemetry(page: Page): Promise<void> {
-  await page.addInitScript((prefix) => {
-    const send = navigator.sendBeacon.bind(navigator);
-    let count = 0;
-    const page = Math.random().toString(36).slice(2);
-    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => {
-      count += 1;
-      if (typeof data === 'string') localStorage.setItem(`${prefix}${page}:${count}`, data);
-      return send(url, data);
-    };
-  }, BODY_KEY);
-}
-
-/** Every body the pages of `session` sent, read from the origin's localStorage. */
-async function sentBodies(session: BrowserSession = visitors): Promise<string[]> {
-  const { page } = await session.newPage();
-  await page.goto('/robots.txt');
-  const found = await page.evaluate(
-    (prefix) =>
-      Object.keys(localStorage)
-        .filter((key) => key.startsWith(prefix))
-        .map((key) => localStorage.getItem(key) ?? ''),
-    BODY_KEY,
-  );
-  await page.close();
-  return found;
-}
-
 /** Leaves the page as a visitor does: it is hidden, and its queued telemetry goes. */
 async function leave(page: Page): Promise<void> {
   await page.goto('about:blank');
@@ -180,39 +144,9 @@ async function openTheGame(visits: number): Promise<void> {
     await waitForRenderedPage(page);
   }
   await leave(page);
-  ownBrowsersBodies.push(...(await sentBodies(own)));
+  ownBrowsersBodies.push(...(await sentBodies(own.context)));
   await own.close();
 }
-
-/** What the DevTools protocol says of a request it holds (`Fetch.requestPaused`), in part. */
-interface PausedRequest {
-  requestId: string;
-  responseStatusCode?: number;
-  responseHeaders?: { name: string; value: string }[];
-}
-
-/**
- * Has the browser intercept only the page's requests whose URL matches `urlPattern` (a DevTools
- * pattern, `*` for any characters) and hands each to `handle`. Playwright's own routing would
- * intercept every request of the page, the beacons sent as it is left included, which a
- * navigation can then drop; this leaves every other request to go as it would.
- */
-async function interceptOnly(
-  page: Page,
-  urlPattern: string,
-  requestStage: 'Request' | 'Response',
-  handle: (cdp: CDPSession, paused: PausedRequest) => Promise<unknown>,
-): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  cdp.on('Fetch.requestPaused', (paused: PausedRequest) => {
-    handle(cdp, paused).catch(() => undefined); // a page already gone
-  });
-  await cdp.send('Fetch.enable', { patterns: [{ urlPattern, requestStage }] });
-}
-
-/** Its request fails as a network failure would. */
-const blocked = (cdp: CDPSession, { requestId }: PausedRequest) =>
-  cdp.send('Fetch.failRequest', { requestId, errorReason: 'Failed' });
 
 /** Its answer comes with other bytes than those the build made (decoded, so sent without an encoding). */
 async function tampered(cdp: CDPSession, paused: PausedRequest): Promise<void> {
@@ -357,7 +291,7 @@ test('a blocked chunk and a tampered entry reach Prometheus under the gifts remo
 
   // Nothing personal anywhere: every body sent, every API process's and the host's metrics, and
   // every series Prometheus holds.
-  const bodies = [...(await sentBodies()), ...ownBrowsersBodies];
+  const bodies = [...(await sentBodies(visitors.context)), ...ownBrowsersBodies];
   expect(bodies.length).toBeGreaterThanOrEqual(HEALTHY_VISITORS * VISITS_EACH);
   expect(bodies.every((body) => body.startsWith('{"host":'))).toBe(true);
   const metricsTexts = await Promise.all(

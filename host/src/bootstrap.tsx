@@ -171,9 +171,12 @@ export async function start(
   const router = pageRouter(services, api);
   if (telemetry) router.subscribe((state) => telemetry.routes.record(state.location.pathname, performance.now()));
 
-  if (prerendered) await firstRouteLoaded(router);
-  // The prerendered markup's largest paint, read while that markup is still the page's.
-  telemetry?.lcpParts.takeRecords();
+  if (prerendered) {
+    await firstRouteLoaded(router);
+    // The prerendered markup's largest paint, read while that markup is still the page's.
+    await telemetry?.paints.firstPaintReported();
+    telemetry?.paints.takeRecords();
+  }
   // The prerendered markup is gone once the app has rendered: the attribute says so to the page's scripts and tests.
   const markTakenOver = () => {
     container.removeAttribute(PRERENDERED_ATTRIBUTE);

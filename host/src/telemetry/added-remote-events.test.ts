@@ -3,7 +3,6 @@
  * reported as the registry's remotes are: its loads, error pages, reloads and vitals carry its
  * name, the build its manifest gave and its route. Each event as the API's contract takes it.
  */
-import type { LCPMetricWithAttribution } from 'web-vitals/attribution';
 import { telemetryEventSchema } from 'shared/api/contract';
 import { REMOTE_NAMES } from 'shared/remotes';
 import type { TelemetryEvent } from 'shared/telemetry';
@@ -13,7 +12,7 @@ import { createPageTelemetry } from './page-telemetry';
 import { pageParts } from './parts';
 import { createRemoteBuilds } from './remote-builds';
 import { createRouteTimeline } from './route-timeline';
-import { vitalEvent } from './vital-events';
+import { paintVitalEvent } from './vital-events';
 
 const CONFIGURED = [...REMOTE_NAMES, 'news'];
 const TABLE = new RouteTable([
@@ -52,10 +51,9 @@ describe("an added remote's telemetry", () => {
     const { builds } = recording();
     document.body.innerHTML = `<main><div data-part="news"><h1 id="title">News</h1></div></main>`;
     const parts = pageParts(CONFIGURED);
-    const target = parts.partOf(document.getElementById('title'));
-    const metric = { name: 'LCP', value: 900, attribution: { target } } as unknown as LCPMetricWithAttribution;
-    const context = { routes: createRouteTimeline(TABLE, '/news'), builds, parts, lcpPartOf: () => undefined };
-    const event = vitalEvent(metric, context);
+    const part = parts.partOf(document.getElementById('title'));
+    const context = { routes: createRouteTimeline(TABLE, '/news'), builds, parts };
+    const event = paintVitalEvent({ name: 'LCP', value: 900, part }, context);
     expect(telemetryEventSchema.parse(event)).toEqual(event);
     expect(event).toEqual({ kind: 'vital', name: 'LCP', value: 900, route: '/news', remote: 'news', build: 'n-1' });
   });

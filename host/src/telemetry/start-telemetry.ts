@@ -2,7 +2,7 @@
  * The host's telemetry of what its pages meet, started once by the app (bootstrap.tsx) unless
  * the runtime configuration switches it off (docs/decisions/0026-browser-telemetry.md): remote
  * loads and where they failed, the reload guard's reloads, error pages, Content-Security-Policy
- * violations and, once the first content is on screen, the Core Web Vitals. Only the host
+ * violations, LCP, FCP and TTFB from the start and, once the first content is on screen, INP and CLS. Only the host
  * reports: the remotes report nothing of their own, and their standalone shells start none of it.
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
@@ -11,14 +11,15 @@ import { telemetryEnabled } from 'shared/runtime-config-checks';
 import { TELEMETRY_PATH } from 'shared/telemetry-values';
 import { watchCspViolations } from './csp-violations';
 import { createLoadPhases } from './load-phases';
-import { watchLcpParts, type LcpParts } from './lcp-parts';
 import type { RouteTable } from '../route-table/route-table';
 import { createPageTelemetry, type PageTelemetry } from './page-telemetry';
+import { watchPaintVitals, type PaintVitals } from './paint-vitals';
 import { pageParts } from './parts';
 import { createRemoteBuilds, type RemoteBuilds } from './remote-builds';
 import { createRouteTimeline, type RouteTimeline } from './route-timeline';
 import { takePageTicket, type PageTicket } from './page-ticket';
 import { createTelemetryQueue } from './telemetry-queue';
+import { paintVitalEvent } from './vital-events';
 
 export interface Telemetry {
   readonly page: PageTelemetry;
@@ -29,8 +30,8 @@ export interface Telemetry {
   /** For the router: the route on screen, over time. */
   readonly routes: RouteTimeline;
   /** Before the app replaces a prerendered page's markup. */
-  readonly lcpParts: LcpParts;
-  /** Starts measuring the Core Web Vitals; call once the first content is on screen. */
+  readonly paints: Pick<PaintVitals, 'firstPaintReported' | 'takeRecords'>;
+  /** Starts measuring INP and CLS; call once the first content is on screen. */
   startVitals(): void;
   /** The page's ticket, which its batches carry; the version check hands it a newer one. */
   readonly ticket: PageTicket;
@@ -49,7 +50,9 @@ export function startTelemetry(config: RuntimeConfig, hostBuild: string, table: 
   const parts = pageParts(Object.keys(config.remotes));
   const phases = createLoadPhases();
   const routes = createRouteTimeline(table, window.location.pathname);
-  const lcpParts = watchLcpParts(parts);
+  const context = { routes, builds, parts };
+  const paints = watchPaintVitals(parts, (vital) => queue.record(paintVitalEvent(vital, context)));
+  queue.beforeLeaving(paints.finalize);
   watchCspViolations(document, routes.current, queue.record);
   return {
     page: createPageTelemetry({
@@ -62,13 +65,11 @@ export function startTelemetry(config: RuntimeConfig, hostBuild: string, table: 
     builds,
     plugin: phases.plugin,
     routes,
-    lcpParts,
+    paints,
     ticket,
     startVitals() {
       import(/* webpackChunkName: "web-vitals" */ './web-vitals-reporter')
-        .then(({ reportWebVitals }) =>
-          reportWebVitals({ routes, builds, parts, lcpPartOf: lcpParts.partOf }, queue.record),
-        )
+        .then(({ reportWebVitals }) => reportWebVitals(context, queue.record))
         // Without its chunk (the network, a deploy), no vitals for this page: nothing to tell the visitor.
         .catch(() => undefined);
     },

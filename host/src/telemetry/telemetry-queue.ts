@@ -16,6 +16,8 @@ export interface TelemetryQueue {
   record(event: TelemetryEvent): void;
   /** Sends what waits, now. */
   flush(): void;
+  /** Runs `record` as the page is hidden or left, just before what waits is sent. */
+  beforeLeaving(record: () => void): void;
 }
 
 /**
@@ -56,6 +58,7 @@ export function createTelemetryQueue(
 ): TelemetryQueue {
   let queue: TelemetryEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const leaving: Array<() => void> = [];
 
   function flush(): void {
     clearTimeout(timer);
@@ -65,10 +68,14 @@ export function createTelemetryQueue(
     for (const body of batchesOf(host, events, ticket())) send(url, body);
   }
 
+  const leave = () => {
+    for (const record of leaving) record();
+    flush();
+  };
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') flush();
+    if (document.visibilityState === 'hidden') leave();
   });
-  window.addEventListener('pagehide', flush);
+  window.addEventListener('pagehide', leave);
   return {
     record(event) {
       queue.push(event);
@@ -76,5 +83,6 @@ export function createTelemetryQueue(
       timer ??= setTimeout(flush, TELEMETRY_FLUSH_MS);
     },
     flush,
+    beforeLeaving: (record) => leaving.push(record),
   };
 }

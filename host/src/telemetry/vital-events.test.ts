@@ -1,31 +1,33 @@
-import type {
-  CLSMetricWithAttribution,
-  FCPMetricWithAttribution,
-  INPMetricWithAttribution,
-  LCPMetricWithAttribution,
-  TTFBMetricWithAttribution,
-} from 'web-vitals/attribution';
+import type { CLSMetricWithAttribution, INPMetricWithAttribution } from 'web-vitals/attribution';
 import { telemetryEventSchema } from 'shared/api/contract';
 import { REMOTE_NAMES } from 'shared/remotes';
 import type { VitalEvent } from 'shared/telemetry';
 import { pageParts } from './parts';
 import { createRemoteBuilds } from './remote-builds';
 import { createRouteTimeline } from './route-timeline';
-import { longestScriptOwner, vitalEvent as eventOf, type AttributedMetric, type VitalContext } from './vital-events';
+import type { PaintVital } from './paint-vitals';
+import {
+  longestScriptOwner,
+  paintVitalEvent,
+  vitalEvent as eventOf,
+  type AttributedMetric,
+  type VitalContext,
+} from './vital-events';
 import { RouteTable } from '../route-table/route-table';
 
 /** The event, checked against the API's contract. */
-function vitalEvent(metric: AttributedMetric, context: VitalContext): VitalEvent {
-  const event = eventOf(metric, context);
+function checked(event: VitalEvent): VitalEvent {
   expect(telemetryEventSchema.parse(event)).toEqual(event);
   return event;
 }
+const vitalEvent = (metric: AttributedMetric, context: VitalContext) => checked(eventOf(metric, context));
+const paintEvent = (vital: PaintVital, context: VitalContext) => checked(paintVitalEvent(vital, context));
 
 const GIFTS_V41 = 'https://gifts.example.com/v41/';
 const GIFTS_V40 = 'https://gifts.example.com/v40/';
 const CONTENT = 'https://content.example.com/';
 
-function context(lcpParts: Map<PerformanceEntry, string> = new Map()): VitalContext {
+function context(): VitalContext {
   const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
   builds.record('gifts', GIFTS_V40, { buildId: 'g-40' }, new Map());
   builds.record('gifts', GIFTS_V41, { buildId: 'g-41' }, new Map());
@@ -34,16 +36,8 @@ function context(lcpParts: Map<PerformanceEntry, string> = new Map()): VitalCont
   const routes = createRouteTimeline(RouteTable.registry(), '/');
   routes.record('/game', 5_000);
   routes.record('/gifts/Zx9_-aBcDeFgHiJkLmNoPqRs', 9_000);
-  return {
-    routes,
-    builds,
-    parts: pageParts(REMOTE_NAMES),
-    lcpPartOf: (entry) => (entry ? lcpParts.get(entry) : undefined),
-  };
+  return { routes, builds, parts: pageParts(REMOTE_NAMES) };
 }
-
-const lcp = (value: number, attribution: Partial<LCPMetricWithAttribution['attribution']>) =>
-  ({ name: 'LCP', value, attribution }) as LCPMetricWithAttribution;
 
 const inp = (value: number, attribution: Partial<INPMetricWithAttribution['attribution']>) =>
   ({ name: 'INP', value, attribution: { longAnimationFrameEntries: [], ...attribution } }) as INPMetricWithAttribution;
@@ -74,11 +68,8 @@ describe('the part a node belongs to', () => {
 });
 
 describe('LCP', () => {
-  it("is the part its element was in when the browser reported it, and the first page's route", () => {
-    const entry = { startTime: 812 } as PerformanceEntry;
-    // The prerendered element is gone by the time web-vitals reads it: it names no part any more.
-    const metric = lcp(812.4, { lcpEntry: entry as LCPMetricWithAttribution['attribution']['lcpEntry'] });
-    expect(vitalEvent(metric, context(new Map([[entry, 'content']])))).toEqual({
+  it("is the part it was read in, with that part's build, on the first page's route", () => {
+    expect(paintEvent({ name: 'LCP', value: 812.4, part: 'content' }, context())).toEqual({
       kind: 'vital',
       name: 'LCP',
       value: 812,
@@ -86,14 +77,7 @@ describe('LCP', () => {
       remote: 'content',
       build: 'c-3',
     });
-  });
-
-  it('is the part web-vitals names for an element still in the page, else the host', () => {
-    expect(vitalEvent(lcp(1_200, { target: 'gifts' }), context())).toMatchObject({ remote: 'gifts', build: 'g-41' });
-    expect(vitalEvent(lcp(1_200, { target: 'main>h1.title' }), context())).toMatchObject({
-      remote: 'host',
-      build: 'host-b7',
-    });
+    expect(paintEvent({ name: 'LCP', value: 1_200, part: 'gifts' }, context())).toMatchObject({ build: 'g-41' });
   });
 });
 
@@ -152,9 +136,7 @@ describe('CLS, FCP and TTFB', () => {
   });
 
   it("FCP and TTFB are the host's, on the first page", () => {
-    const fcp = { name: 'FCP', value: 420.6, attribution: {} } as FCPMetricWithAttribution;
-    const ttfb = { name: 'TTFB', value: 95, attribution: {} } as TTFBMetricWithAttribution;
-    expect(vitalEvent(fcp, context())).toEqual({
+    expect(paintEvent({ name: 'FCP', value: 420.6, part: 'host' }, context())).toEqual({
       kind: 'vital',
       name: 'FCP',
       value: 421,
@@ -162,11 +144,15 @@ describe('CLS, FCP and TTFB', () => {
       remote: 'host',
       build: 'host-b7',
     });
-    expect(vitalEvent(ttfb, context())).toMatchObject({ name: 'TTFB', remote: 'host', route: '/' });
+    expect(paintEvent({ name: 'TTFB', value: 95, part: 'host' }, context())).toMatchObject({
+      remote: 'host',
+      route: '/',
+    });
   });
 
   it('stay within what the API takes', () => {
-    const slow = { name: 'TTFB', value: 11 * 60_000, attribution: {} } as TTFBMetricWithAttribution;
-    expect(vitalEvent(slow, context()).value).toBe(10 * 60_000);
+    expect(paintEvent({ name: 'TTFB', value: 11 * 60_000, part: 'host' }, context()).value).toBe(10 * 60_000);
+    const wild = { name: 'CLS', value: -3, attribution: {} } as CLSMetricWithAttribution;
+    expect(vitalEvent(wild, context()).value).toBe(0);
   });
 });

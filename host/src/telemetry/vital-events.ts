@@ -1,38 +1,28 @@
 /**
  * A Core Web Vital as a telemetry event: its value, the route of the page it belongs to and the
- * part (and build) that owns it. LCP: the part its element was in. INP: the remote whose scripts
- * ran longest in the interaction's long animation frames (by the public path they came from, so
- * their build too), else the part of the element interacted with. CLS: the part of its largest
- * shift's element. FCP and TTFB: the host, whose server sends the document and its frame.
- * LCP, FCP and TTFB belong to the first page; INP and CLS to the page on screen when they happened.
+ * part (and build) that owns it. INP and CLS come from the web-vitals library: INP is the remote
+ * whose scripts ran longest in the interaction's long animation frames (by the public path they
+ * came from, so their build too), else the part of the element interacted with; CLS the part of
+ * its largest shift's element; both belong to the page on screen when they happened. LCP, FCP and
+ * TTFB are read by the host's first script (paint-vitals.ts): LCP the part its element was in,
+ * FCP and TTFB the host's, whose server sends the document and its frame; all three belong to the
+ * first page.
  */
-import type {
-  CLSMetricWithAttribution,
-  FCPMetricWithAttribution,
-  INPMetricWithAttribution,
-  LCPMetricWithAttribution,
-  TTFBMetricWithAttribution,
-} from 'web-vitals/attribution';
+import type { CLSMetricWithAttribution, INPMetricWithAttribution } from 'web-vitals/attribution';
 import type { VitalEvent } from 'shared/telemetry';
 import { HOST_PART } from 'shared/telemetry-values';
+import type { PaintVital } from './paint-vitals';
 import type { PageParts } from './parts';
 import type { RemoteBuilds } from './remote-builds';
 import type { RouteTimeline } from './route-timeline';
 
-export type AttributedMetric =
-  | LCPMetricWithAttribution
-  | INPMetricWithAttribution
-  | CLSMetricWithAttribution
-  | FCPMetricWithAttribution
-  | TTFBMetricWithAttribution;
+export type AttributedMetric = INPMetricWithAttribution | CLSMetricWithAttribution;
 
 export interface VitalContext {
   routes: Pick<RouteTimeline, 'at'>;
   builds: Pick<RemoteBuilds, 'buildOf' | 'ownerOf'>;
   /** The host and the configured remotes: a target naming another part is the host's. */
   parts: PageParts;
-  /** The part an LCP candidate was in when the browser reported it (lcp-parts.ts). */
-  lcpPartOf(entry: PerformanceEntry | undefined): string | undefined;
 }
 
 /** The contract's bound on a value. */
@@ -59,30 +49,43 @@ export function longestScriptOwner(
   return longest && { remote: longest.remote, build: longest.build };
 }
 
-export function vitalEvent(metric: AttributedMetric, context: VitalContext): VitalEvent {
-  const { routes, builds } = context;
-  const part = (target: string | undefined) => (context.parts.isPart(target) ? target : HOST_PART);
-  let owner: { remote: string; build?: string } = { remote: HOST_PART };
-  let time = 0;
-  if (metric.name === 'LCP') {
-    const { lcpEntry, target } = metric.attribution;
-    owner = { remote: context.lcpPartOf(lcpEntry) ?? part(target) };
-  } else if (metric.name === 'INP') {
-    const { longAnimationFrameEntries, interactionTarget, interactionTime } = metric.attribution;
-    owner = longestScriptOwner(longAnimationFrameEntries, builds) ?? { remote: part(interactionTarget) };
-    time = interactionTime ?? 0;
-  } else if (metric.name === 'CLS') {
-    owner = { remote: part(metric.attribution.largestShiftTarget) };
-    time = metric.attribution.largestShiftTime ?? 0;
-  }
-  const value = Math.min(Math.max(metric.value, 0), MAX_VALUE);
+function eventOf(
+  name: VitalEvent['name'],
+  value: number,
+  route: string,
+  owner: { remote: string; build?: string },
+  builds: VitalContext['builds'],
+): VitalEvent {
+  const bounded = Math.min(Math.max(value, 0), MAX_VALUE);
   return {
     kind: 'vital',
-    name: metric.name,
+    name,
     // Milliseconds to the millisecond; CLS, unitless, to four places.
-    value: metric.name === 'CLS' ? Math.round(value * 10_000) / 10_000 : Math.round(value),
-    route: routes.at(time),
+    value: name === 'CLS' ? Math.round(bounded * 10_000) / 10_000 : Math.round(bounded),
+    route,
     remote: owner.remote,
     build: owner.build ?? builds.buildOf(owner.remote),
   };
+}
+
+export function vitalEvent(metric: AttributedMetric, { routes, builds, parts }: VitalContext): VitalEvent {
+  const part = (target: string | undefined) => (parts.isPart(target) ? target : HOST_PART);
+  if (metric.name === 'INP') {
+    const { longAnimationFrameEntries, interactionTarget, interactionTime } = metric.attribution;
+    const owner = longestScriptOwner(longAnimationFrameEntries, builds) ?? { remote: part(interactionTarget) };
+    return eventOf(metric.name, metric.value, routes.at(interactionTime ?? 0), owner, builds);
+  }
+  const { largestShiftTarget, largestShiftTime } = metric.attribution;
+  return eventOf(
+    metric.name,
+    metric.value,
+    routes.at(largestShiftTime ?? 0),
+    { remote: part(largestShiftTarget) },
+    builds,
+  );
+}
+
+/** A vital read from the timeline, on the first page. */
+export function paintVitalEvent({ name, value, part }: PaintVital, { routes, builds }: VitalContext): VitalEvent {
+  return eventOf(name, value, routes.at(0), { remote: part }, builds);
 }
