@@ -8,7 +8,7 @@ import {
   promoteCanary,
   readDeployment,
   recordJudgement,
-  runCanaryCli,
+  canaryCommand,
   setCanaryPercent,
   stageBuild,
   startCanary,
@@ -251,7 +251,7 @@ describe('withDeploymentLock', () => {
   });
 });
 
-describe('runCanaryCli', () => {
+describe('canaryCommand', () => {
   function io() {
     const outLines: string[] = [];
     const errLines: string[] = [];
@@ -269,10 +269,10 @@ describe('runCanaryCli', () => {
     await stableWithStaged();
     const cli = io();
 
-    expect(await runCanaryCli(['srv/content', 'start', 'b3', '--percent', '10'], cli)).toBe(0);
-    expect(await runCanaryCli(['srv/content', 'set', '50'], cli)).toBe(0);
-    expect(await runCanaryCli(['srv/content', 'status'], cli)).toBe(0);
-    expect(await runCanaryCli(['srv/content', 'promote'], cli)).toBe(0);
+    expect(await canaryCommand.main(['srv/content', 'start', 'b3', '--percent', '10'], cli)).toBe(0);
+    expect(await canaryCommand.main(['srv/content', 'set', '50'], cli)).toBe(0);
+    expect(await canaryCommand.main(['srv/content', 'status'], cli)).toBe(0);
+    expect(await canaryCommand.main(['srv/content', 'promote'], cli)).toBe(0);
 
     expect(cli.errors()).toBe('');
     expect(cli.output()).toContain(`canary: build b3 runs for 10 % of visitors in ${target} (stable: b2)`);
@@ -300,8 +300,8 @@ describe('runCanaryCli', () => {
     await deploy({ source: build(1), target });
     build(2);
     const cli = io();
-    expect(await runCanaryCli([target, 'start', '--from', 'dist-2', '--percent=5'], cli)).toBe(0);
-    expect(await runCanaryCli([target, 'abort', '--reason', 'LCP worse'], cli)).toBe(0);
+    expect(await canaryCommand.main([target, 'start', '--from', 'dist-2', '--percent=5'], cli)).toBe(0);
+    expect(await canaryCommand.main([target, 'abort', '--reason', 'LCP worse'], cli)).toBe(0);
     expect(cli.output()).toContain(`canary: build b2 staged in ${target} (builds/b2/)`);
     expect(cli.output()).toContain(
       `canary: build b2 aborted in ${target} (LCP worse): new pages get build b1 once the host's servers have read ` +
@@ -330,7 +330,7 @@ describe('runCanaryCli', () => {
     await stableWithStaged();
     const before = snapshot();
     const cli = io();
-    expect(await runCanaryCli(argv, cli)).toBe(1);
+    expect(await canaryCommand.main(argv, cli)).toBe(1);
     expect(cli.errors()).toContain(`canary: ${message}`);
     expect(cli.errors()).toContain('Usage: npm run canary');
     expect(snapshot()).toEqual(before);
@@ -339,7 +339,7 @@ describe('runCanaryCli', () => {
   it('exits 1 with the reason on a refusal', async () => {
     await stableWithStaged();
     const cli = io();
-    expect(await runCanaryCli([target, 'promote'], cli)).toBe(1);
+    expect(await canaryCommand.main([target, 'promote'], cli)).toBe(1);
     expect(cli.errors()).toBe(`canary: no canary runs in ${target} (its stable build is b2)`);
   });
 });

@@ -27,9 +27,8 @@
 import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isRevoked, type CanaryState, type DeploymentState } from 'shared/deployment';
-import { describeArgsError } from './cli-args';
+import { defineCommand, refuse, UsageError, type CommandLine } from './command-line';
 import {
   buildFolder,
   deploy,
@@ -281,21 +280,13 @@ const OPTIONS = {
   percent: { type: 'string' },
   from: { type: 'string' },
   reason: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
-const parseCommandLine = (argv: readonly string[]) =>
-  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-
 function parsePercent(text: string | undefined, what: string): number {
-  if (text === undefined || text === '') throw new UsageError(`${what} needs a percent (0 to 100)`);
-  if (!/^\d{1,3}$/.test(text) || Number(text) > 100) {
-    throw new UsageError(`${what} is a whole number from 0 to 100, got "${text}"`);
-  }
+  if (text === undefined || text === '') refuse(`${what} needs a percent (0 to 100)`);
+  if (!/^\d{1,3}$/.test(text) || Number(text) > 100) refuse(`${what} is a whole number from 0 to 100, got "${text}"`);
   return Number(text);
 }
-
-class UsageError extends Error {}
 
 function isoOf(timestamp: number): string {
   return new Date(timestamp).toISOString();
@@ -363,87 +354,79 @@ export function describeStatus({ target, state, builtAt }: DeploymentStatus): st
   return lines.join('\n');
 }
 
-/** The canary command; resolves to the process exit code. */
-export async function runCanaryCli(
-  argv: readonly string[],
-  io: Pick<CliIo, 'cwd' | 'packageDir' | 'out' | 'err'>,
-): Promise<number> {
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(argv);
-  } catch (error) {
-    io.err(`canary: ${describeArgsError(error)}\n\n${USAGE}`);
-    return 1;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  try {
-    const [targetArg, action, ...rest] = positionals;
-    if (targetArg === undefined) throw new UsageError('the target folder is missing');
-    if (action === undefined) throw new UsageError('the action is missing (start, set, promote, abort or status)');
-    const target = resolve(io.cwd, targetArg);
-    const only = (allowed: readonly string[], count: number) => {
-      const given = (['percent', 'from', 'reason'] as const).filter((name) => values[name] !== undefined);
-      const extra = given.find((name) => !allowed.includes(name));
-      if (extra) throw new UsageError(`${action} takes no --${extra}`);
-      if (rest.length > count)
-        throw new UsageError(
-          `${action} takes ${count === 0 ? 'no' : `at most ${count}`} argument${count === 1 ? '' : 's'} after it`,
-        );
-    };
-    switch (action) {
-      case 'start': {
-        only(['percent', 'from'], 1);
-        const percent = parsePercent(values.percent, '--percent');
-        const id = rest[0];
-        if ((id === undefined) === (values.from === undefined)) {
-          throw new UsageError('start takes a build id or --from <build folder>, one of them');
-        }
-        const { state, staged } = await startCanary({
-          target,
-          percent,
-          ...(id === undefined ? { source: resolve(io.cwd, values.from as string) } : { buildId: id }),
-        });
-        for (const line of describeStarted(target, state, staged, basename(io.packageDir))) io.out(line);
-        return 0;
+type CanaryIo = Pick<CliIo, 'cwd' | 'packageDir' | 'out' | 'err'>;
+
+/** The action the command line names, run; what it refuses throws UsageError. */
+async function runAction({ values, positionals }: CommandLine<typeof OPTIONS>, io: CanaryIo): Promise<number> {
+  const [targetArg, action, ...rest] = positionals;
+  if (targetArg === undefined) refuse('the target folder is missing');
+  if (action === undefined) refuse('the action is missing (start, set, promote, abort or status)');
+  const target = resolve(io.cwd, targetArg);
+  const only = (allowed: readonly string[], count: number) => {
+    const given = (['percent', 'from', 'reason'] as const).filter((name) => values[name] !== undefined);
+    const extra = given.find((name) => !allowed.includes(name));
+    if (extra) refuse(`${action} takes no --${extra}`);
+    if (rest.length > count)
+      refuse(`${action} takes ${count === 0 ? 'no' : `at most ${count}`} argument${count === 1 ? '' : 's'} after it`);
+  };
+  switch (action) {
+    case 'start': {
+      only(['percent', 'from'], 1);
+      const percent = parsePercent(values.percent, '--percent');
+      const id = rest[0];
+      if ((id === undefined) === (values.from === undefined)) {
+        refuse('start takes a build id or --from <build folder>, one of them');
       }
-      case 'set': {
-        only([], 1);
-        const { state } = await setCanaryPercent({ target, percent: parsePercent(rest[0], 'set') });
-        io.out(`canary: build ${state.canary?.id} runs for ${state.canary?.percent} % of visitors in ${target}`);
-        return 0;
-      }
-      case 'promote': {
-        only([], 0);
-        const result = await promoteCanary({ target });
-        io.out(
-          `canary: build ${result.buildId} is the stable build of ${target}, in place of build ${result.previousId} ` +
-            `(the last known good; npm run rollback goes back to it): ${result.added.length} added, ` +
-            `${result.replaced.length} replaced, ${result.unchanged.length} unchanged`,
-        );
-        return 0;
-      }
-      case 'abort': {
-        only(['reason'], 0);
-        io.out(describeAborted(target, await abortCanary({ target, reason: values.reason, by: abortedBy() })));
-        return 0;
-      }
-      case 'status':
-        only([], 0);
-        io.out(describeStatus(await deploymentStatus(target)));
-        return 0;
-      default:
-        throw new UsageError(`unknown action "${action}" (start, set, promote, abort or status)`);
+      const { state, staged } = await startCanary({
+        target,
+        percent,
+        ...(id === undefined ? { source: resolve(io.cwd, values.from as string) } : { buildId: id }),
+      });
+      for (const line of describeStarted(target, state, staged, basename(io.packageDir))) io.out(line);
+      return 0;
     }
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`canary: ${error.message}\n\n${USAGE}`);
-      return 1;
+    case 'set': {
+      only([], 1);
+      const { state } = await setCanaryPercent({ target, percent: parsePercent(rest[0], 'set') });
+      io.out(`canary: build ${state.canary?.id} runs for ${state.canary?.percent} % of visitors in ${target}`);
+      return 0;
     }
-    io.err(`canary: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    case 'promote': {
+      only([], 0);
+      const result = await promoteCanary({ target });
+      io.out(
+        `canary: build ${result.buildId} is the stable build of ${target}, in place of build ${result.previousId} ` +
+          `(the last known good; npm run rollback goes back to it): ${result.added.length} added, ` +
+          `${result.replaced.length} replaced, ${result.unchanged.length} unchanged`,
+      );
+      return 0;
+    }
+    case 'abort': {
+      only(['reason'], 0);
+      io.out(describeAborted(target, await abortCanary({ target, reason: values.reason, by: abortedBy() })));
+      return 0;
+    }
+    case 'status':
+      only([], 0);
+      io.out(describeStatus(await deploymentStatus(target)));
+      return 0;
+    default:
+      return refuse(`unknown action "${action}" (start, set, promote, abort or status)`);
   }
 }
+
+export const canaryCommand = defineCommand({
+  name: 'canary',
+  summary: 'start, step, promote or abort a canary build, or show the deployment',
+  usage: USAGE,
+  options: OPTIONS,
+  run: async (line, io: CanaryIo) => {
+    try {
+      return await runAction(line, io);
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      io.err(`canary: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+  },
+});

@@ -3,10 +3,9 @@
  * (deploy.ts), stage, make a kept build current, or revoke a build (revoke.ts).
  */
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
 import { ownSpecOf } from '../build/package-spec';
-import { describeArgsError } from './cli-args';
+import { defineCommand, refuse, type CommandLine } from './command-line';
 import { buildFolder, deploy, MIN_KEPT_BUILDS, type CliIo, type DeployResult } from './deploy';
 import { HOST_LAYOUT, layoutOfPackage, type DeployLayout } from './deploy-layout';
 import { samplePathHints, STAGING_SAMPLE_COMMAND } from './gate-paths';
@@ -14,6 +13,7 @@ import { describeRevocation, revokeBuild } from './revoke';
 
 const USAGE = `Usage: npm run deploy -w <remote or host> -- <target folder> [--from <build folder>] [--keep-builds <n>]
        npm run deploy -w <remote> -- <target folder> --stage [--from <build folder>]
+       npm run stage -w <remote> -- <target folder> [--from <build folder>]   (the same as --stage)
        npm run deploy -w <remote> -- <target folder> --build <id> [--keep-builds <n>]
        npm run deploy -w <remote> -- <target folder> --revoke <id>
 
@@ -49,29 +49,17 @@ const OPTIONS = {
   build: { type: 'string' },
   revoke: { type: 'string' },
   'keep-builds': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
-const parseCommandLine = (argv: readonly string[]) =>
-  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-
-type Values = ReturnType<typeof parseCommandLine>['values'];
+type Values = CommandLine<typeof OPTIONS>['values'];
 
 /** `deploy <target> --revoke <id>`: alone, with the target folder only. */
-async function revokeCommand(
-  values: Values,
-  positionals: readonly string[],
-  io: CliIo,
-  usageError: (problem: string) => number,
-): Promise<number> {
+async function revokeCommand(values: Values, positionals: readonly string[], io: CliIo): Promise<number> {
   const buildId = values.revoke as string;
-  if (buildId === '') return usageError('--revoke needs a value');
+  if (buildId === '') refuse('--revoke needs a value');
   const others = (['from', 'stage', 'build', 'keep-builds'] as const).filter((name) => values[name] !== undefined);
-  if (others.length > 0) return usageError(`--revoke changes only the deployment's state: not with --${others[0]}`);
-  if (positionals.length !== 1) {
-    return usageError(positionals.length === 0 ? 'the target folder is missing' : 'give exactly one target folder');
-  }
-  const target = resolve(io.cwd, positionals[0] as string);
+  if (others.length > 0) refuse(`--revoke changes only the deployment's state: not with --${others[0]}`);
+  const target = resolve(io.cwd, oneTarget(positionals));
   try {
     for (const line of describeRevocation(target, await revokeBuild({ target, buildId }))) io.out(line);
     return 0;
@@ -170,50 +158,43 @@ function describeDeploy(
   ];
 }
 
-/** The deploy command; resolves to the process exit code. */
-export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const usageError = (problem: string) => {
-    io.err(`deploy: ${problem}\n\n${USAGE}`);
-    return 1;
-  };
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(argv);
-  } catch (error) {
-    return usageError(describeArgsError(error));
+/** The one target folder of a command line that takes nothing else. */
+function oneTarget(positionals: readonly string[]): string {
+  if (positionals.length !== 1)
+    refuse(positionals.length === 0 ? 'the target folder is missing' : 'give exactly one target folder');
+  return positionals[0] as string;
+}
+
+/** `--keep-builds`'s number, when given. */
+function keepBuildsOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const keepBuilds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(keepBuilds) || keepBuilds < MIN_KEPT_BUILDS) {
+    refuse(`--keep-builds must be a whole number of at least ${MIN_KEPT_BUILDS}, got "${value}"`);
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  return keepBuilds;
+}
+
+/** Publishes, stages or makes current the build the command line names. */
+async function publish(
+  { values, positionals }: Pick<CommandLine<typeof OPTIONS>, 'values' | 'positionals'>,
+  io: CliIo,
+): Promise<number> {
   const layout = layoutOfPackage(io.packageDir);
   if (values.revoke !== undefined) {
-    if (layout === HOST_LAYOUT)
-      return usageError('--revoke is for a remote: the host has no canary to withdraw a build from');
-    return revokeCommand(values, positionals, io, usageError);
+    if (layout === HOST_LAYOUT) refuse('--revoke is for a remote: the host has no canary to withdraw a build from');
+    return revokeCommand(values, positionals, io);
   }
   const { from, stage, build: buildId } = values;
-  if (from === '') return usageError('--from needs a value');
-  if (buildId === '') return usageError('--build needs a value');
+  if (from === '') refuse('--from needs a value');
+  if (buildId === '') refuse('--build needs a value');
   if (buildId !== undefined && (from !== undefined || stage)) {
-    return usageError(`--build takes a build the folder holds: not with ${stage ? '--stage' : '--from'}`);
+    refuse(`--build takes a build the folder holds: not with ${stage ? '--stage' : '--from'}`);
   }
-  if (stage && values['keep-builds'] !== undefined)
-    return usageError('--stage removes nothing: not with --keep-builds');
-  let keepBuilds: number | undefined;
-  if (values['keep-builds'] !== undefined) {
-    const value = values['keep-builds'];
-    keepBuilds = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(keepBuilds) || keepBuilds < MIN_KEPT_BUILDS) {
-      return usageError(`--keep-builds must be a whole number of at least ${MIN_KEPT_BUILDS}, got "${value}"`);
-    }
-  }
-  if (positionals.length !== 1) {
-    return usageError(positionals.length === 0 ? 'the target folder is missing' : 'give exactly one target folder');
-  }
+  if (stage && values['keep-builds'] !== undefined) refuse('--stage removes nothing: not with --keep-builds');
+  const keepBuilds = keepBuildsOf(values['keep-builds']);
+  const target = resolve(io.cwd, oneTarget(positionals));
   const source = from === undefined ? join(io.packageDir, 'dist') : resolve(io.cwd, from);
-  const target = resolve(io.cwd, positionals[0] as string);
   try {
     const result = await deploy(
       buildId === undefined ? { source, target, keepBuilds, stage, layout } : { buildId, target, keepBuilds, layout },
@@ -225,3 +206,27 @@ export async function runDeployCli(argv: readonly string[], io: CliIo): Promise<
     return 1;
   }
 }
+
+export const deployCommand = defineCommand({
+  name: 'deploy',
+  summary: 'publish a build into a target folder, stage it, make a kept one current, or revoke one',
+  usage: USAGE,
+  options: OPTIONS,
+  run: (line, io: CliIo) => publish(line, io),
+});
+
+const STAGE_USAGE = `Usage: npm run stage -w <remote or host> -- <target folder> [--from <build folder>]
+
+Keeps the build (default: the package's dist/) whole in the target's builds/<id>/, as
+npm run deploy -- <target folder> --stage does: nothing visitors get changes.
+  --from <folder>      the build to stage (default: dist/ of the package)
+  --allow-stale-dist   stage dist/ even when it is not the build of the sources beside it
+  -h, --help           this text`;
+
+export const stageCommand = defineCommand({
+  name: 'stage',
+  summary: 'keep a build whole in the target folder, changing nothing visitors get',
+  usage: STAGE_USAGE,
+  options: { from: { type: 'string' } },
+  run: ({ values, positionals }, io: CliIo) => publish({ values: { from: values.from, stage: true }, positionals }, io),
+});

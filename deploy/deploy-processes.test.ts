@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  *
- * The deploy command as a team runs it: real processes (`tsx deploy/deploy-cli.ts`) on one
+ * The deploy command as a team runs it: real processes (`tsx deploy/cli.ts deploy`) on one
  * folder. A build holds named pipes among its files, so a deploy waits at a known point (it
  * copies a pipe only once the test opens it): two deploys started at once, one refused while
  * the other is under way; a deploy killed with SIGKILL half-way.
@@ -45,9 +45,9 @@ interface Run {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>;
 }
 
-/** `tsx deploy/deploy-cli.ts <target> --from <source>`, as `npm run deploy` runs it (tsx in the node process). */
+/** `tsx deploy/cli.ts deploy <target> --from <source>`, as `npm run deploy` runs it (tsx in the node process). */
 function startDeploy(source: string): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'deploy/deploy-cli.ts', target, '--from', source], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'deploy/cli.ts', 'deploy', target, '--from', source], {
     cwd: ROOT_DIR,
     env: { ...process.env, INIT_CWD: root },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deploy, DeployError, HISTORY_LENGTH, type CliIo, type FileAction } from './deploy';
-import { runDeployCli } from './deploy-command';
+import { deployCommand } from './deploy-command';
 import { listBuilds, rollback } from './rollback';
 import { listFiles, makeBuild as makeBuildAt, read, write } from './testing/remote-builds';
 
@@ -399,7 +399,7 @@ describe('keepBuilds and rollbacks', () => {
   });
 });
 
-describe('runDeployCli', () => {
+describe('deployCommand', () => {
   function io(packageDir: string): CliIo & { outLines: string[]; errLines: string[] } {
     const outLines: string[] = [];
     const errLines: string[] = [];
@@ -419,7 +419,7 @@ describe('runDeployCli', () => {
     makeBuild(join('remote-content', 'dist'), 'b1', 1000);
     const cli = io(pkg);
 
-    expect(await runDeployCli(['deployed/content'], cli)).toBe(0);
+    expect(await deployCommand.main(['deployed/content'], cli)).toBe(0);
 
     expect(JSON.parse(read(join(root, 'deployed/content/builds/latest.json'))).id).toBe('b1');
     expect(cli.outLines.join('\n')).toMatch(/build b1 published to .*deployed\/content/);
@@ -431,7 +431,7 @@ describe('runDeployCli', () => {
     makeBuild('other-dist', 'b7', 7000);
     const cli = io(join(root, 'nowhere'));
 
-    expect(await runDeployCli(['--from', 'other-dist', join(root, 'target')], cli)).toBe(0);
+    expect(await deployCommand.main(['--from', 'other-dist', join(root, 'target')], cli)).toBe(0);
     expect(JSON.parse(read(join(root, 'target/builds/latest.json'))).id).toBe('b7');
   });
 
@@ -449,7 +449,7 @@ describe('runDeployCli', () => {
     makeBuild('b3', 'b3', 3000);
     const cli = io(join(root, 'nowhere'));
 
-    expect(await runDeployCli(argv, cli)).toBe(0);
+    expect(await deployCommand.main(argv, cli)).toBe(0);
 
     expect(cli.errLines).toEqual([]);
     expect(JSON.parse(read(join(target, 'builds/latest.json'))).id).toBe('b3');
@@ -461,7 +461,7 @@ describe('runDeployCli', () => {
   it('prints the usage with --help and -h', async () => {
     for (const flag of ['--help', '-h']) {
       const cli = io(root);
-      expect(await runDeployCli([flag], cli)).toBe(0);
+      expect(await deployCommand.main([flag], cli)).toBe(0);
       expect(cli.outLines.join('\n')).toMatch(/^Usage: npm run deploy/);
     }
   });
@@ -469,7 +469,7 @@ describe('runDeployCli', () => {
   it('exits 1 with the usage when the target is missing', async () => {
     const cli = io(root);
 
-    expect(await runDeployCli([], cli)).toBe(1);
+    expect(await deployCommand.main([], cli)).toBe(1);
     expect(cli.errLines.join('\n')).toMatch(/the target folder is missing[\s\S]*Usage: npm run deploy/);
   });
 
@@ -478,7 +478,7 @@ describe('runDeployCli', () => {
     mkdirSync(pkg);
     const cli = io(pkg);
 
-    expect(await runDeployCli([join(root, 'target')], cli)).toBe(1);
+    expect(await deployCommand.main([join(root, 'target')], cli)).toBe(1);
     expect(cli.errLines.join('\n')).toMatch(
       /dist is not a build: builds\/latest\.json is missing \(run the package's build first\)/,
     );
@@ -501,7 +501,7 @@ describe('runDeployCli', () => {
     [['--stage', '--keep-builds', '2', 'target'], /--stage removes nothing: not with --keep-builds/],
   ])('exits 1 on bad arguments %j', async (argv, message) => {
     const cli = io(root);
-    expect(await runDeployCli(argv, cli)).toBe(1);
+    expect(await deployCommand.main(argv, cli)).toBe(1);
     expect(cli.errLines.join('\n')).toMatch(message);
   });
 });

@@ -17,7 +17,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deploy, type CliIo } from './deploy';
-import { runDeployCli, stagedNextLines } from './deploy-command';
+import { deployCommand, stagedNextLines } from './deploy-command';
 import { DEPLOY_LOCK_FILE, readDeployment, writeDeployment } from './deployment';
 import { rollback } from './rollback';
 import { listFiles, makeBuild, read, write } from './testing/remote-builds';
@@ -87,7 +87,7 @@ describe('deploy --stage', () => {
     build(2);
     const io = cliIo(pkg);
 
-    expect(await runDeployCli(['srv/gifts', '--stage', '--from', 'dist-2'], io)).toBe(0);
+    expect(await deployCommand.main(['srv/gifts', '--stage', '--from', 'dist-2'], io)).toBe(0);
 
     expect(io.errors()).toBe('');
     expect(io.output()).toContain(`deploy: build b2 staged in ${target}: kept whole in builds/b2/`);
@@ -121,7 +121,7 @@ describe('deploy --stage', () => {
     await deploy({ source: build(2), target, stage: true });
     const io = cliIo(root);
 
-    expect(await runDeployCli([target, '--build', 'b2'], io)).toBe(0);
+    expect(await deployCommand.main([target, '--build', 'b2'], io)).toBe(0);
 
     expect(io.output()).toContain(`deploy: build b2 published to ${target}`);
     expect(latest()).toEqual({ id: 'b2', timestamp: 2000, previous: 'b1' });

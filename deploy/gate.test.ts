@@ -27,7 +27,7 @@ import {
   pageProblems,
   previewCookieFor,
   runGate,
-  runGateCli,
+  gateCommand,
 } from './gate';
 import { launchChromium } from './gate-chromium';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
@@ -435,7 +435,7 @@ describe('npm run gate', () => {
     'prints each check and exits 0 for a good build, 1 with the reasons for a bad one',
     async () => {
       const good = io();
-      expect(await runGateCli(['site', 'good', '--host', host, '--path', GIFT_PATH], good.io)).toBe(0);
+      expect(await gateCommand.main(['site', 'good', '--host', host, '--path', GIFT_PATH], good.io)).toBe(0);
       expect(good.out.at(-1)).toBe('gate: build good passed every check; nothing was changed in the deployment');
       expect(good.out.filter((line) => line.startsWith('gate: pass '))).toHaveLength(4);
       // The results go to a folder the repository ignores, and the gate says where.
@@ -444,9 +444,9 @@ describe('npm run gate', () => {
       expect(JSON.parse(readFileSync(results, 'utf8'))).toMatchObject({ ok: true, remote: 'gifts', buildId: 'good' });
 
       const bad = io();
-      expect(await runGateCli(['site', 'throws', '--host', host, '--path', GIFT_PATH, '--out', 'shots'], bad.io)).toBe(
-        1,
-      );
+      expect(
+        await gateCommand.main(['site', 'throws', '--host', host, '--path', GIFT_PATH, '--out', 'shots'], bad.io),
+      ).toBe(1);
       expect(bad.err.join('\n')).toContain(`screenshot: ${join(root, 'shots', 'gate-1-game.png')}`);
       expect(bad.out).toContain(`gate: results in ${join(root, 'shots', 'gate-throws.json')}`);
       const written = readFileSync(join(root, 'shots', 'gate-throws.json'), 'utf8');
@@ -461,16 +461,16 @@ describe('npm run gate', () => {
 
   it('takes the key from PREVIEW_KEY only, and refuses bad input before anything runs', async () => {
     const noKey = io({});
-    expect(await runGateCli(['site', 'good', '--host', host], noKey.io)).toBe(1);
+    expect(await gateCommand.main(['site', 'good', '--host', host], noKey.io)).toBe(1);
     expect(noKey.err[0]).toContain('PREVIEW_KEY is not set');
     const keyFlag = io();
-    expect(await runGateCli(['site', 'good', '--host', host, '--key', KEY], keyFlag.io)).toBe(1);
+    expect(await gateCommand.main(['site', 'good', '--host', host, '--key', KEY], keyFlag.io)).toBe(1);
     expect(keyFlag.err[0]).toContain('unknown option');
     const noHost = io();
-    expect(await runGateCli(['site', 'good'], noHost.io)).toBe(1);
+    expect(await gateCommand.main(['site', 'good'], noHost.io)).toBe(1);
     expect(noHost.err[0]).toContain('--host is missing');
     const noPath = io();
-    expect(await runGateCli(['site', 'good', '--host', host], noPath.io)).toBe(1);
+    expect(await gateCommand.main(['site', 'good', '--host', host], noPath.io)).toBe(1);
     expect(noPath.err[0]).toContain('route /gifts/:giftId has parameters');
     expect(noPath.err[0]).toContain('npm run staging -- sample');
     expect(visited).toEqual([]);

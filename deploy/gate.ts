@@ -22,13 +22,12 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type Browser, type Page } from 'playwright-core';
 import { signPreview } from 'server/preview-token';
 import { isBuildId, isRevoked, previewCookieName } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { REMOTES, remoteSpec, type RemoteSpec } from 'shared/remotes';
-import { describeArgsError } from './cli-args';
+import { defineCommand, refuse, type CommandLine } from './command-line';
 import { buildFolder, ownCopyProblem, revokedMessage, type CliIo } from './deploy';
 import { readDeployment } from './deployment';
 import { DEFAULT_CHROMIUM_PATH, DEFAULT_CHROMIUM_USER, launchChromium } from './gate-chromium';
@@ -578,7 +577,6 @@ const OPTIONS = {
   path: { type: 'string', multiple: true },
   'lcp-budget-ms': { type: 'string' },
   out: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 export interface GateCliIo extends CliIo {
@@ -598,38 +596,39 @@ function hostOrigin(value: string | undefined): string | undefined {
   }
 }
 
-/** The gate command; resolves to the process exit code. */
-export async function runGateCli(argv: readonly string[], io: GateCliIo): Promise<number> {
-  const usageError = (problem: string) => {
-    io.err(`gate: ${problem}\n\n${USAGE}`);
-    return 1;
-  };
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    return usageError(describeArgsError(error));
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+/** What the gate's command line asks for; what it refuses throws UsageError. */
+function gateRequest({ values, positionals }: CommandLine<typeof OPTIONS>, io: GateCliIo) {
   const remote = remoteOfPackage(io.packageDir);
-  if (!remote) return usageError(`${io.packageDir} is not a remote's package (run it with -w <remote>)`);
-  if (positionals.length !== 2) return usageError('give the target folder and the build id');
+  if (!remote) refuse(`${io.packageDir} is not a remote's package (run it with -w <remote>)`);
+  if (positionals.length !== 2) refuse('give the target folder and the build id');
   const host = hostOrigin(values.host);
-  if (!host) return usageError(values.host ? `--host ${values.host} is not an http(s) URL` : '--host is missing');
+  if (!host) refuse(values.host ? `--host ${values.host} is not an http(s) URL` : '--host is missing');
   let lcpBudgetMs: number | undefined;
   if (values['lcp-budget-ms'] !== undefined) {
     if (!/^\d+$/.test(values['lcp-budget-ms']) || Number(values['lcp-budget-ms']) < 1)
-      return usageError(`--lcp-budget-ms must be a positive whole number, got "${values['lcp-budget-ms']}"`);
+      refuse(`--lcp-budget-ms must be a positive whole number, got "${values['lcp-budget-ms']}"`);
     lcpBudgetMs = Number(values['lcp-budget-ms']);
   }
   const key = io.env[PREVIEW_KEY_ENV];
-  if (!key) return usageError(`${PREVIEW_KEY_ENV} is not set: the gate signs its preview cookie with the remote's key`);
+  if (!key) refuse(`${PREVIEW_KEY_ENV} is not set: the gate signs its preview cookie with the remote's key`);
   const [target, buildId] = positionals as [string, string];
   const outDir = resolve(io.cwd, values.out ?? DEFAULT_GATE_OUT_DIR);
+  return { remote, host, lcpBudgetMs, key, target, buildId, outDir, paths: values.path };
+}
+
+export const gateCommand = defineCommand({
+  name: 'gate',
+  summary: 'check a staged build on the production host before it is made current',
+  usage: USAGE,
+  options: OPTIONS,
+  run: (line, io: GateCliIo) => runGateRequest(gateRequest(line, io), io),
+});
+
+/** Runs the gate the command line asked for, reporting each check; resolves to the exit status. */
+async function runGateRequest(
+  { remote, host, lcpBudgetMs, key, target, buildId, outDir, paths }: ReturnType<typeof gateRequest>,
+  io: GateCliIo,
+): Promise<number> {
   io.out(`gate: build ${buildId} of the ${remote} remote, staged in ${resolve(io.cwd, target)}, on ${host}`);
   try {
     const result = await runGate({
@@ -638,7 +637,7 @@ export async function runGateCli(argv: readonly string[], io: GateCliIo): Promis
       buildId,
       host,
       key,
-      paths: values.path,
+      paths,
       lcpBudgetMs,
       outDir,
       signal: io.signal,

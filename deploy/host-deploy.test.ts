@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deploy, type FileAction } from './deploy';
-import { runDeployCli } from './deploy-command';
+import { deployCommand } from './deploy-command';
 import { HOST_LAYOUT } from './deploy-layout';
 import { withDeploymentLock } from './deployment';
-import { runRollbackCli } from './rollback';
+import { rollbackCommand } from './rollback';
 import { makeHostBuild } from './testing/host-builds';
 import { listFiles, read } from './testing/remote-builds';
 
@@ -26,8 +26,8 @@ const io = () => ({
   out: (line: string) => lines.push(line),
   err: (line: string) => lines.push(line),
 });
-const deployHost = (...argv: string[]) => runDeployCli(argv, io());
-const rollbackHost = (...argv: string[]) => runRollbackCli(argv, io());
+const deployHost = (...argv: string[]) => deployCommand.main(argv, io());
+const rollbackHost = (...argv: string[]) => rollbackCommand.main(argv, io());
 const json = (path: string): unknown => JSON.parse(read(path));
 
 describe('npm run deploy -w host', () => {

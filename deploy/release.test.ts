@@ -20,7 +20,7 @@ import {
   parseDuration,
   parseSteps,
   runRelease,
-  runReleaseCli,
+  releaseCommand,
   type DeploymentCommands,
   type ReleaseDependencies,
   type ReleaseOptions,
@@ -507,17 +507,14 @@ describe('the release run on a deployment folder, with the deploy and canary com
 describe('npm run release', () => {
   const run = async (argv: string[], env: Record<string, string> = { PREVIEW_KEY: 'k'.repeat(32) }) => {
     const w = world();
-    const code = await runReleaseCli(
-      argv,
-      {
-        cwd: '/srv',
-        packageDir: '/work/remote-gifts',
-        env,
-        out: (line) => w.out.push(line),
-        err: (line) => w.err.push(line),
-      },
-      depsOf(w, true, [HEALTHY, FAILING]),
-    );
+    const code = await releaseCommand.main(argv, {
+      cwd: '/srv',
+      packageDir: '/work/remote-gifts',
+      env,
+      out: (line) => w.out.push(line),
+      err: (line) => w.err.push(line),
+      deps: depsOf(w, true, [HEALTHY, FAILING]),
+    });
     return { code, w };
   };
   const required = ['remotes/gifts', '--host', 'https://giftbox.example', '--prometheus', 'http://127.0.0.1:9090'];

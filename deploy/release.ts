@@ -30,9 +30,8 @@
  * the lock released.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CanaryState, DeploymentState } from 'shared/deployment';
-import { describeArgsError } from './cli-args';
+import { defineCommand, refuse, type CommandLine } from './command-line';
 import {
   analyseCanary,
   DEFAULT_THRESHOLDS,
@@ -510,30 +509,31 @@ const OPTIONS = {
   path: { type: 'string', multiple: true },
   'lcp-budget-ms': { type: 'string' },
   out: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 function wholeNumber(value: string | undefined, flag: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new ReleaseError(`${flag} must be a whole number of at least ${min}; got "${value}"`);
+    refuse(`${flag} must be a whole number of at least ${min}; got "${value}"`);
   return Number(value);
 }
 
 function httpOrigin(value: string | undefined, flag: string): string {
-  if (!value) throw new ReleaseError(`${flag} is missing`);
+  if (!value) refuse(`${flag} is missing`);
   try {
     const url = new URL(value);
     if (url.protocol === 'http:' || url.protocol === 'https:') return url.href.replace(/\/$/, '');
   } catch {
     // Said below.
   }
-  throw new ReleaseError(`${flag} ${value} is not an http(s) URL`);
+  return refuse(`${flag} ${value} is not an http(s) URL`);
 }
 
 export interface ReleaseCliIo extends CliIo {
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
+  /** The parts a test puts in place of the real ones. */
+  deps?: Partial<ReleaseDependencies>;
 }
 
 export const EXIT_CODES: Record<ReleaseOutcome, number> = {
@@ -545,92 +545,87 @@ export const EXIT_CODES: Record<ReleaseOutcome, number> = {
   'stopped-by-signal': 2,
 };
 
-/** The release command; resolves to the process exit code. */
-export async function runReleaseCli(
-  argv: readonly string[],
-  io: ReleaseCliIo,
-  deps: Partial<ReleaseDependencies> = {},
-): Promise<number> {
-  const usageError = (problem: string) => {
-    io.err(`release: ${problem}\n\n${USAGE}`);
-    return 1;
+/** What the release's command line asks for; what it refuses throws UsageError. */
+function releaseOptions({ values, positionals }: CommandLine<typeof OPTIONS>, io: ReleaseCliIo): ReleaseOptions {
+  const remote = remoteOfPackage(io.packageDir);
+  if (!remote) refuse(`${io.packageDir} is not a remote's package (run it with -w <remote>)`);
+  if (positionals.length !== 1) refuse('give exactly one target folder');
+  if (values.from !== undefined && values.build !== undefined) refuse('give --from or --build, not both');
+  const key = io.env[PREVIEW_KEY_ENV];
+  if (!key) refuse(`${PREVIEW_KEY_ENV} is not set: the gate signs its preview cookie with the remote's key`);
+  return {
+    target: resolve(io.cwd, positionals[0] as string),
+    remote,
+    source: values.build === undefined ? resolve(io.cwd, values.from ?? resolve(io.packageDir, 'dist')) : undefined,
+    buildId: values.build,
+    host: new URL(httpOrigin(values.host, '--host')).origin,
+    prometheus: httpOrigin(values.prometheus, '--prometheus'),
+    key,
+    ...timing(values),
+    maxWaits: wholeNumber(values['max-waits'], '--max-waits', 3),
+    thresholds: {
+      minSample: wholeNumber(values['min-sample'], '--min-sample', DEFAULT_THRESHOLDS.minSample, 1),
+      minClients: wholeNumber(values['min-clients'], '--min-clients', DEFAULT_THRESHOLDS.minClients, 1),
+      loadFailurePoints: wholeNumber(
+        values['max-failure-points'],
+        '--max-failure-points',
+        DEFAULT_THRESHOLDS.loadFailurePoints,
+      ),
+      errorPagePoints: wholeNumber(
+        values['max-error-page-points'],
+        '--max-error-page-points',
+        DEFAULT_THRESHOLDS.errorPagePoints,
+      ),
+      lcpPercent: wholeNumber(values['max-lcp-percent'], '--max-lcp-percent', DEFAULT_THRESHOLDS.lcpPercent),
+      lcpMs: wholeNumber(values['max-lcp-ms'], '--max-lcp-ms', DEFAULT_THRESHOLDS.lcpMs),
+      inpPercent: wholeNumber(values['max-inp-percent'], '--max-inp-percent', DEFAULT_THRESHOLDS.inpPercent),
+      inpMs: wholeNumber(values['max-inp-ms'], '--max-inp-ms', DEFAULT_THRESHOLDS.inpMs),
+    },
+    paths: values.path,
+    lcpBudgetMs:
+      values['lcp-budget-ms'] === undefined
+        ? undefined
+        : wholeNumber(values['lcp-budget-ms'], '--lcp-budget-ms', DEFAULT_LCP_BUDGET_MS, 1),
+    outDir: resolve(io.cwd, values.out ?? DEFAULT_GATE_OUT_DIR),
+    signal: io.signal,
+    out: io.out,
+    err: io.err,
   };
-  let options: ReleaseOptions;
+}
+
+/** Steps and interval as the release reads them: what they refuse is a refused command line. */
+function timing(values: CommandLine<typeof OPTIONS>['values']): { steps: number[]; intervalMs: number } {
   try {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-    } catch (error) {
-      throw new ReleaseError(describeArgsError(error));
-    }
-    const { values, positionals } = parsed;
-    if (values.help) {
-      io.out(USAGE);
-      return 0;
-    }
-    const remote = remoteOfPackage(io.packageDir);
-    if (!remote) throw new ReleaseError(`${io.packageDir} is not a remote's package (run it with -w <remote>)`);
-    if (positionals.length !== 1) throw new ReleaseError('give exactly one target folder');
-    if (values.from !== undefined && values.build !== undefined)
-      throw new ReleaseError('give --from or --build, not both');
-    const key = io.env[PREVIEW_KEY_ENV];
-    if (!key)
-      throw new ReleaseError(`${PREVIEW_KEY_ENV} is not set: the gate signs its preview cookie with the remote's key`);
-    options = {
-      target: resolve(io.cwd, positionals[0] as string),
-      remote,
-      source: values.build === undefined ? resolve(io.cwd, values.from ?? resolve(io.packageDir, 'dist')) : undefined,
-      buildId: values.build,
-      host: new URL(httpOrigin(values.host, '--host')).origin,
-      prometheus: httpOrigin(values.prometheus, '--prometheus'),
-      key,
+    return {
       steps: parseSteps(values.steps ?? '10,50,100'),
       intervalMs: parseDuration(values.interval ?? '60s', '--interval'),
-      maxWaits: wholeNumber(values['max-waits'], '--max-waits', 3),
-      thresholds: {
-        minSample: wholeNumber(values['min-sample'], '--min-sample', DEFAULT_THRESHOLDS.minSample, 1),
-        minClients: wholeNumber(values['min-clients'], '--min-clients', DEFAULT_THRESHOLDS.minClients, 1),
-        loadFailurePoints: wholeNumber(
-          values['max-failure-points'],
-          '--max-failure-points',
-          DEFAULT_THRESHOLDS.loadFailurePoints,
-        ),
-        errorPagePoints: wholeNumber(
-          values['max-error-page-points'],
-          '--max-error-page-points',
-          DEFAULT_THRESHOLDS.errorPagePoints,
-        ),
-        lcpPercent: wholeNumber(values['max-lcp-percent'], '--max-lcp-percent', DEFAULT_THRESHOLDS.lcpPercent),
-        lcpMs: wholeNumber(values['max-lcp-ms'], '--max-lcp-ms', DEFAULT_THRESHOLDS.lcpMs),
-        inpPercent: wholeNumber(values['max-inp-percent'], '--max-inp-percent', DEFAULT_THRESHOLDS.inpPercent),
-        inpMs: wholeNumber(values['max-inp-ms'], '--max-inp-ms', DEFAULT_THRESHOLDS.inpMs),
-      },
-      paths: values.path,
-      lcpBudgetMs:
-        values['lcp-budget-ms'] === undefined
-          ? undefined
-          : wholeNumber(values['lcp-budget-ms'], '--lcp-budget-ms', DEFAULT_LCP_BUDGET_MS, 1),
-      outDir: resolve(io.cwd, values.out ?? DEFAULT_GATE_OUT_DIR),
-      signal: io.signal,
-      out: io.out,
-      err: io.err,
     };
   } catch (error) {
-    if (error instanceof ReleaseError) return usageError(error.message);
+    if (error instanceof ReleaseError) refuse(error.message);
     throw error;
   }
-  try {
-    const result = await runRelease(options, {
-      commands: DEPLOYMENT_COMMANDS,
-      gate: runGate,
-      analyse: analyseCanary,
-      now: Date.now,
-      sleep: abortableSleep,
-      ...deps,
-    });
-    return EXIT_CODES[result.outcome];
-  } catch (error) {
-    io.err(`release: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
 }
+
+export const releaseCommand = defineCommand({
+  name: 'release',
+  summary: 'stage, gate, step and promote (or abort) a build as a judged canary',
+  usage: USAGE,
+  options: OPTIONS,
+  run: async (line, io: ReleaseCliIo) => {
+    const options = releaseOptions(line, io);
+    try {
+      const result = await runRelease(options, {
+        commands: DEPLOYMENT_COMMANDS,
+        gate: runGate,
+        analyse: analyseCanary,
+        now: Date.now,
+        sleep: abortableSleep,
+        ...io.deps,
+      });
+      return EXIT_CODES[result.outcome];
+    } catch (error) {
+      io.err(`release: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+  },
+});

@@ -7,12 +7,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCanaryCli, startCanary } from './canary';
+import { canaryCommand, startCanary } from './canary';
 import { deploy, type CliIo } from './deploy';
 import { withDeploymentLock } from './deployment';
-import { runDeployCli } from './deploy-command';
+import { deployCommand } from './deploy-command';
 import { revokeBuild } from './revoke';
-import { listBuilds, rollback, runRollbackCli } from './rollback';
+import { listBuilds, rollback, rollbackCommand } from './rollback';
 import { listFiles, makeBuild, read, write } from './testing/remote-builds';
 
 let root: string;
@@ -60,14 +60,14 @@ describe('deploy --revoke', () => {
     write(join(target, 'builds/latest.json'), JSON.stringify({ ...latest(), note: 'kept' }));
     const io = cliIo();
 
-    expect(await runDeployCli(['srv/gifts', '--revoke', 'b4'], io)).toBe(0);
+    expect(await deployCommand.main(['srv/gifts', '--revoke', 'b4'], io)).toBe(0);
 
     expect(latest()).toEqual({ id: 'b3', timestamp: 3000, previous: 'b2', revoked: ['b4'], note: 'kept' });
     expect(io.output()).toContain(`deploy: build b4 is revoked in ${target}`);
     expect(io.output()).toContain('it ran as the canary for 20 % of visitors: aborted; its visitors get build b3');
     expect(existsSync(join(target, '.deploy.lock'))).toBe(false);
     const list = cliIo();
-    expect(await runRollbackCli(['srv/gifts', '--list'], list)).toBe(0);
+    expect(await rollbackCommand.main(['srv/gifts', '--list'], list)).toBe(0);
     expect(list.output()).toMatch(
       /b4 +built \S+ +revoked: never given to visitors or made current again; aborted canary \([^)]*at 20 %, by npm run deploy --revoke\): revoked while it ran as the canary/,
     );
@@ -91,13 +91,13 @@ describe('deploy --revoke', () => {
     const before = snapshot();
     const io = cliIo();
 
-    expect(await runDeployCli([target, '--revoke', 'b3'], io)).toBe(1);
+    expect(await deployCommand.main([target, '--revoke', 'b3'], io)).toBe(1);
     expect(io.errors()).toContain('build b3 is the stable build');
     expect(io.errors()).toContain('Deploy a fixed build');
     expect(io.errors()).toContain('roll back');
     await expect(revokeBuild({ target, buildId: 'b9' })).rejects.toThrow('build b9 was never deployed or staged');
     await expect(revokeBuild({ target, buildId: '../b1' })).rejects.toThrow('"../b1" is not a build id');
-    expect(await runDeployCli([target, '--revoke', 'b1', '--keep-builds', '2'], io)).toBe(1);
+    expect(await deployCommand.main([target, '--revoke', 'b1', '--keep-builds', '2'], io)).toBe(1);
     expect(io.errors()).toContain('not with --keep-builds');
     expect(snapshot()).toEqual(before);
   });
@@ -134,7 +134,7 @@ describe('a revoked build', () => {
 
     await expect(rollback({ target, buildId: 'b2' })).rejects.toThrow('build b2 is revoked');
     const io = cliIo();
-    expect(await runRollbackCli([target, '--list'], io)).toBe(0);
+    expect(await rollbackCommand.main([target, '--list'], io)).toBe(0);
     expect(io.output()).toMatch(/ b2 +built \S+ +revoked: never given to visitors or made current again/);
 
     const result = await rollback({ target });
@@ -168,7 +168,7 @@ describe('a revoked build', () => {
     // Its copy pruned: the build folder would stage it again.
     await expect(startCanary({ target, source: build(1), percent: 10 })).rejects.toThrow('build b1 is revoked');
     const io = cliIo();
-    expect(await runCanaryCli([target, 'start', '../b4', '--percent', '10'], io)).toBe(1);
+    expect(await canaryCommand.main([target, 'start', '../b4', '--percent', '10'], io)).toBe(1);
     expect(io.errors()).toContain('"../b4" is not a build id');
     expect(snapshot()).toEqual(before);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { abortCanary, startCanary } from './canary';
 import { deploy, HISTORY_LENGTH, type FileAction } from './deploy';
-import { listBuilds, rollback, RollbackError, runRollbackCli } from './rollback';
+import { listBuilds, rollback, RollbackError, rollbackCommand } from './rollback';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
 
 let root: string;
@@ -215,7 +215,7 @@ describe('listBuilds', () => {
   });
 });
 
-describe('runRollbackCli', () => {
+describe('rollbackCommand', () => {
   function io() {
     const outLines: string[] = [];
     const errLines: string[] = [];
@@ -232,7 +232,7 @@ describe('runRollbackCli', () => {
     await deployBuilds(2);
     const cli = io();
 
-    expect(await runRollbackCli(['srv/content'], cli)).toBe(0);
+    expect(await rollbackCommand.main(['srv/content'], cli)).toBe(0);
 
     expect(currentId()).toBe('b1');
     expect(cli.errors()).toBe('');
@@ -253,7 +253,7 @@ describe('runRollbackCli', () => {
     await startCanary({ target, source: makeBuild(join(root, 'dist-3'), 'b3', 3000), percent: 25 });
     const cli = io();
 
-    expect(await runRollbackCli([target], cli)).toBe(0);
+    expect(await rollbackCommand.main([target], cli)).toBe(0);
 
     expect(cli.output()).toContain(
       'rollback: the canary, build b3 (25 % of visitors), was dropped: its visitors get build b1 on their next ' +
@@ -266,7 +266,7 @@ describe('runRollbackCli', () => {
     await deployBuilds(3);
     const cli = io();
 
-    expect(await runRollbackCli([target, 'b1'], cli)).toBe(0);
+    expect(await rollbackCommand.main([target, 'b1'], cli)).toBe(0);
     expect(currentId()).toBe('b1');
   });
 
@@ -274,7 +274,7 @@ describe('runRollbackCli', () => {
     await deployBuilds(3, { keepBuilds: 2 });
     const cli = io();
 
-    expect(await runRollbackCli(['--list', target], cli)).toBe(0);
+    expect(await rollbackCommand.main(['--list', target], cli)).toBe(0);
 
     expect(currentId()).toBe('b3');
     expect(cli.output()).toBe(
@@ -293,7 +293,7 @@ describe('runRollbackCli', () => {
     await deploy({ source: makeBuild(join(root, 'dist-4'), 'b4', 4000), target, stage: true });
     const cli = io();
 
-    expect(await runRollbackCli([target, '--list'], cli)).toBe(0);
+    expect(await rollbackCommand.main([target, '--list'], cli)).toBe(0);
 
     expect(cli.output()).toBe(
       [
@@ -319,7 +319,7 @@ describe('runRollbackCli', () => {
     await abortCanary({ target, now: () => 8000 });
     const cli = io();
 
-    expect(await runRollbackCli([target, '--list'], cli)).toBe(0);
+    expect(await rollbackCommand.main([target, '--list'], cli)).toBe(0);
 
     expect(cli.output()).toBe(
       [
@@ -337,7 +337,7 @@ describe('runRollbackCli', () => {
     await startCanary({ target, source: makeBuild(join(root, 'dist-3'), 'b3', 3000), percent: 25 });
     const cli = io();
 
-    expect(await runRollbackCli([target], cli)).toBe(0);
+    expect(await rollbackCommand.main([target], cli)).toBe(0);
 
     expect(cli.output()).toMatch(
       / {2}b3 {2}built .+ {2}aborted canary \(.+, at 25 %, by npm run rollback\): dropped by the rollback to b1/,
@@ -348,7 +348,7 @@ describe('runRollbackCli', () => {
     await deployBuilds(HISTORY_LENGTH + 2);
     const cli = io();
 
-    expect(await runRollbackCli([target, '--list'], cli)).toBe(0);
+    expect(await rollbackCommand.main([target, '--list'], cli)).toBe(0);
 
     expect(cli.output()).not.toContain('staged');
     expect(cli.output()).toMatch(new RegExp(`\n {2}b1 +built ${new Date(1000).toISOString()}$`));
@@ -362,7 +362,7 @@ describe('runRollbackCli', () => {
     rmSync(join(target, 'builds/b1'), { recursive: true });
     const cli = io();
 
-    expect(await runRollbackCli([target, ...args], cli)).toBe(1);
+    expect(await rollbackCommand.main([target, ...args], cli)).toBe(1);
 
     expect(cli.errors()).toMatch(message);
     expect(currentId()).toBe('b2');
@@ -372,7 +372,7 @@ describe('runRollbackCli', () => {
     mkdirSync(join(root, 'empty'));
     const cli = io();
 
-    expect(await runRollbackCli(['empty'], cli)).toBe(1);
+    expect(await rollbackCommand.main(['empty'], cli)).toBe(1);
     expect(cli.errors()).toBe(
       `rollback: ${join(root, 'empty')} is not a deployment: builds/latest.json is missing (deploy a build there first)`,
     );
@@ -385,13 +385,13 @@ describe('runRollbackCli', () => {
     [['--force', 'a'], /unknown option --force/],
   ])('exits 1 on bad arguments %j', async (argv, message) => {
     const cli = io();
-    expect(await runRollbackCli(argv, cli)).toBe(1);
+    expect(await rollbackCommand.main(argv, cli)).toBe(1);
     expect(cli.errors()).toMatch(message);
   });
 
   it('prints the usage with --help', async () => {
     const cli = io();
-    expect(await runRollbackCli(['--help'], cli)).toBe(0);
+    expect(await rollbackCommand.main(['--help'], cli)).toBe(0);
     expect(cli.output()).toMatch(/^Usage: npm run rollback -w <remote or host> -- <target folder> \[<build id>\]/);
   });
 });

@@ -18,10 +18,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isRevoked, type CanaryState } from 'shared/deployment';
 import { latestAbortOf, readCanaryAborts, recordCanaryAbort, type CanaryAbort } from './canary-aborts';
-import { describeArgsError } from './cli-args';
+import { defineCommand, refuse } from './command-line';
 import {
   buildBefore,
   buildHistory,
@@ -290,48 +289,34 @@ _app/builds/ instead, and its index.html (the pages' template) is swapped after 
                 and canaries aborted (when, by what, why)
   -h, --help    this text`;
 
-const OPTIONS = {
-  list: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+export const rollbackCommand = defineCommand({
+  name: 'rollback',
+  summary: 'make an earlier build current again, or list the builds a folder knows',
+  usage: USAGE,
+  options: { list: { type: 'boolean' } },
+  run: ({ values, positionals }, io: Pick<CliIo, 'cwd' | 'out' | 'err'> & Partial<Pick<CliIo, 'packageDir'>>) => {
+    if (positionals.length === 0) refuse('the target folder is missing');
+    if (positionals.length > (values.list ? 1 : 2))
+      refuse(values.list ? '--list takes the target folder only' : 'give a target folder and at most one build id');
+    const layout = io.packageDir === undefined ? REMOTE_LAYOUT : layoutOfPackage(io.packageDir);
+    return rollbackTo(resolve(io.cwd, positionals[0] as string), positionals[1], values.list === true, layout, io);
+  },
+});
 
-const parseCommandLine = (argv: readonly string[]) =>
-  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-
-/** The rollback command; resolves to the process exit code. */
-export async function runRollbackCli(
-  argv: readonly string[],
-  io: Pick<CliIo, 'cwd' | 'out' | 'err'> & Partial<Pick<CliIo, 'packageDir'>>,
+/** Rolls `target` back (to `buildId`, else the build before), or lists its builds. */
+async function rollbackTo(
+  target: string,
+  buildId: string | undefined,
+  list: boolean,
+  layout: DeployLayout,
+  io: Pick<CliIo, 'out' | 'err'>,
 ): Promise<number> {
-  const layout = io.packageDir === undefined ? REMOTE_LAYOUT : layoutOfPackage(io.packageDir);
-  const usageError = (problem: string) => {
-    io.err(`rollback: ${problem}\n\n${USAGE}`);
-    return 1;
-  };
-  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseCommandLine(argv);
-  } catch (error) {
-    return usageError(describeArgsError(error));
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (positionals.length === 0) return usageError('the target folder is missing');
-  if (positionals.length > (values.list ? 1 : 2)) {
-    return usageError(
-      values.list ? '--list takes the target folder only' : 'give a target folder and at most one build id',
-    );
-  }
-  const target = resolve(io.cwd, positionals[0] as string);
-  try {
-    if (values.list) {
+    if (list) {
       io.out(describeBuilds(await listBuilds(target, layout)));
       return 0;
     }
-    const result = await rollback({ target, buildId: positionals[1], layout });
+    const result = await rollback({ target, buildId, layout });
     const deployment = await listBuilds(target, layout);
     const built = deployment.builds.find((build) => build.id === result.buildId)?.timestamp;
     io.out(

@@ -7,8 +7,7 @@ import { inputsHash, partMarkers, writeStamp } from '../scripts/build-stamp';
 import { ALLOW_STALE_DIST, checkDist } from './stale-dist';
 import { makeBuild, read, write } from './testing/remote-builds';
 
-const DEPLOY_CLI = join(__dirname, 'deploy-cli.ts');
-const RELEASE_CLI = join(__dirname, 'release-cli.ts');
+const CLI = join(__dirname, 'cli.ts');
 const TSX = require.resolve('tsx');
 
 let root: string;
@@ -23,9 +22,9 @@ function builtRemote(): void {
   writeStamp(root, 'remote-gifts', inputsHash(root, 'remote-gifts'), ['dist/builds/latest.json']);
 }
 
-/** `npm run deploy -w remote-gifts -- <args>` as npm runs it: the CLI in the package's folder. */
-function deployCli(args: string[], cli = DEPLOY_CLI) {
-  const result = spawnSync(process.execPath, ['--import', TSX, cli, ...args], {
+/** `npm run <command> -w remote-gifts -- <args>` as npm runs it: the CLI in the package's folder. */
+function deployCli(args: string[], command = 'deploy') {
+  const result = spawnSync(process.execPath, ['--import', TSX, CLI, command, ...args], {
     cwd: pkg,
     env: { ...process.env, INIT_CWD: root },
     encoding: 'utf8',
@@ -104,11 +103,25 @@ describe('npm run deploy', () => {
     expect(JSON.parse(read(join(root, 'srv', 'gifts', 'builds', 'latest.json')))).toMatchObject({ id: 'b1' });
   });
 
+  it('stage refuses a stale dist/, and stages it with --allow-stale-dist, changing nothing current', () => {
+    write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
+    const refused = deployCli(['srv/gifts'], 'stage');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('stage: remote-gifts/dist is not the build of its sources');
+
+    const staged = deployCli(['srv/gifts', ALLOW_STALE_DIST], 'stage');
+    expect(staged.stderr).toBe('');
+    expect(staged.code).toBe(0);
+    expect(staged.stdout).toContain('deploy: build b1 staged in');
+    expect(existsSync(join(root, 'srv', 'gifts', 'builds', 'b1'))).toBe(true);
+    expect(existsSync(join(root, 'srv', 'gifts', 'builds', 'latest.json'))).toBe(false);
+  });
+
   it('release refuses a stale dist/ before it stages anything', () => {
     write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
     const refused = deployCli(
       ['srv/gifts', '--host', 'http://127.0.0.1:1', '--prometheus', 'http://127.0.0.1:1'],
-      RELEASE_CLI,
+      'release',
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('release: remote-gifts/dist is not the build of its sources');
@@ -145,7 +158,7 @@ export const REMOTE_SPEC = {
   });
 
   const deployNews = (args: string[]) => {
-    const result = spawnSync(process.execPath, ['--import', TSX, DEPLOY_CLI, ...args], {
+    const result = spawnSync(process.execPath, ['--import', TSX, CLI, 'deploy', ...args], {
       cwd: news,
       env: { ...process.env, INIT_CWD: root },
       encoding: 'utf8',

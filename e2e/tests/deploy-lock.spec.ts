@@ -99,7 +99,7 @@ test('Two deploys at once to one folder: one is refused, the folder stays whole'
   expect(named, refused.output).not.toBeNull();
   // The process it names is the other deploy, still under way.
   const cmdline = readFileSync(`/proc/${named?.[1]}/cmdline`, 'utf8');
-  expect(cmdline).toContain('deploy-cli.ts');
+  expect(cmdline).toContain('deploy/cli.ts');
   expect(cmdline).toContain(join(COPIES, holder.name));
 
   const stop = feed(holder.pipe);
