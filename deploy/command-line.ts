@@ -20,7 +20,7 @@ export interface CommandOutput {
   err: (line: string) => void;
 }
 
-/** A command line the command refuses: said with the command's help, exit status 1. */
+/** A command line the command refuses: said with the command's help, exit status 1 unless the command says otherwise. */
 export class UsageError extends Error {}
 
 /** Throws the refusal of a command line: `problem` is what is wrong with it. */
@@ -54,6 +54,8 @@ export interface CommandSpec<O extends Options, IO extends CommandOutput> {
   summary: string;
   usage: string;
   options: O;
+  /** The exit status of a refused command line (default 1). */
+  refusedStatus?: number;
   /** Resolves to the exit status; throws UsageError (`refuse`) for a command line it refuses. */
   run: (line: CommandLine<O>, io: IO) => number | Promise<number>;
 }
@@ -73,7 +75,7 @@ export function defineCommand<const O extends Options, IO extends CommandOutput>
   const { name, summary, usage } = spec;
   const refused = (io: IO, problem: string) => {
     io.err(refusalText(name, problem, usage));
-    return 1;
+    return spec.refusedStatus ?? 1;
   };
   const main = async (argv: readonly string[], io: IO): Promise<number> => {
     let line: CommandLine<O>;

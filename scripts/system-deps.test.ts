@@ -114,9 +114,17 @@ describe('the command', () => {
     }
   }, 30_000);
 
+  it('lists the packages it knows in its help', () => {
+    const { status, stdout } = run(['--help'], {});
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^Usage: tsx scripts\/system-deps.ts/);
+    expect(stdout).toContain('chromium, postgresql, nginx, libnginx-mod-http-brotli-static');
+  }, 30_000);
+
   it('refuses a package it does not know', () => {
     const { status, stderr } = run(['nginx-full'], {});
     expect(status).toBe(2);
+    expect(stderr).toMatch(/^system-deps: unknown package nginx-full/);
     expect(stderr).toContain(
       'unknown package nginx-full; known: chromium, postgresql, nginx, libnginx-mod-http-brotli-static',
     );

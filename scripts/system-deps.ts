@@ -2,10 +2,11 @@
  * What the tests need from the system, as Debian packages: `npm test` runs this first. What is
  * missing is installed when it can be (as root, with apt-get); otherwise one message names the
  * command that installs it, and the run stops.
- *   tsx scripts/system-deps.ts [package…]   (default: every package below)
+ *   tsx scripts/system-deps.ts [package…]   (default: every package below; --help lists them)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { CONSOLE, defineCommand, refuse, runMain } from '../deploy/command-line';
 import { findPostgresBinaries } from 'testbed/postgres';
 import { CHROMIUM_PATH } from 'testbed/chromium';
 import { BROTLI_STATIC_MODULE, NGINX_PATH } from 'testbed/nginx';
@@ -109,15 +110,27 @@ function run(command: string, args: string[]): boolean {
   return spawnSync(command, args, { stdio: 'inherit', env }).status === 0;
 }
 
-function main(wanted: readonly string[]): number {
-  const unknown = wanted.filter((name) => !PACKAGES.some((pkg) => pkg.name === name));
-  if (unknown.length > 0) {
-    console.error(
-      `[system-deps] unknown package ${unknown.join(', ')}; known: ${PACKAGES.map((pkg) => pkg.name).join(', ')}`,
-    );
-    return 2;
-  }
-  const needed = PACKAGES.filter((pkg) => wanted.length === 0 || wanted.includes(pkg.name));
+const USAGE = `Usage: tsx scripts/system-deps.ts [<package>…]
+
+Installs what the tests need from the system (as root, with apt-get), or names the command that
+installs it. Packages (default: all): ${PACKAGES.map((pkg) => pkg.name).join(', ')}`;
+
+export const systemDepsCommand = defineCommand({
+  name: 'system-deps',
+  summary: 'install what the tests need from the system',
+  usage: USAGE,
+  options: {},
+  refusedStatus: 2,
+  run: ({ positionals: wanted }) => {
+    const unknown = wanted.filter((name) => !PACKAGES.some((pkg) => pkg.name === name));
+    if (unknown.length > 0)
+      refuse(`unknown package ${unknown.join(', ')}; known: ${PACKAGES.map((pkg) => pkg.name).join(', ')}`);
+    return ensure(PACKAGES.filter((pkg) => wanted.length === 0 || wanted.includes(pkg.name)));
+  },
+});
+
+/** Installs what of `needed` is missing, when it can; resolves to the exit status. */
+function ensure(needed: readonly SystemPackage[]): number {
   const missing = () => needed.filter((pkg) => !pkg.present());
   const aptGet = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
   const next = plan(missing(), { root: process.getuid?.() === 0, aptGet });
@@ -130,4 +143,4 @@ function main(wanted: readonly string[]): number {
   return still.length > 0 ? 1 : 0;
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+if (require.main === module) runMain(systemDepsCommand, CONSOLE);

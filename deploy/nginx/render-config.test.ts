@@ -297,6 +297,20 @@ describe('npm run nginx-config', () => {
     expect(stdout).toContain('GIFT_BOX_HTTP_LISTEN');
   }, 30_000);
 
+  it('refuses an unknown option or a second file with exit code 1, writing nothing', () => {
+    for (const args of [
+      ['--out', 'site.conf'],
+      ['a.conf', 'b.conf'],
+    ]) {
+      const { status, stdout, stderr } = run(args, REQUIRED);
+      expect(status).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(
+        /^nginx-config: (unknown option --out|give at most one output file)\n\nUsage: npm run nginx-config/,
+      );
+    }
+  }, 30_000);
+
   it('stops with exit code 1 and the variable, writing nothing, when a value is missing', () => {
     const { status, stdout, stderr } = run([], { ...REQUIRED, GIFT_BOX_HOST_DIST: '' });
     expect(status).toBe(1);

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
+import { CONSOLE, defineCommand, refuse, runMain } from '../command-line';
 import { emitConfig } from '../emit-config';
 import { gatewayLocations } from './error-pages';
 import { certificateProblems, folderProblems } from './site-files';
@@ -213,24 +214,31 @@ next one.
 
 Reads:`;
 
-function main(argv: readonly string[]): number {
-  if (argv.length > 1 || argv[0] === '-h' || argv[0] === '--help') {
-    const lines = Object.entries(VARIABLES).map(
-      ([name, { default: fallback, means }]) =>
-        `  ${name.padEnd(30)} ${means}${fallback === undefined ? ' (required)' : fallback ? ` (default ${fallback})` : ''}`,
-    );
-    console.log(`${HELP}\n${lines.join('\n')}`);
-    return argv.length > 1 ? 1 : 0;
-  }
-  let config: string;
-  try {
-    config = buildNginxConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof NginxConfigError)) throw error;
-    for (const problem of error.problems) console.error(`nginx-config: ${problem}`);
-    return 1;
-  }
-  return emitConfig('nginx-config', config, argv[0], 'check it with nginx -t, then reload nginx');
+function usage(): string {
+  const lines = Object.entries(VARIABLES).map(
+    ([name, { default: fallback, means }]) =>
+      `  ${name.padEnd(30)} ${means}${fallback === undefined ? ' (required)' : fallback ? ` (default ${fallback})` : ''}`,
+  );
+  return `${HELP}\n${lines.join('\n')}`;
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+export const nginxConfigCommand = defineCommand({
+  name: 'nginx-config',
+  summary: "write nginx's site file",
+  usage: usage(),
+  options: {},
+  run: ({ positionals }, io) => {
+    if (positionals.length > 1) refuse('give at most one output file');
+    let config: string;
+    try {
+      config = buildNginxConfig(process.env);
+    } catch (error) {
+      if (!(error instanceof NginxConfigError)) throw error;
+      for (const problem of error.problems) io.err(`nginx-config: ${problem}`);
+      return 1;
+    }
+    return emitConfig('nginx-config', config, positionals[0], 'check it with nginx -t, then reload nginx');
+  },
+});
+
+if (require.main === module) runMain(nginxConfigCommand, CONSOLE);

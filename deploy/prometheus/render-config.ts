@@ -9,6 +9,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { EnvError, envSchema, parseEnv, type Env, type Reader } from 'server/env';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { TELEMETRY_WORST_CASE_SERIES } from 'shared/telemetry-bounds';
+import { CONSOLE, defineCommand, refuse, runMain } from '../command-line';
 import { emitConfig } from '../emit-config';
 
 export const TEMPLATE_FILE = resolve(__dirname, 'prometheus.yml.template');
@@ -168,26 +169,33 @@ export function renderPrometheusConfig(env: Env, template = readFileSync(TEMPLAT
   });
 }
 
-function main(argv: readonly string[]): number {
-  if (argv.length > 1 || argv[0] === '-h' || argv[0] === '--help') {
-    const lines = Object.entries(VARIABLES).map(([name, { means }]) => `  ${name.padEnd(28)} ${means}`);
-    console.log(`Usage: npm run prometheus-config [-- <output file>]\n\nReads:\n${lines.join('\n')}`);
-    return argv.length > 1 ? 1 : 0;
-  }
-  let config: string;
-  try {
-    config = renderPrometheusConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof EnvError)) throw error;
-    console.error(`prometheus-config: ${error.message.replace(/\n/g, '\nprometheus-config: ')}`);
-    return 1;
-  }
-  return emitConfig(
-    'prometheus-config',
-    config,
-    argv[0],
-    'check it with promtool check config, then reload Prometheus',
-  );
+function usage(): string {
+  const lines = Object.entries(VARIABLES).map(([name, { means }]) => `  ${name.padEnd(28)} ${means}`);
+  return `Usage: npm run prometheus-config [-- <output file>]\n\nReads:\n${lines.join('\n')}`;
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+export const prometheusConfigCommand = defineCommand({
+  name: 'prometheus-config',
+  summary: "write Prometheus's configuration",
+  usage: usage(),
+  options: {},
+  run: ({ positionals }, io) => {
+    if (positionals.length > 1) refuse('give at most one output file');
+    let config: string;
+    try {
+      config = renderPrometheusConfig(process.env);
+    } catch (error) {
+      if (!(error instanceof EnvError)) throw error;
+      io.err(`prometheus-config: ${error.message.replace(/\n/g, '\nprometheus-config: ')}`);
+      return 1;
+    }
+    return emitConfig(
+      'prometheus-config',
+      config,
+      positionals[0],
+      'check it with promtool check config, then reload Prometheus',
+    );
+  },
+});
+
+if (require.main === module) runMain(prometheusConfigCommand, CONSOLE);
