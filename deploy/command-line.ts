@@ -48,6 +48,18 @@ export function describeArgsError(error: unknown): string {
   return message;
 }
 
+/**
+ * Reads `argv` as `options` (and -h/--help) say; what it refuses throws UsageError. For a reader
+ * of options tested apart from its command (the benches').
+ */
+export function readCommandLine<const O extends Options>(options: O, argv: readonly string[]): CommandLine<O> {
+  try {
+    return parseArgs({ args: [...argv], options: { ...options, ...HELP }, allowPositionals: true, strict: true });
+  } catch (error) {
+    return refuse(describeArgsError(error));
+  }
+}
+
 export interface CommandSpec<O extends Options, IO extends CommandOutput> {
   name: string;
   /** One line for the list of commands. */
@@ -78,22 +90,12 @@ export function defineCommand<const O extends Options, IO extends CommandOutput>
     return spec.refusedStatus ?? 1;
   };
   const main = async (argv: readonly string[], io: IO): Promise<number> => {
-    let line: CommandLine<O>;
     try {
-      line = parseArgs({
-        args: [...argv],
-        options: { ...spec.options, ...HELP },
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (error) {
-      return refused(io, describeArgsError(error));
-    }
-    if ((line.values as { help?: boolean }).help) {
-      io.out(usage);
-      return 0;
-    }
-    try {
+      const line = readCommandLine(spec.options, argv);
+      if ((line.values as { help?: boolean }).help) {
+        io.out(usage);
+        return 0;
+      }
       return await spec.run(line, io);
     } catch (error) {
       if (error instanceof UsageError) return refused(io, error.message);
@@ -115,3 +117,14 @@ export const CONSOLE: CommandOutput = {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 };
+
+/** 0 once `work` is done; when it fails, says so as `<name> failed: <why>` and gives 1. */
+export function exitStatusOf(name: string, work: Promise<unknown>, io: CommandOutput = CONSOLE): Promise<number> {
+  return work.then(
+    () => 0,
+    (error: unknown) => {
+      io.err(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    },
+  );
+}

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from 'testbed/free-port';
 import { killProcesses } from 'testbed/process';
+import { CONSOLE, defineCommand, refuse, type CommandLine } from '../../deploy/command-line';
 import { raceCompletions } from './completions';
 import { describeCpu, measureCpu } from './cpu';
 import { sharedAgent } from './http';
@@ -40,44 +41,40 @@ import { type Settings, type Target, wonGift } from './target';
 import { telemetryIngest } from './telemetry';
 import { throughput } from './throughput';
 
-const QUICK = process.argv.includes('--quick');
+const USAGE = `Usage: npm run bench -w api -- [--quick] [--connections N]
 
-/** `--connections N`: autocannon's connections in the saturation sections (1 and 5); 10 unless given. */
-function connectionsArgument(): number {
-  const at = process.argv.indexOf('--connections');
-  if (at === -1) return 10;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--connections needs a whole number, got ${process.argv[at + 1]}`);
-  return value;
-}
-const CONNECTIONS = connectionsArgument();
+  --quick           a short smoke run
+  --connections N   autocannon's connections in the saturation sections (default 10)
+  -h, --help        this text
+
+Exits 1 when completions were not exactly once.`;
+
+const OPTIONS = { quick: { type: 'boolean' }, connections: { type: 'string' } } as const;
+
 const WATCHDOG_MS = 9 * 60 * 1000;
 
-const SETTINGS: Settings = QUICK
-  ? {
-      rounds: 1,
-      connections: CONNECTIONS,
-      saturationSeconds: 2,
-      warmupSeconds: 1,
-      latencyRounds: 1,
-      fixedRate: 500,
-      fixedSeconds: 2,
-      writeRate: 50,
-    }
-  : {
-      rounds: 4,
-      connections: CONNECTIONS,
-      saturationSeconds: 5,
-      warmupSeconds: 1,
-      latencyRounds: 3,
-      fixedRate: 500,
-      fixedSeconds: 4,
-      writeRate: 50,
-    };
+/** How long and how hard each section runs. */
+interface RunSettings {
+  quick: boolean;
+  settings: Settings;
+  completionGifts: number;
+  pgbenchSeconds: number;
+}
+
+function runSettings({ values, positionals }: CommandLine<typeof OPTIONS>): RunSettings {
+  if (positionals.length > 0) refuse(`unexpected argument ${positionals[0]}`);
+  const connections = values.connections === undefined ? 10 : Number(values.connections);
+  if (!Number.isInteger(connections) || connections < 1)
+    refuse(`--connections needs a whole number, got ${values.connections}`);
+  const quick = values.quick === true;
+  const common = { connections, warmupSeconds: 1, fixedRate: 500, writeRate: 50 };
+  const settings: Settings = quick
+    ? { ...common, rounds: 1, saturationSeconds: 2, latencyRounds: 1, fixedSeconds: 2 }
+    : { ...common, rounds: 4, saturationSeconds: 5, latencyRounds: 3, fixedSeconds: 4 };
+  return { quick, settings, completionGifts: quick ? 60 : 400, pgbenchSeconds: quick ? 1 : 4 };
+}
+
 const API_DATABASE = 'bench_api';
-const COMPLETION_GIFTS = QUICK ? 60 : 400;
-const PGBENCH_SECONDS = QUICK ? 1 : 4;
 
 /** High enough never to refuse the bench's requests, which all come from 127.0.0.1. */
 const NO_LIMITS = {
@@ -119,16 +116,16 @@ async function section<T>(work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function completionSection(url: string, common: Record<string, string>): Promise<boolean> {
+async function completionSection(url: string, common: Record<string, string>, gifts: number): Promise<boolean> {
   heading(
-    `4. Completions on 2 API processes sharing one PostgreSQL database (${COMPLETION_GIFTS} gifts, 16 concurrent requests, duplicates included)`,
+    `4. Completions on 2 API processes sharing one PostgreSQL database (${gifts} gifts, 16 concurrent requests, duplicates included)`,
   );
   const env = { ...common, DATABASE_URL: url, GAME_WIN_RATE: '1' };
   const apis = await Promise.all([1, 2].map((n) => startApi(`API process ${n}`, env)));
   servers.push(...apis);
   const [first, second] = apis;
   if (!first || !second) throw new Error('two API processes expected');
-  const report = await raceCompletions([first, second], url, { gifts: COMPLETION_GIFTS, concurrency: 16 });
+  const report = await raceCompletions([first, second], url, { gifts, concurrency: 16 });
   note(
     `setup: ${report.gifts} gifts at ${rps(report.playsPerSecond)} plays/s, sessions opened at ${rps(report.opensPerSecond)}/s`,
   );
@@ -145,7 +142,7 @@ async function completionSection(url: string, common: Record<string, string>): P
   return report.problems.length === 0;
 }
 
-async function telemetrySection(url: string, common: Record<string, string>): Promise<void> {
+async function telemetrySection(url: string, common: Record<string, string>, settings: Settings): Promise<void> {
   const current = parts;
   if (!current) throw new Error('the parts’ builds are not served');
   const metricsPort = await freePort();
@@ -157,17 +154,17 @@ async function telemetrySection(url: string, common: Record<string, string>): Pr
     METRICS_PORT: String(metricsPort),
   });
   servers.push(api);
-  await telemetryIngest(api, `http://127.0.0.1:${metricsPort}/metrics`, current, SETTINGS);
+  await telemetryIngest(api, `http://127.0.0.1:${metricsPort}/metrics`, current, settings);
   await stopServers();
 }
 
-async function pgbenchSection(pg: Postgres): Promise<void> {
+async function pgbenchSection(pg: Postgres, seconds: number): Promise<void> {
   const binary = findPgbench();
   heading('6. pgbench -S on the same cluster (reference), 10 clients');
   if (!binary) return note('pgbench not found in /usr/lib/postgresql/*/bin: skipped');
   const runs = await runPgbench(binary, await pg.createDatabase('bench_pgbench'), {
     clients: 10,
-    seconds: PGBENCH_SECONDS,
+    seconds,
   });
   console.log(
     table(
@@ -177,9 +174,10 @@ async function pgbenchSection(pg: Postgres): Promise<void> {
   );
 }
 
-async function main(): Promise<number> {
+async function main({ quick, settings, completionGifts, pgbenchSeconds }: RunSettings): Promise<number> {
   const started = performance.now();
-  console.log(`api bench${QUICK ? ' (--quick)' : ''}: Node ${process.version}, pid ${process.pid}`);
+  watchSignals();
+  console.log(`api bench${quick ? ' (--quick)' : ''}: Node ${process.version}, pid ${process.pid}`);
   workspace = createWorkspace();
   parts = await startParts();
   postgres = await startPostgres();
@@ -212,15 +210,15 @@ async function main(): Promise<number> {
     { label: 'PGlite', server: pglite, giftPath: pgliteGift.path },
     { label: 'PostgreSQL', server: pg, giftPath: pgGift.path, database: API_DATABASE },
   ];
-  await section(() => throughput(bareTarget, apis, SETTINGS));
-  await section(() => fixedRate([bareTarget, ...apis], SETTINGS));
-  await section(() => readsDuringWrites(apis, SETTINGS));
+  await section(() => throughput(bareTarget, apis, settings));
+  await section(() => fixedRate([bareTarget, ...apis], settings));
+  await section(() => readsDuringWrites(apis, settings));
   await stopServers();
 
-  const exactlyOnce = await section(() => completionSection(twoUrl, common));
-  await section(() => telemetrySection(apiUrl, common));
+  const exactlyOnce = await section(() => completionSection(twoUrl, common, completionGifts));
+  await section(() => telemetrySection(apiUrl, common, settings));
   const cluster = postgres;
-  await section(() => pgbenchSection(cluster));
+  await section(() => pgbenchSection(cluster, pgbenchSeconds));
   console.log(`\ntotal wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return exactlyOnce ? 0 : 1;
 }
@@ -235,15 +233,27 @@ const interrupt = (signal: NodeJS.Signals) => {
   console.error(`\n${signal}: stopping everything the bench started…`);
   cleanUp().finally(() => process.exit(130));
 };
-process.on('SIGINT', interrupt);
-process.on('SIGTERM', interrupt);
-process.on('exit', cleanUpSync);
-setTimeout(() => {
-  console.error(`the bench ran longer than ${WATCHDOG_MS / 60_000} minutes: stopping`);
-  cleanUp().finally(() => process.exit(1));
-}, WATCHDOG_MS).unref();
 
-main().then(
+/** Everything started is stopped on Ctrl-C, at exit, and when the run outlasts the watchdog. */
+function watchSignals(): void {
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  process.on('exit', cleanUpSync);
+  setTimeout(() => {
+    console.error(`the bench ran longer than ${WATCHDOG_MS / 60_000} minutes: stopping`);
+    cleanUp().finally(() => process.exit(1));
+  }, WATCHDOG_MS).unref();
+}
+
+const command = defineCommand({
+  name: 'bench:api',
+  summary: "where the API's time goes",
+  usage: USAGE,
+  options: OPTIONS,
+  run: (line) => main(runSettings(line)),
+});
+
+command.main(process.argv.slice(2), CONSOLE).then(
   async (code) => {
     await cleanUp();
     process.exit(code);

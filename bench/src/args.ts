@@ -3,6 +3,7 @@
  * [--routes A,B]`, or `npm run bench -- --check` (CI's smoke run).
  */
 
+import { readCommandLine, refuse, type CommandLine } from '../../deploy/command-line';
 import { ROUTES } from './routes';
 
 const ROUTE_LABELS = ROUTES.map((route) => route.label);
@@ -25,13 +26,12 @@ export interface BenchOptions {
    * throughput run, no Lighthouse.
    */
   check: boolean;
-  help: boolean;
 }
 
 /** The route --check loads: the federated page loads a remote and its data (an API call). */
 export const CHECK_ROUTE = '/redeem/{id}';
 
-export const USAGE = `usage: npm run bench -- [options]
+export const USAGE = `Usage: npm run bench -- [options]
 
   --runs N             cold loads per route and build, interleaved (default 7)
   --warm-runs N        warm navigations per build, interleaved (default: half of --runs,
@@ -48,88 +48,53 @@ export const USAGE = `usage: npm run bench -- [options]
                        server-rendered monolith), one warm navigation, one of each interaction
                        (federated) and 4 s of page throughput, no Lighthouse; exits 1 unless
                        every figure measured. Takes no other option.
-  --help               this text
+  -h, --help           this text
 
 Exits 1 when any load fails or any figure it prints could not be measured.`;
 
 const DEFAULT_RUNS = 7;
 const QUICK_RUNS = 2;
 
+export const BENCH_OPTIONS = {
+  runs: { type: 'string' },
+  'warm-runs': { type: 'string' },
+  quick: { type: 'boolean' },
+  'no-build': { type: 'boolean' },
+  lighthouse: { type: 'boolean' },
+  'lighthouse-runs': { type: 'string' },
+  routes: { type: 'string' },
+  check: { type: 'boolean' },
+} as const;
+
+/** Options a --check run refuses: it is always the same run, so that CI's figures mean the same. */
+const TUNING = ['runs', 'warm-runs', 'quick', 'no-build', 'lighthouse', 'lighthouse-runs', 'routes'] as const;
+
 export function positiveInt(flag: string, raw: string | undefined): number {
   const value = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > 100) {
-    throw new Error(`${flag} takes a whole number from 1 to 100, got ${raw === undefined ? 'nothing' : `"${raw}"`}`);
+    refuse(`${flag} takes a whole number from 1 to 100, got ${raw === undefined ? 'nothing' : `"${raw}"`}`);
   }
   return value;
 }
 
-export function parseArgs(argv: readonly string[]): BenchOptions {
-  let runs: number | undefined;
-  let warmRuns: number | undefined;
-  let quick = false;
-  let build = true;
-  let lighthouse = false;
-  let lighthouseRuns = 1;
-  let routes: string[] = [];
-  let check = false;
-  let help = false;
-  /** Options a --check run refuses: it is always the same run, so that CI's figures mean the same. */
-  const tuning: string[] = [];
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
-    const value = () => inline ?? argv[(index += 1)];
-    switch (flag) {
-      case '--runs':
-        tuning.push(flag);
-        runs = positiveInt('--runs', value());
-        break;
-      case '--warm-runs':
-        tuning.push(flag);
-        warmRuns = positiveInt('--warm-runs', value());
-        break;
-      case '--quick':
-        tuning.push(flag);
-        quick = true;
-        break;
-      case '--no-build':
-        tuning.push(flag);
-        build = false;
-        break;
-      case '--lighthouse':
-        tuning.push(flag);
-        lighthouse = true;
-        break;
-      case '--lighthouse-runs':
-        tuning.push(flag);
-        lighthouseRuns = positiveInt('--lighthouse-runs', value());
-        lighthouse = true;
-        break;
-      case '--routes':
-        tuning.push(flag);
-        routes = (value() ?? '')
-          .split(',')
-          .map((label) => label.trim())
-          .filter(Boolean);
-        for (const label of routes.length > 0 ? routes : ['']) {
-          if (!ROUTE_LABELS.includes(label)) {
-            throw new Error(`--routes takes labels from ${ROUTE_LABELS.join(', ')}, comma-separated; got "${label}"`);
-          }
-        }
-        break;
-      case '--check':
-        check = true;
-        break;
-      case '--help':
-      case '-h':
-        help = true;
-        break;
-      default:
-        throw new Error(`unknown argument "${arg}"\n\n${USAGE}`);
+function routesOf(text: string): string[] {
+  const routes = text
+    .split(',')
+    .map((label) => label.trim())
+    .filter(Boolean);
+  for (const label of routes.length > 0 ? routes : ['']) {
+    if (!ROUTE_LABELS.includes(label)) {
+      refuse(`--routes takes labels from ${ROUTE_LABELS.join(', ')}, comma-separated; got "${label}"`);
     }
   }
-  if (check) {
-    if (tuning.length > 0) throw new Error(`--check takes no other option, got ${tuning.join(', ')}\n\n${USAGE}`);
+  return routes;
+}
+
+/** What the bench's command line asks for; what it refuses throws UsageError. */
+export function benchOptions({ values }: Pick<CommandLine<typeof BENCH_OPTIONS>, 'values'>): BenchOptions {
+  if (values.check) {
+    const tuning = TUNING.filter((name) => values[name] !== undefined).map((name) => `--${name}`);
+    if (tuning.length > 0) refuse(`--check takes no other option, got ${tuning.join(', ')}`);
     return {
       runs: 1,
       warmRuns: 1,
@@ -137,19 +102,31 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       lighthouse: false,
       lighthouseRuns: 1,
       routes: [CHECK_ROUTE],
-      check,
-      help,
+      check: true,
     };
   }
-  const coldRuns = runs ?? (quick ? QUICK_RUNS : DEFAULT_RUNS);
+  const quick = values.quick === true;
+  const runs = values.runs === undefined ? (quick ? QUICK_RUNS : DEFAULT_RUNS) : positiveInt('--runs', values.runs);
+  const warmRuns =
+    values['warm-runs'] === undefined
+      ? quick
+        ? 1
+        : Math.max(1, Math.ceil(runs / 2))
+      : positiveInt('--warm-runs', values['warm-runs']);
+  const lighthouseRuns =
+    values['lighthouse-runs'] === undefined ? 1 : positiveInt('--lighthouse-runs', values['lighthouse-runs']);
   return {
-    runs: coldRuns,
-    warmRuns: warmRuns ?? (quick ? 1 : Math.max(1, Math.ceil(coldRuns / 2))),
-    build,
-    lighthouse,
+    runs,
+    warmRuns,
+    build: values['no-build'] !== true,
+    lighthouse: values.lighthouse === true || values['lighthouse-runs'] !== undefined,
     lighthouseRuns,
-    routes,
-    check,
-    help,
+    routes: values.routes === undefined ? [] : routesOf(values.routes),
+    check: false,
   };
+}
+
+/** The bench's command line read, for a caller without the command (the tests). */
+export function parseArgs(argv: readonly string[]): BenchOptions {
+  return benchOptions(readCommandLine(BENCH_OPTIONS, argv));
 }

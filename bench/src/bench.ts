@@ -11,7 +11,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { REMOTE_NAMES, REMOTES } from 'shared/remotes';
-import { CHECK_ROUTE, parseArgs, USAGE, type BenchOptions } from './args';
+import { CONSOLE, defineCommand, exitStatusOf } from '../../deploy/command-line';
+import { BENCH_OPTIONS, benchOptions, CHECK_ROUTE, USAGE, type BenchOptions } from './args';
 import { checkChromium, CHROMIUM_PATH, closeAllBrowsers, describeThrottling, launchBrowser } from './browser';
 import { buildFederated, buildHostStats, buildMonolith, copyFederated, copyMonolith } from './build';
 import { largestShares, packagesOf, type WebpackStats } from './host-packages';
@@ -569,13 +570,8 @@ function finish(outcomes: readonly Outcome[], options: BenchOptions, startedAt: 
   if (options.check) log('check passed: every figure measured, for every build');
 }
 
-async function main(): Promise<void> {
+async function main(options: BenchOptions): Promise<void> {
   const startedAt = Date.now();
-  const options = parseArgs(process.argv.slice(2));
-  if (options.help) {
-    log(USAGE);
-    return;
-  }
   const lighthouse = options.lighthouse ? findLighthouse() : undefined;
   if (options.lighthouse && !lighthouse) {
     throw new Error('--lighthouse needs the lighthouse package: npm install --save-dev -w bench lighthouse@12.8.2');
@@ -687,9 +683,15 @@ for (const [signal, code] of [
   });
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  })
-  .finally(() => stopEverything());
+const benchCommand = defineCommand({
+  name: 'bench',
+  summary: 'the federated build against a monolith build of the same pages',
+  usage: USAGE,
+  options: BENCH_OPTIONS,
+  run: (line) => exitStatusOf('bench', main(benchOptions(line))),
+});
+
+void benchCommand.main(process.argv.slice(2), CONSOLE).then(async (code) => {
+  process.exitCode = code;
+  await stopEverything();
+});

@@ -6,11 +6,11 @@ function run(round: number, part: string, loader: LoaderRun['loader'], ms: numbe
 
 describe('the loader comparison', () => {
   it('takes --runs (3 by default) and --help, and refuses anything else', () => {
-    expect(parseLoaderArgs([])).toEqual({ runs: 3, help: false });
-    expect(parseLoaderArgs(['--runs', '5'])).toEqual({ runs: 5, help: false });
-    expect(parseLoaderArgs(['--runs=2', '--help'])).toEqual({ runs: 2, help: true });
+    expect(parseLoaderArgs([])).toEqual({ runs: 3 });
+    expect(parseLoaderArgs(['--runs', '5'])).toEqual({ runs: 5 });
+    expect(parseLoaderArgs(['--runs=2'])).toEqual({ runs: 2 });
     expect(() => parseLoaderArgs(['--runs', '0'])).toThrow(/--runs/);
-    expect(() => parseLoaderArgs(['--quick'])).toThrow(/unknown argument/);
+    expect(() => parseLoaderArgs(['--quick'])).toThrow('unknown option --quick');
   });
 
   it('builds each part with both loaders back to back, the first of the pair alternating', () => {

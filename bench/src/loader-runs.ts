@@ -1,4 +1,5 @@
 /** The loader comparison's command line, the order of its builds and its tables (bench/src/loaders.ts). */
+import { readCommandLine, type CommandLine } from '../../deploy/command-line';
 import { positiveInt } from './args';
 import { comparisonRows, kB, ms, type Metric } from './report';
 import { median, ratio } from './stats';
@@ -7,31 +8,28 @@ import { median, ratio } from './stats';
 export const LOADERS = ['ts-loader', 'esbuild-loader'] as const;
 export type Loader = (typeof LOADERS)[number];
 
-export const LOADERS_USAGE = `usage: npm run bench:loaders -w bench -- [options]
+export const LOADERS_USAGE = `Usage: npm run bench:loaders -w bench -- [options]
 
-  --runs N   rounds: each part built cold once per loader per round (default 3)
-  --help     this text
+  --runs N     rounds: each part built cold once per loader per round (default 3)
+  -h, --help   this text
 
 Exits 1 when any build fails.`;
 
 const DEFAULT_RUNS = 3;
 
+export const LOADER_OPTIONS = { runs: { type: 'string' } } as const;
+
 export interface LoaderOptions {
   runs: number;
-  help: boolean;
+}
+
+/** What the loader comparison's command line asks for; what it refuses throws UsageError. */
+export function loaderOptions({ values }: Pick<CommandLine<typeof LOADER_OPTIONS>, 'values'>): LoaderOptions {
+  return { runs: values.runs === undefined ? DEFAULT_RUNS : positiveInt('--runs', values.runs) };
 }
 
 export function parseLoaderArgs(argv: readonly string[]): LoaderOptions {
-  let runs = DEFAULT_RUNS;
-  let help = false;
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
-    if (flag === '--runs') runs = positiveInt('--runs', inline ?? argv[(index += 1)]);
-    else if (flag === '--help' || flag === '-h') help = true;
-    else throw new Error(`unknown argument "${arg}"\n\n${LOADERS_USAGE}`);
-  }
-  return { runs, help };
+  return loaderOptions(readCommandLine(LOADER_OPTIONS, argv));
 }
 
 export interface PlannedBuild {

@@ -14,13 +14,16 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
+import { CONSOLE, defineCommand, exitStatusOf, runMain } from '../../deploy/command-line';
 import {
   buildPlan,
+  LOADER_OPTIONS,
+  loaderOptions,
   LOADERS_USAGE,
-  parseLoaderArgs,
   roundRows,
   summaryRows,
   totalRatio,
+  type LoaderOptions,
   type LoaderRun,
   type PlannedBuild,
 } from './loader-runs';
@@ -73,12 +76,7 @@ const load = () =>
     .map((value) => value.toFixed(1))
     .join(' ');
 
-async function main(): Promise<void> {
-  const options = parseLoaderArgs(process.argv.slice(2));
-  if (options.help) {
-    log(LOADERS_USAGE);
-    return;
-  }
+async function main(options: LoaderOptions): Promise<void> {
   log('Gift Box bench: cold webpack builds, ts-loader vs esbuild-loader');
   const software = ['webpack', 'typescript', 'ts-loader', 'esbuild-loader', 'esbuild'].map(
     (pkg) => `${pkg} ${version(pkg)}`,
@@ -121,7 +119,13 @@ for (const [signal, code] of [
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(`bench:loaders failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+runMain(
+  defineCommand({
+    name: 'bench:loaders',
+    summary: 'cold webpack builds, ts-loader against esbuild-loader',
+    usage: LOADERS_USAGE,
+    options: LOADER_OPTIONS,
+    run: (line) => exitStatusOf('bench:loaders', main(loaderOptions(line))),
+  }),
+  CONSOLE,
+);

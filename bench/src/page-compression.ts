@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { REMOTE_NAMES, REMOTES, type RemoteSpec } from 'shared/remotes';
+import { CONSOLE, defineCommand, exitStatusOf, refuse, runMain, type CommandLine } from '../../deploy/command-line';
 import { BROTLI_QUALITY_KEPT, BROTLI_QUALITY_ON_THE_FLY, brotliParams } from 'server/static-server';
 import { startHostWithRemotes } from './host-with-remotes';
 
@@ -22,10 +23,18 @@ function prerenderedPaths(): string[] {
   );
 }
 
-function runsOf(argv: readonly string[]): number {
-  if (argv.length === 0) return 15;
-  if (argv.length === 2 && argv[0] === '--runs' && /^\d+$/.test(argv[1] ?? '')) return Number(argv[1]);
-  throw new Error('usage: npm run bench:page-compression -w bench -- [--runs N]');
+const USAGE = `Usage: npm run bench:page-compression -w bench -- [--runs N]
+
+  --runs N     compressions per quality, the median printed (default 15)
+  -h, --help   this text`;
+
+const OPTIONS = { runs: { type: 'string' } } as const;
+
+function runsOf({ values, positionals }: CommandLine<typeof OPTIONS>): number {
+  if (positionals.length > 0) refuse(`unexpected argument ${positionals[0]}`);
+  if (values.runs === undefined) return 15;
+  if (!/^\d+$/.test(values.runs)) refuse(`--runs takes a whole number, got "${values.runs}"`);
+  return Number(values.runs);
 }
 
 function medianMs(runs: number, work: () => Buffer): { ms: number; bytes: number } {
@@ -44,8 +53,7 @@ function medianMs(runs: number, work: () => Buffer): { ms: number; bytes: number
 const brotli = (page: Buffer, quality: number) => () =>
   brotliCompressSync(page, { params: brotliParams(page.length, quality) });
 
-async function main(): Promise<void> {
-  const runs = runsOf(process.argv.slice(2));
+async function main(runs: number): Promise<void> {
   const host = await startHostWithRemotes();
   const pages: Array<{ path: string; page: Buffer }> = [];
   try {
@@ -78,8 +86,14 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`bench:page-compression failed: ${(error as Error).message}`);
-    process.exitCode = 1;
-  });
+  runMain(
+    defineCommand({
+      name: 'bench:page-compression',
+      summary: 'what brotli costs for the largest page',
+      usage: USAGE,
+      options: OPTIONS,
+      run: (line) => exitStatusOf('bench:page-compression', main(runsOf(line))),
+    }),
+    CONSOLE,
+  );
 }

@@ -11,26 +11,31 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
+import { CONSOLE, defineCommand, exitStatusOf, refuse, runMain, type CommandLine } from '../../deploy/command-line';
 import { HOST_SERVER, startHostWithRemotes } from './host-with-remotes';
 
 const SPELLINGS = 200;
 /** Linux's clock ticks a second (USER_HZ), the unit of /proc/<pid>/stat's times. */
 const TICKS_PER_SECOND = 100;
 
+const USAGE = `Usage: npm run bench:page-spellings -w bench -- [--server <main.js>] [--path /page]
+
+  --server <main.js>   the host's server build to run (default: the built one)
+  --path /page         the page asked for (default /privacy-policy)
+  -h, --help           this text`;
+
+const OPTIONS = { server: { type: 'string' }, path: { type: 'string' } } as const;
+
 interface Options {
   server: string;
   path: string;
 }
 
-function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { server: HOST_SERVER, path: '/privacy-policy' };
-  for (let index = 0; index < argv.length; index += 2) {
-    const [flag, value] = [argv[index], argv[index + 1]];
-    if (flag === '--server' && value) options.server = resolve(value);
-    else if (flag === '--path' && value?.startsWith('/')) options.path = value;
-    else throw new Error('usage: npm run bench:page-spellings -w bench -- [--server <main.js>] [--path /page]');
-  }
-  return options;
+function optionsOf({ values, positionals }: CommandLine<typeof OPTIONS>): Options {
+  if (positionals.length > 0) refuse(`unexpected argument ${positionals[0]}`);
+  const path = values.path ?? '/privacy-policy';
+  if (!path.startsWith('/')) refuse(`--path takes a path such as /privacy-policy, got "${path}"`);
+  return { server: values.server ? resolve(values.server) : HOST_SERVER, path };
 }
 
 /**
@@ -68,8 +73,7 @@ function get(agent: Agent, origin: string, path: string): Promise<number> {
   });
 }
 
-async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+async function main(options: Options): Promise<void> {
   const host = await startHostWithRemotes(options.server, options.path);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -95,8 +99,14 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`bench:page-spellings failed: ${(error as Error).message}`);
-    process.exitCode = 1;
-  });
+  runMain(
+    defineCommand({
+      name: 'bench:page-spellings',
+      summary: "what one page asked for in many spellings costs the host's server",
+      usage: USAGE,
+      options: OPTIONS,
+      run: (line) => exitStatusOf('bench:page-spellings', main(optionsOf(line))),
+    }),
+    CONSOLE,
+  );
 }

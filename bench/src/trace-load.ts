@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { stopAll } from 'testbed/process';
+import { CONSOLE, defineCommand, exitStatusOf, refuse, runMain, type CommandLine } from '../../deploy/command-line';
 import { launchBrowser, openThrottledPage } from './browser';
 import { serveEmptyPage } from './empty-page';
 import { WORK_DIR } from './paths';
@@ -31,22 +32,27 @@ const CATEGORIES = [
   'blink',
 ];
 
+const USAGE = `Usage: npm run bench:trace -w bench -- [/route] [--runs N] [--origin URL|empty]
+
+  /route           the page to load (default /)
+  --runs N         cold loads, each traced (default 1)
+  --origin URL     where the page is served (default: the federated build's copy in
+                   bench/.work/run/); empty serves the empty page
+  -h, --help       this text`;
+
+const OPTIONS = { runs: { type: 'string' }, origin: { type: 'string' } } as const;
+
 interface Options {
   route: string;
   runs: number;
   origin: string | undefined;
 }
 
-function parse(argv: readonly string[]): Options {
-  const options: Options = { route: '/', runs: 1, origin: undefined };
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    if (arg === '--runs') options.runs = positiveInt('--runs', argv[(index += 1)]);
-    else if (arg === '--origin') options.origin = argv[(index += 1)];
-    else if (arg.startsWith('/')) options.route = arg;
-    else throw new Error(`unknown argument "${arg}": [/route] [--runs N] [--origin URL|empty]`);
-  }
-  return options;
+function optionsOf({ values, positionals }: CommandLine<typeof OPTIONS>): Options {
+  const [route = '/', ...rest] = positionals;
+  if (!route.startsWith('/') || rest.length > 0)
+    refuse(`give one route, a path such as /game; got ${positionals.join(' ')}`);
+  return { route, runs: values.runs === undefined ? 1 : positiveInt('--runs', values.runs), origin: values.origin };
 }
 
 /** One traced cold load: the trace's file, and the page's own document and FCP times. */
@@ -83,8 +89,7 @@ async function tracedLoad(url: string, file: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const options = parse(process.argv.slice(2));
+async function main(options: Options): Promise<void> {
   let emptyPage: Server | undefined;
   let origin = options.origin;
   if (origin === 'empty') {
@@ -106,7 +111,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`bench:trace failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+runMain(
+  defineCommand({
+    name: 'bench:trace',
+    summary: 'traced cold loads of one page',
+    usage: USAGE,
+    options: OPTIONS,
+    run: (line) => exitStatusOf('bench:trace', main(optionsOf(line))),
+  }),
+  CONSOLE,
+);
