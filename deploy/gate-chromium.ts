@@ -11,19 +11,10 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPathOf } from 'shared/chromium';
 
-/** Debian's chromium by default; GATE_CHROMIUM_PATH moves it. */
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 /** Who Chromium runs as when the gate runs as root. */
 export const DEFAULT_CHROMIUM_USER = 'nobody';
-/** Flags for a headless run on a server: no GPU, no background traffic. */
-const CHROMIUM_ARGS = [
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The numeric user and group of `user`, from the system's own database. */
 function idsOf(user: string): { uid: number; gid: number } {
@@ -64,9 +55,9 @@ function writeLauncher(chromiumPath: string, user: string): { path: string; remo
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Debian's Chromium (or `path`, or GATE_CHROMIUM_PATH's), headless and sandboxed, for the gate's pages. */
+/** Debian's Chromium (or `path`, or CHROMIUM_PATH's), headless and sandboxed, for the gate's pages. */
 export async function launchChromium(path?: string): Promise<Browser> {
-  const chromiumPath = path ?? (process.env.GATE_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH);
+  const chromiumPath = path ?? chromiumPathOf(process.env);
   const asRoot = process.getuid?.() === 0;
   const launcher = asRoot
     ? writeLauncher(chromiumPath, process.env.GATE_CHROMIUM_USER || DEFAULT_CHROMIUM_USER)
@@ -76,7 +67,7 @@ export async function launchChromium(path?: string): Promise<Browser> {
       executablePath: launcher?.path ?? chromiumPath,
       headless: true,
       chromiumSandbox: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS],
       // The caller stops the gate through `signal`: playwright's own handlers would end the process.
       handleSIGINT: false,
       handleSIGTERM: false,

@@ -26,11 +26,12 @@ import { type Browser, type Page } from 'playwright-core';
 import { signPreview } from 'server/preview-token';
 import { isBuildId, isRevoked, previewCookieName } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
+import { CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH, reactDevtoolsHook } from 'shared/chromium';
 import { REMOTES, remoteSpec, type RemoteSpec } from 'shared/remotes';
 import { defineCommand, refuse, type CommandLine } from './command-line';
 import { buildFolder, ownCopyProblem, revokedMessage, type CliIo } from './deploy';
 import { readDeployment } from './deployment';
-import { DEFAULT_CHROMIUM_PATH, DEFAULT_CHROMIUM_USER, launchChromium } from './gate-chromium';
+import { DEFAULT_CHROMIUM_USER, launchChromium } from './gate-chromium';
 import { maskIds, STAGING_SAMPLE_COMMAND } from './gate-paths';
 
 /** The LCP budget by default (ms): Google's "needs improvement" threshold. */
@@ -198,21 +199,7 @@ export function exposesProblem(manifest: unknown, spec: RemoteSpec): string | un
 const PAGE_RECORDER = `(() => {
   const gate = { violations: [], lcp: undefined, commits: 0, takeLcp: undefined };
   Object.defineProperty(window, '__giftBoxGate', { value: gate });
-  const renderers = new Map();
-  let nextId = 1;
-  const noop = () => undefined;
-  Object.defineProperty(window, '__REACT_DEVTOOLS_GLOBAL_HOOK__', {
-    configurable: true,
-    value: {
-      supportsFiber: true,
-      renderers,
-      inject: (renderer) => { const id = nextId++; renderers.set(id, renderer); return id; },
-      onCommitFiberRoot: () => { gate.commits += 1; },
-      onCommitFiberUnmount: noop,
-      onPostCommitFiberRoot: noop,
-      checkDCE: noop,
-    },
-  });
+  ${reactDevtoolsHook('gate.commits += 1;')}
   window.addEventListener('securitypolicyviolation', (event) => {
     gate.violations.push(event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline') +
       (event.sourceFile ? ' from ' + event.sourceFile + ':' + event.lineNumber : ''));
@@ -566,7 +553,7 @@ deployment folder is never changed.
   --out <folder>        where the results (gate-<build id>.json) and screenshots of failing
                         pages go (default: ${DEFAULT_GATE_OUT_DIR}, which git ignores)
   -h, --help            this text
-The key comes from the environment (${PREVIEW_KEY_ENV}), never from a flag; GATE_CHROMIUM_PATH
+The key comes from the environment (${PREVIEW_KEY_ENV}), never from a flag; ${CHROMIUM_PATH_ENV}
 names another chromium than ${DEFAULT_CHROMIUM_PATH}. Chromium keeps its sandbox: run as root, the
 gate starts it as GATE_CHROMIUM_USER (default ${DEFAULT_CHROMIUM_USER}). The host must be https, but
 for one on this machine (localhost, 127.0.0.1, [::1]); the output and the screenshots' names show

@@ -52,10 +52,10 @@ describe('the command', () => {
     });
 
   it('exits 1 with one message when something is missing and cannot be installed', () => {
-    const { status, stderr } = run([], { E2E_CHROMIUM_PATH: '/nonexistent/chromium' });
+    const { status, stderr } = run([], { CHROMIUM_PATH: '/nonexistent/chromium' });
     expect(status).toBe(1);
     expect(stderr).toContain('The tests need chromium (the browser tests)');
-    expect(stderr).toContain('a Chromium binary at /nonexistent/chromium (or set E2E_CHROMIUM_PATH)');
+    expect(stderr).toContain('a Chromium binary at /nonexistent/chromium (or set CHROMIUM_PATH)');
   }, 30_000);
 
   it('names Prometheus and its exporters, each where it is looked for, when they are missing', () => {
@@ -75,7 +75,7 @@ describe('the command', () => {
 
   it('exits 0 when what was asked for is there', () => {
     const { status, stdout, stderr } = run(['postgresql'], {
-      E2E_CHROMIUM_PATH: '/nonexistent/chromium',
+      CHROMIUM_PATH: '/nonexistent/chromium',
       TEST_DATABASE_URL: 'postgres://localhost/x',
     });
     expect({ status, stdout, stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
@@ -95,7 +95,7 @@ describe('the command', () => {
 
       const { status, stderr } = run([], {
         PATH: `${folder}:/usr/bin:/bin`,
-        E2E_CHROMIUM_PATH: chromium,
+        CHROMIUM_PATH: chromium,
         TEST_DATABASE_URL: 'postgres://localhost/x',
       });
 
@@ -112,6 +112,14 @@ describe('the command', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  }, 30_000);
+
+  it('refuses a Chromium path under the name CHROMIUM_PATH replaced, naming the new one', () => {
+    const { status, stderr } = run(['chromium'], { E2E_CHROMIUM_PATH: '/nonexistent/chromium' });
+    expect(status).toBe(1);
+    expect(stderr).toContain(
+      'E2E_CHROMIUM_PATH is renamed CHROMIUM_PATH: set CHROMIUM_PATH=/nonexistent/chromium instead',
+    );
   }, 30_000);
 
   it('lists the packages it knows in its help', () => {

@@ -29,7 +29,7 @@ export const PACKAGES: readonly SystemPackage[] = [
   {
     name: 'chromium',
     neededBy: 'the browser tests',
-    otherwise: `a Chromium binary at ${CHROMIUM_PATH} (or set E2E_CHROMIUM_PATH)`,
+    otherwise: `a Chromium binary at ${CHROMIUM_PATH} (or set CHROMIUM_PATH)`,
     present: () => existsSync(CHROMIUM_PATH),
   },
   {

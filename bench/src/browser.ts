@@ -5,17 +5,15 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from 'testbed/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
 import { NetworkLog } from './network-log';
 import { probeScript } from './probe';
-
-export const CHROMIUM_PATH = process.env.BENCH_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
 
 /** Before anything is built or started: without a browser, nothing can be measured. */
 export function checkChromium(): void {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      `no chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) or set BENCH_CHROMIUM_PATH`,
+      `no chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
     );
   }
 }

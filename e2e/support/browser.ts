@@ -5,33 +5,10 @@
  * violations, and how many React renderers registered with the devtools hook.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Request } from '@playwright/test';
+import { reactDevtoolsHook } from 'testbed/chromium';
 
-/**
- * Runs before any page script: the minimal devtools hook React looks for, so a test can count
- * the renderers that registered (a second copy of react-dom registers a second one). A string,
- * not a function, so no transpiler helper (such as esbuild's `__name`) leaks into the page.
- */
-export const REACT_HOOK_STUB = `(() => {
-  const renderers = new Map();
-  let nextId = 1;
-  const noop = () => undefined;
-  Object.defineProperty(window, '__REACT_DEVTOOLS_GLOBAL_HOOK__', {
-    configurable: true,
-    value: {
-      supportsFiber: true,
-      renderers,
-      inject: (renderer) => {
-        const id = nextId++;
-        renderers.set(id, renderer);
-        return id;
-      },
-      onCommitFiberRoot: noop,
-      onCommitFiberUnmount: noop,
-      onPostCommitFiberRoot: noop,
-      checkDCE: noop,
-    },
-  });
-})();`;
+/** Runs before any page script: the devtools hook through which a test counts React renderers. */
+export const REACT_HOOK_STUB = reactDevtoolsHook();
 
 /** The function the context gives every frame, called with each CSP violation it sees. */
 const VIOLATION_BINDING = '__e2eSecurityPolicyViolation';

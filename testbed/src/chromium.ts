@@ -1,18 +1,12 @@
 /**
- * Debian's chromium and the one list of flags it needs here (no sandbox as root, no GPU, no
- * background traffic), for the browser tests and the bench alike; a caller that needs more adds
- * its own after these.
+ * Chromium as the browser tests, the bench and the scripts run it (shared/chromium's path and
+ * flags), without its sandbox: they run as root, where Chromium refuses it.
  */
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-/** The browser tests' binary: E2E_CHROMIUM_PATH, else Debian's. */
-export const CHROMIUM_PATH = process.env.E2E_CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
+import { CHROMIUM_ARGS as HEADLESS_ARGS, chromiumPathOf } from 'shared/chromium';
 
-export const CHROMIUM_ARGS: readonly string[] = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { DEFAULT_CHROMIUM_PATH, reactDevtoolsHook } from 'shared/chromium';
+
+/** CHROMIUM_PATH, else Debian's; a name it replaced, set, stops the run here, naming it. */
+export const CHROMIUM_PATH = chromiumPathOf(process.env);
+
+export const CHROMIUM_ARGS: readonly string[] = ['--no-sandbox', ...HEADLESS_ARGS];
