@@ -28,7 +28,7 @@ import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { isRevoked, type CanaryState, type DeploymentState } from 'shared/deployment';
-import { defineCommand, refuse, UsageError, type CommandLine } from './command-line';
+import { defineCommand, refuse, statusOrFailure, type CommandLine } from './command-line';
 import {
   buildFolder,
   deploy,
@@ -420,13 +420,5 @@ export const canaryCommand = defineCommand({
   summary: 'start, step, promote or abort a canary build, or show the deployment',
   usage: USAGE,
   options: OPTIONS,
-  run: async (line, io: CanaryIo) => {
-    try {
-      return await runAction(line, io);
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      io.err(`canary: ${error instanceof Error ? error.message : String(error)}`);
-      return 1;
-    }
-  },
+  run: (line, io: CanaryIo) => statusOrFailure('canary', io, () => runAction(line, io)),
 });

@@ -128,3 +128,17 @@ export function exitStatusOf(name: string, work: Promise<unknown>, io: CommandOu
     },
   );
 }
+
+/**
+ * `work`'s exit status; what it throws, but a refused command line, is said as `<name>: <why>`
+ * with status 1.
+ */
+export async function statusOrFailure(name: string, io: CommandOutput, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    io.err(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}

@@ -5,6 +5,7 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { defineCommand, refuse } from './command-line';
 
 /** Returns the exit code; `next` says what to do with the file written. */
 export function emitConfig(name: string, config: string, output: string | undefined, next: string): number {
@@ -17,4 +18,39 @@ export function emitConfig(name: string, config: string, output: string | undefi
   renameSync(`${target}.tmp`, target);
   console.error(`${name}: wrote ${target}; ${next}`);
   return 0;
+}
+
+export interface ConfigCommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  /** What to do with the file written. */
+  next: string;
+  /** The configuration, from the process's environment. */
+  render: () => string;
+  /** What is wrong with the environment, one problem a line, when `error` says; else undefined. */
+  problemsOf: (error: unknown) => readonly string[] | undefined;
+}
+
+/** `npm run <name> [-- <output file>]`: renders a configuration, then prints or writes it. */
+export function defineConfigCommand({ name, summary, usage, next, render, problemsOf }: ConfigCommandSpec) {
+  return defineCommand({
+    name,
+    summary,
+    usage,
+    options: {},
+    run: ({ positionals }, io) => {
+      if (positionals.length > 1) refuse('give at most one output file');
+      let config: string;
+      try {
+        config = render();
+      } catch (error) {
+        const problems = problemsOf(error);
+        if (!problems) throw error;
+        for (const problem of problems) io.err(`${name}: ${problem}`);
+        return 1;
+      }
+      return emitConfig(name, config, positionals[0], next);
+    },
+  });
 }

@@ -31,7 +31,7 @@
  */
 import { resolve } from 'node:path';
 import type { CanaryState, DeploymentState } from 'shared/deployment';
-import { defineCommand, refuse, type CommandLine } from './command-line';
+import { defineCommand, refuse, statusOrFailure, type CommandLine } from './command-line';
 import {
   analyseCanary,
   DEFAULT_THRESHOLDS,
@@ -611,21 +611,19 @@ export const releaseCommand = defineCommand({
   summary: 'stage, gate, step and promote (or abort) a build as a judged canary',
   usage: USAGE,
   options: OPTIONS,
-  run: async (line, io: ReleaseCliIo) => {
+  run: (line, io: ReleaseCliIo) => {
     const options = releaseOptions(line, io);
-    try {
-      const result = await runRelease(options, {
-        commands: DEPLOYMENT_COMMANDS,
-        gate: runGate,
-        analyse: analyseCanary,
-        now: Date.now,
-        sleep: abortableSleep,
-        ...io.deps,
-      });
-      return EXIT_CODES[result.outcome];
-    } catch (error) {
-      io.err(`release: ${error instanceof Error ? error.message : String(error)}`);
-      return 1;
-    }
+    const deps = {
+      commands: DEPLOYMENT_COMMANDS,
+      gate: runGate,
+      analyse: analyseCanary,
+      now: Date.now,
+      sleep: abortableSleep,
+    };
+    return statusOrFailure(
+      'release',
+      io,
+      async () => EXIT_CODES[(await runRelease(options, { ...deps, ...io.deps })).outcome],
+    );
   },
 });

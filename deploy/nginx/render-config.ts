@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
-import { CONSOLE, defineCommand, refuse, runMain } from '../command-line';
-import { emitConfig } from '../emit-config';
+import { CONSOLE, runMain } from '../command-line';
+import { defineConfigCommand } from '../emit-config';
 import { gatewayLocations } from './error-pages';
 import { certificateProblems, folderProblems } from './site-files';
 import {
@@ -222,23 +222,13 @@ function usage(): string {
   return `${HELP}\n${lines.join('\n')}`;
 }
 
-export const nginxConfigCommand = defineCommand({
+export const nginxConfigCommand = defineConfigCommand({
   name: 'nginx-config',
   summary: "write nginx's site file",
   usage: usage(),
-  options: {},
-  run: ({ positionals }, io) => {
-    if (positionals.length > 1) refuse('give at most one output file');
-    let config: string;
-    try {
-      config = buildNginxConfig(process.env);
-    } catch (error) {
-      if (!(error instanceof NginxConfigError)) throw error;
-      for (const problem of error.problems) io.err(`nginx-config: ${problem}`);
-      return 1;
-    }
-    return emitConfig('nginx-config', config, positionals[0], 'check it with nginx -t, then reload nginx');
-  },
+  next: 'check it with nginx -t, then reload nginx',
+  render: () => buildNginxConfig(process.env),
+  problemsOf: (error) => (error instanceof NginxConfigError ? error.problems : undefined),
 });
 
 if (require.main === module) runMain(nginxConfigCommand, CONSOLE);

@@ -9,8 +9,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { EnvError, envSchema, parseEnv, type Env, type Reader } from 'server/env';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { TELEMETRY_WORST_CASE_SERIES } from 'shared/telemetry-bounds';
-import { CONSOLE, defineCommand, refuse, runMain } from '../command-line';
-import { emitConfig } from '../emit-config';
+import { CONSOLE, runMain } from '../command-line';
+import { defineConfigCommand } from '../emit-config';
 
 export const TEMPLATE_FILE = resolve(__dirname, 'prometheus.yml.template');
 /** The recording rules and alerts, read by Prometheus from where the repository lies unless told otherwise. */
@@ -174,28 +174,13 @@ function usage(): string {
   return `Usage: npm run prometheus-config [-- <output file>]\n\nReads:\n${lines.join('\n')}`;
 }
 
-export const prometheusConfigCommand = defineCommand({
+export const prometheusConfigCommand = defineConfigCommand({
   name: 'prometheus-config',
   summary: "write Prometheus's configuration",
   usage: usage(),
-  options: {},
-  run: ({ positionals }, io) => {
-    if (positionals.length > 1) refuse('give at most one output file');
-    let config: string;
-    try {
-      config = renderPrometheusConfig(process.env);
-    } catch (error) {
-      if (!(error instanceof EnvError)) throw error;
-      io.err(`prometheus-config: ${error.message.replace(/\n/g, '\nprometheus-config: ')}`);
-      return 1;
-    }
-    return emitConfig(
-      'prometheus-config',
-      config,
-      positionals[0],
-      'check it with promtool check config, then reload Prometheus',
-    );
-  },
+  next: 'check it with promtool check config, then reload Prometheus',
+  render: () => renderPrometheusConfig(process.env),
+  problemsOf: (error) => (error instanceof EnvError ? error.message.split('\n') : undefined),
 });
 
 if (require.main === module) runMain(prometheusConfigCommand, CONSOLE);
