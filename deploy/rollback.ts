@@ -19,7 +19,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRevoked, type CanaryState } from 'shared/deployment';
+import { HISTORY_LENGTH, isRevoked, type CanaryState } from 'shared/deployment';
 import { latestAbortOf, readCanaryAborts, recordCanaryAbort, type CanaryAbort } from './canary-aborts';
 import { describeArgsError } from './cli-args';
 import {
@@ -29,7 +29,6 @@ import {
   currentBuildId,
   DeployError,
   deployedBuilds,
-  HISTORY_LENGTH,
   ownCopyProblem,
   publish,
   readBuild,
