@@ -6,6 +6,7 @@
  */
 import type { Compilation, Compiler } from 'webpack';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
+import { DEPLOYMENT_FILE_NAME, META_DIR_NAME } from 'shared/deployment';
 import { BUILD_ID_FIELD } from 'shared/remote-manifest';
 
 export interface BuildInfoOptions extends BuildInfo {
@@ -54,8 +55,11 @@ export class BuildInfoPlugin {
             files,
             ...(Object.keys(integrity).length > 0 ? { integrity } : {}),
           };
-          compilation.emitAsset(`${dir}/latest.json`, new RawSource(`${JSON.stringify(latest)}\n`));
-          compilation.emitAsset(`${dir}/meta/${id}.json`, new RawSource(`${JSON.stringify(meta, null, 2)}\n`));
+          compilation.emitAsset(`${dir}/${DEPLOYMENT_FILE_NAME}`, new RawSource(`${JSON.stringify(latest)}\n`));
+          compilation.emitAsset(
+            `${dir}/${META_DIR_NAME}/${id}.json`,
+            new RawSource(`${JSON.stringify(meta, null, 2)}\n`),
+          );
         },
       );
     });

@@ -27,14 +27,13 @@
 import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { isRevoked, type CanaryState, type DeploymentState } from 'shared/deployment';
+import { isBuildId, isRevoked, type CanaryState, type DeploymentState } from 'shared/deployment';
 import { defineCommand, refuse, statusOrFailure, type CommandLine } from './command-line';
 import {
   buildFolder,
   deploy,
   DeployError,
   deployedBuilds,
-  isSafeBuildId,
   META_DIR,
   ownCopyProblem,
   publish,
@@ -134,7 +133,7 @@ export async function startCanary(options: StartCanaryOptions): Promise<CanaryRe
   }
   // The build's id first, so a refusal changes nothing, staging included.
   const id = options.buildId ?? (await readBuild(resolve(options.source as string))).id;
-  if (!isSafeBuildId(id)) throw new CanaryError(`"${id}" is not a build id`);
+  if (!isBuildId(id)) throw new CanaryError(`"${id}" is not a build id`);
   if (!existsSync(target)) throw new CanaryError(`${target} does not exist`);
   return withDeploymentLock(target, 'canary start', async () => {
     const state = await deploymentOf(target);

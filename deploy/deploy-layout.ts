@@ -5,6 +5,7 @@
  * its build puts them and its pages' version check reads them.
  */
 import { basename } from 'node:path';
+import { BUILDS_DIR, DEPLOYMENT_FILE_NAME, HISTORY_FILE_NAME, HOST_BUILDS_DIR, META_DIR_NAME } from 'shared/deployment';
 
 export interface DeployLayout {
   /** The folder of `latest.json` (the deployment), `history.json`, `meta/` and each build's whole copy. */
@@ -23,7 +24,7 @@ export interface DeployLayout {
  * its address names, `?api=`) is kept by a build for local work and never published.
  */
 export const REMOTE_LAYOUT: DeployLayout = {
-  buildsDir: 'builds',
+  buildsDir: BUILDS_DIR,
   entryFiles: ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json'],
   devShellFiles: ['index.html'],
 };
@@ -33,7 +34,7 @@ export const REMOTE_LAYOUT: DeployLayout = {
  * from, so it is published, and swapped last of the files that name the hashed ones.
  */
 export const HOST_LAYOUT: DeployLayout = {
-  buildsDir: '_app/builds',
+  buildsDir: HOST_BUILDS_DIR,
   entryFiles: ['remoteEntry.js', 'mf-stats.json', 'mf-manifest.json', 'index.html'],
   devShellFiles: [],
 };
@@ -46,8 +47,8 @@ export function layoutOfPackage(packageDir: string): DeployLayout {
   return basename(packageDir) === HOST_PACKAGE ? HOST_LAYOUT : REMOTE_LAYOUT;
 }
 
-export const latestFileOf = (layout: DeployLayout): string => `${layout.buildsDir}/latest.json`;
-export const historyFileOf = (layout: DeployLayout): string => `${layout.buildsDir}/history.json`;
-export const metaDirOf = (layout: DeployLayout): string => `${layout.buildsDir}/meta`;
+export const latestFileOf = (layout: DeployLayout): string => `${layout.buildsDir}/${DEPLOYMENT_FILE_NAME}`;
+export const historyFileOf = (layout: DeployLayout): string => `${layout.buildsDir}/${HISTORY_FILE_NAME}`;
+export const metaDirOf = (layout: DeployLayout): string => `${layout.buildsDir}/${META_DIR_NAME}`;
 /** Where a deploy keeps a build whole: `<buildsDir>/{id}`. */
 export const copyFolderOf = (id: string, layout: DeployLayout): string => `${layout.buildsDir}/${id}`;

@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deploy, DeployError, HISTORY_LENGTH, type CliIo, type FileAction } from './deploy';
+import { HISTORY_LENGTH } from 'shared/deployment';
+import { deploy, DeployError, type CliIo, type FileAction } from './deploy';
 import { deployCommand } from './deploy-command';
 import { listBuilds, rollback } from './rollback';
 import { listFiles, makeBuild as makeBuildAt, read, write } from './testing/remote-builds';

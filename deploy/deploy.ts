@@ -39,15 +39,14 @@
  * so what is said here of `builds/` lives under `_app/builds/`, and its `index.html`, the pages'
  * template, is published, swapped after its manifests.
  */
-import { constants, existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
-import { isRevoked } from 'shared/deployment';
+import { buildHistoryText, isBuildId, isRevoked, readBuildHistory } from 'shared/deployment';
 import {
   checkDeploymentLock,
   readDeployment,
-  temporaryBeside,
   withDeploymentLock,
   writeAtomically,
   writeDeployment,
@@ -64,8 +63,6 @@ import {
 
 export const LATEST_FILE = latestFileOf(REMOTE_LAYOUT);
 export const HISTORY_FILE = historyFileOf(REMOTE_LAYOUT);
-/** The builds `builds/history.json` names at most. */
-export const HISTORY_LENGTH = 20;
 export const META_DIR = metaDirOf(REMOTE_LAYOUT);
 /** The fewest builds `keepBuilds` keeps: the new one and the one visitors may still be running. */
 export const MIN_KEPT_BUILDS = 2;
@@ -73,17 +70,6 @@ export const MIN_KEPT_BUILDS = 2;
 /** Where a deploy keeps a build whole: `builds/{id}` (the host's: `_app/builds/{id}`). */
 export function buildFolder(id: string, layout: DeployLayout = REMOTE_LAYOUT): string {
   return copyFolderOf(id, layout);
-}
-
-/**
- * A build id names a folder (`builds/{id}/`) and a file (`builds/meta/{id}.json`): one path
- * segment of plain characters, and not one of the names `builds/` already holds.
- */
-const SAFE_BUILD_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const RESERVED_BUILD_IDS = new Set(['meta', 'latest.json', 'history.json']);
-
-export function isSafeBuildId(id: string): boolean {
-  return SAFE_BUILD_ID.test(id) && !RESERVED_BUILD_IDS.has(id);
 }
 
 export class DeployError extends Error {
@@ -173,7 +159,7 @@ export async function readBuild(source: string, layout: DeployLayout = REMOTE_LA
     throw new DeployError(`${latestPath} is not valid JSON: ${(error as Error).message}`);
   }
   if (!isBuildInfo(latest)) throw new DeployError(`${latestPath} names no build id`);
-  if (!isSafeBuildId(latest.id)) {
+  if (!isBuildId(latest.id)) {
     throw new DeployError(
       `${latestPath} names build "${latest.id}", which cannot name its folder builds/${latest.id}/: a build id ` +
         '(BUILD_ID) is letters, digits, ".", "_" and "-", up to 128 of them, and not "meta"',
@@ -232,30 +218,10 @@ async function sameContent(a: string, b: string): Promise<boolean> {
   }
 }
 
-/**
- * Copies to a temporary name beside the destination, then renames it over the old file. The
- * copy is a new file with a new modification time even when its bytes are an old build's (a
- * rollback), so validators derived from it change with it. Where the file system can, the
- * copy shares the source's blocks (copy-on-write) instead of duplicating them.
- */
-async function putAtomically(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
-  const temporary = temporaryBeside(to);
-  try {
-    await copyFile(from, temporary, constants.COPYFILE_FICLONE);
-    await checkDeploymentLock(to);
-    await rename(temporary, to);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
 /** The ids `builds/history.json` of a deployment names, newest first; undefined without a readable one. */
 export async function buildHistory(target: string, layout = REMOTE_LAYOUT): Promise<string[] | undefined> {
   try {
-    const history = await readJson<{ ids?: unknown }>(join(target, historyFileOf(layout)));
-    return Array.isArray(history.ids) ? history.ids.filter((id): id is string => typeof id === 'string') : undefined;
+    return readBuildHistory(await readJson<unknown>(join(target, historyFileOf(layout))));
   } catch {
     return undefined;
   }
@@ -267,8 +233,7 @@ export async function buildHistory(target: string, layout = REMOTE_LAYOUT): Prom
  */
 async function recordCurrent(target: string, id: string, layout: DeployLayout): Promise<void> {
   const earlier = (await buildHistory(target, layout)) ?? (await deployedBuilds(target, layout)).map((meta) => meta.id);
-  const ids = [...new Set([id, ...earlier])].slice(0, HISTORY_LENGTH);
-  await writeAtomically(join(target, historyFileOf(layout)), `${JSON.stringify({ ids })}\n`);
+  await writeAtomically(join(target, historyFileOf(layout)), buildHistoryText(id, earlier));
 }
 
 /**
@@ -306,7 +271,7 @@ async function writeBuildFiles(
       report(file, 'unchanged');
       continue;
     }
-    await putAtomically(source, destination);
+    await writeAtomically(destination, { copyOf: source });
     report(file, existed ? 'replaced' : 'added');
   }
 }
@@ -344,7 +309,7 @@ export async function deployedBuilds(target: string, layout = REMOTE_LAYOUT): Pr
   for (const name of names.filter((file) => file.endsWith('.json'))) {
     try {
       const meta = await readJson<unknown>(join(target, metaDir, name));
-      if (isBuildMeta(meta) && `${meta.id}.json` === name && isSafeBuildId(meta.id)) metas.push(meta);
+      if (isBuildMeta(meta) && `${meta.id}.json` === name && isBuildId(meta.id)) metas.push(meta);
     } catch {
       // Not a meta file this tool understands: leave it alone.
     }
@@ -484,7 +449,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   if (options.buildId !== undefined) {
     if (options.stage)
       throw new DeployError('a build already in the target is staged already: --stage takes a build folder');
-    if (!isSafeBuildId(options.buildId)) throw new DeployError(`"${options.buildId}" is not a build id`);
+    if (!isBuildId(options.buildId)) throw new DeployError(`"${options.buildId}" is not a build id`);
     if (!existsSync(target)) throw new DeployError(`${target} does not exist`);
     return withDeploymentLock(target, 'deploy', () => deployKeptBuild(target, options.buildId as string, options));
   }
@@ -579,7 +544,7 @@ async function stageInto(
   const existed = existsSync(join(target, metaFile));
   if (existed && (await sameContent(join(source, metaFile), join(target, metaFile)))) record(metaFile, 'unchanged');
   else {
-    await putAtomically(join(source, metaFile), join(target, metaFile));
+    await writeAtomically(join(target, metaFile), { copyOf: join(source, metaFile) });
     record(metaFile, existed ? 'replaced' : 'added');
   }
   return result;

@@ -20,8 +20,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { FolderLockLostError, lockFolder, type FolderLock, type LockOwner } from 'server/folder-lock';
 import { DEPLOYMENT_FILE, readDeploymentState, type CanaryState, type DeploymentState } from 'shared/deployment';
@@ -36,12 +36,19 @@ export function temporaryBeside(path: string): string {
   return join(dirname(path), `.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`);
 }
 
-/** Writes `text` to a temporary name beside `to`, then renames it over the old file. */
-export async function writeAtomically(to: string, text: string): Promise<void> {
+/**
+ * Writes `content` (text, or a copy of the file `copyOf`) to a temporary name beside `to`, then
+ * renames it over the old file, so a reader gets the old file or the new one, never half of one.
+ * A copy is a new file with a new modification time even when its bytes are an old build's (a
+ * rollback), so validators derived from it change with it; where the file system can, it shares
+ * the source's blocks (copy-on-write) instead of duplicating them.
+ */
+export async function writeAtomically(to: string, content: string | { copyOf: string }): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
   const temporary = temporaryBeside(to);
   try {
-    await writeFile(temporary, text);
+    if (typeof content === 'string') await writeFile(temporary, content);
+    else await copyFile(content.copyOf, temporary, constants.COPYFILE_FICLONE);
     await checkDeploymentLock(to);
     await rename(temporary, to);
   } catch (error) {

@@ -16,9 +16,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MAX_REVOKED, type CanaryState, type DeploymentState } from 'shared/deployment';
+import { isBuildId, MAX_REVOKED, type CanaryState, type DeploymentState } from 'shared/deployment';
 import { recordCanaryAbort } from './canary-aborts';
-import { buildFolder, DeployError, isSafeBuildId, META_DIR } from './deploy';
+import { buildFolder, DeployError, META_DIR } from './deploy';
 import { readDeployment, withDeploymentLock, writeDeployment } from './deployment';
 
 export interface RevokeResult {
@@ -65,7 +65,7 @@ function nextRevoked(target: string, earlier: readonly string[], id: string): st
 export async function revokeBuild(options: { target: string; buildId: string }): Promise<RevokeResult> {
   const target = resolve(options.target);
   const id = options.buildId;
-  if (!isSafeBuildId(id)) throw new DeployError(`"${id}" is not a build id`);
+  if (!isBuildId(id)) throw new DeployError(`"${id}" is not a build id`);
   if (!existsSync(target)) throw new DeployError(`${target} does not exist`);
   return withDeploymentLock(target, 'deploy --revoke', async () => {
     const state = await readDeployment(target);

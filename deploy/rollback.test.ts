@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { abortCanary, startCanary } from './canary';
-import { deploy, HISTORY_LENGTH, type FileAction } from './deploy';
+import { HISTORY_LENGTH } from 'shared/deployment';
+import { deploy, type FileAction } from './deploy';
 import { listBuilds, rollback, RollbackError, rollbackCommand } from './rollback';
 import { listFiles, makeBuild, read } from './testing/remote-builds';
 

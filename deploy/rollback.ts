@@ -18,7 +18,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isRevoked, type CanaryState } from 'shared/deployment';
+import { HISTORY_LENGTH, isRevoked, type CanaryState } from 'shared/deployment';
 import { latestAbortOf, readCanaryAborts, recordCanaryAbort, type CanaryAbort } from './canary-aborts';
 import { defineCommand, refuse } from './command-line';
 import {
@@ -28,7 +28,6 @@ import {
   currentBuildId,
   DeployError,
   deployedBuilds,
-  HISTORY_LENGTH,
   ownCopyProblem,
   publish,
   readBuild,

@@ -30,6 +30,7 @@ import { METRICS_VARIABLES, type MetricsEnv, metricsEnvOf } from 'server/metrics
 import type { AllowedOrigin } from 'server/origins';
 import { type TrustProxy, trustProxy } from 'server/trust-proxy';
 import type { z } from 'zod';
+import { DEPLOYMENT_FILE, HOST_DEPLOYMENT_FILE } from 'shared/deployment';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { HOST_PART } from 'shared/telemetry';
 import { SECURE_VISITOR_COOKIE, VISITOR_COOKIE, type VisitorCookieConfig } from './http/visitor';
@@ -298,9 +299,9 @@ function buildsConfigOf(
   const host = env.HOST_ORIGIN ?? `http://localhost:${readPort('host', { HOST_PORT: env.HOST_PORT })}`;
   const manifests = remoteManifestsOf(env, composed);
   const sources = {
-    [HOST_PART]: `${host}/_app/builds/latest.json`,
+    [HOST_PART]: `${host}/${HOST_DEPLOYMENT_FILE}`,
     ...Object.fromEntries(
-      Object.entries(manifests).map(([name, manifest]) => [name, new URL('builds/latest.json', manifest).href]),
+      Object.entries(manifests).map(([name, manifest]) => [name, new URL(DEPLOYMENT_FILE, manifest).href]),
     ),
   };
   return { sources, manifests, grants: { ...composed.grants }, pollMs: env.BUILDS_POLL_MS };

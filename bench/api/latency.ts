@@ -1,7 +1,8 @@
 /** Sections 2 and 3: latency of GET gift at a fixed rate, alone and while plays are written. */
 import { backendCount } from './cpu';
 import { type Paced, type PacedOptions, paced } from './load';
-import { heading, median, ms, note, percentile, rotate, rps, statuses, table, verdict } from './report';
+import { median, percentile } from 'testbed/stats';
+import { heading, ms, note, rotate, rps, statuses, table, verdict } from './report';
 import { type Settings, type Target, TARGETS } from './target';
 
 interface Run extends Paced {
@@ -23,8 +24,8 @@ function latencyRow(label: string, result: Run): string[] {
   return [
     label,
     rps(result.achievedRate),
-    ms(percentile(result.latencies, 50)),
-    ms(percentile(result.latencies, 99)),
+    ms(percentile(result.latencies, 50) ?? Number.NaN),
+    ms(percentile(result.latencies, 99) ?? Number.NaN),
     ms(result.latencies.at(-1) ?? Number.NaN),
     statuses(result.statuses, result.failed),
     result.connections,
@@ -52,12 +53,12 @@ class P99s {
   private readonly byLabel = new Map<string, number[]>();
 
   add(label: string, result: Paced): void {
-    this.byLabel.set(label, [...(this.byLabel.get(label) ?? []), percentile(result.latencies, 99)]);
+    this.byLabel.set(label, [...(this.byLabel.get(label) ?? []), percentile(result.latencies, 99) ?? Number.NaN]);
   }
 
   summary(label: string, what: string): string {
     const values = this.byLabel.get(label) ?? [];
-    const middle = median(values);
+    const middle = median(values) ?? Number.NaN;
     return `${what} ${label}: median of the rounds' p99 ${ms(middle)}, worst ${ms(Math.max(...values))}   target p99 ≤ ${TARGETS.p99Ms} ms: ${verdict(middle <= TARGETS.p99Ms)}`;
   }
 }

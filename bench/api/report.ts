@@ -1,25 +1,9 @@
 /** Small numeric and text helpers for what the bench prints. */
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? Number.NaN)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
 /** `items` rotated left by `by`: round r of an interleaved run starts with a different server. */
 export function rotate<T>(items: readonly T[], by: number): T[] {
   const shift = items.length === 0 ? 0 : by % items.length;
   return [...items.slice(shift), ...items.slice(0, shift)];
-}
-
-/** Nearest-rank percentile of an ascending array (`q` from 0 to 100). */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((q / 100) * sorted.length)));
-  return sorted[rank - 1] ?? Number.NaN;
 }
 
 export const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');

@@ -9,7 +9,8 @@
 import autocannon from 'autocannon';
 import { processCpuSeconds } from './cpu';
 import { type Parts } from './parts';
-import { heading, median, note, rps, table } from './report';
+import { median } from 'testbed/stats';
+import { heading, note, rps, table } from './report';
 import { type Server } from './servers';
 import { type Settings } from './target';
 
@@ -163,8 +164,8 @@ export async function telemetryIngest(
     ),
   );
   note(
-    `median: ${rps(median(runs.map((result) => result.rps)))} batches/s (${rps(median(runs.map((result) => result.rps)) * 10)} events/s), ` +
-      `${median(runs.map((result) => result.cpuPerBatch)).toFixed(0)} µs of the API's CPU per batch; no database work per batch`,
+    `median: ${rps(median(runs.map((result) => result.rps)) ?? Number.NaN)} batches/s (${rps((median(runs.map((result) => result.rps)) ?? Number.NaN) * 10)} events/s), ` +
+      `${(median(runs.map((result) => result.cpuPerBatch)) ?? Number.NaN).toFixed(0)} µs of the API's CPU per batch; no database work per batch`,
   );
   const accepted = await scrape(metricsUrl, 'giftbox_telemetry_batches_total', 'result="accepted"');
   const answered204 = runs.reduce((sum, result) => sum + (result.statuses['204'] ?? 0), 0);

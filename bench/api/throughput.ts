@@ -2,7 +2,8 @@
 import { backendCpuSeconds, processCpuSeconds } from './cpu';
 import { send } from './http';
 import { type Saturation, saturate } from './load';
-import { heading, median, note, ratio, rotate, rps, table, verdict } from './report';
+import { median } from 'testbed/stats';
+import { heading, note, ratio, rotate, rps, table, verdict } from './report';
 import { type Settings, type Target, TARGETS } from './target';
 
 /** Log lines and bytes one GET gift writes (sequential requests). */
@@ -91,8 +92,8 @@ export async function throughput(bare: Target, apis: readonly [Target, Target], 
   );
   const cpuText = targets.map((target) => {
     const used = cpu.get(target.label);
-    const backend = target.database ? ` + ${median(used?.backend ?? []).toFixed(0)} in PostgreSQL` : '';
-    return `${target.label} ${median(used?.server ?? []).toFixed(0)}${backend}`;
+    const backend = target.database ? ` + ${(median(used?.backend ?? []) ?? Number.NaN).toFixed(0)} in PostgreSQL` : '';
+    return `${target.label} ${(median(used?.server ?? []) ?? Number.NaN).toFixed(0)}${backend}`;
   });
   note(
     `CPU per request, µs (median of the rounds; less sensitive to the machine's other load than req/s): ${cpuText.join(', ')}`,

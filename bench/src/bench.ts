@@ -48,7 +48,8 @@ import {
 } from './servers';
 import { serveMonolithRemotes } from './ssr-monolith';
 import { servedBytes, sizesOf, type SizedFile } from './sizes';
-import { median, ratio } from './stats';
+import { median } from 'testbed/stats';
+import { ratio } from './stats';
 import type { Server as HttpServer } from 'node:http';
 import { stopAll } from 'testbed/process';
 

@@ -2,7 +2,8 @@
 import { readCommandLine, type CommandLine } from '../../deploy/command-line';
 import { positiveInt } from './args';
 import { comparisonRows, kB, ms, type Metric } from './report';
-import { median, ratio } from './stats';
+import { median } from 'testbed/stats';
+import { ratio } from './stats';
 
 /** The loaders compared: webpack.config.base.ts's, and the one it had before. */
 export const LOADERS = ['ts-loader', 'esbuild-loader'] as const;

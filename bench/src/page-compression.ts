@@ -12,6 +12,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { REMOTE_NAMES, REMOTES, type RemoteSpec } from 'shared/remotes';
 import { CONSOLE, defineCommand, exitStatusOf, refuse, runMain, type CommandLine } from '../../deploy/command-line';
 import { BROTLI_QUALITY_KEPT, BROTLI_QUALITY_ON_THE_FLY, brotliParams } from 'server/static-server';
+import { median } from 'testbed/stats';
 import { startHostWithRemotes } from './host-with-remotes';
 
 /** The routes whose pages carry their remote's prerendered markup, from the registry of remotes. */
@@ -45,8 +46,7 @@ function medianMs(runs: number, work: () => Buffer): { ms: number; bytes: number
     bytes = work().length;
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)] ?? NaN, bytes };
+  return { ms: median(times) ?? NaN, bytes };
 }
 
 /** As the host's server compresses a page (static-server.ts), at `quality`. */

@@ -1,5 +1,6 @@
 /** The printed tables. */
-import { median, ratio } from './stats';
+import { median } from 'testbed/stats';
+import { ratio } from './stats';
 
 export interface Metric<T> {
   label: string;

@@ -1,23 +1,4 @@
-import { median, ratio } from './stats';
-
-describe('median', () => {
-  it('is the middle value of an odd count, in any order', () => {
-    expect(median([5, 1, 3])).toBe(3);
-  });
-
-  it('is the mean of the middle two of an even count', () => {
-    expect(median([4, 1, 3, 2])).toBe(2.5);
-  });
-
-  it('leaves out values that are not numbers (a metric a run could not measure)', () => {
-    expect(median([Number.NaN, 7, 9, Number.POSITIVE_INFINITY])).toBe(8);
-  });
-
-  it('is undefined without values', () => {
-    expect(median([])).toBeUndefined();
-    expect(median([Number.NaN])).toBeUndefined();
-  });
-});
+import { ratio } from './stats';
 
 describe('ratio', () => {
   it('is federated over monolith', () => {

@@ -1,12 +1,4 @@
-/** Medians and ratios of the interleaved runs. */
-
-/** The median of the values (the mean of the middle two for an even count); undefined for none. */
-export function median(values: readonly number[]): number | undefined {
-  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  if (sorted.length === 0) return undefined;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
+/** Ratios of the interleaved runs. */
 
 /**
  * federated ÷ monolith: above 1 the federated build needs more. Undefined when either is

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
 import { findPostgresBinaries } from 'testbed/postgres';
+import { percentile } from 'testbed/stats';
 import { raisedStockCatalogue } from '../support/catalogue';
 import { nextContentBuild, readLatest } from '../support/redeploy';
 import { deployRemote, startTopology, type Topology } from '../support/topology';
@@ -94,11 +95,6 @@ async function sql(topology: Topology, query: string): Promise<string[][]> {
     .split('\n')
     .filter(Boolean)
     .map((line) => line.split('|'));
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -375,7 +371,7 @@ async function check(input: CheckInput): Promise<ChaosReport> {
       ? `; nginx's last request to the frozen process ${frozen.map((result) => seconds(result.lastRequestAfterMs ?? 0)).join(', ')} after it froze (limit ${seconds(OUT_OF_ROTATION_LIMIT_MS)}), ${frozen.map((result) => result.requestsWhileFrozen).join(', ')} requests sent to it while frozen`
       : '';
     lines.push(
-      `  ${kind.padEnd(28)} ${String(times.length).padStart(2)}×  p50 ${seconds(percentile(times, 50))}  max ${seconds(Math.max(0, ...times))}${extra}${unrecovered ? `; ${unrecovered} never recovered` : ''}`,
+      `  ${kind.padEnd(28)} ${String(times.length).padStart(2)}×  p50 ${seconds(percentile(times, 50) ?? 0)}  max ${seconds(Math.max(0, ...times))}${extra}${unrecovered ? `; ${unrecovered} never recovered` : ''}`,
     );
   }
   lines.push('', `memory (resident, MB)${' '.repeat(19)}start     end`);

@@ -19,12 +19,10 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { EnvError, type Reader } from 'server/env';
-import { isBuildId } from 'shared/deployment';
+import { HOST_BUILDS_DIR, HOST_DEPLOYMENT_FILE, isBuildId, META_DIR_NAME } from 'shared/deployment';
 
-/** The folder of the host's build files: `latest.json` (the deployment), `meta/`, each build's whole copy. */
-export const HOST_BUILDS_DIR = '_app/builds';
 /** The build file, inside the built folder, whose id the host's `/healthz` reports. */
-export const HOST_BUILD_FILE = `${HOST_BUILDS_DIR}/latest.json`;
+export const HOST_BUILD_FILE = HOST_DEPLOYMENT_FILE;
 
 export interface HostBuild {
   id: string;
@@ -91,14 +89,14 @@ async function copyOf(folder: string, id: string): Promise<string | undefined> {
 async function newestOfCode(folder: string, codeVersion: string): Promise<ServedBuild | undefined> {
   let names: string[];
   try {
-    names = await readdir(join(folder, HOST_BUILDS_DIR, 'meta'));
+    names = await readdir(join(folder, HOST_BUILDS_DIR, META_DIR_NAME));
   } catch {
     return undefined;
   }
   const metas = await Promise.all(
     names
       .filter((name) => name.endsWith('.json'))
-      .map((name) => readBuildFile(join(folder, HOST_BUILDS_DIR, 'meta', name))),
+      .map((name) => readBuildFile(join(folder, HOST_BUILDS_DIR, META_DIR_NAME, name))),
   );
   const ours = metas
     .filter((meta): meta is HostBuild => meta?.codeVersion === codeVersion)

@@ -424,7 +424,7 @@ export function createHostHandler({
       views: all.length,
       renders: all.filter((view) => view.page).length,
       pages: all.reduce((sum, view) => sum + (view.page?.pages.size ?? 0), 0),
-      hostnames: [...served.views.keys()],
+      hostnames: [...served.views.rkeys()],
     };
   };
   return Object.assign(handler, { kept });

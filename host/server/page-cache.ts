@@ -11,6 +11,7 @@
  */
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
 import { prepareBody, type PreparedBody } from 'server/static-server';
 import type { HttpError } from 'shared/http-error';
 import {
@@ -94,14 +95,11 @@ export interface PageCache {
 }
 
 export function createPageCache(max = MAX_PAGES_PER_VIEW): PageCache {
-  /** By key, in order of use: a Map iterates in insertion order, so the first is the least recent. */
-  const pages = new Map<string, Entry>();
+  const pages = new LRUCache<string, Entry>({ max });
   return {
     get(key, source, render) {
       let entry = pages.get(key);
-      if (entry) pages.delete(key);
       if (!entry || entry.source !== source) {
-        if (!entry && pages.size >= max) pages.delete(pages.keys().next().value as string);
         const { html, status, prerendered } = render();
         const body = prepareBody({
           status,
@@ -110,8 +108,8 @@ export function createPageCache(max = MAX_PAGES_PER_VIEW): PageCache {
           cacheControl: PAGE_CACHE_CONTROL,
         });
         entry = { body, prerendered, source };
+        pages.set(key, entry);
       }
-      pages.set(key, entry);
       return entry;
     },
     get size() {
@@ -179,21 +177,16 @@ export type ResolvedPath = RouteMatch | HttpError | OtherSpelling;
  * resolves to its canonical path, and a path that names no page to its error; neither is kept.
  */
 export function createPathResolver(table: RouteTable, max = MAX_RESOLVED_PATHS): (pathname: string) => ResolvedPath {
-  const pages = new Map<string, RouteMatch>();
+  const pages = new LRUCache<string, RouteMatch>({ max });
   return (pathname) => {
     const known = pages.get(pathname);
-    if (known) {
-      pages.delete(pathname);
-      pages.set(pathname, known);
-      return known;
-    }
+    if (known) return known;
     const found = canonicalMatch(table, pathname);
     if (!found) return notFoundError(pathname);
     if (found.canonical !== pathname) return new OtherSpelling(found.canonical, found.match.route);
     const { match } = found;
     const invalid = validationError(match.route, match.params, pathname);
     if (invalid) return invalid;
-    if (pages.size >= max) pages.delete(pages.keys().next().value as string);
     pages.set(pathname, match);
     return match;
   };

@@ -9,6 +9,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { serverLog } from 'server/log';
+import { boundedLogOnce } from 'server/log-once';
 import { verifyPreview } from 'server/preview-token';
 import {
   assignedBuild,
@@ -219,12 +220,7 @@ export function createBuildChooser({
 ) => Promise<BuildChoice> {
   const deployment = (remote: string) =>
     sources?.deployment ? sources.deployment(remote) : deploymentOf(sources?.snapshot(remote));
-  const logged = new Set<string>();
-  const logOnce = (message: string) => {
-    if (logged.has(message) || logged.size >= MAX_LOGGED_PREVIEW_REASONS) return;
-    logged.add(message);
-    log(message);
-  };
+  const logOnce = boundedLogOnce(log, MAX_LOGGED_PREVIEW_REASONS);
 
   async function pinOf(
     token: string | undefined,

@@ -9,8 +9,11 @@
  * A remote that is down or answers nonsense changes nothing: the last good answer is kept, and a
  * page is never held up waiting for a remote (a preview's first page waits a bounded time).
  */
+import { LRUCache } from 'lru-cache';
 import sanitizeHtml from 'sanitize-html';
+import { boundedText } from 'server/bounded-fetch';
 import { serverLog } from 'server/log';
+import { boundedLogOnce } from 'server/log-once';
 import {
   manifestFileUrl,
   manifestIntegrity,
@@ -159,31 +162,6 @@ export const REMOTE_FILE_LIMITS = {
   renderScript: 16 * 1024 * 1024,
 } as const;
 
-/** A response's body as text, refused once it passes `maxBytes` (Content-Length told or not). */
-export async function boundedText(response: Response, url: string, maxBytes: number): Promise<string> {
-  const tooLarge = () => new Error(`${url} is larger than ${maxBytes} bytes, the most read of such a file`);
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export interface RemoteSources {
   /** The newest good snapshot of a remote's stable build, or undefined while none has been read. */
   snapshot(remote: string): RemoteSnapshot | undefined;
@@ -243,7 +221,7 @@ export interface RemoteSourcesOptions {
  * each kept build holds its render bundle.
  */
 export const MAX_PINNED_BUILDS = 4;
-/** Reasons logged once each at most, then no more (a remote's failures are logged per remote as before). */
+/** Reasons logged once each at most, then no more (a remote's own failures are logged per remote). */
 const MAX_LOGGED_REASONS = 256;
 
 /**
@@ -394,20 +372,14 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   const running = new Map<string, Promise<void>>();
   /** The last failure logged per remote, so a remote that stays down is logged once, not every poll. */
   const lastFailure = new Map<string, string>();
-  /** Builds read for previews, by `remote/id`, in order of use (the first is the least recent). */
-  const pinnedBuilds = new Map<string, RemoteSnapshot>();
+  /** Builds read for previews, by `remote/id`, the least recently used dropped past maxPinned. */
+  const pinnedBuilds = new LRUCache<string, RemoteSnapshot>({ max: maxPinned });
   /** Previews being read, by `remote/id`: the pages that ask meanwhile share the reading. */
   const pinnedReads = new Map<string, Promise<RemoteSnapshot>>();
   /** Each remote's deployment as last read, and when it changed (changedAtOf). */
   const seenStates = new Map<string, { text: string; at: number | undefined }>();
-  /** What was logged once already (a canary or a preview that cannot be read, and why). */
-  const logged = new Set<string>();
-
-  function logOnce(message: string): void {
-    if (logged.has(message) || logged.size >= MAX_LOGGED_REASONS) return;
-    logged.add(message);
-    log(message);
-  }
+  /** Logs a canary or a preview that cannot be read, and why, once each. */
+  const logOnce = boundedLogOnce(log, MAX_LOGGED_REASONS);
 
   const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -635,18 +607,13 @@ export function createRemoteSources(options: RemoteSourcesOptions): RemoteSource
   function readPinned(remote: string, buildId: string): Promise<RemoteSnapshot> {
     const key = `${remote}/${buildId}`;
     const kept = pinnedBuilds.get(key);
-    if (kept) {
-      pinnedBuilds.delete(key);
-      pinnedBuilds.set(key, kept);
-      return Promise.resolve(kept);
-    }
+    if (kept) return Promise.resolve(kept);
     let reading = pinnedReads.get(key);
     if (!reading) {
       const root = options.remotes[remote];
       if (root === undefined) return Promise.reject(new Error(`no remote ${remote} is configured`));
       reading = readSnapshot(remote, buildManifestUrl(root, buildId), buildId)
         .then((snapshot) => {
-          if (pinnedBuilds.size >= maxPinned) pinnedBuilds.delete(pinnedBuilds.keys().next().value as string);
           pinnedBuilds.set(key, snapshot);
           return snapshot;
         })

@@ -3,6 +3,7 @@
  * configuration with its routes, its table's resolver and robots, and a view per hostname, each
  * with its page renderer and pages, all made again when the composition changes.
  */
+import { LRUCache } from 'lru-cache';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { createPathResolver, type PageCache, type ResolvedPath } from './page-cache';
 import type { createPageHtml } from './page-html';
@@ -50,8 +51,8 @@ export interface ServedSite {
   resolvePath: (pathname: string) => ResolvedPath;
   robots: Robots;
   defaultView: HostnameView;
-  /** By hostname, in order of use: a Map iterates in insertion order, so the first is the least recent. */
-  views: Map<string, HostnameView>;
+  /** By hostname, the least recently used dropped past MAX_VIEWS. */
+  views: LRUCache<string, HostnameView>;
 }
 
 export function servedOf(site: ComposedSite, config: RuntimeConfig): ServedSite {
@@ -67,7 +68,7 @@ export function servedOf(site: ComposedSite, config: RuntimeConfig): ServedSite 
       at: (snapshot) => snapshot,
       pageHeaders: pageHeadersFor(withRoutes),
     },
-    views: new Map(),
+    views: new LRUCache({ max: MAX_VIEWS }),
   };
 }
 
@@ -76,10 +77,7 @@ export function viewAt(served: ServedSite, hostname: string | undefined, followe
   const { views, defaultView, config } = served;
   if (hostname === undefined) return defaultView;
   let view = views.get(hostname);
-  if (view) {
-    views.delete(hostname);
-  } else {
-    if (views.size >= MAX_VIEWS) views.delete(views.keys().next().value as string);
+  if (!view) {
     const atHostname = configAtHostname(config, followed, hostname);
     view = {
       config: atHostname,

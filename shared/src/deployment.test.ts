@@ -1,11 +1,17 @@
 import {
   assignedBuild,
+  buildHistoryText,
   buildManifestUrl,
   canaryBucket,
   COHORT_VALUES,
+  DEPLOYMENT_FILE,
   fallbackBuild,
+  HISTORY_LENGTH,
+  HOST_DEPLOYMENT_FILE,
+  isBuildId,
   MAX_REVOKED,
   parseCohort,
+  readBuildHistory,
   readDeploymentState,
   type DeploymentState,
 } from './deployment';
@@ -130,4 +136,38 @@ it("names a build's own copy beside the remote's manifest", () => {
   expect(buildManifestUrl('https://cdn.example/remotes/gifts/mf-manifest.json', 'b-1.2')).toBe(
     'https://cdn.example/remotes/gifts/builds/b-1.2/mf-manifest.json',
   );
+});
+
+describe('the deployment files', () => {
+  it('are a remote’s builds/latest.json and the host’s _app/builds/latest.json', () => {
+    expect(DEPLOYMENT_FILE).toBe('builds/latest.json');
+    expect(HOST_DEPLOYMENT_FILE).toBe('_app/builds/latest.json');
+  });
+
+  it('take no build id: a build cannot be called after a file its builds folder holds', () => {
+    for (const name of ['meta', 'latest.json', 'history.json']) expect(isBuildId(name)).toBe(false);
+    for (const name of ['b1', 'v2.0.1_rc-3', 'a'.repeat(128)]) expect(isBuildId(name)).toBe(true);
+    for (const name of ['', '.hidden', 'a/b', '../b1', 'a'.repeat(129), 7]) expect(isBuildId(name)).toBe(false);
+  });
+});
+
+describe('the build history', () => {
+  it('reads the ids a history.json names, newest first, leaving out what is not text', () => {
+    expect(readBuildHistory({ ids: ['b3', 4, 'b2', null] })).toEqual(['b3', 'b2']);
+  });
+
+  it('is no history when its ids are not a list', () => {
+    expect(readBuildHistory({ ids: 'b1' })).toBeUndefined();
+    expect(readBuildHistory(null)).toBeUndefined();
+    expect(readBuildHistory('not json')).toBeUndefined();
+  });
+
+  it('puts the build made current first, once, and keeps the newest HISTORY_LENGTH', () => {
+    const earlier = Array.from({ length: HISTORY_LENGTH }, (_, n) => `b${HISTORY_LENGTH - n}`);
+    const written = readBuildHistory(JSON.parse(buildHistoryText('b5', earlier)));
+    expect(written).toHaveLength(HISTORY_LENGTH);
+    expect(written?.slice(0, 3)).toEqual(['b5', `b${HISTORY_LENGTH}`, `b${HISTORY_LENGTH - 1}`]);
+    expect(written?.filter((id) => id === 'b5')).toHaveLength(1);
+    expect(buildHistoryText('b1', [])).toBe('{"ids":["b1"]}\n');
+  });
 });

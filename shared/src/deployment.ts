@@ -20,8 +20,20 @@
  */
 import type { BuildInfo } from './build-info';
 
+/** The folder of a remote's build files, beside its `mf-manifest.json`. */
+export const BUILDS_DIR = 'builds';
+/** The host's: its folder is the site's root, whose paths are its pages'. */
+export const HOST_BUILDS_DIR = '_app/builds';
+/** The deployment's file name in a builds folder. */
+export const DEPLOYMENT_FILE_NAME = 'latest.json';
+/** The history's file name in a builds folder. */
+export const HISTORY_FILE_NAME = 'history.json';
+/** The folder of each build's meta file (`meta/{id}.json`) in a builds folder. */
+export const META_DIR_NAME = 'meta';
 /** Where a remote's deployment is, beside its `mf-manifest.json`. */
-export const DEPLOYMENT_FILE = 'builds/latest.json';
+export const DEPLOYMENT_FILE = `${BUILDS_DIR}/${DEPLOYMENT_FILE_NAME}`;
+/** Where the host's deployment is, from the site's root. */
+export const HOST_DEPLOYMENT_FILE = `${HOST_BUILDS_DIR}/${DEPLOYMENT_FILE_NAME}`;
 
 export interface CanaryState {
   id: string;
@@ -53,15 +65,35 @@ export function isRevoked(state: Pick<DeploymentState, 'revoked'> | undefined, i
   return state?.revoked?.includes(id) ?? false;
 }
 
-/** What a deploy accepts as a build id (deploy/deploy.ts): one path segment of plain characters. */
+/**
+ * What a deploy accepts as a build id: it names a folder (`builds/{id}/`) and a file
+ * (`builds/meta/{id}.json`), so one path segment of plain characters.
+ */
 export const BUILD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
+/** The names a builds folder already holds, so no build may take them. */
+export const RESERVED_BUILD_IDS: readonly string[] = [META_DIR_NAME, DEPLOYMENT_FILE_NAME, HISTORY_FILE_NAME];
+
 export function isBuildId(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    BUILD_ID_PATTERN.test(value) &&
-    !['meta', 'latest.json', 'history.json'].includes(value)
-  );
+  return typeof value === 'string' && BUILD_ID_PATTERN.test(value) && !RESERVED_BUILD_IDS.includes(value);
+}
+
+/**
+ * How many builds `history.json` names at most (`{ "ids": [...] }`, newest first): the builds made
+ * current in a deployment, so a reader started after several deploys still knows the recent ones.
+ */
+export const HISTORY_LENGTH = 20;
+
+/** The build ids a `history.json` names, newest first; undefined when it is not a history. */
+export function readBuildHistory(value: unknown): string[] | undefined {
+  const ids = (value as { ids?: unknown } | null)?.ids;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : undefined;
+}
+
+/** The history once `id` is made current: first, once, at most HISTORY_LENGTH, as its file's text. */
+export function buildHistoryText(id: string, earlier: readonly string[]): string {
+  const ids = [...new Set([id, ...earlier])].slice(0, HISTORY_LENGTH);
+  return `${JSON.stringify({ ids })}\n`;
 }
 
 /** The revoked builds a `revoked` field names: build ids only, at most MAX_REVOKED, the stable build never. */

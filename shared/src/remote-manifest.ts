@@ -5,6 +5,7 @@
  * build emitted. The host loads each of the remote's scripts with it, so a browser runs none
  * whose bytes differ (docs/decisions/0019-remote-code-integrity.md).
  */
+import { BUILD_ID_PATTERN } from './deployment';
 import { UNKNOWN_BUILD } from './telemetry-values';
 
 export const INTEGRITY_FIELD = 'integrity';
@@ -125,11 +126,8 @@ export function sharedFallbackScripts(manifest: unknown, expose: string, provide
  */
 export const BUILD_ID_FIELD = 'buildId';
 
-/** A build id as deploys accept one (deploy/deploy.ts): letters, digits, ".", "_" and "-". */
-const BUILD_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
 /** The manifest's build id; `unknown` for a manifest without one (an older build) or with a malformed one. */
 export function manifestBuildId(manifest: unknown): string {
   const value = (manifest as { [BUILD_ID_FIELD]?: unknown } | null)?.[BUILD_ID_FIELD];
-  return typeof value === 'string' && BUILD_ID.test(value) ? value : UNKNOWN_BUILD;
+  return typeof value === 'string' && BUILD_ID_PATTERN.test(value) ? value : UNKNOWN_BUILD;
 }

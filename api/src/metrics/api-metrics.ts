@@ -3,9 +3,8 @@
  * serves. Every label value comes from a small known set: route patterns, methods, statuses,
  * outcomes. None carries an id, an email, a voucher code, a cookie or an address.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { type PoolStats } from '../db/database';
-import { RequestDurations } from './request-durations';
 
 /** How a database failure counts: the database could not be reached, or a statement failed. */
 export type DatabaseErrorKind = 'unavailable' | 'query';
@@ -13,7 +12,7 @@ export type DatabaseErrorKind = 'unavailable' | 'query';
 export interface ApiMetrics {
   registry: Registry;
   /** By method, route pattern and status. */
-  httpDuration: RequestDurations;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
   databaseErrors: Counter<'kind'>;
   plays: Counter<'outcome'>;
   giftsOpened: Counter;
@@ -49,11 +48,13 @@ export function createApiMetrics(registry: Registry): ApiMetrics {
   });
   return {
     registry,
-    httpDuration: new RequestDurations(
-      'Time from a request to its answer, by method, route pattern ("unmatched" when none) and status.',
-      HTTP_BUCKETS,
-      registry,
-    ),
+    httpDuration: new Histogram({
+      name: 'giftbox_http_request_duration_seconds',
+      help: 'Time from a request to its answer, by method, route pattern ("unmatched" when none) and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
     databaseErrors: new Counter({
       name: 'giftbox_db_errors_total',
       help: 'Database statements that failed: "unavailable" when the database could not be reached (answered 503), "query" otherwise.',

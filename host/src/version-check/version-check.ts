@@ -23,6 +23,7 @@
  * serves them is left for the one it does (a full load), not shown as an error page.
  */
 import type { BuildInfo } from 'shared/build-info';
+import { DEPLOYMENT_FILE, DEPLOYMENT_FILE_NAME, HOST_BUILDS_DIR, META_DIR_NAME } from 'shared/deployment';
 import { DEFAULT_REMOTE_TIMEOUT_MS } from 'shared/runtime-config';
 import { sessionStore } from '../federation/session-builds';
 import { watchHistoryRestores } from './restored-by-history';
@@ -41,7 +42,7 @@ export const META_PREFETCH_DELAY_MS = 1000;
 export const NAVIGATION_ANSWER_REUSE_MS = 5000;
 /** Pointing at one link after another asks at most once in this long. */
 export const INTENT_QUESTION_GAP_MS = 1000;
-export const HOST_BUILDS_PATH = '/_app/builds';
+export const HOST_BUILDS_PATH = `/${HOST_BUILDS_DIR}`;
 
 export interface ConnectionInfo {
   effectiveType?: string;
@@ -115,7 +116,7 @@ export function isSlowConnection(connection: ConnectionInfo | undefined): boolea
 
 /** A remote's `builds/latest.json`, beside its manifest or remote entry. */
 export function remoteLatestUrl(entryUrl: string): string {
-  return new URL('builds/latest.json', entryUrl).toString();
+  return new URL(DEPLOYMENT_FILE, entryUrl).toString();
 }
 
 function isBuildInfo(value: unknown): value is BuildInfo {
@@ -217,7 +218,7 @@ export function createVersionCheck({
   }
 
   async function prefetchMeta(): Promise<void> {
-    const url = `${HOST_BUILDS_PATH}/meta/${buildId}.json`;
+    const url = `${HOST_BUILDS_PATH}/${META_DIR_NAME}/${buildId}.json`;
     try {
       const response = await deps.fetch(url);
       if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
@@ -250,7 +251,7 @@ export function createVersionCheck({
     },
     async poll() {
       await Promise.all([
-        checkOne(`${HOST_BUILDS_PATH}/latest.json`, buildId, 'host'),
+        checkOne(`${HOST_BUILDS_PATH}/${DEPLOYMENT_FILE_NAME}`, buildId, 'host'),
         ...[...remotes].map(([name, remote]) => checkOne(remote.url, remote.id, `${name} remote`)),
         buildsUrl && runningBuilds.size > 0 && !stale ? checkBuilds(buildsUrl, anyChanged) : undefined,
       ]);

@@ -8,6 +8,7 @@
  * expires after TTL_MS, which bounds how long an operator's direct edit of a prize takes to show.
  * Statuses that depend on time (expired) are computed on every read, not cached.
  */
+import { LRUCache } from 'lru-cache';
 import { type Database, type Queryable } from '../../db/database';
 import { findGift, type GiftRow } from './gift-view';
 
@@ -16,7 +17,7 @@ const MAX_ENTRIES = 5_000;
 const TTL_MS = 60_000;
 
 export class GiftCache {
-  private readonly entries = new Map<string, { row: GiftRow; storedAt: number }>();
+  private readonly entries = new LRUCache<string, { row: GiftRow; storedAt: number }>({ max: MAX_ENTRIES });
   private epoch = 0;
   private listening = false;
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -71,10 +72,7 @@ export class GiftCache {
   }
 
   private store(giftId: string, row: GiftRow): void {
-    this.entries.delete(giftId);
     this.entries.set(giftId, { row, storedAt: this.clock() });
-    // Map keeps insertion order: the first key is the least recently stored.
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value ?? '');
   }
 }
 

@@ -15,7 +15,7 @@
 import { type FastifyBaseLogger } from 'fastify';
 import { type CanaryState, type DeploymentState, readDeploymentState } from 'shared/deployment';
 import { OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
-import { getJson } from './fetch-json';
+import { getBoundedJson } from 'server/bounded-fetch';
 /** The longest wait for one part's answer. */
 export const BUILDS_FETCH_TIMEOUT_MS = 3_000;
 /** A part is read again on a browser's unknown build at most this often. */
@@ -174,7 +174,7 @@ export class BuildRegistry {
     const url = this.options.sources[part] as string;
     let failure: string | undefined;
     try {
-      const deployment = readDeploymentState(await getJson(url, this.timeoutMs, MAX_BUILD_FILE_BYTES));
+      const deployment = readDeploymentState(await getBoundedJson(url, this.timeoutMs, MAX_BUILD_FILE_BYTES));
       if (!deployment) throw new Error(`${url} names no build id`);
       const ids = deploymentIdsOf(deployment);
       if (ids[0] !== state.ids[0]) this.options.log.info({ part, build: ids[0] }, 'builds: a new build is current');

@@ -22,7 +22,7 @@ import { buildManifestUrl } from 'shared/deployment';
 import { manifestPublishedRoutes, type PublishedRoute } from 'shared/published-routes';
 import { MAX_LEARNED_ROUTES } from 'shared/telemetry-labels';
 import { BUILDS_FETCH_TIMEOUT_MS } from './build-registry';
-import { getJson } from './fetch-json';
+import { getBoundedJson } from 'server/bounded-fetch';
 import { type KnownRoutes } from './known-routes';
 
 /** What a manifest may weigh at most; a larger answer is dropped unread. */
@@ -111,7 +111,7 @@ export class RouteLearner {
     const canary = this.options.canaryOf(remote);
     const urls = [root, ...(canary === undefined ? [] : [buildManifestUrl(root, canary)])];
     const timeoutMs = this.options.timeoutMs ?? BUILDS_FETCH_TIMEOUT_MS;
-    const results = await Promise.allSettled(urls.map((url) => getJson(url, timeoutMs, MAX_MANIFEST_BYTES)));
+    const results = await Promise.allSettled(urls.map((url) => getBoundedJson(url, timeoutMs, MAX_MANIFEST_BYTES)));
     const before = this.remotes.get(remote);
     const now: RemoteRoutes = new Map();
     urls.forEach((url, index) => {
