@@ -26,6 +26,12 @@ export interface ServerSetOptions {
   servers?: Partial<Record<ServerName, StartOptions>>;
   /** The servers to start, all of them by default; `[]` for a file that starts its own. */
   only?: readonly ServerName[];
+  /**
+   * For a file that needs neither the ports nor the absence of the servers it leaves out (its own
+   * run on ports handed out at run time): those running stay up, idle, and the next file restarts
+   * only those it wants otherwise, as after any file (the API's PostgreSQL is the slowest start).
+   */
+  leaveIdle?: boolean;
 }
 
 /** A server as it runs: how it was started. */
@@ -46,11 +52,11 @@ export function planServerSet(running: readonly ServerState[], options: ServerSe
   const wanted = options.only ?? SERVER_NAMES;
   const settings = options.servers ?? {};
   const stop = running
-    .filter(
-      (server) =>
-        !wanted.includes(server.name) ||
-        !isDeepStrictEqual(server.env, settings[server.name]?.env ?? {}) ||
-        server.packageDir !== settings[server.name]?.packageDir,
+    .filter((server) =>
+      wanted.includes(server.name)
+        ? !isDeepStrictEqual(server.env, settings[server.name]?.env ?? {}) ||
+          server.packageDir !== settings[server.name]?.packageDir
+        : !options.leaveIdle,
     )
     .map((server) => server.name);
   const keep = new Set(running.map((server) => server.name).filter((name) => !stop.includes(name)));

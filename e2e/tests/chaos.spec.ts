@@ -10,7 +10,7 @@
 import { runChaos } from '../chaos/run';
 import { expect, test } from '../support/fixtures';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
 test.use({ serverOptions: { only: [] } });
 
 test('a minute of faults under load: nothing acknowledged lost, no error outside a fault, every fault recovered', async ({
