@@ -27,7 +27,7 @@ let topology: Topology;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  topology = await startTopology();
+  topology = await startTopology({ apiCount: 1 });
 });
 
 test.afterAll(async () => {

@@ -80,7 +80,7 @@ async function pageBuild(): Promise<string | null> {
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);
-  topology = await startTopology();
+  topology = await startTopology({ apiCount: 1 });
   visitor = await openSession(browser, { baseURL: topology.origin });
 });
 
