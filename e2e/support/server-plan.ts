@@ -26,11 +26,7 @@ export interface ServerSetOptions {
   servers?: Partial<Record<ServerName, StartOptions>>;
   /** The servers to start, all of them by default; `[]` for a file that starts its own. */
   only?: readonly ServerName[];
-  /**
-   * For a file that needs neither the ports nor the absence of the servers it leaves out (its own
-   * run on ports handed out at run time): those running stay up, idle, and the next file restarts
-   * only those it wants otherwise, as after any file (the API's PostgreSQL is the slowest start).
-   */
+  /** Servers left out stay up, idle, for a file that needs neither their ports nor their absence. */
   leaveIdle?: boolean;
 }
 

@@ -1,30 +1,22 @@
-/**
- * The environment a whole topology's servers read (the host's, each remote's, the API's): where
- * each part listens, where pages reach the others, the secrets they share, and the API's limits
- * set out of a run's way. The browser suite's servers and nginx topology, its development loop
- * and the benches build theirs here.
- */
+/** The environment every server of one topology reads, for the browser suite and the benches. */
 import { DEFAULT_PORTS, type PartName } from 'shared/ports';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 
 export type { PartName };
 
-/** Each part's port (HOST_PORT, REMOTE_<NAME>_PORT, API_PORT) for the parts given. */
+/** HOST_PORT, REMOTE_<NAME>_PORT, API_PORT for the parts given. */
 export function portsEnv(ports: Partial<Record<PartName, number>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(ports).map(([part, port]) => [DEFAULT_PORTS[part as PartName].env, String(port)]),
   );
 }
 
-/** Each remote's manifest URL (REMOTE_<NAME>_URL), as the host's server and the API read it. */
+/** REMOTE_<NAME>_URL: each remote's manifest, for the host's server and the API. */
 export function remoteUrlsEnv(manifestUrl: (remote: RemoteName) => string): Record<string, string> {
   return Object.fromEntries(REMOTE_NAMES.map((remote) => [REMOTES[remote].urlEnv, manifestUrl(remote)]));
 }
 
-/**
- * Every play a win and every per-visitor limit far above what a run asks: a test or bench loads
- * pages from one address much faster than a visitor would.
- */
+/** Every play a win; the limits far above what a run from one address asks. */
 export const OPEN_API_LIMITS: Readonly<Record<string, string>> = Object.freeze({
   GAME_WIN_RATE: '1',
   PLAYS_PER_VISITOR_PER_DAY: '1000',
@@ -43,20 +35,16 @@ export interface TopologySecrets {
 }
 
 export interface TopologyEnvOptions {
-  /** The ports of the parts that listen on one (none moved when left out). */
   ports?: Partial<Record<PartName, number>>;
-  /** The origin visitors open pages at (HOST_ORIGIN). */
   hostOrigin?: string;
-  /** Where pages reach the API (API_BASE_URL). */
   apiBaseUrl?: string;
-  /** Each remote's manifest URL; none named leaves the development default, which follows the page's address. */
+  /** None leaves the development default, which follows the page's address. */
   manifestUrl?: (remote: RemoteName) => string;
   secrets?: Partial<TopologySecrets>;
-  /** OPEN_API_LIMITS, for a topology whose API takes a run's traffic. */
   openLimits?: boolean;
 }
 
-/** The variables every server of one topology is started with; each part reads those it knows. */
+/** Each part reads the variables it knows; what is not given stays unset. */
 export function topologyEnv(options: TopologyEnvOptions): Record<string, string> {
   const { secrets = {} } = options;
   return {
