@@ -12,6 +12,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { deploy } from '../../deploy/deploy';
+import { HOST_LAYOUT } from '../../deploy/deploy-layout';
 import { type RunningNginx } from 'testbed/nginx';
 import { startCluster, type Cluster } from 'testbed/postgres';
 import { killProcesses, startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
@@ -334,13 +335,15 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const origin = `http://127.0.0.1:${ports.nginx}`;
     const hostPorts = await hostPortsOf(ports, hostCount);
     const remoteFolder = (remote: string) => join(remotesDir, remote);
-    // Each remote's build, published as its deploy command does, without a process per remote
-    // (the deploy command itself is what deployRemote runs, and its own tests').
-    for (const remote of REMOTE_NAMES) {
-      await deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) });
-    }
+    // Every part's build, published as its deploy command does, without a process per part (the
+    // command itself is what deployRemote and deployHost run, and host-publish.spec.ts's).
     const hostFolder = join(dir, 'host');
-    await deployHost(hostFolder);
+    await Promise.all([
+      ...REMOTE_NAMES.map((remote) =>
+        deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) }),
+      ),
+      deploy({ source: join(ROOT_DIR, 'host', 'dist'), target: hostFolder, layout: HOST_LAYOUT }),
+    ]);
     const database = await starting;
     const nginx = await startTopologySite(dir, logDir, ports, hostPorts);
     started.push(nginx);
