@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from 'testbed/free-port';
 import { startServer, stopProcess } from 'testbed/process';
+import { portsEnv } from 'testbed/topology-env';
 
 const ROOT = resolve(__dirname, '..', '..');
 const DEFAULT_SERVER = join(ROOT, 'host', 'dist-server', 'main.js');
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
     // The development default (no remote or API URL set): the configuration follows the hostname.
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOST_PORT: String(port),
+      ...portsEnv({ host: port }),
       LISTEN_HOST: '127.0.0.1',
       METRICS_PORT: String(metricsPort),
       REMOTE_REFRESH_MS: '0',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { isPortInUse } from 'testbed/free-port';
 import { startServer, stopProcess, type RunningProcess } from 'testbed/process';
+import { portsEnv, topologyEnv } from 'testbed/topology-env';
 import { logFile, RUN_DIR } from './paths';
 import type { PageIds } from './routes';
 
@@ -58,6 +59,14 @@ export const RUN = {
 };
 
 const READY_TIMEOUT_MS = 90_000;
+const BENCH_SECRETS = {
+  visitorCookie: 'bench-visitor-cookie-secret-not-for-production',
+  pageTicket: 'bench-page-ticket-secret-not-for-production',
+};
+
+function pick<K extends string>(record: Record<K, number>, keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((key) => [key, record[key]])) as Record<K, number>;
+}
 
 /** Fails at once when a port the bench needs is taken (another bench still running?). */
 export async function checkPortsFree(ports: readonly number[]): Promise<void> {
@@ -74,30 +83,20 @@ function serverEnv(): Record<string, string> {
     PATH: process.env.PATH ?? '',
     NODE_ENV: 'production',
     LISTEN_HOST: '127.0.0.1',
-    HOST_PORT: String(PORTS.federatedHost),
-    HOST_ORIGIN: FEDERATED_ORIGIN,
-    ...Object.fromEntries(
-      REMOTE_NAMES.flatMap((name) => [
-        [REMOTES[name].portEnv, String(PORTS[name])],
-        [REMOTES[name].urlEnv, `${originAt(PORTS[name])}/mf-manifest.json`],
-      ]),
-    ),
-    API_PORT: String(PORTS.api),
+    // HOST_ORIGIN is set, as in production: the API needs its cookie's secret, and the host's
+    // server and the API the pages' ticket secret.
+    ...topologyEnv({
+      ports: { host: PORTS.federatedHost, api: PORTS.api, ...pick(PORTS, REMOTE_NAMES) },
+      manifestUrl: (name) => `${originAt(PORTS[name])}/mf-manifest.json`,
+      hostOrigin: FEDERATED_ORIGIN,
+      apiBaseUrl: API_ORIGIN,
+      secrets: BENCH_SECRETS,
+      openLimits: true,
+    }),
     API_HOST: '127.0.0.1',
-    API_BASE_URL: API_ORIGIN,
     // The monoliths' pages call the API from their own origins.
     CORS_ORIGINS: `${MONOLITH_ORIGIN},${SSR_MONOLITH_ORIGIN}`,
     PGLITE_DATA_DIR: RUN.apiData,
-    GAME_WIN_RATE: '1',
-    PLAYS_PER_VISITOR_PER_DAY: '1000',
-    PLAYS_PER_IP_PER_DAY: '10000',
-    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
-    REDEEM_OPENS_PER_IP_PER_MINUTE: '1000',
-    LOG_LEVEL: 'warn',
-    // HOST_ORIGIN is set, as in production: the API needs its cookie's secret.
-    VISITOR_COOKIE_SECRETS: 'bench-visitor-cookie-secret-not-for-production',
-    // And the pages' ticket secret, the host's server's too.
-    PAGE_TICKET_SECRETS: 'bench-page-ticket-secret-not-for-production',
   };
 }
 
@@ -135,11 +134,11 @@ export type ServerGroup = 'federated' | 'monolith' | 'ssr-monolith';
 /** The server-rendered monolith's host: its remotes are the monolith's own files (./ssr-monolith.ts). */
 function ssrMonolithEnv(): Record<string, string> {
   return {
-    HOST_PORT: String(PORTS.ssrMonolithHost),
+    ...topologyEnv({
+      ports: { host: PORTS.ssrMonolithHost },
+      manifestUrl: (name) => `${MONOLITH_REMOTES_ORIGIN}/${name}/mf-manifest.json`,
+    }),
     REMOTE_ORIGINS: `${MONOLITH_REMOTES_ORIGIN},${SSR_MONOLITH_ORIGIN}`,
-    ...Object.fromEntries(
-      REMOTE_NAMES.map((name) => [REMOTES[name].urlEnv, `${MONOLITH_REMOTES_ORIGIN}/${name}/mf-manifest.json`]),
-    ),
   };
 }
 
@@ -161,7 +160,7 @@ function startGroup(group: ServerGroup): Promise<Server>[] {
     // carry neither the remotes' preloads nor their prerendered text.
     return [
       serve('monolith-host', join(RUN.monolith, 'host'), 'dist-server/main.js', PORTS.monolithHost, '/healthz', {
-        HOST_PORT: String(PORTS.monolithHost),
+        ...portsEnv({ host: PORTS.monolithHost }),
         REMOTE_REFRESH_MS: '0',
       }),
     ];

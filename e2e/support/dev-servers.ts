@@ -8,19 +8,13 @@
 import { createWriteStream } from 'node:fs';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { startProcess, stopProcess } from 'testbed/process';
+import { portsEnv } from 'testbed/topology-env';
 import { freePort } from './production';
 
 export type DevPart = 'host' | RemoteName | 'api';
 export const DEV_PARTS: readonly DevPart[] = ['host', ...REMOTE_NAMES, 'api'];
 
 const STOP_TIMEOUT_MS = 20_000;
-
-/** The variable that moves each part's port (shared/src/ports.ts). */
-function portEnv(part: DevPart): string {
-  if (part === 'host') return 'HOST_PORT';
-  if (part === 'api') return 'API_PORT';
-  return REMOTES[part].portEnv;
-}
 
 /** What a part prints once it serves: webpack-dev-server's first compilation, the API's listening line. */
 function readyLine(part: DevPart): RegExp {
@@ -49,8 +43,7 @@ export async function startDevServers(root: string, logFile: string, timeoutMs: 
   const free: number[] = [];
   for (const _part of DEV_PARTS) free.push(await freePort());
   const ports = Object.fromEntries(DEV_PARTS.map((part, index) => [part, free[index]])) as Record<DevPart, number>;
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-  for (const part of DEV_PARTS) env[portEnv(part)] = String(ports[part]);
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...portsEnv(ports) };
   // run-all.ts allows the remotes' standalone origins in the API's CORS itself, from the ports.
   delete env.CORS_ORIGINS;
   // `npm run dev` leads a process group of its own (each part is a group of its own below it).

@@ -60,4 +60,20 @@ describe('planServerSet', () => {
     expect(subset).toEqual({ stop: ['api'], start: [] });
     expect(planServerSet([], {})).toEqual({ stop: [], start: [...SERVER_NAMES] });
   });
+
+  it('leaves the servers a file does not use idle when it asks, so the next file starts none', () => {
+    expect(planServerSet(defaults, { only: [], leaveIdle: true })).toEqual({ stop: [], start: [] });
+    expect(planServerSet(defaults, {})).toEqual({ stop: [], start: [] });
+  });
+
+  it('restarts, after such a file, only what it left running with other settings than the next asks', () => {
+    const running = defaults.map((server) =>
+      server.name === 'api' ? { ...server, env: { PLAYS_PER_VISITOR_PER_DAY: '1' } } : server,
+    );
+    expect(planServerSet(running, { only: [], leaveIdle: true })).toEqual({ stop: [], start: [] });
+    expect(planServerSet(running, {})).toEqual({ stop: ['api'], start: ['api'] });
+    const subset = defaults.filter((server) => server.name !== 'content');
+    expect(planServerSet(subset, { only: ['host'], leaveIdle: true })).toEqual({ stop: [], start: [] });
+    expect(planServerSet(subset, {})).toEqual({ stop: [], start: ['content'] });
+  });
 });

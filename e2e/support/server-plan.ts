@@ -26,6 +26,8 @@ export interface ServerSetOptions {
   servers?: Partial<Record<ServerName, StartOptions>>;
   /** The servers to start, all of them by default; `[]` for a file that starts its own. */
   only?: readonly ServerName[];
+  /** Servers left out stay up, idle, for a file that needs neither their ports nor their absence. */
+  leaveIdle?: boolean;
 }
 
 /** A server as it runs: how it was started. */
@@ -46,11 +48,11 @@ export function planServerSet(running: readonly ServerState[], options: ServerSe
   const wanted = options.only ?? SERVER_NAMES;
   const settings = options.servers ?? {};
   const stop = running
-    .filter(
-      (server) =>
-        !wanted.includes(server.name) ||
-        !isDeepStrictEqual(server.env, settings[server.name]?.env ?? {}) ||
-        server.packageDir !== settings[server.name]?.packageDir,
+    .filter((server) =>
+      wanted.includes(server.name)
+        ? !isDeepStrictEqual(server.env, settings[server.name]?.env ?? {}) ||
+          server.packageDir !== settings[server.name]?.packageDir
+        : !options.leaveIdle,
     )
     .map((server) => server.name);
   const keep = new Set(running.map((server) => server.name).filter((name) => !stop.includes(name)));

@@ -16,6 +16,7 @@ import { test } from '@playwright/test';
 import { REMOTES } from 'shared/remotes';
 import { isPortInUse, waitForPortFree } from 'testbed/free-port';
 import { startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
+import { topologyEnv, type TopologySecrets } from 'testbed/topology-env';
 import { prepareApiData } from './api-data';
 import { planServerSet, type EnvOverrides, type ServerSetOptions, type StartOptions } from './server-plan';
 import {
@@ -55,6 +56,10 @@ const SPECS = {
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 8_000;
 const START_MARK = '=== e2e';
+const SUITE_SECRETS: TopologySecrets = {
+  visitorCookie: 'e2e-visitor-cookie-secret-for-tests-only',
+  pageTicket: 'e2e-page-ticket-secret-for-tests-only-0123',
+};
 
 export interface RunningServer {
   name: ServerName;
@@ -97,30 +102,18 @@ const lastEnv = new Map<ServerName, EnvOverrides>();
 /** Variables the servers read: the test ports and the runtime configuration pointing at them. */
 export function baseServerEnv(): Record<string, string> {
   return {
-    HOST_PORT: String(TEST_PORTS.host),
-    // REMOTE_GIFTS_PORT, REMOTE_GIFTS_URL and so on for every remote.
-    ...Object.fromEntries(
-      REMOTE_NAMES.flatMap((name) => [
-        [REMOTES[name].portEnv, String(TEST_PORTS[name])],
-        [REMOTES[name].urlEnv, manifestUrlOf(name)],
-      ]),
-    ),
-    API_PORT: String(TEST_PORTS.api),
-    HOST_ORIGIN,
-    API_BASE_URL: originOf('api'),
-    // The API: its own embedded database for the run, every play a win, limits out of the way.
+    ...topologyEnv({
+      ports: TEST_PORTS,
+      manifestUrl: manifestUrlOf,
+      hostOrigin: HOST_ORIGIN,
+      apiBaseUrl: originOf('api'),
+      // HOST_ORIGIN is set, as in production: the API needs its cookie's secret, and the API checks
+      // the telemetry tickets the host's server signs.
+      secrets: SUITE_SECRETS,
+      openLimits: true,
+    }),
+    // The API's own embedded database for the run.
     PGLITE_DATA_DIR: API_DATA_DIR,
-    GAME_WIN_RATE: '1',
-    PLAYS_PER_VISITOR_PER_DAY: '1000',
-    PLAYS_PER_IP_PER_DAY: '10000',
-    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
-    REDEEM_OPENS_PER_IP_PER_MINUTE: '1000',
-    UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE: '1000',
-    LOG_LEVEL: 'warn',
-    // HOST_ORIGIN is set, as in production: the API needs its cookie's secret.
-    VISITOR_COOKIE_SECRETS: 'e2e-visitor-cookie-secret-for-tests-only',
-    // The host's server signs its pages' telemetry tickets, the API checks them: the same secret.
-    PAGE_TICKET_SECRETS: 'e2e-page-ticket-secret-for-tests-only-0123',
   };
 }
 

@@ -12,9 +12,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { deploy } from '../../deploy/deploy';
+import { HOST_LAYOUT } from '../../deploy/deploy-layout';
 import { type RunningNginx } from 'testbed/nginx';
 import { startCluster, type Cluster } from 'testbed/postgres';
 import { killProcesses, startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
+import { topologyEnv, type TopologySecrets } from 'testbed/topology-env';
 import { startSite } from './nginx-site';
 import { freePort, startBundle } from './production';
 import { LOG_DIR, REMOTE_NAMES, ROOT_DIR, TMP_DIR, type RemoteName } from './test-env';
@@ -110,13 +112,6 @@ export interface TopologyPorts {
   database: number;
 }
 
-export interface TopologySecrets {
-  /** VISITOR_COOKIE_SECRETS of every API process. */
-  visitorCookie: string;
-  /** PAGE_TICKET_SECRETS of the host's server and every API process. */
-  pageTicket: string;
-}
-
 const TEST_SECRETS: TopologySecrets = {
   visitorCookie: 'topology-visitor-cookie-secret-for-tests-only',
   pageTicket: 'topology-page-ticket-secret-for-tests-only',
@@ -131,6 +126,11 @@ async function freeTopologyPorts(apiCount: number): Promise<Omit<TopologyPorts, 
   const apiMetrics: number[] = [];
   for (let index = 0; index < apiCount; index++) apiMetrics.push(await freePort());
   return { nginx, host, status, apis, hostMetrics, apiMetrics };
+}
+
+/** Each remote's manifest on the public origin, where nginx serves its deployed folder. */
+function manifestUrlAt(origin: string): (remote: RemoteName) => string {
+  return (remote) => `${origin}/remotes/${remote}/mf-manifest.json`;
 }
 
 /** `npm run deploy -w <remote's package> -- <folder>`: what a remote team runs. */
@@ -156,13 +156,6 @@ function runDeploy(packageDir: string, target: string, from?: string): Promise<s
   });
 }
 
-/** Each remote's manifest on the public origin, by the variable the host's server and the API read it from. */
-function remoteUrls(origin: string): Record<string, string> {
-  return Object.fromEntries(
-    REMOTE_NAMES.map((remote) => [REMOTES[remote].urlEnv, `${origin}/remotes/${remote}/mf-manifest.json`]),
-  );
-}
-
 /** What each API process is started with; the ports differ. */
 function apiEnv(
   origin: string,
@@ -172,26 +165,22 @@ function apiEnv(
   metricsPort: number,
 ): Record<string, string> {
   return {
-    API_PORT: String(port),
+    // The builds the telemetry's labels may name: those the parts publish at the public origin;
+    // pages reach the API behind nginx on that origin.
+    ...topologyEnv({
+      ports: { api: port },
+      manifestUrl: manifestUrlAt(origin),
+      hostOrigin: origin,
+      apiBaseUrl: origin,
+      secrets,
+      openLimits: true,
+    }),
     METRICS_PORT: String(metricsPort),
-    // The builds the telemetry's labels may name: those the parts publish at the public origin.
-    ...remoteUrls(origin),
     API_HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '5',
-    HOST_ORIGIN: origin,
-    // The API behind nginx on the public origin, as pages reach it.
-    API_BASE_URL: origin,
     // nginx is on loopback: X-Forwarded-For from it names the visitor.
     TRUST_PROXY: 'loopback',
-    VISITOR_COOKIE_SECRETS: secrets.visitorCookie,
-    // The host's server signs its pages' telemetry tickets with it, the API checks them with it.
-    PAGE_TICKET_SECRETS: secrets.pageTicket,
-    GAME_WIN_RATE: '1',
-    PLAYS_PER_VISITOR_PER_DAY: '1000',
-    PLAYS_PER_IP_PER_DAY: '10000',
-    REDEEM_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
-    LOG_LEVEL: 'warn',
   };
 }
 
@@ -234,15 +223,17 @@ function hostEnvOf(
   const origin = `http://127.0.0.1:${ports.nginx}`;
   return {
     ...(refreshMs === 'production' ? {} : { REMOTE_REFRESH_MS: String(refreshMs) }),
-    HOST_PORT: String(ports.host),
+    ...topologyEnv({
+      ports: { host: ports.host },
+      manifestUrl: manifestUrlAt(origin),
+      hostOrigin: origin,
+      apiBaseUrl: origin,
+      secrets: { pageTicket: secrets.pageTicket },
+    }),
     LISTEN_HOST: '127.0.0.1',
-    API_BASE_URL: origin,
-    HOST_ORIGIN: origin,
     TRUST_PROXY: 'loopback',
     METRICS_PORT: String(ports.hostMetrics),
-    PAGE_TICKET_SECRETS: secrets.pageTicket,
     HOST_STATIC_ROOT: hostFolder,
-    ...remoteUrls(origin),
   };
 }
 
@@ -344,13 +335,15 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const origin = `http://127.0.0.1:${ports.nginx}`;
     const hostPorts = await hostPortsOf(ports, hostCount);
     const remoteFolder = (remote: string) => join(remotesDir, remote);
-    // Each remote's build, published as its deploy command does, without a process per remote
-    // (the deploy command itself is what deployRemote runs, and its own tests').
-    for (const remote of REMOTE_NAMES) {
-      await deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) });
-    }
+    // Every part's build, published as its deploy command does, without a process per part (the
+    // command itself is what deployRemote and deployHost run, and host-publish.spec.ts's).
     const hostFolder = join(dir, 'host');
-    await deployHost(hostFolder);
+    await Promise.all([
+      ...REMOTE_NAMES.map((remote) =>
+        deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) }),
+      ),
+      deploy({ source: join(ROOT_DIR, 'host', 'dist'), target: hostFolder, layout: HOST_LAYOUT }),
+    ]);
     const database = await starting;
     const nginx = await startTopologySite(dir, logDir, ports, hostPorts);
     started.push(nginx);

@@ -19,8 +19,8 @@ const CONFIG_ELEMENT_ID = 'gift-box-config';
 const COHORT_COOKIE = 'gb_cohort';
 const VISITORS = 20;
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 let buildA: Build;

@@ -10,8 +10,8 @@
 import { runChaos } from '../chaos/run';
 import { expect, test } from '../support/fixtures';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 test('a minute of faults under load: nothing acknowledged lost, no error outside a fault, every fault recovered', async ({
   browser,

@@ -17,8 +17,8 @@ import { expect, test } from '../support/fixtures';
 import { startTopology, type Topology } from '../support/topology';
 import { ROOT_DIR, TMP_DIR } from '../support/test-env';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
 const COPIES = join(TMP_DIR, 'deploy-lock');
@@ -27,7 +27,7 @@ let topology: Topology;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  topology = await startTopology();
+  topology = await startTopology({ apiCount: 1 });
 });
 
 test.afterAll(async () => {

@@ -95,8 +95,8 @@ async function headingAfter(watched: Watched, name: string, start: number): Prom
   return Date.now() - start;
 }
 
-// `npm run dev` is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// `npm run dev` is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let root: string | undefined;
 let servers: DevServers | undefined;

@@ -25,8 +25,8 @@ import { CONTENT_DIST, readLatest } from '../support/redeploy';
 import { LOG_DIR, TMP_DIR } from '../support/test-env';
 import { startTopology, type Topology } from '../support/topology';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 /** The cookie the host's server reads a preview pin from (shared/deployment's PREVIEW_COOKIE). */
 const PREVIEW_COOKIE = 'gb_preview';

@@ -20,8 +20,8 @@ import { ROOT_DIR, TMP_DIR } from '../support/test-env';
 
 const MARK = 'gift-box-e2e-build';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 let visitor: BrowserSession;
@@ -80,7 +80,7 @@ async function pageBuild(): Promise<string | null> {
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);
-  topology = await startTopology();
+  topology = await startTopology({ apiCount: 1 });
   visitor = await openSession(browser, { baseURL: topology.origin });
 });
 

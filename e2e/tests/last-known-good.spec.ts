@@ -24,8 +24,8 @@ import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
 const CONFIG_ELEMENT_ID = 'gift-box-config';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 const buildA = readLatest(GIFTS_DIST).id;

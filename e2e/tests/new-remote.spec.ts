@@ -56,8 +56,8 @@ const SCRIPT_RECORDER = `(() => {
   }).observe(document, { childList: true, subtree: true });
 })();`;
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 // One journey: each step starts from where the one before left the site.
 test.describe.configure({ mode: 'serial' });
 

@@ -28,8 +28,8 @@ const VISITS_EACH = 10;
 /** How soon the operator sees what the visitors met. */
 const VISIBLE_WITHIN_MS = 30_000;
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 let prometheus: RunningPrometheus;

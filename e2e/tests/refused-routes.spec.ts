@@ -37,8 +37,8 @@ const REFUSALS = [
   /^The rogue remote's route \/rogue \(TermsPage\) is left out: .*layout "sidebar"/,
 ];
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 

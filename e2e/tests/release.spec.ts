@@ -24,8 +24,8 @@ import { CONTENT_DIST, readLatest } from '../support/redeploy';
 import { LOG_DIR, TMP_DIR } from '../support/test-env';
 import { startTopology, type Topology } from '../support/topology';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 const KEY = 'release-spec-preview-key-for-tests-only-0123456789';
 const CONFIG_ELEMENT_ID = 'gift-box-config';

@@ -23,8 +23,8 @@ const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
 const PREVIEW_KEY = 'revoke-spec-gifts-preview-key-for-tests-only';
 const COHORT = '7';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 let folder: string;

@@ -17,7 +17,8 @@ const PAGES = ['/', '/about', '/game', '/terms', '/privacy-policy'];
 /** Visitors outside the browser, each asking one thing after another. */
 const NODE_VISITORS = 4;
 
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 let session: BrowserSession;

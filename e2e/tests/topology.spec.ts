@@ -29,8 +29,8 @@ import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const EMAIL = 'winner@example.com';
 
-// The topology is servers of its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let topology: Topology;
 let visitor: BrowserSession;
