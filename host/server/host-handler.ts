@@ -21,6 +21,7 @@ import {
   sendText,
   type RequestHandler,
 } from 'server/static-server';
+import { isValidHost } from 'server/host-header';
 import { REMOTE_BUILDS_PATH } from 'shared/deployment';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
 import type { RuntimeConfig } from 'shared/runtime-config';
@@ -33,7 +34,7 @@ import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
 import { createPageCache, createTemplateReader, OtherSpelling, pageKey, type CachedPage } from './page-cache';
 import { createPageHtml } from './page-html';
-import { isValidHost, pageHostname, type FollowedOrigins } from './page-hostname';
+import { pageHostname, type FollowedOrigins } from './page-hostname';
 import {
   buildsAnswer,
   cohortCookie,
