@@ -5,11 +5,12 @@
  * default follows it) and on whether the page is private (robots).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RuntimeConfig } from 'shared/runtime-config';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler } from './host-handler';
 import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
 
@@ -47,8 +48,7 @@ async function hostServer(env: Record<string, string>): Promise<Server> {
     config: runtimeConfigFromEnv(env),
     followed: defaultOrigins(env),
   });
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await listenRoutes(handler);
   servers.push(server);
   return server;
 }

@@ -7,20 +7,15 @@
  * new visitor their cohort, and `GET /remote-builds.json` tells a page which builds it should
  * run now.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
-import {
-  BROTLI_QUALITY_ON_THE_FLY,
-  isHiddenPath,
-  prepareBody,
-  safeRelativePath,
-  sendBody,
-  sendFile,
-  sendPreparedBody,
-  sendText,
-  type RequestHandler,
-} from 'server/static-server';
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isHiddenPath, safeRelativePath, sendFile } from 'server/file-reply';
+import type { PartRoutes } from 'server/part-server';
+import { BROTLI_QUALITY_ON_THE_FLY, prepareBody, sendBody, sendPreparedBody } from 'server/prepared-body';
+import { sendText } from 'server/text-reply';
 import { isValidHost } from 'server/host-header';
 import { REMOTE_BUILDS_PATH } from 'shared/deployment';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
@@ -42,6 +37,7 @@ import {
   createBuildChooser,
   newCohort,
   requestCohort,
+  type RequestCookies,
   type BuildChoice,
   type BuildSources,
   type PageOrigin,
@@ -111,10 +107,11 @@ export interface HostHandlerKept {
   hostnames: string[];
 }
 
-export type HostHandler = RequestHandler & { kept: () => HostHandlerKept };
+/** The host's routes, to register on its part server, and what they keep. */
+export type HostHandler = PartRoutes & { kept: () => HostHandlerKept };
 
-function setHeaders(res: ServerResponse, headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+function setHeaders(reply: FastifyReply, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
 }
 
 const socketIsTls = (req: IncomingMessage) => 'encrypted' in req.socket && req.socket.encrypted === true;
@@ -132,30 +129,18 @@ function pageOrigin(req: IncomingMessage, https: boolean): PageOrigin {
 /** The 400 of a Host header that names no valid host: no page, nothing kept. */
 const BAD_HOST = 'Bad request: the Host header does not name a valid host';
 
-/** Answers a request no page can come of: a Host header that names no host (400), a method other than GET or HEAD (405). */
-function refusedOutright(req: IncomingMessage, res: ServerResponse): boolean {
-  if (!isValidHost(req.headers.host)) {
-    sendText(res, 400, BAD_HOST);
-    return true;
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.setHeader('Allow', 'GET, HEAD');
-    sendText(res, 405, 'Method not allowed');
-    return true;
-  }
-  return false;
+function wantsHtml(request: FastifyRequest): boolean {
+  return /\btext\/html\b/.test(String(request.headers.accept ?? ''));
 }
 
-function wantsHtml(req: IncomingMessage): boolean {
-  return /\btext\/html\b/.test(String(req.headers.accept ?? ''));
-}
-
-function sendConfig(req: IncomingMessage, res: ServerResponse, body: string): void {
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(req.method === 'HEAD' ? undefined : body);
+/** A JSON answer of the host's own (GET and HEAD alike: HEAD gets its length, no body). */
+function sendJson(request: FastifyRequest, reply: FastifyReply, body: string, cacheControl: string): FastifyReply {
+  return reply
+    .code(200)
+    .header('Content-Type', 'application/json; charset=utf-8')
+    .header('Cache-Control', cacheControl)
+    .header('Content-Length', Buffer.byteLength(body))
+    .send(request.method === 'HEAD' ? undefined : body);
 }
 
 function pathnameOf(url: string | undefined): string {
@@ -173,9 +158,9 @@ function routeLabel(table: RouteTable, pathname: string, resolved: RouteMatch | 
  * one page per route is rendered and kept, whatever spellings clients send. A 308 keeps the
  * method; the Location is a path of this site only.
  */
-function sendCanonical(req: IncomingMessage, res: ServerResponse, canonical: string): void {
-  res.setHeader('Location', `${canonical}${queryOf(req.url)}`);
-  sendText(res, 308, `Permanent redirect to ${canonical}`);
+function sendCanonical(request: FastifyRequest, reply: FastifyReply, canonical: string): void {
+  reply.header('Location', `${canonical}${queryOf(request.url)}`);
+  sendText(reply, 308, `Permanent redirect to ${canonical}`);
 }
 
 /** A page's answer while the host's build was replaced under its server; the server's log says which. */
@@ -186,14 +171,10 @@ const DATA_PAGE_CACHE = 'private, no-store';
 /** A page with a remote pinned by a preview: that browser's own, kept by no cache, never shared. */
 const PINNED_PAGE_CACHE = 'private, no-store';
 
-function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoice, ticket?: string): void {
+function sendBuilds(request: FastifyRequest, reply: FastifyReply, choice: BuildChoice, ticket?: string): void {
   const body = `${JSON.stringify({ ...buildsAnswer(choice), ...(ticket ? { ticket } : {}) })}\n`;
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
   // The visitor's own builds, which change with their cookies and any deploy: never stored.
-  res.setHeader('Cache-Control', 'private, no-store');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(req.method === 'HEAD' ? undefined : body);
+  sendJson(request, reply, body, 'private, no-store');
 }
 
 /** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
@@ -236,10 +217,10 @@ export function createHostHandler({
     return reader.read();
   };
   // The deploy commands' lock and the files a deploy is writing (dot-named) are no build's files.
-  const sendBuiltFile = async (req: IncomingMessage, res: ServerResponse, path: string) =>
+  const sendBuiltFile = async (request: FastifyRequest, reply: FastifyReply, path: string) =>
     !isHiddenPath(path) &&
-    ((await sendFile(req, res, rootNow(), path)) ||
-      (otherFiles !== undefined && otherFiles !== rootNow() && (await sendFile(req, res, otherFiles, path))));
+    ((await sendFile(request, reply, rootNow(), path)) ||
+      (otherFiles !== undefined && otherFiles !== rootNow() && (await sendFile(request, reply, otherFiles, path))));
 
   /** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
   function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: string) => RemoteSnapshot | undefined {
@@ -307,16 +288,16 @@ export function createHostHandler({
    * never kept, `private, no-store`. The page renderer is the view's, which `pageFor` has made.
    */
   async function sendDataPage(
-    req: IncomingMessage,
-    res: ServerResponse,
+    request: FastifyRequest,
+    reply: FastifyReply,
     view: HostnameView,
     match: RouteMatch,
     outcome: DataPageOutcome,
     noindex: boolean,
     choice: BuildChoice,
   ): Promise<void> {
-    const pathname = pathnameOf(req.url);
-    for (const cookie of outcome.setCookies) res.appendHeader('Set-Cookie', cookie);
+    const pathname = pathnameOf(request.url);
+    for (const cookie of outcome.setCookies) reply.header('Set-Cookie', cookie);
     const found = outcome.kind === 'rendered';
     const html = (view.page as NonNullable<HostnameView['page']>).render({
       pathname,
@@ -328,7 +309,12 @@ export function createHostHandler({
       config: configWithBuilds(view.config, choice),
     });
     const status = found ? 200 : 404;
-    await sendBody(req, res, { status, type: 'text/html; charset=utf-8', body: html, cacheControl: DATA_PAGE_CACHE });
+    await sendBody(request, reply, {
+      status,
+      type: 'text/html; charset=utf-8',
+      body: html,
+      cacheControl: DATA_PAGE_CACHE,
+    });
   }
 
   /** Each remote's build a page was sent, by channel (host-metrics.ts): the canary's share of pages. */
@@ -338,85 +324,117 @@ export function createHostHandler({
       if (build) metrics.remoteBuildSent(remote, build.channel);
   }
 
-  const handler: RequestHandler = async (req, res) => {
-    const https = isHttps(req);
-    // What every response carries; a page gets the whole set below.
-    setHeaders(res, securityHeaders(config, { page: false, https }));
-    if (refusedOutright(req, res)) return;
-    const pathname = pathnameOf(req.url);
+  /** What the visitor's cookies and connection say: their cohort, and the site's view at their hostname. */
+  function visitorOf(request: FastifyRequest) {
+    const https = isHttps(request.raw);
+    // A path the router could not decode is answered outside the cookie plugin's hook: parsed here.
+    const cookies =
+      (request.cookies as RequestCookies | undefined) ?? fastifyCookie.parse(request.headers.cookie ?? '');
     const site = servedNow();
-    const view = viewAt(site, pageHostname(req.headers.host, followed), followed);
-    if (pathname === '/config.json') {
-      sendConfig(req, res, view.configBody);
-      return;
-    }
-    const cookies = req.headers.cookie;
-    const cohort = requestCohort(cookies);
-    if (pathname === REMOTE_BUILDS_PATH) {
-      // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
-      const choice = await chooseBuilds(cookies, cohort, pageOrigin(req, https));
-      sendBuilds(req, res, choice, tickets?.ticket(choice));
-      return;
-    }
-    if (pathname === '/robots.txt') {
-      await sendBody(req, res, {
-        status: 200,
-        type: 'text/plain; charset=utf-8',
-        body: site.robots.text,
-        cacheControl: 'no-cache',
-      });
-      return;
-    }
+    const view = viewAt(site, pageHostname(request.headers.host, followed), followed);
+    return { https, cookies, cohort: requestCohort(cookies), site, view };
+  }
+
+  /** Any path that names no route of its own: a route's page, a built file, or a 404. */
+  async function answerPage(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { https, cookies, cohort, site, view } = visitorOf(request);
+    const pathname = pathnameOf(request.url);
     const resolved = site.resolvePath(pathname);
     if (resolved instanceof OtherSpelling) {
-      sendCanonical(req, res, resolved.canonical);
+      sendCanonical(request, reply, resolved.canonical);
       metrics?.pageRendered(resolved.route.path, 308);
       return;
     }
     const noindex = site.robots.isPrivatePath(pathname, resolved instanceof HttpError ? undefined : resolved.route);
-    if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
+    if (noindex) reply.header('X-Robots-Tag', NOINDEX);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
-    const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;
-    if (relativePath && relativePath !== 'index.html' && (await sendBuiltFile(req, res, relativePath))) return;
+    const relativePath = resolved instanceof HttpError ? safeRelativePath(request.url) : undefined;
+    if (relativePath && relativePath !== 'index.html' && (await sendBuiltFile(request, reply, relativePath))) return;
     // A missing script or stylesheet must fail as such, never as a page.
-    if (resolved instanceof HttpError && !wantsHtml(req)) {
-      sendText(res, 404, 'Not found');
+    if (resolved instanceof HttpError && !wantsHtml(request)) {
+      sendText(reply, 404, 'Not found');
       return;
     }
     const route = routeLabel(site.site.table, pathname, resolved);
     // Every page, a 404 page and the page that says the host is not built alike.
-    setHeaders(res, view.pageHeaders(https));
+    setHeaders(reply, view.pageHeaders(https));
     // A new visitor's first page already has the builds of the cohort it is given.
     const visitorCohort = cohort ?? newCohort();
     if (unservable?.() !== undefined) {
-      sendText(res, 503, REPLACED);
+      sendText(reply, 503, REPLACED);
       metrics?.pageRendered(route, 503);
       return;
     }
-    const choice = await chooseBuilds(cookies, visitorCohort, pageOrigin(req, https));
+    const choice = await chooseBuilds(cookies, visitorCohort, pageOrigin(request.raw, https));
     const page = await pageFor(site.site.table, view, pathname, resolved, noindex, choice);
     if (page === undefined) {
-      sendText(res, 503, 'The host has not been built: run npm run build -w host');
+      sendText(reply, 503, 'The host has not been built: run npm run build -w host');
       metrics?.pageRendered(route, 503);
       return;
     }
-    if (cohort === undefined) res.appendHeader('Set-Cookie', cohortCookie(visitorCohort, https));
-    if (tickets) res.appendHeader('Set-Cookie', tickets.cookie(choice, https));
+    if (cohort === undefined) reply.header('Set-Cookie', cohortCookie(visitorCohort, https));
+    if (tickets) reply.header('Set-Cookie', tickets.cookie(choice, https));
     countBuilds(choice);
     if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
       metrics.prerendered(route, page.prerendered ? 'hit' : 'miss');
     }
     if (!(resolved instanceof HttpError) && resolved.route.serverData) {
-      const outcome = await dataPages?.read(req, resolved, snapshotsOf(view, choice));
-      if (outcome) await sendDataPage(req, res, view, resolved, outcome, noindex, choice);
+      const outcome = await dataPages?.read(request.raw, resolved, snapshotsOf(view, choice));
+      if (outcome) await sendDataPage(request, reply, view, resolved, outcome, noindex, choice);
       // Without the visitor's data, the page as it is for everyone, rendered in the browser; never stored either.
-      else await sendPreparedBody(req, res, { ...page.body, cacheControl: DATA_PAGE_CACHE });
-      metrics?.pageRendered(route, res.statusCode);
+      else await sendPreparedBody(request, reply, { ...page.body, cacheControl: DATA_PAGE_CACHE });
+      metrics?.pageRendered(route, reply.statusCode);
       return;
     }
-    await sendPreparedBody(req, res, page.body);
+    await sendPreparedBody(request, reply, page.body);
     // As the visitor got it: a revalidated page is a 304.
-    metrics?.pageRendered(route, res.statusCode);
+    metrics?.pageRendered(route, reply.statusCode);
+  }
+
+  /** What every response carries (a page gets the whole set); false once a Host header naming no host is refused. */
+  function admitted(request: FastifyRequest, reply: FastifyReply): boolean {
+    setHeaders(reply, securityHeaders(config, { page: false, https: isHttps(request.raw) }));
+    // A Host header that names no host gets no page and makes nothing be kept.
+    if (isValidHost(request.headers.host)) return true;
+    sendText(reply, 400, BAD_HOST);
+    return false;
+  }
+
+  const routes: PartRoutes = async (app, onBadUrl) => {
+    await app.register(fastifyCookie);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!admitted(request, reply)) return reply;
+    });
+    // A path the router cannot decode still names no page: the app's 404, as for any other.
+    onBadUrl(async (request, reply) => {
+      if (admitted(request, reply)) await answerPage(request, reply);
+    });
+    const get = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void) =>
+      app.route({ method: ['GET', 'HEAD'], url, handler });
+    get(
+      '/config.json',
+      (request, reply) => void sendJson(request, reply, visitorOf(request).view.configBody, 'no-cache'),
+    );
+    get(REMOTE_BUILDS_PATH, async (request, reply) => {
+      const { https, cookies, cohort } = visitorOf(request);
+      // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
+      const choice = await chooseBuilds(cookies, cohort, pageOrigin(request.raw, https));
+      sendBuilds(request, reply, choice, tickets?.ticket(choice));
+    });
+    get('/robots.txt', (request, reply) =>
+      sendBody(request, reply, {
+        status: 200,
+        type: 'text/plain; charset=utf-8',
+        body: servedNow().robots.text,
+        cacheControl: 'no-cache',
+      }),
+    );
+    get('/*', answerPage);
+    app.route({
+      method: ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+      url: '/*',
+      handler: (_request, reply) => sendText(reply.header('Allow', 'GET, HEAD'), 405, 'Method not allowed'),
+    });
   };
 
   const kept = (): HostHandlerKept => {
@@ -428,5 +446,5 @@ export function createHostHandler({
       hostnames: [...served.views.keys()],
     };
   };
-  return Object.assign(handler, { kept });
+  return Object.assign(routes, { kept });
 }
