@@ -180,54 +180,64 @@ function sendBuilds(request: FastifyRequest, reply: FastifyReply, choice: BuildC
 /** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
 const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
 
-export function createHostHandler({
-  root: givenRoot,
-  otherFiles,
-  config,
-  sources,
-  hostCss = '',
-  followed = new Set(),
-  isHttps = socketIsTls,
-  metrics,
-  dataPages,
-  previewKeys,
-  log,
-  tickets: givenTickets,
-  site: givenSite,
-  unservable,
-}: HostHandlerOptions): HostHandler {
-  const tickets = telemetryEnabled(config) ? givenTickets : undefined;
-  const chooseBuilds = createBuildChooser({ sources, previewKeys, log, remotes: Object.keys(config.remotes) });
-  const composition = givenSite ?? new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
-  let served = servedOf(composition.current(), config);
+/** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
+function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: string) => RemoteSnapshot | undefined {
+  return (remote) => {
+    const snapshot = choice.builds[remote]?.snapshot;
+    return snapshot && view.at(snapshot);
+  };
+}
 
-  /** What is served of the site as composed now: made again, its views and pages with it, when the composition changes. */
-  function servedNow(): ServedSite {
-    const site = composition.current();
-    if (served.site !== site) served = servedOf(site, config);
-    return served;
+/**
+ * What the host's routes keep and answer from: the site as composed now and its views (one per
+ * hostname the defaults follow), the template of the build served now, the build chooser.
+ */
+class HostSite {
+  private readonly tickets: PageTickets | undefined;
+  private readonly chooseBuilds: ReturnType<typeof createBuildChooser>;
+  private readonly composition: Pick<SiteComposition, 'current'>;
+  private served: ServedSite;
+  private readonly rootNow: () => string;
+  /** The template of the build served now: a reader per folder, made again when the build's folder changes. */
+  private reader: { root: string; read: () => Promise<string | undefined> };
+  private readonly followed: FollowedOrigins;
+  private readonly isHttps: (req: IncomingMessage) => boolean;
+  private readonly metrics: HostMetrics | undefined;
+  private readonly hostCss: string;
+
+  constructor(private readonly options: HostHandlerOptions) {
+    const { config, sources, previewKeys, log, root } = options;
+    this.tickets = telemetryEnabled(config) ? options.tickets : undefined;
+    this.chooseBuilds = createBuildChooser({ sources, previewKeys, log, remotes: Object.keys(config.remotes) });
+    this.composition = options.site ?? new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
+    this.served = servedOf(this.composition.current(), config);
+    this.rootNow = typeof root === 'string' ? () => root : root;
+    this.reader = { root: this.rootNow(), read: createTemplateReader(join(this.rootNow(), 'index.html')) };
+    this.followed = options.followed ?? new Set();
+    this.isHttps = options.isHttps ?? socketIsTls;
+    this.metrics = options.metrics;
+    this.hostCss = options.hostCss ?? '';
   }
 
-  const rootNow = typeof givenRoot === 'string' ? () => givenRoot : givenRoot;
-  /** The template of the build served now: a reader per folder, made again when the build's folder changes. */
-  let reader = { root: rootNow(), read: createTemplateReader(join(rootNow(), 'index.html')) };
-  const readTemplate = () => {
-    const root = rootNow();
-    if (reader.root !== root) reader = { root, read: createTemplateReader(join(root, 'index.html')) };
-    return reader.read();
-  };
-  // The deploy commands' lock and the files a deploy is writing (dot-named) are no build's files.
-  const sendBuiltFile = async (request: FastifyRequest, reply: FastifyReply, path: string) =>
-    !isHiddenPath(path) &&
-    ((await sendFile(request, reply, rootNow(), path)) ||
-      (otherFiles !== undefined && otherFiles !== rootNow() && (await sendFile(request, reply, otherFiles, path))));
+  /** What is served of the site as composed now: made again, its views and pages with it, when the composition changes. */
+  private servedNow(): ServedSite {
+    const site = this.composition.current();
+    if (this.served.site !== site) this.served = servedOf(site, this.options.config);
+    return this.served;
+  }
 
-  /** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
-  function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: string) => RemoteSnapshot | undefined {
-    return (remote) => {
-      const snapshot = choice.builds[remote]?.snapshot;
-      return snapshot && view.at(snapshot);
-    };
+  private readTemplate(): Promise<string | undefined> {
+    const root = this.rootNow();
+    if (this.reader.root !== root) this.reader = { root, read: createTemplateReader(join(root, 'index.html')) };
+    return this.reader.read();
+  }
+
+  /** A file of the build served now, else of the folder keeping earlier builds' files; never a dot path (a deploy's lock or temporary file). */
+  private async sendBuiltFile(request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
+    const { otherFiles } = this.options;
+    if (isHiddenPath(path)) return false;
+    if (await sendFile(request, reply, this.rootNow(), path)) return true;
+    return otherFiles !== undefined && otherFiles !== this.rootNow() && sendFile(request, reply, otherFiles, path);
   }
 
   /**
@@ -235,7 +245,7 @@ export function createHostHandler({
    * time, then reused until the built index.html or the route's remote's build changes
    * (page-cache.ts). A page pinned by a preview is rendered for its request and kept by nobody.
    */
-  async function pageFor(
+  private async pageFor(
     table: RouteTable,
     view: HostnameView,
     pathname: string,
@@ -243,11 +253,11 @@ export function createHostHandler({
     noindex: boolean,
     choice: BuildChoice,
   ): Promise<CachedPage | undefined> {
-    const template = await readTemplate();
+    const template = await this.readTemplate();
     if (template === undefined) return undefined;
     // A new build of the host replaces the renderer and its pages.
     if (view.page?.template !== template) {
-      const render = createPageHtml({ template, config: view.config, hostCss });
+      const render = createPageHtml({ template, config: view.config, hostCss: this.hostCss });
       view.page = { template, render, pages: createPageCache() };
     }
     const { render, pages } = view.page;
@@ -278,7 +288,7 @@ export function createHostHandler({
     // The route's remote's build as the sources hold it: a new build of it is a new snapshot.
     const source = route && choice.builds[route.remote]?.snapshot;
     return pages.get(pageKey({ pathname, route, status, noindex, builds: choice.key }), source, () => {
-      metrics?.pageCacheMissed(routeLabel(table, pathname, resolved));
+      this.metrics?.pageCacheMissed(routeLabel(table, pathname, resolved));
       return renderPage();
     });
   }
@@ -287,7 +297,7 @@ export function createHostHandler({
    * A page rendered for this visitor with their data, or its 404 (data-pages.ts): per request,
    * never kept, `private, no-store`. The page renderer is the view's, which `pageFor` has made.
    */
-  async function sendDataPage(
+  private async sendDataPage(
     request: FastifyRequest,
     reply: FastifyReply,
     view: HostnameView,
@@ -318,26 +328,27 @@ export function createHostHandler({
   }
 
   /** Each remote's build a page was sent, by channel (host-metrics.ts): the canary's share of pages. */
-  function countBuilds(choice: BuildChoice): void {
-    if (!metrics) return;
+  private countBuilds(choice: BuildChoice): void {
+    if (!this.metrics) return;
     for (const [remote, build] of Object.entries(choice.builds))
-      if (build) metrics.remoteBuildSent(remote, build.channel);
+      if (build) this.metrics.remoteBuildSent(remote, build.channel);
   }
 
   /** What the visitor's cookies and connection say: their cohort, and the site's view at their hostname. */
-  function visitorOf(request: FastifyRequest) {
-    const https = isHttps(request.raw);
+  private visitorOf(request: FastifyRequest) {
+    const https = this.isHttps(request.raw);
     // A path the router could not decode is answered outside the cookie plugin's hook: parsed here.
     const cookies =
       (request.cookies as RequestCookies | undefined) ?? fastifyCookie.parse(request.headers.cookie ?? '');
-    const site = servedNow();
-    const view = viewAt(site, pageHostname(request.headers.host, followed), followed);
+    const site = this.servedNow();
+    const view = viewAt(site, pageHostname(request.headers.host, this.followed), this.followed);
     return { https, cookies, cohort: requestCohort(cookies), site, view };
   }
 
   /** Any path that names no route of its own: a route's page, a built file, or a 404. */
-  async function answerPage(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const { https, cookies, cohort, site, view } = visitorOf(request);
+  private async answerPage(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { metrics, tickets } = this;
+    const { https, cookies, cohort, site, view } = this.visitorOf(request);
     const pathname = pathnameOf(request.url);
     const resolved = site.resolvePath(pathname);
     if (resolved instanceof OtherSpelling) {
@@ -349,7 +360,8 @@ export function createHostHandler({
     if (noindex) reply.header('X-Robots-Tag', NOINDEX);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
     const relativePath = resolved instanceof HttpError ? safeRelativePath(request.url) : undefined;
-    if (relativePath && relativePath !== 'index.html' && (await sendBuiltFile(request, reply, relativePath))) return;
+    if (relativePath && relativePath !== 'index.html' && (await this.sendBuiltFile(request, reply, relativePath)))
+      return;
     // A missing script or stylesheet must fail as such, never as a page.
     if (resolved instanceof HttpError && !wantsHtml(request)) {
       sendText(reply, 404, 'Not found');
@@ -360,13 +372,13 @@ export function createHostHandler({
     setHeaders(reply, view.pageHeaders(https));
     // A new visitor's first page already has the builds of the cohort it is given.
     const visitorCohort = cohort ?? newCohort();
-    if (unservable?.() !== undefined) {
+    if (this.options.unservable?.() !== undefined) {
       sendText(reply, 503, REPLACED);
       metrics?.pageRendered(route, 503);
       return;
     }
-    const choice = await chooseBuilds(cookies, visitorCohort, pageOrigin(request.raw, https));
-    const page = await pageFor(site.site.table, view, pathname, resolved, noindex, choice);
+    const choice = await this.chooseBuilds(cookies, visitorCohort, pageOrigin(request.raw, https));
+    const page = await this.pageFor(site.site.table, view, pathname, resolved, noindex, choice);
     if (page === undefined) {
       sendText(reply, 503, 'The host has not been built: run npm run build -w host');
       metrics?.pageRendered(route, 503);
@@ -374,13 +386,13 @@ export function createHostHandler({
     }
     if (cohort === undefined) reply.header('Set-Cookie', cohortCookie(visitorCohort, https));
     if (tickets) reply.header('Set-Cookie', tickets.cookie(choice, https));
-    countBuilds(choice);
+    this.countBuilds(choice);
     if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
       metrics.prerendered(route, page.prerendered ? 'hit' : 'miss');
     }
     if (!(resolved instanceof HttpError) && resolved.route.serverData) {
-      const outcome = await dataPages?.read(request.raw, resolved, snapshotsOf(view, choice));
-      if (outcome) await sendDataPage(request, reply, view, resolved, outcome, noindex, choice);
+      const outcome = await this.options.dataPages?.read(request.raw, resolved, snapshotsOf(view, choice));
+      if (outcome) await this.sendDataPage(request, reply, view, resolved, outcome, noindex, choice);
       // Without the visitor's data, the page as it is for everyone, rendered in the browser; never stored either.
       else await sendPreparedBody(request, reply, { ...page.body, cacheControl: DATA_PAGE_CACHE });
       metrics?.pageRendered(route, reply.statusCode);
@@ -392,44 +404,44 @@ export function createHostHandler({
   }
 
   /** What every response carries (a page gets the whole set); false once a Host header naming no host is refused. */
-  function admitted(request: FastifyRequest, reply: FastifyReply): boolean {
-    setHeaders(reply, securityHeaders(config, { page: false, https: isHttps(request.raw) }));
+  private admitted(request: FastifyRequest, reply: FastifyReply): boolean {
+    setHeaders(reply, securityHeaders(this.options.config, { page: false, https: this.isHttps(request.raw) }));
     // A Host header that names no host gets no page and makes nothing be kept.
     if (isValidHost(request.headers.host)) return true;
     sendText(reply, 400, BAD_HOST);
     return false;
   }
 
-  const routes: PartRoutes = async (app, onBadUrl) => {
+  readonly routes: PartRoutes = async (app, onBadUrl) => {
     await app.register(fastifyCookie);
     app.addHook('onRequest', async (request, reply) => {
-      if (!admitted(request, reply)) return reply;
+      if (!this.admitted(request, reply)) return reply;
     });
     // A path the router cannot decode still names no page: the app's 404, as for any other.
     onBadUrl(async (request, reply) => {
-      if (admitted(request, reply)) await answerPage(request, reply);
+      if (this.admitted(request, reply)) await this.answerPage(request, reply);
     });
     const get = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void) =>
       app.route({ method: ['GET', 'HEAD'], url, handler });
     get(
       '/config.json',
-      (request, reply) => void sendJson(request, reply, visitorOf(request).view.configBody, 'no-cache'),
+      (request, reply) => void sendJson(request, reply, this.visitorOf(request).view.configBody, 'no-cache'),
     );
     get(REMOTE_BUILDS_PATH, async (request, reply) => {
-      const { https, cookies, cohort } = visitorOf(request);
+      const { https, cookies, cohort } = this.visitorOf(request);
       // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
-      const choice = await chooseBuilds(cookies, cohort, pageOrigin(request.raw, https));
-      sendBuilds(request, reply, choice, tickets?.ticket(choice));
+      const choice = await this.chooseBuilds(cookies, cohort, pageOrigin(request.raw, https));
+      sendBuilds(request, reply, choice, this.tickets?.ticket(choice));
     });
     get('/robots.txt', (request, reply) =>
       sendBody(request, reply, {
         status: 200,
         type: 'text/plain; charset=utf-8',
-        body: servedNow().robots.text,
+        body: this.servedNow().robots.text,
         cacheControl: 'no-cache',
       }),
     );
-    get('/*', answerPage);
+    get('/*', (request, reply) => this.answerPage(request, reply));
     app.route({
       method: ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
       url: '/*',
@@ -437,14 +449,19 @@ export function createHostHandler({
     });
   };
 
-  const kept = (): HostHandlerKept => {
-    const all = [served.defaultView, ...served.views.values()];
+  kept(): HostHandlerKept {
+    const all = [this.served.defaultView, ...this.served.views.values()];
     return {
       views: all.length,
       renders: all.filter((view) => view.page).length,
       pages: all.reduce((sum, view) => sum + (view.page?.pages.size ?? 0), 0),
-      hostnames: [...served.views.keys()],
+      hostnames: [...this.served.views.keys()],
     };
-  };
-  return Object.assign(routes, { kept });
+  }
+}
+
+/** The host's routes over the site its options describe, and what they keep (for tests). */
+export function createHostHandler(options: HostHandlerOptions): HostHandler {
+  const site = new HostSite(options);
+  return Object.assign(site.routes, { kept: () => site.kept() });
 }
