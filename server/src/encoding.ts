@@ -3,10 +3,9 @@ import { constants as zlibConstants } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 
 export const COMPRESSIBLE = /^(text\/|application\/json|image\/svg)/;
-/** Under this, compression saves too little to be worth a client's time decoding it. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-/** The encodings a prepared body can be sent in, the smallest first. */
+/** The smallest first. */
 export const ENCODINGS = ['br', 'gzip'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
 
@@ -39,7 +38,6 @@ export function ifNoneMatchNames(header: string | undefined, etag: string): bool
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
-/** Brotli's parameters for text of `size` bytes at `quality`. */
 export function brotliParams(size: number, quality: number): Record<number, number> {
   return {
     [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,

@@ -1,22 +1,14 @@
-/**
- * The graceful stop every server of ours runs on SIGTERM or SIGINT (stop-signals.ts says which
- * signal waits): it stops taking work, drains, runs what must happen after the drain, then exits
- * 0, or 1 when the drain was cut short or failed.
- */
+/** The graceful stop of every server of ours: exit 0 once drained, 1 when cut short or failed. */
 import type { Logger } from './log';
 import { onStopSignals } from './stop-signals';
 
 export interface GracefulStopOptions {
-  /** After SIGTERM, how long the server keeps serving while its readiness says it is going. */
   delayMs: number;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
-  /** What the log says as the stop begins. */
   message?: string;
   /** Stops taking work, waits `delayMs`, drains: true once everything in flight finished. */
   stop(delayMs: number): Promise<boolean>;
-  /** A second SIGINT: somebody insists. */
   hurry(signal: NodeJS.Signals): void;
-  /** Once drained, before the exit: what the server started or opened (workers, a database). */
   afterStop?: () => Promise<void>;
 }
 

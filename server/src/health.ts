@@ -60,7 +60,6 @@ async function answerHealth(reply: FastifyReply, options: HealthOptions): Promis
   );
 }
 
-/** `GET /healthz` (HEAD too) on a part's app; any other method is a 405. */
 export function registerHealth(app: FastifyInstance, options: HealthOptions): void {
   app.get(HEALTH_PATH, (_request, reply) => answerHealth(reply, options));
   app.route({

@@ -1,11 +1,4 @@
-/**
- * The one reading of a Host header for every server of ours. The rule is what a browser sends
- * for a URL it could open: a reg-name of RFC 3986 limited to DNS's shape (dot-separated labels
- * of letters, digits, `-` and `_`, which browsers accept in hostnames; an optional final dot),
- * an IPv4 address (which that shape covers), or a bracketed IPv6 address, then an optional port.
- * Percent-encoding and the other sub-delims RFC 3986 allows are refused: no browser sends them
- * in a Host header, and a name carrying them could not be put back into an origin.
- */
+/** The one reading of a Host header for every server of ours; decision 50 gives the rule. */
 
 /** The longest name DNS allows (RFC 1035), without the final dot, and the longest of its labels. */
 export const MAX_HOSTNAME_LENGTH = 253;
@@ -13,10 +6,8 @@ const MAX_LABEL_LENGTH = 63;
 
 const LABELS = String.raw`[a-z0-9_-]+(?:\.[a-z0-9_-]+)*`;
 const IPV6 = String.raw`\[[0-9a-f:.]+\]`;
-/** A hostname as the rule above has it, without its port. */
 export const HOSTNAME_PATTERN = `(?:${LABELS}\\.?|${IPV6})`;
 const HOST_HEADER = new RegExp(`^(${HOSTNAME_PATTERN})(?::(\\d{1,5}))?$`);
-/** Anything longer than a name, its dot and a port is refused before the pattern reads it. */
 const MAX_HOST_HEADER_LENGTH = MAX_HOSTNAME_LENGTH + ':65535'.length + 1;
 
 export interface HostHeader {

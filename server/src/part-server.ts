@@ -1,11 +1,4 @@
-/**
- * Every part's server (the host and each remote) is a Fastify app built here: `/healthz` ahead of
- * the part's routes, its metrics on a listener of their own (METRICS_PORT), the request log, a
- * plain 500 for a route that fails, and a graceful shutdown that first turns health to 503,
- * (after SIGTERM, keeps serving for SHUTDOWN_DELAY_MS so a load balancer notices), then stops
- * accepting connections and lets in-flight requests finish, within a bound; and, for a server
- * that has one, a reload on SIGHUP.
- */
+/** The Fastify app of a part (the host or a remote): decision 50 lists what every part shares. */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
@@ -22,47 +15,38 @@ export const SHUTDOWN_TIMEOUT_MS = 3000;
 /** Long enough for any real URL; a longer one gets Node's 431 rather than a page. */
 const MAX_HEADER_BYTES = 64 * 1024;
 
-/** What answers a path the router cannot decode (malformed percent-encoding): by default a plain 400. */
 export type BadUrlHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
-/** Adds a part's routes, hooks and plugins to its app; `onBadUrl` replaces the answer to a path that cannot be decoded. */
+/** Adds a part's routes; `onBadUrl` answers a path the router cannot decode (by default a plain 400). */
 export type PartRoutes = (app: FastifyInstance, onBadUrl: (handler: BadUrlHandler) => void) => void | Promise<void>;
 
 export interface PartServerOptions {
-  /** The served build's `latest.json`; `/healthz` reports its id and is 503 without it. */
   buildFile: HealthOptions['buildFile'];
-  /** More fields of a healthy `/healthz` answer (health.ts). */
   healthDetails?: HealthOptions['details'];
-  /** The address to listen on; every interface when undefined. */
+  /** Undefined: every interface. */
   listenHost?: string;
-  /** After SIGTERM, how long requests are still served while health answers 503. */
   shutdownDelayMs?: number;
-  /** How long requests in flight may take once the listener has closed. */
   shutdownTimeoutMs?: number;
-  /** The server's metrics, on a listener of their own, never on the public port; it closes once the server has drained. */
+  /** Served on a listener of their own, never on the public port. */
   metrics?: MetricsEnv & { registry: Registry };
-  /** True while `/healthz` must answer 503 "starting" (health.ts). */
   isStarting?: () => boolean;
-  /** Run once the server has drained, before the process exits: stops what the server started (its workers). */
+  /** Once drained, before the exit: stops what the server started (its workers). */
   onStopped?: () => Promise<void>;
-  /** Where its lines go: the process's logger (`setServerLog`) unless a test gives one. */
+  /** By default the process's logger (`setServerLog`). */
   log?: Logger;
-  /** What SIGHUP (`systemctl reload`) re-reads, serving meanwhile; undefined: SIGHUP keeps Node's default. */
+  /** What SIGHUP re-reads, serving meanwhile; undefined: SIGHUP keeps Node's default. */
   onReload?: () => Promise<void>;
-  /** The visitor's address for the request log (the host's, behind TRUST_PROXY); by default the peer's. */
+  /** The visitor's address for the request log (behind TRUST_PROXY); by default the peer's. */
   clientAddress?: (req: IncomingMessage) => string | undefined;
 }
 
 export interface PartServer {
   app: FastifyInstance;
   server: Server;
-  /** The metrics listener, when `metrics` named a port. */
   metrics: MetricsListener | undefined;
   /**
-   * Turns health to 503 at once; after `delayMs` (still serving meanwhile) stops accepting
-   * connections, closes idle ones and lets in-flight requests finish (closing their connections
-   * after the response). Resolves true once every connection is gone, or false after the
-   * timeout, having dropped what was left. A later call with no delay ends a delay under way.
+   * Health 503 at once; after `delayMs`, the drain. True once every connection is gone, false
+   * after the timeout, having dropped what was left. A call with no delay ends a delay under way.
    */
   shutdown(delayMs?: number): Promise<boolean>;
 }
@@ -83,9 +67,8 @@ async function createPartApp(routes: PartRoutes, options: PartServerOptions, isS
     keepAliveTimeout: 5000,
     // Requests on a kept-alive connection during the drain get the part's own answers (health's 503).
     return503OnClosing: false,
-    // Any path a client spells goes to the part's routes; they decide what it names.
     routerOptions: { maxParamLength: MAX_HEADER_BYTES },
-    // The part's own lines go to its logger (server/log), one request log line each (request-log.ts).
+    // One request log line each, written by request-log.ts.
     logger: false,
     frameworkErrors: (_error, request, reply) => void badUrl(request, reply),
   });

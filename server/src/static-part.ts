@@ -1,7 +1,4 @@
-/**
- * A remote's server: its built folder as a static host or CDN would serve it, files or a plain
- * 404 (never index.html), CORS for the host's origin, its answers counted by status.
- */
+/** A remote's server: its folder as a CDN would serve it, a plain 404 for a miss (never index.html). */
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
@@ -13,7 +10,6 @@ import { isAllowedOrigin, type AllowedOrigin } from './origins';
 import { servePart, type PartRoutes, type PartServer, type PartServerOptions } from './part-server';
 import { sendText } from './text-reply';
 
-/** A static part's answers by status (a remote's server registers it: `part` says which). */
 export const STATIC_REQUESTS_METRIC = 'giftbox_static_requests_total';
 
 /** Grants a page at an allowed origin the right to read what this server answers, a 404 too. */
@@ -40,11 +36,9 @@ export function countStaticRequests(app: FastifyInstance, registry: Registry): v
 }
 
 export interface StaticFilesOptions {
-  /** Absolute path of the folder to serve. */
   root: string;
-  /** Origins allowed to read these files cross-origin (the host's origin for a remote; `'*'`: any). */
+  /** `'*'`: any. */
   corsOrigins?: readonly AllowedOrigin[];
-  /** Where its answers are counted by status; none: not counted. */
   registry?: Registry;
 }
 
@@ -73,22 +67,15 @@ export function staticFiles({ root, corsOrigins = [], registry }: StaticFilesOpt
 }
 
 export interface RemoteServeOptions extends Omit<PartServerOptions, 'buildFile' | 'metrics'>, Partial<MetricsEnv> {
-  /** LOG_LEVEL of the process's logger, named after the server (unless `log` is given). */
   logLevel?: LogLevel;
-  /** The remote (`gifts`): its metrics' `part` label. */
+  /** Its metrics' `part` label. */
   part: string;
   port: number;
-  /** The folder to serve: the remote's build or a deploy target. */
   root: string;
-  /** Allowed through CORS: the host's origin, or the development default's pattern (`readHostOrigin`). */
   hostOrigin: AllowedOrigin;
 }
 
-/**
- * Serves a remote's built folder with CORS for the host's origin; health from `builds/latest.json`.
- * With a metrics port, its answers are counted by status (health checks aside). The process's
- * log lines carry `name`.
- */
+/** Serves a remote's folder, healthy while it holds `builds/latest.json`; log lines carry `name`. */
 export function serveRemoteDist(
   name: string,
   {
