@@ -10,7 +10,7 @@
 import { EnvError } from 'server/env';
 import { createMetricsRegistry, listenMetrics, type MetricsListener } from 'server/metrics';
 import { type Logger, setServerLog } from 'server/log';
-import { onStopSignals } from 'server/stop-signals';
+import { stopOnSignals } from 'server/graceful-stop';
 import { CatalogueError, loadCatalogue } from './catalogue/catalogue';
 import { seedPrizes } from './catalogue/seed';
 import { readServerConfig, type ServerConfig } from './config';
@@ -179,29 +179,24 @@ async function main(): Promise<void> {
   }, PRUNE_EVERY_MS);
   pruning.unref();
 
-  onStopSignals({
+  stopOnSignals({
     // Ctrl-C in a terminal stops at once; an orchestrator's SIGTERM gives balancers time to notice.
     delayMs: config.shutdownDelayMs,
-    stop: (signal, delay) => {
+    log: app.log as Logger,
+    message: 'shutting down: not ready any more, then finishing in-flight requests',
+    stop: async (delay) => {
       lifecycle.stopping = true;
-      app.log.info({ signal, delayMs: delay }, 'shutting down: not ready any more, then finishing in-flight requests');
       clearInterval(pruning);
       setTimeout(() => {
         app.log.error('shutdown took too long: exiting');
         process.exit(1);
       }, delay + SHUTDOWN_TIMEOUT_MS).unref();
-      new Promise((resolve) => setTimeout(resolve, delay))
-        .then(() => app.close())
-        .then(() => metricsListener?.close())
-        .then(() => db.close())
-        .then(() => releaseLock())
-        .then(
-          () => process.exit(0),
-          (error: unknown) => {
-            app.log.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await app.close();
+      await metricsListener?.close();
+      await db.close();
+      await releaseLock();
+      return true;
     },
     hurry: (signal) => {
       app.log.warn({ signal }, 'second signal: exiting now');

@@ -5,13 +5,14 @@
  * prints, for each brotli quality from 4 to 11 and for gzip's best level, the median time of N
  * compressions on this machine (in this process, one at a time) and the bytes they give.
  * The host's server compresses a page made for one request with the quality whose time fits the
- * budget for it, and a page it keeps with a higher one, paid once per page kept (static-server.ts).
+ * budget for it, and a page it keeps with a higher one, paid once per page kept (server/src/prepared-body.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { REMOTE_NAMES, REMOTES, type RemoteSpec } from 'shared/remotes';
 import { CONSOLE, defineCommand, exitStatusOf, refuse, runMain, type CommandLine } from '../../deploy/command-line';
-import { BROTLI_QUALITY_KEPT, BROTLI_QUALITY_ON_THE_FLY, brotliParams } from 'server/static-server';
+import { brotliParams } from 'server/encoding';
+import { BROTLI_QUALITY_KEPT, BROTLI_QUALITY_ON_THE_FLY } from 'server/prepared-body';
 import { median } from 'testbed/stats';
 import { startHostWithRemotes } from './host-with-remotes';
 

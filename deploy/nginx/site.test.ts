@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createHostHandler } from 'host/server/host-handler';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createHttpsCheck } from 'host/server/https-check';
 import { STRICT_TRANSPORT_SECURITY } from 'host/server/security-headers';
 import { parseRuntimeConfig } from 'shared/runtime-config';
@@ -110,9 +111,10 @@ beforeAll(async () => {
     }),
     isHttps: createHttpsCheck(['loopback']),
   });
-  hostServer = createServer((req, res) => void handler(req, res));
+  hostServer = await listenRoutes(handler);
   apiServer = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
-  const [hostPort, apiPort] = await Promise.all([listen(hostServer), listen(apiServer)]);
+  const hostPort = (hostServer.address() as AddressInfo).port;
+  const apiPort = await listen(apiServer);
   [port, httpPort] = [await freePort(), await freePort()];
   const statusPort = await freePort();
   nginx = await startSiteFile(

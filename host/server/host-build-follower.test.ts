@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { listen, type Serving } from 'server/serve';
+import { listenPart, type PartServer } from 'server/part-server';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { HostBuildFollower } from './host-build-follower';
@@ -15,7 +15,7 @@ const config = parseRuntimeConfig({ remotes: everyRemote(), apiBaseUrl: 'https:/
 
 let folder: string;
 let warnings: string[];
-let serving: Serving | undefined;
+let serving: PartServer | undefined;
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -53,7 +53,7 @@ async function serveFolder(codeVersion: string | undefined): Promise<{ base: str
     config,
     unservable: () => follower.unservable(),
   });
-  serving = await listen('host', 0, handler, {
+  serving = await listenPart('host', 0, handler, {
     buildFile: () => follower.buildFile(),
     healthDetails: () => ({ published: follower.published() }),
     listenHost: '127.0.0.1',

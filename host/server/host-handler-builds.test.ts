@@ -19,6 +19,7 @@ import { signPreview } from 'server/preview-token';
 import { assignedBuild, canaryBucket, COHORT_COOKIE, type DeploymentState } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler, type HostHandler } from './host-handler';
 import { createHostMetrics } from './host-metrics';
 import { createPageTickets } from './page-tickets';
@@ -107,9 +108,8 @@ beforeAll(async () => {
     isHttps: (req: IncomingMessage) => req.headers['x-test-https'] === '1',
     metrics: createHostMetrics(registry),
   });
-  const host = createServer((req, res) => void handler(req, res));
+  const host = await listenRoutes(handler);
   servers.push(host);
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
 });
 
@@ -336,9 +336,8 @@ describe('telemetry tickets', () => {
       log: () => undefined,
       tickets: createPageTickets(SECRET),
     });
-    const server = createServer((req, res) => void withTickets(req, res));
+    const server = await listenRoutes(withTickets);
     servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     ticketBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   const ticketOf = (cookies: string[]) => {

@@ -10,8 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RequestHandler } from 'server/static-server';
 import type { RuntimeConfig } from 'shared/runtime-config';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler } from './host-handler';
 import { RenderPools } from './remote-renderers';
 import { createRemoteSources, type RemoteSources } from './remote-sources';
@@ -133,10 +133,8 @@ async function hostSite(env: Record<string, string>, renderPools?: RenderPools):
   });
   await sources.refresh();
   const site = new SiteComposition({ config, snapshot: (remote) => sources.snapshot(remote), log: (m) => log.push(m) });
-  const handler: RequestHandler = createHostHandler({ root: dist, config, sources, site });
-  const server = createServer((req, res) => void handler(req, res));
+  const server = await listenRoutes(createHostHandler({ root: dist, config, sources, site }));
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, sourcesLog, sources, config };
 }
 

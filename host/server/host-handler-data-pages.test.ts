@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createDataPages } from './data-pages';
 import { createHostHandler } from './host-handler';
 import type { RenderRequest } from 'shared/render-contract';
@@ -94,7 +95,9 @@ beforeAll(async () => {
       onOutcome: (route, outcome) => outcomes.push(`${route} ${outcome}`),
     }),
   });
-  base = await listen((req, res) => void handler(req, res));
+  const server = await listenRoutes(handler);
+  servers.push(server);
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 afterEach(() => {

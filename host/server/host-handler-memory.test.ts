@@ -8,11 +8,12 @@
  * host is refused before anything is kept (bench/src/host-memory.ts measures the memory).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request, type Server } from 'node:http';
+import { Agent, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canaryBucket } from 'shared/deployment';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler, type HostHandler, MAX_VIEWS } from './host-handler';
 import { MAX_PAGES_PER_VIEW } from './page-cache';
 import type { RemoteDeployment, RemoteSnapshot } from './remote-sources';
@@ -93,8 +94,7 @@ beforeAll(async () => {
     followed: defaultOrigins({}),
     sources: { snapshot: () => undefined, deployment: (remote) => (remote === 'gifts' ? GIFTS : undefined) },
   });
-  server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server = await listenRoutes(handler);
   agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 });
 

@@ -6,7 +6,7 @@
  * ETag, compressed once, and what is kept stays bounded whatever paths and hostnames ask.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { RemoteName } from 'shared/remotes';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { Registry } from 'prom-client';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler, type HostHandler, type HostHandlerOptions, MAX_VIEWS } from './host-handler';
 import { createHostMetrics, PAGE_CACHE_MISSES_METRIC } from './host-metrics';
 import { MAX_PAGES_PER_VIEW } from './page-cache';
@@ -71,9 +72,8 @@ async function startHost(options: Omit<HostHandlerOptions, 'root'>, built = true
   mkdirSync(root);
   if (built) writeFileSync(join(root, 'index.html'), INDEX_HTML);
   const handler: HostHandler = createHostHandler({ root, ...options });
-  const server = createServer((req, res) => void handler(req, res));
+  const server = await listenRoutes(handler);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const get = (path: string, headers: Record<string, string> = {}): Promise<Answer> =>
     new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { GIFT_ID, aGiftView } from 'shared/testing/api-fixtures';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createDataPages } from './data-pages';
 import { createHostHandler } from './host-handler';
 import { loadRenderer, RenderPools } from './remote-renderers';
@@ -78,7 +79,9 @@ beforeAll(async () => {
     sources: { snapshot: (remote) => (remote === 'gifts' ? giftsSnapshot : undefined) },
     dataPages: createDataPages({ apiUrl, timeoutMs: 2_000, log: () => undefined }),
   });
-  base = await listen((req, res) => void handler(req, res));
+  const server = await listenRoutes(handler);
+  servers.push(server);
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {

@@ -1,12 +1,12 @@
 /** @jest-environment node */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, setServerLog } from 'server/log';
-import { listen as listenWithHealth, type Serving } from 'server/serve';
-import type { RequestHandler } from 'server/static-server';
+import { listenPart, type PartRoutes, type PartServer } from 'server/part-server';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { composeRoutes, grantsOf, registryRoutes } from 'shared/composition';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { parseRuntimeConfig } from 'shared/runtime-config';
@@ -47,9 +47,8 @@ let tmp: string;
 let server: Server;
 let base: string;
 
-function listen(handler: RequestHandler): Promise<Server> {
-  const created = createServer((req, res) => void handler(req, res));
-  return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
+function listen(routes: PartRoutes): Promise<Server> {
+  return listenRoutes(routes);
 }
 
 function close(target: Server): Promise<void> {
@@ -396,10 +395,10 @@ describe('a host that has not been built', () => {
 
 // As main.ts serves it: shared's serve answers /healthz before the page routes.
 describe('GET /healthz', () => {
-  const opened: Serving[] = [];
+  const opened: PartServer[] = [];
 
   async function serveHost(dir: string): Promise<string> {
-    const serving = await listenWithHealth('host', 0, createHostHandler({ root: dir, config }), {
+    const serving = await listenPart('host', 0, createHostHandler({ root: dir, config }), {
       buildFile: join(dir, HOST_BUILD_FILE),
       listenHost: '127.0.0.1',
     });

@@ -7,20 +7,16 @@
  * new visitor their cohort, and `GET /remote-builds.json` tells a page which builds it should
  * run now.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from 'shared/http-error';
-import {
-  BROTLI_QUALITY_ON_THE_FLY,
-  isHiddenPath,
-  prepareBody,
-  safeRelativePath,
-  sendBody,
-  sendFile,
-  sendPreparedBody,
-  sendText,
-  type RequestHandler,
-} from 'server/static-server';
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isHiddenPath, safeRelativePath, sendFile } from 'server/file-reply';
+import type { PartRoutes } from 'server/part-server';
+import { BROTLI_QUALITY_ON_THE_FLY, prepareBody, sendBody, sendPreparedBody } from 'server/prepared-body';
+import { sendText } from 'server/text-reply';
+import { isValidHost } from 'server/host-header';
 import { REMOTE_BUILDS_PATH } from 'shared/deployment';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
 import type { RuntimeConfig } from 'shared/runtime-config';
@@ -33,7 +29,7 @@ import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
 import { createPageCache, createTemplateReader, OtherSpelling, pageKey, type CachedPage } from './page-cache';
 import { createPageHtml } from './page-html';
-import { isValidHost, pageHostname, type FollowedOrigins } from './page-hostname';
+import { pageHostname, type FollowedOrigins } from './page-hostname';
 import {
   buildsAnswer,
   cohortCookie,
@@ -41,6 +37,7 @@ import {
   createBuildChooser,
   newCohort,
   requestCohort,
+  type RequestCookies,
   type BuildChoice,
   type BuildSources,
   type PageOrigin,
@@ -110,10 +107,11 @@ export interface HostHandlerKept {
   hostnames: string[];
 }
 
-export type HostHandler = RequestHandler & { kept: () => HostHandlerKept };
+/** The host's routes, to register on its part server, and what they keep. */
+export type HostHandler = PartRoutes & { kept: () => HostHandlerKept };
 
-function setHeaders(res: ServerResponse, headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+function setHeaders(reply: FastifyReply, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
 }
 
 const socketIsTls = (req: IncomingMessage) => 'encrypted' in req.socket && req.socket.encrypted === true;
@@ -131,30 +129,18 @@ function pageOrigin(req: IncomingMessage, https: boolean): PageOrigin {
 /** The 400 of a Host header that names no valid host: no page, nothing kept. */
 const BAD_HOST = 'Bad request: the Host header does not name a valid host';
 
-/** Answers a request no page can come of: a Host header that names no host (400), a method other than GET or HEAD (405). */
-function refusedOutright(req: IncomingMessage, res: ServerResponse): boolean {
-  if (!isValidHost(req.headers.host)) {
-    sendText(res, 400, BAD_HOST);
-    return true;
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.setHeader('Allow', 'GET, HEAD');
-    sendText(res, 405, 'Method not allowed');
-    return true;
-  }
-  return false;
+function wantsHtml(request: FastifyRequest): boolean {
+  return /\btext\/html\b/.test(String(request.headers.accept ?? ''));
 }
 
-function wantsHtml(req: IncomingMessage): boolean {
-  return /\btext\/html\b/.test(String(req.headers.accept ?? ''));
-}
-
-function sendConfig(req: IncomingMessage, res: ServerResponse, body: string): void {
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(req.method === 'HEAD' ? undefined : body);
+/** A JSON answer of the host's own (GET and HEAD alike: HEAD gets its length, no body). */
+function sendJson(request: FastifyRequest, reply: FastifyReply, body: string, cacheControl: string): FastifyReply {
+  return reply
+    .code(200)
+    .header('Content-Type', 'application/json; charset=utf-8')
+    .header('Cache-Control', cacheControl)
+    .header('Content-Length', Buffer.byteLength(body))
+    .send(request.method === 'HEAD' ? undefined : body);
 }
 
 function pathnameOf(url: string | undefined): string {
@@ -172,9 +158,9 @@ function routeLabel(table: RouteTable, pathname: string, resolved: RouteMatch | 
  * one page per route is rendered and kept, whatever spellings clients send. A 308 keeps the
  * method; the Location is a path of this site only.
  */
-function sendCanonical(req: IncomingMessage, res: ServerResponse, canonical: string): void {
-  res.setHeader('Location', `${canonical}${queryOf(req.url)}`);
-  sendText(res, 308, `Permanent redirect to ${canonical}`);
+function sendCanonical(request: FastifyRequest, reply: FastifyReply, canonical: string): void {
+  reply.header('Location', `${canonical}${queryOf(request.url)}`);
+  sendText(reply, 308, `Permanent redirect to ${canonical}`);
 }
 
 /** A page's answer while the host's build was replaced under its server; the server's log says which. */
@@ -185,67 +171,73 @@ const DATA_PAGE_CACHE = 'private, no-store';
 /** A page with a remote pinned by a preview: that browser's own, kept by no cache, never shared. */
 const PINNED_PAGE_CACHE = 'private, no-store';
 
-function sendBuilds(req: IncomingMessage, res: ServerResponse, choice: BuildChoice, ticket?: string): void {
+function sendBuilds(request: FastifyRequest, reply: FastifyReply, choice: BuildChoice, ticket?: string): void {
   const body = `${JSON.stringify({ ...buildsAnswer(choice), ...(ticket ? { ticket } : {}) })}\n`;
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
   // The visitor's own builds, which change with their cookies and any deploy: never stored.
-  res.setHeader('Cache-Control', 'private, no-store');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(req.method === 'HEAD' ? undefined : body);
+  sendJson(request, reply, body, 'private, no-store');
 }
 
 /** The page carries its remote's prerendered markup: only such a page has the prerendered state in it. */
 const PRERENDER_STATE_MARK = `id="${PRERENDER_STATE_ELEMENT_ID}"`;
 
-export function createHostHandler({
-  root: givenRoot,
-  otherFiles,
-  config,
-  sources,
-  hostCss = '',
-  followed = new Set(),
-  isHttps = socketIsTls,
-  metrics,
-  dataPages,
-  previewKeys,
-  log,
-  tickets: givenTickets,
-  site: givenSite,
-  unservable,
-}: HostHandlerOptions): HostHandler {
-  const tickets = telemetryEnabled(config) ? givenTickets : undefined;
-  const chooseBuilds = createBuildChooser({ sources, previewKeys, log, remotes: Object.keys(config.remotes) });
-  const composition = givenSite ?? new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
-  let served = servedOf(composition.current(), config);
+/** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
+function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: string) => RemoteSnapshot | undefined {
+  return (remote) => {
+    const snapshot = choice.builds[remote]?.snapshot;
+    return snapshot && view.at(snapshot);
+  };
+}
 
-  /** What is served of the site as composed now: made again, its views and pages with it, when the composition changes. */
-  function servedNow(): ServedSite {
-    const site = composition.current();
-    if (served.site !== site) served = servedOf(site, config);
-    return served;
+/**
+ * What the host's routes keep and answer from: the site as composed now and its views (one per
+ * hostname the defaults follow), the template of the build served now, the build chooser.
+ */
+class HostSite {
+  private readonly tickets: PageTickets | undefined;
+  private readonly chooseBuilds: ReturnType<typeof createBuildChooser>;
+  private readonly composition: Pick<SiteComposition, 'current'>;
+  private served: ServedSite;
+  private readonly rootNow: () => string;
+  /** The template of the build served now: a reader per folder, made again when the build's folder changes. */
+  private reader: { root: string; read: () => Promise<string | undefined> };
+  private readonly followed: FollowedOrigins;
+  private readonly isHttps: (req: IncomingMessage) => boolean;
+  private readonly metrics: HostMetrics | undefined;
+  private readonly hostCss: string;
+
+  constructor(private readonly options: HostHandlerOptions) {
+    const { config, sources, previewKeys, log, root } = options;
+    this.tickets = telemetryEnabled(config) ? options.tickets : undefined;
+    this.chooseBuilds = createBuildChooser({ sources, previewKeys, log, remotes: Object.keys(config.remotes) });
+    this.composition = options.site ?? new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
+    this.served = servedOf(this.composition.current(), config);
+    this.rootNow = typeof root === 'string' ? () => root : root;
+    this.reader = { root: this.rootNow(), read: createTemplateReader(join(this.rootNow(), 'index.html')) };
+    this.followed = options.followed ?? new Set();
+    this.isHttps = options.isHttps ?? socketIsTls;
+    this.metrics = options.metrics;
+    this.hostCss = options.hostCss ?? '';
   }
 
-  const rootNow = typeof givenRoot === 'string' ? () => givenRoot : givenRoot;
-  /** The template of the build served now: a reader per folder, made again when the build's folder changes. */
-  let reader = { root: rootNow(), read: createTemplateReader(join(rootNow(), 'index.html')) };
-  const readTemplate = () => {
-    const root = rootNow();
-    if (reader.root !== root) reader = { root, read: createTemplateReader(join(root, 'index.html')) };
-    return reader.read();
-  };
-  // The deploy commands' lock and the files a deploy is writing (dot-named) are no build's files.
-  const sendBuiltFile = async (req: IncomingMessage, res: ServerResponse, path: string) =>
-    !isHiddenPath(path) &&
-    ((await sendFile(req, res, rootNow(), path)) ||
-      (otherFiles !== undefined && otherFiles !== rootNow() && (await sendFile(req, res, otherFiles, path))));
+  /** What is served of the site as composed now: made again, its views and pages with it, when the composition changes. */
+  private servedNow(): ServedSite {
+    const site = this.composition.current();
+    if (this.served.site !== site) this.served = servedOf(site, this.options.config);
+    return this.served;
+  }
 
-  /** The builds of `choice` as the view's page reaches them, for its preloads and markup. */
-  function snapshotsOf(view: HostnameView, choice: BuildChoice): (remote: string) => RemoteSnapshot | undefined {
-    return (remote) => {
-      const snapshot = choice.builds[remote]?.snapshot;
-      return snapshot && view.at(snapshot);
-    };
+  private readTemplate(): Promise<string | undefined> {
+    const root = this.rootNow();
+    if (this.reader.root !== root) this.reader = { root, read: createTemplateReader(join(root, 'index.html')) };
+    return this.reader.read();
+  }
+
+  /** A file of the build served now, else of the folder keeping earlier builds' files; never a dot path (a deploy's lock or temporary file). */
+  private async sendBuiltFile(request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
+    const { otherFiles } = this.options;
+    if (isHiddenPath(path)) return false;
+    if (await sendFile(request, reply, this.rootNow(), path)) return true;
+    return otherFiles !== undefined && otherFiles !== this.rootNow() && sendFile(request, reply, otherFiles, path);
   }
 
   /**
@@ -253,7 +245,7 @@ export function createHostHandler({
    * time, then reused until the built index.html or the route's remote's build changes
    * (page-cache.ts). A page pinned by a preview is rendered for its request and kept by nobody.
    */
-  async function pageFor(
+  private async pageFor(
     table: RouteTable,
     view: HostnameView,
     pathname: string,
@@ -261,11 +253,11 @@ export function createHostHandler({
     noindex: boolean,
     choice: BuildChoice,
   ): Promise<CachedPage | undefined> {
-    const template = await readTemplate();
+    const template = await this.readTemplate();
     if (template === undefined) return undefined;
     // A new build of the host replaces the renderer and its pages.
     if (view.page?.template !== template) {
-      const render = createPageHtml({ template, config: view.config, hostCss });
+      const render = createPageHtml({ template, config: view.config, hostCss: this.hostCss });
       view.page = { template, render, pages: createPageCache() };
     }
     const { render, pages } = view.page;
@@ -296,7 +288,7 @@ export function createHostHandler({
     // The route's remote's build as the sources hold it: a new build of it is a new snapshot.
     const source = route && choice.builds[route.remote]?.snapshot;
     return pages.get(pageKey({ pathname, route, status, noindex, builds: choice.key }), source, () => {
-      metrics?.pageCacheMissed(routeLabel(table, pathname, resolved));
+      this.metrics?.pageCacheMissed(routeLabel(table, pathname, resolved));
       return renderPage();
     });
   }
@@ -305,17 +297,17 @@ export function createHostHandler({
    * A page rendered for this visitor with their data, or its 404 (data-pages.ts): per request,
    * never kept, `private, no-store`. The page renderer is the view's, which `pageFor` has made.
    */
-  async function sendDataPage(
-    req: IncomingMessage,
-    res: ServerResponse,
+  private async sendDataPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
     view: HostnameView,
     match: RouteMatch,
     outcome: DataPageOutcome,
     noindex: boolean,
     choice: BuildChoice,
   ): Promise<void> {
-    const pathname = pathnameOf(req.url);
-    for (const cookie of outcome.setCookies) res.appendHeader('Set-Cookie', cookie);
+    const pathname = pathnameOf(request.url);
+    for (const cookie of outcome.setCookies) reply.header('Set-Cookie', cookie);
     const found = outcome.kind === 'rendered';
     const html = (view.page as NonNullable<HostnameView['page']>).render({
       pathname,
@@ -327,105 +319,149 @@ export function createHostHandler({
       config: configWithBuilds(view.config, choice),
     });
     const status = found ? 200 : 404;
-    await sendBody(req, res, { status, type: 'text/html; charset=utf-8', body: html, cacheControl: DATA_PAGE_CACHE });
+    await sendBody(request, reply, {
+      status,
+      type: 'text/html; charset=utf-8',
+      body: html,
+      cacheControl: DATA_PAGE_CACHE,
+    });
   }
 
   /** Each remote's build a page was sent, by channel (host-metrics.ts): the canary's share of pages. */
-  function countBuilds(choice: BuildChoice): void {
-    if (!metrics) return;
+  private countBuilds(choice: BuildChoice): void {
+    if (!this.metrics) return;
     for (const [remote, build] of Object.entries(choice.builds))
-      if (build) metrics.remoteBuildSent(remote, build.channel);
+      if (build) this.metrics.remoteBuildSent(remote, build.channel);
   }
 
-  const handler: RequestHandler = async (req, res) => {
-    const https = isHttps(req);
-    // What every response carries; a page gets the whole set below.
-    setHeaders(res, securityHeaders(config, { page: false, https }));
-    if (refusedOutright(req, res)) return;
-    const pathname = pathnameOf(req.url);
-    const site = servedNow();
-    const view = viewAt(site, pageHostname(req.headers.host, followed), followed);
-    if (pathname === '/config.json') {
-      sendConfig(req, res, view.configBody);
-      return;
-    }
-    const cookies = req.headers.cookie;
-    const cohort = requestCohort(cookies);
-    if (pathname === REMOTE_BUILDS_PATH) {
-      // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
-      const choice = await chooseBuilds(cookies, cohort, pageOrigin(req, https));
-      sendBuilds(req, res, choice, tickets?.ticket(choice));
-      return;
-    }
-    if (pathname === '/robots.txt') {
-      await sendBody(req, res, {
-        status: 200,
-        type: 'text/plain; charset=utf-8',
-        body: site.robots.text,
-        cacheControl: 'no-cache',
-      });
-      return;
-    }
+  /** What the visitor's cookies and connection say: their cohort, and the site's view at their hostname. */
+  private visitorOf(request: FastifyRequest) {
+    const https = this.isHttps(request.raw);
+    // A path the router could not decode is answered outside the cookie plugin's hook: parsed here.
+    const cookies =
+      (request.cookies as RequestCookies | undefined) ?? fastifyCookie.parse(request.headers.cookie ?? '');
+    const site = this.servedNow();
+    const view = viewAt(site, pageHostname(request.headers.host, this.followed), this.followed);
+    return { https, cookies, cohort: requestCohort(cookies), site, view };
+  }
+
+  /** Any path that names no route of its own: a route's page, a built file, or a 404. */
+  private async answerPage(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { metrics, tickets } = this;
+    const { https, cookies, cohort, site, view } = this.visitorOf(request);
+    const pathname = pathnameOf(request.url);
     const resolved = site.resolvePath(pathname);
     if (resolved instanceof OtherSpelling) {
-      sendCanonical(req, res, resolved.canonical);
+      sendCanonical(request, reply, resolved.canonical);
       metrics?.pageRendered(resolved.route.path, 308);
       return;
     }
     const noindex = site.robots.isPrivatePath(pathname, resolved instanceof HttpError ? undefined : resolved.route);
-    if (noindex) res.setHeader('X-Robots-Tag', NOINDEX);
+    if (noindex) reply.header('X-Robots-Tag', NOINDEX);
     // A route's page is never a built file: only a path that names no page is looked for in the build.
-    const relativePath = resolved instanceof HttpError ? safeRelativePath(req.url) : undefined;
-    if (relativePath && relativePath !== 'index.html' && (await sendBuiltFile(req, res, relativePath))) return;
+    const relativePath = resolved instanceof HttpError ? safeRelativePath(request.url) : undefined;
+    if (relativePath && relativePath !== 'index.html' && (await this.sendBuiltFile(request, reply, relativePath)))
+      return;
     // A missing script or stylesheet must fail as such, never as a page.
-    if (resolved instanceof HttpError && !wantsHtml(req)) {
-      sendText(res, 404, 'Not found');
+    if (resolved instanceof HttpError && !wantsHtml(request)) {
+      sendText(reply, 404, 'Not found');
       return;
     }
     const route = routeLabel(site.site.table, pathname, resolved);
     // Every page, a 404 page and the page that says the host is not built alike.
-    setHeaders(res, view.pageHeaders(https));
+    setHeaders(reply, view.pageHeaders(https));
     // A new visitor's first page already has the builds of the cohort it is given.
     const visitorCohort = cohort ?? newCohort();
-    if (unservable?.() !== undefined) {
-      sendText(res, 503, REPLACED);
+    if (this.options.unservable?.() !== undefined) {
+      sendText(reply, 503, REPLACED);
       metrics?.pageRendered(route, 503);
       return;
     }
-    const choice = await chooseBuilds(cookies, visitorCohort, pageOrigin(req, https));
-    const page = await pageFor(site.site.table, view, pathname, resolved, noindex, choice);
+    const choice = await this.chooseBuilds(cookies, visitorCohort, pageOrigin(request.raw, https));
+    const page = await this.pageFor(site.site.table, view, pathname, resolved, noindex, choice);
     if (page === undefined) {
-      sendText(res, 503, 'The host has not been built: run npm run build -w host');
+      sendText(reply, 503, 'The host has not been built: run npm run build -w host');
       metrics?.pageRendered(route, 503);
       return;
     }
-    if (cohort === undefined) res.appendHeader('Set-Cookie', cohortCookie(visitorCohort, https));
-    if (tickets) res.appendHeader('Set-Cookie', tickets.cookie(choice, https));
-    countBuilds(choice);
+    if (cohort === undefined) reply.header('Set-Cookie', cohortCookie(visitorCohort, https));
+    if (tickets) reply.header('Set-Cookie', tickets.cookie(choice, https));
+    this.countBuilds(choice);
     if (metrics && !(resolved instanceof HttpError) && resolved.route.prerendered) {
       metrics.prerendered(route, page.prerendered ? 'hit' : 'miss');
     }
     if (!(resolved instanceof HttpError) && resolved.route.serverData) {
-      const outcome = await dataPages?.read(req, resolved, snapshotsOf(view, choice));
-      if (outcome) await sendDataPage(req, res, view, resolved, outcome, noindex, choice);
+      const outcome = await this.options.dataPages?.read(request.raw, resolved, snapshotsOf(view, choice));
+      if (outcome) await this.sendDataPage(request, reply, view, resolved, outcome, noindex, choice);
       // Without the visitor's data, the page as it is for everyone, rendered in the browser; never stored either.
-      else await sendPreparedBody(req, res, { ...page.body, cacheControl: DATA_PAGE_CACHE });
-      metrics?.pageRendered(route, res.statusCode);
+      else await sendPreparedBody(request, reply, { ...page.body, cacheControl: DATA_PAGE_CACHE });
+      metrics?.pageRendered(route, reply.statusCode);
       return;
     }
-    await sendPreparedBody(req, res, page.body);
+    await sendPreparedBody(request, reply, page.body);
     // As the visitor got it: a revalidated page is a 304.
-    metrics?.pageRendered(route, res.statusCode);
+    metrics?.pageRendered(route, reply.statusCode);
+  }
+
+  /** What every response carries (a page gets the whole set); false once a Host header naming no host is refused. */
+  private admitted(request: FastifyRequest, reply: FastifyReply): boolean {
+    setHeaders(reply, securityHeaders(this.options.config, { page: false, https: this.isHttps(request.raw) }));
+    // A Host header that names no host gets no page and makes nothing be kept.
+    if (isValidHost(request.headers.host)) return true;
+    sendText(reply, 400, BAD_HOST);
+    return false;
+  }
+
+  readonly routes: PartRoutes = async (app, onBadUrl) => {
+    await app.register(fastifyCookie);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!this.admitted(request, reply)) return reply;
+    });
+    // A path the router cannot decode still names no page: the app's 404, as for any other.
+    onBadUrl(async (request, reply) => {
+      if (this.admitted(request, reply)) await this.answerPage(request, reply);
+    });
+    const get = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void) =>
+      app.route({ method: ['GET', 'HEAD'], url, handler });
+    get(
+      '/config.json',
+      (request, reply) => void sendJson(request, reply, this.visitorOf(request).view.configBody, 'no-cache'),
+    );
+    get(REMOTE_BUILDS_PATH, async (request, reply) => {
+      const { https, cookies, cohort } = this.visitorOf(request);
+      // The builds a page of this visitor would get now; no cohort yet: the stable builds, none given.
+      const choice = await this.chooseBuilds(cookies, cohort, pageOrigin(request.raw, https));
+      sendBuilds(request, reply, choice, this.tickets?.ticket(choice));
+    });
+    get('/robots.txt', (request, reply) =>
+      sendBody(request, reply, {
+        status: 200,
+        type: 'text/plain; charset=utf-8',
+        body: this.servedNow().robots.text,
+        cacheControl: 'no-cache',
+      }),
+    );
+    get('/*', (request, reply) => this.answerPage(request, reply));
+    app.route({
+      method: ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+      url: '/*',
+      handler: (_request, reply) => sendText(reply.header('Allow', 'GET, HEAD'), 405, 'Method not allowed'),
+    });
   };
 
-  const kept = (): HostHandlerKept => {
-    const all = [served.defaultView, ...served.views.values()];
+  kept(): HostHandlerKept {
+    const all = [this.served.defaultView, ...this.served.views.values()];
     return {
       views: all.length,
       renders: all.filter((view) => view.page).length,
       pages: all.reduce((sum, view) => sum + (view.page?.pages.size ?? 0), 0),
-      hostnames: [...served.views.rkeys()],
+      hostnames: [...this.served.views.rkeys()],
     };
-  };
-  return Object.assign(handler, { kept });
+  }
+}
+
+/** The host's routes over the site its options describe, and what they keep (for tests). */
+export function createHostHandler(options: HostHandlerOptions): HostHandler {
+  const site = new HostSite(options);
+  return Object.assign(site.routes, { kept: () => site.kept() });
 }

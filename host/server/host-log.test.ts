@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, setServerLog } from 'server/log';
-import { listen, type Serving } from 'server/serve';
+import { listenPart, type PartServer } from 'server/part-server';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 import { createRemoteSources } from './remote-sources';
@@ -15,7 +15,7 @@ const GIFT_ID = 'q3Vt8pLx0ZbN4mWc7RkE2sYa';
 
 let tmp: string;
 let remote: Server;
-let serving: Serving;
+let serving: PartServer;
 /** The host's log, a parsed line each, as main.ts makes it: the process's logger, named `host`. */
 const lines: Array<Record<string, unknown>> = [];
 let written = () => undefined as void;
@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   const sources = createRemoteSources({ remotes: config.remotes });
   await sources.refresh();
-  serving = await listen('host', 0, createHostHandler({ root, config, sources }), {
+  serving = await listenPart('host', 0, createHostHandler({ root, config, sources }), {
     buildFile: join(root, HOST_BUILD_FILE),
     listenHost: '127.0.0.1',
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, setServerLog } from 'server/log';
 import { createMetricsRegistry } from 'server/metrics';
-import { listen, type Serving } from 'server/serve';
+import { listenPart, type PartServer } from 'server/part-server';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { createHostHandler, HOST_BUILD_FILE } from './host-handler';
 import { createHostMetrics } from './host-metrics';
@@ -55,7 +55,7 @@ async function startRemote(files?: Map<string, string>): Promise<string> {
 
 let tmp: string;
 let sources: RemoteSources;
-let serving: Serving;
+let serving: PartServer;
 let base: string;
 
 beforeAll(async () => {
@@ -84,7 +84,7 @@ beforeAll(async () => {
     onFailure: (remote) => metrics.remoteRefreshFailed(remote),
   });
   const handler = createHostHandler({ root, config, sources, metrics });
-  serving = await listen('host', 0, handler, {
+  serving = await listenPart('host', 0, handler, {
     buildFile: join(root, HOST_BUILD_FILE),
     listenHost: '127.0.0.1',
     metrics: { registry, metricsPort: 0, metricsHost: '127.0.0.1' },

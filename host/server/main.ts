@@ -26,7 +26,7 @@ import {
 import { createLogger, serverLog, setServerLog } from 'server/log';
 import { MIN_TICKET_SECRET_LENGTH } from 'server/page-ticket';
 import { createMetricsRegistry, METRICS_VARIABLES, metricsEnvOf } from 'server/metrics';
-import { serve } from 'server/serve';
+import { servePart } from 'server/part-server';
 import { trustProxy } from 'server/trust-proxy';
 import { allowedRemoteOrigins, type RuntimeConfig } from 'shared/runtime-config';
 import { telemetryEnabled } from 'shared/runtime-config-checks';
@@ -240,7 +240,7 @@ async function main(): Promise<void> {
     tickets: ticketsOf(env.PAGE_TICKET_SECRETS, config),
     site,
   });
-  void serve('host', port, handler, {
+  void servePart('host', port, handler, {
     buildFile: () => builds.buildFile(),
     healthDetails: () => ({ published: builds.published(), composition: compositionHealth(site.current()) }),
     isStarting: () => starting,

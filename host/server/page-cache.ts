@@ -12,7 +12,7 @@
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
-import { prepareBody, type PreparedBody } from 'server/static-server';
+import { prepareBody, type PreparedBody } from 'server/prepared-body';
 import type { HttpError } from 'shared/http-error';
 import {
   notFoundError,

@@ -64,19 +64,12 @@ export interface BuildChoice {
 /** The remote sources as the choice reads them: a source that only knows snapshots serves its stable build. */
 export type BuildSources = Pick<RemoteSources, 'snapshot'> & Partial<Pick<RemoteSources, 'deployment' | 'pinned'>>;
 
-/** The cohort a request's cookie gives, or undefined for none or one that is not a cohort. */
-export function requestCohort(cookieHeader: string | undefined): number | undefined {
-  return parseCohort(cookieValue(cookieHeader, COHORT_COOKIE));
-}
+/** A request's cookies by name, as @fastify/cookie parses its Cookie header. */
+export type RequestCookies = Readonly<Record<string, string | undefined>>;
 
-/** A cookie's value in a request's Cookie header, or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
+/** The cohort a request's cookie gives, or undefined for none or one that is not a cohort. */
+export function requestCohort(cookies: RequestCookies): number | undefined {
+  return parseCohort(cookies[COHORT_COOKIE]);
 }
 
 /** A new visitor's cohort: any of the COHORT_VALUES numbers alike. */
@@ -202,7 +195,7 @@ export interface PageOrigin {
 }
 
 /**
- * The builds of one request, from its Cookie header, its cohort (given, or being given; none:
+ * The builds of one request, from its cookies, its cohort (given, or being given; none:
  * the stable builds) and its origin: a preview cookie (the `__Host-` one over https) that
  * verifies for this origin pins its remote to its build when that build can be read; one that
  * does not pins nothing, and the server says why in its log, once per reason.
@@ -214,7 +207,7 @@ export function createBuildChooser({
   now = Date.now,
   remotes = REMOTE_NAMES,
 }: BuildChooserOptions): (
-  cookieHeader: string | undefined,
+  cookies: RequestCookies,
   cohort: number | undefined,
   page: PageOrigin,
 ) => Promise<BuildChoice> {
@@ -245,12 +238,6 @@ export function createBuildChooser({
     return snapshot && { remote, snapshot };
   }
 
-  return async (cookieHeader, cohort, page) =>
-    chooseBuilds(
-      deployment,
-      cohort,
-      await pinOf(cookieValue(cookieHeader, previewCookieName(page.https)), page),
-      now(),
-      remotes,
-    );
+  return async (cookies, cohort, page) =>
+    chooseBuilds(deployment, cohort, await pinOf(cookies[previewCookieName(page.https)], page), now(), remotes);
 }

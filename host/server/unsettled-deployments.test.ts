@@ -16,6 +16,7 @@ import { UNSETTLED_DEPLOYMENT_MS, type DeploymentState } from 'shared/deployment
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler } from './host-handler';
 import { changedAtOf, createRemoteSources, type RemoteDeployment, type RemoteSnapshot } from './remote-sources';
 
@@ -167,7 +168,9 @@ describe('what pages are told', () => {
       config,
       sources: { snapshot: () => undefined, deployment: (remote) => (remote === 'content' ? deployment : undefined) },
     });
-    const base = await listen(createServer((req, res) => void handler(req, res)));
+    const server = await listenRoutes(handler);
+    servers.push(server);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const cookie = 'gb_cohort=7';
     return {
       /** The /about page's inline configuration and what `/remote-builds.json` answers, for one cohort. */

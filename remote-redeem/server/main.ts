@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { parseEnvOrExit, staticPartEnv } from 'server/env';
-import { serveRemoteDist } from 'server/serve';
+import { serveRemoteDist } from 'server/static-part';
 
 // Every variable it reads, through one schema: a bad one stops it with a message naming it.
 const env = parseEnvOrExit('remote-redeem', staticPartEnv('redeem', join(__dirname, '..', 'dist')));

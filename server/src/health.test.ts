@@ -1,10 +1,9 @@
 /** @jest-environment node */
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { answerHealth, isHealthUrl } from './health';
+import { isHealthUrl, registerHealth } from './health';
 
 const BUILD_ID = 'c35f29a5-a23f-4db1-8c22-216bebc6615a';
 
@@ -12,7 +11,7 @@ let tmp: string;
 let buildFile: string;
 let stopping = false;
 let starting = false;
-let server: Server;
+let app: FastifyInstance;
 let base: string;
 
 function writeBuild(id: string): void {
@@ -22,11 +21,9 @@ function writeBuild(id: string): void {
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'health-test-'));
   buildFile = join(tmp, 'latest.json');
-  server = createServer(
-    (req, res) => void answerHealth(req, res, { buildFile, isStopping: () => stopping, isStarting: () => starting }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = Fastify();
+  registerHealth(app, { buildFile, isStopping: () => stopping, isStarting: () => starting });
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 beforeEach(() => {
@@ -36,12 +33,11 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await app.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('answerHealth', () => {
+describe('the health route', () => {
   it('answers 200 with the id of the served build, never cached', async () => {
     const res = await fetch(`${base}/healthz`);
     expect(res.status).toBe(200);

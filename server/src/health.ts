@@ -6,8 +6,8 @@
  * swaps `latest.json` last) shows at once.
  */
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendText } from './static-server';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendText } from './text-reply';
 
 export const HEALTH_PATH = '/healthz';
 
@@ -36,38 +36,35 @@ async function readBuildId(buildFile: string): Promise<string | undefined> {
   }
 }
 
-function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: object): void {
-  const text = `${JSON.stringify(body)}\n`;
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  // A cached "ok" would hide an outage or a shutdown.
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(req.method === 'HEAD' ? undefined : text);
-}
-
 /** Whether a request URL is for the health route, whatever its query. */
 export function isHealthUrl(url: string | undefined): boolean {
   return (url ?? '/').split('?')[0] === HEALTH_PATH;
 }
 
-/** Answers a request for `/healthz` (see `isHealthUrl`). */
-export async function answerHealth(req: IncomingMessage, res: ServerResponse, options: HealthOptions): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.setHeader('Allow', 'GET, HEAD');
-    sendText(res, 405, 'Method not allowed');
-    return;
-  }
+async function answerHealth(reply: FastifyReply, options: HealthOptions): Promise<FastifyReply> {
   const buildFile = typeof options.buildFile === 'string' ? options.buildFile : options.buildFile();
   const build = options.isStopping() ? undefined : await readBuildId(buildFile);
   // Checked again: shutdown may have begun while the file was read.
-  if (build === undefined || options.isStopping()) {
-    sendJson(req, res, 503, { status: 'unavailable' });
-    return;
-  }
-  if (options.isStarting?.()) {
-    sendJson(req, res, 503, { status: 'starting' });
-    return;
-  }
-  sendJson(req, res, 200, { status: 'ok', build, ...options.details?.() });
+  let status: number;
+  let body: object;
+  if (build === undefined || options.isStopping()) [status, body] = [503, { status: 'unavailable' }];
+  else if (options.isStarting?.()) [status, body] = [503, { status: 'starting' }];
+  else [status, body] = [200, { status: 'ok', build, ...options.details?.() }];
+  return (
+    reply
+      .code(status)
+      .header('Content-Type', 'application/json; charset=utf-8')
+      // A cached "ok" would hide an outage or a shutdown.
+      .header('Cache-Control', 'no-store')
+      .send(`${JSON.stringify(body)}\n`)
+  );
+}
+
+export function registerHealth(app: FastifyInstance, options: HealthOptions): void {
+  app.get(HEALTH_PATH, (_request, reply) => answerHealth(reply, options));
+  app.route({
+    method: ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+    url: HEALTH_PATH,
+    handler: (_request, reply) => sendText(reply.header('Allow', 'GET, HEAD'), 405, 'Method not allowed'),
+  });
 }

@@ -4,21 +4,14 @@
  * the site works opened at localhost, 127.0.0.1 or the machine's LAN address alike
  * (docs/decisions/0017-any-address-in-development.md).
  */
+import { HOSTNAME_PATTERN, hostnameOfHost } from './host-header';
 
 /** An exact origin, or a pattern that also requires the page and this server to share a hostname. */
 export type AllowedOrigin = string | RegExp;
 
-const HOSTNAME = String.raw`(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])`;
-const HOST_HEADER = new RegExp(`^(${HOSTNAME})(?::\\d{1,5})?$`);
-
 /** `http://<any hostname>:<port>`: what a browser sends as the Origin of the host's pages on that port. */
 export function anyHostnameOnPort(port: number): RegExp {
-  return new RegExp(`^http://${HOSTNAME}:${port}$`);
-}
-
-/** The hostname of a Host header (`127.0.0.1:3004` → `127.0.0.1`), lower-case; undefined when malformed. */
-export function hostnameOfHost(host: string | undefined): string | undefined {
-  return HOST_HEADER.exec((host ?? '').toLowerCase())?.[1];
+  return new RegExp(`^http://${HOSTNAME_PATTERN}:${port}$`);
 }
 
 function hostnameOfOrigin(origin: string): string | undefined {

@@ -18,7 +18,7 @@ beforeAll(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /**
- * A server through `serve` that answers with what its reload last read from `source`
+ * A server through `servePart` that answers with what its reload last read from `source`
  * (`withReload`), or with nothing re-read.
  */
 function startServer(withReload: boolean) {
@@ -26,10 +26,10 @@ function startServer(withReload: boolean) {
   writeFileSync(source, 'first');
   const script = `
     import { readFileSync } from 'node:fs';
-    import { serve } from ${JSON.stringify(join(__dirname, 'serve.ts'))};
+    import { servePart } from ${JSON.stringify(join(__dirname, 'part-server.ts'))};
     let value = readFileSync(${JSON.stringify(source)}, 'utf8');
     const reload = async () => { value = readFileSync(${JSON.stringify(source)}, 'utf8'); };
-    void serve('reloading', 0, async (_req, res) => void res.end(value), {
+    void servePart('reloading', 0, (app) => void app.get('/*', async () => value), {
       buildFile: ${JSON.stringify(join(folder, 'latest.json'))},
       listenHost: '127.0.0.1',
       ${withReload ? 'onReload: reload,' : ''}

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import type { LogLevel } from './env';
 import { createLogger } from './log';
 import { maskUrl, peerAddressHash } from './request-log';
-import { listen, type Serving } from './serve';
+import { listenPart, type PartServer } from './part-server';
 
 const GIFT_ID = 'AbCdEfGhIjKlMnOpQrStUvWx';
 let tmp: string;
-const opened: Serving[] = [];
+const opened: PartServer[] = [];
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'request-log-test-'));
@@ -36,7 +36,7 @@ async function serverLogging(
       written();
     },
   });
-  const serving = await listen('remote-gifts', 0, async (_req, res) => void res.end('a page'), {
+  const serving = await listenPart('remote-gifts', 0, (app) => void app.get('/*', async () => 'a page'), {
     buildFile: join(tmp, 'latest.json'),
     listenHost: '127.0.0.1',
     log,

@@ -4,11 +4,11 @@
  * deploy/prometheus's rules and the dashboard's queries against a real Prometheus, so a series or
  * label renamed in a part fails them.
  */
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { createMetricsRegistry } from 'server/metrics';
-import { countStaticRequests } from 'server/static-server';
+import { countStaticRequests } from 'server/static-part';
+import { listenRoutes } from 'server/testing/listen-routes';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { CLIENT_SIGNALS } from 'shared/telemetry';
 import { createTelemetryMetrics, type TelemetryMetrics } from 'api/src/features/telemetry/telemetry-metrics';
@@ -86,12 +86,10 @@ function hostRegistry(): Registry {
 /** A remote's server's series, counted by its own handler as it answers real requests. */
 async function remoteRegistry(remote: string): Promise<Registry> {
   const registry = createMetricsRegistry(remote);
-  const server = createServer(
-    countStaticRequests(async (req, res) => {
-      res.writeHead(req.url === '/missing.js' ? 404 : 200).end();
-    }, registry),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await listenRoutes((app) => {
+    countStaticRequests(app, registry);
+    app.get('/*', async (request, reply) => reply.code(request.url === '/missing.js' ? 404 : 200).send());
+  });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   for (const path of ['/remoteEntry.js', '/missing.js']) await (await fetch(`${origin}${path}`)).arrayBuffer();
   await new Promise((resolve) => server.close(resolve));

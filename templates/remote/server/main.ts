@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { parseEnvOrExit, staticPartEnv } from 'server/env';
-import { serveRemoteDist } from 'server/serve';
+import { serveRemoteDist } from 'server/static-part';
 import { REMOTE_NAME, REMOTE_SPEC } from '../remote-spec';
 
 // Every variable it reads, through one schema: a bad one stops it with a message naming it. Its

@@ -4,10 +4,18 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Registry } from 'prom-client';
 import { createLogger } from './log';
-import { listen, serve, serveRemoteDist, type ServeOptions, type Serving } from './serve';
-import type { RequestHandler } from './static-server';
+import { listenPart, type PartRoutes, type PartServer, type PartServerOptions, servePart } from './part-server';
+import { serveRemoteDist } from './static-part';
+
+/** What a test's part answers every path but health with. */
+type RequestHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+const routesOf =
+  (handler: RequestHandler): PartRoutes =>
+  (app) =>
+    void app.all('/*', handler);
 
 const started: Server[] = [];
 const signals = ['SIGINT', 'SIGTERM'] as const;
@@ -24,18 +32,18 @@ function urlOf(server: Server, path = '/'): string {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 }
 
-function options(overrides: Partial<ServeOptions> = {}): ServeOptions {
+function options(overrides: Partial<PartServerOptions> = {}): PartServerOptions {
   return { buildFile, listenHost: '127.0.0.1', log, ...overrides };
 }
 
 async function start(handler: RequestHandler, name = 'test'): Promise<Server> {
-  const server = await serve(name, 0, handler, options());
+  const { server } = await servePart(name, 0, routesOf(handler), options());
   started.push(server);
   return server;
 }
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'serve-test-'));
+  tmp = mkdtempSync(join(tmpdir(), 'part-server-test-'));
   buildFile = join(tmp, 'latest.json');
   writeFileSync(buildFile, `${JSON.stringify({ id: BUILD_ID, timestamp: 1 })}\n`);
 });
@@ -50,7 +58,7 @@ afterAll(async () => {
         }),
     ),
   );
-  // serve() registers process-wide signal handlers that call process.exit; leave none behind.
+  // servePart() registers process-wide signal handlers that call process.exit; leave none behind.
   for (const signal of signals) {
     const before = listenersBefore.get(signal) ?? [];
     for (const listener of process.listeners(signal)) {
@@ -60,12 +68,9 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('serve', () => {
+describe('servePart', () => {
   it('listens and answers with the handler', async () => {
-    const server = await start(async (req, res) => {
-      res.setHeader('Content-Type', 'text/plain');
-      res.end(`hello ${req.url}`);
-    });
+    const server = await start(async (request, reply) => reply.type('text/plain').send(`hello ${request.url}`));
     expect(server.listening).toBe(true);
     const res = await fetch(urlOf(server, '/there'));
     expect(res.status).toBe(200);
@@ -80,7 +85,7 @@ describe('serve', () => {
   });
 
   it('registers SIGINT and SIGTERM handlers to close the server', async () => {
-    await start(async (_req, res) => void res.end());
+    await start(async () => '');
     for (const signal of signals) {
       expect(process.listeners(signal).length).toBeGreaterThan((listenersBefore.get(signal) ?? []).length);
     }
@@ -88,10 +93,10 @@ describe('serve', () => {
 
   it('answers 500 when the handler rejects, and keeps serving', async () => {
     let calls = 0;
-    const server = await start(async (_req, res) => {
+    const server = await start(async () => {
       calls += 1;
       if (calls === 1) throw new Error('handler exploded');
-      res.end('recovered');
+      return 'recovered';
     }, 'flaky');
     const failed = await fetch(urlOf(server));
     expect(failed.status).toBe(500);
@@ -109,13 +114,10 @@ describe('serve', () => {
   });
 
   it('drops the connection when the handler fails after the response started, and keeps serving', async () => {
-    const server = await start(async (req, res) => {
-      if (req.url === '/ok') {
-        res.end('fine');
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '100' });
-      res.write('partial');
+    const server = await start(async (request, reply) => {
+      if (request.url === '/ok') return 'fine';
+      reply.raw.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '100' });
+      reply.raw.write('partial');
       await new Promise((resolve) => setTimeout(resolve, 10));
       throw new Error('failed mid-stream');
     });
@@ -124,15 +126,13 @@ describe('serve', () => {
     expect(await next.text()).toBe('fine');
   });
 
-  // RequestHandler's type allows a plain function, and one that throws before returning its
-  // promise must not take the whole process down.
+  // A route may be a plain function, and one that throws must not take the whole process down.
   it('answers 500 when the handler throws synchronously, and keeps serving', async () => {
     let calls = 0;
-    const handler: RequestHandler = (_req, res) => {
+    const handler: RequestHandler = (_request, reply) => {
       calls += 1;
       if (calls === 1) throw new Error('thrown synchronously');
-      res.end('recovered');
-      return Promise.resolve();
+      return reply.send('recovered');
     };
     const server = await start(handler, 'sync');
     const failed = await fetch(urlOf(server), { signal: AbortSignal.timeout(1000) });
@@ -142,11 +142,9 @@ describe('serve', () => {
   });
 
   it("answers /healthz itself, ahead of a handler that answers every path as the host's pages do", async () => {
-    const server = await start(async (_req, res) => {
-      res.statusCode = 404;
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end('<!doctype html><title>Page not found</title>');
-    });
+    const server = await start(async (_request, reply) =>
+      reply.code(404).type('text/html; charset=utf-8').send('<!doctype html><title>Page not found</title>'),
+    );
     const health = await fetch(urlOf(server, '/healthz?probe=lb'), { headers: { Accept: 'text/html' } });
     expect(health.status).toBe(200);
     expect(health.headers.get('cache-control')).toBe('no-store');
@@ -161,7 +159,14 @@ describe('serve', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = blocker.address() as AddressInfo;
-      await expect(serve('clash', port, async (_req, res) => void res.end(), options())).rejects.toMatchObject({
+      await expect(
+        servePart(
+          'clash',
+          port,
+          routesOf(async () => ''),
+          options(),
+        ),
+      ).rejects.toMatchObject({
         code: 'EADDRINUSE',
       });
     } finally {
@@ -181,7 +186,7 @@ describe('serveRemoteDist', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('serves the folder with CORS for the host origin only', async () => {
-    const server = await serveRemoteDist('remote', {
+    const { server } = await serveRemoteDist('remote', {
       part: 'gifts',
       port: 0,
       root,
@@ -205,7 +210,7 @@ describe('serveRemoteDist', () => {
   it('answers /healthz from builds/latest.json, 503 until a build is deployed, never with a file of that name', async () => {
     const target = mkdtempSync(join(tmpdir(), 'serve-remote-deploy-'));
     try {
-      const server = await serveRemoteDist('remote', {
+      const { server } = await serveRemoteDist('remote', {
         part: 'gifts',
         port: 0,
         root: target,
@@ -247,10 +252,7 @@ async function scrape(port: number): Promise<string> {
 }
 
 describe('metrics', () => {
-  const notFound: RequestHandler = async (_req, res) => {
-    res.statusCode = 404;
-    res.end('Not found');
-  };
+  const notFound: RequestHandler = async (_request, reply) => reply.code(404).send('Not found');
 
   function registryWithOneAnswer(): Registry {
     const registry = new Registry();
@@ -286,7 +288,7 @@ describe('metrics', () => {
       const taken = (blocker.address() as AddressInfo).port;
       const port = await freePort();
       const metrics = { registry: registryWithOneAnswer(), metricsPort: taken, metricsHost: '127.0.0.1' };
-      await expect(listen('clash', port, notFound, options({ metrics }))).rejects.toThrow(
+      await expect(listenPart('clash', port, routesOf(notFound), options({ metrics }))).rejects.toThrow(
         `[clash] cannot serve metrics on 127.0.0.1:${taken} (METRICS_PORT, METRICS_HOST)`,
       );
       // The public port is free again: nothing half-started is left listening.
@@ -303,16 +305,16 @@ function heldHandler(): { handler: RequestHandler; begun: Promise<void>; release
   let release = () => undefined as void;
   const begun = new Promise<void>((resolve) => (begin = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
-  const handler: RequestHandler = async (_req, res) => {
+  const handler: RequestHandler = async () => {
     begin();
     await released;
-    res.end('finished');
+    return 'finished';
   };
   return { handler, begun, release };
 }
 
-async function open(handler: RequestHandler, overrides: Partial<ServeOptions> = {}): Promise<Serving> {
-  const serving = await listen('drain', 0, handler, options(overrides));
+async function open(handler: RequestHandler, overrides: Partial<PartServerOptions> = {}): Promise<PartServer> {
+  const serving = await listenPart('drain', 0, routesOf(handler), options(overrides));
   started.push(serving.server);
   return serving;
 }
@@ -342,14 +344,14 @@ describe('shutdown', () => {
     expect(first).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(first).toMatch(/finished$/);
     expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
-    expect(second).toMatch(/\r\nCache-Control: no-store\r\n/);
-    expect(second).toMatch(/\r\nConnection: close\r\n/);
+    expect(second).toMatch(/\r\ncache-control: no-store\r\n/i);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
     expect(second).toMatch(/\{"status":"unavailable"\}\n$/);
     expect(serving.server.listening).toBe(false);
   });
 
   it('closes idle kept-alive connections rather than waiting for them to time out', async () => {
-    const serving = await open(async (_req, res) => void res.end('ok'), { shutdownTimeoutMs: 4000 });
+    const serving = await open(async () => 'ok', { shutdownTimeoutMs: 4000 });
     const res = await fetch(urlOf(serving.server, '/'));
     expect(await res.text()).toBe('ok');
     const begun = Date.now();
@@ -358,7 +360,7 @@ describe('shutdown', () => {
   });
 
   it('with a delay, keeps serving while health answers 503, then closes', async () => {
-    const serving = await open(async (_req, res) => void res.end('still served'));
+    const serving = await open(async () => 'still served');
     const url = urlOf(serving.server, '/');
     const drained = serving.shutdown(400);
     const health = await fetch(urlOf(serving.server, '/healthz'));
@@ -372,7 +374,7 @@ describe('shutdown', () => {
   });
 
   it('ends a delay under way when asked to shut down without one', async () => {
-    const serving = await open(async (_req, res) => void res.end('ok'));
+    const serving = await open(async () => 'ok');
     const begun = Date.now();
     const drained = serving.shutdown(60_000);
     expect(serving.shutdown(0)).toBe(drained);
@@ -394,7 +396,7 @@ describe('shutdown', () => {
   });
 });
 
-describe('serve on a signal', () => {
+describe('servePart on a signal', () => {
   let exit: jest.SpyInstance;
 
   beforeEach(() => {
@@ -403,15 +405,20 @@ describe('serve on a signal', () => {
 
   afterEach(() => exit.mockRestore());
 
-  /** Starts a server and gives the signal handler serve() registered for it. */
+  /** Starts a server and gives the signal handler servePart() registered for it. */
   async function startSignalled(
-    overrides: Partial<ServeOptions> = {},
+    overrides: Partial<PartServerOptions> = {},
   ): Promise<{ server: Server; signal: (name: NodeJS.Signals) => void }> {
     const before = process.listeners('SIGTERM');
-    const server = await serve('signalled', 0, async (_req, res) => void res.end('ok'), options(overrides));
+    const { server } = await servePart(
+      'signalled',
+      0,
+      routesOf(async () => 'ok'),
+      options(overrides),
+    );
     started.push(server);
     const listener = process.listeners('SIGTERM').find((candidate) => !before.includes(candidate));
-    if (!listener) throw new Error('serve registered no SIGTERM handler');
+    if (!listener) throw new Error('servePart registered no SIGTERM handler');
     return { server, signal: (name) => listener(name) };
   }
 

@@ -1,18 +1,15 @@
 /** @jest-environment node */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Registry } from 'prom-client';
-import {
-  countStaticRequests,
-  createStaticHandler,
-  safeRelativePath,
-  sendFile,
-  type RequestHandler,
-} from './static-server';
+import { safeRelativePath, sendFile } from './file-reply';
+import { createLogger } from './log';
+import { listenPart, type PartRoutes } from './part-server';
+import { staticFiles } from './static-part';
 
 const HOST_ORIGIN = 'http://host.example:3000';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -59,9 +56,11 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
   });
 }
 
-function listen(handler: RequestHandler): Promise<Server> {
-  const created = createServer((req, res) => void handler(req, res));
-  return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
+const log = createLogger('test', 'silent');
+
+async function listen(routes: PartRoutes): Promise<Server> {
+  const buildFile = join(root, 'builds', 'latest.json');
+  return (await listenPart('test', 0, routes, { buildFile, listenHost: '127.0.0.1', log })).server;
 }
 
 function close(target: Server): Promise<void> {
@@ -82,7 +81,7 @@ beforeAll(async () => {
   writeFileSync(join(root, 'mf-manifest.json'), MANIFEST);
   writeFileSync(join(root, 'builds', 'latest.json'), LATEST);
   writeFileSync(join(root, 'logo.png'), Buffer.alloc(4096, 7));
-  server = await listen(createStaticHandler({ root, corsOrigins: [HOST_ORIGIN] }));
+  server = await listen(staticFiles({ root, corsOrigins: [HOST_ORIGIN] }));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
@@ -196,8 +195,10 @@ describe('createStaticHandler', () => {
 
   describe('compression', () => {
     it('says a compressible file varies with Accept-Encoding when served on its own, without CORS (the host)', async () => {
-      const bare = await listen(async (req, res) => {
-        if (!(await sendFile(req, res, root, 'main.1a2b3c4d.js'))) res.end();
+      const bare = await listen((app) => {
+        app.get('/', async (request, reply) => {
+          if (!(await sendFile(request, reply, root, 'main.1a2b3c4d.js'))) await reply.send();
+        });
       });
       try {
         const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
@@ -372,7 +373,7 @@ describe('createStaticHandler', () => {
     });
 
     it('allows every origin when the list holds "*"', async () => {
-      const open = await listen(createStaticHandler({ root, corsOrigins: ['*'] }));
+      const open = await listen(staticFiles({ root, corsOrigins: ['*'] }));
       try {
         const res = await fetch(`http://127.0.0.1:${(open.address() as AddressInfo).port}/remoteEntry.js`, {
           headers: { Origin: 'http://anyone.example' },
@@ -385,7 +386,7 @@ describe('createStaticHandler', () => {
     });
 
     it('allows no origin when none are listed', async () => {
-      const closed = await listen(createStaticHandler({ root }));
+      const closed = await listen(staticFiles({ root }));
       try {
         const res = await fetch(`http://127.0.0.1:${(closed.address() as AddressInfo).port}/remoteEntry.js`, {
           headers: { Origin: HOST_ORIGIN },
@@ -435,18 +436,13 @@ describe('countStaticRequests', () => {
   it('counts each answer by its status: files, revalidations, misses, refusals and failures', async () => {
     const registry = new Registry();
     registry.setDefaultLabels({ part: 'gifts' });
-    const files = createStaticHandler({ root, corsOrigins: [HOST_ORIGIN] });
-    const counted = countStaticRequests(async (req, res) => {
-      if (req.url === '/fails') throw new Error('the handler failed');
-      await files(req, res);
-    }, registry);
-    // As serve.ts answers a handler that failed: a 500.
-    const counting = await listen((req, res) =>
-      counted(req, res).catch(() => {
-        res.statusCode = 500;
-        res.end();
-      }),
-    );
+    // A route of the same scope that fails: the part's server answers it with a 500, counted too.
+    const counting = await listen(async (app, onBadUrl) => {
+      app.get('/fails', async () => {
+        throw new Error('the route failed');
+      });
+      await staticFiles({ root, corsOrigins: [HOST_ORIGIN], registry })(app, onBadUrl);
+    });
     const url = (path: string) => `http://127.0.0.1:${(counting.address() as AddressInfo).port}${path}`;
     try {
       const first = await fetch(url('/remoteEntry.js'));

@@ -4,19 +4,21 @@
  * A body prepared once and sent many times (the host's pages): its strong ETag, revalidation,
  * and the compressed forms a client accepts, each made once and kept.
  */
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { acceptedEncoding, brotliParams } from './encoding';
+import { createLogger } from './log';
+import { listenPart } from './part-server';
 import {
-  acceptedEncoding,
   BROTLI_QUALITY_KEPT,
   BROTLI_QUALITY_ON_THE_FLY,
-  brotliParams,
   prepareBody,
   sendBody,
   sendPreparedBody,
   type PreparedBody,
-} from './static-server';
+} from './prepared-body';
 
 const PAGE = `<!doctype html><html><body>${'<p>A page every visitor gets alike.</p>'.repeat(60)}</body></html>\n`;
 const SMALL = '<!doctype html><p>Short.</p>\n';
@@ -51,12 +53,21 @@ beforeAll(async () => {
   bodies.set('/page', prepareBody({ ...page, status: 200, body: PAGE }));
   bodies.set('/small', prepareBody({ ...page, status: 200, body: SMALL }));
   bodies.set('/missing', prepareBody({ ...page, status: 404, body: PAGE }));
-  server = createServer((req, res) => {
+  const routes = (app: FastifyInstance) => {
     // A body made for this request alone, as a page rendered with a visitor's data is.
-    if (req.url === '/once') void sendBody(req, res, { ...page, status: 200, body: PAGE });
-    else void sendPreparedBody(req, res, bodies.get(req.url ?? '') as PreparedBody);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: '/once',
+      handler: (request, reply) => sendBody(request, reply, { ...page, status: 200, body: PAGE }),
+    });
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: '/*',
+      handler: (request, reply) => sendPreparedBody(request, reply, bodies.get(request.url) as PreparedBody),
+    });
+  };
+  const options = { buildFile: '/nonexistent', listenHost: '127.0.0.1', log: createLogger('test', 'silent') };
+  server = (await listenPart('test', 0, routes, options)).server;
 });
 
 afterAll(async () => {

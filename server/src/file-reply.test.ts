@@ -8,11 +8,13 @@
  */
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStaticHandler } from './static-server';
+import { createLogger } from './log';
+import { listenPart } from './part-server';
+import { staticFiles } from './static-part';
 
 /** Paths to replace (with the bytes given) as soon as the server has first looked them up. */
 const replaceOnLookup = new Map<string, string>();
@@ -68,9 +70,13 @@ function get(path: string): Promise<{ status: number; headers: IncomingHttpHeade
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'static-server-replaced-'));
-  server = createServer((req, res) => void createStaticHandler({ root, corsOrigins: [] })(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  root = mkdtempSync(join(tmpdir(), 'file-reply-replaced-'));
+  const options = {
+    buildFile: join(root, 'latest.json'),
+    listenHost: '127.0.0.1',
+    log: createLogger('test', 'silent'),
+  };
+  server = (await listenPart('test', 0, staticFiles({ root }), options)).server;
 });
 
 afterAll(async () => {

@@ -1,0 +1,10 @@
+import type { FastifyReply } from 'fastify';
+
+/** A short plain-text answer (a refusal, a miss, a redirect's note), never stored. */
+export function sendText(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('Content-Type', 'text/plain; charset=utf-8')
+    .header('Cache-Control', 'no-cache')
+    .send(text);
+}
