@@ -114,6 +114,12 @@ export function baseServerEnv(): Record<string, string> {
     }),
     // The API's own embedded database for the run.
     PGLITE_DATA_DIR: API_DATA_DIR,
+    // The host's longest wait for a page's data, at its maximum: the gift and redeem pages are
+    // checked with what the API answered, not against the machine's speed (on a busy two-core run
+    // the API's answer can take longer than production's 400 ms, and the page then comes rendered
+    // in the browser, a 200). The bound itself is tested against a late server in
+    // host/server/host-handler-data-pages.test.ts, and with PAGE_DATA_TIMEOUT_MS=0 by the fault specs.
+    PAGE_DATA_TIMEOUT_MS: '10000',
   };
 }
 

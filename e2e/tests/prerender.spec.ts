@@ -13,19 +13,9 @@ import { expect, test } from '../support/fixtures';
 import { restartServer, stopServer } from '../support/servers';
 import { HOST_ORIGIN, ROOT_DIR, manifestUrlOf, originOf } from '../support/test-env';
 
-/**
- * The host's longest wait for a page's data (PAGE_DATA_TIMEOUT_MS at its maximum). The gift and
- * redeem pages below check what the page holds when the API answers; with the production bound
- * (400 ms) they checked the machine's speed too: on a busy two-core CI run the host's first
- * read of the API took longer, and the page came rendered in the browser. The bound itself (a
- * slow API gives the browser's page) is tested against a late server in
- * host/server/host-handler-data-pages.test.ts.
- */
-const PAGE_DATA_WAIT = { PAGE_DATA_TIMEOUT_MS: '10000' };
-
 // A test stops the content remote: this file gets servers of its own (all of them, as the suite
-// starts them, the host waiting as long as it may for a page's data).
-test.use({ serverOptions: { servers: { host: { env: PAGE_DATA_WAIT } } } });
+// starts them).
+test.use({ serverOptions: { servers: { host: { env: {} } } } });
 
 const CONTENT_ORIGIN = originOf('content');
 
