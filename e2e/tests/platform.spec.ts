@@ -48,7 +48,7 @@ test.describe('host redeployed', () => {
     const copy = copyPartBuild('host');
     await restartServer('host', { packageDir: copy, env: { BUILD_CHECK_INTERVAL_MS: String(INTERVAL_MS) } });
     const latest = keepFile(join(copy, 'dist', '_app', 'builds', 'latest.json'));
-    const original = JSON.parse(latest.original) as { id: string };
+    const original = JSON.parse(latest.original) as { id: string; codeVersion?: string };
     try {
       expect(await visit(page, '/')).toBe(200);
       await waitForRenderedPage(page);
@@ -61,15 +61,21 @@ test.describe('host redeployed', () => {
       await clickThrough(page, 'Terms', '/terms');
       expect(reportLoads('host redeployed, same build', watch)).toBe(1);
 
-      // Publish a new build (renamed over the old file, as a deploy does: a poll under way gets
-      // the old file or the new one whole): the poll sees it, and the next in-app navigation
-      // loads the document.
+      // Publish a new build of the same code (renamed over the old file, as a deploy does: a poll
+      // under way gets the old file or the new one whole), which the running server serves as
+      // soon as it reads it (a build of other code would need its restart): the poll sees it,
+      // and the next in-app navigation loads the document.
       const newId = `e2e-redeploy-${Date.now()}`;
       const seen = page.waitForResponse(
         async (res: Response) => isHostLatest(res.url()) && (await res.text()).includes(newId),
       );
-      latest.write(`${JSON.stringify({ id: newId, timestamp: Date.now() })}\n`);
+      latest.write(`${JSON.stringify({ ...original, id: newId, timestamp: Date.now() })}\n`);
       await seen;
+      // The host's server serves it once its own refresh has read it: the full load below is of it.
+      const published = async () =>
+        ((await (await fetch(`${HOST_ORIGIN}/healthz`)).json()) as { published?: { build: string; served: boolean } })
+          .published;
+      await expect.poll(published).toEqual({ build: newId, codeVersion: original.codeVersion, served: true });
       // The next poll starts only after this one was handled: the app knows it is stale.
       await page.waitForRequest((request) => isHostLatest(request.url()));
       await followLink(page, navLink(page, 'Privacy'), '/privacy-policy');
