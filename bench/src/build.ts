@@ -87,6 +87,15 @@ function missing(base: string, markers: readonly string[]): string[] {
   return markers.filter((marker) => !existsSync(join(base, marker)));
 }
 
+/**
+ * The part's own `node_modules` when npm gave it one (a version of a package other than the one
+ * the root holds): its server bundle requires them, and from the copy they would resolve to the
+ * root's version.
+ */
+function ownModules(source: string): string[] {
+  return existsSync(join(source, 'node_modules')) ? ['node_modules'] : [];
+}
+
 /** Copies one part; tries again when its build changed (or was half there) while it was copied. */
 async function copyPart(part: Part, into: string): Promise<void> {
   const source = join(ROOT_DIR, part.dir);
@@ -96,7 +105,8 @@ async function copyPart(part: Part, into: string): Promise<void> {
     mkdirSync(into, { recursive: true });
     const absent = missing(source, part.markers);
     if (absent.length === 0) {
-      for (const item of part.copy) cpSync(join(source, item), join(into, item), { recursive: true });
+      for (const item of [...part.copy, ...ownModules(source)])
+        cpSync(join(source, item), join(into, item), { recursive: true });
     }
     const after = part.buildFile ? buildIdOf(join(into, part.buildFile)) : undefined;
     const copied = absent.length === 0 && missing(into, part.markers).length === 0 && before === after;
@@ -123,7 +133,8 @@ export function copyMonolith(): void {
   rmSync(host, { recursive: true, force: true });
   mkdirSync(host, { recursive: true });
   cpSync(MONOLITH_BUILD_DIR, join(host, 'dist'), { recursive: true });
-  cpSync(join(RUN.federated, 'host', 'dist-server'), join(host, 'dist-server'), { recursive: true });
+  for (const item of ['dist-server', ...ownModules(join(RUN.federated, 'host'))])
+    cpSync(join(RUN.federated, 'host', item), join(host, item), { recursive: true });
   const absent = missing(host, ['dist/index.html', 'dist/_app/builds/latest.json', 'dist-server/main.js']);
   if (absent.length > 0) throw new Error(`the monolith build is incomplete: missing ${absent.join(', ')}`);
   // What the server-rendered monolith's host server reads as its remotes: the monolith's chunks
