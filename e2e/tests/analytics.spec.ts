@@ -108,22 +108,36 @@ async function freshVisitor(page: Page): Promise<Visitor> {
 }
 
 /**
- * Proves that QUIET_MS passed in the page with nothing sent: a timer the page itself runs for
- * QUIET_MS (longer than Mixpanel's flush interval, so any timer of the page's that would send
- * has fired), then the page's own request for the collector's marker, answered: the collector
- * was taking this page's requests all along.
+ * Proves that QUIET_MS passed in the page with nothing sent, on the page's clock (installed by
+ * `quietClock`) run forward at once: every timer of the page due within QUIET_MS (longer than
+ * Mixpanel's flush interval) fires. Then the page's own request for the collector's marker,
+ * answered: the collector was taking this page's requests all along, and the browser reports
+ * requests in the order they were made, so one a timer made would have shown before the marker.
  */
 async function quietPeriod(page: Page): Promise<void> {
   const markersBefore = theCollector().markers();
-  await page.evaluate(
-    async ({ ms, markerUrl }) => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
+  const collectorOrigin = new URL(theCollector().markerUrl).origin;
+  const sent: string[] = [];
+  const onRequest = (request: Request) => {
+    if (new URL(request.url()).origin === collectorOrigin) sent.push(request.url());
+  };
+  page.on('request', onRequest);
+  try {
+    await page.clock.runFor(QUIET_MS);
+    await page.evaluate(async (markerUrl) => {
       const response = await fetch(markerUrl, { cache: 'no-store' });
       if (response.status !== 204) throw new Error(`the collector's marker answered ${response.status}`);
-    },
-    { ms: QUIET_MS, markerUrl: theCollector().markerUrl },
-  );
+    }, theCollector().markerUrl);
+  } finally {
+    page.off('request', onRequest);
+  }
+  expect(sent).toEqual([theCollector().markerUrl]);
   expect(theCollector().markers()).toBe(markersBefore + 1);
+}
+
+/** A clock the test runs forward (quietPeriod); it runs at the real pace until then. */
+async function quietClock(page: Page): Promise<void> {
+  await page.clock.install();
 }
 
 const banner = (page: Page) => page.getByRole('region', { name: 'Cookies and analytics' });
@@ -171,15 +185,17 @@ test('before the visitor accepts, nothing reaches the collector and the Mixpanel
   watch,
 }) => {
   const { chunkRequests } = await freshVisitor(page);
+  await quietClock(page);
   await openHome(page);
   const paths = await navigate(page, 3);
-  // Signal instead of a sleep: a QUIET_MS timer in the page, then its marker request answered by the collector.
   await quietPeriod(page);
 
   expect(theCollector().requests()).toEqual([]);
   expect(chunkRequests).toEqual([]);
 
   const acceptedAt = Date.now();
+  // The page's clock is QUIET_MS ahead of this one now: its events are dated by it.
+  const acceptedInPage = await page.evaluate(() => Date.now());
   await answerConsent(page, 'Accept');
   await theCollector().waitForEvents(1 + paths.length, FLUSH_BOUND_MS + 5_000);
 
@@ -190,7 +206,7 @@ test('before the visitor accepts, nothing reaches the collector and the Mixpanel
     (a, b) => Number(a.properties.time) - Number(b.properties.time),
   );
   expect(byTime.map((event) => event.properties.route)).toEqual(['/', ...paths]);
-  expect(Number(byTime[0]?.properties.time) * 1000).toBeLessThan(acceptedAt - QUIET_MS);
+  expect(Number(byTime[0]?.properties.time) * 1000).toBeLessThan(acceptedInPage - QUIET_MS);
   expect(watch.problems()).toEqual([]);
 });
 
@@ -257,6 +273,7 @@ test('a declined choice sends nothing, loads no Mixpanel and holds across a relo
   watch,
 }) => {
   const { chunkRequests } = await freshVisitor(page);
+  await quietClock(page);
   await openHome(page);
   await answerConsent(page, 'Decline');
   await navigate(page, 2);
@@ -272,7 +289,6 @@ test('a declined choice sends nothing, loads no Mixpanel and holds across a relo
   expect(await banner(page).count()).toBe(0);
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('p-consent') ?? 'null')?.choice)).toBe('denied');
   await navigate(page, 2);
-  // Signal instead of a sleep: a QUIET_MS timer in the page, then its marker request answered by the collector.
   await quietPeriod(page);
 
   expect(theCollector().requests()).toEqual([]);
