@@ -1,8 +1,8 @@
 /**
  * Fault injection: a remote that is down, hangs or is misconfigured, failing build and content
  * files, the retries before the reload guard, and a page that fails while rendering. Each
- * scenario counts document loads (a reload loop or a missing reload shows there) and restores the
- * servers it changed. The file stops and restarts servers: it has a worker and servers of its own.
+ * scenario counts document loads (a reload loop or a missing reload shows there). The file stops
+ * and restarts servers: it has a worker and servers of its own.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,9 @@ const everyRemote = (url: (remote: (typeof REMOTE_NAMES)[number]) => string) =>
 /** What the browser logs itself for a request that failed (a refused connection, a 4xx/5xx). */
 const RESOURCE_ERROR = /^Failed to load resource: /;
 
-// Servers of its own, started with the suite's settings: this file stops and restarts them.
+// Servers of its own, started with the suite's settings: this file stops and restarts them. The
+// groups that need the host as started come first; each later one restarts it with the settings
+// it needs and leaves it so (the next file's server set restores it: support/servers.ts).
 test.use({ serverOptions: { servers: {} } });
 
 // A route still holding a request when the test ends is no failure of the test.
@@ -136,97 +138,6 @@ test.describe('remote down', () => {
     await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
     expect(reportLoads('remote down, after "Try again" with the remote back', watch)).toBe(0);
     expect(watch.pageErrors).toEqual([]);
-  });
-});
-
-/**
- * The host's server rendering no page with its data: the gift page is drawn by its remote in the
- * browser, as when the API does not answer the host's server in time
- * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md). Rendered with its data, a gift
- * page whose remote fails keeps its text, as a prerendered page does (prerender.spec.ts).
- */
-const NO_PAGE_DATA = { PAGE_DATA_TIMEOUT_MS: '0' };
-
-test.describe('retries before the reload guard', () => {
-  test.beforeAll(async () => {
-    await restartServer('host', { env: NO_PAGE_DATA });
-  });
-
-  test.afterAll(async () => {
-    await restartServer('host', { env: {} });
-  });
-
-  interface ChunkRequest {
-    document: number;
-    at: number;
-  }
-
-  test('a chunk that always fails is tried 3 times per page load (1 + 2 retries, after any preload), then one reload, then the in-layout error', async ({
-    page,
-    watch,
-    gift,
-  }) => {
-    // The gift page: a prerendered page (the game, the content pages) keeps its text instead (prerender.spec.ts).
-    const manifestUrl = manifestUrlOf('gifts');
-    const manifest = await fetchManifest(manifestUrl);
-    const file = manifest.exposes
-      ?.find((entry) => entry.name === 'GiftPage')
-      ?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
-    expect(file).toBeDefined();
-    const chunkUrl = new URL(file as string, manifestUrl).toString();
-    const requests: ChunkRequest[] = [];
-    /** The page's telemetry asking once for the failed chunk again (a fetch, not a load of it). */
-    const diagnoses: number[] = [];
-    page.on('request', (request: Request) => {
-      if (request.url() !== chunkUrl) return;
-      if (request.resourceType() === 'fetch') diagnoses.push(watch.documentLoads());
-      else requests.push({ document: watch.documentLoads(), at: Date.now() });
-    });
-    await page.route(chunkUrl, (route: Route) =>
-      route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
-    );
-
-    const giftPath = `/gifts/${gift.giftId}`;
-    expect(await visit(page, giftPath)).toBe(200);
-    const shown = await waitForRetryableError(page);
-    expectPartUnavailable(shown);
-    expect(shown.details).toContain('The gifts remote could not load GiftPage');
-    expect(shown.details).toContain(chunkUrl);
-    expect(await layoutName(page)).toBe('no-footer');
-    const loads = reportLoads('chunk retry', watch);
-    // Per document load: the runtime may preload the chunk once from the manifest, then the
-    // loads proper are 1 + 2 retries, the last three requests.
-    const summary = [1, 2].map((document) => {
-      const own = requests.filter((request) => request.document === document);
-      const attempts = own.slice(-3);
-      return {
-        document,
-        requests: own.length,
-        gapsMs: attempts.slice(1).map((request, index) => request.at - (attempts[index] as ChunkRequest).at),
-      };
-    });
-    console.log('[chunk retry] requests of the failing chunk per document load:', JSON.stringify(summary));
-    expect(loads).toBe(2);
-    expect(watch.documents.map((load) => load.url)).toEqual([`${HOST_ORIGIN}${giftPath}`, `${HOST_ORIGIN}${giftPath}`]);
-    for (const { requests: count, gapsMs } of summary) {
-      expect(count).toBeGreaterThanOrEqual(3);
-      expect(count).toBeLessThanOrEqual(4);
-      // After 250 ms and 750 ms (less a little for the time events take to arrive here).
-      expect(gapsMs[0]).toBeGreaterThanOrEqual(200);
-      expect(gapsMs[1]).toBeGreaterThanOrEqual(700);
-    }
-    expect(requests.filter((request) => request.document > 2)).toEqual([]);
-    // Telemetry's one question per page, to tell the integrity check from the server's failure.
-    for (const document of [1, 2]) expect(diagnoses.filter((at) => at === document).length).toBeLessThanOrEqual(1);
-    const guard = await page.evaluate(() => window.sessionStorage.getItem('p-reload-guard'));
-    expect(JSON.parse(guard ?? 'null')).toEqual({ path: giftPath, expires: expect.any(Number) });
-
-    // The chunk is back: "Try again" renders the page without another load.
-    await page.unroute(chunkUrl);
-    await retryButton(page).click();
-    await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
-    expect(await errorPage(page).count()).toBe(0);
-    expect(watch.documentLoads()).toBe(2);
   });
 });
 
@@ -327,15 +238,98 @@ test.describe('build manifest and content payload failures', () => {
   });
 });
 
+/**
+ * The host's server rendering no page with its data: the gift page is drawn by its remote in the
+ * browser, as when the API does not answer the host's server in time
+ * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md). Rendered with its data, a gift
+ * page whose remote fails keeps its text, as a prerendered page does (prerender.spec.ts).
+ */
+const NO_PAGE_DATA = { PAGE_DATA_TIMEOUT_MS: '0' };
+
+test.describe('retries before the reload guard', () => {
+  test.beforeAll(async () => {
+    await restartServer('host', { env: NO_PAGE_DATA });
+  });
+
+  interface ChunkRequest {
+    document: number;
+    at: number;
+  }
+
+  test('a chunk that always fails is tried 3 times per page load (1 + 2 retries, after any preload), then one reload, then the in-layout error', async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    // The gift page: a prerendered page (the game, the content pages) keeps its text instead (prerender.spec.ts).
+    const manifestUrl = manifestUrlOf('gifts');
+    const manifest = await fetchManifest(manifestUrl);
+    const file = manifest.exposes
+      ?.find((entry) => entry.name === 'GiftPage')
+      ?.assets?.js?.sync?.find((name) => name.startsWith('__federation_expose_'));
+    expect(file).toBeDefined();
+    const chunkUrl = new URL(file as string, manifestUrl).toString();
+    const requests: ChunkRequest[] = [];
+    /** The page's telemetry asking once for the failed chunk again (a fetch, not a load of it). */
+    const diagnoses: number[] = [];
+    page.on('request', (request: Request) => {
+      if (request.url() !== chunkUrl) return;
+      if (request.resourceType() === 'fetch') diagnoses.push(watch.documentLoads());
+      else requests.push({ document: watch.documentLoads(), at: Date.now() });
+    });
+    await page.route(chunkUrl, (route: Route) =>
+      route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
+    );
+
+    const giftPath = `/gifts/${gift.giftId}`;
+    expect(await visit(page, giftPath)).toBe(200);
+    const shown = await waitForRetryableError(page);
+    expectPartUnavailable(shown);
+    expect(shown.details).toContain('The gifts remote could not load GiftPage');
+    expect(shown.details).toContain(chunkUrl);
+    expect(await layoutName(page)).toBe('no-footer');
+    const loads = reportLoads('chunk retry', watch);
+    // Per document load: the runtime may preload the chunk once from the manifest, then the
+    // loads proper are 1 + 2 retries, the last three requests.
+    const summary = [1, 2].map((document) => {
+      const own = requests.filter((request) => request.document === document);
+      const attempts = own.slice(-3);
+      return {
+        document,
+        requests: own.length,
+        gapsMs: attempts.slice(1).map((request, index) => request.at - (attempts[index] as ChunkRequest).at),
+      };
+    });
+    console.log('[chunk retry] requests of the failing chunk per document load:', JSON.stringify(summary));
+    expect(loads).toBe(2);
+    expect(watch.documents.map((load) => load.url)).toEqual([`${HOST_ORIGIN}${giftPath}`, `${HOST_ORIGIN}${giftPath}`]);
+    for (const { requests: count, gapsMs } of summary) {
+      expect(count).toBeGreaterThanOrEqual(3);
+      expect(count).toBeLessThanOrEqual(4);
+      // After 250 ms and 750 ms (less a little for the time events take to arrive here).
+      expect(gapsMs[0]).toBeGreaterThanOrEqual(200);
+      expect(gapsMs[1]).toBeGreaterThanOrEqual(700);
+    }
+    expect(requests.filter((request) => request.document > 2)).toEqual([]);
+    // Telemetry's one question per page, to tell the integrity check from the server's failure.
+    for (const document of [1, 2]) expect(diagnoses.filter((at) => at === document).length).toBeLessThanOrEqual(1);
+    const guard = await page.evaluate(() => window.sessionStorage.getItem('p-reload-guard'));
+    expect(JSON.parse(guard ?? 'null')).toEqual({ path: giftPath, expires: expect.any(Number) });
+
+    // The chunk is back: "Try again" renders the page without another load.
+    await page.unroute(chunkUrl);
+    await retryButton(page).click();
+    await page.getByRole('heading', { name: /^Your gift(:|$)/ }).waitFor();
+    expect(await errorPage(page).count()).toBe(0);
+    expect(watch.documentLoads()).toBe(2);
+  });
+});
+
 test.describe('a hanging remote entry', () => {
   const TIMEOUT_MS = 3000;
 
   test.beforeAll(async () => {
     await restartServer('host', { env: { REMOTE_TIMEOUT_MS: String(TIMEOUT_MS), ...NO_PAGE_DATA } });
-  });
-
-  test.afterAll(async () => {
-    await restartServer('host', { env: {} });
   });
 
   async function holdGiftsEntry(page: Page): Promise<Route[]> {
@@ -442,28 +436,23 @@ test.describe('misconfiguration', () => {
     configDir = mkdtempSync(join(tmpdir(), 'e2e-config-'));
   });
 
-  test.afterAll(async () => {
+  test.afterAll(() => {
     rmSync(configDir, { recursive: true, force: true });
-    await restartServer('host', { env: {} });
   });
 
   test('a remote URL pointing nowhere: /game shows the remote error state, / still works', async ({ page, watch }) => {
     const port = await closedPort();
     await restartServer('host', { env: { REMOTE_GIFTS_URL: `http://localhost:${port}/mf-manifest.json` } });
-    try {
-      expect(await visit(page, '/game')).toBe(200);
-      await expectInLayoutRemoteError(page, watch, 'default', 'gifts');
-      const loads = reportLoads('remote URL nowhere /game', watch);
-      expect(loads).toBeLessThanOrEqual(2);
+    expect(await visit(page, '/game')).toBe(200);
+    await expectInLayoutRemoteError(page, watch, 'default', 'gifts');
+    const loads = reportLoads('remote URL nowhere /game', watch);
+    expect(loads).toBeLessThanOrEqual(2);
 
-      watch.reset();
-      expect(await visit(page, '/')).toBe(200);
-      await waitForRenderedPage(page);
-      expect(reportLoads('remote URL nowhere /', watch)).toBe(1);
-      expect(watch.pageErrors).toEqual([]);
-    } finally {
-      await restartServer('host', { env: {} });
-    }
+    watch.reset();
+    expect(await visit(page, '/')).toBe(200);
+    await waitForRenderedPage(page);
+    expect(reportLoads('remote URL nowhere /', watch)).toBe(1);
+    expect(watch.pageErrors).toEqual([]);
   });
 
   test('a remote manifest that is not JSON: the gift page shows the remote error state', async ({
