@@ -191,21 +191,25 @@ const values = (samples: Sample[]) => samples.map((sample) => Number(sample.valu
 test('a blocked chunk and a tampered entry reach Prometheus under the gifts remote and its build within 30 s, with the vitals of each part, and the failure-ratio alert fires; no telemetry or metric names a gift, a redeem, an email or a code', async () => {
   test.setTimeout(240_000);
   const build = await buildOf('gifts');
-  const [secrets] = await Promise.all([
-    playTheJourney(),
-    ...Array.from({ length: HEALTHY_VISITORS }, () => openTheGame(VISITS_EACH)),
-  ]);
-
   // Two visitors' expose chunk of the game page never arrives; a third's remote entry has bytes
   // that are not those its manifest's integrity names: three clients, so the alert, which needs
-  // more than one client's word, may page someone.
-  for (const address of ['198.51.100.11', '198.51.100.12'])
-    await failingVisitor(address, (page) =>
-      interceptOnly(page, '*/remotes/gifts/__federation_expose_GamePage.*.js', 'Request', blocked),
+  // more than one client's word, may page someone. They share the journey's browser, so they come
+  // after it, one at a time, while the healthy visitors (browsers of their own) still load.
+  const journeyThenFailures = async (): Promise<Secrets> => {
+    const played = await playTheJourney();
+    for (const address of ['198.51.100.11', '198.51.100.12'])
+      await failingVisitor(address, (page) =>
+        interceptOnly(page, '*/remotes/gifts/__federation_expose_GamePage.*.js', 'Request', blocked),
+      );
+    await failingVisitor('198.51.100.13', (page) =>
+      interceptOnly(page, '*/remotes/gifts/remoteEntry.js', 'Response', tampered),
     );
-  await failingVisitor('198.51.100.13', (page) =>
-    interceptOnly(page, '*/remotes/gifts/remoteEntry.js', 'Response', tampered),
-  );
+    return played;
+  };
+  const [secrets] = await Promise.all([
+    journeyThenFailures(),
+    ...Array.from({ length: HEALTHY_VISITORS }, () => openTheGame(VISITS_EACH)),
+  ]);
   const failedAt = Date.now();
 
   // Each failing visitor's page, and the one reload the guard gave it: two loads each.
