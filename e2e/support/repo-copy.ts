@@ -9,8 +9,8 @@ import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, 
 import { basename, join, relative } from 'node:path';
 import { ROOT_DIR } from './test-env';
 
-/** Folder names never copied: installed, built or written at run time. */
-const NOT_COPIED = new Set(['node_modules', 'dist', 'dist-server', '.git', '.e2e-tmp', 'coverage', '.data']);
+/** Folder names never copied: installed, built or written at run time (`.work`: the bench's copies and caches). */
+const NOT_COPIED = new Set(['node_modules', 'dist', 'dist-server', '.git', '.e2e-tmp', 'coverage', '.data', '.work']);
 
 function isWorkspaceLink(path: string): boolean {
   if (!lstatSync(path).isSymbolicLink()) return false;
