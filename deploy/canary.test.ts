@@ -17,7 +17,7 @@ import {
 import { CANARY_ABORTS_FILE, readCanaryAborts } from './canary-aborts';
 import { deploy } from './deploy';
 import { rollback } from './rollback';
-import { listFiles, makeBuild, read, write } from './testing/remote-builds';
+import { listFiles, makeBuild, read, write } from './testing/fake-remote-build';
 
 let root: string;
 let target: string;

@@ -20,7 +20,7 @@ import { deploy, type CliIo } from './deploy';
 import { deployCommand, stagedNextLines } from './deploy-command';
 import { DEPLOY_LOCK_FILE, readDeployment, writeDeployment } from './deployment';
 import { rollback } from './rollback';
-import { listFiles, makeBuild, read, write } from './testing/remote-builds';
+import { listFiles, makeBuild, read, write } from './testing/fake-remote-build';
 
 let root: string;
 let target: string;
