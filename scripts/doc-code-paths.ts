@@ -1,26 +1,19 @@
-/**
- * The repository paths the Markdown writes as code (`deploy/gate.ts`), checked against the tree.
- * Which spans count is written once here (see isPathForm); the test says it in prose.
- */
+/** The repository paths the Markdown writes as code (`deploy/gate.ts`), checked against the tree. */
 import { posix } from 'node:path';
 import { withoutFences, type Link, type Problem, type Tree } from './doc-links';
 
-/** What the path check asks of the tree beyond the link check. */
 export interface PathTree extends Tree {
-  /** The repository's top-level folders (`api`, `deploy`, …). */
   topFolders: ReadonlySet<string>;
-  /** The folders holding a package.json (the workspaces, the remote template), root excluded. */
   packageFolders: readonly string[];
-  /** Whether git ignores the path: a build output or a data folder, absent from a checkout. */
+  /** A build output or a data folder, absent from a checkout. */
   ignored(path: string): boolean;
-  /** Whether the path is a workspace's import specifier (`shared/remotes`) or a folder of them, as its package.json exports. */
+  /** An import specifier a package.json exports (`shared/remotes`), or a folder of them. */
   exported(path: string): boolean;
 }
 
 const PLACEHOLDER_OR_GLOB = /[*?{}[\]<>$=…]|\.\.\./;
 const SOURCE_FILE = /\/[^/]+\.(?:ts|tsx|mts|cts|md)$/;
 
-/** Every single-token code span outside fenced blocks and comments, without a trailing `:line` or `#anchor`. */
 export function findCodeSpans(markdown: string): Link[] {
   const prose = withoutFences(markdown).replace(/<!--[\s\S]*?-->/g, (text) => text.replace(/[^\n]/g, ' '));
   const spans: Link[] = [];
@@ -34,10 +27,8 @@ export function findCodeSpans(markdown: string): Link[] {
 }
 
 /**
- * Whether a span names a repository path: it starts with a top-level folder and a slash, or it
- * holds a slash and ends in a source file's extension (`.ts`, `.tsx`, `.md`: a built or deployed
- * file such as `builds/latest.json` is no repository path). Globs, placeholders (`<remote>`,
- * `$X`, `…`), assignments, URLs and site paths (`/config.json`) never count.
+ * A path under a top-level folder, or any path to a `.ts`, `.tsx` or `.md` file (a built or
+ * deployed file such as `builds/latest.json` is none). Never globs, placeholders, URLs or site paths.
  */
 export function isPathForm(target: string, topFolders: ReadonlySet<string>): boolean {
   if (PLACEHOLDER_OR_GLOB.test(target) || /^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
@@ -46,12 +37,11 @@ export function isPathForm(target: string, topFolders: ReadonlySet<string>): boo
   return (target.includes('/') && topFolders.has(first ?? '')) || SOURCE_FILE.test(target);
 }
 
-/** A path may be written from the root, the Markdown file's folder or a package's folder (`server/main.ts` of a remote). */
+/** `server/main.ts` may mean a remote's: a path may start at the root, the file's folder or a package. */
 function candidates(file: string, path: string, tree: PathTree): string[] {
   return ['', posix.dirname(file), ...tree.packageFolders].map((folder) => posix.normalize(posix.join(folder, path)));
 }
 
-/** Checks one file's code paths against the tree. */
 export function checkCodePaths(
   file: string,
   markdown: string,
