@@ -21,7 +21,7 @@ const DEFAULT_SERVER = join(ROOT, 'host', 'dist-server', 'main.js');
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 /** Requests in flight at once. */
 const CONCURRENCY = 16;
-/** The measurement: this many Host names of this many bytes. */
+/** The measured load: this many Host names of this many bytes. */
 const LONG_HOSTS = 1_500;
 const LONG_HOST_BYTES = 8 * 1024;
 /** Left for the server's collector before memory is read: a bench figure, never a test's assertion. */
