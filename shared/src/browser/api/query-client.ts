@@ -1,6 +1,6 @@
 /**
- * The page's one QueryClient, a federation singleton: import it as `shared/browser/api/query-client`,
- * never by a relative path, or a bundle gets its own (docs/decisions/0012-data-loading.md).
+ * The one QueryClient, a singleton: import it as `shared/browser/api/query-client`, never by a
+ * relative path (docs/decisions/0012-data-loading.md).
  */
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
 import { retryDelay, shouldRetry } from '../../api/retry-rule';
@@ -9,13 +9,12 @@ export const QUERY_DEFAULTS = {
   queries: {
     retry: shouldRetry,
     retryDelay,
-    // Offline, the request fails and the page offers "Try again" rather than waiting silently.
+    // Offline, the request fails and the page offers "Try again".
     networkMode: 'always',
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   },
   mutations: {
-    // A POST goes once per click; sending it again is the visitor's "Try again".
     retry: false,
     networkMode: 'always',
   },

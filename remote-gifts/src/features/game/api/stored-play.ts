@@ -1,7 +1,4 @@
-/**
- * The play this tab is on, in sessionStorage until the visitor starts over: asked again after a
- * reload, it gets its first answer and spends nothing, so a win in flight is never lost.
- */
+/** The tab's play, asked again after a reload: its first answer comes back, nothing spent. */
 import { IDEMPOTENCY_KEY_PATTERN } from 'shared/api/contract-values';
 
 const STORAGE_KEY = 'gift-box:play';
@@ -12,10 +9,9 @@ export interface StoredPlay {
   at: number;
 }
 
-/** Well within the two days the API keeps a key's answer, so asking again is never a new play. */
+/** Within the two days the API keeps a key's answer. */
 export const RESUME_FOR_MS = 12 * 60 * 60 * 1000;
 
-/** getRandomValues works on plain http too, unlike randomUUID. */
 export function newPlayKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes))
