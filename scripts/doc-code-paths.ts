@@ -5,7 +5,7 @@ import { withoutFences, type Link, type Problem, type Tree } from './doc-links';
 export interface PathTree extends Tree {
   topFolders: ReadonlySet<string>;
   packageFolders: readonly string[];
-  /** A build output or a data folder, absent from a checkout. */
+  /** Absent from a checkout: a build output or a data folder. */
   ignored(path: string): boolean;
   /** An import specifier a package.json exports (`shared/remotes`), or a folder of them. */
   exported(path: string): boolean;
@@ -27,8 +27,8 @@ export function findCodeSpans(markdown: string): Link[] {
 }
 
 /**
- * A path under a top-level folder, or any path to a `.ts`, `.tsx` or `.md` file (a built or
- * deployed file such as `builds/latest.json` is none). Never globs, placeholders, URLs or site paths.
+ * A path under a top-level folder, or any path to a `.ts`, `.tsx` or `.md` file; never globs,
+ * placeholders, URLs or site paths.
  */
 export function isPathForm(target: string, topFolders: ReadonlySet<string>): boolean {
   if (PLACEHOLDER_OR_GLOB.test(target) || /^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
@@ -37,7 +37,7 @@ export function isPathForm(target: string, topFolders: ReadonlySet<string>): boo
   return (target.includes('/') && topFolders.has(first ?? '')) || SOURCE_FILE.test(target);
 }
 
-/** `server/main.ts` may mean a remote's: a path may start at the root, the file's folder or a package. */
+/** `server/main.ts` may mean a remote's. */
 function candidates(file: string, path: string, tree: PathTree): string[] {
   return ['', posix.dirname(file), ...tree.packageFolders].map((folder) => posix.normalize(posix.join(folder, path)));
 }
