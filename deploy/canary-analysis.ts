@@ -1,50 +1,23 @@
 /**
- * Judges a canary build against the stable build of the same remote from what visitors' browsers
- * reported (shared/telemetry: remote loads by `{remote, build, outcome}`, error pages by
- * `{remote, build}`, Core Web Vitals by `{metric, remote, build}`), as Prometheus holds it: the
- * release run (release.ts) asks after each step's interval whether to go on, stop or abort.
- *
- * Each figure is an instant query of Prometheus's HTTP API (`GET /api/v1/query`) over a window
- * ending now: the canary's from the step's start, the stable build's from a while before the
- * canary started (its visitors then are the baseline, and at 100 % it has none of its own). A
- * canary's series are all born inside its window, already counting, and `increase()` starts at a
- * series' first sample, so it would count nothing of a batch of failures scraped at 12: the
- * queries count a series absent at the window's start, from a target scraped before its first
- * sample, at its whole value, as deploy/prometheus's recording rules do.
- *
- * The figures are what pages with a ticket of the host's server reported (the API labels nothing
- * else with a build), and each count comes with the distinct clients (hashed addresses) behind it
- * (`giftbox_build_clients_total`): one client can load many pages, so a ratio decides only when
- * at least `minClients` clients stand behind it.
- *
- * Verdicts: `failing` when the canary is worse than stable beyond a threshold, as told by enough
- * clients (the figures and which threshold say why, and whether a second signal corroborates the
- * first), `inconclusive` while the canary has too few loads or clients to judge (unless its
- * failures alone already decide), `unreachable` when Prometheus did not answer (the run then
- * never promotes blind), `healthy` otherwise.
+ * Judges a canary build against its remote's stable build from what visitors' browsers reported,
+ * as Prometheus holds it: the release run (release.ts) asks after each step whether to go on.
+ * The stable build's window starts before the canary did (at 100 % it has no visitors of its own);
+ * a ratio decides only with `minClients` distinct clients behind it. See
+ * docs/decisions/0037-every-canary-has-a-judge.md.
  */
 import { FAILED_LOAD_OUTCOMES, METRIC } from 'shared/telemetry';
 
 export interface Thresholds {
-  /** Failing when the canary's load-failure ratio is this many points (of 100) above stable's. */
+  /** Points of 100 above stable's ratio. */
   loadFailurePoints: number;
-  /** Failing when the canary's error-page ratio (error pages per load) is this many points above stable's. */
   errorPagePoints: number;
-  /** Failing when the canary's p75 LCP is this many percent above stable's… */
+  /** Failing when p75 LCP is this many percent and `lcpMs` above stable's. */
   lcpPercent: number;
-  /** …and at least this many milliseconds above it. */
   lcpMs: number;
-  /** Likewise for INP: percent… */
   inpPercent: number;
-  /** …and milliseconds. */
   inpMs: number;
-  /** The canary's loads in the window below which no verdict but `inconclusive` (or a certain `failing`) is given. */
   minSample: number;
-  /**
-   * The distinct clients a figure needs behind it: fewer clients reporting the canary's loads
-   * give no verdict but `inconclusive`, and fewer reporting its failures (or error pages) fail
-   * nothing, however many events they sent.
-   */
+  /** Fewer clients behind the canary's loads give `inconclusive`; behind its failures, fail nothing. */
   minClients: number;
 }
 
@@ -59,32 +32,23 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = {
   minClients: 5,
 };
 
-/** How long before the canary's start the stable build's figures are taken from (seconds). */
 export const DEFAULT_BASELINE_LOOKBACK_S = 10 * 60;
-/** The shortest window queried: Prometheus needs a few scrapes in a range. */
+/** Prometheus needs a few scrapes in a range. */
 const MIN_WINDOW_S = 5;
-/** The longest wait for one answer of Prometheus. */
 export const QUERY_TIMEOUT_MS = 10_000;
 
-/** What one build's visitors reported in a window. */
 export interface BuildFigures {
   build: string;
-  /** Loads of the remote's build (every outcome): the sample. */
   loads: number;
-  /** Of them, failed (FAILED_LOAD_OUTCOMES). */
   failedLoads: number;
   errorPages: number;
-  /** Page views with an LCP of the build's part. */
   pageViews: number;
-  /** Distinct clients that reported loads of the build, failed loads, error pages (each counted once per process and 10 minutes). */
+  /** Each counted once per process and 10 minutes. */
   clients: number;
   failedClients: number;
   errorPageClients: number;
-  /** failedLoads / loads; 0 without loads. */
   loadFailureRatio: number;
-  /** errorPages / loads (capped at 1); 0 without loads. */
   errorPageRatio: number;
-  /** p75 LCP and INP in ms; undefined without a sample. */
   lcpP75Ms?: number;
   inpP75Ms?: number;
 }
@@ -96,30 +60,24 @@ export type Verdict =
       canary: BuildFigures;
       stable: BuildFigures;
       reasons: string[];
-      /** The second signal that agrees with the first, or undefined when one signal alone decided. */
       corroboration?: string;
     }
   | { kind: 'inconclusive'; canary: BuildFigures; stable: BuildFigures; reason: string }
   | { kind: 'unreachable'; reason: string };
 
 export interface AnalysisOptions {
-  /** Prometheus's base URL, such as http://127.0.0.1:9090. */
   prometheus: string;
   remote: string;
   stable: string;
   canary: string;
-  /** The canary's window starts here (ms since the epoch): the step's start. */
   since: number;
-  /** When the canary started (ms): the stable build's window starts `baselineLookbackS` before it. */
   canaryStart?: number;
   baselineLookbackS?: number;
   thresholds?: Partial<Thresholds>;
-  /** Now (ms); the clock by default. */
   now?: number;
   timeoutMs?: number;
 }
 
-/** Prometheus did not answer, or answered something that is not a query's result. */
 export class PrometheusUnreachable extends Error {
   constructor(message: string) {
     super(message);
@@ -127,14 +85,13 @@ export class PrometheusUnreachable extends Error {
   }
 }
 
-/** A label value inside a PromQL string literal. */
 function quote(value: string): string {
   return JSON.stringify(value);
 }
 
 /**
- * The increase of every series `selector` picks over `window` (such as `90s`), summed, counting a
- * series born inside the window at its whole value (recording.rules.yml explains the terms).
+ * A series born inside the window counts at its whole value: `increase()` would miss a young
+ * canary's first failures (recording.rules.yml explains the terms).
  */
 export function bornAwareIncrease(selector: string, window: string, by = ''): string {
   const grouping = by ? ` by (${by})` : '';
@@ -146,7 +103,6 @@ export function bornAwareIncrease(selector: string, window: string, by = ''): st
   );
 }
 
-/** The queries of one build's figures over `window`. */
 export function figureQueries(remote: string, build: string, window: string): Record<string, string> {
   const labels = `remote=${quote(remote)}, build=${quote(build)}`;
   const failed = FAILED_LOAD_OUTCOMES.join('|');
@@ -176,7 +132,6 @@ interface QueryAnswer {
   error?: string;
 }
 
-/** An instant query's one value at `time` (s), or undefined for an empty answer or NaN. */
 async function queryValue(base: string, expr: string, time: number, timeoutMs: number): Promise<number | undefined> {
   const url = new URL('api/v1/query', base.endsWith('/') ? base : `${base}/`);
   url.search = new URLSearchParams({ query: expr, time: time.toFixed(3) }).toString();
@@ -197,12 +152,10 @@ async function queryValue(base: string, expr: string, time: number, timeoutMs: n
   return Number.isFinite(value) ? value : undefined;
 }
 
-/** Seconds in a PromQL duration, whole and at least MIN_WINDOW_S. */
 function windowOf(fromMs: number, toMs: number): string {
   return `${Math.max(MIN_WINDOW_S, Math.ceil((toMs - fromMs) / 1000))}s`;
 }
 
-/** One build's figures over the window from `fromMs` to `nowMs`. */
 export async function buildFigures(
   prometheus: string,
   remote: string,
@@ -217,7 +170,7 @@ export async function buildFigures(
     Object.entries(queries).map(async ([name, expr]) => [name, await queryValue(prometheus, expr, time, timeoutMs)]),
   );
   const values = Object.fromEntries(entries) as Record<keyof typeof queries, number | undefined>;
-  // Counts are increases, extrapolated at the window's edges: whole numbers are what happened.
+  /** Increases are extrapolated at the window's edges: whole numbers are what happened. */
   const count = (value: number | undefined) => Math.round(value ?? 0);
   const loads = count(values.loads);
   const failedLoads = Math.min(count(values.failedLoads), loads);
@@ -241,18 +194,14 @@ export async function buildFigures(
 
 const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
-/** One way the canary is worse than stable: the signal it was seen in, and why, with the figures. */
 export interface Finding {
   signal: 'load failures' | 'error pages' | 'LCP' | 'INP';
   reason: string;
 }
 
 /**
- * How the canary is worse than stable beyond the thresholds; empty when it is not. A ratio is
- * judged on at least `minSample` loads: below it, its failures over `minSample` (as if every load
- * still to come succeeded), so a few failures of a young canary fail it only when they already
- * decide; and only when at least `minClients` clients reported those failures, so one client's
- * many events decide nothing. The vitals are judged on a whole sample of enough clients.
+ * Below `minSample` loads a ratio counts the failures over `minSample` (as if the loads to come all
+ * succeeded), so a young canary fails only when its failures already decide.
  */
 export function findings(canary: BuildFigures, stable: BuildFigures, thresholds: Thresholds): Finding[] {
   const found: Finding[] = [];
@@ -301,12 +250,10 @@ export function findings(canary: BuildFigures, stable: BuildFigures, thresholds:
   return found;
 }
 
-/** Why the canary is worse than stable beyond the thresholds (`findings`' reasons); empty when it is not. */
 export function judge(canary: BuildFigures, stable: BuildFigures, thresholds: Thresholds): string[] {
   return findings(canary, stable, thresholds).map((finding) => finding.reason);
 }
 
-/** The figures of both builds and the verdict. */
 export async function analyseCanary(options: AnalysisOptions): Promise<Verdict> {
   const thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
   const now = options.now ?? Date.now();
@@ -350,7 +297,6 @@ export async function analyseCanary(options: AnalysisOptions): Promise<Verdict> 
   return { kind: 'healthy', canary, stable };
 }
 
-/** One build's figures in a line: `build c2: 120 loads, 3 failed (2.5 %), …`. */
 export function describeFigures(label: string, figures: BuildFigures): string {
   const vital = (value?: number) => (value === undefined ? 'n/a' : `${value} ms`);
   return (

@@ -12,7 +12,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { deploy } from './deploy';
-import { listFiles, makeBuild, read } from './testing/remote-builds';
+import { listFiles, makeBuild, read } from './testing/fake-remote-build';
 
 const ROOT_DIR = join(__dirname, '..');
 let root: string;

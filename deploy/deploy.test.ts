@@ -6,7 +6,7 @@ import { HISTORY_LENGTH } from 'shared/deployment';
 import { deploy, DeployError, type CliIo, type FileAction } from './deploy';
 import { deployCommand } from './deploy-command';
 import { listBuilds, rollback } from './rollback';
-import { listFiles, makeBuild as makeBuildAt, read, write } from './testing/remote-builds';
+import { listFiles, makeBuild as makeBuildAt, read, write } from './testing/fake-remote-build';
 
 let root: string;
 
@@ -20,7 +20,7 @@ function published(dir: string): string[] {
   return listFiles(dir).filter((file) => file !== 'index.html');
 }
 
-/** A build in `{root}/{name}` (see testing/remote-builds). */
+/** A build in `{root}/{name}` (see testing/fake-remote-build). */
 function makeBuild(name: string, id: string, timestamp: number, payload?: string): string {
   return makeBuildAt(join(root, name), id, timestamp, payload);
 }

@@ -1,43 +1,9 @@
 /**
- * Publishes a remote's build (its `dist/`) into the folder its origin serves, so that visitors
- * in the middle of a session need no reload:
- *
- * 1. the build, whole, into its own folder `builds/{id}/`, where it stays as it was built: a
- *    host can be pinned to it (`…/builds/{id}/mf-manifest.json`) and a rollback can make it
- *    current again (rollback.ts). Its `remoteEntry.js` finds its chunks beside it (the remotes'
- *    public path is `auto`: the entry's own folder), and its `builds/latest.json` always names
- *    it, so a pinned host's version check never sees another build;
- * 2. the new build's files that the target lacks or that differ (new content-hashed chunks,
- *    the new `builds/meta/{id}.json`, payloads) are written first; the previous builds' files
- *    stay where they are, so a page that still runs the old remote entry finds its chunks;
- * 3. then the files that point at the others, each swapped in one step: `remoteEntry.js`,
- *    `mf-stats.json`, `mf-manifest.json`;
- * 4. `builds/latest.json` last, so a host's version check sees the new build only once every
- *    file of it is in place;
- * 5. after it, `builds/history.json`, `{ "ids": [...] }`: the builds made current here, newest
- *    first, at most HISTORY_LENGTH, so a server started after several deploys (the API, which
- *    labels its telemetry with the builds a part published) still knows the recent ones.
- *
- * Every file is written to a temporary name in its own folder and renamed over the old one,
- * which is atomic on POSIX file systems: a request gets the old file or the new one, never a
- * half-written one. Optionally, the files of older builds are removed (`keepBuilds`; never
- * those of the new build, of the build it replaced, or of the one a rollback would go back to).
- *
- * `builds/latest.json` at the root is the remote's deployment (shared/deployment, written whole by
- * deployment.ts): a deploy names its build as the stable one and the build it replaces as
- * `previous`, and is refused while a canary runs. `--stage` writes only the build's own copy and
- * its meta file, so that it can be tried, started as a canary (canary.ts) or made current later
- * (`--build <id>`). A revoked build (`--revoke`, revoke.ts) is never made current. A deploy holds
- * the folder's lock (`.deploy.lock`, deployment.ts) for its whole run: a second deploy, rollback or
- * canary command is refused meanwhile, naming it, and a run whose lock was taken over stops.
- *
- * The remote's standalone development shell (`index.html`, which takes the API it talks to from
- * its address, `?api=`) is built beside the remote for local work and is never published: a
- * deploy leaves it out, and removes one an earlier deploy published.
- *
- * The host is published the same way (`layout`, deploy-layout.ts): its folder is the site's root,
- * so what is said here of `builds/` lives under `_app/builds/`, and its `index.html`, the pages'
- * template, is published, swapped after its manifests.
+ * Publishes a build into the folder its origin serves, so that visitors mid-session need no
+ * reload: the build whole into `builds/{id}/`, then the files the target lacks or that differ,
+ * then the entry files, `builds/latest.json` last, each renamed over the old one (atomic on
+ * POSIX). Older builds' files stay for pages still running them. See docs/operations.md and
+ * docs/decisions/0021-pinned-builds-and-rollback.md.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
@@ -64,10 +30,8 @@ import {
 export const LATEST_FILE = latestFileOf(REMOTE_LAYOUT);
 export const HISTORY_FILE = historyFileOf(REMOTE_LAYOUT);
 export const META_DIR = metaDirOf(REMOTE_LAYOUT);
-/** The fewest builds `keepBuilds` keeps: the new one and the one visitors may still be running. */
 export const MIN_KEPT_BUILDS = 2;
 
-/** Where a deploy keeps a build whole: `builds/{id}` (the host's: `_app/builds/{id}`). */
 export function buildFolder(id: string, layout: DeployLayout = REMOTE_LAYOUT): string {
   return copyFolderOf(id, layout);
 }
@@ -82,36 +46,23 @@ export class DeployError extends Error {
 export type FileAction = 'added' | 'replaced' | 'unchanged' | 'removed';
 
 export interface DeployOptions {
-  /** The built folder (a remote's `dist/`); not with `buildId`. */
   source?: string;
-  /** Instead of `source`: a build the target already holds whole (staged), to make current. */
   buildId?: string;
-  /** Only keep the build whole in `builds/{id}/` (and its meta file): nothing current changes. */
   stage?: boolean;
-  /** The folder the remote's origin serves; created when absent. */
   target: string;
-  /**
-   * Keep the files of this many builds (at least 2): the newest that can still be made current,
-   * and always the new build, the one it replaced and the one before it. Older ones' files go.
-   */
+  /** At least 2: always the new build, the one it replaced and the one before it. */
   keepBuilds?: number;
-  /** Called as each file is put in place (or removed), in order. */
   onFile?: (path: string, action: FileAction) => void;
-  /** Where the folder keeps its build files (deploy-layout.ts): a remote's unless told. */
   layout?: DeployLayout;
 }
 
 export interface DeployResult {
   buildId: string;
-  /** Only staged: its own copy written, nothing current changed. */
   staged?: boolean;
-  /** The build that was current before, if the target had one. */
   previousId?: string;
-  /** Paths relative to the target, in the order they were written. */
   added: string[];
   replaced: string[];
   unchanged: string[];
-  /** Files of pruned builds (with `keepBuilds`). */
   removed: string[];
 }
 
@@ -136,15 +87,11 @@ function isBuildMeta(value: unknown): value is BuildMeta {
 
 export interface Build {
   id: string;
-  /** When it was built (ms since the epoch), as its `builds/latest.json` says. */
   timestamp: number;
-  /** Every file to publish, relative to the build folder, `builds/latest.json` and the development shell excepted. */
   files: string[];
-  /** The code its server half was compiled from (the host's: scripts/build-stamp.ts), when the build says. */
   codeVersion?: string;
 }
 
-/** The build in `source`: its id and every file to publish, checked to be there. */
 export async function readBuild(source: string, layout: DeployLayout = REMOTE_LAYOUT): Promise<Build> {
   const latestFile = latestFileOf(layout);
   const metaDir = metaDirOf(layout);
@@ -197,7 +144,6 @@ export async function readBuild(source: string, layout: DeployLayout = REMOTE_LA
   };
 }
 
-/** The id `builds/latest.json` of a deployment names, or undefined when it names none. */
 export async function currentBuildId(target: string, layout = REMOTE_LAYOUT): Promise<string | undefined> {
   try {
     const latest = await readJson<unknown>(join(target, latestFileOf(layout)));
@@ -218,7 +164,6 @@ async function sameContent(a: string, b: string): Promise<boolean> {
   }
 }
 
-/** The ids `builds/history.json` of a deployment names, newest first; undefined without a readable one. */
 export async function buildHistory(target: string, layout = REMOTE_LAYOUT): Promise<string[] | undefined> {
   try {
     return readBuildHistory(await readJson<unknown>(join(target, historyFileOf(layout))));
@@ -227,21 +172,15 @@ export async function buildHistory(target: string, layout = REMOTE_LAYOUT): Prom
   }
 }
 
-/**
- * Puts `id` first in the deployment's `builds/history.json`. A deployment without one (deployed
- * before deploys wrote it) starts from its meta files, newest build first.
- */
+/** A deployment without one starts from its meta files, newest first. */
 async function recordCurrent(target: string, id: string, layout: DeployLayout): Promise<void> {
   const earlier = (await buildHistory(target, layout)) ?? (await deployedBuilds(target, layout)).map((meta) => meta.id);
   await writeAtomically(join(target, historyFileOf(layout)), buildHistoryText(id, earlier));
 }
 
 /**
- * Writes a build's files from `from` into `to` in the order that keeps every request answered
- * with files that agree: the files `to` lacks (nothing refers to them yet), then the changed
- * ones, then the entry files, then `builds/latest.json` (the build's own, or, with `deployment`,
- * the deployment's state those changes make: see deployment.ts). `report` gets each file's path
- * relative to `to` and what happened to it.
+ * Writes in the order that keeps every request answered with files that agree: new files, changed
+ * ones, entry files, then `builds/latest.json`.
  */
 async function writeBuildFiles(
   from: string,
@@ -276,10 +215,6 @@ async function writeBuildFiles(
   }
 }
 
-/**
- * Why the copy a deploy kept of build `id` cannot be made current, or undefined when it is
- * whole: its `builds/latest.json` names it and every file its meta file lists is there.
- */
 export async function ownCopyProblem(
   target: string,
   id: string,
@@ -296,7 +231,6 @@ export async function ownCopyProblem(
   }
 }
 
-/** The meta files of the builds in `target`, newest first (by build time, then id). */
 export async function deployedBuilds(target: string, layout = REMOTE_LAYOUT): Promise<BuildMeta[]> {
   const metaDir = metaDirOf(layout);
   let names: string[];
@@ -317,20 +251,12 @@ export async function deployedBuilds(target: string, layout = REMOTE_LAYOUT): Pr
   return metas.sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
-/**
- * The build a rollback goes back to by default: the newest one built before `currentId`
- * (`builds` newest first). Undefined when there is none.
- */
 export function buildBefore<T extends { id: string }>(builds: readonly T[], currentId: string): T | undefined {
   const index = builds.findIndex((build) => build.id === currentId);
   return index === -1 ? undefined : builds[index + 1];
 }
 
-/**
- * The path of `file` (as a meta file lists it) in `target`, refused unless it stays inside the
- * target: a meta file that names `../x` or `/etc/x` is damaged or forged, and pruning by it
- * would remove files that are not the deployment's.
- */
+/** A meta file naming `../x` or `/etc/x` is damaged or forged: pruning by it would leave the target. */
 function pathInside(target: string, file: string, metaFile: string): string {
   const path = resolve(target, file);
   if (file === '' || isAbsolute(file) || file.split(/[/\\]/).includes('..') || !path.startsWith(`${target}${sep}`)) {
@@ -339,7 +265,6 @@ function pathInside(target: string, file: string, metaFile: string): string {
   return path;
 }
 
-/** Checks every path pruning could remove, before it removes any (see `pathInside`). */
 async function checkPrunablePaths(target: string, layout: DeployLayout): Promise<void> {
   for (const build of await deployedBuilds(target, layout)) {
     const metaFile = `${metaDirOf(layout)}/${build.id}.json`;
@@ -350,7 +275,7 @@ async function checkPrunablePaths(target: string, layout: DeployLayout): Promise
   }
 }
 
-/** Removes `path` when its real folder is inside the target's (a symbolic link could lead out). */
+/** A symbolic link could lead out. */
 async function removeInside(target: string, path: string): Promise<boolean> {
   if (!existsSync(path)) return false;
   const [root, folder] = await Promise.all([realpath(target), realpath(dirname(path))]);
@@ -363,14 +288,9 @@ async function removeInside(target: string, path: string): Promise<boolean> {
 }
 
 /**
- * Removes the files of the builds not kept, and their own copies under `builds/{id}/`. Kept:
- * the current (stable) build, the builds `keep` names (the one it replaced, which pages still
- * run and is the deployment's `previous`; a running canary), the one a plain rollback restores,
- * every build newer than the stable one (staged, maybe still to be tried), then the newest
- * builds whose copy is whole until there are `keep`. A revoked build is never kept, whatever it
- * was (deploy --revoke, revoke.ts): its copy and files go. The meta files stay: they record what was
- * deployed here, so a rollback to a pruned build is told so, and are a few kilobytes each.
- * Every path is checked to stay inside the target before anything is removed.
+ * Kept: the stable build, the ones `keep` names, the one a rollback restores, newer ones, then the
+ * newest whole ones up to `keep`; never a revoked build. Meta files stay: a rollback to a pruned
+ * build is told so.
  */
 async function prune(
   target: string,
@@ -382,7 +302,6 @@ async function prune(
   const [latestFile, metaDir] = [latestFileOf(layout), metaDirOf(layout)];
   await checkPrunablePaths(target, layout);
   const state = await readDeployment(target, latestFile);
-  // A revoked build is kept for nothing: its copy goes first, whatever its age.
   const builds = (await deployedBuilds(target, layout)).filter(
     (build) => build.id === currentId || !isRevoked(state, build.id),
   );
@@ -422,12 +341,10 @@ async function prune(
   return removed;
 }
 
-/** Why a revoked build is refused any part in the deployment. */
 export function revokedMessage(target: string, id: string): string {
   return `build ${id} is revoked in ${target} (deploy --revoke): no visitor may get it again; deploy a fixed build`;
 }
 
-/** The message of a deploy refused while a canary runs. */
 export function canaryRunningMessage(target: string, canary: { id: string; percent: number }): string {
   return (
     `build ${canary.id} is running as a canary for ${canary.percent} % of visitors in ${target}: promote it or ` +
@@ -435,12 +352,6 @@ export function canaryRunningMessage(target: string, canary: { id: string; perce
   );
 }
 
-/**
- * Publishes a build, holding the target's lock (deployment.ts) for the whole run. Without
- * `stage`, the build becomes the stable one and the build it replaces the deployment's
- * `previous`; refused while a canary runs. With `stage`, only its own copy `builds/{id}/` and its
- * meta file are written: nothing current changes.
- */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const target = resolve(options.target);
   if (options.keepBuilds !== undefined && (!Number.isInteger(options.keepBuilds) || options.keepBuilds < 1)) {
@@ -468,7 +379,6 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   );
 }
 
-/** `deploy --build <id>`: makes a build the target already holds whole (a staged one) current. */
 async function deployKeptBuild(target: string, id: string, options: DeployOptions): Promise<DeployResult> {
   const { layout = REMOTE_LAYOUT } = options;
   const metaDir = metaDirOf(layout);
@@ -482,7 +392,6 @@ async function deployKeptBuild(target: string, id: string, options: DeployOption
   return makeCurrent(await readBuild(source, layout), source, target, false, options);
 }
 
-/** Makes `build` the stable build, in a deploy's order, then prunes (with `keepBuilds`). */
 async function makeCurrent(
   build: Build,
   source: string,
@@ -515,12 +424,7 @@ async function makeCurrent(
   return result;
 }
 
-/**
- * Stages a build: its own copy `builds/{id}/` (its own `latest.json` last), then its meta file,
- * which makes it known to the commands (listed, made current, started as a canary, pruned like
- * any build not current). `builds/latest.json`, the files at the root and the history are not
- * touched: visitors see nothing of it.
- */
+/** Its own copy, then its meta file, which makes it known to the commands; visitors see nothing. */
 async function stageInto(
   build: Build,
   source: string,
@@ -550,10 +454,7 @@ async function stageInto(
   return result;
 }
 
-/**
- * Removes a development shell an earlier deploy published: at the target's root, and in the
- * copies of builds it kept (`builds/{id}/`), which nginx serves as well.
- */
+/** nginx serves the kept copies too. */
 async function removeDevShell(target: string, report: (file: string) => void, layout: DeployLayout): Promise<void> {
   if (layout.devShellFiles.length === 0) return;
   const dir = layout.buildsDir;
@@ -572,10 +473,6 @@ async function removeDevShell(target: string, report: (file: string) => void, la
   }
 }
 
-/**
- * Makes `build` (its files in `source`) the current one in `target`, in a deploy's order; with
- * `ownCopy`, first keeps it whole in `builds/{id}/`. Then records it in `builds/history.json`.
- */
 export async function publish(
   build: Build,
   source: string,
@@ -583,7 +480,6 @@ export async function publish(
   options: {
     ownCopy: boolean;
     onFile?: (path: string, action: FileAction) => void;
-    /** Besides the build's id and time: what else the deployment's state becomes (`previous`). */
     deployment?: DeploymentChanges;
     layout?: DeployLayout;
   },
@@ -601,8 +497,7 @@ export async function publish(
   if (options.ownCopy && resolve(source) !== copy) {
     await writeBuildFiles(source, copy, build.files, record(`${buildFolder(build.id, layout)}/`), layout);
   }
-  // Whatever else the deployment named, a canary included, this build is now the one visitors
-  // get, and its code version (or none) the deployment's: the host's servers compare it with theirs.
+  // This build is now what visitors get, canary or not; the host's servers compare its code version.
   const deployment = {
     id: build.id,
     timestamp: build.timestamp,
@@ -623,11 +518,9 @@ export async function publish(
   return result;
 }
 
-/** What the deploy commands' command lines are given besides their arguments. */
 export interface CliIo {
-  /** Where relative paths on the command line start from (npm's INIT_CWD: where it was run). */
+  /** npm's INIT_CWD: where it was run. */
   cwd: string;
-  /** The package folder, whose `dist/` is the default build. */
   packageDir: string;
   out: (line: string) => void;
   err: (line: string) => void;

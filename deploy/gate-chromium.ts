@@ -1,10 +1,6 @@
 /**
- * The gate's browser: Debian's Chromium, headless, with its sandbox. The gate opens the production
- * host, and a staged build's pages are code a remote team published: the sandbox is what keeps a
- * page that exploits the renderer inside it. Chromium refuses its sandbox to root, so a gate run
- * as root starts Chromium as an unprivileged user (GATE_CHROMIUM_USER, `nobody` by default)
- * through util-linux's setpriv, with no capabilities and a profile that user owns; run as anyone
- * else, it starts Chromium as that user.
+ * The gate's browser: Debian's Chromium, headless, sandboxed, since a staged build's pages are a
+ * team's code. Chromium refuses its sandbox to root, so as root it runs as GATE_CHROMIUM_USER.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,10 +9,8 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPathOf } from 'shared/chromium';
 
-/** Who Chromium runs as when the gate runs as root. */
 export const DEFAULT_CHROMIUM_USER = 'nobody';
 
-/** The numeric user and group of `user`, from the system's own database. */
 function idsOf(user: string): { uid: number; gid: number } {
   const read = (flag: string) => Number(execFileSync('id', [flag, user], { encoding: 'utf8' }).trim());
   try {
@@ -28,11 +22,7 @@ function idsOf(user: string): { uid: number; gid: number } {
 
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
-/**
- * An executable that starts `chromium` as `user`: it hands the profile playwright made (root's)
- * to that user, then drops to it. Playwright talks to Chromium over inherited pipes, which
- * survive the switch.
- */
+/** Playwright's inherited pipes survive the switch to `user`. */
 function writeLauncher(chromiumPath: string, user: string): { path: string; remove: () => void } {
   const { uid, gid } = idsOf(user);
   if (uid === 0) throw new Error(`GATE_CHROMIUM_USER must not be root ("${user}"): Chromium keeps no sandbox as root`);
@@ -55,7 +45,6 @@ function writeLauncher(chromiumPath: string, user: string): { path: string; remo
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Debian's Chromium (or `path`, or CHROMIUM_PATH's), headless and sandboxed, for the gate's pages. */
 export async function launchChromium(path?: string): Promise<Browser> {
   const chromiumPath = path ?? chromiumPathOf(process.env);
   const asRoot = process.getuid?.() === 0;

@@ -30,7 +30,7 @@ import {
   gateCommand,
 } from './gate';
 import { launchChromium } from './gate-chromium';
-import { listFiles, makeBuild, read } from './testing/remote-builds';
+import { listFiles, makeBuild, read } from './testing/fake-remote-build';
 
 /** A run launches chromium and loads a page per route: seconds, more on a busy machine. */
 const BROWSER_RUN_MS = 60_000;

@@ -7,8 +7,8 @@ import { deployCommand } from './deploy-command';
 import { HOST_LAYOUT } from './deploy-layout';
 import { withDeploymentLock } from './deployment';
 import { rollbackCommand } from './rollback';
-import { makeHostBuild } from './testing/host-builds';
-import { listFiles, read } from './testing/remote-builds';
+import { makeHostBuild } from './testing/fake-host-build';
+import { listFiles, read } from './testing/fake-remote-build';
 
 let root: string;
 let lines: string[];

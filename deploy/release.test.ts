@@ -25,7 +25,7 @@ import {
   type ReleaseDependencies,
   type ReleaseOptions,
 } from './release';
-import { listFiles, makeBuild, read } from './testing/remote-builds';
+import { listFiles, makeBuild, read } from './testing/fake-remote-build';
 
 const TARGET = '/srv/remotes/gifts';
 

@@ -13,7 +13,7 @@ import { withDeploymentLock } from './deployment';
 import { deployCommand } from './deploy-command';
 import { revokeBuild } from './revoke';
 import { listBuilds, rollback, rollbackCommand } from './rollback';
-import { listFiles, makeBuild, read, write } from './testing/remote-builds';
+import { listFiles, makeBuild, read, write } from './testing/fake-remote-build';
 
 let root: string;
 let target: string;

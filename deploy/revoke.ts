@@ -1,18 +1,7 @@
 /**
- * Revokes a build with a known fault (`deploy <target> --revoke <id>`): the deployment's
- * `builds/latest.json` names it in `revoked` (shared/deployment), written in the same single
- * rename as the rest of the state, under the target's lock. From then on no visitor is given it:
- *
- * - the running canary, when it is the build, is aborted: its visitors get the stable build on
- *   their next navigation (their pages' version checks are told so);
- * - `previous`, when it is the build, is cleared: pages fall back to no build rather than to it;
- * - the host's server refuses it as a preview's pin, and readers drop it from `previous` and
- *   `canary` whatever later writes them;
- * - deploy, rollback and canary start refuse it, a plain rollback skips it, and the next
- *   `deploy --keep-builds` removes its copy and files.
- *
- * The stable build is refused: visitors would have no other build to get. Deploy a fixed build or
- * roll back first, then revoke it. Its files stay meanwhile, for the pages still running it.
+ * Revokes a build with a known fault (`deploy <target> --revoke <id>`): the deployment names it in
+ * `revoked`, so no visitor is given it again (docs/decisions/0031-revoking-a-build.md). The stable
+ * build is refused: visitors would have no other build to get.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -24,15 +13,11 @@ import { readDeployment, withDeploymentLock, writeDeployment } from './deploymen
 export interface RevokeResult {
   buildId: string;
   state: DeploymentState;
-  /** The canary that ran the build, aborted. */
   abortedCanary?: CanaryState;
-  /** The build was the deployment's `previous`, which is now cleared. */
   clearedPrevious?: boolean;
-  /** It was revoked already: nothing changed. */
   already?: boolean;
 }
 
-/** The message of a refused revocation of the stable build. */
 function stableMessage(target: string, id: string): string {
   return (
     `build ${id} is the stable build of ${target}: every visitor gets it, and there is no other to give them. ` +
@@ -42,9 +27,8 @@ function stableMessage(target: string, id: string): string {
 }
 
 /**
- * The revoked list with `id` first, at most MAX_REVOKED: the oldest entries whose copy is gone
- * (pruned) drop off; a full list of builds still kept whole is refused, as dropping one would
- * make it usable again.
+ * The oldest entries whose copy is pruned drop off; a full list of kept builds is refused, as
+ * dropping one would make it usable again.
  */
 function nextRevoked(target: string, earlier: readonly string[], id: string): string[] {
   const ids = [id, ...earlier.filter((other) => other !== id)];
@@ -61,7 +45,6 @@ function nextRevoked(target: string, earlier: readonly string[], id: string): st
   return ids;
 }
 
-/** Revokes build `buildId` in `target`, holding its lock; see the module's comment. */
 export async function revokeBuild(options: { target: string; buildId: string }): Promise<RevokeResult> {
   const target = resolve(options.target);
   const id = options.buildId;
@@ -103,7 +86,6 @@ export async function revokeBuild(options: { target: string; buildId: string }):
   });
 }
 
-/** What the deploy command prints of a revocation. */
 export function describeRevocation(target: string, result: RevokeResult): string[] {
   const { buildId: id, state } = result;
   if (result.already) return [`deploy: build ${id} was revoked already in ${target}: nothing changed`];

@@ -6,7 +6,7 @@ import { abortCanary, startCanary } from './canary';
 import { HISTORY_LENGTH } from 'shared/deployment';
 import { deploy, type FileAction } from './deploy';
 import { listBuilds, rollback, RollbackError, rollbackCommand } from './rollback';
-import { listFiles, makeBuild, read } from './testing/remote-builds';
+import { listFiles, makeBuild, read } from './testing/fake-remote-build';
 
 let root: string;
 let target: string;

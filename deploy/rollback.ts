@@ -1,20 +1,7 @@
 /**
- * Makes an earlier build of a remote current again in the folder its origin serves, from the
- * copy every deploy keeps of its build in `builds/{id}/` (deploy.ts). It is a deploy of that
- * copy, in a deploy's order: the build's files the folder lacks or that differ (its payloads,
- * its prerendered pages), then `remoteEntry.js`, `mf-stats.json`, `mf-manifest.json`, and
- * `builds/latest.json` last, each written beside the old one and renamed over it; then
- * `builds/history.json` names the restored build first. Nothing of a build is removed (only a
- * development shell an earlier deploy published, as a deploy removes it): the build
- * that was current keeps its files for the pages still running it, and the hosts' version checks
- * (which compare build ids, never times) see `latest.json` name another build and load the
- * restored one on the next navigation.
- *
- * A rollback is the emergency command: it runs whether or not a canary runs, and drops one
- * (its visitors get the restored build on their next navigation). The deployment's `previous`
- * becomes the build a further plain rollback would restore, when its copy is whole: what a page
- * falls back to when the restored build cannot be loaded. It holds the target's lock
- * (deployment.ts) for the whole run.
+ * Makes an earlier build current again from the copy every deploy keeps, in a deploy's order. The
+ * emergency command: it runs whether or not a canary runs, and drops one. Nothing of a build is
+ * removed; the hosts' version checks see another id and load it on the next navigation.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -39,54 +26,37 @@ import { readDeployment, withDeploymentLock, writeDeployment } from './deploymen
 
 export interface KnownBuild {
   id: string;
-  /** When it was built (ms since the epoch). */
   timestamp: number;
-  /** Named by the folder's `builds/latest.json`. */
   current: boolean;
-  /**
-   * What else the deployment's state makes it: the running canary (with its share of visitors),
-   * the build the current one replaced (`previous`, what pages fall back to), or a build kept
-   * whole that was never current (staged: `deploy --stage`, or a canary never promoted), or a
-   * build revoked for a known fault (`deploy --revoke`: never made current again).
-   */
+  /** The running canary, `previous`, staged (never current), or revoked (never current again). */
   role?: { kind: 'canary'; percent: number } | { kind: 'previous' } | { kind: 'staged' } | { kind: 'revoked' };
-  /** Why it cannot be made current again (its files were pruned…), or undefined when it can. */
   problem?: string;
-  /** Its latest abort as a canary (canary-aborts.ts), unless it is current or the running canary. */
   aborted?: CanaryAbort;
 }
 
 export interface Deployment {
   target: string;
   currentId: string;
-  /** Every build the folder has a meta file of, newest first. */
   builds: KnownBuild[];
 }
 
 export interface RollbackOptions {
-  /** The folder the remote's origin serves, as deploys left it. */
   target: string;
-  /** The build to make current; default: the one built before the current one. */
   buildId?: string;
   onFile?: (path: string, action: FileAction) => void;
-  /** Where the folder keeps its build files (deploy-layout.ts): a remote's unless told. */
   layout?: DeployLayout;
 }
 
 export interface RollbackResult {
   buildId: string;
-  /** The build that was current. */
   previousId: string;
   added: string[];
   replaced: string[];
   unchanged: string[];
-  /** The canary that was running, dropped by the rollback. */
   droppedCanary?: CanaryState;
-  /** What the deployment's `previous` is now: the build a further plain rollback restores. */
   nextBack?: string;
 }
 
-/** A refusal that knows the builds of the folder, so the command can list them. */
 export class RollbackError extends DeployError {
   constructor(
     message: string,
@@ -99,7 +69,6 @@ export class RollbackError extends DeployError {
 
 const PRUNED_NOTE = 'pruned by deploy --keep-builds, or deployed before deploys kept each build whole';
 
-/** The builds a deployment folder knows, newest first, and which is current. */
 export async function listBuilds(targetFolder: string, layout = REMOTE_LAYOUT): Promise<Deployment> {
   const target = resolve(targetFolder);
   const latestFile = latestFileOf(layout);
@@ -124,8 +93,7 @@ export async function listBuilds(targetFolder: string, layout = REMOTE_LAYOUT): 
     readCanaryAborts(target),
   ]);
   const abortOf = latestAbortOf(aborts);
-  // The history names the last HISTORY_LENGTH current builds: a build older than the oldest of
-  // them may have been current before, so only a newer one it does not name was never current.
+  // The history names the last HISTORY_LENGTH current builds: only a newer one it lacks was never current.
   const named = metas.filter((meta) => history?.includes(meta.id));
   const historyFrom =
     history && history.length < HISTORY_LENGTH ? -Infinity : Math.min(...named.map((meta) => meta.timestamp));
@@ -154,7 +122,6 @@ export async function listBuilds(targetFolder: string, layout = REMOTE_LAYOUT): 
   return { target, currentId, builds };
 }
 
-/** The builds a rollback may make current: every one but the revoked. */
 function restorable(builds: readonly KnownBuild[]): KnownBuild[] {
   return builds.filter((build) => build.role?.kind !== 'revoked');
 }
@@ -210,8 +177,7 @@ async function rollbackHeld(options: RollbackOptions): Promise<RollbackResult> {
   const back = buildBefore(restorable(deployment.builds), chosen.id);
   const nextBack = back && !back.problem && back.id !== chosen.id ? back.id : undefined;
   const source = join(target, buildFolder(chosen.id, layout));
-  // Naming the current build puts its files back as its copy has them; without a copy (a build
-  // deployed before deploys kept them) there is nothing to put back but the deployment's state.
+  // Without a copy there is nothing to put back but the deployment's state.
   let result: Pick<RollbackResult, 'added' | 'replaced' | 'unchanged'>;
   if (chosen.current && (await ownCopyProblem(target, chosen.id, layout)) !== undefined) {
     await writeDeployment(target, { canary: null, previous: nextBack ?? null }, deploymentFile);
@@ -248,7 +214,6 @@ function isoOf(timestamp: number): string {
   return new Date(timestamp).toISOString();
 }
 
-/** The builds as the command prints them: one a line, `*` on the current one. */
 export function describeBuilds(deployment: Deployment): string {
   const width = Math.max(...deployment.builds.map((build) => build.id.length));
   const lines = deployment.builds.map((build) => {
@@ -258,7 +223,6 @@ export function describeBuilds(deployment: Deployment): string {
       role?.kind === 'canary' ? `canary, ${role.percent} % of visitors` : undefined,
       role?.kind === 'previous' ? 'previous: pages fall back to it' : undefined,
       role?.kind === 'staged' && !build.aborted ? 'staged: never current' : undefined,
-      // Revoked first: what can still become of the build, before what became of it.
       role?.kind === 'revoked' ? 'revoked: never given to visitors or made current again' : undefined,
       build.aborted
         ? `aborted canary (${isoOf(build.aborted.at)}, at ${build.aborted.percent} %, by ${build.aborted.by}): ` +
@@ -302,7 +266,6 @@ export const rollbackCommand = defineCommand({
   },
 });
 
-/** Rolls `target` back (to `buildId`, else the build before), or lists its builds. */
 async function rollbackTo(
   target: string,
   buildId: string | undefined,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inputsHash, partMarkers, writeStamp } from '../scripts/build-stamp';
 import { ALLOW_STALE_DIST, checkDist } from './stale-dist';
-import { makeBuild, read, write } from './testing/remote-builds';
+import { makeBuild, read, write } from './testing/fake-remote-build';
 
 const CLI = join(__dirname, 'cli.ts');
 const TSX = require.resolve('tsx');

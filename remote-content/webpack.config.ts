@@ -7,10 +7,8 @@ import { PayloadPlugin, payloadInputs } from './build/payload-plugin';
 import { CONTENT_PAGES } from './src/features/content/content-pages';
 
 /**
- * CONTENT_DIR: the folder holding the pages' Markdown (default `content/`); DIST_DIR: where the
- * build goes (default `dist/`). Both let a build of other text go elsewhere, as the browser
- * tests of a redeploy do, without touching this package's files. OPERATOR_NAME and the other
- * settings of `build/operator.ts` say who runs the site, as the pages name it.
+ * CONTENT_DIR and DIST_DIR let a build of other text go elsewhere (the redeploy tests) without
+ * touching this package's files.
  */
 const contentDir = process.env.CONTENT_DIR ? resolve(process.env.CONTENT_DIR) : join(__dirname, 'content');
 const distDir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : undefined;

@@ -1,11 +1,6 @@
 /**
- * Whether a part's build is current. `npm run build` (scripts/build-all.ts) writes a stamp at the
- * end of each part's build, `<part>/node_modules/.cache/build-stamp.json`: a hash of the part's
- * inputs as they were when the build started, and the size and time of each file the build
- * leaves (its markers). `npm start` rebuilds a part whose stamp is missing or disagrees: its
- * sources, `shared`, `server`, the build configuration (`build/` included) or the installed
- * packages changed since, or its
- * files were rebuilt, or removed, some other way (`npm run build:web`, say).
+ * Whether a part's build is current: `npm run build` stamps each part with its inputs' hash and its
+ * output files' sizes and times, and `npm start` rebuilds a part whose stamp is missing or disagrees.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,11 +8,6 @@ import { dirname, join, relative, sep } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { OWN_SPEC_FILE } from '../build/spec-origin';
 
-/**
- * Every part `npm start` serves, with the files that exist once it is built: its server bundle
- * and its web build's last file, relative to its folder. The remotes are those of the registry
- * (`shared/src/remotes.ts`).
- */
 const REMOTE_MARKERS = ['dist/builds/latest.json', 'dist-server/main.js'];
 
 export const PARTS: Readonly<Record<string, readonly string[]>> = {
@@ -26,11 +16,7 @@ export const PARTS: Readonly<Record<string, readonly string[]>> = {
   host: ['dist/_app/builds/latest.json', 'dist-server/main.js'],
 };
 
-/**
- * The markers of a part `npm run build` can build: one of PARTS, or a remote that carries its own
- * spec (a `remote-<name>/` folder with its `remote-spec.ts`), built and deployed on its own;
- * undefined for any other folder.
- */
+/** A part of PARTS, or a remote that carries its own spec; undefined for any other folder. */
 export function partMarkers(root: string, part: string): readonly string[] | undefined {
   if (Object.hasOwn(PARTS, part)) return PARTS[part];
   return /^remote-[a-z][a-z0-9]*$/.test(part) && existsSync(join(root, part, OWN_SPEC_FILE))
@@ -38,7 +24,6 @@ export function partMarkers(root: string, part: string): readonly string[] | und
     : undefined;
 }
 
-/** Files at the repository's root every build reads. */
 const ROOT_INPUTS = [
   'package.json',
   'package-lock.json',
@@ -46,14 +31,8 @@ const ROOT_INPUTS = [
   'webpack.config.base.ts',
   'scripts/build-server.ts',
 ];
-/**
- * Folders besides the part's own that every part compiles in: the contract and browser runtime,
- * the servers' common code (bundled into each server), the webpack plugins every build runs.
- */
 const SHARED_INPUTS = ['shared', 'server', 'build'];
-/** Folders that builds, installs, tests and servers write: never inputs. */
 const NOT_INPUTS = new Set(['node_modules', 'dist', 'dist-server', 'coverage', '.data', '.e2e-tmp', '.git']);
-/** Tests are no build's input. */
 const TEST_FILE = /\.test\.[cm]?[jt]sx?$|\.tsbuildinfo$|^\.DS_Store$/;
 
 export const STAMP = join('node_modules', '.cache', 'build-stamp.json');
@@ -64,9 +43,7 @@ interface FileState {
 }
 
 export interface Stamp {
-  /** The hash of the part's inputs when its build started. */
   inputs: string;
-  /** Each marker as the build left it. */
   outputs: Record<string, FileState>;
 }
 
@@ -84,7 +61,6 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The files a part's build reads, relative to the root, sorted. */
 export function partInputs(root: string, part: string): string[] {
   const files = [part, ...SHARED_INPUTS].flatMap((dir) => filesUnder(join(root, dir)));
   const rootFiles = ROOT_INPUTS.map((file) => join(root, file)).filter((file) => statOf(file));
@@ -93,7 +69,6 @@ export function partInputs(root: string, part: string): string[] {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** One hash of every input's path and content. */
 export function inputsHash(root: string, part: string): string {
   const hash = createHash('sha256');
   for (const file of partInputs(root, part)) {
@@ -108,9 +83,8 @@ export function inputsHash(root: string, part: string): string {
 }
 
 /**
- * The code version of a part's build: the start of its inputs' hash. Both halves of the host's
- * build carry it (its web build's `latest.json` and meta file, its server bundle), so the host's
- * server can tell a published build of its own code from one that needs its server restarted.
+ * Both halves of the host's build carry it, so its server tells a build of its own code from one
+ * that needs a restart.
  */
 export function codeVersionOf(root: string, part: string): string {
   return inputsHash(root, part).slice(0, 16);
@@ -136,12 +110,11 @@ export function readStamp(root: string, part: string): Stamp | undefined {
   }
 }
 
-/** Before a part's build: a build that fails or is stopped leaves no stamp behind. */
+/** A build that fails or is stopped leaves no stamp behind. */
 export function removeStamp(root: string, part: string): void {
   rmSync(stampPath(root, part), { force: true });
 }
 
-/** After a part's build succeeded: `inputs` is the hash taken when it started. */
 export function writeStamp(root: string, part: string, inputs: string, markers = PARTS[part] ?? []): void {
   const outputs: Record<string, FileState> = {};
   for (const marker of markers) {
@@ -154,7 +127,6 @@ export function writeStamp(root: string, part: string, inputs: string, markers =
   writeFileSync(path, `${JSON.stringify({ inputs, outputs } satisfies Stamp, null, 2)}\n`);
 }
 
-/** Why a part needs building, or undefined when its build is current. */
 export function staleReason(root: string, part: string, markers = PARTS[part] ?? []): string | undefined {
   const missing = markers.filter((marker) => !statOf(join(root, part, marker)));
   if (missing.length > 0) return `not built (no ${missing.join(', ')})`;

@@ -1,12 +1,15 @@
 /** @jest-environment node */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { checkCodePaths, findCodeSpans, isPathForm, type PathTree } from './doc-code-paths';
 import { anchors, checkFile, findLinks, slug, type Tree } from './doc-links';
 
 const ROOT = join(__dirname, '..');
 /** The site's own pages: their links are the site's routes (`/terms`), not files of the repository. */
 const SITE_PAGES = /^remote-[^/]+\/content\//;
+/** The remote docs/adding-a-remote.md makes as its example: its files exist once a team runs the command. */
+const EXAMPLE_REMOTE = /^(remote-news\/|src\/exposed\/news-page\.tsx$)/;
 
 /** Files in the tree as git sees it: tracked, or new and not ignored (a link to a build output is broken on GitHub). */
 function gitFiles(...patterns: string[]): string[] {
@@ -31,6 +34,39 @@ function repositoryTree(): Tree {
   return {
     kind: (path) => (files.has(path) ? 'file' : dirs.has(path) ? 'dir' : undefined),
     read: (path) => readFileSync(join(ROOT, path), 'utf8'),
+  };
+}
+
+/** The repository's tree with what the code-path check asks: its top folders, git's ignores, the workspaces' exports. */
+function repositoryPathTree(): PathTree {
+  const tree = repositoryTree();
+  const files = gitFiles();
+  const topFolders = new Set(files.flatMap((path) => (path.includes('/') ? [path.split('/')[0] ?? ''] : [])));
+  const packageFolders = files.filter((path) => path.endsWith('/package.json')).map((path) => dirname(path));
+  const exportsOf = (folder: string): string[] => {
+    const manifest = join(ROOT, folder, 'package.json');
+    if (!existsSync(manifest)) return [];
+    return Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: object }).exports ?? {});
+  };
+  // A folder's pattern (`dist/`) matches only a path git knows as a folder: ask for both spellings.
+  const ignoredPaths = new Map<string, boolean>();
+  const ignoredBy = (path: string) => {
+    const known = ignoredPaths.get(path);
+    if (known !== undefined) return known;
+    const ignored = spawnSync('git', ['check-ignore', '-q', '--no-index', path], { cwd: ROOT }).status === 0;
+    ignoredPaths.set(path, ignored);
+    return ignored;
+  };
+  return {
+    ...tree,
+    topFolders,
+    packageFolders,
+    ignored: (path) => ignoredBy(path) || ignoredBy(`${path}/`),
+    exported: (path) => {
+      const [folder = '', ...rest] = path.split('/');
+      const specifier = `./${rest.join('/')}`;
+      return exportsOf(folder).some((name) => name === specifier || name.startsWith(`${specifier}/`));
+    },
   };
 }
 
@@ -124,6 +160,81 @@ describe('checkFile', () => {
   });
 });
 
+describe('code paths', () => {
+  const TOP = new Set(['api', 'deploy', 'docs', 'shared']);
+
+  it('reads single-token code spans outside fences and comments, without a line number or anchor', () => {
+    const markdown = [
+      'See `deploy/gate.ts:40` and `docs/operations.md#logs`, not `npm run gate`.', // 1
+      '```', // 2
+      'deploy/fenced.ts', // 3
+      '`deploy/in-a-fence.ts`', // 4
+      '```', // 5
+      '<!-- `deploy/commented.ts` -->', // 6
+      '``api/src/two-ticks.ts``', // 7
+    ].join('\n');
+    expect(findCodeSpans(markdown)).toEqual([
+      { line: 1, target: 'deploy/gate.ts' },
+      { line: 1, target: 'docs/operations.md' },
+      { line: 7, target: 'api/src/two-ticks.ts' },
+    ]);
+  });
+
+  it('counts a path under a top-level folder, or any path to a source file; never globs, placeholders, URLs or site paths', () => {
+    const counted = ['deploy/gate.ts', 'api/src/', 'shared/remotes', 'src/exposed/home-page.tsx', 'server/main.md'];
+    const skipped = [
+      'deploy/*.ts',
+      'docs/decisions/00NN-x.md',
+      '<remote>/server/main.ts',
+      '$ROOT/deploy/x.ts',
+      'remote-…/x.ts',
+      'https://example.com/x.ts',
+      '/remote-builds.json',
+      './local.ts',
+      'HOST_ORIGIN=https://x',
+      'package.json',
+      'builds/latest.json',
+      'prerender/render.js',
+      'giftbox_page_views_total',
+      'npm',
+    ];
+    expect(counted.filter((token) => !isPathForm(token, TOP))).toEqual([]);
+    expect(skipped.filter((token) => isPathForm(token, TOP))).toEqual(['docs/decisions/00NN-x.md']);
+  });
+
+  it('names each path that is neither in the tree, ignored by git, nor a workspace export', () => {
+    const tree: PathTree = {
+      ...treeOf({
+        'deploy/gate.ts': '',
+        'api/src/index.ts': '',
+        'docs/guide.md': '',
+        'remote-x/src/exposed/page.tsx': '',
+      }),
+      topFolders: new Set(['api', 'deploy', 'docs', 'remote-x', 'shared']),
+      packageFolders: ['api', 'remote-x'],
+      ignored: (path) => path.startsWith('api/dist'),
+      exported: (path) => path === 'shared/remotes',
+    };
+    const markdown = [
+      '`deploy/gate.ts`, `api/src/`, `api/dist/index.js`, `shared/remotes`, `src/exposed/page.tsx`', // 1
+      '`deploy/moved.ts`, `shared/src/node/cache-policy.ts`, `exposed/gone.tsx`, `guide.md`', // 2
+    ].join('\n');
+    expect(checkCodePaths('docs/guide.md', markdown, tree)).toEqual({
+      checked: 8,
+      problems: [
+        { file: 'docs/guide.md', line: 2, target: 'deploy/moved.ts', reason: 'deploy/moved.ts does not exist' },
+        {
+          file: 'docs/guide.md',
+          line: 2,
+          target: 'shared/src/node/cache-policy.ts',
+          reason: 'shared/src/node/cache-policy.ts does not exist',
+        },
+        { file: 'docs/guide.md', line: 2, target: 'exposed/gone.tsx', reason: 'exposed/gone.tsx does not exist' },
+      ],
+    });
+  });
+});
+
 describe('the repository', () => {
   const documents = gitFiles('*.md').filter((path) => !SITE_PAGES.test(path));
 
@@ -144,5 +255,19 @@ describe('the repository', () => {
     expect(broken).toEqual([]);
     // The documentation links to itself a great deal: finding almost nothing means the finding broke.
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it('names in code only repository paths that exist (README.md and docs/)', () => {
+    const tree = repositoryPathTree();
+    let checked = 0;
+    const stale: string[] = [];
+    for (const file of documents.filter((path) => path === 'README.md' || path.startsWith('docs/'))) {
+      const result = checkCodePaths(file, tree.read(file), tree);
+      checked += result.checked;
+      const problems = result.problems.filter(({ target }) => !EXAMPLE_REMOTE.test(target));
+      stale.push(...problems.map(({ line, target, reason }) => `${file}:${line}: ${target} (${reason})`));
+    }
+    expect(stale).toEqual([]);
+    expect(checked).toBeGreaterThan(200);
   });
 });

@@ -1,14 +1,10 @@
-/** For concurrently: each part's output in whole lines, prefixed with its name. */
+/** For concurrently: each part's output in whole lines, so another part's cannot cut into one. */
 import { StringDecoder } from 'node:string_decoder';
 import { type Command, type FlowController, type Logger } from 'concurrently';
 
-/** A "line" this long is printed even without its end (a process that never ends its lines). */
+/** A process that never ends its lines still shows. */
 const MAX_LINE = 1 << 20;
 
-/**
- * concurrently's LogOutput, in whole lines: a line that came in several chunks is printed once it
- * has ended, so the output of another part cannot cut into it.
- */
 export class LogLines implements FlowController {
   constructor(private readonly logger: Logger) {}
 
@@ -26,7 +22,7 @@ export class LogLines implements FlowController {
           print(pending.slice(0, end));
           pending = pending.slice(end);
         });
-        // The rest of the output before the part's exit line (LogExit comes after this controller).
+        // Before the part's exit line (LogExit comes after this controller).
         command.close.subscribe(() => {
           const rest = pending + decoder.end();
           pending = '';

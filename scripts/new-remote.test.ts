@@ -7,7 +7,7 @@ import { freePort } from 'testbed/free-port';
 import { startServer, stopProcess } from 'testbed/process';
 import { ownSpecOf } from '../build/package-spec';
 import type { PrerenderPages } from '../build/prerender-plugin';
-import { makeBuild } from '../deploy/testing/remote-builds';
+import { makeBuild } from '../deploy/testing/fake-remote-build';
 import { describeRemote, nextSteps, scaffoldRemote } from './new-remote';
 
 const ROOT = join(__dirname, '..');

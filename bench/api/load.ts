@@ -1,15 +1,8 @@
 /**
- * Two ways of loading a server.
- *
- * - `saturate`: autocannon, closed loop (each connection sends its next request as soon as the
- *   answer arrives): the most requests per second the server answers.
- * - `paced`: open loop at a fixed rate, one request every 1/rate s, whatever the answers do, on
- *   kept-alive connections. Latency is measured from the moment the request was due, so a stall
- *   counts in full for every request it delayed (no coordinated omission). autocannon's
- *   `overallRate` is not used for this: it sends each connection's quota for the second back to
- *   back at the start of the second (bursts, not a rate), and its coordinated-omission correction
- *   uses an expected interval of `Math.ceil(1 / rate)` = 1 ms, which turns one 40 ms answer into
- *   40 recorded samples.
+ * Two ways of loading a server: `saturate` (autocannon, closed loop: the most requests a second)
+ * and `paced` (open loop at a fixed rate, latency from when each request was due, so a stall
+ * counts for every request it delayed). autocannon's `overallRate` sends bursts, not a rate, and
+ * its coordinated-omission correction multiplies samples, so `paced` is our own.
  */
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +11,6 @@ import { newAgent, send } from './http';
 let aborted = false;
 const instances = new Set<autocannon.Instance>();
 
-/** Ctrl-C: stop autocannon runs and the pacers (in-flight requests finish or time out). */
 export function abortLoads(): void {
   aborted = true;
   for (const instance of instances) instance.stop();
@@ -27,7 +19,6 @@ export function abortLoads(): void {
 export interface Saturation {
   rps: number;
   completed: number;
-  /** Answers other than 2xx, plus connection errors and timeouts. */
   failures: number;
 }
 
@@ -54,20 +45,16 @@ export interface PacedOptions {
   body?: unknown;
   rate: number;
   seconds: number;
-  /** Kept-alive connections at most (requests queue for a free one). */
   sockets: number;
 }
 
 export interface Paced {
   planned: number;
-  /** Latencies in ms from when each request was due, sorted. */
   latencies: number[];
   statuses: Map<number, number>;
-  /** Requests without an answer (connection error or 10 s timeout). */
   failed: number;
-  /** Answers per second over the run. */
   achievedRate: number;
-  /** How late the pacer itself was, at worst (a busy bench process), in ms. */
+  /** At worst, in ms: a busy bench process. */
   maxLag: number;
 }
 

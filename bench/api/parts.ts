@@ -1,22 +1,17 @@
 /**
- * The parts' deployments as the API reads them (`builds/latest.json` of the host and of each
- * remote: the current build, the one before it and a canary), served on loopback, so the bench's API processes know real
- * build ids and never read the parts' default ports, where someone's own site may run.
+ * The parts' deployments served on loopback, so the bench's API processes know real build ids and
+ * never read the default ports, where someone's own site may run.
  */
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 
-/** The host and every remote: the parts telemetry labels builds of. */
 export type PartName = 'host' | RemoteName;
 const PARTS: readonly PartName[] = ['host', ...REMOTE_NAMES];
 
 export interface Parts {
-  /** HOST_ORIGIN, API_BASE_URL and every REMOTE_*_URL, for the API's environment. */
   env: Record<string, string>;
-  /** The host's origin, which pages send as their Origin. */
   hostOrigin: string;
-  /** The builds each part's deployment names: current, previous, canary. */
   builds: Record<PartName, string[]>;
   close(): Promise<void>;
 }

@@ -1,17 +1,7 @@
 /**
- * The monolith baseline: the host's own webpack config (host/src/index.ts, the same React,
- * router, DefinePlugin globals, mode, loaders and minifier, all from webpack.config.base.ts),
- * without module federation. The federation runtime the host imports is replaced by
- * ./federation-runtime.ts, whose `loadRemote('gifts/GamePage')` is a webpack `import()` of the
- * file the registry of remotes names for that module, so every remote page is a lazy chunk of
- * this one build. Each remote's own build steps (the plugins its config adds to the base's,
- * such as remote-content's PayloadPlugin) run here too, writing into this build: its payloads
- * are at the build's root, where payload-url.ts looks (the public path, `/` for the host). Its
- * webpack cache, if the base has one, is its own, in bench/.work/cache/.
- *
- *   webpack --config bench/monolith/webpack.config.ts --mode production    (bench/src/build.ts runs it)
- *
- * Only the bench uses it; nothing ships it.
+ * The monolith baseline: the host's own webpack config without module federation; `loadRemote`
+ * becomes an `import()` of the file the registry names, so every remote page is a lazy chunk of
+ * one build. Each remote's own build steps run here too. Only the bench uses it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,7 +23,6 @@ import {
 type Argv = Parameters<typeof hostConfig>[1];
 type ConfigFunction = (env: unknown, argv: Argv) => Configuration;
 
-/** The module ./federation-runtime.ts imports: `{ 'gifts/GamePage': () => import('…/game-page.tsx') }`. */
 export const EXPOSED_MODULES_ALIAS = 'bench-monolith-exposed-modules';
 
 function writeExposedModules(): void {
@@ -47,12 +36,7 @@ function writeExposedModules(): void {
   );
 }
 
-/**
- * Writes MONOLITH_CHUNKS_FILE: for each exposed module (`gifts/GamePage`), the scripts its
- * `import()` loads, in the order webpack lists them. The server-rendered monolith
- * (bench/src/ssr-monolith.ts) preloads them from its HTML, as the host's server preloads a
- * remote page's scripts.
- */
+/** Scripts the server-rendered monolith preloads, as the host's server preloads a remote page's. */
 class ExposedChunksPlugin {
   apply(compiler: Compiler): void {
     compiler.hooks.thisCompilation.tap('ExposedChunksPlugin', (compilation) => {
@@ -96,11 +80,7 @@ function kindsOf(plugins: Configuration['plugins']): Set<unknown> {
   return new Set((plugins ?? []).map((plugin) => (plugin as object | null)?.constructor));
 }
 
-/**
- * The plugins a remote's config adds to those webpack.config.base.ts gives every remote (its
- * own build steps, such as remote-content's PayloadPlugin), by comparing its config with the
- * base's for the same remote without extra plugins; not their prerenders.
- */
+/** A remote's own build steps: its config's plugins less the base's. */
 function remoteOwnPlugins(env: unknown, argv: Argv): WebpackPluginInstance[] {
   const load = createRequire(__filename);
   return Object.entries(REMOTES).flatMap(([name, { packageDir, port }]) => {
@@ -113,13 +93,11 @@ function remoteOwnPlugins(env: unknown, argv: Argv): WebpackPluginInstance[] {
         plugin !== null &&
         !base.has(plugin.constructor) &&
         !isFederation(plugin) &&
-        // The monolith is the client-rendered baseline: its server reads no prerendered markup.
         !(plugin instanceof PrerenderPlugin),
     );
   });
 }
 
-/** The base's persistent cache, if it has one, kept apart from the host's in bench/.work/. */
 function ownCache(cache: Configuration['cache']): Configuration['cache'] {
   if (typeof cache !== 'object' || cache.type !== 'filesystem') return cache;
   const config = [...(cache.buildDependencies?.config ?? []), __filename];
@@ -140,13 +118,11 @@ export default (env: unknown, argv: Argv): Configuration => {
     ...remoteOwnPlugins(env, production),
     new ExposedChunksPlugin(),
   ];
-  // Leave the development server out: the bench serves the build with the host's production server.
   const { devServer: _devServer, ...config } = host;
   return {
     ...config,
     cache: ownCache(config.cache),
-    // Its chunks load in CORS mode (same origin: nothing else changes), as the host's server
-    // preloads a page's scripts (`crossorigin`), so the server-rendered monolith's preloads are used.
+    // CORS mode, as the host's server preloads a page's scripts (`crossorigin`), so the preloads are used.
     output: { ...config.output, path: MONOLITH_BUILD_DIR, uniqueName: 'monolith', crossOriginLoading: 'anonymous' },
     resolve: {
       ...config.resolve,

@@ -1,9 +1,6 @@
 /**
- * The reference for the host's page throughput (page-throughput.ts): a bare Node http server
- * answering every GET with one recorded answer of the host's server, its status, headers and
- * body as they were (BENCH_PAGE_FILE: JSON of { status, headers, body (base64) }), and nothing
- * else: no routing, no rendering, no compression. GET /healthz answers 200. Listens on
- * 127.0.0.1:BENCH_PORT.
+ * The reference for page throughput: a bare http server answering every GET with one recorded
+ * answer of the host's server (BENCH_PAGE_FILE), with no routing, rendering or compression.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -14,33 +14,37 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from 'testbed/free-port';
 import { startServer, stopProcess } from 'testbed/process';
 import { portsEnv } from 'testbed/topology-env';
+import { CONSOLE, defineCommand, exitStatusOf, refuse, runMain, type CommandLine } from '../../deploy/command-line';
 
 const ROOT = resolve(__dirname, '..', '..');
 const DEFAULT_SERVER = join(ROOT, 'host', 'dist-server', 'main.js');
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 /** Requests in flight at once. */
 const CONCURRENCY = 16;
-/** The issue's measurement: this many Host names of this many bytes. */
+/** The measured load: this many Host names of this many bytes. */
 const LONG_HOSTS = 1_500;
 const LONG_HOST_BYTES = 8 * 1024;
 /** Left for the server's collector before memory is read: a bench figure, never a test's assertion. */
 const SETTLE_MS = 2_000;
+
+const USAGE = `Usage: npm run bench:host-memory -w bench -- [--server <main.js>] [--hosts N]
+
+  --server <main.js>   the host's server build to run (default: the built one)
+  --hosts N            how many distinct 250-character hostnames to ask at (default 10000)
+  -h, --help           this text`;
+
+const OPTIONS = { server: { type: 'string' }, hosts: { type: 'string' } } as const;
 
 interface Options {
   server: string;
   hosts: number;
 }
 
-function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { server: DEFAULT_SERVER, hosts: 10_000 };
-  for (let index = 0; index < argv.length; index += 1) {
-    const [flag, value] = [argv[index], argv[index + 1]];
-    if (flag === '--server' && value) options.server = resolve(value);
-    else if (flag === '--hosts' && value && /^\d+$/.test(value)) options.hosts = Number(value);
-    else throw new Error(`usage: npm run bench:host-memory -w bench -- [--server <main.js>] [--hosts N]`);
-    index += 1;
-  }
-  return options;
+export function optionsOf({ values, positionals }: CommandLine<typeof OPTIONS>): Options {
+  if (positionals.length > 0) refuse(`unexpected argument ${positionals[0]}`);
+  const hosts = values.hosts ?? '10000';
+  if (!/^\d+$/.test(hosts)) refuse(`--hosts takes a count such as 10000, got "${hosts}"`);
+  return { server: values.server ? resolve(values.server) : DEFAULT_SERVER, hosts: Number(hosts) };
 }
 
 /** A valid hostname of 250 characters, distinct for each `n`: four labels of at most 63. */
@@ -106,8 +110,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const statusList = (statuses: Map<number, number>) =>
   [...statuses].map(([status, count]) => `${count} × ${status}`).join(', ');
 
-async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+async function main(options: Options): Promise<void> {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const server = await startServer({
     name: 'the host server',
@@ -149,8 +152,14 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`bench:host-memory failed: ${(error as Error).message}`);
-    process.exitCode = 1;
-  });
+  runMain(
+    defineCommand({
+      name: 'bench:host-memory',
+      summary: "whether the host's server keeps memory for every Host header a client makes up",
+      usage: USAGE,
+      options: OPTIONS,
+      run: (line) => exitStatusOf('bench:host-memory', main(optionsOf(line))),
+    }),
+    CONSOLE,
+  );
 }

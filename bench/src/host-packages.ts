@@ -1,12 +1,7 @@
 /**
- * What the host's first scripts hold, by package, from the host build's webpack stats
- * (host-stats-config.ts builds it with `--json`). Each served script is matched to the stats'
- * chunk by its name less the content hash (`264.f4e573c3.js` → chunk 264, `main.3ca97b4b.js` →
- * main: the stats build and the served build differ only in the build id, which changes the
- * entry's hash). Each chunk's modules are counted by their size in the stats (source size after
- * the loaders, before minifying), a concatenated module by the modules it holds, and each
- * script's gzip bytes as served are shared among its packages in proportion to those sizes: an
- * estimate (minifying and gzip shrink code unevenly), good enough to say which packages weigh.
+ * What the host's first scripts hold, by package, from the host build's webpack stats: each script's
+ * served gzip bytes shared among its packages in proportion to their module sizes, an estimate
+ * good enough to say which packages weigh.
  */
 
 interface StatsModule {
@@ -22,33 +17,24 @@ export interface WebpackStats {
 }
 
 export interface ServedScript {
-  /** The file's name as served (`main.3ca97b4b.js`). */
   name: string;
-  /** gzip bytes as served. */
   bytes: number;
 }
 
 export interface PackageShare {
   name: string;
-  /** Estimated gzip bytes of the first scripts that are this package's. */
   bytes: number;
 }
 
-/** A script's name without its content hash and extension: what stays the same from build to build. */
 export function fileStem(file: string): string {
   const base = file.replace(/^.*\//, '').replace(/\.js$/, '');
   return base.replace(/\.[0-9a-f]{8,}$/, '');
 }
 
-/**
- * The package a module of `workspace`'s build belongs to: the npm package for a file under
- * node_modules (the innermost), else the workspace's folder under src (`host/src/navigation`,
- * `shared/src/browser/api`); webpack's runtime code as `webpack runtime`.
- */
+/** An npm package (the innermost), else the workspace's folder under src. */
 export function packageOf(moduleName: string, workspace: string): string {
   // Module federation's wrappers name the file they provide or fall back to.
   const named = /\(fallback: ([^)]+)\)/.exec(moduleName)?.[1] ?? / = (\S+)$/.exec(moduleName)?.[1] ?? moduleName;
-  // A loader chain ends with the resource.
   const path = named.slice(named.lastIndexOf('!') + 1).replace(/ \+ \d+ modules?$/, '');
   if (path.startsWith('webpack/runtime/')) return 'webpack runtime';
   const packages = [...path.matchAll(/node_modules\/(@[^/]+\/[^/]+|[^/.][^/]*)/g)];
@@ -66,10 +52,6 @@ function leaves(module: StatsModule): StatsModule[] {
   return module.modules && module.modules.length > 0 ? module.modules.flatMap(leaves) : [module];
 }
 
-/**
- * The largest `count` shares, and the rest added up as one (`n other packages`), so that a
- * table shows what weighs without a tail of crumbs.
- */
 export function largestShares(shares: readonly PackageShare[], count: number): PackageShare[] {
   if (shares.length <= count + 1) return [...shares];
   const rest = shares.slice(count);
@@ -79,7 +61,6 @@ export function largestShares(shares: readonly PackageShare[], count: number): P
   ];
 }
 
-/** The first scripts' gzip bytes, by package, the largest first; scripts the stats lack count as `(not in the stats)`. */
 export function packagesOf(stats: WebpackStats, scripts: readonly ServedScript[], workspace: string): PackageShare[] {
   const totals = new Map<string, number>();
   const add = (name: string, bytes: number) => totals.set(name, (totals.get(name) ?? 0) + bytes);

@@ -1,9 +1,6 @@
 /**
- * The host's own production webpack config, built into bench/.work/host-stats/ with its own
- * cache there, for its stats (what each of its scripts holds: host-packages.ts). The host's
- * dist/ and cache are left alone. bench/src/build.ts runs it:
- *
- *   webpack --config bench/src/host-stats-config.ts --mode production --json bench/.work/host-stats/stats.json
+ * The host's production webpack config built into bench/.work/host-stats/ for its stats
+ * (host-packages.ts); the host's own dist/ and cache are left alone.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

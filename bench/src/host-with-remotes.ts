@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { REMOTE_NAMES, REMOTES } from 'shared/remotes';
+import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { freePort } from 'testbed/free-port';
 import { startServer, stopProcess, type RunningProcess } from 'testbed/process';
+import { topologyEnv } from 'testbed/topology-env';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const HOST_SERVER = join(ROOT, 'host', 'dist-server', 'main.js');
@@ -30,25 +31,23 @@ function guardedPid(guard: RunningProcess): number {
 
 /** Starts the remotes' servers and the host's (`server`: its main.js), and waits for `readyPath`'s prerendered page. */
 export async function startHostWithRemotes(server = HOST_SERVER, readyPath = '/about'): Promise<HostWithRemotes> {
-  const ports = Object.fromEntries(await Promise.all(REMOTE_NAMES.map(async (name) => [name, await freePort()])));
+  const ports: Record<RemoteName, number> = Object.fromEntries(
+    await Promise.all(REMOTE_NAMES.map(async (name) => [name, await freePort()])),
+  );
   const [hostPort, metricsPort] = [await freePort(), await freePort()];
   const origin = `http://127.0.0.1:${hostPort}`;
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     NODE_ENV: 'production',
     LISTEN_HOST: '127.0.0.1',
-    HOST_PORT: String(hostPort),
-    HOST_ORIGIN: origin,
-    // A production host names its API (none runs here: nothing listens there) and signs its
-    // pages' telemetry tickets.
-    API_BASE_URL: `http://127.0.0.1:${await freePort()}`,
-    PAGE_TICKET_SECRETS: 'bench-page-ticket-secret-not-for-production',
-    ...Object.fromEntries(
-      REMOTE_NAMES.flatMap((name) => [
-        [REMOTES[name].portEnv, String(ports[name])],
-        [REMOTES[name].urlEnv, `http://127.0.0.1:${ports[name]}/mf-manifest.json`],
-      ]),
-    ),
+    // A production host needs an API address (nothing listens there) and a ticket secret.
+    ...topologyEnv({
+      ports: { host: hostPort, ...ports },
+      hostOrigin: origin,
+      apiBaseUrl: `http://127.0.0.1:${await freePort()}`,
+      manifestUrl: (name) => `http://127.0.0.1:${ports[name]}/mf-manifest.json`,
+      secrets: { pageTicket: 'bench-page-ticket-secret-not-for-production' },
+    }),
   };
   const started: RunningProcess[] = [];
   const stop = async () => {

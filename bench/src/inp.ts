@@ -1,12 +1,9 @@
 /**
- * Interaction to next paint, from Event Timing entries (the probe keeps those of 16 ms and more
- * that belong to an interaction), as web-vitals reduces them: an interaction's latency is the
- * longest duration among its entries (pointerdown, pointerup, click, keydown… share its
- * interactionId), and a page with fewer than 50 interactions reports its slowest one.
+ * Interaction to next paint as web-vitals reduces Event Timing entries: an interaction's longest
+ * entry, and the slowest interaction of a page with fewer than 50.
  */
 import type { EventTimingEntry } from './probe';
 
-/** Each interaction's latency, by interactionId. */
 export function interactionLatencies(entries: readonly EventTimingEntry[]): Map<number, number> {
   const latencies = new Map<number, number>();
   for (const { interactionId, duration } of entries) {
@@ -16,7 +13,6 @@ export function interactionLatencies(entries: readonly EventTimingEntry[]): Map<
   return latencies;
 }
 
-/** The slowest interaction's latency; NaN when no entry of an interaction was seen. */
 export function interactionToNextPaint(entries: readonly EventTimingEntry[]): number {
   const latencies = [...interactionLatencies(entries).values()];
   return latencies.length === 0 ? Number.NaN : Math.max(...latencies);

@@ -1,8 +1,4 @@
-/**
- * `--lighthouse`: Lighthouse's CLI (the `lighthouse` package's, in node_modules/.bin) with its
- * default mobile preset (simulated slow 4G, 4× CPU, a phone's screen), the performance category
- * only, against a chromium the bench starts headless with the e2e flags and a DevTools port.
- */
+/** `--lighthouse`: Lighthouse's CLI, mobile preset, performance only, against a chromium the bench starts. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -11,7 +7,6 @@ import { BENCH_DIR, LOG_DIR, ROOT_DIR } from './paths';
 import { runToEnd } from './processes';
 
 export interface LighthouseScores {
-  /** 0-100. */
   performance: number;
   fcp: number;
   lcp: number;
@@ -19,7 +14,6 @@ export interface LighthouseScores {
   speedIndex: number;
 }
 
-/** The CLI, or undefined when the package is not installed. */
 export function findLighthouse(): string | undefined {
   return [BENCH_DIR, ROOT_DIR]
     .map((dir) => join(dir, 'node_modules', '.bin', 'lighthouse'))

@@ -1,14 +1,7 @@
 /**
- * One part's production webpack config with the TypeScript loader the loader comparison asks
- * for (bench/src/loaders.ts runs it, one webpack-cli process per part and loader):
- *
- *   LOADERS_PART=host LOADERS_LOADER=esbuild-loader LOADERS_OUT=… webpack --config bench/src/loader-config.ts --mode production
- *
- * `ts-loader` is the part's own config as `npm run build` builds it (webpack.config.base.ts's
- * rule); `esbuild-loader` is that config with esbuild-loader's rule in its place, as the base had
- * it until docs/decisions/0024-typescript-loader.md. Nothing else changes but where the build
- * goes: its output and its webpack cache are in LOADERS_OUT (emptied by the runner before each
- * build, so the cache is cold), and the part's dist/ and cache are left alone.
+ * One part's production webpack config with the TypeScript loader the comparison asks for
+ * (bench/src/loaders.ts runs it): ts-loader as `npm run build` has it, or esbuild-loader in its
+ * place (docs/decisions/0024-typescript-loader.md). Output and cache go to LOADERS_OUT, cold.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -20,7 +13,7 @@ import { ROOT_DIR } from './paths';
 type Argv = { mode?: Configuration['mode'] };
 type ConfigFunction = (env: unknown, argv: Argv) => Configuration;
 
-/** esbuild-loader as the base used it: esbuild's transpile, the same target and JSX runtime. */
+/** esbuild's transpile, the same target and JSX runtime. */
 function esbuildRule(dir: string): RuleSetRule {
   return {
     test: /\.tsx?$/,
@@ -39,7 +32,6 @@ function isLoader(value: string): value is Loader {
   return (LOADERS as readonly string[]).includes(value);
 }
 
-/** The config's one rule for TypeScript, which must be ts-loader's: what the comparison measures. */
 function typescriptRuleIndex(rules: NonNullable<Configuration['module']>['rules'] = []): number {
   const indexes = rules.flatMap((rule, index) =>
     typeof rule === 'object' && rule && rule.test instanceof RegExp && rule.test.test('page.tsx') && !rule.enforce

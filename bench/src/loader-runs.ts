@@ -1,11 +1,10 @@
-/** The loader comparison's command line, the order of its builds and its tables (bench/src/loaders.ts). */
+/** The loader comparison's command line, the order of its builds and its tables. */
 import { readCommandLine, type CommandLine } from '../../deploy/command-line';
 import { positiveInt } from './args';
 import { comparisonRows, kB, ms, type Metric } from './report';
 import { median } from 'testbed/stats';
 import { ratio } from './stats';
 
-/** The loaders compared: webpack.config.base.ts's, and the one it had before. */
 export const LOADERS = ['ts-loader', 'esbuild-loader'] as const;
 export type Loader = (typeof LOADERS)[number];
 
@@ -24,7 +23,6 @@ export interface LoaderOptions {
   runs: number;
 }
 
-/** What the loader comparison's command line asks for; what it refuses throws UsageError. */
 export function loaderOptions({ values }: Pick<CommandLine<typeof LOADER_OPTIONS>, 'values'>): LoaderOptions {
   return { runs: values.runs === undefined ? DEFAULT_RUNS : positiveInt('--runs', values.runs) };
 }
@@ -39,11 +37,7 @@ export interface PlannedBuild {
   loader: Loader;
 }
 
-/**
- * Every build, in the order they run: round by round, part by part, the two loaders back to back,
- * which of them goes first alternating from one pair to the next, so that neither is always the
- * one that runs on a machine just warmed (or just loaded) by the other.
- */
+/** The loaders alternate which goes first, so neither always runs on a machine the other warmed. */
 export function buildPlan(runs: number, parts: readonly string[]): PlannedBuild[] {
   let pair = 0;
   const plan: PlannedBuild[] = [];
@@ -57,7 +51,6 @@ export function buildPlan(runs: number, parts: readonly string[]): PlannedBuild[
   return plan;
 }
 
-/** One cold build: its wall time and the gzip size of the part's JavaScript. */
 export interface LoaderRun extends PlannedBuild {
   ms: number;
   jsGzipBytes: number;
@@ -68,7 +61,6 @@ const METRICS: Metric<Pick<LoaderRun, 'ms' | 'jsGzipBytes'>>[] = [
   { label: 'JS (gzip)', of: (run) => run.jsGzipBytes, format: kB },
 ];
 
-/** Each round's builds of every part added up, per loader: a round's cold build of everything. */
 export function roundTotals(runs: readonly LoaderRun[], loader: Loader): Pick<LoaderRun, 'ms' | 'jsGzipBytes'>[] {
   const rounds = [...new Set(runs.map((run) => run.round))];
   return rounds.map((round) => {
@@ -80,7 +72,6 @@ export function roundTotals(runs: readonly LoaderRun[], loader: Loader): Pick<Lo
   });
 }
 
-/** Per part, then in total: the medians of ts-loader and esbuild-loader, and their ratio. */
 export function summaryRows(runs: readonly LoaderRun[], parts: readonly string[]): string[][] {
   const of = (part: string, loader: Loader) => runs.filter((run) => run.part === part && run.loader === loader);
   return [
@@ -90,13 +81,11 @@ export function summaryRows(runs: readonly LoaderRun[], parts: readonly string[]
   ];
 }
 
-/** ts-loader's median cold build of everything over esbuild-loader's. */
 export function totalRatio(runs: readonly LoaderRun[]): number | undefined {
   const medianMs = (loader: Loader) => median(roundTotals(runs, loader).map((total) => total.ms));
   return ratio(medianMs('ts-loader'), medianMs('esbuild-loader'));
 }
 
-/** Each round's sums, to show how far apart the rounds were on a shared machine. */
 export function roundRows(runs: readonly LoaderRun[]): string[][] {
   const ts = roundTotals(runs, 'ts-loader');
   const esbuild = roundTotals(runs, 'esbuild-loader');

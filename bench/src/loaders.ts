@@ -1,14 +1,6 @@
 /**
- * `npm run bench:loaders -w bench -- [--runs N]`: ts-loader against esbuild-loader for the
- * TypeScript of the parts' webpack builds (docs/decisions/0024-typescript-loader.md).
- *
- * Each part (the host and every remote of the registry) is built cold (an empty webpack cache),
- * in production mode, with its real config (bench/src/loader-config.ts swaps only the loader),
- * by webpack-cli as `npm run build` runs it, once per loader per round: the two loaders back to
- * back, in alternating order, one build at a time. Prints per part and in total the median wall
- * time with each loader and their ratio, and the gzip size of each part's JavaScript, which
- * should not change: the same code, transpiled by another tool. Builds go to bench/.work/loaders/,
- * never to the parts' dist/. Exits 1 when any build fails.
+ * `npm run bench:loaders -w bench -- [--runs N]`: ts-loader against esbuild-loader, each part built
+ * cold with its real config, the loaders alternating (docs/decisions/0024-typescript-loader.md).
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -38,9 +30,8 @@ const PARTS = ['host', ...Object.values(REMOTES).map((remote) => remote.packageD
 const LOADERS_DIR = join(WORK_DIR, 'loaders');
 const WEBPACK = join(ROOT_DIR, 'node_modules', '.bin', 'webpack');
 const CONFIG = join(__dirname, 'loader-config.ts');
-/** The same build id for every build, so that the outputs differ only by what the loaders wrote. */
+/** The outputs then differ only by what the loaders wrote. */
 const BUILD_ID = 'loaders-bench';
-/** ts-loader may cost this much more than esbuild-loader's cold build and still be the one used. */
 const ALLOWED_EXTRA = 0.2;
 
 const log = (text = '') => console.log(text);
@@ -51,7 +42,6 @@ function version(pkg: string): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-/** Every .js file of a build's output, at any depth. */
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.js'))

@@ -87,6 +87,14 @@ function watchProblems(page: Page): string[] {
   return problems;
 }
 
+/** Opens `url` until its content is on screen, collecting its problems from the first request. */
+async function openRoute(page: Page, url: string): Promise<{ problems: string[]; url: string }> {
+  const problems = watchProblems(page);
+  await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
+  await waitForContent(page, url);
+  return { problems, url };
+}
+
 async function waitForContent(page: Page, what: string): Promise<void> {
   try {
     await page.waitForFunction(contentVisibleInPage, PROBE_GLOBAL, { timeout: LOAD_TIMEOUT_MS, polling: 100 });
@@ -128,10 +136,7 @@ export async function coldLoad(
   const session = await openThrottledPage(browser, route.selector, target.blockedOrigins, options);
   try {
     const { page, network } = session;
-    const problems = watchProblems(page);
-    const url = `${target.origin}${route.path(ids)}`;
-    await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
-    await waitForContent(page, url);
+    const { problems, url } = await openRoute(page, `${target.origin}${route.path(ids)}`);
     await network.settle(QUIET_MS, SETTLE_TIMEOUT_MS);
     const probe = await readProbe(page);
     const visible = contentVisibleAt(probe);
@@ -312,10 +317,7 @@ export async function interactionRun(
   const session = await openThrottledPage(browser, route.selector, target.blockedOrigins);
   try {
     const { page, network } = session;
-    const problems = watchProblems(page);
-    const url = `${target.origin}${route.path(ids)}`;
-    await page.goto(url, { waitUntil: 'commit', timeout: LOAD_TIMEOUT_MS });
-    await waitForContent(page, url);
+    const { problems } = await openRoute(page, `${target.origin}${route.path(ids)}`);
     await settled(page, network);
     await interaction.prepare(page);
     await page.evaluate(idleInPage);

@@ -6,24 +6,15 @@ export interface RecordedRequest {
   id: string;
   url: string;
   kind: RequestKind;
-  /** The protocol's resource type: Script, Fetch, Document… */
   resourceType: string;
-  /** Epoch ms. */
   sentAt: number;
-  /** Epoch ms, once finished or failed. */
   finishedAt?: number;
   status?: number;
   failed: boolean;
-  /** Failed because the bench blocked its origin. */
   blocked: boolean;
-  /**
-   * Answered by the browser's caches, never reaching the server: a script the page preloaded
-   * is requested again when it runs and answered from the preload's copy.
-   */
+  /** A preloaded script is requested again when it runs, answered from the preload's copy. */
   fromCache: boolean;
-  /** Bytes of the response's headers as received. */
   headerBytes: number;
-  /** Everything received for it, headers and encoded (gzip) body. */
   transferBytes: number;
   initiatorUrls: string[];
 }
@@ -46,7 +37,6 @@ function stackUrls(stack: StackTrace | undefined): string[] {
 export class NetworkLog {
   readonly requests: RecordedRequest[] = [];
   private readonly byId = new Map<string, RecordedRequest>();
-  /** A protocol timestamp (s, monotonic) and the epoch ms it was, from the first request. */
   private clock: { timestamp: number; epochMs: number } | undefined;
 
   constructor(cdp: CDPSession) {
@@ -105,7 +95,6 @@ export class NetworkLog {
     return this.requests.filter((request) => request.finishedAt === undefined).length;
   }
 
-  /** Waits until no request has been in flight for `quietMs` (at most `timeoutMs`). */
   async settle(quietMs: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let quietSince = Date.now();
@@ -117,12 +106,10 @@ export class NetworkLog {
   }
 }
 
-/** The encoded (gzip) body: what was received less the response's headers. */
 export function bodyBytes(request: RecordedRequest): number {
   return Math.max(0, request.transferBytes - request.headerBytes);
 }
 
-/** Whether the request reached a server: not blocked, not answered from the browser's caches. */
 export function reachedServer(request: Pick<RecordedRequest, 'blocked' | 'fromCache'>): boolean {
   return !request.blocked && !request.fromCache;
 }
@@ -131,12 +118,10 @@ export function succeeded(request: RecordedRequest): boolean {
   return !request.failed && request.status !== undefined && request.status < 400;
 }
 
-/** Code: scripts, and a federation manifest (what the runtime reads to find a remote's scripts). */
 export function isCode(request: RecordedRequest): boolean {
   return request.kind === 'script' || new URL(request.url).pathname.endsWith('/mf-manifest.json');
 }
 
-/** For round-trips.ts, times in ms since `originMs` (the page's time origin). */
 export function timed(requests: readonly RecordedRequest[], originMs: number): TimedRequest[] {
   return requests.map((request) => ({
     id: request.id,

@@ -1,34 +1,20 @@
 /**
- * What the bench reads inside the page, installed before any of the page's own scripts run:
- * FCP and LCP (PerformanceObserver), and when the route's real content became visible.
- *
- * The content is an element matching the route's selector that is in the DOM with text, has a
- * box, is not hidden (checkVisibility) and is not inside an `aria-busy="true"` region. The probe
- * looks at the DOM only, never at React, so text the host's server prerendered into the HTML
- * counts from the first paint. Each time it checks (on DOM mutations, which run before the next
- * paint, and at the start of every animation frame) it marks what it finds for Element Timing,
- * whose entry gives the paint time on the same clock as FCP and LCP; when a paint cannot be
- * reported (an element marked after its first paint), the start of the first frame that showed
- * it stands in. `arm(selector)` starts watching for another route's content, for a client-side
- * navigation. A string, not a function, so no transpiler helper leaks into the page.
+ * What the bench reads inside the page, installed before the page's own scripts: FCP, LCP, and
+ * when the route's content became visible. It reads the DOM only, never React, so prerendered
+ * text counts from the first paint; it marks what it finds for Element Timing so the paint is
+ * timed on FCP's clock. A string, so no transpiler helper leaks into the page.
  */
 export interface ProbeState {
   /** ms since the document's time origin. */
   fcp: number | null;
   lcp: number | null;
-  /** When the content was painted (Element Timing), when the page could tell. */
   visiblePainted: number | null;
-  /** The start of the first frame that showed the content. */
   visibleFrame: number | null;
-  /** When the content was first seen in the DOM (a mutation), a fallback when no frame ran. */
   visibleInDom: number | null;
-  /** The latest click anywhere in the page. */
   clickedAt: number | null;
-  /** Event Timing entries of interactions (interactionId > 0) since the probe was last armed. */
   events: EventTimingEntry[];
 }
 
-/** What the bench keeps of a PerformanceEventTiming entry. */
 export interface EventTimingEntry {
   name: string;
   interactionId: number;
@@ -53,8 +39,7 @@ export function probeScript(selector: string): string {
   }
   observe('paint', (entry) => { if (entry.name === 'first-contentful-paint') state.fcp = entry.startTime; });
   observe('largest-contentful-paint', (entry) => { state.lcp = entry.startTime; });
-  // Interaction to next paint, as web-vitals reads it: event entries of 16 ms and more that
-  // belong to an interaction (interactionId > 0); inp.ts reduces them.
+  // Interaction to next paint, as web-vitals reads it (inp.ts reduces the entries).
   try {
     new PerformanceObserver((list) => list.getEntries().forEach((entry) => {
       if (entry.interactionId > 0) state.events.push({ name: entry.name, interactionId: entry.interactionId, duration: entry.duration });
@@ -71,7 +56,7 @@ export function probeScript(selector: string): string {
     if (box.width === 0 || box.height === 0) return false;
     return typeof element.checkVisibility !== 'function' || element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   }
-  // Marks what it finds for Element Timing: before its first paint, so that paint is reported.
+  // Marked before its first paint, so that paint is reported.
   function contentShown() {
     let found = false;
     for (const element of document.querySelectorAll(state.selector)) {
@@ -101,17 +86,11 @@ export function probeScript(selector: string): string {
 }
 
 /**
- * What runs in the page after the probe, as functions rather than strings: the host's servers
- * send a Content-Security-Policy without 'unsafe-eval', and playwright evaluates a string
- * predicate of `waitForFunction` with the page's own `eval` at every poll, which the policy
- * refuses. A function predicate is turned into a function once, inside the DevTools protocol's
- * call (which the policy does not govern), and then only called. The bodies must stay free of
- * named inner functions and classes: tsx would wrap them in a `__name(…)` helper the page has
- * not got (pageFunction checks that).
+ * Functions, not strings: the host's CSP refuses the `eval` playwright uses for a string
+ * predicate. No named inner functions or classes: tsx would wrap them in a `__name` helper.
  */
 type ProbeWindow = Record<string, (ProbeState & { arm(selector: string): void }) | undefined>;
 
-/** `fn`, unchanged, once it is known to carry no transpiler helper into the page. */
 export function pageFunction<F extends (...args: never[]) => unknown>(fn: F): F {
   if (/\b__name\(/.test(String(fn))) {
     throw new Error(`a function for the page carries tsx's __name helper (a named inner function?): ${String(fn)}`);
@@ -119,7 +98,6 @@ export function pageFunction<F extends (...args: never[]) => unknown>(fn: F): F 
   return fn;
 }
 
-/** The probe's state without its functions, or null when the probe is not there. */
 export const readProbeInPage = pageFunction((global: string): ProbeState | null => {
   const s = (window as unknown as ProbeWindow)[global];
   return s
@@ -135,19 +113,16 @@ export const readProbeInPage = pageFunction((global: string): ProbeState | null 
     : null;
 });
 
-/** True once the content is visible (or seen in the DOM). */
 export const contentVisibleInPage = pageFunction((global: string): boolean => {
   const s = (window as unknown as ProbeWindow)[global];
   return !!s && (s.visibleFrame !== null || s.visibleInDom !== null);
 });
 
-/** True once the probe has seen an entry of a click since it was armed. */
 export const interactedInPage = pageFunction((global: string): boolean => {
   const s = (window as unknown as ProbeWindow)[global];
   return !!s && s.events.some((entry) => entry.name === 'click');
 });
 
-/** Starts watching for another route's content (a client-side navigation). */
 export const armInPage = pageFunction(({ global, selector }: { global: string; selector: string }): void => {
   const s = (window as unknown as ProbeWindow)[global];
   if (!s) throw new Error('the bench probe is missing');
@@ -156,18 +131,12 @@ export const armInPage = pageFunction(({ global, selector }: { global: string; s
 
 export const timeOriginInPage = pageFunction((): number => performance.timeOrigin);
 
-/** What the page shows, for an error message. */
 export const shownTextInPage = pageFunction((): string => (document.querySelector('main') ?? document.body).innerText);
 
-/** Resolves once the main thread is idle (at most 5 s). */
 export const idleInPage = pageFunction(
   (): Promise<void> => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 })),
 );
 
-/**
- * When the content became visible: its paint (Element Timing, comparable with FCP and LCP),
- * else the start of the frame that showed it, else when it entered the DOM.
- */
 export function contentVisibleAt(probe: ProbeState): number {
   return probe.visiblePainted ?? probe.visibleFrame ?? probe.visibleInDom ?? Number.NaN;
 }

@@ -1,12 +1,7 @@
-/**
- * What the bench starts besides its servers (builds, Lighthouse), through testbed/process: each
- * in its own process group with its output in `.work/logs/{name}.log`. Stopping them is
- * testbed's (`stopAll`; it kills whatever still runs when the bench exits).
- */
+/** What the bench starts besides its servers, each in its own process group, logged in `.work/logs/`. */
 import { runToEnd as runLogged } from 'testbed/process';
 import { logFile } from './paths';
 
-/** Runs a command to its end (a build); resolves with its duration in ms, rejects with the log's tail when it fails. */
 export function runToEnd(
   name: string,
   command: string,

@@ -1,14 +1,12 @@
-/** gzip sizes of built files, as the servers send them (server/src/static-server.ts). */
+/** gzip sizes of built files, as the servers send them: text of MIN_COMPRESSED_BYTES and more, at zlib's default level. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-
-/** The servers gzip text of at least this many bytes, at zlib's default level. */
-const MIN_GZIP_BYTES = 1024;
+import { MIN_COMPRESSED_BYTES } from 'server/encoding';
 
 export function servedBytes(file: string): number {
   const content = readFileSync(file);
-  return content.length >= MIN_GZIP_BYTES ? gzipSync(content).length : content.length;
+  return content.length >= MIN_COMPRESSED_BYTES ? gzipSync(content).length : content.length;
 }
 
 export interface SizedFile {
@@ -16,7 +14,6 @@ export interface SizedFile {
   bytes: number;
 }
 
-/** The served size of each URL's file in a built folder, by its path. */
 export function sizesOf(urls: readonly string[], distDir: string): SizedFile[] {
   return [...new Set(urls)].map((url) => {
     const name = new URL(url).pathname.replace(/^\//, '');

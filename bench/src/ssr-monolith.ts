@@ -1,25 +1,9 @@
 /**
- * The server-rendered monolith: the same monolith build, served by the same host server, but
- * given what the host's server gives the federated pages, as a Nuxt or Next build of the same
- * app would render them: the prerendered pages' markup and data, the inline configuration and
- * preloads of the route's own scripts. The host's server reads these from each remote's build
- * (`builds/latest.json`, `mf-manifest.json`, `prerender/*`); here each "remote" is a folder of
- * the monolith's own files, written by `writeMonolithRemotes` and served by a small static
- * server of the bench's (`serveMonolithRemotes`) that only the host's server reads:
- *
- * - `mf-manifest.json`: each of the remote's modules with the monolith's chunks for it (from
- *   MONOLITH_CHUNKS_FILE), their integrity, and a public path at the monolith's own origin, so
- *   the host's server preloads the monolith's chunks, from the page's origin;
- * - `prerender/*`: the federated remote's prerendered pages, their build id set to the
- *   monolith's, so the monolith's page takes the markup over with its data as the remote's does;
- * - the remote's render bundle (`prerender/render.js` and its styles), with which the host's
- *   server renders the data pages (a gift, a redeem session) per request: the same source as the
- *   monolith's pages, so their markup is what the monolith's code takes over. The host's server
- *   reads it at the manifest's public path, so it is copied into the monolith's served build, at
- *   `_remotes/{remote}/prerender/`, and its digest goes into the manifest.
- *
- * The manifest preload the host's server writes points at the bench's static server, which the
- * page does not reach (a blocked origin, as the federated remotes are for the monolith).
+ * The server-rendered monolith: the monolith build served by the host's server with what it gives
+ * federated pages (prerendered markup and data, inline configuration, preloads), as a Nuxt or
+ * Next build would render them. Each "remote" is a folder of the monolith's own files (a manifest
+ * over its chunks, the remote's prerendered pages, its render bundle) served to the host's server
+ * only; docs/benchmarks.md describes the comparison.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,10 +12,8 @@ import { extname, join, normalize } from 'node:path';
 import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 import { MONOLITH_CHUNKS_FILE } from './paths';
 
-/** The monolith's scripts for each exposed module, by `remote/Module`. */
 export type MonolithChunks = Record<string, string[]>;
 
-/** What the host's server reads of a manifest (shared/remote-manifest, host/server/remote-sources). */
 export interface MonolithManifest {
   name: string;
   metaData: { publicPath: string; remoteEntry: { name: string; path: string; type: 'global' } };
@@ -40,17 +22,12 @@ export interface MonolithManifest {
   integrity: Record<string, string>;
 }
 
-/**
- * One remote's manifest over the monolith's chunks. The host's server preloads a "remote entry"
- * with every page of the remote; the monolith has none, so its first chunk stands in (the
- * preloads are deduplicated). A remote none of whose modules has chunks gets no manifest.
- */
+/** The host's server preloads a remote entry with every page; the monolith's first chunk stands in. */
 export function monolithManifest(
   remote: RemoteName,
   chunks: MonolithChunks,
   publicPath: string,
   integrityOf: (file: string) => string,
-  /** Files besides the chunks whose digest the manifest gives (the render bundle). */
   extraFiles: readonly string[] = [],
 ): MonolithManifest | undefined {
   const exposes = Object.keys(REMOTES[remote].exposes).flatMap((module) => {
@@ -69,7 +46,6 @@ export function monolithManifest(
   };
 }
 
-/** A prerendered page of the federated remote, as the monolith's build rendered it: only the build id differs. */
 export function asMonolithPrerender(published: unknown, buildId: string): unknown {
   if (typeof published !== 'object' || published === null) throw new Error('a prerendered page is not an object');
   return { ...published, buildId };
@@ -79,11 +55,6 @@ function sha384(file: string): string {
   return `sha384-${createHash('sha384').update(readFileSync(file)).digest('base64')}`;
 }
 
-/**
- * Writes each remote's folder for the server-rendered monolith into `outDir`, from the monolith's
- * build (`monolithDist`) and the federated remotes' builds (`federatedDir`, their prerendered
- * pages); `publicPath`: where the monolith's server serves its scripts.
- */
 export function writeMonolithRemotes(
   monolithDist: string,
   federatedDir: string,
@@ -119,15 +90,12 @@ export function writeMonolithRemotes(
   }
 }
 
-/** The render bundle and its styles, as the host's server reads them (host/server/remote-renderers.ts). */
 const RENDER_FILES = ['render.js', 'render.css'];
 
-/** Where the monolith's served build holds a remote's render bundle, from its root. */
 export function renderBundleDir(remote: RemoteName): string {
   return `_remotes/${remote}/prerender`;
 }
 
-/** Copies the federated remote's render bundle into the monolith's build; the script's path, if there is one. */
 function copyRenderBundle(remote: RemoteName, prerender: string, monolithDist: string): string | undefined {
   if (!existsSync(join(prerender, RENDER_FILES[0] ?? ''))) return undefined;
   const dir = renderBundleDir(remote);
@@ -140,7 +108,6 @@ function copyRenderBundle(remote: RemoteName, prerender: string, monolithDist: s
 
 const TYPES: Record<string, string> = { '.json': 'application/json', '.css': 'text/css' };
 
-/** Serves `dir`'s files (GET only) on 127.0.0.1:`port`, for the host's server of the server-rendered monolith. */
 export function serveMonolithRemotes(dir: string, port: number): Promise<Server> {
   const server = createServer((request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));

@@ -1,34 +1,28 @@
 /**
- * What nginx itself answers when no process behind it answers (502: none is up; 504: none in
- * time): a page in the app's look for a visitor, the API's error shape under /api/. The site file
- * holds them (named locations), so they need no file on disk and no process behind nginx.
+ * What nginx answers itself when no process behind it does (502, 504): the app's error page, or
+ * the API's error shape under /api/, held in the site file so they need nothing on disk.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiErrorBody } from 'shared/api/contract';
 import { reasonPhrase } from 'shared/http-error';
 
-/** The statuses nginx answers itself for an upstream; each has a page and an API body. */
 export const GATEWAY_STATUSES = [502, 504] as const;
 type GatewayStatus = (typeof GATEWAY_STATUSES)[number];
 
-/** In plain words: what happened, and that trying again shortly helps. */
 export const GATEWAY_MESSAGES: Record<GatewayStatus, string> = {
   502: 'Gift Box is briefly unavailable. Try again in a moment.',
   504: 'Gift Box took too long to answer. Try again in a moment.',
 };
 
-/** shared's theme (`shared/browser/theme.css`), read as a file where a bundler would load it as a module. */
 const THEME_FILE = join(__dirname, '..', '..', 'shared', 'src', 'browser', 'theme', 'theme.css');
 
-/** The theme's design tokens (light and dark) and the document's colours: theme.css before its building blocks. */
 function themeTokens(): string {
   const theme = readFileSync(THEME_FILE, 'utf8');
   const tokens = theme.split('/* The few building blocks')[0] ?? '';
   return tokens.replace(/\/\*[\s\S]*?\*\//g, '');
 }
 
-/** The page's styles: the app's error page (host/src/errors/error-page.css) and its buttons. */
 const PAGE_STYLES = `
 body { margin: 0; }
 .p-error { max-width: 640px; margin: var(--p-space-5) auto; padding: var(--p-space-4); text-align: center; }
@@ -40,11 +34,6 @@ body { margin: 0; }
 .p-button--primary { background: var(--p-color-primary); border-color: var(--p-color-primary); color: var(--p-color-primary-contrast); }
 `;
 
-/**
- * The app's generic error page (status code, status message, message, the way back) as one
- * document with no script and nothing to load: its status message is the app's for any status
- * but 404.
- */
 export function gatewayPage(status: GatewayStatus): string {
   const styles = (themeTokens() + PAGE_STYLES).replace(/\s+/g, ' ').trim();
   return [
@@ -59,7 +48,6 @@ export function gatewayPage(status: GatewayStatus): string {
   ].join('');
 }
 
-/** The API's one error body (api/src/http/error-handler.ts). */
 export function gatewayApiBody(status: GatewayStatus): string {
   const body: ApiErrorBody = {
     statusCode: status,
@@ -69,13 +57,12 @@ export function gatewayApiBody(status: GatewayStatus): string {
   return JSON.stringify(body);
 }
 
-/** A text in an nginx single-quoted string: no quote or backslash ends it, no `$` names a variable. */
+/** No quote or backslash ends it, no `$` names a variable. */
 function quoted(text: string): string {
   if (text.includes('$')) throw new Error('an error page must not contain $: nginx would read a variable');
   return `'${text.replace(/[\\']/g, (character) => `\\${character}`)}'`;
 }
 
-/** The named locations `error_page` sends nginx's own 502 and 504 to: pages, and the API's bodies. */
 export function gatewayLocations(): string {
   return GATEWAY_STATUSES.flatMap((status) => [
     `    location @gift_box_page_${status} {`,

@@ -1,28 +1,19 @@
-/**
- * The GIFT_BOX_* variables `npm run nginx-config` reads, and a reader that checks each one and
- * keeps every problem it finds, so one run names every bad variable.
- */
+/** The GIFT_BOX_* variables `npm run nginx-config` reads; every bad one is named in one run. */
 import { isAbsolute } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
-/** The access log's format, defined by the template: the request line and the Referer masked. */
 export const ACCESS_LOG_FORMAT = 'gift_box';
-/** GIFT_BOX_ACCESS_LOG's value for no `access_log` of the site's own: the `http` block's applies. */
 export const INHERIT_ACCESS_LOG = 'inherit';
-/** GIFT_BOX_HTTP_LISTEN's value for no plain-HTTP server. */
 export const NO_HTTP = 'off';
 
 /**
- * Page requests a client address may make (`limit_req`): a visitor's page load asks the host's
- * server for one page and a few small answers (`/config.json`, `/remote-builds.json`), so 20 a
- * second with 200 at once is far above what one person, or a school or office behind one address,
- * asks; what one address can make the host's server spend stays bounded.
+ * A page load asks the host's server for one page and a few small answers: 20 a second, 200 at
+ * once is far above one office behind one address, and bounds what an address can make it spend.
  */
 export const PAGE_RATE = '20r/s';
 export const PAGE_BURST = '200';
 
-/** The variables, their defaults (undefined: required) and what they mean, for errors and the README. */
 export const VARIABLES = {
   GIFT_BOX_API_SERVERS: { default: undefined, means: 'the API processes, host:port, comma-separated' },
   GIFT_BOX_HOST_SERVERS: { default: '127.0.0.1:3000', means: "the host's servers, host:port, comma-separated" },
@@ -62,17 +53,14 @@ export const VARIABLES = {
 
 export type Variable = keyof typeof VARIABLES;
 
-/** Characters that would end or extend an nginx directive. */
 const UNSAFE = /[\s;{}'"\\$#]/;
 const SERVER_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
 
-/** The port of nginx's `listen` parameters (`443 ssl`, `127.0.0.1:8081`, `[::]:80`). */
 export function listenPort(listen: string): string {
   const address = listen.split(/\s+/)[0] ?? '';
   return /^\d+$/.test(address) ? address : (/:(\d+)$/.exec(address)?.[1] ?? '80');
 }
 
-/** Reads the variables; a bad one is noted in `problems` (one line, naming it) and read as ''. */
 export class SiteValues {
   readonly problems: string[] = [];
 
@@ -83,7 +71,6 @@ export class SiteValues {
     return '';
   }
 
-  /** The value, trimmed, or its default; '' and a problem when a required one is missing. */
   read(name: Variable): string {
     const value = this.env[name]?.trim();
     if (value) return value;
@@ -124,14 +111,12 @@ export class SiteValues {
     return String(Number(value));
   }
 
-  /** A value written into a directive as it is: nothing that ends or extends it. */
   plain(name: Variable): string {
     const value = this.read(name);
     if (/[;{}'"\\$#\n]/.test(value)) return this.problem(`${name} must not contain ; { } quotes $ or #`);
     return value;
   }
 
-  /** A `limit_req_zone` rate: requests a second or a minute. */
   rate(name: Variable): string {
     const value = this.read(name);
     const match = /^(\d{1,6})r\/([sm])$/.exec(value);

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exclusively, sharedBuild } from './shared-builds';
+import { exclusively, sharedBuild } from './once-per-run-builds';
 import { LOG_DIR, ROOT_DIR, TMP_DIR } from './test-env';
 
 export const CONTENT_PACKAGE = join(ROOT_DIR, 'remote-content');
@@ -109,7 +109,7 @@ export const NEXT_MARK = ' (new version)';
 
 /**
  * The run's second build of the content remote: every page's heading ends with NEXT_MARK, so its
- * text, id and chunk names differ from the main build's. Made once per run (shared-builds.ts).
+ * text, id and chunk names differ from the main build's. Made once per run (once-per-run-builds.ts).
  */
 export function nextContentBuild(): Promise<Build> {
   return sharedContentBuild('content-next', (markdown) => markdown.replace(/^# (.+)$/m, `# $1${NEXT_MARK}`));

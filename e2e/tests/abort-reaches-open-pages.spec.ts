@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { errorPage, followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { variantBuild } from '../support/bad-builds';
+import { variantBuild } from '../support/build-variants';
 import { runCanary } from '../support/canary';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';

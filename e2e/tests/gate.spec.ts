@@ -2,7 +2,7 @@
  * The gate before promotion, as a remote team runs it (`npm run gate -w remote-content`), on the
  * production topology: nginx in front of the host's server, which honours a `gb_preview` cookie
  * only when it verifies under the content remote's preview key (REMOTE_CONTENT_PREVIEW_KEY). Four
- * builds are staged beside the current one (support/bad-builds.ts): one whose pages throw, one
+ * builds are staged beside the current one (support/build-variants.ts): one whose pages throw, one
  * whose pages break the host's CSP, one whose manifest exposes other modules than the registry's,
  * and a good one. The gate refuses the first three, saying why with a screenshot, and passes the
  * last; none of them changes what visitors get. A visitor's own override, unsigned or signed with
@@ -19,7 +19,7 @@ import {
   variantBuild,
   DROPPED_EXPOSE,
   type BuildFault,
-} from '../support/bad-builds';
+} from '../support/build-variants';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
 import { LOG_DIR, TMP_DIR } from '../support/test-env';

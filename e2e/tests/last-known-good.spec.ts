@@ -6,13 +6,13 @@
  * entry ran; the visitor's next page comes from the build before it (the deployment's `previous`,
  * the page's `remoteFallbacks`), with no error and no reload, and the switch reaches the API's
  * metrics. Build A is remote-gifts' own build; builds B and C copies of it under other ids
- * (bad-builds.ts's `good` variant): B deployed over A, C a canary.
+ * (build-variants.ts's `good` variant): B deployed over A, C a canary.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from '@playwright/test';
 import { errorPage, navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { variantBuild } from '../support/bad-builds';
+import { variantBuild } from '../support/build-variants';
 import { openSession } from '../support/browser';
 import { runCanary } from '../support/canary';
 import { expect, test } from '../support/fixtures';

@@ -12,7 +12,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { layoutName, errorPage, visit, waitForRenderedPage } from '../support/app-page';
-import { digestOf } from '../support/bad-builds';
+import { digestOf } from '../support/build-variants';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { httpGetPage } from '../support/http';

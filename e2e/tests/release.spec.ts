@@ -2,7 +2,7 @@
  * The release run with no person in the loop, on the production topology (nginx, the host's
  * server, the deployed remotes, an API process on PostgreSQL) with Debian's Prometheus scraping
  * the API's metrics listener every second. A team releases a build of the content remote whose
- * pages throw for every visitor but not in the gate's browser (support/bad-builds.ts: a fault
+ * pages throw for every visitor but not in the gate's browser (support/build-variants.ts: a fault
  * only real traffic meets): `npm run release -w remote-content` stages it, the gate passes it,
  * the canary starts at 50 %, and Prometheus soon shows the canary's loads failing where the
  * stable build's succeed. The run aborts it by itself within two analysis intervals, saying why
@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
-import { type CommandResult, npmCommand, variantBuild } from '../support/bad-builds';
+import { type CommandResult, npmCommand, variantBuild } from '../support/build-variants';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';

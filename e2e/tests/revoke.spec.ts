@@ -4,13 +4,13 @@
  * running the revoked canary runs the stable build from its next navigation, with one full load
  * and none of the revoked build's scripts; the revoked build is no longer pinned by a preview
  * signed for it, nor a page's fallback, nor made current by a rollback. Build A is remote-gifts'
- * own build; B and C copies of it under other ids (bad-builds.ts's `good` variant): B deployed
+ * own build; B and C copies of it under other ids (build-variants.ts's `good` variant): B deployed
  * over A (A previous), C a canary for every visitor.
  */
 import { join } from 'node:path';
 import type { Request } from '@playwright/test';
 import { navLink, visit, waitForRenderedPage } from '../support/app-page';
-import { variantBuild } from '../support/bad-builds';
+import { variantBuild } from '../support/build-variants';
 import { openSession } from '../support/browser';
 import { previewCookie, runRemoteCommand } from '../support/canary';
 import { expect, test } from '../support/fixtures';

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPortInUse } from 'testbed/free-port';
 import { REMOTE_NAMES } from 'shared/remotes';
-import { npmCommand } from '../support/bad-builds';
+import { npmCommand } from '../support/build-variants';
 import { expect, test } from '../support/fixtures';
 import { BASE, LOG_DIR, ROOT_DIR, TMP_DIR } from '../support/test-env';
 

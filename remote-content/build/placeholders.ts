@@ -1,9 +1,5 @@
-/**
- * Text that must never reach a visitor: a placeholder left from a template. The build refuses a
- * payload that has one, and the tests check every published page with the same list.
- */
+/** Text that must never reach a visitor: a placeholder left from a template. */
 
-/** What a placeholder looks like, each with the reason a visitor would see it. */
 const PLACEHOLDERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\[[^\]\n]{1,80}\]/, 'a square-bracket placeholder'],
   [/\{\{[^}\n]*\}\}/, 'an unfilled {{setting}}'],
@@ -13,7 +9,6 @@ const PLACEHOLDERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:TODO|TBD|FIXME)\b/, 'a TODO'],
 ];
 
-/** The text of HTML: tags dropped, the few entities the Markdown pipeline writes decoded. */
 function textOf(html: string): string {
   return html
     .replace(/<[^>]*>/g, ' ')
@@ -26,7 +21,6 @@ function textOf(html: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** Each placeholder found in a payload's title or HTML, as `what: "the text"`; none: []. */
 export function findPlaceholders(payload: { title: string; html: string }): string[] {
   const text = `${payload.title}\n${textOf(payload.html)}`;
   return PLACEHOLDERS.flatMap(([pattern, what]) => {

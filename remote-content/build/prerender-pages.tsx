@@ -1,9 +1,6 @@
 /**
- * Renders this remote's prerendered pages (the registry's routes marked `prerendered`) to the
- * markup the browser's first render of the same page shows, with the payloads the build has
- * just published, and the query cache that render read them from. The host's server puts both
- * into the HTML it sends (docs/decisions/0015-host-server-starts-the-page.md). Run at build time
- * by `build/prerender-plugin.ts`; the real exposed components render, so there is one markup, not two.
+ * This remote's prerendered pages with the payloads the build just published, rendered at build
+ * time (docs/decisions/0015-host-server-starts-the-page.md).
  */
 import type { ComponentType } from 'react';
 import type { PrerenderedPage } from '../../build/prerender-plugin';
@@ -16,7 +13,6 @@ import { payloadQueryOptions } from '../src/features/content/api/get-payload';
 import type { ContentPayload } from '../src/features/content/api/content-payload';
 import { CONTENT_PAGES, type ContentPageName } from '../src/features/content/content-pages';
 
-/** The exposed pages by module name, as the registry names them. */
 export const EXPOSED_PAGES: Record<string, ComponentType> = { HomePage, AboutPage, PrivacyPolicyPage, TermsPage };
 
 export function prerenderPages(payloads: Readonly<Record<ContentPageName, ContentPayload>>): PrerenderedPage[] {

@@ -7,8 +7,7 @@ export interface BuildInfo {
 export interface BuildMeta extends BuildInfo {
   app: string;
   version: string;
-  /** Every file this build emitted, so a deploy can keep the previous build's assets. */
+  /** So a deploy can keep the previous build's assets. */
   files: string[];
-  /** A remote's: the sha384 integrity of each of its scripts, by file (as in its `mf-manifest.json`). */
   integrity?: Record<string, string>;
 }

@@ -1,8 +1,7 @@
-/** How every page writes money, dates and times for people: English (the interface's one locale). */
+/** Money, dates and times for people, in the interface's one locale. */
 import type { PrizeValue } from './api/contract';
 
-// One formatter for every remote, so a prize reads the same on the gift and redeem pages.
-// Times are 24-hour ("14:32"): a deadline must not hinge on AM/PM.
+// 24-hour times: a deadline must not hinge on AM/PM.
 const LOCALE = 'en';
 
 export function formatPrizeValue(value: PrizeValue): string {
@@ -24,12 +23,10 @@ function formatInstant(iso: string, options: Intl.DateTimeFormatOptions): string
   return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(LOCALE, options).format(date);
 }
 
-/** "February 14, 2030", in the visitor's time zone unless another is given. */
 export function formatDate(iso: string, timeZone?: string): string {
   return formatInstant(iso, { dateStyle: 'long', timeZone });
 }
 
-/** "14:32", in the visitor's time zone unless another is given. */
 export function formatTime(iso: string, timeZone?: string): string {
   return formatInstant(iso, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
 }

@@ -1,9 +1,7 @@
 /**
- * What a remote offers, as its build publishes it in its `mf-manifest.json` (field `routes`,
- * docs/decisions/0045-remotes-publish-their-routes.md): its name and, by exposed module, the
- * routes that show it. The build writes it from the remote's registry entry; the reader takes it
- * as input from another team, keeps the routes it can vouch for and says why it left each other
- * one out. Universal: no DOM, no Node.
+ * What a remote publishes in its `mf-manifest.json` (`routes`): the reader takes it as another
+ * team's input, keeps the routes it can vouch for and says why it left out each other one
+ * (docs/decisions/0045-remotes-publish-their-routes.md).
  */
 import {
   LAYOUT_NAMES,
@@ -16,19 +14,14 @@ import {
   type ValidatorName,
 } from './remotes';
 
-/** The manifest's field that carries the document. */
 export const PUBLISHED_ROUTES_FIELD = 'routes';
-/** The format's version; a reader refuses a document of a version it does not know. */
 export const PUBLISHED_ROUTES_VERSION = 1;
 
-/** Bounds on what one remote can make a reader keep or report. */
 export const PUBLISHED_ROUTES_LIMITS = {
   routes: 32,
   modules: 64,
-  /** The API takes a route label of at most this length too (`./api/contract`). */
   pathLength: 128,
   titleLength: 80,
-  /** Refusals reported one by one; the rest are counted in one more. */
   refusals: 40,
 } as const;
 
@@ -38,7 +31,6 @@ export interface PublishedRoutesDocument {
   exposes: Record<string, { routes: RouteSpec[] }>;
 }
 
-/** The document a remote's build publishes, from its registry entry: every exposed module, with its routes. */
 export function publishedRoutesOf(remote: string, spec: RemoteSpec): PublishedRoutesDocument {
   const exposes = Object.fromEntries(
     Object.entries(spec.exposes).map(([module, { routes }]) => [module, { routes: routes.map((r) => ({ ...r })) }]),
@@ -46,43 +38,34 @@ export function publishedRoutesOf(remote: string, spec: RemoteSpec): PublishedRo
   return { version: PUBLISHED_ROUTES_VERSION, remote, exposes };
 }
 
-/** An accepted route, with the exposed module that shows it. */
 export interface PublishedRoute extends RouteSpec {
   readonly module: string;
 }
 
 export interface RouteRefusal {
-  /** The exposed module and path concerned, when the refusal is of one route or module. */
   readonly module?: string;
   readonly path?: string;
   readonly reason: string;
 }
 
 export interface PublishedRoutesReading {
-  /** The remote the document names; undefined when the whole document was refused. */
   readonly remote?: string;
   readonly routes: PublishedRoute[];
   readonly refusals: RouteRefusal[];
 }
 
 export interface ReadOptions {
-  /** The remote the document must name (the configured one whose manifest it came in). */
   remote?: string;
-  /** The reader's own named sets: a route naming another is refused. The registry's by default. */
   layouts?: readonly string[];
   validators?: readonly string[];
   serverData?: readonly string[];
 }
 
-/** The named sets a route's fields are checked against. */
 type RouteSets = Required<Omit<ReadOptions, 'remote'>>;
 
-/** A remote's name, as a federation container and a configuration key spell it. */
 export const REMOTE_NAME = /^[a-z][a-z0-9]{0,39}$/;
-/** Names telemetry's labels hold for other things: the host's part, and whatever is unknown. */
 export const RESERVED_REMOTE_NAMES: readonly string[] = ['host', 'other'];
 
-/** Whether `name` can name a remote: spelt as one, and not a name telemetry keeps for another part. */
 export function isRemoteName(name: string): boolean {
   return REMOTE_NAME.test(name) && !RESERVED_REMOTE_NAMES.includes(name);
 }
@@ -92,7 +75,6 @@ const PARAM_SEGMENT = /^:([A-Za-z][A-Za-z0-9]*)$/;
 // eslint-disable-next-line no-control-regex -- a title is one line of text
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** A value from the document in a reason: quoted, and short whatever it was. */
 function shown(value: unknown): string {
   let text: string;
   try {
@@ -108,7 +90,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Why `path` is no route pattern the host can serve, or undefined when it is one. */
 export function pathPatternProblem(path: unknown): string | undefined {
   if (typeof path !== 'string') return `its path ${shown(path)} is not a string`;
   if (path.length > PUBLISHED_ROUTES_LIMITS.pathLength)
@@ -140,7 +121,6 @@ function titleProblem(title: unknown): string | undefined {
   return undefined;
 }
 
-/** Why a route is refused, or undefined when it is accepted as the host's own sets allow. */
 function routeProblem(route: Record<string, unknown>, sets: RouteSets): string | undefined {
   const { path, layout, title, validator, serverData, noindex, prerendered } = route;
   const flag = (value: unknown, name: string) =>
@@ -161,7 +141,6 @@ function routeProblem(route: Record<string, unknown>, sets: RouteSets): string |
   );
 }
 
-/** The route as the host keeps it: the fields of RouteSpec it knows, nothing else from the document. */
 function acceptedRoute(module: string, route: Record<string, unknown>): PublishedRoute {
   return {
     module,
@@ -175,7 +154,6 @@ function acceptedRoute(module: string, route: Record<string, unknown>): Publishe
   };
 }
 
-/** Why a route is left out, given the routes kept before it; undefined when it is kept. */
 function refusalOf(route: unknown, kept: readonly PublishedRoute[], sets: RouteSets): string | undefined {
   if (!isRecord(route)) return 'the route is not an object';
   if (kept.length >= PUBLISHED_ROUTES_LIMITS.routes) return `more than ${PUBLISHED_ROUTES_LIMITS.routes} routes`;
@@ -185,7 +163,6 @@ function refusalOf(route: unknown, kept: readonly PublishedRoute[], sets: RouteS
   );
 }
 
-/** Why the whole document is refused, or undefined when its routes can be read one by one. */
 function documentProblem(document: unknown, remote: string | undefined): string | undefined {
   if (!isRecord(document)) return 'the routes document is not an object';
   if (document.version !== PUBLISHED_ROUTES_VERSION)
@@ -198,11 +175,7 @@ function documentProblem(document: unknown, remote: string | undefined): string 
   return undefined;
 }
 
-/**
- * The routes of a published document that the host can serve, and a reason for each one left
- * out: a bad document gives no routes and one refusal; a bad route or module is left out alone.
- * Bounded by PUBLISHED_ROUTES_LIMITS: the routes kept, the modules read and the refusals listed.
- */
+/** A bad document gives no routes and one refusal; a bad route or module is left out alone. */
 export function readPublishedRoutes(document: unknown, options: ReadOptions = {}): PublishedRoutesReading {
   const problem = documentProblem(document, options.remote);
   if (problem !== undefined) return { routes: [], refusals: [{ reason: problem }] };
@@ -251,11 +224,6 @@ export function readPublishedRoutes(document: unknown, options: ReadOptions = {}
   return { remote, routes, refusals };
 }
 
-/**
- * The routes a remote's `mf-manifest.json` publishes, read as `readPublishedRoutes` reads them;
- * undefined for a manifest without the field (a build older than the format), which offers
- * nothing a reader can learn from it.
- */
 export function manifestPublishedRoutes(
   manifest: unknown,
   options: ReadOptions = {},

@@ -186,7 +186,7 @@ export const runtimeConfigSchema = z.strictObject({
   /**
    * Per remote, the manifest of the build the page loads when its own cannot be loaded after the
    * retries (the last known good: a canary's visitor gets the stable build, a stable build's
-   * visitor the stable build before it). Absent: no fallback, the in-layout error as before.
+   * visitor the stable build before it). Absent: no fallback, the in-layout error.
    */
   remoteFallbacks: z.optional(remoteFallbacksSchema),
   /**

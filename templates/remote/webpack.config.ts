@@ -3,8 +3,7 @@ import { PrerenderPlugin } from '../build/prerender-plugin';
 import { createWebpackConfig } from '../webpack.config.base';
 import { REMOTE_NAME, REMOTE_SPEC } from './remote-spec';
 
-// Its exposes, published routes and port come from its own spec (remote-spec.ts); its
-// prerendered pages are rendered at build time for the host's server to send.
+// Exposes, published routes and port come from its own spec (remote-spec.ts).
 export default createWebpackConfig({
   name: REMOTE_NAME,
   dir: __dirname,

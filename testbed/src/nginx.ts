@@ -1,8 +1,6 @@
 /**
- * Debian's nginx for tests and benches: the caller's `http` directives (a site's configuration)
- * inside a minimal main configuration of our own, with every path (pid, logs, temporary files)
- * under one folder, checked with `nginx -t`, then run in the foreground under process-guard.cjs
- * (process.ts) and ready once a URL answers 200.
+ * Debian's nginx for tests and benches: the caller's `http` directives in a minimal main
+ * configuration with every path under one folder, checked with `nginx -t`, run under the guard.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,23 +8,16 @@ import { join } from 'node:path';
 import { startServer, type RunningProcess } from './process';
 
 export const NGINX_PATH = process.env.E2E_NGINX_PATH || '/usr/sbin/nginx';
-/** Debian's brotli_static module (package libnginx-mod-http-brotli-static). */
 export const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 const MIME_TYPES = '/etc/nginx/mime.types';
 const READY_TIMEOUT_MS = 20_000;
 
 export interface NginxOptions {
-  /** A folder of its own: the configuration, pid, logs and temporary files. */
   dir: string;
-  /** Inside `http { … }`, after our defaults: the site, e.g. `include <file>;`. */
   http: readonly string[];
-  /** Dynamic modules to load (`load_module`). */
   modules?: readonly string[];
-  /** The access log's format (`log_format`); nginx's `combined` without it. */
   accessLogFormat?: string;
-  /** Ready once this answers 200. */
   readyUrl: string;
-  /** nginx's own output (it logs to `errorLog`); `<dir>/nginx.out` by default. */
   outputLog?: string;
 }
 
@@ -35,7 +26,6 @@ export interface RunningNginx extends RunningProcess {
   accessLog: string;
 }
 
-/** The main configuration: nginx in the foreground, everything it writes under `dir`. */
 export function nginxConfig(options: NginxOptions): string {
   const { dir } = options;
   const temp = (name: string) => `${name}_temp_path ${join(dir, `${name}-temp`)};`;
@@ -65,7 +55,6 @@ export function nginxConfig(options: NginxOptions): string {
   ].join('\n');
 }
 
-/** Writes the configuration, checks it with `nginx -t`, starts nginx and waits until `readyUrl` answers 200. */
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   const { dir } = options;
   mkdirSync(dir, { recursive: true });
@@ -94,10 +83,6 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   }
 }
 
-/**
- * A site file (what `npm run nginx-config` renders), written to `dir` and run with brotli_static,
- * ready once its status server on `statusPort` answers.
- */
 export function startSiteFile(dir: string, site: string, statusPort: number | string): Promise<RunningNginx> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'gift-box.conf');

@@ -1,11 +1,7 @@
 /**
- * A real PostgreSQL server for the tests, never skipped: TEST_DATABASE_URL when set (a role that
- * may CREATE DATABASE), otherwise a throwaway cluster started from the local binaries, one per
- * jest run (globalSetup), listening on 127.0.0.1 on a free port. Each test file gets its own
- * database, dropped afterwards.
- *
- * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user
- * (created by Debian's postgresql package) in a temporary folder it owns.
+ * A real PostgreSQL for the tests: TEST_DATABASE_URL, or a throwaway cluster per jest run on a free
+ * loopback port, one database per test file. As root the cluster runs as the `postgres` user, since
+ * PostgreSQL refuses root.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +14,6 @@ import { freePort } from './free-port';
 
 const run = promisify(execFile);
 
-/** Set by globalSetup for the test files: a URL of a database where we may CREATE DATABASE. */
 export const ADMIN_URL_ENV = 'API_TEST_POSTGRES_ADMIN_URL';
 
 const HOW_TO_GET_POSTGRES =
@@ -37,7 +32,6 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-/** initdb and pg_ctl from PATH, else the newest /usr/lib/postgresql/<version>/bin. */
 export function findPostgresBinaries(): PostgresBinaries {
   const initdb = onPath('initdb');
   const pgCtl = onPath('pg_ctl');
@@ -78,41 +72,25 @@ function runAs(): RunAs {
 }
 
 export interface Cluster {
-  /** The `postgres` database of the cluster, as the superuser. */
   url: string;
-  /**
-   * Stops the server as an operator's restart does (`pg_ctl stop -m fast`), keeping its data;
-   * `immediate` stops it as a crash would (no checkpoint: it recovers from its log at the next start).
-   */
+  /** `immediate` stops it as a crash would: it recovers from its log at the next start. */
   pause(mode?: 'fast' | 'immediate'): Promise<void>;
-  /** Starts the paused server again on the same port. */
   resume(): Promise<void>;
   stop(): Promise<void>;
-  /** For a process exit handler: synchronous. */
   stopSync(): void;
 }
 
 export interface ClusterOptions {
   /**
-   * As durable as a production server (fsync, synchronous commits, full pages): a commit the
-   * server acknowledged survives an immediate stop. Off by default: a throwaway cluster's
-   * durability costs seconds and buys nothing, unless a test stops it as a crash would and
-   * counts what it acknowledged.
+   * As durable as production, so an acknowledged commit survives an immediate stop; off by default,
+   * as it costs seconds.
    */
   durable?: boolean;
-  /**
-   * A folder of its own for the data, log and socket (created; removed at stop), instead of a
-   * temporary one: a run that keeps everything it starts in one place.
-   */
   dir?: string;
-  /** The port to listen on; a free one by default. */
   port?: number;
 }
 
-/**
- * Stops a cluster a killed run left running in `dir` (a `dir` of ClusterOptions), as a crash
- * would stop it; true when there was one. PostgreSQL runs detached, so nothing else stops it.
- */
+/** PostgreSQL runs detached: a killed run's cluster in `dir` is stopped only here. */
 export async function stopLeftCluster(dir: string): Promise<boolean> {
   const data = join(dir, 'data');
   if (!existsSync(join(data, 'postmaster.pid'))) return false;
@@ -157,7 +135,6 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
       `-k ${dir}`,
       '-c listen_addresses=127.0.0.1',
       '-c max_connections=200',
-      // A throwaway cluster: durability buys nothing here and costs seconds.
       ...(clusterOptions.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     ].join(' ');
     const startArgs = ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', options];
@@ -215,7 +192,6 @@ async function asAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A new, empty database on the test server. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   // Identifiers cannot be parameters; this one is built from hex digits only.
   const name = `api_test_${randomBytes(6).toString('hex')}`;

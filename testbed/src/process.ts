@@ -1,11 +1,7 @@
 /**
- * Start a process and wait for its health, for the tests, the bench and scripts: spawned with
- * exactly the environment given, its output in a log file (or pipes the caller reads); healthy
- * once a URL answers 200 or a port accepts connections, failing at once with the log's tail when
- * it exits first, or by the deadline naming it; stopped with SIGTERM, then SIGKILL after a bound,
- * its process group and whatever it started with it. Whatever is still running when this process
- * exits is SIGKILLed; with `exitWithParent` it also goes when this process is killed outright
- * (process-guard.cjs).
+ * Starts a process and waits for its health, for the tests, the bench and scripts: exactly the
+ * environment given, output to a log or pipes, stopped with SIGTERM then SIGKILL with everything
+ * it started. With `exitWithParent` it goes even when this process is killed outright.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
@@ -19,12 +15,9 @@ const GUARD = join(__dirname, 'process-guard.cjs');
 const POLL_MS = 100;
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const DEFAULT_STOP_TIMEOUT_MS = 8_000;
-/** How long SIGKILLed descendants may take to be gone. */
 const KILLED_WITHIN_MS = 5_000;
-/** What a piped process's tail keeps, for error messages. */
 const PIPE_TAIL_BYTES = 16 * 1024;
 
-/** A log file, truncated unless `append`; `header` is written first (a start mark). */
 export interface LogFile {
   file: string;
   append?: boolean;
@@ -32,41 +25,29 @@ export interface LogFile {
 }
 
 export interface ProcessSpec {
-  /** Names the process in messages ("the host server"). */
   name: string;
   command: string;
   args?: readonly string[];
   cwd: string;
-  /** The whole environment: nothing of this process's is added. */
   env: NodeJS.ProcessEnv;
-  /** A log file (its path, or with options), or `pipe`: the caller reads `child.stdout` and `child.stderr`. */
   output: string | LogFile | 'pipe';
-  /** Run under process-guard.cjs, which takes the process group down when this process goes away. */
   exitWithParent?: boolean;
-  /**
-   * In a process group of its own, signalled whole (the default); false keeps it in ours, where a
-   * terminal's Ctrl-C reaches it too, and signals it alone. `exitWithParent` needs a group of its own.
-   */
+  /** Its own process group by default, signalled whole; false keeps it in ours, where Ctrl-C reaches it. */
   ownGroup?: boolean;
-  /** How long a stop waits after SIGTERM before SIGKILL (8 s by default). */
   stopTimeoutMs?: number;
-  /** Called as the process exits, before `exited` resolves (to mark its log, say). */
   onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 export interface RunningProcess {
   readonly name: string;
-  /** The process spawned (process-guard.cjs with `exitWithParent`), leader of its group if it has one. */
   readonly pid: number;
   readonly child: ChildProcess;
-  /** Undefined when the output is piped. */
   readonly logFile: string | undefined;
   readonly ownGroup: boolean;
   readonly stopTimeoutMs: number;
-  /** The exit code (128 + n for signal n; 127 if it could not run); resolves once it has exited. */
+  /** 128 + n for signal n; 127 if it could not run. */
   readonly exited: Promise<number>;
   hasExited(): boolean;
-  /** The last lines of its output since this start. */
   tail(lines?: number): string;
 }
 
@@ -89,7 +70,6 @@ function lastLines(text: string, lines: number): string {
   return text.replace(/^\n+/, '').trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-/** Keeps the last PIPE_TAIL_BYTES of what the streams print. */
 function pipeTail(child: ChildProcess): () => string {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -104,7 +84,6 @@ function pipeTail(child: ChildProcess): () => string {
   return () => Buffer.concat(chunks).subarray(-PIPE_TAIL_BYTES).toString('utf8');
 }
 
-/** Spawns the process; it runs on its own until stopped (or this process exits). */
 export function startProcess(spec: ProcessSpec): RunningProcess {
   const ownGroup = spec.exitWithParent || spec.ownGroup !== false;
   const log =
@@ -180,10 +159,8 @@ export function startProcess(spec: ProcessSpec): RunningProcess {
   return started;
 }
 
-/** What the process must do to count as healthy: a URL answering 200, or a port accepting connections. */
 export type Health = string | { port: number; host?: string };
 
-/** True when `url` answers 200 within 2 s. */
 export async function answersOk(url: string): Promise<boolean> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
@@ -209,7 +186,6 @@ function endsWith(started: RunningProcess, lines = 30): string {
   return `; ${started.logFile ?? 'its output'} ends with:\n${started.tail(lines)}`;
 }
 
-/** Resolves once the process is healthy; rejects when it exits first or `timeoutMs` (60 s) passes. */
 export async function waitUntilHealthy(
   started: RunningProcess,
   health: Health,
@@ -229,7 +205,6 @@ export async function waitUntilHealthy(
   }
 }
 
-/** Starts the process and waits until it is healthy; stops it again if it does not get there. */
 export async function startServer(
   spec: ProcessSpec & { health: Health; readyTimeoutMs?: number },
 ): Promise<RunningProcess> {
@@ -255,11 +230,7 @@ function signal(started: RunningProcess, name: NodeJS.Signals): void {
   if (started.pid !== -1) kill(started.ownGroup ? -started.pid : started.pid, name);
 }
 
-/**
- * SIGTERM (SIGKILL at once with `hard`), then SIGKILL once `timeoutMs` (the process's
- * `stopTimeoutMs`) has passed; resolves with the exit code once it has exited, and whatever it
- * started is gone too: its group and its descendants, even those in groups of their own.
- */
+/** Whatever it started goes too, even descendants in groups of their own. */
 export async function stopProcess(
   started: RunningProcess,
   options: { hard?: boolean; timeoutMs?: number } = {},
@@ -276,7 +247,7 @@ export async function stopProcess(
     if (outcome === 'timeout') signal(started, 'SIGKILL');
   }
   const code = await started.exited;
-  // A member that ignored the signal, or one that left the group, must not outlive the leader.
+  // A member that ignored the signal, or left the group, must not outlive the leader.
   signal(started, 'SIGKILL');
   for (const pid of family.reverse()) if (isRunning(pid)) kill(pid, 'SIGKILL');
   const deadline = Date.now() + KILLED_WITHIN_MS;
@@ -284,20 +255,14 @@ export async function stopProcess(
   return code;
 }
 
-/** Stops every process started here that still runs. */
 export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((started) => stopProcess(started)));
 }
 
-/** SIGKILL, now: for exit paths that cannot wait (every process started here by default). */
 export function killProcesses(processes: Iterable<RunningProcess> = running): void {
   for (const started of [...processes]) signal(started, 'SIGKILL');
 }
 
-/**
- * Runs a command to its end (a build); resolves with its duration in ms, rejects with the log's
- * tail when it fails.
- */
 export async function runToEnd(spec: ProcessSpec): Promise<number> {
   const startedAt = Date.now();
   const started = startProcess(spec);

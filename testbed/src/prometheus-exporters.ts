@@ -1,7 +1,6 @@
 /**
- * Debian's Prometheus exporters for nginx (its stub_status) and PostgreSQL, each on a free
- * loopback port, ready once its /metrics answers: what deploy/prometheus scrapes beside our own
- * servers, started the way an operator runs them.
+ * Debian's Prometheus exporters for nginx and PostgreSQL on free loopback ports, started as an
+ * operator runs them.
  */
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -11,14 +10,11 @@ export const NGINX_EXPORTER_PATH = process.env.NGINX_EXPORTER_PATH || '/usr/bin/
 export const POSTGRES_EXPORTER_PATH = process.env.POSTGRES_EXPORTER_PATH || '/usr/bin/prometheus-postgres-exporter';
 
 export interface ExporterOptions {
-  /** Its log goes here, as <name>.log. */
   logDir: string;
-  /** host:port to listen on; a free loopback port by default. */
   address?: string;
 }
 
 export interface RunningExporter extends RunningProcess {
-  /** Where Prometheus scrapes it: 127.0.0.1:<port>. */
   address: string;
 }
 
@@ -45,10 +41,7 @@ async function startExporter(
   return { ...started, address };
 }
 
-/**
- * prometheus-nginx-exporter reading `stubStatusUrl`. It retries nginx at start rather than exit
- * when nginx is not up yet; once running, a nginx that does not answer shows as nginx_up 0.
- */
+/** It retries nginx at start rather than exit; later, a silent nginx shows as nginx_up 0. */
 export function startNginxExporter(stubStatusUrl: string, options: ExporterOptions): Promise<RunningExporter> {
   return startExporter(
     'prometheus-nginx-exporter',
@@ -64,7 +57,6 @@ export function startNginxExporter(stubStatusUrl: string, options: ExporterOptio
   );
 }
 
-/** prometheus-postgres-exporter on `databaseUrl` (postgres://user@host:port/db); pg_up says whether it got there. */
 export function startPostgresExporter(databaseUrl: string, options: ExporterOptions): Promise<RunningExporter> {
   const url = new URL(databaseUrl);
   if (!url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'disable');

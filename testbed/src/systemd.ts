@@ -1,15 +1,14 @@
-/** Debian's systemd-analyze, which checks unit files (`systemd-analyze verify`) without running them. */
+/** Debian's systemd-analyze, which checks unit files without running them. */
 import { spawnSync } from 'node:child_process';
 
 export const SYSTEMD_ANALYZE_PATH = process.env.SYSTEMD_ANALYZE_PATH ?? '/usr/bin/systemd-analyze';
 
 export interface Verified {
   status: number | null;
-  /** What it said: empty for a unit it found nothing wrong with (an unknown key is only a warning). */
+  /** An unknown key is only a warning. */
   output: string;
 }
 
-/** `systemd-analyze verify` of the unit files at `paths` (an instance of a template: `dir/name@instance.service`). */
 export function verifyUnits(paths: string[]): Verified {
   const run = spawnSync(SYSTEMD_ANALYZE_PATH, ['verify', ...paths], { encoding: 'utf8', timeout: 60_000 });
   if (run.error) throw run.error;

@@ -4,14 +4,12 @@ import { REMOTE_NAMES, REMOTES, type RemoteName } from 'shared/remotes';
 
 export type { PartName };
 
-/** HOST_PORT, REMOTE_<NAME>_PORT, API_PORT for the parts given. */
 export function portsEnv(ports: Partial<Record<PartName, number>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(ports).map(([part, port]) => [DEFAULT_PORTS[part as PartName].env, String(port)]),
   );
 }
 
-/** REMOTE_<NAME>_URL: each remote's manifest, for the host's server and the API. */
 export function remoteUrlsEnv(manifestUrl: (remote: RemoteName) => string): Record<string, string> {
   return Object.fromEntries(REMOTE_NAMES.map((remote) => [REMOTES[remote].urlEnv, manifestUrl(remote)]));
 }
@@ -28,9 +26,7 @@ export const OPEN_API_LIMITS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 export interface TopologySecrets {
-  /** VISITOR_COOKIE_SECRETS of every API process. */
   visitorCookie: string;
-  /** PAGE_TICKET_SECRETS of the host's server and every API process. */
   pageTicket: string;
 }
 
@@ -44,7 +40,6 @@ export interface TopologyEnvOptions {
   openLimits?: boolean;
 }
 
-/** Each part reads the variables it knows; what is not given stays unset. */
 export function topologyEnv(options: TopologyEnvOptions): Record<string, string> {
   const { secrets = {} } = options;
   return {

@@ -1,7 +1,4 @@
-/**
- * True in the visitor's browser, false while a page is prerendered at build time: what belongs to
- * one visitor (their gifts) is never in the prerendered HTML, and asks for nothing there.
- */
+/** False while prerendering: one visitor's things never go into the prerendered HTML. */
 import { useSyncExternalStore } from 'react';
 
 const subscribe = () => () => undefined;

@@ -1,14 +1,11 @@
 /**
- * Shares a gift's address (the page's unless given): the system share sheet where there is one
- * (phones), otherwise a copy to the clipboard, with feedback either way so the visitor knows
- * what happened. `copyLink` copies it whatever the system offers. `canShare` is only for markup
- * that is never rendered on a server (the win card's extra Share button): the host's server has
- * no share sheet, so a page it renders must not change with it.
+ * Shares a gift's address: the system share sheet where there is one, else the clipboard, with
+ * feedback. `canShare` is for markup never rendered on a server, which has no share sheet.
  */
 import { useCallback } from 'react';
 import { useCopyToClipboard } from 'shared/browser/feedback/use-copy-to-clipboard';
 
-/** Long enough to read; then cleared, so copying again is announced again. */
+/** Cleared after, so copying again is announced again. */
 const FEEDBACK_MS = 5_000;
 
 function isAbort(error: unknown): boolean {

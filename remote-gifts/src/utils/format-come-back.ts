@@ -1,7 +1,6 @@
 /**
- * When plays come back, in the visitor's own time zone: "at 01:00 tomorrow" (the API's day ends at
- * midnight UTC, which is another hour on most of the planet), "at 19:00 today", or a later date.
- * `timeZone` is the visitor's unless given.
+ * When plays come back, in the visitor's time zone: the API's day ends at midnight UTC, another hour
+ * on most of the planet.
  */
 import { formatDate, formatTime } from 'shared/format';
 

@@ -1,6 +1,6 @@
 /**
- * Any error from a request as what a page needs to decide: show it inline with "Try again", or
- * throw it for the host's error page. Every remote decides by these two functions.
+ * A request's error as a page needs it: shown inline with "Try again", or thrown for the host's
+ * error page.
  */
 import { HttpError, toHttpError } from '../http-error';
 import { isRetryable, retryAfterSeconds } from './retry-rule';
@@ -8,9 +8,7 @@ import { isRetryable, retryAfterSeconds } from './retry-rule';
 export interface ApiFailure {
   statusCode: number;
   message: string;
-  /** Sending the same request again may succeed (retry-rule.ts). */
   retryable: boolean;
-  /** From the answer's Retry-After. */
   retryAfterSeconds?: number;
 }
 
@@ -19,11 +17,7 @@ export function toApiFailure(error: unknown): ApiFailure {
   return { statusCode, message, retryable: isRetryable(error), retryAfterSeconds: retryAfterSeconds(error) };
 }
 
-/**
- * The error a page throws for a load that failed, or undefined when the page shows the failure
- * itself with "Try again". 400 means the API refused the id's shape: for a visitor, like 404,
- * a link to nothing, which the page names in its own words (`notFound`).
- */
+/** 400 means the API refused the id's shape: for a visitor, like 404, a link to nothing. */
 export function loadFailureToThrow(failure: ApiFailure, notFound: () => HttpError): HttpError | undefined {
   if (failure.retryable) return undefined;
   if (failure.statusCode === 404 || failure.statusCode === 400) return notFound();

@@ -1,14 +1,12 @@
 /** The email rule the redeem form and the API both apply. */
 export const EMAIL_MAX_LENGTH = 254;
 
-// A sane shape, not RFC 5322: one @, a dot in the domain, no spaces or angle brackets.
+// A sane shape, not RFC 5322.
 const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
 /**
- * Characters no address has, which make one look like another or break what stores it: C0 and
- * C1 controls and DEL (NUL cannot even be stored), the invisible ones (zero-width, word joiner,
- * byte order mark) and the bidirectional controls that reorder what is shown, and a lone
- * surrogate (half a character).
+ * Controls, invisible and bidirectional characters, lone surrogates: they make one address look
+ * like another or break what stores it.
  */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const HIDDEN_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|\p{Cs}/u;
@@ -26,7 +24,7 @@ export function checkEmail(raw: string): EmailCheck {
   return { ok: true, email };
 }
 
-/** "jane@example.com" → "j•••@example.com": enough to recognise, not enough to harvest. */
+/** Enough to recognise, not enough to harvest. */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 1) return '•••';

@@ -1,11 +1,7 @@
-/**
- * The listener list behind every small store here (request activity, chat, icons): subscribe
- * for `useSyncExternalStore`, notify on each change.
- */
+/** The listener list behind every small store here, for `useSyncExternalStore`. */
 export interface Listeners {
-  /** Adds a listener; the returned function removes it again. */
   subscribe(listener: () => void): () => void;
-  /** Calls every listener; one that unsubscribes meanwhile is still called this time. */
+  /** One that unsubscribes meanwhile is still called this time. */
   notify(): void;
 }
 

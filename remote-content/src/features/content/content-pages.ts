@@ -1,8 +1,4 @@
-/**
- * The pages whose text is authored in `content/{page}.md` and published at build time as
- * `payload/{page}.json`. The build and the exposed pages both read this list, so a page
- * cannot be exposed without its payload being built.
- */
+/** Authored pages: one list for the build and the exposed pages, so none lacks its payload. */
 export const CONTENT_PAGES = ['home', 'about', 'privacy-policy', 'terms'] as const;
 
 export type ContentPageName = (typeof CONTENT_PAGES)[number];

@@ -1,22 +1,12 @@
 /**
- * A content payload's HTML as the page puts it into the DOM: through DOMPurify with the payload
- * allow-list (payload-allowlist.ts), whatever the payload file holds. The build sanitised it
- * already, but the file is fetched at run time from wherever the remote is served, so the page
- * does not trust it: a script, an event handler, a frame or a `javascript:` link never reaches
- * the document. DOMPurify is in this remote's page chunk, never in the host's first scripts.
- *
- * Where there is no DOM (the build's prerender, in Node), the HTML is the payload the same build
- * has just sanitised with this allow-list, and the host's server sanitises the prerendered
- * markup again where it puts it into the page (docs/decisions/0015-host-server-starts-the-page.md).
+ * A payload's HTML through DOMPurify with the payload allow-list, whatever the file holds: it is
+ * fetched at run time from wherever the remote is served, so the page does not trust the build's
+ * sanitising. Without a DOM (the prerender) the host's server sanitises the markup again.
  */
 import DOMPurify, { type Config } from 'dompurify';
 import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from './payload-allowlist';
 
-/**
- * A link DOMPurify keeps: one of the allowed schemes, or a path of this site (`/about`,
- * `#contact`, `?x`, `terms`), never protocol-relative (`//elsewhere`, `/\elsewhere`).
- * DOMPurify strips white space and control characters before it compares.
- */
+/** One of the allowed schemes or a path of this site, never protocol-relative (`//elsewhere`). */
 const ALLOWED_URL = new RegExp(
   `^(?:(?:${PAYLOAD_URL_SCHEMES.join('|')}):|/(?![/\\\\])|[?#]|[^:/?#\\\\]+(?:[/?#]|$))`,
   'i',
@@ -45,7 +35,6 @@ function purify(): ReturnType<typeof DOMPurify> | undefined {
   return purifier;
 }
 
-/** The payload's HTML, only what the allow-list keeps of it. */
 export function sanitizePayloadHtml(html: string): string {
   const sanitiser = purify();
   if (!sanitiser) return html;

@@ -1,20 +1,17 @@
-/** A text as a QR code's modules (qrcode-generator encodes it), and the SVG path that draws them. */
 import qrcode from 'qrcode-generator';
 
-/** QR's alphanumeric mode: upper-case letters, digits and ` $%*+-./:`. A voucher code fits it. */
 const ALPHANUMERIC = /^[0-9A-Z $%*+\-./:]*$/;
 
-/** Rows of modules, true for dark. Level M: still reads with 15% of it scuffed or folded. */
+/** Level M: still reads with 15% of it scuffed or folded. */
 export function qrModules(text: string): boolean[][] {
   const qr = qrcode(0, 'M');
-  // Alphanumeric needs fewer modules than bytes: a smaller code reads better at the same size.
+  // Alphanumeric needs fewer modules: a smaller code reads better at the same size.
   qr.addData(text, ALPHANUMERIC.test(text) ? 'Alphanumeric' : 'Byte');
   qr.make();
   const count = qr.getModuleCount();
   return Array.from({ length: count }, (_, row) => Array.from({ length: count }, (_, col) => qr.isDark(row, col)));
 }
 
-/** One path of unit squares, each run of dark modules in a row drawn as one rectangle. */
 export function qrPath(modules: boolean[][]): string {
   const parts: string[] = [];
   modules.forEach((row, y) => {

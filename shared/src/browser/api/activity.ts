@@ -1,13 +1,9 @@
-/**
- * Counts the API requests in flight so the host's progress bar covers waits for the service as
- * well as page loads, whichever remote made the request.
- */
+/** API requests in flight, so the host's progress bar covers them whichever remote asked. */
 import { createListeners } from '../listeners';
 
 export interface RequestActivity {
-  /** Marks a request as started; call the returned function once when it settles (twice is harmless). */
+  /** Twice is harmless. */
   begin(): () => void;
-  /** The number of requests in flight. */
   pending(): number;
   subscribe(listener: () => void): () => void;
 }

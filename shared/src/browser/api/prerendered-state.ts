@@ -1,9 +1,6 @@
 /**
- * A prerendered page's data. The host's server puts, beside the page's markup, the query cache
- * that markup was rendered from, and the build of the remote that rendered it (`shared/page-data`).
- * A remote's query reads its first data from there, so its first render shows the same text at
- * once without asking for it again, but only when the remote running is that same build: after
- * a deploy, the page asks as usual.
+ * A prerendered page's data, beside its markup: a remote's query starts from it only when the
+ * running build rendered it, so after a deploy the page asks as usual.
  */
 import { hashKey, type DehydratedState, type QueryKey } from '@tanstack/react-query';
 import { PRERENDER_STATE_ELEMENT_ID } from 'shared/page-data';
@@ -15,10 +12,7 @@ interface Prerendered {
 
 let read: Prerendered | undefined;
 
-/**
- * The shape of TanStack's dehydrated state that is read here: each query's hash and its data.
- * Whatever else is there is not read; the data itself each query checks as it would an answer.
- */
+/** Only each query's hash and data are read; each query checks the data as it would an answer. */
 function isDehydratedState(value: unknown): value is DehydratedState {
   if (typeof value !== 'object' || value === null) return false;
   const { queries } = value as { queries?: unknown };
@@ -32,10 +26,7 @@ function isDehydratedState(value: unknown): value is DehydratedState {
   );
 }
 
-/**
- * The page data, read as data: the element is a `<script type="application/json">` data block
- * (never run), its text parsed as JSON and its shape checked. Anything else is not used.
- */
+/** A `<script type="application/json">` data block, never run. */
 function readPage(doc: Document | undefined): Prerendered {
   const element = doc?.getElementById(PRERENDER_STATE_ELEMENT_ID);
   if (!element?.textContent) return { build: undefined, state: undefined };
@@ -56,11 +47,10 @@ function readPage(doc: Document | undefined): Prerendered {
   return { build: element.dataset.build, state };
 }
 
-/** The data the page was prerendered with for `queryKey`, when `buildId` (the caller's own build) rendered it. */
 export function prerenderedData(
   queryKey: QueryKey,
   buildId: string,
-  // No document where the pages are prerendered (Node, at build time).
+  // No document where pages are prerendered at build time.
   doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
 ): unknown {
   read ??= readPage(doc);
@@ -69,14 +59,11 @@ export function prerenderedData(
   return read.state?.queries.find((query) => query.queryHash === hash)?.state.data;
 }
 
-/** The API answers already handed to a query (`serverData`): each is used once. */
 const taken = new Set<string>();
 
 /**
- * The API's answer for `queryKey` that the host's server rendered the page with (a gift, a redeem
- * session: docs/decisions/0028-data-pages-rendered-by-the-host-server.md), once per page load: a
- * later visit of the same page in this document asks the API as usual. Unlike a prerendered page's
- * text, it is the API's, not a build's, so any build of the remote may use it.
+ * The API's answer the page was rendered with, used once per page load by any build of the remote
+ * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
  */
 export function serverData(
   queryKey: QueryKey,
@@ -90,7 +77,6 @@ export function serverData(
   return data;
 }
 
-/** Tests: forget the page read before. */
 export function forgetPrerenderedData(): void {
   read = undefined;
   taken.clear();

@@ -1,8 +1,6 @@
 /**
- * useMutation for a POST that goes once per click. `isPending` disables the button, but only
- * from React's next render: a second click in the same tick still finds it enabled. The query
- * client's mutation cache knows at once, so `send` asks it, and does nothing while a mutation
- * with the same key is under way, whichever component started it.
+ * useMutation for a POST that goes once per click: `isPending` disables the button only from the
+ * next render, so `send` asks the mutation cache, which knows at once.
  */
 import {
   useMutation,
@@ -17,7 +15,7 @@ export type MutationOnceOptions<TData, TVariables> = UseMutationOptions<TData, E
 };
 
 export type MutationOnce<TData, TVariables> = UseMutationResult<TData, Error, TVariables> & {
-  /** Sends unless one is under way; settles when the mutation does, and never rejects (see `error`). */
+  /** Never rejects: the failure is `error`. */
   send: (variables: TVariables) => Promise<void>;
 };
 

@@ -1,13 +1,11 @@
 /**
- * Whether this browser has gifts, as its last answer from `GET /api/visitor/gifts` said: the
- * host's header links to them from every page without asking the API on each first load. Kept
- * in localStorage, so it survives the tab; the list itself is always the API's.
+ * Whether this browser has gifts, as the API last said, in localStorage: the host's header links to
+ * them without asking on each first load.
  */
 import { createListeners } from '../listeners';
 
 const STORAGE_KEY = 'gift-box:has-gifts';
 
-/** Where the game page lists them: the header's link, the list's id. */
 export const YOUR_GIFTS_ANCHOR = 'your-gifts';
 export const YOUR_GIFTS_PATH = `/game#${YOUR_GIFTS_ANCHOR}`;
 const listeners = createListeners();
@@ -31,7 +29,6 @@ export function rememberVisitorGifts(count: number): void {
   listeners.notify();
 }
 
-/** For `useSyncExternalStore`: this tab's changes, and another tab's through the storage event. */
 export function subscribeVisitorGifts(listener: () => void): () => void {
   const unsubscribe = listeners.subscribe(listener);
   const onStorage = (event: StorageEvent) => {

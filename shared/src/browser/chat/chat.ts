@@ -1,44 +1,30 @@
 /**
- * The live-chat facade every part calls: `chat.toggle()`, `chat.show()`, `chat.hide()`,
- * `chat.open()`, `chat.close()`. It is a federation singleton, so the host and every remote
- * drive the one widget the host connects after first paint. Calls made before that are queued
- * and replayed in order; when chat is off, or in a remote's standalone shell, they do nothing
- * harmful. A widget that throws is only logged.
+ * The live-chat facade, a federation singleton: every part drives the one widget the host
+ * connects after first paint. Earlier calls are queued and replayed; without chat they do nothing.
  */
 
 import { createListeners } from '../listeners';
 
 export type ChatCommand = 'show' | 'hide' | 'open' | 'close' | 'toggle';
 
-/** What the host's adapter connects: the provider's widget, one function per command. */
 export type ChatWidget = Record<ChatCommand, () => void>;
 
-/** 'unknown' until the host says whether chat is configured (and for ever without a host). */
 export type ChatAvailability = 'unknown' | 'on' | 'off';
 
 export interface Chat extends ChatWidget {
-  /** The host: the widget is ready for commands; the queue is replayed into it. */
   connect(widget: ChatWidget): void;
-  /** The host: chat is not configured or could not load; calls are no-ops until a widget connects. */
   disable(): void;
   availability(): ChatAvailability;
-  /** The host's adapter: the provider says its chat window opened or closed. */
   reportOpen(open: boolean): void;
-  /** Whether the chat window is open, as the provider last said. */
   isOpen(): boolean;
-  /** For `useSyncExternalStore`: called whenever the availability or the open state changes. */
   subscribe(listener: () => void): () => void;
 }
 
-/**
- * Open, close and toggle kept while the widget is not there. A visitor clicks a few times at
- * most; the bound only matters when no host ever connects one (a remote on its own).
- */
+/** The bound matters only when no host ever connects a widget (a remote on its own). */
 export const MAX_QUEUED_ACTIONS = 20;
 
 const isVisibility = (command: ChatCommand | undefined): boolean => command === 'show' || command === 'hide';
 
-/** Drops the oldest action; visibility commands that end up side by side collapse to the later one. */
 function dropOldestAction(queue: ChatCommand[]): void {
   const index = queue.findIndex((command) => !isVisibility(command));
   if (index < 0) return;
@@ -46,11 +32,7 @@ function dropOldestAction(queue: ChatCommand[]): void {
   if (index > 0 && isVisibility(queue[index - 1]) && isVisibility(queue[index])) queue.splice(index - 1, 1);
 }
 
-/**
- * Show and hide set a state, so of consecutive ones only the latest counts (a layout that
- * mounts and unmounts before the widget arrives queues one command, not a history). Open,
- * close and toggle are actions and keep their order relative to the visibility around them.
- */
+/** Show and hide set a state, so only the latest of consecutive ones counts; actions keep their order. */
 function enqueue(queue: ChatCommand[], command: ChatCommand): void {
   if (isVisibility(command) && isVisibility(queue.at(-1))) queue[queue.length - 1] = command;
   else queue.push(command);
@@ -65,7 +47,6 @@ function runLogged(widget: ChatWidget, command: ChatCommand): void {
   }
 }
 
-/** A fresh facade; the app uses the one `chat` below, tests make their own. */
 export function createChat(): Chat {
   let state: ChatAvailability = 'unknown';
   let opened = false;

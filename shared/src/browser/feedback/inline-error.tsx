@@ -3,9 +3,8 @@ import './inline-error.css';
 interface InlineErrorProps {
   title: string;
   message: string;
-  /** Present when sending the same request again can help: a "Try again" button. */
   onRetry?: () => void;
-  /** The title is the page's heading: nothing else on the page names it in this state. */
+  /** Nothing else on the page names it in this state. */
   asHeading?: boolean;
 }
 

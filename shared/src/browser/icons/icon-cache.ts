@@ -1,8 +1,6 @@
 /**
- * The browser's cache of icons fetched from the icon service (README: "Third parties"): at most
- * 50 entries, the least recently used leaving first, each kept 168 hours from when it was
- * stored. One localStorage key holds them all; storage that is missing, full or corrupt only
- * makes every lookup a miss.
+ * The browser's LRU cache of service icons in one localStorage key: storage that is missing, full
+ * or corrupt only makes every lookup a miss.
  */
 import type { IconifyIcon } from '@iconify/react/offline';
 
@@ -11,7 +9,7 @@ export const ICON_CACHE_TTL_HOURS = 168;
 export const ICON_CACHE_KEY = 'p-icons';
 
 const TTL_MS = ICON_CACHE_TTL_HOURS * 60 * 60 * 1000;
-// 3: entries are sanitised drawings (sanitize-svg-body.ts); older ones are dropped.
+// 3: entries are sanitised drawings; older ones are dropped.
 const VERSION = 3;
 
 interface Entry {
@@ -26,7 +24,7 @@ function storage(): Storage | undefined {
   try {
     return globalThis.localStorage ?? undefined;
   } catch {
-    // Access itself throws where storage is blocked (a sandboxed frame, some privacy settings).
+    // Access itself throws where storage is blocked.
     return undefined;
   }
 }
@@ -46,7 +44,6 @@ function isEntry(value: unknown): value is Entry {
   );
 }
 
-/** The live entries; expired and malformed ones are left out. */
 function readEntries(now: number): Entries {
   let parsed: unknown;
   try {
@@ -67,22 +64,20 @@ function writeEntries(entries: Entries): void {
   try {
     storage()?.setItem(ICON_CACHE_KEY, JSON.stringify({ version: VERSION, entries }));
   } catch {
-    // Full or blocked: the icon still shows now, it is only fetched again next time.
+    // Full or blocked: the icon is only fetched again next time.
   }
 }
 
-/** The cached icon, if stored less than 168 hours ago; marks it as just used. */
 export function readCachedIcon(name: string, now = Date.now()): IconifyIcon | undefined {
   const entries = readEntries(now);
   const entry = entries[name];
   if (!entry) return undefined;
   entry.usedAt = now;
   writeEntries(entries);
-  // Storage is writable by any script on the origin: the caller sanitises it again (icon-service.ts).
+  // Storage is writable by any script on the origin: the caller sanitises it again.
   return entry.data;
 }
 
-/** Stores an icon, evicting the least recently used entries beyond 50. */
 export function writeCachedIcon(name: string, data: IconifyIcon, now = Date.now()): void {
   const entries = readEntries(now);
   entries[name] = { data, storedAt: now, usedAt: now };

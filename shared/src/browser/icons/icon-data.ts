@@ -1,15 +1,10 @@
-/**
- * One icon out of an icon set in Iconify's JSON format, as the icon service answers
- * (`{ prefix, icons, aliases?, width?, height?, not_found? }`): an alias is resolved through its
- * parents, adding up their flips and rotations as Iconify does. Anything malformed is undefined.
- */
+/** One icon out of an Iconify JSON icon set, aliases resolved as Iconify does; malformed: undefined. */
 import type { IconifyIcon } from '@iconify/react/offline';
 
-/** Iconify's rule, as the API's catalogue checks it: `prefix:name`, lowercase, digits, dashes. */
 export const ICON_NAME = /^([a-z0-9]+(?:-[a-z0-9]+)*):([a-z0-9]+(?:-[a-z0-9]+)*)$/;
 
 const DIMENSIONS = ['left', 'top', 'width', 'height'] as const;
-/** Aliases can chain; Iconify's own limit. */
+/** Iconify's own limit. */
 const MAX_ALIAS_DEPTH = 5;
 
 type JsonObject = Record<string, unknown>;

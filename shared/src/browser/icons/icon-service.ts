@@ -1,10 +1,7 @@
 /**
- * Icons that are not bundled, from the configured icon service (an Iconify API): asked for once
- * per page however many components show them, with a time limit, kept in the local cache
- * (icon-cache.ts), and a failure only logged: the icon then stays an empty box of its size.
- * Every drawing, fetched or read back from the cache, is drawn as the sanitiser gives it
- * (sanitize-svg-body.ts), loaded only when such an icon is on a page: most pages have none.
- * Shared as a singleton, so the host's configuration is what every remote's icons use.
+ * Icons not bundled, from the configured Iconify API: asked once per page, cached, drawn only as the
+ * sanitiser gives them; a failure leaves an empty box. A singleton, so every remote uses the
+ * host's configuration.
  */
 import type { IconifyIcon } from '@iconify/react/offline';
 import { createListeners } from '../listeners';
@@ -12,7 +9,6 @@ import type { IconsConfig } from '../../runtime-config';
 import { readCachedIcon, writeCachedIcon } from './icon-cache';
 import { ICON_NAME, iconFromSet } from './icon-data';
 
-/** The sanitiser and DOMPurify, in a chunk of their own. */
 async function sanitize(body: string): Promise<string | undefined> {
   const { sanitizeSvgBody } = await import(/* webpackChunkName: "svg-sanitizer" */ './sanitize-svg-body');
   return sanitizeSvgBody(body);
@@ -30,16 +26,14 @@ const LOADING: FallbackIcon = { status: 'loading' };
 const FAILED: FallbackIcon = { status: 'failed' };
 
 let service: Service | undefined;
-/** Bumped by each configuration, so an answer to an earlier one is dropped. */
+/** An answer to an earlier configuration is dropped. */
 let generation = 0;
 const states = new Map<string, FallbackIcon>();
 const listeners = createListeners();
 
-/** Called by the host before its first render; without a configuration no icon is fetched. */
 export function configureIconService(config: IconsConfig | undefined): void {
   service = config ? { serviceUrl: config.serviceUrl.replace(/\/+$/, ''), timeoutMs: config.timeoutMs } : undefined;
   generation += 1;
-  // Starts afresh: what failed under the previous configuration may load under this one.
   states.clear();
   listeners.notify();
 }
@@ -53,13 +47,12 @@ export function subscribeToIcons(listener: () => void): () => void {
   return listeners.subscribe(listener);
 }
 
-/** Where a non-bundled icon stands. */
 export function fallbackIcon(name: string): FallbackIcon {
   return states.get(name) ?? IDLE;
 }
 
 function reasonOf(error: unknown, timeoutMs: number): string {
-  // By name: the DOMException class differs between realms (and test environments).
+  // The DOMException class differs between realms.
   const { name, message } =
     typeof error === 'object' && error !== null ? (error as Error) : { name: '', message: String(error) };
   if (name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
@@ -79,14 +72,12 @@ async function fetchIcon(name: string, { serviceUrl, timeoutMs }: Service): Prom
   return sanitized(data);
 }
 
-/** What is drawn is the sanitiser's output, never the stored or served text. */
 async function sanitized(data: IconifyIcon): Promise<IconifyIcon> {
   const body = await sanitize(data.body);
   if (body === undefined) throw new Error('nothing drawable is left once its drawing is sanitised');
   return { ...data, body };
 }
 
-/** An icon cached by an earlier visit: drawn without asking the service, once sanitised again. */
 async function loadCached(name: string, cached: IconifyIcon): Promise<void> {
   const started = generation;
   settle(name, LOADING);
@@ -103,10 +94,6 @@ function fail(name: string, reason: string): void {
   settle(name, FAILED);
 }
 
-/**
- * Loads a non-bundled icon unless it is loaded, loading or failed already. Never rejects: a
- * failure is logged once and the icon stays an empty box until the next page load.
- */
 export async function requestIcon(name: string): Promise<void> {
   if (fallbackIcon(name).status !== 'idle') return;
   if (!ICON_NAME.test(name)) return fail(name, 'it is not an Iconify icon name such as mdi:coffee');

@@ -1,28 +1,23 @@
 /**
- * An Iconify icon by name (`mdi:coffee`): a bundled one renders at once; any other comes from
- * the icon service (icon-service.ts). Loaded, loading or failed, it takes exactly the box of
- * its size, so nothing moves when it arrives or when it never does.
+ * An Iconify icon by name: bundled ones render at once, others come from the icon service. It
+ * always takes its box, so nothing moves when it arrives or never does.
  */
 import { Icon as IconifyIcon } from '@iconify/react/offline';
 import { useEffect, useSyncExternalStore } from 'react';
-// By package name, not path: the federation runtime then gives every remote the host's instance.
+// By package name, so the federation runtime gives every remote the host's instance.
 import { fallbackIcon, requestIcon, subscribeToIcons, type FallbackIcon } from 'shared/browser/icons/icon-service';
 import { isBundledIcon } from './bundled-icons';
 
 export interface IconProps {
-  /** An Iconify name, `prefix:name`. */
   icon: string;
-  /** Width and height: pixels as a number, or any CSS length (`1.25em`). */
   size: number | string;
-  /** What the icon means, for an icon that stands alone; without one it is decorative. */
+  /** Without one the icon is decorative. */
   label?: string;
   className?: string;
 }
 
-/** Undefined for a bundled icon, which needs nothing from the service. */
 function useFallbackIcon(name: string, bundled: boolean): FallbackIcon | undefined {
   const snapshot = () => (bundled ? undefined : fallbackIcon(name));
-  // The same on a server (a page rendered with its data): what the service holds, loading there.
   const state = useSyncExternalStore(subscribeToIcons, snapshot, snapshot);
   useEffect(() => {
     if (!bundled) void requestIcon(name);
@@ -44,6 +39,5 @@ export function Icon({ icon, size, label, className }: IconProps) {
     const state = fallback?.status === 'failed' ? 'failed' : 'loading';
     return <span {...box} aria-hidden={label ? undefined : true} data-state={state} />;
   }
-  // Iconify marks its svg aria-hidden unless told otherwise.
   return <IconifyIcon {...box} icon={data} width={size} height={size} aria-hidden={!label} data-state="loaded" />;
 }

@@ -1,9 +1,6 @@
 /**
- * An icon's drawing from the icon service, through DOMPurify's SVG profile. Iconify's renderer
- * puts the body into the page as markup (the redeem page shows voucher codes), so what is
- * inserted is the sanitiser's output, never the service's text. On top of the profile, a
- * drawing keeps no link, image, style sheet or reference outside itself (`#id` and `url(#id)`
- * only), so it can neither run nor load anything. Bundled icons are ours and are not passed here.
+ * An icon service's drawing through DOMPurify's SVG profile, since Iconify inserts it as markup: it
+ * keeps no link, image, style sheet or outside reference, so it can neither run nor load anything.
  */
 import DOMPurify, { type Config } from 'dompurify';
 
@@ -11,9 +8,8 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const INSIDE_REFERENCE = /^\s*#/;
 const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i;
 
-// `use` is added to the profile, its reference held inside the drawing by the hook below.
-// Animation elements stay out, as DOMPurify has them: one could rewrite a reference after
-// sanitising. An animated icon is drawn still.
+// `use` is added, its reference held inside the drawing by the hook below. Animation elements
+// stay out: one could rewrite a reference after sanitising.
 const CONFIG: Config = {
   USE_PROFILES: { svg: true, svgFilters: true },
   ADD_TAGS: ['use'],
@@ -37,7 +33,6 @@ function purify(): ReturnType<typeof DOMPurify> | undefined {
   return purifier.isSupported ? purifier : undefined;
 }
 
-/** The drawing as the sanitiser leaves it; undefined without a DOM, or when nothing is left to draw. */
 export function sanitizeSvgBody(body: string): string | undefined {
   const sanitiser = purify();
   if (!sanitiser) return undefined;

@@ -1,9 +1,6 @@
 import { PageQueryProvider } from 'shared/browser/api/query-provider';
 
-/**
- * The page the host shows at __path__. Grow it in feature folders (`src/features/…`), as the
- * other remotes do; this file stays the exposed surface only.
- */
+/** The page at __path__; it grows in `src/features/…`, this file stays the exposed surface. */
 export default function __Page__() {
   return (
     <PageQueryProvider>

@@ -1,7 +1,4 @@
-/**
- * The payload's HTML is plain markup, so its links would reload the whole site. This turns a
- * click on a same-origin link into a router navigation; everything else behaves as usual.
- */
+/** The payload's links are plain markup: a same-origin click becomes a router navigation. */
 import { useCallback, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
@@ -22,7 +19,7 @@ export function useInternalLinkClick(): (event: MouseEvent<HTMLElement>) => void
       if ((anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return;
       const url = new URL(anchor.href);
       if (url.origin !== window.location.origin) return;
-      // A jump within this page: the browser scrolls to the fragment better than the router.
+      // The browser scrolls to a fragment better than the router.
       if (url.hash && url.pathname === location.pathname && url.search === location.search) return;
       event.preventDefault();
       void navigate(url.pathname + url.search + url.hash);

@@ -1,7 +1,6 @@
 /**
- * `POST /api/game/plays`: one pick, the server decides. One pick is one request, however fast the
- * clicks. Each pick has an idempotency key, kept for the tab (stored-play.ts): after a reload, or
- * Back to the game, the same play is asked again and its first answer comes back, nothing spent.
+ * `POST /api/game/plays`: one pick is one request. Its idempotency key is kept for the tab
+ * (stored-play.ts), so after a reload the same play's first answer comes back, nothing spent.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -15,10 +14,7 @@ import { useMutationOnce } from 'shared/browser/api/use-mutation-once';
 import { visitorGiftsQueryOptions } from 'shared/browser/api/visitor-gifts-query';
 import { forgetPlay, newPlayKey, readStoredPlay, storePlay, type StoredPlay } from './stored-play';
 
-/**
- * `box` is the picked box, 1 to 3: the server does not need it, the reveal does. `resumed`: the
- * play was picked before this page was (a reload, Back), so its outcome is shown without the show.
- */
+/** `resumed`: picked before this page opened (a reload, Back), so the outcome shows without the show. */
 export type PlayState =
   | { status: 'idle' }
   | { status: 'pending'; box: number }
@@ -35,8 +31,7 @@ export function playMutationOptions(api: ApiClient, queryClient: ReturnType<type
   return {
     mutationKey: PLAY_MUTATION_KEY,
     mutationFn: async ({ key }: PlayVariables) => {
-      // Asking for the visitor's gifts gives a new browser its visitor cookie before it plays,
-      // so a play whose answer is lost can be asked again as the same visitor.
+      // The visitor cookie first, so a play whose answer is lost can be asked again as the same visitor.
       await queryClient.ensureQueryData(visitorGiftsQueryOptions(api)).catch(() => undefined);
       return api.play(key);
     },
@@ -56,12 +51,9 @@ function trackPlay(result: PlayResult): void {
 export function usePlay() {
   const api = useApi();
   const queryClient = useQueryClient();
-  // What the server last said; kept when the visitor starts over, so the count stays on screen.
   const [playsRemaining, setPlaysRemaining] = useState<number>();
-  // When today's plays come back: from the last answer, or a refusal's Retry-After.
   const [playsResetAt, setPlaysResetAt] = useState<string>();
-  // The play the visitor has put behind them. Set with React state, so that flushSync(reset)
-  // re-enables the boxes at once: the mutation's own reset reaches React a tick later.
+  // React state, so flushSync(reset) re-enables the boxes at once (the mutation's reset lags a tick).
   const [dismissedAt, setDismissedAt] = useState<number>();
   const mutation = useMutationOnce({
     ...playMutationOptions(api, queryClient),
@@ -73,7 +65,6 @@ export function usePlay() {
     },
     onError: (error) => {
       const failure = toApiFailure(error);
-      // Asking again cannot change a refusal: the stored play is done with.
       if (!failure.retryable || failure.statusCode === 429) forgetPlay();
       if (failure.statusCode === 429) {
         setPlaysRemaining(0);
@@ -84,12 +75,10 @@ export function usePlay() {
   });
   const { send } = mutation;
 
-  // The play this tab was on when the page was left: asked again, it answers as it did.
   useEffect(() => {
     const stored = readStoredPlay();
     if (stored) void send({ ...stored, resumed: true });
-    // Once, when the page opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the page opens
   }, []);
 
   const variables = mutation.submittedAt === dismissedAt ? undefined : mutation.variables;
@@ -109,7 +98,6 @@ export function usePlay() {
     void send({ ...next, resumed: false });
   };
 
-  /** Asks the same play again (same box, same key): a retry never spends a second play. */
   const retry = () => {
     if (mutation.variables) void send({ ...mutation.variables, resumed: false });
   };

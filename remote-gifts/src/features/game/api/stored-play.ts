@@ -1,8 +1,4 @@
-/**
- * The play this tab is on, kept in sessionStorage until the visitor starts over: its box and its
- * idempotency key. Sent again after a reload (or on Back to the game), the play gets its first
- * answer from the API and spends nothing more, so a win in flight is never lost.
- */
+/** The tab's play, asked again after a reload: its first answer comes back, nothing spent. */
 import { IDEMPOTENCY_KEY_PATTERN } from 'shared/api/contract-values';
 
 const STORAGE_KEY = 'gift-box:play';
@@ -10,17 +6,12 @@ const STORAGE_KEY = 'gift-box:play';
 export interface StoredPlay {
   box: number;
   key: string;
-  /** When it was picked (ms since the epoch). */
   at: number;
 }
 
-/**
- * How long a stored play is asked again: well within the two days the API keeps a key's answer,
- * so asking again can never become a new play.
- */
+/** Within the two days the API keeps a key's answer. */
 export const RESUME_FOR_MS = 12 * 60 * 60 * 1000;
 
-/** 128 random bits, URL-safe. getRandomValues works on plain http too, unlike randomUUID. */
 export function newPlayKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes))
@@ -41,7 +32,7 @@ function isStoredPlay(value: unknown): value is StoredPlay {
   );
 }
 
-// Storage may be unavailable (privacy settings) or full: the play goes on without it.
+// Storage may be unavailable or full: the play goes on without it.
 export function readStoredPlay(): StoredPlay | undefined {
   try {
     const value: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null');

@@ -1,8 +1,4 @@
-/**
- * `GET /api/gifts/:giftId`: the hook the gift page renders from. The query itself (key and
- * request) is `shared/browser/api/gift-query`, which the host's route loader starts ahead of
- * this page's code: the hook then finds the answer on its way, or already there.
- */
+/** The gift page's hook; the query is shared/browser/api/gift-query, which the host's loader starts. */
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from 'shared/browser/api/api-context';
 import { giftQueryOptions } from 'shared/browser/api/gift-query';

@@ -1,7 +1,4 @@
-/**
- * `/gifts/:giftId`: loads the gift and shows it (an expired one as such), or ends on the host's
- * error page when there is none.
- */
+/** `/gifts/:giftId`: the gift (an expired one as such), or the host's error page. */
 import { useParams } from 'react-router-dom';
 import { loadFailureToThrow } from 'shared/api/api-failure';
 import { InlineError } from 'shared/browser/feedback/inline-error';
@@ -16,7 +13,7 @@ import './gift-screen.css';
 
 export function GiftScreen() {
   const { giftId } = useParams();
-  // The host's route validator has already checked the id; a standalone shell has none.
+  // A standalone shell has no route validator.
   if (!isValidId(giftId)) throw giftNotFound();
   return <GiftContent giftId={giftId} />;
 }
@@ -27,13 +24,11 @@ function GiftContent({ giftId }: { giftId: string }) {
 
   if (state.status === 'ready') {
     // Expired is a state of the gift, said on its own page; the host's error page is for errors.
-    // A redeemed gift is still shown, without a redeem action.
     if (state.gift.status === 'expired') return <GiftExpired gift={state.gift} />;
     return <GiftDetails gift={state.gift} />;
   }
   if (state.status === 'loading') return <GiftSkeleton />;
 
-  // Thrown during render, so the host's error boundary shows it with its status.
   // Trying again can help (outage, timeout, rate limit): keep the visitor on the page.
   const pageError = loadFailureToThrow(state.failure, giftNotFound);
   if (pageError) throw pageError;

@@ -1,8 +1,6 @@
 /**
- * The gift page's share action. One label and icon whatever the browser offers: the page is
- * rendered on the host's server, which has no share sheet, and the app takes that markup over in
- * the browser, so a label that depended on `navigator.share` would change under a phone's
- * visitor. What pressing it does (share sheet or copy) is `useShareLink`'s.
+ * One label whatever the browser offers: the page is server-rendered, and a label that depended on
+ * `navigator.share` would change under the visitor.
  */
 import { Icon } from 'shared/browser/icons/icon';
 import { UI_ICONS } from 'shared/browser/icons/icon-names';

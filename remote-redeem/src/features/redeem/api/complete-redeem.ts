@@ -1,7 +1,4 @@
-/**
- * Completes a redeem session (`POST /api/redeems/:redeemId/complete`), and the hook the form
- * confirms with: one request at a time, and the same request again on "Try again".
- */
+/** Completes a redeem session: one request at a time, the same one again on "Try again". */
 import { useState } from 'react';
 import { analytics } from 'shared/browser/analytics';
 import { useApi } from 'shared/browser/api/api-context';
@@ -12,7 +9,7 @@ import { useMutationOnce } from 'shared/browser/api/use-mutation-once';
 import { toHttpError, type HttpError } from 'shared/http-error';
 
 export type CompleteFailure =
-  /** The answer never arrived: the gift may or may not be redeemed, and resending is safe. */
+  /** The answer never arrived: resending is safe. */
   | { kind: 'unreachable' }
   | { kind: 'rate-limited'; retryAfterSeconds: number | undefined }
   | { kind: 'rejected'; message: string };
@@ -21,16 +18,14 @@ export type CompleteState = { status: 'idle' } | { status: 'pending' } | { statu
 
 export interface CompleteHandlers {
   onCompleted: (result: CompleteRedeemResult, body: CompleteRedeemBody) => void;
-  /** 409 or 410: this session can no longer complete. Resolves true once the page shows why. */
   onClosed: (error: HttpError) => Promise<boolean>;
 }
 
 export interface CompleteRedeem {
   state: CompleteState;
   send: (body: CompleteRedeemBody) => Promise<void>;
-  /** Sends the last request again, unchanged: the API answers a repeat with the same voucher. */
+  /** The API answers a repeat with the same voucher. */
   retry: () => void;
-  /** Forgets a failure, once the visitor changes what they are sending. */
   reset: () => void;
 }
 
@@ -54,7 +49,7 @@ async function failureOf(value: unknown, onClosed: CompleteHandlers['onClosed'])
   return { kind: 'rejected', message: failure.message };
 }
 
-/** `prizeId` only labels the analytics event; neither the redeem id nor the email leaves for analytics. */
+/** Neither the redeem id nor the email leaves for analytics. */
 export function useCompleteRedeem(
   redeemId: string,
   { onCompleted, onClosed }: CompleteHandlers,
@@ -67,7 +62,7 @@ export function useCompleteRedeem(
       analytics.track({ name: 'Redeem Completed', properties: { prizeId } });
       onCompleted(result, body);
     },
-    // Awaited before the mutation settles, so the button stays busy while a refusal is explained.
+    // Awaited first, so the button stays busy while a refusal is explained.
     onError: async (error) => setFailure(await failureOf(error, onClosed)),
   });
 

@@ -1,7 +1,6 @@
 /**
- * A redeem session (`GET /api/redeems/:redeemId`): the hook the page renders from. The query
- * itself (key and request) is `shared/browser/api/redeem-query`, which the host's route loader
- * starts ahead of this page's code: the hook then finds the answer on its way, or already there.
+ * A redeem session's hook; the query is shared/browser/api/redeem-query, which the host's route
+ * loader starts ahead of this page's code.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
@@ -15,17 +14,14 @@ import { HttpError } from 'shared/http-error';
 export type RedeemState =
   | { status: 'loading' }
   | { status: 'ready'; redeem: RedeemView }
-  /** Trying again may help (API unreachable, timeout, 5xx, 429): shown inside the page. */
   | { status: 'failed'; message: string }
-  /** A wrong link: thrown, so the host shows its error page with this status. */
+  /** Thrown, so the host shows its error page with this status. */
   | { status: 'missing'; error: HttpError };
 
 export interface RedeemSession {
   state: RedeemState;
   retry: () => void;
-  /** Shows a newer view of the session, without a loading state in between. */
   replace: (redeem: RedeemView) => void;
-  /** Asks the API again in the background and shows its answer; undefined if that failed. */
   refresh: () => Promise<RedeemView | undefined>;
 }
 
@@ -63,8 +59,7 @@ export function useRedeem(redeemId: string): RedeemSession {
   );
   const refresh = useCallback(async () => {
     try {
-      // Once, without automatic retries: it only explains a refusal, and the page has an
-      // answer of its own if it fails. A failure is logged here, not as a failed load.
+      // Once, without retries: it only explains a refusal, and the page copes without it.
       return await client.fetchQuery({
         queryKey: apiQueryKeys.redeem(redeemId),
         queryFn: () => api.getRedeem(redeemId),

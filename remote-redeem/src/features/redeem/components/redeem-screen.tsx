@@ -3,12 +3,10 @@ import { isValidId } from 'shared/ids';
 import { redeemNotFound } from '../api/get-redeem';
 import { RedeemSession } from './redeem-session';
 
-/** The `/redeem/:redeemId` page. */
 export function RedeemScreen() {
   const { redeemId = '' } = useParams();
-  // The host's route validator refuses a malformed id before this remote loads; the standalone
-  // shell has no validator, and the API need not be asked about an id that cannot exist.
+  // The standalone shell has no route validator: a malformed id is not worth an API request.
   if (!isValidId(redeemId)) throw redeemNotFound();
-  // A new session is a new page: no form values carry over from another one.
+  // A new session is a new page: no form values carry over.
   return <RedeemSession key={redeemId} redeemId={redeemId} />;
 }

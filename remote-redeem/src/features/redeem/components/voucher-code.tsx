@@ -7,15 +7,12 @@ const COPY_MESSAGES = {
   failed: 'Copying did not work here. The code is selected: copy it with your keyboard or menu.',
 } as const;
 
-/** "XXXX-XXXX-…" as ["XXXX-", "XXXX-", …, "XXXX"]: each group keeps its dash, so the text is the code. */
+/** Each group keeps its dash, so the text is the code. */
 export function codeGroups(code: string): string[] {
   return code.match(/[^-]+-?/g) ?? [code];
 }
 
-/**
- * The voucher code, big enough to read out or type, with a copy button. On a narrow screen the
- * groups wrap onto more lines rather than the letters shrinking; a group never breaks.
- */
+/** On a narrow screen the groups wrap rather than the letters shrinking; a group never breaks. */
 export function VoucherCode({ code }: { code: string }) {
   const { status, copy } = useCopyToClipboard();
   const labelId = useId();

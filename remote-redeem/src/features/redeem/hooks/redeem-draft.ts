@@ -1,9 +1,4 @@
-/**
- * What the visitor typed in the redeem form, kept in this tab's session storage so that leaving
- * the page (for the terms, say) and coming back loses nothing. One draft at most, for one
- * session, with only the two fields; cleared once the session is redeemed or closed, and gone
- * with the tab.
- */
+/** The redeem form's draft in session storage, so leaving for the terms and back loses nothing. */
 const KEY = 'p-redeem-draft';
 
 export interface RedeemDraft {
@@ -26,7 +21,7 @@ function isStoredDraft(value: unknown): value is StoredDraft {
   );
 }
 
-// Storage can be missing or refuse (private modes, full quota): the form works without a draft.
+// Storage can be missing or refuse: the form works without a draft.
 function attempt<T>(action: () => T): T | undefined {
   try {
     return action();
@@ -41,7 +36,6 @@ export function readDraft(redeemId: string): RedeemDraft | undefined {
   return { email: stored.email, acceptTerms: stored.acceptTerms };
 }
 
-/** Replaces the draft, whichever session it was of; an empty form leaves none of its own. */
 export function saveDraft(redeemId: string, { email, acceptTerms }: RedeemDraft): void {
   if (!email && !acceptTerms) {
     clearDraft(redeemId);

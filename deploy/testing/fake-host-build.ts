@@ -1,6 +1,6 @@
 /** Host builds in temporary folders, as the host's webpack build writes them, for the host's deploy tests. */
 import { join } from 'node:path';
-import { write } from './remote-builds';
+import { write } from './fake-remote-build';
 
 /**
  * The host's build in `dir`: content-hashed scripts named after the build, the files that name

@@ -30,7 +30,7 @@ import {
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chunkArrayName } from 'shared/remotes';
-import { listFiles } from '../../deploy/testing/remote-builds';
+import { listFiles } from '../../deploy/testing/fake-remote-build';
 import { readLatest } from './redeploy';
 import { ROOT_DIR } from './test-env';
 
