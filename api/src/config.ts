@@ -13,17 +13,21 @@ import {
   HOST_ORIGIN_VARIABLES,
   hostOriginOf,
   httpOrigin,
+  list,
   listenAddress,
   type LogLevel,
   logLevel,
+  millis,
+  numberBetween,
+  origin,
   parseEnv,
   partPort,
-  millis,
-  origin,
   positiveInt,
   type Reader,
   readPort,
+  refusal,
   shutdownDelay,
+  url,
 } from 'server/env';
 import { type ComposedRemotes, composedRemotesFromEnv } from 'server/composed-remotes';
 import { METRICS_VARIABLES, type MetricsEnv, metricsEnvOf } from 'server/metrics';
@@ -128,56 +132,24 @@ export interface ServerConfig extends AppConfig {
   metrics: MetricsEnv;
 }
 
-/** GAME_WIN_RATE: a probability, 0 to 1. */
-const winRate: Reader<number> = (raw, name) => {
-  if (raw === undefined) return 0.3;
-  const value = /^\d*\.?\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= 1)) throw new EnvError(`${name} must be a number from 0 to 1, got "${raw}"`);
-  return value;
-};
-
 /** CORS_ORIGINS: comma-separated origins. */
-const origins: Reader<string[]> = (raw, name) => {
-  if (raw === undefined || raw.trim() === '') return [];
-  return raw.split(',').map((part) => {
-    const value = part.trim();
-    const origin = httpOrigin(value);
-    if (!origin) {
-      throw new EnvError(`${name} must be comma-separated origins such as http://localhost:4301, got "${value}"`);
-    }
-    return origin;
-  });
-};
+const origins: Reader<string[]> = list((entry, name) => {
+  const value = httpOrigin(entry);
+  if (!value) throw refusal(name, 'comma-separated origins such as http://localhost:4301', entry);
+  return value;
+});
 
-/** DATABASE_URL: a PostgreSQL URL; the message never repeats it, since it holds a password. */
-const databaseUrl: Reader<string | undefined> = (raw, name) => {
-  if (raw === undefined) return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-    throw new EnvError(`${name} must be a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts`);
-  }
-  return raw;
-};
+/** DATABASE_URL: the refusal never repeats it, since it holds a password. */
+const databaseUrl = url({
+  protocols: ['postgres:', 'postgresql:'],
+  expected: 'a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts',
+  secret: true,
+});
 
-/** An http(s) URL, such as a remote's manifest URL; undefined when unset. */
-const httpUrl: Reader<string | undefined> = (raw, name) => {
-  if (raw === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new EnvError(`${name} must be an http(s) URL such as http://localhost:3001/mf-manifest.json, got "${raw}"`);
-  }
-  return url.href;
-};
+const httpUrl = url({
+  protocols: ['http:', 'https:'],
+  expected: 'an http(s) URL such as http://localhost:3001/mf-manifest.json',
+});
 
 /** The shortest secret accepted: 32 characters, such as `openssl rand -base64 32` prints (44). */
 export const MIN_SECRET_CHARS = 32;
@@ -323,7 +295,7 @@ const API_VARIABLES = envSchema({
     'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
   ),
   LOG_LEVEL: logLevel,
-  GAME_WIN_RATE: winRate,
+  GAME_WIN_RATE: numberBetween(0.3, 0, 1),
   GIFT_TTL_DAYS: positiveInt(30),
   REDEEM_SESSION_TTL_MINUTES: positiveInt(30),
   PLAYS_PER_VISITOR_PER_DAY: positiveInt(5),
