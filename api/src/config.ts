@@ -13,6 +13,7 @@ import {
   HOST_ORIGIN_VARIABLES,
   hostOriginOf,
   httpOrigin,
+  intBetween,
   list,
   listenAddress,
   type LogLevel,
@@ -91,6 +92,8 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Probability of a win, 0..1. */
   gameWinRate: number;
+  /** REQUEST_TIMEOUT_MS: the longest a request's headers, then its whole body, may take to arrive (default 10 s). */
+  requestTimeoutMs?: number;
   giftTtlDays: number;
   redeemSessionTtlMinutes: number;
   limits: Limits;
@@ -313,6 +316,7 @@ const API_VARIABLES = envSchema({
   PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
   PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
   SHUTDOWN_DELAY_MS: shutdownDelay,
+  REQUEST_TIMEOUT_MS: intBetween(10_000, 500, 120_000),
   ...METRICS_VARIABLES,
   // Secrets, each also from a file (`<NAME>_FILE`, such as a systemd credential).
   VISITOR_COOKIE_SECRETS: fromSecretFile(secrets),
@@ -340,6 +344,7 @@ function configOf(env: ApiEnvValues, composed: ComposedRemotes): ServerConfig {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     gameWinRate: env.GAME_WIN_RATE,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     giftTtlDays: env.GIFT_TTL_DAYS,
     redeemSessionTtlMinutes: env.REDEEM_SESSION_TTL_MINUTES,
     limits: {

@@ -123,9 +123,12 @@ function createFastify(config: AppConfig, destination: pino.DestinationStream): 
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    requestTimeout: TIMEOUTS.requestMs,
+    requestTimeout: config.requestTimeoutMs ?? TIMEOUTS.requestMs,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
-    http: { headersTimeout: TIMEOUTS.headersMs, connectionsCheckingInterval: TIMEOUTS.checkIntervalMs },
+    http: {
+      headersTimeout: config.requestTimeoutMs ?? TIMEOUTS.headersMs,
+      connectionsCheckingInterval: Math.min(TIMEOUTS.checkIntervalMs, config.requestTimeoutMs ?? Infinity),
+    },
     // installAccessLog writes one line per answered request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Fastify's own closing 503 has another body and no CORS headers (see installShutdownGuard).
