@@ -46,103 +46,64 @@ export interface Limits {
   playsPerVisitorPerDay: number;
   playsPerIpPerDay: number;
   redeemAttemptsPerIpPerMinute: number;
-  /** Redeem sessions asked for (opened or resumed) per address per minute, whatever the answer. */
+  /** Opened or resumed, whatever the answer. */
   redeemOpensPerIpPerMinute: number;
-  /** Open redeem sessions one gift may have at a time (each visitor holding its link opens one). */
   redeemSessionsPerGift: number;
-  /** Reads of unknown redeem sessions per address per minute, counted by each process. */
+  /** Counted by each process. */
   unknownRedeemReadsPerIpPerMinute: number;
-  /** Telemetry batches (and CSP report posts) per address per minute, counted by each process. */
+  /** With CSP report posts; counted by each process. */
   telemetryBatchesPerIpPerMinute: number;
 }
 
-/**
- * Where the builds each part's deploys published are read (`build-registry.ts`), and the routes
- * each remote's manifest publishes (`route-learner.ts`).
- */
 export interface BuildsConfig {
-  /**
-   * Each part's `builds/latest.json` URL (`builds/history.json` is beside it): a remote's beside
-   * its manifest (REMOTE_*_URL), the host's under `/_app/builds/` of HOST_ORIGIN. A remote's
-   * origin is also one a CSP violation's blocked URL may be labelled with.
-   */
+  /** Each part's `builds/latest.json` URL; a remote's origin also labels CSP violations. */
   sources: Record<string, string>;
-  /**
-   * Each remote's `mf-manifest.json` URL, in composition order: the registry's remotes, then the
-   * ones ADDED_REMOTES names (server/composed-remotes).
-   */
+  /** In composition order: the registry's remotes, then ADDED_REMOTES. */
   manifests: Record<string, string>;
-  /** The grants REMOTE_<NAME>_PATHS set; a registry remote without one has the registry's. */
   grants: Record<string, string[]>;
-  /** How often each part is read again; 0: never read (every build id counts as `other`, no route is learned). */
+  /** 0: never read (every build id is `other`, no route learned). */
   pollMs: number;
 }
 
-/** What `buildApp` needs. */
 export interface AppConfig {
-  /**
-   * The host's origin (HOST_ORIGIN); unset, the host's port on any hostname, which the same-site
-   * guard accepts only from a page on the hostname the API was reached at.
-   */
+  /** Unset: the host's port on the hostname the API was reached at. */
   hostOrigin: AllowedOrigin;
-  /** Further origins allowed through CORS (remote teams' standalone dev shells). */
   corsOrigins: string[];
-  /** Fastify's `trustProxy`: off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
   trustProxy: TrustProxy;
   logLevel: LogLevel;
-  /** Probability of a win, 0..1. */
   gameWinRate: number;
-  /** REQUEST_TIMEOUT_MS: the longest a request's headers, then its whole body, may take to arrive (default 10 s). */
+  /** Default 10 s. */
   requestTimeoutMs?: number;
   giftTtlDays: number;
   redeemSessionTtlMinutes: number;
   limits: Limits;
   builds: BuildsConfig;
-  /**
-   * The API's origin as pages reach it (API_BASE_URL, as the host's server reads it): with the
-   * host's and the remotes' origins, what a CSP violation's blocked URL may be labelled with.
-   */
+  /** As pages reach it; labels CSP violations. */
   apiOrigin: string;
-  /** The visitor cookie's name, Secure flag and signing secrets (VISITOR_COOKIE_SECRETS). */
   visitorCookie: VisitorCookieConfig;
-  /** The key client addresses are hashed with (IP_HASH_SECRET, or derived from the cookie's secret). */
   addressHashKey: Buffer;
-  /**
-   * The secrets the host's server signs its pages' telemetry tickets with (PAGE_TICKET_SECRETS,
-   * server/page-ticket.ts): telemetry is labelled with a build only on a ticket one of them
-   * verifies. None: no build label (development without `npm start`).
-   */
+  /** Telemetry carries a build only on a ticket these verify (server/page-ticket.ts). */
   pageTicketSecrets: string[];
 }
 
-/** What `index.ts` needs on top: where to listen and where the data lives. */
 export interface ServerConfig extends AppConfig {
   port: number;
-  /** Undefined: every interface. */
   listenHost: string | undefined;
   databaseUrl: string | undefined;
   databasePoolSize: number;
-  /**
-   * How long the first connection to PostgreSQL is tried again while the server cannot be
-   * reached (DATABASE_CONNECT_RETRY_MS), before the API gives up and exits 1.
-   */
   databaseConnectRetryMs: number;
   pgliteDataDir: string;
   catalogueFile: string;
-  /** After SIGTERM, how long readiness says "not ready" while requests are still served. */
   shutdownDelayMs: number;
-  /** Where `GET /metrics` is served: a listener of its own, none when METRICS_PORT is unset. */
   metrics: MetricsEnv;
 }
 
-/** CORS_ORIGINS: comma-separated origins. */
 const origins: Reader<string[]> = list((entry, name) => {
   const value = httpOrigin(entry);
   if (!value) throw refusal(name, 'comma-separated origins such as http://localhost:4301', entry);
   return value;
 });
 
-/** DATABASE_URL: the refusal never repeats it, since it holds a password. */
 const databaseUrl = url({
   protocols: ['postgres:', 'postgresql:'],
   expected: 'a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts',
@@ -174,12 +135,7 @@ const secrets: Reader<string[] | undefined> = (raw, name) =>
 /** IP_HASH_SECRET: one secret; undefined when unset. */
 const secret: Reader<string | undefined> = (raw, name) => (raw === undefined ? undefined : checkSecret(raw, name));
 
-/**
- * The visitor cookie. A production deployment (HOST_ORIGIN set) gives its secrets
- * (`productionGaps`): every API process has to sign and check with the same ones. In development
- * (HOST_ORIGIN unset) a random secret of this process's own will do (`npm start` gives its API
- * one for the whole run). Over https the cookie is `__Host-p_visitor`, Secure.
- */
+/** Production gives the secrets every process signs with; development may use a random one. */
 function visitorCookieOf(env: {
   HOST_ORIGIN: string | undefined;
   VISITOR_COOKIE_SECRETS: string[] | undefined;
@@ -193,13 +149,7 @@ function visitorCookieOf(env: {
 
 const IN_PRODUCTION = 'must be set when HOST_ORIGIN is (a production deployment)';
 
-/**
- * What a production deployment (HOST_ORIGIN set) must name, every missing one at once: the
- * cookie's secrets (every process signs with the same), the pages' ticket secrets (without them
- * no telemetry is labelled with a build, and the release run and the build alerts see nothing),
- * the API's public origin (unset, this machine's port), and, while builds are read, each remote's manifest URL (unset, its builds would be read from
- * this machine's development port and every build id would count as `other`).
- */
+/** Production (HOST_ORIGIN set) must name what development defaults to this machine or a random secret. */
 function productionGaps(env: Record<string, unknown> & { HOST_ORIGIN: string | undefined; BUILDS_POLL_MS: number }) {
   if (env.HOST_ORIGIN === undefined) return;
   const gaps: string[] = [];
@@ -224,10 +174,7 @@ function productionGaps(env: Record<string, unknown> & { HOST_ORIGIN: string | u
   if (gaps.length > 0) throw new EnvError(gaps.join('\n'));
 }
 
-/**
- * The key of the address hashes: IP_HASH_SECRET, else one derived from the cookie's current
- * secret (rotating that one then changes the hashes too), else, in development, a random one.
- */
+/** Derived from the cookie's secret when unset: rotating that one changes the hashes too. */
 function addressHashKeyOf(env: {
   IP_HASH_SECRET: string | undefined;
   VISITOR_COOKIE_SECRETS: string[] | undefined;
@@ -237,13 +184,9 @@ function addressHashKeyOf(env: {
   return createHmac('sha256', first).update('address hashes').digest();
 }
 
-/** What BUILDS_POLL_MS may be at most: a day. */
 const MAX_BUILDS_POLL_MS = 24 * 60 * 60_000;
 
-/**
- * The remotes' manifest URLs, read as the host's server reads them (the same variables, the same
- * defaults from the remotes' ports): each remote's builds are published beside its manifest.
- */
+/** The same variables and defaults as the host's server reads. */
 const REMOTE_URL_VARIABLES: Record<string, Reader<string | number | undefined>> = Object.fromEntries(
   REMOTE_NAMES.flatMap((name) => [
     [REMOTES[name].urlEnv, httpUrl],
@@ -251,7 +194,6 @@ const REMOTE_URL_VARIABLES: Record<string, Reader<string | number | undefined>> 
   ]),
 );
 
-/** Each remote's manifest URL: the registry's (set, else on this machine's port), then the added ones. */
 function remoteManifestsOf(env: Record<string, unknown>, composed: ComposedRemotes): Record<string, string> {
   const registry = (name: RemoteName): [string, string] => [
     name,
@@ -261,7 +203,6 @@ function remoteManifestsOf(env: Record<string, unknown>, composed: ComposedRemot
   return Object.fromEntries([...REMOTE_NAMES.map(registry), ...composed.added.map(({ name, url }) => [name, url])]);
 }
 
-/** Where builds and routes are read: each part's `builds/latest.json`, the host's under `/_app/builds/`, a remote's beside its manifest. */
 function buildsConfigOf(
   env: Record<string, unknown> & {
     HOST_ORIGIN: string | undefined;
@@ -282,7 +223,7 @@ function buildsConfigOf(
   return { sources, manifests, grants: { ...composed.grants }, pollMs: env.BUILDS_POLL_MS };
 }
 
-/** A path, relative to the current folder, or `memory://` (PGlite in memory). */
+/** Relative to the current folder, or `memory://`. */
 function path(fallback: string): Reader<string> {
   return (raw) => (raw === undefined ? fallback : raw === 'memory://' || isAbsolute(raw) ? raw : resolve(raw));
 }
