@@ -32,13 +32,9 @@ import { instrumentDatabase } from './metrics/database-metrics';
 import { installHttpMetrics } from './metrics/http-metrics';
 import { type Clock, systemClock } from './time';
 
-/** Request bodies are tiny (`{ email, acceptTerms }` at most). */
 export const BODY_LIMIT_BYTES = 4 * 1024;
 
-/**
- * Headers and body must arrive within these, or Node answers 408. An idle kept-alive connection
- * outlives a balancer's usual 60 s idle timeout, so the balancer closes it, never us mid-send (a 502).
- */
+/** Kept-alive outlives a balancer's 60 s idle timeout: the balancer closes, never us mid-send (a 502). */
 export const TIMEOUTS = {
   headersMs: 10_000,
   requestMs: 10_000,
@@ -49,17 +45,12 @@ export const TIMEOUTS = {
 export interface BuildAppOptions {
   config: AppConfig;
   db: Database;
-  /** The time every handler uses, and passes to SQL; tests move it. */
   now?: Clock;
-  /** Where the JSON log lines go (default stdout); tests read them. */
   logStream?: NodeJS.WritableStream;
-  /** Shared with whoever stops the process, which sets `stopping` before it drains. */
   lifecycle?: Lifecycle;
-  /** Where the API's series go (default: a registry of the app's own, without process metrics). */
   metrics?: Registry;
 }
 
-// Nothing personal or secret reaches the logs; serializeRequest masks ids and hashes the address.
 const REDACT = [
   'req.headers.cookie',
   'req.headers.authorization',
@@ -129,7 +120,6 @@ function createFastify(config: AppConfig, destination: pino.DestinationStream): 
       headersTimeout: config.requestTimeoutMs ?? TIMEOUTS.headersMs,
       connectionsCheckingInterval: Math.min(TIMEOUTS.checkIntervalMs, config.requestTimeoutMs ?? Infinity),
     },
-    // installAccessLog writes one line per answered request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Fastify's own closing 503 has another body and no CORS headers (see installShutdownGuard).
     return503OnClosing: false,
@@ -141,14 +131,14 @@ function createFastify(config: AppConfig, destination: pino.DestinationStream): 
 async function installHttpLayer(app: App, config: AppConfig, lifecycle: Lifecycle): Promise<void> {
   // A text/plain POST is what a cross-site form can send without a CORS preflight.
   app.removeContentTypeParser('text/plain');
-  // zod/mini installs no messages: a 400 says what failed in English.
+  // zod/mini installs no messages.
   z.config(z.locales.en());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandlers(app, BODY_LIMIT_BYTES);
   const origins = [config.hostOrigin, ...config.corsOrigins];
   installCors(app, origins);
-  // Only the parser and serializer `http/visitor.ts` uses, without hooks on every request.
+  // No hooks on every request.
   await app.register(cookie, { hook: false });
   app.decorate('visitorCookie', config.visitorCookie);
   setHashKey(config.addressHashKey);
