@@ -1,4 +1,4 @@
-/** fast-json-stringify writes only declared properties (nothing leaks) at ~1 µs a gift against zod's 7.5. */
+/** Declared properties only, nothing leaks; 1 µs a gift against zod's 7.5. */
 import fastJson, { type AnySchema } from 'fast-json-stringify';
 import { type FastifySerializerCompiler } from 'fastify/types/schema';
 import { z } from 'zod';

@@ -1,9 +1,9 @@
-/** A CSP violation's labels from known sets (directives, this deployment's origins, keywords), else `other`. */
+/** Anything a page or browser could make up ends as `other`. */
 import { CSP_BLOCKED_KEYWORDS, CSP_DIRECTIVES, OTHER } from 'shared/telemetry';
 
 const DIRECTIVES: ReadonlySet<string> = new Set(CSP_DIRECTIVES);
 const KEYWORDS: ReadonlySet<string> = new Set(CSP_BLOCKED_KEYWORDS);
-/** Schemes browsers report as the blocked URL's whole value in older formats (`data:…`). */
+// Older formats report the whole URL (`data:…`).
 const SCHEME_KEYWORDS: Readonly<Record<string, string>> = { 'data:': 'data', 'blob:': 'blob' };
 
 export type KnownOrigin = (origin: string) => boolean;
