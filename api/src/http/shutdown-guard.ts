@@ -1,12 +1,7 @@
-/** Keeps in-flight and just-accepted requests answered while the server closes. */
 import { type App, type Lifecycle } from '../app-context';
 import { HttpError } from './errors';
 
-/**
- * A connection's first request after close begins is still served: a balancer that opens one
- * connection per request (nginx, to the API) has sent it already and cannot resend a POST. A
- * later request on a kept-alive connection gets the one error body, CORS headers included.
- */
+/** A connection's first request while closing is served: a balancer cannot resend a POST. */
 export function installShutdownGuard(app: App, lifecycle: Lifecycle): void {
   let closing = false;
   const served = new WeakSet<object>();
