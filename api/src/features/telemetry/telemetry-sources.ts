@@ -1,4 +1,3 @@
-/** The build registry and the routes learned from the builds' manifests, wired to the app's life. */
 import { type App } from '../../app-context';
 import { type AppConfig } from '../../config';
 import { BuildRegistry } from './build-registry';
@@ -10,7 +9,7 @@ export interface TelemetrySources {
   routes: KnownRoutes;
 }
 
-/** Read once before the app is ready (each part bounded by a timeout), then polled. */
+/** Read before the app is ready (each part bounded by a timeout), then polled. */
 export function installTelemetrySources(app: App, config: AppConfig): TelemetrySources {
   const routes = new KnownRoutes(Object.keys(config.builds.manifests));
   const learner: RouteLearner = new RouteLearner({
