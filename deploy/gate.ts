@@ -28,6 +28,8 @@ import { isBuildId, isRevoked, previewCookieName } from 'shared/deployment';
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import { CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH, reactDevtoolsHook } from 'shared/chromium';
 import { REMOTES, remoteSpec, type RemoteSpec } from 'shared/remotes';
+import { RouteMatcher } from 'shared/route-pattern';
+import { NOT_FOUND_ROUTE } from 'shared/telemetry-values';
 import { defineCommand, refuse, type CommandLine } from './command-line';
 import { buildFolder, ownCopyProblem, revokedMessage, type CliIo } from './deploy';
 import { readDeployment } from './deployment';
@@ -112,15 +114,6 @@ export interface GateResult {
   checks: GateCheck[];
 }
 
-/** A registry route's path pattern as a regular expression: `:name` is one path segment. */
-export function routePattern(path: string): RegExp {
-  const escaped = path
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${escaped}$`);
-}
-
 export interface GatePage {
   /** The registry's route pattern. */
   route: string;
@@ -143,8 +136,7 @@ export function gatePages(spec: RemoteSpec, paths: readonly string[] = []): Gate
   for (const path of paths) {
     if (!path.startsWith('/') || path.startsWith('//'))
       throw new GateError(`--path ${maskIdLike(path)} is not a path (it starts with one /)`);
-    const pathname = path.split(/[?#]/)[0] ?? path;
-    if (!routes.some((route) => routePattern(route).test(pathname))) {
+    if (new RouteMatcher(routes).patternOfPath(path) === NOT_FOUND_ROUTE) {
       throw new GateError(
         `--path ${maskIdLike(path)} matches no route of this remote (its routes: ${routes.join(', ')})`,
       );
@@ -156,7 +148,7 @@ export function gatePages(spec: RemoteSpec, paths: readonly string[] = []): Gate
       pages.push({ route, path: route });
       continue;
     }
-    const samples = paths.filter((path) => routePattern(route).test(path.split(/[?#]/)[0] ?? path));
+    const samples = paths.filter((path) => new RouteMatcher([route]).patternOfPath(path) === route);
     if (samples.length === 0) {
       throw new GateError(
         `route ${route} has parameters: give a real page of it with --path (such as ${route.replace(/:([A-Za-z]+)/g, '<a real $1>')}); ` +

@@ -1,8 +1,4 @@
-/**
- * The backup and restore commands of docs/operations.md ("Backups and restore"), word for word:
- * the drill runs them through `sh -c` with the variables they name, and a test checks that the
- * guide still prints each one, so what operators copy is what the drill proves.
- */
+/** docs/operations.md's backup commands word for word: the drill runs them, a test checks the guide prints them. */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -11,19 +7,16 @@ const run = promisify(execFile);
 export const BACKUP_COMMANDS = {
   /** The client's version: its major must be the server's. */
   dumpVersion: 'pg_dump --version',
-  /** A logical backup in the custom format, compressed, readable by pg_restore alone. */
   dump: 'pg_dump --format=custom --file="$BACKUP_FILE" "$DATABASE_URL"',
   /** What a dump holds: a damaged or truncated file fails here. */
   list: 'pg_restore --list "$BACKUP_FILE"',
   /** A database that is still there but damaged goes first (every API process stopped). */
   drop: 'dropdb --force --maintenance-db="$ADMIN_DATABASE_URL" "$DATABASE_NAME"',
-  /** Creates the database under its dumped name and restores into it, stopping at the first error. */
   restore: 'pg_restore --create --exit-on-error --dbname="$ADMIN_DATABASE_URL" "$BACKUP_FILE"',
 } as const;
 
 export type BackupCommand = keyof typeof BACKUP_COMMANDS;
 
-/** The variables the commands read. */
 export interface BackupVariables {
   BACKUP_FILE: string;
   DATABASE_URL: string;
@@ -31,7 +24,6 @@ export interface BackupVariables {
   ADMIN_DATABASE_URL: string;
 }
 
-/** Runs one command as the guide prints it; rejects with its output when it fails. */
 export async function runBackupCommand(name: BackupCommand, variables: BackupVariables): Promise<string> {
   const command = BACKUP_COMMANDS[name];
   try {

@@ -1,8 +1,4 @@
-/**
- * `npm run backup-drill -w api -- [admin URL]`: the restore drill (backup-drill.ts) on a scratch
- * database of the server the URL names (or ADMIN_DATABASE_URL), a role that may create databases.
- * Exits 0 when every answer came back unchanged, 1 otherwise.
- */
+/** `npm run backup-drill -w api -- [admin URL]`: exits 0 when every answer came back unchanged. */
 import { runBackupDrill } from './backup-drill';
 
 async function main(): Promise<number> {

@@ -14,6 +14,7 @@ describe('readServerConfig', () => {
       trustProxy: false,
       logLevel: 'info',
       gameWinRate: 0.3,
+      requestTimeoutMs: 10_000,
       giftTtlDays: 30,
       redeemSessionTtlMinutes: 30,
       limits: {
@@ -78,6 +79,7 @@ describe('readServerConfig', () => {
       PGLITE_DATA_DIR: 'memory://',
       PRIZE_CATALOGUE_FILE: '/etc/gifts/catalogue.json',
       SHUTDOWN_DELAY_MS: '5000',
+      REQUEST_TIMEOUT_MS: '2000',
       TELEMETRY_BATCHES_PER_IP_PER_MINUTE: '30',
       REMOTE_GIFTS_URL: 'https://gifts.example.com/mf-manifest.json',
       REMOTE_REDEEM_URL: 'https://cdn.example.com/redeem/builds/b7/mf-manifest.json',
@@ -99,6 +101,7 @@ describe('readServerConfig', () => {
       trustProxy: ['loopback', '10.0.0.0/8', '2001:db8::/32', '192.0.2.7', '172.16.0.0/255.240.0.0'],
       logLevel: 'warn',
       gameWinRate: 1,
+      requestTimeoutMs: 2000,
       giftTtlDays: 7,
       redeemSessionTtlMinutes: 15,
       limits: {
@@ -250,6 +253,7 @@ describe('readServerConfig', () => {
     ['TRUST_PROXY', '10.0.0.256', 'not valid: "10.0.0.256"'],
     ['TRUST_PROXY', 'fe80::/129', 'not valid: "fe80::/129"'],
     ['SHUTDOWN_DELAY_MS', '-5', 'SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to 120000, got "-5"'],
+    ['REQUEST_TIMEOUT_MS', '0', 'REQUEST_TIMEOUT_MS must be a whole number from 500 to 120000, got "0"'],
     ['CORS_ORIGINS', 'localhost:4301', 'CORS_ORIGINS must be comma-separated origins'],
     ['DATABASE_URL', 'mysql://db/gifts', 'DATABASE_URL must be a PostgreSQL URL'],
     ['API_PORT', '70000', 'API_PORT must be a port number between 1 and 65535, got "70000"'],

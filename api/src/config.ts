@@ -13,17 +13,22 @@ import {
   HOST_ORIGIN_VARIABLES,
   hostOriginOf,
   httpOrigin,
+  intBetween,
+  list,
   listenAddress,
   type LogLevel,
   logLevel,
+  millis,
+  numberBetween,
+  origin,
   parseEnv,
   partPort,
-  millis,
-  origin,
   positiveInt,
   type Reader,
   readPort,
+  refusal,
   shutdownDelay,
+  url,
 } from 'server/env';
 import { type ComposedRemotes, composedRemotesFromEnv } from 'server/composed-remotes';
 import { METRICS_VARIABLES, type MetricsEnv, metricsEnvOf } from 'server/metrics';
@@ -41,143 +46,74 @@ export interface Limits {
   playsPerVisitorPerDay: number;
   playsPerIpPerDay: number;
   redeemAttemptsPerIpPerMinute: number;
-  /** Redeem sessions asked for (opened or resumed) per address per minute, whatever the answer. */
+  /** Opened or resumed, whatever the answer. */
   redeemOpensPerIpPerMinute: number;
-  /** Open redeem sessions one gift may have at a time (each visitor holding its link opens one). */
   redeemSessionsPerGift: number;
-  /** Reads of unknown redeem sessions per address per minute, counted by each process. */
+  /** Counted by each process. */
   unknownRedeemReadsPerIpPerMinute: number;
-  /** Telemetry batches (and CSP report posts) per address per minute, counted by each process. */
+  /** With CSP report posts; counted by each process. */
   telemetryBatchesPerIpPerMinute: number;
 }
 
-/**
- * Where the builds each part's deploys published are read (`build-registry.ts`), and the routes
- * each remote's manifest publishes (`route-learner.ts`).
- */
 export interface BuildsConfig {
-  /**
-   * Each part's `builds/latest.json` URL (`builds/history.json` is beside it): a remote's beside
-   * its manifest (REMOTE_*_URL), the host's under `/_app/builds/` of HOST_ORIGIN. A remote's
-   * origin is also one a CSP violation's blocked URL may be labelled with.
-   */
+  /** Each part's `builds/latest.json` URL; a remote's origin also labels CSP violations. */
   sources: Record<string, string>;
-  /**
-   * Each remote's `mf-manifest.json` URL, in composition order: the registry's remotes, then the
-   * ones ADDED_REMOTES names (server/composed-remotes).
-   */
+  /** In composition order: the registry's remotes, then ADDED_REMOTES. */
   manifests: Record<string, string>;
-  /** The grants REMOTE_<NAME>_PATHS set; a registry remote without one has the registry's. */
   grants: Record<string, string[]>;
-  /** How often each part is read again; 0: never read (every build id counts as `other`, no route is learned). */
+  /** 0: never read (every build id is `other`, no route learned). */
   pollMs: number;
 }
 
-/** What `buildApp` needs. */
 export interface AppConfig {
-  /**
-   * The host's origin (HOST_ORIGIN); unset, the host's port on any hostname, which the same-site
-   * guard accepts only from a page on the hostname the API was reached at.
-   */
+  /** Unset: the host's port on the hostname the API was reached at. */
   hostOrigin: AllowedOrigin;
-  /** Further origins allowed through CORS (remote teams' standalone dev shells). */
   corsOrigins: string[];
-  /** Fastify's `trustProxy`: off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
   trustProxy: TrustProxy;
   logLevel: LogLevel;
-  /** Probability of a win, 0..1. */
   gameWinRate: number;
+  /** Default 10 s. */
+  requestTimeoutMs?: number;
   giftTtlDays: number;
   redeemSessionTtlMinutes: number;
   limits: Limits;
   builds: BuildsConfig;
-  /**
-   * The API's origin as pages reach it (API_BASE_URL, as the host's server reads it): with the
-   * host's and the remotes' origins, what a CSP violation's blocked URL may be labelled with.
-   */
+  /** As pages reach it; labels CSP violations. */
   apiOrigin: string;
-  /** The visitor cookie's name, Secure flag and signing secrets (VISITOR_COOKIE_SECRETS). */
   visitorCookie: VisitorCookieConfig;
-  /** The key client addresses are hashed with (IP_HASH_SECRET, or derived from the cookie's secret). */
   addressHashKey: Buffer;
-  /**
-   * The secrets the host's server signs its pages' telemetry tickets with (PAGE_TICKET_SECRETS,
-   * server/page-ticket.ts): telemetry is labelled with a build only on a ticket one of them
-   * verifies. None: no build label (development without `npm start`).
-   */
+  /** Telemetry carries a build only on a ticket these verify (server/page-ticket.ts). */
   pageTicketSecrets: string[];
 }
 
-/** What `index.ts` needs on top: where to listen and where the data lives. */
 export interface ServerConfig extends AppConfig {
   port: number;
-  /** Undefined: every interface. */
   listenHost: string | undefined;
   databaseUrl: string | undefined;
   databasePoolSize: number;
-  /**
-   * How long the first connection to PostgreSQL is tried again while the server cannot be
-   * reached (DATABASE_CONNECT_RETRY_MS), before the API gives up and exits 1.
-   */
   databaseConnectRetryMs: number;
   pgliteDataDir: string;
   catalogueFile: string;
-  /** After SIGTERM, how long readiness says "not ready" while requests are still served. */
   shutdownDelayMs: number;
-  /** Where `GET /metrics` is served: a listener of its own, none when METRICS_PORT is unset. */
   metrics: MetricsEnv;
 }
 
-/** GAME_WIN_RATE: a probability, 0 to 1. */
-const winRate: Reader<number> = (raw, name) => {
-  if (raw === undefined) return 0.3;
-  const value = /^\d*\.?\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= 1)) throw new EnvError(`${name} must be a number from 0 to 1, got "${raw}"`);
+const origins: Reader<string[]> = list((entry, name) => {
+  const value = httpOrigin(entry);
+  if (!value) throw refusal(name, 'comma-separated origins such as http://localhost:4301', entry);
   return value;
-};
+});
 
-/** CORS_ORIGINS: comma-separated origins. */
-const origins: Reader<string[]> = (raw, name) => {
-  if (raw === undefined || raw.trim() === '') return [];
-  return raw.split(',').map((part) => {
-    const value = part.trim();
-    const origin = httpOrigin(value);
-    if (!origin) {
-      throw new EnvError(`${name} must be comma-separated origins such as http://localhost:4301, got "${value}"`);
-    }
-    return origin;
-  });
-};
+const databaseUrl = url({
+  protocols: ['postgres:', 'postgresql:'],
+  expected: 'a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts',
+  secret: true,
+});
 
-/** DATABASE_URL: a PostgreSQL URL; the message never repeats it, since it holds a password. */
-const databaseUrl: Reader<string | undefined> = (raw, name) => {
-  if (raw === undefined) return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-    throw new EnvError(`${name} must be a PostgreSQL URL such as postgres://user:password@localhost:5432/gifts`);
-  }
-  return raw;
-};
-
-/** An http(s) URL, such as a remote's manifest URL; undefined when unset. */
-const httpUrl: Reader<string | undefined> = (raw, name) => {
-  if (raw === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new EnvError(`${name} must be an http(s) URL such as http://localhost:3001/mf-manifest.json, got "${raw}"`);
-  }
-  return url.href;
-};
+const httpUrl = url({
+  protocols: ['http:', 'https:'],
+  expected: 'an http(s) URL such as http://localhost:3001/mf-manifest.json',
+});
 
 /** The shortest secret accepted: 32 characters, such as `openssl rand -base64 32` prints (44). */
 export const MIN_SECRET_CHARS = 32;
@@ -199,12 +135,7 @@ const secrets: Reader<string[] | undefined> = (raw, name) =>
 /** IP_HASH_SECRET: one secret; undefined when unset. */
 const secret: Reader<string | undefined> = (raw, name) => (raw === undefined ? undefined : checkSecret(raw, name));
 
-/**
- * The visitor cookie. A production deployment (HOST_ORIGIN set) gives its secrets
- * (`productionGaps`): every API process has to sign and check with the same ones. In development
- * (HOST_ORIGIN unset) a random secret of this process's own will do (`npm start` gives its API
- * one for the whole run). Over https the cookie is `__Host-p_visitor`, Secure.
- */
+/** Production gives the secrets every process signs with; development may use a random one. */
 function visitorCookieOf(env: {
   HOST_ORIGIN: string | undefined;
   VISITOR_COOKIE_SECRETS: string[] | undefined;
@@ -218,13 +149,7 @@ function visitorCookieOf(env: {
 
 const IN_PRODUCTION = 'must be set when HOST_ORIGIN is (a production deployment)';
 
-/**
- * What a production deployment (HOST_ORIGIN set) must name, every missing one at once: the
- * cookie's secrets (every process signs with the same), the pages' ticket secrets (without them
- * no telemetry is labelled with a build, and the release run and the build alerts see nothing),
- * the API's public origin (unset, this machine's port), and, while builds are read, each remote's manifest URL (unset, its builds would be read from
- * this machine's development port and every build id would count as `other`).
- */
+/** Production (HOST_ORIGIN set) must name what development defaults to this machine or a random secret. */
 function productionGaps(env: Record<string, unknown> & { HOST_ORIGIN: string | undefined; BUILDS_POLL_MS: number }) {
   if (env.HOST_ORIGIN === undefined) return;
   const gaps: string[] = [];
@@ -249,10 +174,7 @@ function productionGaps(env: Record<string, unknown> & { HOST_ORIGIN: string | u
   if (gaps.length > 0) throw new EnvError(gaps.join('\n'));
 }
 
-/**
- * The key of the address hashes: IP_HASH_SECRET, else one derived from the cookie's current
- * secret (rotating that one then changes the hashes too), else, in development, a random one.
- */
+/** Derived from the cookie's secret when unset: rotating that one changes the hashes too. */
 function addressHashKeyOf(env: {
   IP_HASH_SECRET: string | undefined;
   VISITOR_COOKIE_SECRETS: string[] | undefined;
@@ -262,13 +184,9 @@ function addressHashKeyOf(env: {
   return createHmac('sha256', first).update('address hashes').digest();
 }
 
-/** What BUILDS_POLL_MS may be at most: a day. */
 const MAX_BUILDS_POLL_MS = 24 * 60 * 60_000;
 
-/**
- * The remotes' manifest URLs, read as the host's server reads them (the same variables, the same
- * defaults from the remotes' ports): each remote's builds are published beside its manifest.
- */
+/** The same variables and defaults as the host's server reads. */
 const REMOTE_URL_VARIABLES: Record<string, Reader<string | number | undefined>> = Object.fromEntries(
   REMOTE_NAMES.flatMap((name) => [
     [REMOTES[name].urlEnv, httpUrl],
@@ -276,7 +194,6 @@ const REMOTE_URL_VARIABLES: Record<string, Reader<string | number | undefined>> 
   ]),
 );
 
-/** Each remote's manifest URL: the registry's (set, else on this machine's port), then the added ones. */
 function remoteManifestsOf(env: Record<string, unknown>, composed: ComposedRemotes): Record<string, string> {
   const registry = (name: RemoteName): [string, string] => [
     name,
@@ -286,7 +203,6 @@ function remoteManifestsOf(env: Record<string, unknown>, composed: ComposedRemot
   return Object.fromEntries([...REMOTE_NAMES.map(registry), ...composed.added.map(({ name, url }) => [name, url])]);
 }
 
-/** Where builds and routes are read: each part's `builds/latest.json`, the host's under `/_app/builds/`, a remote's beside its manifest. */
 function buildsConfigOf(
   env: Record<string, unknown> & {
     HOST_ORIGIN: string | undefined;
@@ -307,7 +223,7 @@ function buildsConfigOf(
   return { sources, manifests, grants: { ...composed.grants }, pollMs: env.BUILDS_POLL_MS };
 }
 
-/** A path, relative to the current folder, or `memory://` (PGlite in memory). */
+/** Relative to the current folder, or `memory://`. */
 function path(fallback: string): Reader<string> {
   return (raw) => (raw === undefined ? fallback : raw === 'memory://' || isAbsolute(raw) ? raw : resolve(raw));
 }
@@ -323,7 +239,7 @@ const API_VARIABLES = envSchema({
     'X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits',
   ),
   LOG_LEVEL: logLevel,
-  GAME_WIN_RATE: winRate,
+  GAME_WIN_RATE: numberBetween(0.3, 0, 1),
   GIFT_TTL_DAYS: positiveInt(30),
   REDEEM_SESSION_TTL_MINUTES: positiveInt(30),
   PLAYS_PER_VISITOR_PER_DAY: positiveInt(5),
@@ -341,6 +257,7 @@ const API_VARIABLES = envSchema({
   PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
   PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
   SHUTDOWN_DELAY_MS: shutdownDelay,
+  REQUEST_TIMEOUT_MS: intBetween(10_000, 500, 120_000),
   ...METRICS_VARIABLES,
   // Secrets, each also from a file (`<NAME>_FILE`, such as a systemd credential).
   VISITOR_COOKIE_SECRETS: fromSecretFile(secrets),
@@ -368,6 +285,7 @@ function configOf(env: ApiEnvValues, composed: ComposedRemotes): ServerConfig {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     gameWinRate: env.GAME_WIN_RATE,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     giftTtlDays: env.GIFT_TTL_DAYS,
     redeemSessionTtlMinutes: env.REDEEM_SESSION_TTL_MINUTES,
     limits: {

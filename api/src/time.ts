@@ -1,4 +1,3 @@
-/** Time arithmetic for expiry and limit windows, always from an injected clock. */
 export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();
@@ -14,19 +13,17 @@ export interface TimeWindow {
   end: Date;
 }
 
-/** The UTC calendar day containing `now`. */
 export function dayWindow(now: Date): TimeWindow {
   const start = new Date(Math.floor(now.getTime() / DAY) * DAY);
   return { start, end: new Date(start.getTime() + DAY) };
 }
 
-/** The clock minute containing `now`. */
 export function minuteWindow(now: Date): TimeWindow {
   const start = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE);
   return { start, end: new Date(start.getTime() + MINUTE) };
 }
 
-/** Whole seconds until `end`, at least 1 (a Retry-After value). */
+/** At least 1: a Retry-After value. */
 export function secondsUntil(end: Date, now: Date): number {
   return Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
 }

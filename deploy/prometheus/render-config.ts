@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { EnvError, envSchema, parseEnv, type Env, type Reader } from 'server/env';
+import { EnvError, envSchema, list, matching, parseEnv, refusal, type Env, type Reader } from 'server/env';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { TELEMETRY_WORST_CASE_SERIES } from 'shared/telemetry-bounds';
 import { CONSOLE, runMain } from '../command-line';
@@ -29,24 +29,17 @@ export const API_LABEL_LIMIT = 12;
 const ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const DURATION = /^[1-9]\d*(ms|s|m|h)$/;
 
-function addressList(raw: string, name: string, example: string): string[] {
-  const list = raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const bad = list.filter((entry) => Number(ADDRESS.exec(entry)?.[2] ?? 0) > 65535 || !ADDRESS.test(entry));
-  if (bad.length > 0)
-    throw new EnvError(
-      `${name} must be host:port addresses, comma-separated (e.g. ${example}); not valid: ${bad.map((entry) => `"${entry}"`).join(', ')}`,
-    );
-  return list;
-}
+const address = (entry: string, name: string, example: string): string => {
+  if (ADDRESS.test(entry) && Number(ADDRESS.exec(entry)?.[2]) <= 65535) return entry;
+  throw refusal(name, `host:port addresses, comma-separated (e.g. ${example}); not valid: "${entry}"`);
+};
 
 /** host:port addresses, comma-separated; `fallback` when unset (undefined: required). */
 function addresses(fallback: string[] | undefined, means: string, example: string): Reader<string[]> {
+  const read = list((entry, name) => address(entry, name, example));
   return (raw, name) => {
-    const list = raw === undefined ? [] : addressList(raw, name, example);
-    if (list.length > 0) return list;
+    const entries = read(raw, name);
+    if (entries.length > 0) return entries;
     if (fallback) return fallback;
     throw new EnvError(`${name} is not set: ${means}, host:port, comma-separated (e.g. ${example})`);
   };
@@ -58,33 +51,22 @@ export interface RemoteTarget {
 }
 
 /** `<remote>=host:port`, comma-separated, each remote one of the registry's; none when unset. */
-const remoteAddresses: Reader<RemoteTarget[]> = (raw, name) => {
-  if (raw === undefined) return [];
+const remoteAddresses: Reader<RemoteTarget[]> = list((entry, name) => {
   const example = `${REMOTE_NAMES[0]}=127.0.0.1:9301`;
-  return raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [remote = '', address = '', ...rest] = entry.split('=');
-      if (!(REMOTE_NAMES as string[]).includes(remote.trim()) || rest.length > 0)
-        throw new EnvError(
-          `${name} must be <remote>=host:port entries, comma-separated (e.g. ${example}), each remote one of ${REMOTE_NAMES.join(', ')}; not valid: "${entry}"`,
-        );
-      const [checked = ''] = addressList(address, name, example);
-      return { remote: remote.trim(), address: checked };
-    });
-};
+  const [remote = '', target = '', ...rest] = entry.split('=');
+  if (!(REMOTE_NAMES as string[]).includes(remote.trim()) || rest.length > 0)
+    throw refusal(
+      name,
+      `<remote>=host:port entries, comma-separated (e.g. ${example}), each remote one of ${REMOTE_NAMES.join(', ')}; not valid: "${entry}"`,
+    );
+  return { remote: remote.trim(), address: address(target.trim(), name, example) };
+});
 
-const duration: Reader<string> = (raw, name) => {
-  if (raw === undefined) return '15s';
-  if (!DURATION.test(raw.trim())) throw new EnvError(`${name} must be a duration such as 15s or 1m, got "${raw}"`);
-  return raw.trim();
-};
+const duration = matching('15s', DURATION, 'a duration such as 15s or 1m');
 
 const rulesDir: Reader<string> = (raw, name) => {
   if (raw === undefined) return RULES_DIR;
-  if (!isAbsolute(raw) || /[\n"]/.test(raw)) throw new EnvError(`${name} must be an absolute path, got "${raw}"`);
+  if (!isAbsolute(raw) || /[\n"]/.test(raw)) throw refusal(name, 'an absolute path', raw);
   return raw.replace(/\/+$/, '') || '/';
 };
 

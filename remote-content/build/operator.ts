@@ -4,9 +4,7 @@
  * `{{operatorName}}` and so on (docs/decisions/0018-operator-details-are-build-variables.md).
  * Unset, each has a development default that says what it is.
  */
-import { EnvError } from 'server/env';
-
-type Env = Record<string, string | undefined>;
+import { type Env, envSchema, parseEnv, type Reader, refusal } from 'server/env';
 
 type Kind = 'text' | 'email' | 'date';
 
@@ -43,15 +41,14 @@ const MARKDOWN_SIGNS = /[\\`*_{}[\]()<>#+\-.!|~&]/g;
 function readText(variable: string, raw: string): string {
   const value = raw.trim().replace(/\s+/g, ' ');
   if (!value || value.length > MAX_TEXT) {
-    throw new EnvError(`${variable} must be 1 to ${MAX_TEXT} characters, got "${raw}"`);
+    throw refusal(variable, `1 to ${MAX_TEXT} characters`, raw);
   }
   return value.replace(MARKDOWN_SIGNS, (sign) => `\\${sign}`);
 }
 
 function readEmail(variable: string, raw: string): string {
   const value = raw.trim();
-  if (!EMAIL.test(value))
-    throw new EnvError(`${variable} must be an e-mail address such as gifts@example.com, got "${raw}"`);
+  if (!EMAIL.test(value)) throw refusal(variable, 'an e-mail address such as gifts@example.com', raw);
   return value;
 }
 
@@ -60,7 +57,7 @@ function readDate(variable: string, raw: string): string {
   const [, year, month, day] = ISO_DATE.exec(raw.trim()) ?? [];
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (!year || date.getUTCDate() !== Number(day) || date.getUTCMonth() !== Number(month) - 1) {
-    throw new EnvError(`${variable} must be a date written YYYY-MM-DD, got "${raw}"`);
+    throw refusal(variable, 'a date written YYYY-MM-DD', raw);
   }
   return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
@@ -71,23 +68,21 @@ const READERS: Record<Kind, (variable: string, raw: string) => string> = {
   date: readDate,
 };
 
+const OPERATOR_ENV = envSchema(
+  Object.fromEntries(
+    Object.values(OPERATOR_SETTINGS).map((setting: OperatorSetting): [string, Reader<string>] => [
+      setting.variable,
+      (raw, name) => READERS[setting.kind](name, raw ?? setting.fallback),
+    ]),
+  ),
+);
+
 /** Every setting, from `env` or its default; one EnvError naming every variable that is wrong. */
 export function readOperator(env: Env = process.env): OperatorValues {
-  const problems: string[] = [];
-  const values = Object.fromEntries(
-    Object.entries(OPERATOR_SETTINGS).map(([key, setting]: [string, OperatorSetting]) => {
-      const raw = env[setting.variable];
-      try {
-        return [key, READERS[setting.kind](setting.variable, raw === undefined || raw === '' ? setting.fallback : raw)];
-      } catch (error) {
-        if (!(error instanceof EnvError)) throw error;
-        problems.push(error.message);
-        return [key, ''];
-      }
-    }),
+  const values = parseEnv(OPERATOR_ENV, env);
+  return Object.fromEntries(
+    Object.entries(OPERATOR_SETTINGS).map(([key, setting]) => [key, values[setting.variable] as string]),
   ) as Record<OperatorKey, string>;
-  if (problems.length > 0) throw new EnvError(problems.join('\n'));
-  return values;
 }
 
 const TOKEN = /\{\{\s*([A-Za-z]+)\s*\}\}/g;

@@ -8,12 +8,16 @@ import {
   type Env,
   envSchema,
   intBetween,
+  list,
+  matching,
+  numberBetween,
   parseEnv,
   positiveInt,
   readInt,
   readPort,
   secretList,
   staticPartEnv,
+  url,
 } from './env';
 
 /** A remote's server's environment (`staticPartEnv`), serving `root` by default. */
@@ -329,5 +333,48 @@ describe('secretList', () => {
     expect(error.message).toBe(
       "PAGE_TICKET_SECRETS's secret 2 must be at least 32 characters (it has 12): make one with openssl rand -base64 32",
     );
+  });
+});
+
+describe('the typed readers every configuration shares', () => {
+  const read = <T>(reader: (raw: string | undefined, name: string) => T, raw: string | undefined) =>
+    parseEnv(envSchema({ SETTING: reader }), { SETTING: raw }).SETTING;
+  const refused = (reader: (raw: string | undefined, name: string) => unknown, raw: string) => {
+    try {
+      read(reader, raw);
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      return (error as Error).message;
+    }
+    throw new Error(`"${raw}" was accepted`);
+  };
+
+  it('reads a decimal number in range, its fallback when unset, and refuses others in the one wording', () => {
+    expect(read(numberBetween(0.3, 0, 1), undefined)).toBe(0.3);
+    expect(read(numberBetween(0.3, 0, 1), '.5')).toBe(0.5);
+    expect(refused(numberBetween(0.3, 0, 1), '1.5')).toBe('SETTING must be a number from 0 to 1, got "1.5"');
+    expect(refused(numberBetween(0.3, 0, 1), '-0')).toBe('SETTING must be a number from 0 to 1, got "-0"');
+  });
+
+  it('reads a list of trimmed entries, none when unset, each through its item reader', () => {
+    const upper = list((entry) => entry.toUpperCase());
+    expect(read(upper, undefined)).toEqual([]);
+    expect(read(upper, ' a, b ,,c ')).toEqual(['A', 'B', 'C']);
+  });
+
+  it('reads a URL of the schemes given and refuses another, leaving a secret one out of the message', () => {
+    const http = url({ protocols: ['http:', 'https:'], expected: 'an http(s) URL' });
+    expect(read(http, 'https://example.com')).toBe('https://example.com/');
+    expect(refused(http, 'ftp://example.com')).toBe('SETTING must be an http(s) URL, got "ftp://example.com"');
+    const database = url({ protocols: ['postgres:'], expected: 'a PostgreSQL URL', secret: true });
+    expect(read(database, 'postgres://u:pw@db/x')).toBe('postgres://u:pw@db/x');
+    expect(refused(database, 'mysql://u:pw@db/x')).toBe('SETTING must be a PostgreSQL URL');
+  });
+
+  it('reads a value its pattern accepts, trimmed', () => {
+    const duration = matching('15s', /^\d+s$/, 'a duration such as 15s');
+    expect(read(duration, undefined)).toBe('15s');
+    expect(read(duration, ' 30s ')).toBe('30s');
+    expect(refused(duration, '30')).toBe('SETTING must be a duration such as 15s, got "30"');
   });
 });

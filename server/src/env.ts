@@ -88,13 +88,75 @@ export function parseEnvOrExit<T>(label: string, schema: z.ZodType<T, Env>, env:
 
 // Readers.
 
+/**
+ * The one wording of a refused value: `NAME must be <expected>, got "<raw>"`. Leave `raw` out
+ * where the value may hold a secret (a URL with a password).
+ */
+export function refusal(name: string, expected: string, raw?: string): EnvError {
+  return new EnvError(raw === undefined ? `${name} must be ${expected}` : `${name} must be ${expected}, got "${raw}"`);
+}
+
 /** A whole number within `[min, max]` (digits only), else `fallback` when unset. */
 function wholeNumber(fallback: number, accepts: (value: number) => boolean, expected: string): Reader<number> {
   return (raw, name) => {
     if (raw === undefined) return fallback;
     const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!accepts(value)) throw new EnvError(`${name} must be ${expected}, got "${raw}"`);
+    if (!accepts(value)) throw refusal(name, expected, raw);
     return value;
+  };
+}
+
+/** A decimal number from `min` to `max` (digits and one point, no sign or exponent). */
+export function numberBetween(fallback: number, min: number, max: number): Reader<number> {
+  return (raw, name) => {
+    if (raw === undefined) return fallback;
+    const value = /^\d*\.?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(value >= min && value <= max)) throw refusal(name, `a number from ${min} to ${max}`, raw);
+    return value;
+  };
+}
+
+/** Comma-separated entries, trimmed, blanks dropped, each read by `item`; none when unset. */
+export function list<T>(item: (entry: string, name: string) => T): Reader<T[]> {
+  return (raw, name) =>
+    (raw ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map((entry) => item(entry, name));
+}
+
+export interface UrlRule {
+  /** Accepted schemes, with their colon (`https:`). */
+  protocols: readonly string[];
+  /** What the refusal names as the expected value: "an http(s) URL such as …". */
+  expected: string;
+  /** Leave the value out of the refusal: it may hold a password. */
+  secret?: boolean;
+}
+
+/** A URL of one of `rule.protocols`, normalised as `URL` writes it; undefined when unset. */
+export function url(rule: UrlRule): Reader<string | undefined> {
+  return (raw, name) => {
+    if (raw === undefined) return undefined;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !rule.protocols.includes(parsed.protocol))
+      throw refusal(name, rule.expected, rule.secret ? undefined : raw);
+    return rule.secret ? raw : parsed.href;
+  };
+}
+
+/** A value `pattern` accepts, trimmed; `fallback` when unset. */
+export function matching(fallback: string, pattern: RegExp, expected: string): Reader<string> {
+  return (raw, name) => {
+    if (raw === undefined) return fallback;
+    if (!pattern.test(raw.trim())) throw refusal(name, expected, raw);
+    return raw.trim();
   };
 }
 
@@ -152,7 +214,7 @@ export function origin(example: string): Reader<string | undefined> {
   return (raw, name) => {
     if (raw === undefined) return undefined;
     const value = httpOrigin(raw);
-    if (!value) throw new EnvError(`${name} must be an origin such as ${example}, got "${raw}"`);
+    if (!value) throw refusal(name, `an origin such as ${example}`, raw);
     return value;
   };
 }
@@ -180,14 +242,14 @@ export function secretList(minLength: number): Reader<string[] | undefined> {
 export function existingFolder(fallback: string): Reader<string> {
   return (raw, name) => {
     if (raw === undefined) return fallback;
-    if (!isAbsolute(raw)) throw new EnvError(`${name} must be an absolute path, got "${raw}"`);
+    if (!isAbsolute(raw)) throw refusal(name, 'an absolute path', raw);
     let isDirectory = false;
     try {
       isDirectory = statSync(raw).isDirectory();
     } catch {
       isDirectory = false;
     }
-    if (!isDirectory) throw new EnvError(`${name} must be an existing folder, got "${raw}"`);
+    if (!isDirectory) throw refusal(name, 'an existing folder', raw);
     return raw;
   };
 }
@@ -200,7 +262,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const logLevel: Reader<LogLevel> = (raw, name) => {
   if (raw === undefined) return 'info';
   const level = LOG_LEVELS.find((candidate) => candidate === raw);
-  if (!level) throw new EnvError(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  if (!level) throw refusal(name, `one of ${LOG_LEVELS.join(', ')}`, raw);
   return level;
 };
 

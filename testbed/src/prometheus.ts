@@ -157,9 +157,15 @@ async function api<T>(url: string, expr?: string): Promise<T> {
   return body.data;
 }
 
-/** Starts Prometheus on a free loopback port and waits until it is ready. */
-export async function startPrometheus(options: PrometheusOptions): Promise<RunningPrometheus> {
-  if (!options.config && !options.jobs) throw new Error('startPrometheus needs `jobs` or `config`');
+interface Spawned {
+  started: RunningProcess;
+  url: string;
+  dir: string;
+  configFile: string;
+  temporary: boolean;
+}
+
+async function spawnPrometheus(options: PrometheusOptions): Promise<Spawned> {
   const temporary = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'testbed-prometheus-'));
   mkdirSync(dir, { recursive: true });
@@ -170,9 +176,8 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   );
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  let started: RunningProcess;
   try {
-    started = await startServer({
+    const started = await startServer({
       name: 'prometheus',
       command: PROMETHEUS_PATH,
       args: [
@@ -188,36 +193,22 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
       health: `${url}/-/ready`,
       readyTimeoutMs: READY_TIMEOUT_MS,
     });
+    return { started, url, dir, configFile, temporary };
   } catch (error) {
     if (temporary) rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
 
+type Client = Pick<RunningPrometheus, 'query' | 'vector' | 'alerts' | 'targets' | 'rules' | 'waitFor'>;
+
+function prometheusClient(url: string, started: RunningProcess): Client {
   const query = (expr: string, time?: number) =>
     api<QueryData>(
       `${url}/api/v1/query?${new URLSearchParams({ query: expr, ...(time === undefined ? {} : { time: String(time) }) })}`,
       expr,
     );
-  const targets = async () => (await api<{ activeTargets: Target[] }>(`${url}/api/v1/targets`)).activeTargets;
-  const waitFor = async <T>(
-    what: string,
-    check: () => Promise<T | undefined | false>,
-    timeoutMs = DEFAULT_WAIT_MS,
-  ): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-      if (started.hasExited()) throw new Error(`prometheus exited while waiting for ${what}:\n${started.tail()}`);
-      if (Date.now() > deadline) throw new Error(`prometheus: no ${what} within ${timeoutMs} ms`);
-      await delay(POLL_MS);
-    }
-  };
-
   return {
-    ...started,
-    url,
-    configFile,
     query,
     vector: async (expr) => {
       const data = await query(expr);
@@ -225,24 +216,48 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
       return data.result as Sample[];
     },
     alerts: async () => (await api<{ alerts: Alert[] }>(`${url}/api/v1/alerts`)).alerts,
-    targets,
+    targets: async () => (await api<{ activeTargets: Target[] }>(`${url}/api/v1/targets`)).activeTargets,
     rules: async () =>
       (await api<{ groups: { rules: Rule[] }[] }>(`${url}/api/v1/rules`)).groups.flatMap((group) => group.rules),
-    waitFor,
+    waitFor: async <T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = DEFAULT_WAIT_MS) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await check();
+        if (value !== undefined && value !== false) return value;
+        if (started.hasExited()) throw new Error(`prometheus exited while waiting for ${what}:\n${started.tail()}`);
+        if (Date.now() > deadline) throw new Error(`prometheus: no ${what} within ${timeoutMs} ms`);
+        await delay(POLL_MS);
+      }
+    },
+  };
+}
+
+/** Starts Prometheus on a free loopback port and waits until it is ready. */
+export async function startPrometheus(options: PrometheusOptions): Promise<RunningPrometheus> {
+  if (!options.config && !options.jobs) throw new Error('startPrometheus needs `jobs` or `config`');
+  const { started, url, dir, configFile, temporary } = await spawnPrometheus(options);
+  const client = prometheusClient(url, started);
+  return {
+    ...started,
+    ...client,
+    url,
+    configFile,
     waitForTargetsUp: (timeoutMs) =>
-      waitFor(
-        'scrape of every target',
-        async () => {
-          const active = await targets();
-          return active.length > 0 && active.every((target) => target.health === 'up') && active;
-        },
-        timeoutMs,
-      ).catch(async (error: Error) => {
-        const down = (await targets()).filter((target) => target.health !== 'up');
-        throw new Error(
-          `${error.message}; not up: ${down.map((target) => `${target.scrapeUrl} (${target.lastError || target.health})`).join(', ')}`,
-        );
-      }),
+      client
+        .waitFor(
+          'scrape of every target',
+          async () => {
+            const active = await client.targets();
+            return active.length > 0 && active.every((target) => target.health === 'up') && active;
+          },
+          timeoutMs,
+        )
+        .catch(async (error: Error) => {
+          const down = (await client.targets()).filter((target) => target.health !== 'up');
+          throw new Error(
+            `${error.message}; not up: ${down.map((target) => `${target.scrapeUrl} (${target.lastError || target.health})`).join(', ')}`,
+          );
+        }),
     stop: async () => {
       await stopProcess(started);
       if (temporary) rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,6 @@
 /**
- * One writer per PGlite data folder. PGlite is a whole PostgreSQL inside the process: two
- * processes on one folder each see only their own writes (a gift redeemed through both got two
- * vouchers) and the one that stops last overwrites the other's. So the API holds a lock file in
- * the folder while it runs, as PostgreSQL does with `postmaster.pid`: the folder lock every
- * server of ours shares (server/folder-lock), which names its owner, recovers the lock of an owner
- * known to be gone, and lets exactly one of several processes recovering it at once take it.
+ * One writer per PGlite folder: two processes on one folder each see only their own writes (a
+ * gift redeemed twice). The shared folder lock (server/folder-lock) names and recovers its owner.
  */
 import { lockFolder, type FolderLock, type LockOwner } from 'server/folder-lock';
 
@@ -28,13 +24,12 @@ export class DataDirLockedError extends Error {
 export type DataDirLock = FolderLock;
 
 export interface LockOptions {
-  /** Told when the lock file was removed or taken by someone else while we held it. */
+  /** The lock file was removed or taken while held. */
   onLost?: (error: Error) => void;
-  /** Told when we wait to see whether an owner we cannot check directly is still alive. */
+  /** Waiting on an owner that cannot be checked directly. */
   onWait?: (owner: LockOwner) => void;
 }
 
-/** Takes the data folder's lock, or throws DataDirLockedError naming the process that holds it. */
 export async function lockDataDir(dataDir: string, options: LockOptions = {}): Promise<DataDirLock> {
   return lockFolder(dataDir, {
     file: LOCK_FILE,

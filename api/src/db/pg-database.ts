@@ -1,16 +1,11 @@
 /**
- * The server driver: a `pg` connection pool to a real PostgreSQL (`DATABASE_URL`).
- *
- * A database restart, failover or network cut is an ordinary event here: every client, idle or
- * checked out, has its `error` event handled (an unhandled one would kill the process), a lost
- * connection fails only the requests that were using it (as DatabaseUnavailableError, answered
- * 503), and the pool opens fresh connections once the server is back.
+ * A `pg` pool to PostgreSQL (`DATABASE_URL`). A restart or network cut is ordinary: every client's
+ * `error` is handled (unhandled, it kills the process) and only the requests on a lost connection fail (503).
  */
 import { Client, Pool, type PoolClient } from 'pg';
 import { type Database, DatabaseUnavailableError, type Queryable, type Subscriber } from './database';
 import { redactDatabaseError } from './redact-error';
 
-// Deadlock and serialisation failures are safe to retry: the transaction was rolled back whole.
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 3;
 /** A request waits at most this long for a connection (default: forever) before it answers 503. */
@@ -22,20 +17,15 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 /** The client gives up on an answer that never comes (a server that vanished mid-query). */
 const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
 const KEEPALIVE_DELAY_MS = 10_000;
-/**
- * pg closes connections idle for 10 s by default: after a lull (and gift reads mostly come from
- * memory) the next burst then waits for new connections (measured: p99 up to 300 ms).
- */
+/** pg's 10 s default makes the burst after a lull wait for new connections (p99 up to 300 ms). */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
 export interface PgOptions {
-  /** Connections in the pool. */
   poolSize?: number;
   /** Told of connection failures that no request saw (an idle or checked-out client dropped). */
   onConnectionError?: (error: Error) => void;
 }
 
-/** SQLSTATE of a server error, or Node's code of a socket error. */
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
     ? error.code
@@ -58,7 +48,6 @@ const SERVER_GONE = /^(08...|57P0[123])$/;
 const LOST_CONNECTION =
   /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout/i;
 
-/** Whether `error` means the server could not be reached or the connection was lost. */
 export function isConnectionFailure(error: unknown): boolean {
   const code = errorCode(error);
   if (code !== undefined && (SOCKET_ERRORS.has(code) || SERVER_GONE.test(code))) return true;
@@ -160,10 +149,10 @@ function listenOn(
   };
 }
 
-export function openPostgres(url: string, options: PgOptions = {}): Database {
-  const pool = new Pool({
+function createPool(url: string, poolSize: number): Pool {
+  return new Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: poolSize,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
@@ -173,41 +162,42 @@ export function openPostgres(url: string, options: PgOptions = {}): Database {
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     query_timeout: QUERY_TIMEOUT_MS,
   });
-  const reportLost = (error: Error) => options.onConnectionError?.(error);
-  // An idle connection dropped by the server: the pool removes it and opens another when needed.
-  pool.on('error', reportLost);
-  const stops = new Set<() => Promise<void>>();
+}
 
-  /** A client whose connection errors are handled while it is checked out; released broken or not. */
-  async function withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    let client: PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (error) {
-      throw unavailableOr(error);
-    }
-    let lost: Error | undefined;
-    const onError = (error: Error) => {
-      lost = error;
-      reportLost(error);
-    };
-    client.on('error', onError);
-    let failure: unknown;
-    try {
-      return await work(client);
-    } catch (error) {
-      failure = error;
-      throw unavailableOr(error);
-    } finally {
-      client.removeListener('error', onError);
-      // A client whose connection failed is destroyed, never handed to the next request.
-      const broken = lost ?? (isConnectionFailure(failure) ? (failure as Error) : undefined);
-      client.release(broken ?? false);
-    }
+type ReportLost = (error: Error) => void;
+
+/** A client whose connection errors are handled while it is checked out; released broken or not. */
+async function withClient<T>(pool: Pool, reportLost: ReportLost, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw unavailableOr(error);
   }
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+    reportLost(error);
+  };
+  client.on('error', onError);
+  let failure: unknown;
+  try {
+    return await work(client);
+  } catch (error) {
+    failure = error;
+    throw unavailableOr(error);
+  } finally {
+    client.removeListener('error', onError);
+    // A client whose connection failed is destroyed, never handed to the next request.
+    const broken = lost ?? (isConnectionFailure(failure) ? (failure as Error) : undefined);
+    client.release(broken ?? false);
+  }
+}
 
-  function attempt<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return withClient(async (client) => {
+/** Retries deadlocks and serialisation failures: the server rolled the whole transaction back. */
+async function inTransaction<T>(pool: Pool, reportLost: ReportLost, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  const attempt = () =>
+    withClient(pool, reportLost, async (client) => {
       await client.query('BEGIN');
       try {
         const result = await work(wrap(client));
@@ -219,21 +209,26 @@ export function openPostgres(url: string, options: PgOptions = {}): Database {
         throw error;
       }
     });
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= MAX_ATTEMPTS || !RETRYABLE.has(errorCode(error) ?? '')) throw error;
+    }
   }
+}
 
+export function openPostgres(url: string, options: PgOptions = {}): Database {
+  const pool = createPool(url, options.poolSize ?? 10);
+  const reportLost = (error: Error) => options.onConnectionError?.(error);
+  // An idle connection dropped by the server: the pool removes it and opens another when needed.
+  pool.on('error', reportLost);
+  const stops = new Set<() => Promise<void>>();
   return {
     driver: 'postgres',
-    query: (sql, params) => withClient((client) => wrap(client).query(sql, params)),
-    exec: (sql) => withClient((client) => wrap(client).exec(sql)),
-    async transaction(work) {
-      for (let tries = 1; ; tries += 1) {
-        try {
-          return await attempt(work);
-        } catch (error) {
-          if (tries >= MAX_ATTEMPTS || !RETRYABLE.has(errorCode(error) ?? '')) throw error;
-        }
-      }
-    },
+    query: (sql, params) => withClient(pool, reportLost, (client) => wrap(client).query(sql, params)),
+    exec: (sql) => withClient(pool, reportLost, (client) => wrap(client).exec(sql)),
+    transaction: (work) => inTransaction(pool, reportLost, work),
     async listen(channel, subscriber) {
       // Nothing is heard until LISTEN has run: a gap until then.
       subscriber.gap();

@@ -1,4 +1,3 @@
-/** The embedded driver: PGlite (PostgreSQL compiled to WebAssembly), in a data folder or in memory. */
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { type Database, type Queryable } from './database';
@@ -6,21 +5,16 @@ import { redactDatabaseError } from './redact-error';
 
 export const IN_MEMORY = 'memory://';
 
-/** What PGlite and its transactions both offer. */
 interface PgliteSession {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   exec(sql: string): Promise<unknown>;
 }
 
 export interface PgliteOptions {
-  /**
-   * A database to start from, as PGlite's `dumpDataDir` wrote it, instead of a new one (whose
-   * initdb costs seconds of CPU): the tests start many databases from one.
-   */
+  /** A `dumpDataDir` to start from: initdb costs seconds of CPU. */
   loadDataDir?: Blob;
 }
 
-/** `dataDir` is a folder (created when missing) or `memory://`. */
 export async function openPglite(dataDir: string = IN_MEMORY, options: PgliteOptions = {}): Promise<Database> {
   if (dataDir !== IN_MEMORY) await mkdir(dataDir, { recursive: true });
   const pg = await PGlite.create({ ...(dataDir === IN_MEMORY ? {} : { dataDir }), ...options });
@@ -43,7 +37,7 @@ export async function openPglite(dataDir: string = IN_MEMORY, options: PgliteOpt
     },
   });
 
-  // PGlite is a single session: it runs one statement or one whole transaction at a time, in order.
+  // One session: one statement or transaction at a time.
   return {
     driver: 'pglite',
     ...wrap(pg),

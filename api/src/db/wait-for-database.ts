@@ -1,18 +1,12 @@
-/**
- * The API's first connection to PostgreSQL, tried again for a bounded time: started by a
- * supervisor beside a database that is still starting (a machine's boot, a failover), the API
- * waits for it instead of exiting at once and being restarted in a loop.
- */
+/** Waits for a PostgreSQL still starting rather than crash-looping under a supervisor. */
 import { type Database, DatabaseUnavailableError } from './database';
 
-/** The first wait between attempts; each later one doubles, up to MAX_DELAY_MS. */
 export const FIRST_DELAY_MS = 250;
 export const MAX_DELAY_MS = 5_000;
 
 export interface WaitOptions {
-  /** How long to keep trying (DATABASE_CONNECT_RETRY_MS); 0: one attempt. */
+  /** 0: one attempt. */
   withinMs: number;
-  /** Told of each failed attempt that another follows, with the wait before it. */
   onRetry(attempt: number, reason: string, delayMs: number): void;
   /** For tests of the schedule: the clock and the wait. */
   now?: () => number;
@@ -21,11 +15,7 @@ export interface WaitOptions {
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/**
- * Resolves once `db` answers a query. A database that cannot be reached (refused, gone, still
- * starting) is asked again until `withinMs` has passed; then, or at once for any other error (a
- * wrong password, a missing database), the error is thrown.
- */
+/** Only unreachable is retried; a wrong password or missing database throws at once. */
 export async function waitForDatabase(db: Database, options: WaitOptions): Promise<void> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? sleepFor;

@@ -1,4 +1,3 @@
-/** The errors handlers throw; the error handler turns each into the one error body. */
 import { HttpError } from 'shared/http-error';
 
 export { HttpError };
@@ -6,7 +5,6 @@ export { HttpError };
 export class TooManyRequestsError extends HttpError {
   constructor(
     message: string,
-    /** Seconds until the limit's window ends: sent as Retry-After. */
     readonly retryAfterSeconds: number,
   ) {
     super(429, message);

@@ -1,11 +1,6 @@
 /**
- * Behind a proxy without TRUST_PROXY, every request seems to come from the proxy: every visitor
- * shares one address, so the per-address limits (plays, redeem attempts, telemetry) count them
- * all in one bucket, and a handful of visitors use up everyone's allowance. Nothing at start can
- * tell: the first request that carries X-Forwarded-For (or Forwarded) from a loopback or private
- * address, the way a proxy on the same machine or network sends it, logs one warning naming
- * TRUST_PROXY. Once per process; none when TRUST_PROXY is set, or when the header comes from a
- * public address (a client's own, which would be wrong to believe).
+ * Behind a proxy without TRUST_PROXY every visitor shares the proxy's address and one limit
+ * bucket. Only requests can tell: the first X-Forwarded-For from a private address warns once.
  */
 import { BlockList, isIPv4 } from 'node:net';
 import { type App } from '../app-context';
@@ -34,7 +29,6 @@ export function isPrivateAddress(address: string): boolean {
   }
 }
 
-/** Installs the check when TRUST_PROXY is off; it stops looking once it has warned. */
 export function installProxyWarning(app: App, trustProxy: false | readonly string[]): void {
   if (trustProxy !== false) return;
   let warned = false;

@@ -1,15 +1,6 @@
 /**
- * No state change from another site. A cross-site page can make a browser send a POST without a
- * CORS preflight when it has no body, or a `text/plain` or form body; the browser then attaches
- * the visitor's cookie (SameSite=Lax still sends it for same-site requests, which another port
- * of localhost is). So every state-changing request must be JSON (which needs a preflight
- * cross-origin), and is refused when the browser says it came from another site
- * (`Sec-Fetch-Site: cross-site`) or names an origin that is not allowed. A request without an
- * Origin header does not come from a page (curl, a server) and carries no visitor's cookie.
- * In the development default the allowed origin is a pattern (the host's port on any hostname);
- * it then admits only a page on the hostname this request was sent to. A route may take another
- * body type (`bodyTypes`: telemetry's beacons) or be left alone (`anySite`: browsers' CSP
- * reports) when it reads no cookie and changes nothing of a visitor's.
+ * A cross-site POST without a preflight still carries the cookie: state changes must be JSON,
+ * and are refused cross-site or from an unknown Origin (none: not a page, no cookie).
  */
 import { type FastifyRequest } from 'fastify';
 import { isAllowedOrigin, type AllowedOrigin } from 'server/origins';
@@ -25,8 +16,7 @@ function mediaType(request: FastifyRequest): string {
 }
 
 export function installSameSiteGuard(app: App, allowedOrigins: readonly AllowedOrigin[]): void {
-  // A callback, not an async function: every request passes here, most of them reads, and a
-  // promise per request costs a gift read a few per cent of its time.
+  // A callback: a promise per request costs a gift read a few per cent.
   app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
     const route = request.routeOptions.config;

@@ -1,20 +1,15 @@
-/**
- * Fixed-window abuse limits counted in the database, so every API process sees the same counts.
- * A hit past the limit is refused without being counted, and nothing is counted when the
- * surrounding transaction rolls back.
- */
+/** Fixed-window limits counted in the database, shared by every process; a refused hit is not counted. */
 import { type Queryable } from '../db/database';
 import { hashValue } from '../hash';
 import { TooManyRequestsError } from '../http/errors';
 import { secondsUntil, type TimeWindow } from '../time';
 
 export interface LimitRule {
-  /** What is counted and for whom, e.g. ['play:ip', '203.0.113.9']. */
+  /** e.g. ['play:ip', '203.0.113.9']. */
   scope: string;
   subject: string;
   limit: number;
   window: TimeWindow;
-  /** The 429 message once the limit is reached. */
   message: string;
 }
 
@@ -38,7 +33,6 @@ export async function consume(db: Queryable, rule: LimitRule, now: Date): Promis
   return rule.limit - hits;
 }
 
-/** Deletes counters of windows that ended before `before`. */
 export async function pruneCounters(db: Queryable, before: Date): Promise<void> {
   await db.query('DELETE FROM rate_counters WHERE window_start < $1::timestamptz', [before]);
 }

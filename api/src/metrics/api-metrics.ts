@@ -1,17 +1,11 @@
-/**
- * The API's own series (the metric catalogue, docs/operations.md), on the registry `GET /metrics`
- * serves. Every label value comes from a small known set: route patterns, methods, statuses,
- * outcomes. None carries an id, an email, a voucher code, a cookie or an address.
- */
+/** The API's series (docs/operations.md); every label value from a small known set, never an id. */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { type PoolStats } from '../db/database';
 
-/** How a database failure counts: the database could not be reached, or a statement failed. */
 export type DatabaseErrorKind = 'unavailable' | 'query';
 
 export interface ApiMetrics {
   registry: Registry;
-  /** By method, route pattern and status. */
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   databaseErrors: Counter<'kind'>;
   plays: Counter<'outcome'>;
@@ -23,10 +17,7 @@ export interface ApiMetrics {
   watchPool(stats: () => PoolStats): void;
 }
 
-/**
- * A gift read answers from memory in well under a millisecond; a play or a completion is a
- * transaction of a few milliseconds; a stalled database shows as seconds.
- */
+/** Gift reads are sub-millisecond, transactions a few ms, a stalled database seconds. */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export function createApiMetrics(registry: Registry): ApiMetrics {

@@ -1,11 +1,7 @@
-/**
- * Every answer's duration by method, route pattern and status, and the 409s and 503s by route:
- * the route is Fastify's pattern (`/api/gifts/:giftId`), never the path, so no id reaches a label.
- */
+/** Labelled with Fastify's route pattern, never the path: no id reaches a label. */
 import { type App } from '../app-context';
 import { type ApiMetrics } from './api-metrics';
 
-/** The route label of a request no route matched (the 404 handler). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
 export function installHttpMetrics(app: App, metrics: ApiMetrics): void {

@@ -1,7 +1,4 @@
-/**
- * What the API checks of a request besides the contract's bodies (shared/api/contract): ids in
- * shared's format, the play's header, the empty bodies.
- */
+/** What the API checks of a request besides the contract's bodies. */
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from 'shared/api/contract';
 import { ID_PATTERN } from 'shared/ids';
@@ -12,7 +9,6 @@ const id = z.string().regex(ID_PATTERN);
 export const giftParamsSchema = z.strictObject({ giftId: id });
 export const redeemParamsSchema = z.strictObject({ redeemId: id });
 
-/** A play's optional idempotency key (the other headers pass through). */
 export const playHeadersSchema = z.object({
   [IDEMPOTENCY_KEY_HEADER]: z
     .string()
@@ -20,5 +16,4 @@ export const playHeadersSchema = z.object({
     .optional(),
 });
 
-/** POSTs that take no input accept no body, or `{}`. */
 export const emptyBodySchema = z.strictObject({}).nullish();

@@ -1,14 +1,7 @@
 /**
- * One play of the game, in one transaction: count it against the visitor's and the address's
- * daily limits, decide the outcome on the server, and on a win take one unit of stock and
- * create the gift, owned by the visitor. Stock is decremented with a conditional UPDATE, so it
- * never goes below zero however many plays race; a prize that raced to zero is replaced by
- * another one in stock.
- *
- * A play sent with an idempotency key is recorded under it: the same key from the same visitor
- * (a retry, a reload while the answer was on its way) gets the first answer again, and spends
- * no play and no stock. The key's row is claimed first, so a concurrent repeat waits for the
- * first answer instead of playing again.
+ * One play in one transaction: limits, the outcome decided here, and on a win a unit of stock
+ * (a conditional UPDATE, never below zero) and a gift. A repeated idempotency key gets the first
+ * answer; its row is claimed first, so a concurrent repeat waits instead of playing again.
  */
 import { randomInt } from 'node:crypto';
 import { type PlayResult, type PrizeValue } from 'shared/api/contract';
@@ -36,11 +29,9 @@ interface PrizeRow {
 export interface Player {
   visitorId: string;
   ip: string;
-  /** The client's key for this play; plays without one are never repeated. */
   idempotencyKey?: string;
 }
 
-/** Played answers are kept this long for their key to be repeated. */
 export const PLAY_KEY_TTL_DAYS = 2;
 
 function decidesWin(winRate: number): boolean {
@@ -121,7 +112,6 @@ export async function play(
   return result;
 }
 
-/** Forgets the answers of plays made before `before`. */
 export async function prunePlays(db: Queryable, before: Date): Promise<void> {
   await db.query('DELETE FROM plays WHERE created_at < $1::timestamptz', [before]);
 }

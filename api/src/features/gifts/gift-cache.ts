@@ -1,12 +1,7 @@
 /**
- * Gift rows kept in memory, so a gift page's reads (the busiest request) mostly skip the
- * database. A gift's row changes in one way only: redeeming it, whose transaction sends
- * `pg_notify(GIFT_CHANGED, giftId)`. Every process listens and forgets that gift once the
- * change commits. Whenever notifications may have been missed (the listening connection was
- * lost, say in a database restart), the cache is emptied and bypassed until they flow again.
- * A read that raced with a change is not kept (the epoch moved meanwhile), and every entry
- * expires after TTL_MS, which bounds how long an operator's direct edit of a prize takes to show.
- * Statuses that depend on time (expired) are computed on every read, not cached.
+ * Gift rows in memory for the busiest read. Redeeming is the only change and notifies every
+ * process; during a gap in notifications the cache is bypassed, a read racing a change is not
+ * kept, and TTL_MS bounds how long an operator's direct edit takes to show.
  */
 import { LRUCache } from 'lru-cache';
 import { type Database, type Queryable } from '../../db/database';
@@ -27,7 +22,6 @@ export class GiftCache {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Starts hearing of changes; until then (and during any gap) reads go to the database. */
   async start(): Promise<void> {
     this.unsubscribe = await this.db.listen(GIFT_CHANGED, {
       message: (giftId) => this.forget(giftId),
@@ -46,7 +40,6 @@ export class GiftCache {
     await this.unsubscribe?.();
   }
 
-  /** The gift's row, from memory when it is there and current. */
   async find(giftId: string): Promise<GiftRow | undefined> {
     const cached = this.entries.get(giftId);
     if (cached && this.listening && this.clock() - cached.storedAt < TTL_MS) return cached.row;

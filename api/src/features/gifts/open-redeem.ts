@@ -1,11 +1,4 @@
-/**
- * `POST /api/gifts/:giftId/redeems`: this visitor's open redeem session of the gift (200), or a
- * new one (201). A session belongs to the browser that opened it (the `p_visitor` cookie, set
- * here when missing): another visitor holding the same gift link gets a session of their own, and
- * the first session to complete wins (the others become superseded). 429 past the address's
- * requests a minute (REDEEM_OPENS_PER_IP_PER_MINUTE) or the gift's open sessions
- * (REDEEM_SESSIONS_PER_GIFT; open-session.ts).
- */
+/** `POST /api/gifts/:giftId/redeems`: this visitor's open session (200) or a new one (201); the first completion wins. */
 import { openRedeemResultSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
 import { limitSubject } from '../../http/client-ip';
@@ -32,8 +25,7 @@ export function registerOpenRedeem(app: App, { db, now, config }: AppContext): v
     },
     async (request, reply) => {
       const at = now();
-      // Counted before the gift is looked up: a request that ends in 404, 409 or 410 counts too,
-      // so guessing gift ids here costs as much as opening sessions.
+      // Before the lookup: guessing gift ids costs as much as opening sessions.
       await consume(
         db,
         {

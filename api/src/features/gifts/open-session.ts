@@ -1,11 +1,6 @@
 /**
- * Opening a redeem session of a gift, in one transaction on the locked gift row: the visitor's
- * own open session again, or a new one while the gift has fewer than its limit of open sessions.
- *
- * Every visitor holding the gift link gets a session of their own, and a visitor is only a
- * cookie, which a client may drop on every request: without the limit, one link could make any
- * number of sessions (rows that nobody completes). Counting under the gift's row lock makes the
- * limit exact however many API processes open sessions of the gift at once.
+ * Opens a redeem session under the gift's row lock: the visitor's own open one, or a new one
+ * below the limit. A visitor is only a cookie, so without the limit one link makes any number.
  */
 import { type AppConfig } from '../../config';
 import { newId } from '../../codes';
@@ -19,7 +14,6 @@ export const TOO_MANY_SESSIONS_MESSAGE =
 
 export interface OpenedSession {
   redeemId: string;
-  /** False when the visitor's open session was found instead. */
   created: boolean;
 }
 

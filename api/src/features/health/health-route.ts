@@ -1,11 +1,4 @@
-/**
- * Health for load balancers and orchestrators:
- * - `GET /api/health/live`: the process is up and answering (never looks at the database), for
- *   restarts of a stuck process;
- * - `GET /api/health/ready`: the database answers and every migration this build knows is applied,
- *   and the process is not shutting down, for sending traffic; 503 otherwise;
- * - `GET /api/health`: the same as ready (what scripts and tests wait on).
- */
+/** `live` never looks at the database (restarts); `ready` (and `/api/health`) also needs migrations applied and no shutdown. */
 import { type App, type AppContext } from '../../app-context';
 import { DatabaseUnavailableError } from '../../db/database';
 import { pendingMigrations } from '../../db/migrate';

@@ -1,8 +1,4 @@
-/**
- * `POST /api/redeems/:redeemId/complete` `{ email, acceptTerms }` → `{ voucherCode, redeemedAt }`.
- * Whoever holds the session id may complete it; the completing visitor is recorded, and only the
- * opener and the completer get the same answer again for a repeat with the same email.
- */
+/** `POST /api/redeems/:redeemId/complete`: whoever holds the session id may complete it. */
 import { completeRedeemBodySchema, completeRedeemResultSchema } from 'shared/api/contract';
 import { checkEmail } from 'shared/api/email';
 import { type App, type AppContext } from '../../app-context';
@@ -43,7 +39,7 @@ export function registerCompleteRedeem(app: App, { db, now, config, gifts, metri
         },
         at,
       );
-      // The completing browser may see its voucher again after a reload: it keeps (or gets) a cookie.
+      // So the completing browser sees its voucher again after a reload.
       const completer = visitorHash(visitorId(request, reply));
       return redeemGift(
         db,

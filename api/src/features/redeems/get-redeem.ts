@@ -1,13 +1,7 @@
 /**
- * `GET /api/redeems/:redeemId`: the session with its gift. The voucher code and the email hint
- * only for the visitor who opened or completed the session; anyone else sees them as null.
- *
- * Reads of unknown ids are budgeted per address (UNKNOWN_REDEEM_READS_PER_IP_PER_MINUTE): once an
- * address has spent its budget, an unknown id answers 429 until the minute ends, so a client
- * guessing ids learns nothing more. A session that exists is still read: visitors behind one
- * address (a carrier's NAT) cannot lock each other out of their redeem page by asking for ids
- * that do not exist. Counted in this process's memory (address-budget.ts), since the reads of
- * known sessions must stay writes-free.
+ * `GET /api/redeems/:redeemId`: the voucher only for the session's own visitor. Unknown ids are
+ * budgeted per address in memory; known sessions are always read, so one NAT's visitors cannot
+ * lock each other out.
  */
 import { redeemViewSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';

@@ -1,17 +1,7 @@
-/**
- * Deleting redeem sessions nobody can use any more: open ones past their expiry and superseded
- * ones, once they have been over for SESSION_KEEP_HOURS (until then the page of such a session
- * still says what became of it). A completed session is never deleted: its browser can always
- * see its voucher again.
- *
- * Every API process runs this on its own schedule, on one PostgreSQL: each batch is one
- * statement that deletes at most `batchSize` rows, skipping rows another transaction holds
- * (another process's batch), so processes never wait on each other and no lock is held for long. A run stops after `maxBatches`; the next run carries on.
- */
+/** Deletes unusable redeem sessions (never a completed one) in batches that skip locked rows. */
 import { type Queryable } from '../../db/database';
 import { addMinutes } from '../../time';
 
-/** How long an expired or superseded session stays readable before it is deleted. */
 export const SESSION_KEEP_HOURS = 24;
 
 export interface PruneOptions {
@@ -36,7 +26,6 @@ async function deleteBatch(db: Queryable, before: Date, batchSize: number): Prom
   return row?.deleted ?? 0;
 }
 
-/** Deletes the sessions over for SESSION_KEEP_HOURS as of `now`; how many it deleted. */
 export async function pruneRedeemSessions(
   db: Queryable,
   now: Date,

@@ -1,12 +1,7 @@
 /**
- * Distinct clients per part, build and signal (shared/telemetry's METRIC.buildClients): a client
- * (its address hash, as the logs show it) is counted once, and again only CLIENT_WINDOW_MS after
- * it was last counted, so in any range of Prometheus's up to that long one API process counts one
- * client at most once (with N processes, at most N times). A judgement of a build (the release
- * run's analysis, the alerts) asks for a number of clients as well as of events, since one client
- * can post as many events as its budget allows. The table holds at most MAX_CLIENT_KEYS; when it
- * is full, the entries older than the window are dropped, and if none is, a new client is not
- * counted (under-counting only makes a judgement wait) and the log says so once.
+ * Distinct clients per part, build and signal, each counted again only CLIENT_WINDOW_MS later:
+ * a judgement needs clients as well as events. A full table drops entries past the window, else
+ * leaves a new client uncounted (which only makes a judgement wait) and logs it once.
  */
 import { CLIENT_WINDOW_MS, type ClientSignal, OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
 import { type TelemetryMetrics } from './telemetry-metrics';
@@ -14,7 +9,6 @@ import { type TelemetryMetrics } from './telemetry-metrics';
 export const MAX_CLIENT_KEYS = 100_000;
 
 export class BuildClients {
-  /** When each client was last counted for a part, build and signal (ms), oldest first. */
   private readonly countedAt = new Map<string, number>();
   private told = false;
 
@@ -24,7 +18,6 @@ export class BuildClients {
     private readonly max = MAX_CLIENT_KEYS,
   ) {}
 
-  /** Counts `client` for `build` of `part` and `signal` unless it was within the window; builds without a label are not counted. */
   count(client: string, part: string, build: string, signal: ClientSignal, nowMs: number): void {
     if (build === OTHER || build === UNKNOWN_BUILD) return;
     const key = `${client} ${part} ${build} ${signal}`;
@@ -41,7 +34,6 @@ export class BuildClients {
     this.metrics.buildClients.inc({ remote: part, build, signal });
   }
 
-  /** Drops the entries counted longer than the window ago (the oldest come first); true when any was. */
   private dropExpired(nowMs: number): boolean {
     let dropped = false;
     for (const [key, at] of this.countedAt) {

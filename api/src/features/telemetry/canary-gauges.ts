@@ -1,17 +1,11 @@
-/**
- * Each part's running canary as two gauges, read from the deployments the build registry reads:
- * when it started and when its judge (the release run) last judged it, in seconds since the
- * epoch, labelled with the part (`remote`) and the canary's build. Only the canary running now
- * has series, so there is at most one of each per part; the CanaryUnjudged alert fires on a
- * canary whose newer of the two is too old.
- */
+/** Each part's running canary's start and last judgement, for the CanaryUnjudged alert. */
 import { Gauge, type Registry } from 'prom-client';
 import { CANARY_GAUGE_NAMES } from 'shared/telemetry-bounds';
 import { type PartCanary } from './build-registry';
 
 export function registerCanaryGauges(registry: Registry, canaries: () => readonly PartCanary[]): void {
   const registers = [registry];
-  // Read when scraped, and reset first: a canary promoted or aborted leaves no series behind.
+  // Reset first: a promoted or aborted canary leaves no series.
   const gauge = (name: string, help: string, value: (canary: PartCanary) => number | undefined) =>
     new Gauge({
       name,

@@ -1,16 +1,11 @@
-/**
- * A CSP violation's labels: the directive, from the known list, else `other`; what was blocked,
- * as an origin of this deployment (the host's, a remote's, the API's), a keyword the browser uses
- * (`inline`, `eval`, …), else `other`. Anything a page or a browser could make up ends as `other`.
- */
+/** Anything a page or browser could make up ends as `other`. */
 import { CSP_BLOCKED_KEYWORDS, CSP_DIRECTIVES, OTHER } from 'shared/telemetry';
 
 const DIRECTIVES: ReadonlySet<string> = new Set(CSP_DIRECTIVES);
 const KEYWORDS: ReadonlySet<string> = new Set(CSP_BLOCKED_KEYWORDS);
-/** Schemes browsers report as the blocked URL's whole value in older formats (`data:…`). */
+// Older formats report the whole URL (`data:…`).
 const SCHEME_KEYWORDS: Readonly<Record<string, string>> = { 'data:': 'data', 'blob:': 'blob' };
 
-/** Whether an origin is one of this deployment's. */
 export type KnownOrigin = (origin: string) => boolean;
 
 export function directiveLabel(directive: string): string {
@@ -19,7 +14,6 @@ export function directiveLabel(directive: string): string {
   return DIRECTIVES.has(name) ? name : OTHER;
 }
 
-/** What was blocked, in words an operator can act on and a label can hold: an origin or a keyword. */
 export function blockedOf(blocked: string): string {
   const value = blocked.trim();
   if (KEYWORDS.has(value.toLowerCase())) return value.toLowerCase();

@@ -1,21 +1,14 @@
 /**
- * The reports browsers send on their own when a page's content security policy blocks something
- * (`report-to` / `report-uri`), in either format, as one list of violations:
- * - the Reporting API's `application/reports+json`: a list of reports, the CSP ones
- *   `{ type: "csp-violation", url, body: { documentURL, blockedURL, effectiveDirective, disposition, … } }`
- *   (reports of other types, should an endpoint be shared, are ignored);
- * - the older `application/csp-report`: `{ "csp-report": { "document-uri", "blocked-uri", "effective-directive", … } }`.
- * Fields beyond these are allowed (browsers add their own) and never read.
+ * CSP violation reports in both formats browsers send: the Reporting API's
+ * `application/reports+json` (other report types ignored) and the older `application/csp-report`.
  */
 import { z } from 'zod';
 
 export interface CspViolation {
-  /** The page's address: only its route pattern is kept. */
   documentUrl: string;
   /** A URL, or a keyword (`inline`, `eval`); empty when the browser gave none. */
   blocked: string;
   directive: string;
-  /** `enforce`, or `report` under a report-only policy. */
   disposition: string;
 }
 
@@ -57,7 +50,6 @@ export const cspReportBodySchema = z.union([
 ]);
 export type CspReportBody = z.infer<typeof cspReportBodySchema>;
 
-/** Content types browsers send the reports with; the legacy format sometimes as plain JSON. */
 export const CSP_REPORT_TYPES = ['application/reports+json', 'application/csp-report'] as const;
 
 export function violationsOf(body: CspReportBody): CspViolation[] {

@@ -1,14 +1,6 @@
 /**
- * `POST /api/telemetry/csp`: the browsers' own CSP reports (csp-report.ts) → 204, each violation
- * counted by the route pattern of its page, its directive and what it blocked. Browsers send them
- * without the page's involvement, possibly without an Origin, from the pages' `report-to` and
- * `report-uri`: the same-site guard lets this route be, since it reads no cookie and moves
- * nothing but counters; the body limit and the address's budget bound it.
- *
- * Each post is logged at info in one line, its violations grouped by what they share (route,
- * directive, the blocked URL's origin or keyword, disposition) with a count each: the origin is
- * shown there even when the label says `other`, so an operator can see what else was blocked,
- * and a post of a hundred reports is still one line. Never the page's address: its path holds ids.
+ * `POST /api/telemetry/csp`: browsers' own CSP reports → 204, counted by route, directive and
+ * blocked origin. Logged one line per post, alike violations grouped, never the page's path (ids).
  */
 import { CSP_REPORTS_PATH, TELEMETRY_MAX_BYTES } from 'shared/telemetry';
 import { type App, type AppContext } from '../../app-context';
@@ -28,7 +20,6 @@ interface LoggedViolations {
   count: number;
 }
 
-/** A post's violations as its one log line holds them: alike ones once, with their count. */
 function groupForLog(violations: readonly CspViolation[], routes: KnownRoutes): LoggedViolations[] {
   const groups = new Map<string, LoggedViolations>();
   for (const violation of violations) {

@@ -8,7 +8,7 @@
 import { type ComposedRoute } from 'shared/composition';
 import { HOST_PART, OTHER, PARTS, ROUTE_OWNERS } from 'shared/telemetry';
 import { MAX_LEARNED_ROUTES } from 'shared/telemetry-labels';
-import { RouteMatcher } from './route-pattern';
+import { RouteMatcher } from 'shared/route-pattern';
 
 export class KnownRoutes {
   private readonly parts: ReadonlySet<string>;

@@ -1,9 +1,4 @@
-/**
- * The cap behind each telemetry metric's label sets: a metric keeps at most its cap of them
- * (shared/telemetry-bounds) and counts any new one past it under one label set of `other`s, told
- * once in the log. Every label already comes from a bounded set; the cap makes a mistake in one
- * of those sets cost series up to the documented figure, never memory without end.
- */
+/** Past its cap a metric counts new label sets as `other`s: a mistake costs series up to the documented figure, never unbounded memory. */
 import { type Counter, type Histogram } from 'prom-client';
 import { OTHER } from 'shared/telemetry';
 
@@ -27,7 +22,6 @@ export class LabelCap<L extends string> {
     this.overflow = Object.fromEntries(labelNames.map((name) => [name, OTHER])) as Labels<L>;
   }
 
-  /** `labels`, unless they are new and the metric holds its cap of label sets: then the `other`s. */
   bound(labels: Labels<L>): Labels<L> {
     const key = JSON.stringify(this.labelNames.map((name) => labels[name]));
     if (this.seen.has(key)) return labels;

@@ -1,18 +1,13 @@
 /**
- * What the API believes of a page's telemetry: only what the host's server signed in its ticket
- * (server/page-ticket.ts). A batch without a valid ticket is counted, but under no build: anyone
- * can post telemetry, and a stranger's `failed` loads must not abort a release or page someone.
- * A page's ticket vouches for one load outcome per remote: the rest of its loads count under no
- * build, so one page cannot be replayed into many failures.
+ * Telemetry carries a build only on the host's signed ticket (anyone can post, and a stranger's
+ * failures must not abort a release), and one load outcome per remote, so pages can't be replayed.
  */
 import { MAX_TICKET_LENGTH, type PageTicket, verifyTicket } from 'server/page-ticket';
 import { HOST_PART, OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
 import { type BuildRegistry } from './build-registry';
 
-/** Pages whose first load of a remote is remembered; past it, the oldest is forgotten. */
 export const MAX_REMEMBERED_LOADS = 100_000;
 
-/** The pages (ticket nonce and remote) that have had their load counted: a bounded, oldest-first map. */
 export class FirstLoads {
   private readonly seen = new Set<string>();
 
@@ -34,11 +29,7 @@ export function ticketOf(token: string | undefined, secrets: readonly string[], 
   return verifyTicket(token, secrets, Math.floor(nowMs / 1000)).ticket;
 }
 
-/**
- * The build label of `build` of `part` on a page with `ticket`: a remote's build only when the
- * ticket names it (the build the page was given or its fallback) and its deployment names it
- * now; the host's own when its deployment names it. `unknown` stays; without a ticket, `other`.
- */
+/** A remote's build only when both the ticket and its deployment name it; without a ticket, `other`. */
 export function ticketedBuildLabel(
   builds: BuildRegistry,
   ticket: PageTicket | undefined,

@@ -1,12 +1,6 @@
 /**
- * A checked batch's events, as series. A build becomes a label only when the page's ticket names
- * it and its part's deployment names it now (page-tickets.ts, `BuildRegistry.label`); a vital's,
- * a reload's or an error page's part may be the host itself, on any route, a remote only on its
- * own routes (`pageLabels`); a part or a route the API does not know (known-routes.ts) is `other`,
- * and so is an unknown part's build, which counts no client. An error page from a page that sent no build (one older than the
- * label) is `unknown`; its status is kept when an operator acts on it, else its class. A page's
- * ticket vouches for its first load of each remote only, and the clients that reported a build
- * are counted apart from the events (build-clients.ts).
+ * A checked batch's events as series: a build is a label only when the ticket and the part's
+ * deployment name it; an unknown part or route is `other` (docs/decisions/0034-bounded-telemetry-series.md).
  */
 import { type PageTicket } from 'server/page-ticket';
 import { type TelemetryBatchBody } from 'shared/api/contract';
@@ -19,16 +13,13 @@ import { type KnownRoutes } from './known-routes';
 import { type FirstLoads, ticketedBuildLabel } from './page-tickets';
 import { type TelemetryMetrics } from './telemetry-metrics';
 
-/** Who sent a batch, and what vouches for it. */
 export interface BatchSender {
   /** The page's ticket, verified; none: no event of the batch is labelled with a build. */
   ticket: PageTicket | undefined;
-  /** The client's address hash. */
   client: string;
   nowMs: number;
 }
 
-/** What the recording keeps across batches. */
 export interface BatchRecorder {
   metrics: TelemetryMetrics;
   builds: BuildRegistry;
@@ -38,10 +29,7 @@ export interface BatchRecorder {
   clients: BuildClients;
 }
 
-/**
- * Each known part and build id a batch's events name that its ticket vouches for, for the
- * registry to learn before labelling: a batch without a ticket makes the API read nothing.
- */
+/** A batch without a ticket makes the API read nothing. */
 export function buildsNamed(
   batch: TelemetryBatchBody,
   ticket: PageTicket | undefined,
@@ -69,7 +57,6 @@ export function buildsNamed(
   });
 }
 
-/** The labels of one event's part: a part the API does not know is `other`, its build and route with it. */
 interface PartLabels {
   part: string | undefined;
   remote: string;

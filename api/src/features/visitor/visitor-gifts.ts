@@ -1,9 +1,4 @@
-/**
- * `GET /api/visitor/gifts`: the gifts this browser won or redeemed, newest first, with their
- * status now and, for a gift it redeemed, the redeem session where its voucher is shown. The
- * browser is its visitor cookie, set here when missing, so that its first play already has one
- * (a play whose answer is lost can then be repeated under the same visitor).
- */
+/** `GET /api/visitor/gifts` sets the cookie when missing, so a lost first play can be repeated as the same visitor. */
 import { VISITOR_GIFTS_LIMIT, type VisitorGift, visitorGiftsSchema } from 'shared/api/contract';
 import { type App, type AppContext } from '../../app-context';
 import { type Queryable } from '../../db/database';
