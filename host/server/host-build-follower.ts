@@ -1,5 +1,5 @@
 /**
- * Follows the host's folder (host-builds.ts): read at start (refused when nothing of this
+ * Follows the host's folder (host-build-choice.ts): read at start (refused when nothing of this
  * server's code is there), then every interval, so a build of the same code published there is
  * served without a restart, and one of other code is said once to need one.
  */
@@ -13,7 +13,7 @@ import {
   restartMessage,
   type HostBuild,
   type HostBuildsState,
-} from './host-builds';
+} from './host-build-choice';
 
 const defaultLog = (message: string): void => serverLog().info(message);
 const defaultWarn = (message: string): void => serverLog().warn(message);

@@ -3,7 +3,7 @@
  * any other page the app's HTML (page-html.ts) with the status the route table gives it (200,
  * or 404 for an unknown path or a malformed id). A request whose Host header names no valid host
  * is refused (400) before anything is read, rendered or kept. Each page carries the remotes'
- * builds its visitor gets (their cohort's, or a verified preview's: remote-builds.ts), gives a
+ * builds its visitor gets (their cohort's, or a verified preview's: remote-build-choice.ts), gives a
  * new visitor their cohort, and `GET /remote-builds.json` tells a page which builds it should
  * run now.
  */
@@ -41,7 +41,7 @@ import {
   type BuildChoice,
   type BuildSources,
   type PageOrigin,
-} from './remote-builds';
+} from './remote-build-choice';
 import type { RemoteSnapshot } from './remote-sources';
 import { NOINDEX } from './robots';
 import { MAX_VIEWS, servedOf, viewAt, type HostnameView, type ServedSite } from './served-site';
@@ -49,7 +49,7 @@ import { SiteComposition } from './site-composition';
 import { type PageTickets } from './page-tickets';
 import { securityHeaders } from './security-headers';
 
-export { HOST_BUILD_FILE } from './host-builds';
+export { HOST_BUILD_FILE } from './host-build-choice';
 export { MAX_VIEWS };
 
 export interface HostHandlerOptions {

@@ -7,7 +7,7 @@
  * (at most MAX_REMOTES, each at most 32 routes): never a path or an id.
  */
 import { Counter, type Registry } from 'prom-client';
-import type { BuildChannel } from './remote-builds';
+import type { BuildChannel } from './remote-build-choice';
 
 export const PAGES_RENDERED_METRIC = 'giftbox_pages_rendered_total';
 export const PRERENDER_HITS_METRIC = 'giftbox_prerender_hits_total';

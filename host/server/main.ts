@@ -34,7 +34,7 @@ import { telemetryEnabled } from 'shared/runtime-config-checks';
 import hostCss from '../src/styles/host.css';
 import { createDataPages, type DataPages, DEFAULT_PAGE_DATA_TIMEOUT_MS } from './data-pages';
 import { HostBuildFollower } from './host-build-follower';
-import { staticRoot } from './host-builds';
+import { staticRoot } from './host-build-choice';
 import { createHostHandler } from './host-handler';
 import { createHostMetrics, type HostMetrics } from './host-metrics';
 import { createClientAddress, createHttpsCheck } from './https-check';

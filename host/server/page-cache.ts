@@ -53,7 +53,7 @@ export interface PageKey {
   /** The HTTP status: 200, or the error's. */
   status: number;
   noindex: boolean;
-  /** The builds of the remotes the page was given (remote-builds.ts, BuildChoice's key); none: no remote read. */
+  /** The builds of the remotes the page was given (remote-build-choice.ts, BuildChoice's key); none: no remote read. */
   builds?: string;
 }
 

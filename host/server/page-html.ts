@@ -49,7 +49,7 @@ export interface PageRequest {
   rendered?: PrerenderedMarkup & { css: string };
   /**
    * The configuration inline in this page, when it is not the renderer's: the one that names
-   * the remotes' builds the page was given (remote-builds.ts).
+   * the remotes' builds the page was given (remote-build-choice.ts).
    */
   config?: RuntimeConfig;
 }

@@ -7,7 +7,7 @@
  */
 import { signTicket, type TicketBuild } from 'server/page-ticket';
 import { PAGE_TICKET_COOKIE, PAGE_TICKET_COOKIE_MAX_AGE_S } from 'shared/telemetry-values';
-import type { BuildChoice } from './remote-builds';
+import type { BuildChoice } from './remote-build-choice';
 
 export interface PageTickets {
   /** The ticket of a page given `choice`. */
