@@ -4,6 +4,7 @@
  * served without a restart, and one of other code is said once to need one.
  */
 import { join } from 'node:path';
+import { DeploymentPoller } from 'server/deployment-poller';
 import { serverLog } from 'server/log';
 import {
   chooseHostBuild,
@@ -36,8 +37,7 @@ export interface PublishedHealth {
 }
 
 export class HostBuildFollower {
-  private timer: NodeJS.Timeout | undefined;
-  private reading: Promise<void> | undefined;
+  private readonly poller: DeploymentPoller;
   /** The published build last said to need a restart: said once each. */
   private toldRestart: string | undefined;
   /** Set while the served build's files were replaced by a build of other code (replacedMessage). */
@@ -46,7 +46,14 @@ export class HostBuildFollower {
   private constructor(
     private readonly options: HostBuildFollowerOptions,
     private state: HostBuildsState,
-  ) {}
+  ) {
+    // A read that fails leaves the build served as it is: the next one tries again.
+    this.poller = new DeploymentPoller({
+      parts: [options.folder],
+      read: () => this.read(),
+      onFailure: (folder, reason) => (options.warn ?? defaultWarn)(`reading ${folder} failed: ${reason}`),
+    });
+  }
 
   /** Reads the folder once; throws HostBuildsError when it holds no build of this server's code. */
   static async open(options: HostBuildFollowerOptions): Promise<HostBuildFollower> {
@@ -86,29 +93,17 @@ export class HostBuildFollower {
     };
   }
 
-  /** Reads the folder again; one read at a time. */
+  /** Reads the folder again; one read at a time; never rejects. */
   refresh(): Promise<void> {
-    this.reading ??= this.read().finally(() => {
-      this.reading = undefined;
-    });
-    return this.reading;
+    return this.poller.refresh(this.options.folder);
   }
 
   start(intervalMs: number): void {
-    this.stop();
-    // A read that fails leaves the build served as it is: the next one tries again.
-    const warn = this.options.warn ?? defaultWarn;
-    this.timer = setInterval(
-      () =>
-        void this.refresh().catch((error: unknown) => warn(`reading ${this.options.folder} failed: ${String(error)}`)),
-      intervalMs,
-    );
-    this.timer.unref();
+    this.poller.start(intervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.poller.stop();
   }
 
   private async read(): Promise<void> {

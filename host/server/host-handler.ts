@@ -42,7 +42,7 @@ import {
   type BuildSources,
   type PageOrigin,
 } from './remote-build-choice';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 import { NOINDEX } from './robots';
 import { MAX_VIEWS, servedOf, viewAt, type HostnameView, type ServedSite } from './served-site';
 import { SiteComposition } from './site-composition';

@@ -40,7 +40,8 @@ import { createHostMetrics, type HostMetrics } from './host-metrics';
 import { createClientAddress, createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
-import { createRemoteSources, type RemoteSources, sharedModulesOf } from './remote-sources';
+import { sharedModulesOf } from './remote-manifest-reading';
+import { createRemoteSources, type RemoteSources } from './remote-sources';
 import { SiteComposition, compositionHealth } from './site-composition';
 import {
   defaultOrigins,

@@ -22,7 +22,7 @@ import {
   type RouteTable,
 } from '../src/route-table/route-table';
 import { canonicalMatch } from './canonical-path';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 
 /**
  * Pages kept per view at most, the least recently used dropped first. A page is kept under its

@@ -6,7 +6,7 @@
  */
 import { hostnameOfHost } from 'server/host-header';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 
 /** The hostname the defaults name. */
 export const DEFAULT_HOSTNAME = 'localhost';

@@ -18,7 +18,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { documentTitle } from 'shared/site';
 import type { RouteDefinition } from '../src/route-table/route-table';
 import { renderPageFrame } from './page-frame';
-import type { PrerenderedMarkup, RemoteSnapshot } from './remote-sources';
+import type { PrerenderedMarkup, RemoteSnapshot } from './remote-snapshot';
 import { NOINDEX } from './robots';
 
 /** `#root`, the app's element, and what the build put in it (the boot indicator): up to the `</div>` before `<noscript>` or `</body>`. */

@@ -28,7 +28,8 @@ import {
 } from 'shared/deployment';
 import { REMOTE_NAMES } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import type { RemoteDeployment, RemoteSnapshot, RemoteSources } from './remote-sources';
+import type { RemoteSources } from './remote-sources';
+import type { RemoteDeployment, RemoteSnapshot } from './remote-snapshot';
 
 /** How a page got a remote's build: its cohort's (stable or canary), or a preview's pin. */
 export type BuildChannel = Channel | 'preview';

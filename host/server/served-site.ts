@@ -8,7 +8,7 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { createPathResolver, type PageCache, type ResolvedPath } from './page-cache';
 import type { createPageHtml } from './page-html';
 import { configAtHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 import { Robots } from './robots';
 import { securityHeaders } from './security-headers';
 import type { ComposedSite } from './site-composition';

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { everyRemote } from 'shared/testing/runtime-config';
-import type { PublishedRoutes, RemoteSnapshot } from './remote-sources';
+import type { PublishedRoutes, RemoteSnapshot } from './remote-snapshot';
 import { compositionOrder, SiteComposition } from './site-composition';
 
 const remotes = { news: 'https://news.example.com/mf-manifest.json', ...everyRemote() };

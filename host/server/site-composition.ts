@@ -15,7 +15,7 @@ import {
 import { REMOTE_NAMES } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { RouteTable } from '../src/route-table/route-table';
-import type { PublishedRoutes, RemoteSnapshot } from './remote-sources';
+import type { PublishedRoutes, RemoteSnapshot } from './remote-snapshot';
 
 /** One composition of the site: its table, and every route left out of it with the reason. */
 export interface ComposedSite {

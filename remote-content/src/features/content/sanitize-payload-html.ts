@@ -1,6 +1,6 @@
 /**
  * A content payload's HTML as the page puts it into the DOM: through DOMPurify with the payload
- * allow-list (payload-allowlist.ts), whatever the payload file holds. The build sanitised it
+ * allow-list (shared/html-allow-list), whatever the payload file holds. The build sanitised it
  * already, but the file is fetched at run time from wherever the remote is served, so the page
  * does not trust it: a script, an event handler, a frame or a `javascript:` link never reaches
  * the document. DOMPurify is in this remote's page chunk, never in the host's first scripts.
@@ -10,7 +10,7 @@
  * markup again where it puts it into the page (docs/decisions/0015-host-server-starts-the-page.md).
  */
 import DOMPurify, { type Config } from 'dompurify';
-import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from './payload-allowlist';
+import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from 'shared/html-allow-list';
 
 /**
  * A link DOMPurify keeps: one of the allowed schemes, or a path of this site (`/about`,
