@@ -1,5 +1,5 @@
 /** What a remote's `mf-manifest.json` tells the host's server: its scripts and the routes it publishes. */
-import { registryRoutes, type CompositionRefusal } from 'shared/composition';
+import { manifestRoutes, type CompositionRefusal } from 'shared/composition';
 import {
   manifestFileUrl,
   manifestIntegrity,
@@ -7,27 +7,20 @@ import {
   manifestRemoteEntry,
   sharedFallbackScripts,
 } from 'shared/remote-manifest';
-import { manifestPublishedRoutes } from 'shared/published-routes';
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
 import type { ExposeFiles, PublishedRoutes, RemoteSnapshot } from './remote-snapshot';
 
-/**
- * What the manifest `body` of `remote` publishes, else the registry's routes. A routes document
- * refused as a whole says nothing of the routes: the ones last read (`kept`) stand.
- */
+/** What the manifest `body` of `remote` publishes (manifestRoutes); a refusal of the whole document goes to `onRefused`. */
 export function publishedRoutesIn(
   remote: string,
   body: unknown,
   kept?: PublishedRoutes,
   onRefused?: (refusal: CompositionRefusal) => void,
 ): PublishedRoutes {
-  const reading = manifestPublishedRoutes(body, { remote });
-  if (!reading) return { routes: registryRoutes(remote), refusals: [] };
-  if (reading.remote === undefined) {
-    for (const refusal of reading.refusals) onRefused?.({ remote, ...refusal });
-    return { routes: kept?.routes ?? registryRoutes(remote), refusals: [] };
-  }
-  return { routes: reading.routes, refusals: reading.refusals.map((refusal) => ({ remote, ...refusal })) };
+  const { routes, refusals, refusedWhole } = manifestRoutes(remote, body, kept?.routes);
+  if (!refusedWhole) return { routes, refusals };
+  for (const refusal of refusals) onRefused?.(refusal);
+  return { routes, refusals: [] };
 }
 
 interface ManifestJson {

@@ -6,13 +6,13 @@
 import { serverLog } from 'server/log';
 import {
   composeRoutes,
+  compositionOrder,
   grantsOf,
   refusalText,
   registryRoutes,
   type ComposedRoute,
   type CompositionRefusal,
 } from 'shared/composition';
-import { REMOTE_NAMES } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { RouteTable } from '../src/route-table/route-table';
 import type { PublishedRoutes, RemoteSnapshot } from './remote-snapshot';
@@ -32,13 +32,6 @@ export interface SiteCompositionOptions {
   log?: (message: string) => void;
 }
 
-/** The configured remotes in composition order: the registry's first, then the others as configured. */
-export function compositionOrder(remotes: Readonly<Record<string, string>>): string[] {
-  const names = Object.keys(remotes);
-  const registry = REMOTE_NAMES.filter((name) => names.includes(name));
-  return [...registry, ...names.filter((name) => !(REMOTE_NAMES as readonly string[]).includes(name))];
-}
-
 /** A remote's routes before its manifest has been read: the registry's for a remote it names, else none. */
 const unread = (remote: string): PublishedRoutes => ({ routes: registryRoutes(remote), refusals: [] });
 
@@ -51,7 +44,7 @@ export class SiteComposition {
   private key = '';
 
   constructor(private readonly options: SiteCompositionOptions) {
-    this.order = compositionOrder(options.config.remotes);
+    this.order = compositionOrder(Object.keys(options.config.remotes));
     this.log = options.log ?? ((message) => serverLog().warn(message));
   }
 

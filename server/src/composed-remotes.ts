@@ -5,7 +5,7 @@
  * of a registry remote replaces the registry's grant. The host's server and the API read the
  * same variables, so one environment file composes both.
  */
-import { grantProblems, grantsOf, MAX_REMOTES, remoteVariable } from 'shared/composition';
+import { compositionOrder, grantProblems, grantsOf, MAX_REMOTES, remoteVariable } from 'shared/composition';
 import { isRemoteName, pathPatternProblem, PUBLISHED_ROUTES_LIMITS } from 'shared/published-routes';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { type Env, EnvError } from './env-error';
@@ -75,7 +75,7 @@ export function composedRemotesFromEnv(env: Env): ComposedRemotes {
   const problems = namesProblems(names);
   const added: AddedRemote[] = [];
   const grants: Record<string, string[]> = {};
-  for (const name of [...REMOTE_NAMES, ...names.filter((name) => isRemoteName(name))]) {
+  for (const name of compositionOrder([...REMOTE_NAMES, ...names.filter((name) => isRemoteName(name))])) {
     const pathsVariable = remoteVariable(name, 'PATHS');
     const registry = (REMOTE_NAMES as readonly string[]).includes(name);
     if (env[pathsVariable] !== undefined && env[pathsVariable] !== '') {
@@ -92,7 +92,7 @@ export function composedRemotesFromEnv(env: Env): ComposedRemotes {
     else added.push({ name, url: url as string });
   }
   // Each path shape is granted to one remote, the registry's own grants included, as the host checks its configuration.
-  const granted = [...REMOTE_NAMES, ...added.map(({ name }) => name)].map(
+  const granted = compositionOrder([...REMOTE_NAMES, ...added.map(({ name }) => name)]).map(
     (name) => [name, grants[name] ?? grantsOf({}, name)] as const,
   );
   problems.push(...grantProblems(granted));
