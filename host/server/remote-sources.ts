@@ -1,9 +1,4 @@
-/**
- * What the host's server knows of each remote, to start the route's remote from the HTML: its
- * deployment's builds (remote-deployments.ts) and the builds previews pin (pinned-builds.ts), each
- * read into a snapshot (snapshot-reader.ts). A page is never held up waiting for a remote (a
- * preview's first page waits a bounded time).
- */
+/** Each remote's deployed builds and the builds previews pin, as snapshots; no page waits on a remote unbounded. */
 import { serverLog } from 'server/log';
 import { boundedLogOnce } from 'server/log-once';
 import { isRevoked } from 'shared/deployment';
@@ -15,49 +10,42 @@ import type { RemoteDeployment, RemoteSnapshot } from './remote-snapshot';
 import { SnapshotReader } from './snapshot-reader';
 
 export interface RemoteSources {
-  /** The newest good snapshot of a remote's stable build; undefined while none has been read. */
+  /** The stable build's newest good snapshot. */
   snapshot(remote: string): RemoteSnapshot | undefined;
   deployment(remote: string): RemoteDeployment | undefined;
-  /**
-   * A build read from its own copy, for a page a verified preview pins to it: the deployment's
-   * snapshot when it serves that build, else pinned-builds.ts's. Never rejects.
-   */
+  /** For a verified preview's page; never rejects. */
   pinned(remote: string, buildId: string): Promise<RemoteSnapshot | undefined>;
-  /** Reads every remote's deployment now (and fetches what changed); never rejects. */
+  /** Never rejects. */
   refresh(): Promise<void>;
-  /** Polls every `intervalMs`; returns a function that stops polling. */
+  /** Returns a function that stops polling. */
   start(intervalMs: number): () => void;
 }
 
 export interface RemoteSourcesOptions {
-  /** Manifest URL of each remote, as the runtime configuration gives it to browsers. */
   remotes: Readonly<Record<string, string>>;
-  /** `allowedRemoteOrigins`: a manifest whose scripts are elsewhere is refused. None: its own origin. */
+  /** None: each manifest's own origin. */
   allowedOrigins?: readonly string[];
-  /** The shared modules the host's page provides; none given: no remote copies are preloaded. */
+  /** None: no remote copies of shared modules are preloaded. */
   hostShared?: ReadonlySet<string>;
   fetchImpl?: typeof fetch;
-  /** Longest wait for one answer from a remote. */
   timeoutMs?: number;
   log?: (message: string) => void;
-  /** Called on every failed read of a remote, for a metric. */
   onFailure?: (remote: string) => void;
   maxPinned?: number;
-  /** The processes that run the remotes' render bundles; none: data pages render in the browser. */
+  /** None: data pages render in the browser. */
   renderPools?: RenderPools;
-  /** The paths each remote was granted; none given: every route its manifest publishes. */
+  /** None: every route a manifest publishes. */
   grants?: Pick<RuntimeConfig, 'routeGrants'>;
   now?: () => number;
 }
 
-/** A remote's own failures are logged per remote; other reasons once each, this many at most. */
+/** Reasons from a remote's files are logged once each, this many at most. */
 const MAX_LOGGED_REASONS = 256;
 
 export function createRemoteSources(options: RemoteSourcesOptions): RemoteSources {
   const fetchImpl = options.fetchImpl ?? fetch;
   const timeoutMs = options.timeoutMs ?? 3_000;
   const log = options.log ?? ((message) => serverLog().warn(message));
-  /** Deploys and recoveries, at info: a given `log` hears them too. */
   const note = options.log ?? ((message) => serverLog().info(message));
   const logOnce = boundedLogOnce(log, MAX_LOGGED_REASONS);
   const reader = new SnapshotReader({ ...options, fetchImpl, timeoutMs, log, logOnce });
