@@ -1,9 +1,6 @@
 /**
- * The remotes a server composes beyond the registry's, from its environment
- * (docs/integrators.md "Adding a remote"): ADDED_REMOTES names them, REMOTE_<NAME>_URL gives each
- * one's `mf-manifest.json` and REMOTE_<NAME>_PATHS the paths it is granted. REMOTE_<NAME>_PATHS
- * of a registry remote replaces the registry's grant. The host's server and the API read the
- * same variables, so one environment file composes both.
+ * The remotes composed beyond the registry's (docs/integrators.md "Adding a remote"), read alike
+ * by the host's server and the API, so one environment file composes both.
  */
 import { compositionOrder, grantProblems, grantsOf, MAX_REMOTES, remoteVariable } from 'shared/composition';
 import { isRemoteName, pathPatternProblem, PUBLISHED_ROUTES_LIMITS } from 'shared/published-routes';
@@ -14,14 +11,12 @@ export const ADDED_REMOTES_VARIABLE = 'ADDED_REMOTES';
 
 export interface AddedRemote {
   readonly name: string;
-  /** Its manifest's URL. */
   readonly url: string;
 }
 
 export interface ComposedRemotes {
   /** The remotes beyond the registry's, in the order ADDED_REMOTES names them. */
   readonly added: readonly AddedRemote[];
-  /** Each grant set by a REMOTE_<NAME>_PATHS, by remote. */
   readonly grants: Readonly<Record<string, string[]>>;
 }
 

@@ -30,7 +30,7 @@ export function batchedDestination(sink: LineSink): BatchedDestination {
     write(line: string) {
       pending += line;
       if (pending.length >= HAND_OVER_CHARS) handOver();
-      // Not unref'd: an idle process still hands its last lines over.
+      // Not unref'd: the last lines go out.
       else timer ??= setTimeout(handOver, HAND_OVER_MS);
       return true;
     },
@@ -44,7 +44,6 @@ export function batchedDestination(sink: LineSink): BatchedDestination {
       sink.flushSync();
     },
   };
-  // No timer runs on exit.
   process.once('exit', () => {
     try {
       destination.flushSync();
