@@ -1,8 +1,4 @@
-/**
- * Follows the host's folder (host-build-choice.ts): read at start (refused when nothing of this
- * server's code is there), then every interval, so a build of the same code published there is
- * served without a restart, and one of other code is said once to need one.
- */
+/** Follows the host's folder: a build of this code is served without a restart; one of other code is said once to need one. */
 import { join } from 'node:path';
 import { DeploymentPoller } from 'server/deployment-poller';
 import { serverLog } from 'server/log';
@@ -20,27 +16,23 @@ const defaultLog = (message: string): void => serverLog().info(message);
 const defaultWarn = (message: string): void => serverLog().warn(message);
 
 export interface HostBuildFollowerOptions {
-  /** The folder the host is published into (HOST_STATIC_ROOT), or its bundle's dist/. */
   folder: string;
-  /** This server's code version (its bundle's); none: whatever the folder publishes is served. */
+  /** None: whatever the folder publishes is served. */
   codeVersion?: string;
   log?: (message: string) => void;
   warn?: (message: string) => void;
 }
 
-/** What `/healthz` says of the folder's published build. */
 export interface PublishedHealth {
   build: string;
   codeVersion?: string;
-  /** False when it is of other code: the host's server needs a restart with its code to serve it. */
+  /** False: it needs a restart with its code. */
   served: boolean;
 }
 
 export class HostBuildFollower {
   private readonly poller: DeploymentPoller;
-  /** The published build last said to need a restart: said once each. */
   private toldRestart: string | undefined;
-  /** Set while the served build's files were replaced by a build of other code (replacedMessage). */
   private replaced: string | undefined;
 
   private constructor(
@@ -55,19 +47,17 @@ export class HostBuildFollower {
     });
   }
 
-  /** Reads the folder once; throws HostBuildsError when it holds no build of this server's code. */
+  /** Throws HostBuildsError when the folder holds no build of this server's code. */
   static async open(options: HostBuildFollowerOptions): Promise<HostBuildFollower> {
     const follower = new HostBuildFollower(options, await chooseHostBuild(options.folder, options.codeVersion));
     follower.tellRestart();
     return follower;
   }
 
-  /** The folder the served build's files are read from. */
   root(): string {
     return this.state.served.root;
   }
 
-  /** The served build's `latest.json`, whose id `/healthz` reports. */
   buildFile(): string {
     return join(this.state.served.root, HOST_BUILD_FILE);
   }
@@ -76,10 +66,7 @@ export class HostBuildFollower {
     return this.state.served;
   }
 
-  /**
-   * Why no page can be served, while the folder the served build was read from (itself, not a
-   * copy) holds a build of other code instead: a dist/ rebuilt under its running server.
-   */
+  /** Why no page can be served: a dist/ rebuilt under its running server. */
   unservable(): string | undefined {
     return this.replaced;
   }
@@ -93,7 +80,7 @@ export class HostBuildFollower {
     };
   }
 
-  /** Reads the folder again; one read at a time; never rejects. */
+  /** Never rejects. */
   refresh(): Promise<void> {
     return this.poller.refresh(this.options.folder);
   }
