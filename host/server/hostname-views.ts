@@ -1,14 +1,10 @@
-/**
- * Development only: the views of pages opened at hostnames the configuration's defaults follow
- * (decision 0017), registered as a Fastify plugin only when some origin follows the page. A
- * production configuration names its URLs, and its handler holds the one default view.
- */
+/** Development only: a view per hostname the defaults follow (decision 0017); production holds one view. */
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { configAtHostname, pageHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
 import { pageHeadersFor, type HostnameView, type ServedSite } from './served-site';
 
-/** A Host header is the client's to choose: views, each with its page renderer, are kept for this many at most. */
+/** A Host header is the client's to choose. */
 export const MAX_VIEWS = 16;
 
 export class HostnameViews {
@@ -17,7 +13,6 @@ export class HostnameViews {
 
   constructor(private readonly followed: FollowedOrigins) {}
 
-  /** The view of pages opened with `hostHeader`; made again, with its pages, when the site is. */
   viewAt(served: ServedSite, hostHeader: string | undefined): HostnameView {
     if (this.site !== served) {
       this.views.clear();
@@ -39,7 +34,6 @@ export class HostnameViews {
     return view;
   }
 
-  /** The views kept, the least recently used first. */
   kept(): Array<[string, HostnameView]> {
     return [...this.views.rkeys()].flatMap((hostname) => {
       const view = this.views.peek(hostname);

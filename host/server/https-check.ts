@@ -20,7 +20,7 @@ export function createHttpsCheck(trustProxy: TrustProxy): (req: IncomingMessage)
   };
 }
 
-/** For the request log: the nearest untrusted X-Forwarded-For address, as the API reads it. */
+/** The nearest untrusted X-Forwarded-For address, as the API reads it. */
 export function createClientAddress(trustProxy: TrustProxy): (req: IncomingMessage) => string | undefined {
   if (trustProxy === false) return (req) => req.socket.remoteAddress;
   const trusted = compile(trustProxy);

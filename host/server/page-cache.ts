@@ -18,7 +18,7 @@ import {
 import { canonicalMatch } from './canonical-path';
 import type { RemoteSnapshot } from './remote-snapshot';
 
-/** Per view: room for two build combinations (canary and stable) of some 24 pages. */
+/** Two build combinations (canary, stable) of some 24 pages. */
 export const MAX_PAGES_PER_VIEW = 48;
 
 export interface CachedPage {
@@ -35,7 +35,6 @@ export interface PageKey {
   route: RouteDefinition | undefined;
   status: number;
   noindex: boolean;
-  /** BuildChoice's key (remote-build-choice.ts). */
   builds?: string;
 }
 
@@ -49,7 +48,7 @@ export function pageKey({ pathname, route, status, noindex, builds = '' }: PageK
 export const PAGE_CACHE_CONTROL = 'private, no-cache';
 
 export interface PageCache {
-  /** Rendered again when kept from another snapshot than `source` (a new build). */
+  /** Rendered again for another snapshot (a new build). */
   get(
     key: string,
     source: RemoteSnapshot | undefined,

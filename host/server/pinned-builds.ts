@@ -1,8 +1,4 @@
-/**
- * Builds a signed preview pins for one browser, read from their own copy when a page first asks
- * and kept (a few, the least recently used dropped: each holds its render bundle). A page waits a
- * bounded time for a build not yet read; the reading goes on for the next page.
- */
+/** Builds previews pin, read on first demand and kept (a few: each holds its render bundle); a page waits a bounded time. */
 import { LRUCache } from 'lru-cache';
 import { buildManifestUrl } from 'shared/deployment';
 import { errorMessage } from 'shared/http-error';
@@ -33,7 +29,7 @@ export class PinnedBuilds {
     this.kept.delete(`${remote}/${buildId}`);
   }
 
-  /** The build, or undefined when it cannot be read within the timeout; never rejects. */
+  /** Never rejects. */
   async get(remote: string, buildId: string): Promise<RemoteSnapshot | undefined> {
     const { timeoutMs, logOnce } = this.options;
     let stopWaiting = () => {};

@@ -1,7 +1,4 @@
-/**
- * A remote's prerendered markup as the host's server puts it into a page: sanitised with the
- * published-HTML allow-list (shared/html-allow-list), whatever the remote's files hold.
- */
+/** A remote's prerendered markup sanitised with the published-HTML allow-list, whatever its files hold. */
 import sanitizeHtml from 'sanitize-html';
 import {
   DATA_PAGE_ATTRIBUTES,
@@ -30,14 +27,14 @@ const PAGE: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
 };
 
-/** A size, as the icons give theirs: `2.25rem`, `1.15em`, `24px`, `24`. */
+/** The icons' sizes: `2.25rem`, `24px`, `24`. */
 const LENGTH = /^\d+(?:\.\d+)?(?:rem|em|px)?$/;
 
 const DATA_PAGE: sanitizeHtml.IOptions = {
   ...PAGE,
   allowedTags: [...(PAGE.allowedTags as string[]), ...DATA_PAGE_TAGS],
   allowedAttributes: mergeAttributes(PAYLOAD_ATTRIBUTES, PAGE_ATTRIBUTES, DATA_PAGE_ATTRIBUTES),
-  // A form must not be sent before the app has taken it over (its fields would go into the address).
+  // A form sent before the app takes it over would put its fields in the address.
   transformTags: { form: (_tagName, attribs) => ({ tagName: 'div', attribs }) },
   allowedStyles: {
     '*': { display: [/^inline-block$/], 'flex-shrink': [/^0$/], width: [LENGTH], height: [LENGTH] },

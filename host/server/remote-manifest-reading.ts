@@ -10,7 +10,7 @@ import {
 import { isAllowedRemoteUrl } from 'shared/runtime-config';
 import type { ExposeFiles, PublishedRoutes, RemoteSnapshot } from './remote-snapshot';
 
-/** What the manifest `body` of `remote` publishes (manifestRoutes); a refusal of the whole document goes to `onRefused`. */
+/** A refusal of the whole document goes to `onRefused`. */
 export function publishedRoutesIn(
   remote: string,
   body: unknown,
@@ -67,7 +67,6 @@ export function readManifest(
   return { remoteEntry, exposes, integrity };
 }
 
-/** The shared modules a build provides, from its `mf-manifest.json`. */
 export function sharedModulesOf(body: unknown): Set<string> {
   const shared = (body as { shared?: unknown } | null)?.shared;
   if (!Array.isArray(shared)) throw new Error('it lists no shared modules');

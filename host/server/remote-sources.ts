@@ -15,15 +15,12 @@ export interface RemoteSources {
   deployment(remote: string): RemoteDeployment | undefined;
   /** For a verified preview's page; never rejects. */
   pinned(remote: string, buildId: string): Promise<RemoteSnapshot | undefined>;
-  /** Never rejects. */
   refresh(): Promise<void>;
-  /** Returns a function that stops polling. */
   start(intervalMs: number): () => void;
 }
 
 export interface RemoteSourcesOptions {
   remotes: Readonly<Record<string, string>>;
-  /** None: each manifest's own origin. */
   allowedOrigins?: readonly string[];
   /** None: no remote copies of shared modules are preloaded. */
   hostShared?: ReadonlySet<string>;
@@ -39,7 +36,7 @@ export interface RemoteSourcesOptions {
   now?: () => number;
 }
 
-/** Reasons from a remote's files are logged once each, this many at most. */
+/** Reasons from remotes' files are bounded. */
 const MAX_LOGGED_REASONS = 256;
 
 export function createRemoteSources(options: RemoteSourcesOptions): RemoteSources {

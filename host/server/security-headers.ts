@@ -11,7 +11,6 @@ import {
 } from '../src/third-party/third-party-addresses';
 
 export interface SecurityHeaderOptions {
-  /** A page gets the whole set; anything else the headers every response carries. */
   page: boolean;
   https: boolean;
 }
@@ -72,7 +71,6 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** `https://host/gtag/js?id=x` → `https://host/gtag/`. */
 function folderOf(url: string): string | undefined {
   try {
     const folder = new URL('.', url);

@@ -1,10 +1,5 @@
-/**
- * What published HTML may hold, for every side that sanitises it: the content build (sanitize-html),
- * the content page (DOMPurify) and the host's server, which sanitises a remote's prerendered markup
- * again. Allow-lists rather than a library's defaults, so an upgrade cannot widen them.
- */
+/** What published HTML may hold, for the content build, the content page and the host's server: no library's defaults. */
 
-/** A content page's prose: no images, classes, styles, ids or targets (the look is the stylesheet's). */
 export const PAYLOAD_TAGS: readonly string[] = [
   'h2',
   'h3',
@@ -34,7 +29,6 @@ export const PAYLOAD_TAGS: readonly string[] = [
   'td',
 ];
 
-/** The attributes each tag may keep; every other attribute (an event handler, a style…) goes. */
 export const PAYLOAD_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   a: ['href', 'title'],
   abbr: ['title'],
@@ -43,13 +37,10 @@ export const PAYLOAD_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   td: ['align'],
 };
 
-/** A link's schemes; a link without one is a path of this site. Protocol-relative URLs could point anywhere. */
+/** Protocol-relative URLs could point anywhere. */
 export const PAYLOAD_URL_SCHEMES: readonly string[] = ['http', 'https', 'mailto', 'tel'];
 
-/**
- * A prerendered page adds its frame and the game's boxes: buttons that do nothing until the app
- * takes over (no script, form or event handler gets through).
- */
+/** A prerendered page's frame and the game's boxes. */
 export const PAGE_TAGS: readonly string[] = ['article', 'h1', 'time', 'span', 'div', 'section', 'button'];
 
 export const PAGE_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -60,10 +51,7 @@ export const PAGE_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   img: ['src', 'alt', 'width', 'height'],
 };
 
-/**
- * A page rendered with its data adds its icons (inline SVG of paths only, sized, so nothing moves
- * when the app takes over), its fields and the states its parts are marked with.
- */
+/** A data page's icons (SVG paths only), fields and states. */
 export const DATA_PAGE_TAGS: readonly string[] = ['svg', 'path', 'g', 'label', 'input'];
 
 export const DATA_PAGE_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
