@@ -1,4 +1,4 @@
-/** What published HTML may hold, for the content build, the content page and the host's server: no library's defaults. */
+/** What published HTML may hold, for every side that sanitises it: never a library's defaults. */
 
 export const PAYLOAD_TAGS: readonly string[] = [
   'h2',
