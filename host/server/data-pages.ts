@@ -14,7 +14,8 @@ import type { ServerDataQuery } from 'shared/remotes';
 import type { RouteMatch } from '../src/route-table/route-table';
 import type { RenderQuery } from 'shared/render-contract';
 import type { DataPageOutcomeLabel } from './host-metrics';
-import { sanitizeDataPageHtml, type PrerenderedMarkup, type RemoteSnapshot } from './remote-sources';
+import { sanitizeDataPageHtml } from './prerendered-html';
+import type { PrerenderedMarkup, RemoteSnapshot } from './remote-snapshot';
 
 /** Default `PAGE_DATA_TIMEOUT_MS`: longer than the API's answer on loopback, short next to a page's budget. */
 export const DEFAULT_PAGE_DATA_TIMEOUT_MS = 400;

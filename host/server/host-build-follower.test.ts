@@ -7,7 +7,7 @@ import { listenPart, type PartServer } from 'server/part-server';
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { HostBuildFollower } from './host-build-follower';
-import { HostBuildsError } from './host-builds';
+import { HostBuildsError } from './host-build-choice';
 import { createHostHandler } from './host-handler';
 
 const NAVIGATE = { Accept: 'text/html' };

@@ -1,9 +1,6 @@
-/**
- * Follows the host's folder (host-builds.ts): read at start (refused when nothing of this
- * server's code is there), then every interval, so a build of the same code published there is
- * served without a restart, and one of other code is said once to need one.
- */
+/** Follows the host's folder: a build of this code is served without a restart; one of other code is said once to need one. */
 import { join } from 'node:path';
+import { DeploymentPoller } from 'server/deployment-poller';
 import { serverLog } from 'server/log';
 import {
   chooseHostBuild,
@@ -13,54 +10,54 @@ import {
   restartMessage,
   type HostBuild,
   type HostBuildsState,
-} from './host-builds';
+} from './host-build-choice';
 
 const defaultLog = (message: string): void => serverLog().info(message);
 const defaultWarn = (message: string): void => serverLog().warn(message);
 
 export interface HostBuildFollowerOptions {
-  /** The folder the host is published into (HOST_STATIC_ROOT), or its bundle's dist/. */
   folder: string;
-  /** This server's code version (its bundle's); none: whatever the folder publishes is served. */
+  /** None: whatever the folder publishes is served. */
   codeVersion?: string;
   log?: (message: string) => void;
   warn?: (message: string) => void;
 }
 
-/** What `/healthz` says of the folder's published build. */
 export interface PublishedHealth {
   build: string;
   codeVersion?: string;
-  /** False when it is of other code: the host's server needs a restart with its code to serve it. */
+  /** False: it needs a restart with its code. */
   served: boolean;
 }
 
 export class HostBuildFollower {
-  private timer: NodeJS.Timeout | undefined;
-  private reading: Promise<void> | undefined;
-  /** The published build last said to need a restart: said once each. */
+  private readonly poller: DeploymentPoller;
   private toldRestart: string | undefined;
-  /** Set while the served build's files were replaced by a build of other code (replacedMessage). */
   private replaced: string | undefined;
 
   private constructor(
     private readonly options: HostBuildFollowerOptions,
     private state: HostBuildsState,
-  ) {}
+  ) {
+    // A read that fails leaves the build served as it is: the next one tries again.
+    this.poller = new DeploymentPoller({
+      parts: [options.folder],
+      read: () => this.read(),
+      onFailure: (folder, reason) => (options.warn ?? defaultWarn)(`reading ${folder} failed: ${reason}`),
+    });
+  }
 
-  /** Reads the folder once; throws HostBuildsError when it holds no build of this server's code. */
+  /** Throws HostBuildsError when the folder holds no build of this server's code. */
   static async open(options: HostBuildFollowerOptions): Promise<HostBuildFollower> {
     const follower = new HostBuildFollower(options, await chooseHostBuild(options.folder, options.codeVersion));
     follower.tellRestart();
     return follower;
   }
 
-  /** The folder the served build's files are read from. */
   root(): string {
     return this.state.served.root;
   }
 
-  /** The served build's `latest.json`, whose id `/healthz` reports. */
   buildFile(): string {
     return join(this.state.served.root, HOST_BUILD_FILE);
   }
@@ -69,10 +66,7 @@ export class HostBuildFollower {
     return this.state.served;
   }
 
-  /**
-   * Why no page can be served, while the folder the served build was read from (itself, not a
-   * copy) holds a build of other code instead: a dist/ rebuilt under its running server.
-   */
+  /** Why no page can be served: a dist/ rebuilt under its running server. */
   unservable(): string | undefined {
     return this.replaced;
   }
@@ -86,29 +80,17 @@ export class HostBuildFollower {
     };
   }
 
-  /** Reads the folder again; one read at a time. */
+  /** Never rejects. */
   refresh(): Promise<void> {
-    this.reading ??= this.read().finally(() => {
-      this.reading = undefined;
-    });
-    return this.reading;
+    return this.poller.refresh(this.options.folder);
   }
 
   start(intervalMs: number): void {
-    this.stop();
-    // A read that fails leaves the build served as it is: the next one tries again.
-    const warn = this.options.warn ?? defaultWarn;
-    this.timer = setInterval(
-      () =>
-        void this.refresh().catch((error: unknown) => warn(`reading ${this.options.folder} failed: ${String(error)}`)),
-      intervalMs,
-    );
-    this.timer.unref();
+    this.poller.start(intervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.poller.stop();
   }
 
   private async read(): Promise<void> {

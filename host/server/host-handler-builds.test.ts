@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  *
- * Each visitor's builds of the remotes (remote-builds.ts), from the host's server on loopback
+ * Each visitor's builds of the remotes (remote-build-choice.ts), from the host's server on loopback
  * reading a remote on loopback whose deployment has a stable build, the one before it and a
  * canary: the cohort cookie a new visitor is given, the builds each cohort's pages name and
  * show, `GET /remote-builds.json`, a signed preview pinning a build for one browser (and a forged

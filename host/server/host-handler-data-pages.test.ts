@@ -11,7 +11,7 @@ import { listenRoutes } from 'server/testing/listen-routes';
 import { createDataPages } from './data-pages';
 import { createHostHandler } from './host-handler';
 import type { RenderRequest } from 'shared/render-contract';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 
 const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 const GIFT = aGiftView();

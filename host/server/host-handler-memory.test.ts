@@ -16,7 +16,7 @@ import { canaryBucket } from 'shared/deployment';
 import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler, type HostHandler, MAX_VIEWS } from './host-handler';
 import { MAX_PAGES_PER_VIEW } from './page-cache';
-import type { RemoteDeployment, RemoteSnapshot } from './remote-sources';
+import type { RemoteDeployment, RemoteSnapshot } from './remote-snapshot';
 import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';

@@ -19,7 +19,7 @@ import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler, type HostHandler, type HostHandlerOptions, MAX_VIEWS } from './host-handler';
 import { createHostMetrics, PAGE_CACHE_MISSES_METRIC } from './host-metrics';
 import { MAX_PAGES_PER_VIEW } from './page-cache';
-import type { RemoteDeployment, RemoteSnapshot } from './remote-sources';
+import type { RemoteDeployment, RemoteSnapshot } from './remote-snapshot';
 import { defaultOrigins, runtimeConfigFromEnv } from './runtime-config-from-env';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';

@@ -12,7 +12,7 @@ import { listenRoutes } from 'server/testing/listen-routes';
 import { createDataPages } from './data-pages';
 import { createHostHandler } from './host-handler';
 import { loadRenderer, RenderPools } from './remote-renderers';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 
 const GIFT = aGiftView();
 const SECRET = 'host-secret-4f9c2e';

@@ -3,7 +3,7 @@
  * any other page the app's HTML (page-html.ts) with the status the route table gives it (200,
  * or 404 for an unknown path or a malformed id). A request whose Host header names no valid host
  * is refused (400) before anything is read, rendered or kept. Each page carries the remotes'
- * builds its visitor gets (their cohort's, or a verified preview's: remote-builds.ts), gives a
+ * builds its visitor gets (their cohort's, or a verified preview's: remote-build-choice.ts), gives a
  * new visitor their cohort, and `GET /remote-builds.json` tells a page which builds it should
  * run now.
  */
@@ -29,7 +29,7 @@ import type { DataPageOutcome, DataPages } from './data-pages';
 import type { HostMetrics } from './host-metrics';
 import { createPageCache, createTemplateReader, OtherSpelling, pageKey, type CachedPage } from './page-cache';
 import { createPageHtml } from './page-html';
-import { pageHostname, type FollowedOrigins } from './page-hostname';
+import type { FollowedOrigins } from './page-hostname';
 import {
   buildsAnswer,
   cohortCookie,
@@ -41,15 +41,16 @@ import {
   type BuildChoice,
   type BuildSources,
   type PageOrigin,
-} from './remote-builds';
-import type { RemoteSnapshot } from './remote-sources';
+} from './remote-build-choice';
+import type { RemoteSnapshot } from './remote-snapshot';
 import { NOINDEX } from './robots';
-import { MAX_VIEWS, servedOf, viewAt, type HostnameView, type ServedSite } from './served-site';
+import { hostnameViewsPlugin, MAX_VIEWS, type HostnameViews } from './hostname-views';
+import { servedOf, type HostnameView, type ServedSite } from './served-site';
 import { SiteComposition } from './site-composition';
 import { type PageTickets } from './page-tickets';
 import { securityHeaders } from './security-headers';
 
-export { HOST_BUILD_FILE } from './host-builds';
+export { HOST_BUILD_FILE } from './host-build-choice';
 export { MAX_VIEWS };
 
 export interface HostHandlerOptions {
@@ -201,6 +202,8 @@ class HostSite {
   /** The template of the build served now: a reader per folder, made again when the build's folder changes. */
   private reader: { root: string; read: () => Promise<string | undefined> };
   private readonly followed: FollowedOrigins;
+  /** Development only (hostname-views.ts): none, every page gets the site's one view. */
+  private hostnameViews: HostnameViews | undefined;
   private readonly isHttps: (req: IncomingMessage) => boolean;
   private readonly metrics: HostMetrics | undefined;
   private readonly hostCss: string;
@@ -341,7 +344,7 @@ class HostSite {
     const cookies =
       (request.cookies as RequestCookies | undefined) ?? fastifyCookie.parse(request.headers.cookie ?? '');
     const site = this.servedNow();
-    const view = viewAt(site, pageHostname(request.headers.host, this.followed), this.followed);
+    const view = this.hostnameViews?.viewAt(site, request.headers.host) ?? site.defaultView;
     return { https, cookies, cohort: requestCohort(cookies), site, view };
   }
 
@@ -414,6 +417,10 @@ class HostSite {
 
   readonly routes: PartRoutes = async (app, onBadUrl) => {
     await app.register(fastifyCookie);
+    if (this.followed.size > 0) {
+      await app.register(hostnameViewsPlugin, { followed: this.followed });
+      this.hostnameViews = app.hostnameViews;
+    }
     app.addHook('onRequest', async (request, reply) => {
       if (!this.admitted(request, reply)) return reply;
     });
@@ -450,12 +457,13 @@ class HostSite {
   };
 
   kept(): HostHandlerKept {
-    const all = [this.served.defaultView, ...this.served.views.values()];
+    const byHostname = this.hostnameViews?.kept() ?? [];
+    const all = [this.served.defaultView, ...byHostname.map(([, view]) => view)];
     return {
       views: all.length,
       renders: all.filter((view) => view.page).length,
       pages: all.reduce((sum, view) => sum + (view.page?.pages.size ?? 0), 0),
-      hostnames: [...this.served.views.rkeys()],
+      hostnames: byHostname.map(([hostname]) => hostname),
     };
   }
 }

@@ -1,13 +1,6 @@
-/**
- * The host's server's own series (part="host"): the pages it answered by route pattern, those it
- * had to render (the rest came from its page cache), whether a prerendered route's page carried
- * its remote's markup, how the pages it renders with their data were answered, its failed
- * reads of a remote's build, and which channel each remote's build in its pages came by (the
- * canary's share of pages). Labels come from the composed route table and the configured remotes
- * (at most MAX_REMOTES, each at most 32 routes): never a path or an id.
- */
+/** The host's server's own series (part="host"); labels from the route table and the configured remotes, never a path or an id. */
 import { Counter, type Registry } from 'prom-client';
-import type { BuildChannel } from './remote-builds';
+import type { BuildChannel } from './remote-build-choice';
 
 export const PAGES_RENDERED_METRIC = 'giftbox_pages_rendered_total';
 export const PRERENDER_HITS_METRIC = 'giftbox_prerender_hits_total';
@@ -16,30 +9,19 @@ export const REMOTE_REFRESH_FAILURES_METRIC = 'giftbox_remote_refresh_failures_t
 export const DATA_PAGES_METRIC = 'giftbox_data_pages_total';
 export const REMOTE_BUILD_PAGES_METRIC = 'giftbox_remote_build_pages_total';
 
-/** hit: the page carried its remote's prerendered markup; miss: the server had none for it yet. */
+/** miss: the server had no prerendered markup for it yet. */
 export type PrerenderOutcome = 'hit' | 'miss';
 
-/**
- * How a page the host's server renders with its data (a gift, a redeem session) was answered:
- * - rendered: with the visitor's data; not-found: a 404, the API knowing no such id;
- * - api-unavailable: the API did not answer in time or as it should, so the browser rendered it;
- * - render-failed: the remote's render bundle threw, answered late or lost its worker, so the browser rendered it;
- * - no-renderer: the remote's build has no usable render bundle (yet), so the browser rendered it.
- */
+/** Every outcome but `rendered` and `not-found` leaves the page to the browser (docs/operations.md). */
 export type DataPageOutcomeLabel = 'rendered' | 'not-found' | 'api-unavailable' | 'render-failed' | 'no-renderer';
 
 export interface HostMetrics {
-  /** A page (HTML) answered: `route` is the route pattern it matched, `*` for none. */
+  /** `route`: the pattern matched, `*` for none. */
   pageRendered(route: string, status: number): void;
-  /** A page was rendered, its page cache having none for it (page-cache.ts): `route` as for `pageRendered`. */
   pageCacheMissed(route: string): void;
-  /** A prerendered route's page was sent with or without its markup. */
   prerendered(route: string, outcome: PrerenderOutcome): void;
-  /** Reading a remote's latest build, manifest or prerendered pages failed. */
   remoteRefreshFailed(remote: string): void;
-  /** A page was sent naming a build of `remote` that came by `channel`: stable, canary, or a preview's pin. */
   remoteBuildSent(remote: string, channel: BuildChannel): void;
-  /** A page of a route the host's server renders with its data was answered so. */
   dataPage(route: string, outcome: DataPageOutcomeLabel): void;
 }
 

@@ -1,9 +1,4 @@
-/**
- * Starts the host's production server: `npm run serve -w host` runs its bundle,
- * `dist-server/main.js`. It serves the folder HOST_STATIC_ROOT names (where `npm run deploy -w
- * host` publishes), or its bundle's `dist/`: paths are relative to this file's folder, which is
- * `server/` from source and `dist-server/` once bundled, both beside `dist/`.
- */
+/** The host's production server; paths are relative to this file's folder, `server/` or `dist-server/`, both beside `dist/`. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -30,17 +25,17 @@ import { servePart } from 'server/part-server';
 import { trustProxy } from 'server/trust-proxy';
 import { allowedRemoteOrigins, type RuntimeConfig } from 'shared/runtime-config';
 import { telemetryEnabled } from 'shared/runtime-config-checks';
-// The host's own stylesheet, as text (scripts/build-server.ts): inlined with prerendered pages.
 import hostCss from '../src/styles/host.css';
 import { createDataPages, type DataPages, DEFAULT_PAGE_DATA_TIMEOUT_MS } from './data-pages';
 import { HostBuildFollower } from './host-build-follower';
-import { staticRoot } from './host-builds';
+import { staticRoot } from './host-build-choice';
 import { createHostHandler } from './host-handler';
 import { createHostMetrics, type HostMetrics } from './host-metrics';
 import { createClientAddress, createHttpsCheck } from './https-check';
 import { createPageTickets, type PageTickets } from './page-tickets';
 import { RenderPools } from './remote-renderers';
-import { createRemoteSources, type RemoteSources, sharedModulesOf } from './remote-sources';
+import { sharedModulesOf } from './remote-manifest-reading';
+import { createRemoteSources, type RemoteSources } from './remote-sources';
 import { SiteComposition, compositionHealth } from './site-composition';
 import {
   defaultOrigins,
@@ -50,12 +45,10 @@ import {
   unreadRemotesProblem,
 } from './runtime-config-from-env';
 
-/** How often the server reads each remote's `builds/latest.json` (REMOTE_REFRESH_MS; 0: never). */
 const DEFAULT_REMOTE_REFRESH_MS = 5_000;
 const refreshInterval: Reader<number> = (raw, name) =>
   raw === '0' ? 0 : positiveInt(DEFAULT_REMOTE_REFRESH_MS)(raw, name);
 
-/** An absolute http(s) URL (API_INTERNAL_URL), undefined when unset. */
 const absoluteUrl: Reader<string | undefined> = (raw, name) => {
   if (raw === undefined || raw.trim() === '') return undefined;
   if (!httpOrigin(raw.trim()))
@@ -63,7 +56,7 @@ const absoluteUrl: Reader<string | undefined> = (raw, name) => {
   return raw.trim();
 };
 
-/** The variables of the host's server itself; the runtime configuration's are read by `runtimeConfigFromEnv`. */
+/** The runtime configuration's variables are `runtimeConfigFromEnv`'s. */
 const HOST_ENV = envSchema({
   HOST_PORT: partPort('host').read,
   // Set, a production deployment: what its pages need must be named (`productionGaps`).
@@ -71,25 +64,17 @@ const HOST_ENV = envSchema({
   LISTEN_HOST: listenAddress,
   SHUTDOWN_DELAY_MS: shutdownDelay,
   REMOTE_REFRESH_MS: refreshInterval,
-  // Behind a TLS proxy, its X-Forwarded-Proto says whether a page came over HTTPS (HSTS).
   TRUST_PROXY: trustProxy('X-Forwarded-Proto from any client, so any client could say how it reached the site'),
-  // The API as this server reaches it, for the pages it renders with their data (the gift, the
-  // redeem session); unset, the runtime configuration's apiBaseUrl. PAGE_DATA_TIMEOUT_MS bounds
-  // the wait for its answer; 0 renders those pages in the browser, as before.
+  // PAGE_DATA_TIMEOUT_MS=0 leaves data pages to the browser.
   API_INTERNAL_URL: absoluteUrl,
   PAGE_DATA_TIMEOUT_MS: millis(DEFAULT_PAGE_DATA_TIMEOUT_MS, 10_000),
-  // The remotes' render bundles run in worker processes (remote-renderers.ts): this many per
-  // remote, each with this much heap, each render stopped (its worker killed) after this long.
   RENDER_WORKERS: intBetween(2, 1, 16),
   RENDER_WORKER_MEMORY_MB: intBetween(128, 32, 4096),
   RENDER_TIMEOUT_MS: intBetween(1_000, 50, 10_000),
-  // GET /metrics on a listener of its own (METRICS_PORT; unset, none), never on HOST_PORT.
   ...METRICS_VARIABLES,
-  // Signs each page's telemetry ticket (page-tickets.ts): the API's PAGE_TICKET_SECRETS too.
+  // The API's PAGE_TICKET_SECRETS too.
   PAGE_TICKET_SECRETS: fromSecretFile(secretList(MIN_TICKET_SECRET_LENGTH)),
-  // Its log (server/log): JSON lines on stdout, the request log at info.
   LOG_LEVEL: logLevel,
-  // The folder the host is published into (npm run deploy -w host); unset, its bundle's dist/.
   HOST_STATIC_ROOT: staticRoot,
 });
 
@@ -97,7 +82,7 @@ const HOST_ENV = envSchema({
 declare const __CODE_VERSION__: string | undefined;
 const CODE_VERSION = typeof __CODE_VERSION__ === 'string' ? __CODE_VERSION__ : undefined;
 
-/** What the host's page provides to the remotes (its build's manifest); unknown: the remotes' copies are not preloaded. */
+/** Unknown: the remotes' copies are not preloaded. */
 function hostShared(root: string): Set<string> | undefined {
   try {
     return sharedModulesOf(JSON.parse(readFileSync(join(root, 'mf-manifest.json'), 'utf8')));
@@ -109,7 +94,7 @@ function hostShared(root: string): Set<string> | undefined {
   }
 }
 
-/** The pages' telemetry tickets, signed with the first secret; without one, a warning: the API labels no build. */
+/** Without a secret, a warning: the API labels no build. */
 function ticketsOf(secrets: string[] | undefined, config: RuntimeConfig): PageTickets | undefined {
   if (secrets?.[0]) return createPageTickets(secrets[0]);
   if (telemetryEnabled(config))
@@ -119,7 +104,6 @@ function ticketsOf(secrets: string[] | undefined, config: RuntimeConfig): PageTi
   return undefined;
 }
 
-/** Gift and redeem pages rendered with the visitor's data, when the API can be reached from here. */
 function dataPagesOf(
   env: { API_INTERNAL_URL: string | undefined; PAGE_DATA_TIMEOUT_MS: number },
   config: RuntimeConfig,
@@ -140,10 +124,7 @@ function dataPagesOf(
   });
 }
 
-/**
- * The host's builds in `folder`, read as often as the remotes' (its own default when those are
- * never read); exits when the folder holds no build of this server's code.
- */
+/** Exits when the folder holds no build of this server's code. */
 async function followBuilds(folder: string, refreshMs: number): Promise<HostBuildFollower> {
   try {
     const builds = await HostBuildFollower.open({ folder, codeVersion: CODE_VERSION });
@@ -155,7 +136,7 @@ async function followBuilds(folder: string, refreshMs: number): Promise<HostBuil
   }
 }
 
-/** What the server starts from, every problem of its environment reported at once. */
+/** Every problem of the environment reported at once. */
 function readStart() {
   const problems: string[] = [];
   const attempt = <T>(read: () => T): T | undefined => {
@@ -188,19 +169,14 @@ async function main(): Promise<void> {
   const { REMOTE_REFRESH_MS: refreshMs, TRUST_PROXY: trustProxySetting } = env;
   const folder = env.HOST_STATIC_ROOT ?? join(__dirname, '..', 'dist');
   const builds = await followBuilds(folder, refreshMs);
-  // The shared modules a build provides are fixed by its code (its package-lock and webpack
-  // configuration are among the code version's inputs): read once, from the build served first.
+  // Fixed by the code version: read once.
   const root = builds.root();
   const metricsEnv = metricsEnvOf(env);
   const registry = metricsEnv.metricsPort === undefined ? undefined : createMetricsRegistry('host');
   const metrics = registry && createHostMetrics(registry);
-  // Each remote's latest build is read now and every refreshMs; pages never wait for it. With 0,
-  // the server reads no remote: its pages carry no preloads and no prerendered text.
   let sources: RemoteSources | undefined;
-  // Not ready (`/healthz` 503) until each remote has been read once, or has failed to be: a page
-  // sent before would lack its remote's preloads and prerendered text.
+  // Not ready until each remote was read once: earlier pages would lack preloads and text.
   let starting = false;
-  // Composed again from what the sources read whenever a remote publishes other routes.
   const site = new SiteComposition({ config, snapshot: (remote) => sources?.snapshot(remote) });
   const renderPools = new RenderPools({
     size: env.RENDER_WORKERS,
@@ -252,8 +228,7 @@ async function main(): Promise<void> {
       builds.stop();
       return renderPools.close();
     },
-    // systemctl reload: the host's folder and each remote's latest build read now, not at the next
-    // REMOTE_REFRESH_MS (with REMOTE_REFRESH_MS=0 no remote is read: the reload still never stops the server).
+    // With REMOTE_REFRESH_MS=0 no remote is read, and a reload still never stops the server.
     onReload: async () => {
       await Promise.all([builds.refresh(), sources?.refresh()]);
     },

@@ -18,7 +18,7 @@ import {
   pageKey,
   type PageKey,
 } from './page-cache';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 
 const ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
 const TABLE = RouteTable.registry();

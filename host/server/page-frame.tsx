@@ -1,9 +1,4 @@
-/**
- * The host's frame of a page (its layout: header, main region, footer) rendered to HTML on the
- * server, with a remote's prerendered markup where the page goes. The browser's first render
- * of the same route produces the same frame, so the app takes over without a visible change.
- * The components are the app's own; the services they would call are inert here.
- */
+/** The host's frame of a page, the app's own components with inert services, so the app takes over unseen. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router-dom';
 import type { RuntimeConfig } from 'shared/runtime-config';
@@ -15,7 +10,7 @@ import { createConsentStore } from '../src/third-party/analytics/consent-store';
 import { createThirdParties } from '../src/third-party/third-parties';
 import { ThirdPartiesContext } from '../src/third-party/third-parties-context';
 
-/** Where the page's markup goes; an element no component renders, replaced after rendering. */
+/** An element no component renders, replaced after rendering. */
 const SLOT = 'gift-box-page-slot';
 
 const idle = () => undefined;
@@ -26,7 +21,7 @@ const INERT_SERVICES = {
   apiActivity: { subscribe: () => idle, isActive: () => false },
 } as unknown as AppServices;
 
-/** No stored choice and no events: what a first visit's browser shows before the app starts its third parties. */
+/** What a first visit shows before the app starts its third parties. */
 const serverConsent = () =>
   createConsentStore({
     storage: () => ({ getItem: () => null }) as unknown as Storage,
@@ -37,14 +32,13 @@ const serverConsent = () =>
 export interface PageFrameOptions {
   pathname: string;
   layout: LayoutName;
-  /** The remote whose page it is: its part of the page is marked as the app marks it. */
   remote: string;
-  /** The page's markup, already sanitised. */
+  /** Sanitised. */
   pageHtml: string;
   config: RuntimeConfig;
 }
 
-/** The table the frame's links resolve by: the one the page's configuration carries, built once per configuration. */
+/** Built once per configuration. */
 const tables = new WeakMap<RuntimeConfig, RouteTable>();
 function tableOf(config: RuntimeConfig): RouteTable {
   let table = tables.get(config);

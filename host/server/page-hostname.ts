@@ -1,20 +1,12 @@
-/**
- * The development default follows the page's hostname. The remotes' and the API's URLs that no
- * variable sets name `localhost`; a page opened at 127.0.0.1 or at the machine's LAN address is
- * sent them at its own hostname instead, so every part is reached the way the page was. URLs an
- * operator set are sent as they are (docs/decisions/0017-any-address-in-development.md).
- */
+/** Default URLs follow the page's hostname (docs/decisions/0017-any-address-in-development.md). */
 import { hostnameOfHost } from 'server/host-header';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 
-/** The hostname the defaults name. */
 export const DEFAULT_HOSTNAME = 'localhost';
 
-/** The origins that follow the page: each `http://localhost:<port>` the defaults gave. */
 export type FollowedOrigins = ReadonlySet<string>;
 
-/** `url` at `hostname` when its origin follows the page; otherwise `url` itself. */
 export function atHostname(url: string, followed: FollowedOrigins, hostname: string): string {
   let parsed: URL;
   try {
@@ -28,7 +20,6 @@ export function atHostname(url: string, followed: FollowedOrigins, hostname: str
   return parsed.origin + url.slice(origin.length);
 }
 
-/** The hostname a page was requested at, when the configuration should follow it. */
 export function pageHostname(hostHeader: string | undefined, followed: FollowedOrigins): string | undefined {
   if (followed.size === 0) return undefined;
   const hostname = hostnameOfHost(hostHeader);
@@ -42,7 +33,6 @@ export function configAtHostname(config: RuntimeConfig, followed: FollowedOrigin
     remotes: Object.fromEntries(
       Object.entries(config.remotes).flatMap(([name, url]) => (url === undefined ? [] : [[name, at(url)]])),
     ) as RuntimeConfig['remotes'],
-    // An origin an operator allowed that the defaults also gave follows the page with the URLs at it.
     ...(config.remoteOrigins ? { remoteOrigins: config.remoteOrigins.map(at) } : {}),
     apiBaseUrl: at(config.apiBaseUrl),
   };

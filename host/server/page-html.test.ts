@@ -3,7 +3,7 @@ import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { RouteTable, type RouteDefinition } from '../src/route-table/route-table';
 import { createPageHtml } from './page-html';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 
 const TEMPLATE =
   '<!doctype html><html lang=en><head><meta charset=utf-8><title>Gift Box</title>' +

@@ -1,10 +1,6 @@
 /**
- * The HTML page the host's server sends for a route: the built `index.html` with the runtime
- * configuration inline, `preconnect` to the remotes' and the API's origins, preloads of the
- * route's remote (manifest, remoteEntry.js, the page's own scripts), and, for a prerendered
- * page, its markup inside the host's frame with the styles it needs, so its text is on screen
- * before any script runs (docs/decisions/0015-host-server-starts-the-page.md); a page rendered
- * per request with the visitor's data the same way (0028-data-pages-rendered-by-the-host-server.md).
+ * A route's page: the built `index.html` with its configuration, preloads of its remote and its
+ * markup in the host's frame (docs/decisions/0015-host-server-starts-the-page.md).
  */
 import { serverLog } from 'server/log';
 import { maskUrl } from 'server/request-log';
@@ -18,39 +14,28 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { documentTitle } from 'shared/site';
 import type { RouteDefinition } from '../src/route-table/route-table';
 import { renderPageFrame } from './page-frame';
-import type { PrerenderedMarkup, RemoteSnapshot } from './remote-sources';
+import type { PrerenderedMarkup, RemoteSnapshot } from './remote-snapshot';
 import { NOINDEX } from './robots';
 
-/** `#root`, the app's element, and what the build put in it (the boot indicator): up to the `</div>` before `<noscript>` or `</body>`. */
+/** `#root` with the build's boot indicator. */
 const ROOT_ELEMENT = /<div id="?root"?>([\s\S]*?)<\/div>(?=\s*(?:<noscript>|<\/body>))/;
 const TITLE_ELEMENT = /<title>[\s\S]*?<\/title>/;
 
 export interface PageHtmlOptions {
-  /** The built `index.html`. */
   template: string;
   config: RuntimeConfig;
-  /** The host's own stylesheet, inlined with a prerendered page. */
   hostCss: string;
 }
 
 export interface PageRequest {
   pathname: string;
-  /** The route, or undefined for a page the app shows as an error. */
   route: RouteDefinition | undefined;
-  /** The title of the error the app will show instead of a route's page. */
   errorTitle?: string;
   snapshot: (remote: string) => RemoteSnapshot | undefined;
-  /** A private page: search engines are told not to index it. */
   noindex?: boolean;
-  /**
-   * The page rendered for this request with the visitor's data (data-pages.ts), sanitised, with
-   * its styles: put in the page as a prerendered page is, in its place.
-   */
+  /** Sanitised (data-pages.ts). */
   rendered?: PrerenderedMarkup & { css: string };
-  /**
-   * The configuration inline in this page, when it is not the renderer's: the one that names
-   * the remotes' builds the page was given (remote-builds.ts).
-   */
+  /** Naming the builds the page was given. */
   config?: RuntimeConfig;
 }
 
@@ -75,14 +60,7 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/**
- * Connections the page will use at once: the API's, whose requests carry the visitor's cookie
- * over the browser's credentialed connections, and the route's remote's, whose manifest and
- * scripts are fetched without credentials (its scripts with CORS, for their integrity). Another
- * remote is connected to when a link to it is pointed at (navigation/link-intent.tsx): a
- * connection opened for a page the visitor may never open costs the phone's renderer its request
- * now and is closed unused after a few seconds.
- */
+/** Only the API and the route's remote: another remote is connected to when a link to it is pointed at. */
 function preconnects(config: RuntimeConfig, remote: string | undefined): string[] {
   const links = new Set<string>();
   const api = originOf(config.apiBaseUrl);
@@ -93,12 +71,7 @@ function preconnects(config: RuntimeConfig, remote: string | undefined): string[
   return [...links];
 }
 
-/**
- * The route's remote, started from the HTML: what the federation runtime would ask for, one
- * round trip at a time. A page sent prerendered is on screen before any script runs: the
- * remote's copies of shared modules, needed only to take it over, are left to the runtime and
- * do not compete with the page's first scripts.
- */
+/** A prerendered page leaves the remote's shared copies to the runtime, so they do not compete with first scripts. */
 function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefined, prerendered: boolean): string[] {
   if (!snapshot) return [];
   const files = snapshot.exposes.get(route.module);
@@ -107,9 +80,7 @@ function routePreloads(route: RouteDefinition, snapshot: RemoteSnapshot | undefi
     ...(files?.scripts ?? []),
     ...(prerendered ? [] : (files?.sharedScripts ?? [])),
   ];
-  // As the host's runtime loads them (federation/loading-plugin.ts): with CORS and the integrity
-  // the manifest gives, or the browser would fetch them again. One the manifest gives none for is
-  // refused by the browser, so not preloaded either.
+  // With CORS and integrity as the runtime loads them, or the browser fetches them again.
   const preloads = [...new Set(scripts)].flatMap((script) => {
     const integrity = snapshot.integrity.get(script);
     if (!integrity) return [];
@@ -150,7 +121,6 @@ export function createPageHtml({ template, config: defaultConfig, hostCss }: Pag
         root = `<div id="root" ${PRERENDERED_ATTRIBUTE}="${escapeAttribute(route.module)}">${frame}</div>${state}`;
         styles.push(styleElement(hostCss), ...(pageCss ? [styleElement(pageCss)] : []));
       } catch (error) {
-        // The page still works without its text in the HTML: the app renders it as usual.
         serverLog().error({ err: error }, `prerendering ${maskUrl(pathname)} failed`);
       }
     }

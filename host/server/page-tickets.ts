@@ -1,22 +1,14 @@
-/**
- * The telemetry tickets the host's server gives its pages (server/page-ticket.ts): each page gets
- * one in a short-lived cookie (the page's body is kept and shared, a cookie is the response's
- * own), and `GET /remote-builds.json` a fresh one beside the builds it names, for a page that
- * switches to them. Without PAGE_TICKET_SECRETS, or with telemetry off, none: the API then labels
- * no build from these pages.
- */
+/** A page's ticket goes in a cookie, since the page's body is shared (docs/decisions/0035-signed-page-tickets.md). */
 import { signTicket, type TicketBuild } from 'server/page-ticket';
 import { PAGE_TICKET_COOKIE, PAGE_TICKET_COOKIE_MAX_AGE_S } from 'shared/telemetry-values';
-import type { BuildChoice } from './remote-builds';
+import type { BuildChoice } from './remote-build-choice';
 
 export interface PageTickets {
-  /** The ticket of a page given `choice`. */
   ticket(choice: BuildChoice): string;
-  /** Its Set-Cookie: readable by the page's script, which removes it; for this site only. */
+  /** Readable by the page's script, which removes it. */
   cookie(choice: BuildChoice, https: boolean): string;
 }
 
-/** Each remote's build a page was given, as its ticket names them. */
 export function ticketBuilds(choice: BuildChoice): Record<string, TicketBuild> {
   const builds: Record<string, TicketBuild> = {};
   for (const [remote, build] of Object.entries(choice.builds)) {

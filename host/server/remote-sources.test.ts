@@ -5,7 +5,8 @@ import { everyRemote } from 'shared/testing/runtime-config';
 import type { DeploymentState } from 'shared/deployment';
 import { createHash } from 'node:crypto';
 import { RenderPools } from './remote-renderers';
-import { createRemoteSources, readManifest, sanitizePrerenderedHtml, sharedModulesOf } from './remote-sources';
+import { readManifest, sharedModulesOf } from './remote-manifest-reading';
+import { createRemoteSources } from './remote-sources';
 
 /** A content remote on loopback: its files by path, and every request it answered. */
 interface FakeRemote {
@@ -188,31 +189,6 @@ describe("reading a remote's build", () => {
       new Set(['react', 'shared/format']),
     );
     expect(() => sharedModulesOf({ exposes: [] })).toThrow('it lists no shared modules');
-  });
-
-  it('keeps the markup of a page and drops anything that could run', () => {
-    const clean = sanitizePrerenderedHtml(
-      '<article class="p-content" aria-busy="false"><h1 id="t" onclick="steal()">Hi</h1>' +
-        '<script>steal()</script><a href="javascript:steal()">x</a><a href="/game">Play</a>' +
-        '<p>Updated <time datetime="2030-02-14">February 14, 2030</time></p><img src=x onerror="steal()"></article>',
-    );
-    expect(clean).not.toMatch(/steal|script|onclick|onerror/);
-    expect(clean).toContain('<article class="p-content" aria-busy="false"><h1 id="t">Hi</h1>');
-    expect(clean).toContain('<a href="/game">Play</a>');
-    expect(clean).toContain('<time datetime="2030-02-14">February 14, 2030</time>');
-  });
-
-  it("keeps the game's boxes, buttons that do nothing before the app takes over", () => {
-    const clean = sanitizePrerenderedHtml(
-      '<ul class="p-game__boxes" aria-label="Boxes"><li><button type="button" class="p-game__box" onclick="steal()" formaction="/x">' +
-        '<span class="p-box" data-state="closed" data-x="1" aria-hidden="true"></span><span>Box 1</span></button></li></ul>' +
-        '<form action="/steal"><button type="submit">Send</button></form>',
-    );
-    expect(clean).toContain(
-      '<ul class="p-game__boxes" aria-label="Boxes"><li><button type="button" class="p-game__box">' +
-        '<span class="p-box" data-state="closed" aria-hidden="true"></span><span>Box 1</span></button></li></ul>',
-    );
-    expect(clean).not.toMatch(/steal|onclick|formaction|data-x|<form/);
   });
 
   it('reads the manifest and the prerendered pages, and again only when the build changes', async () => {

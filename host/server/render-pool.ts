@@ -1,25 +1,18 @@
-/**
- * A remote's render workers: a few processes (render-worker-process.ts) that run its render
- * bundles, one render at a time each. A bundle is loaded into a worker once, the first time that
- * worker renders with it, and unloaded when the worker holds too many others used since; a worker
- * that crashes, hangs past the deadline or outgrows its memory is dropped, and a new one is
- * started when a render needs it.
- */
+/** A remote's render workers, one render at a time each; a worker that crashes, hangs or outgrows its memory is replaced. */
 import type { RenderedDataPage, RenderRequest } from 'shared/render-contract';
 import { RenderWorker, type RenderWorkerLimits, type WorkerReply } from './render-worker-process';
 
 export interface RenderPoolOptions extends RenderWorkerLimits {
-  /** Processes at most (RENDER_WORKERS). */
   size: number;
-  /** Longest a render, or a wait for a free worker, may take (RENDER_TIMEOUT_MS). */
+  /** A render's, or a wait for a worker's. */
   timeoutMs: number;
 }
 
-/** Bundles a worker keeps, the least recently used unloaded first: the stable build, a canary, previews. */
+/** The stable build, a canary, previews. */
 const MAX_BUNDLES = 8;
-/** Renders waiting for a worker at most: past that, the page is rendered in the browser at once. */
+/** Past this, the page is rendered in the browser at once. */
 const MAX_WAITING = 64;
-/** Loading a bundle parses and runs hundreds of KB of script: it gets longer than a render. */
+/** Loading parses hundreds of KB of script. */
 const LOAD_DEADLINE_FACTOR = 5;
 
 function failed(reply: WorkerReply): WorkerReply {
@@ -27,7 +20,6 @@ function failed(reply: WorkerReply): WorkerReply {
   return reply;
 }
 
-/** The worker's answer if it is a page, `{ html, state }`, and nothing more; throws otherwise. */
 function pageOf(reply: WorkerReply): RenderedDataPage {
   const page = failed(reply).page as { html?: unknown; state?: unknown } | null | undefined;
   if (typeof page?.html !== 'string' || typeof page.state !== 'object' || page.state === null) {
@@ -44,15 +36,10 @@ export class RenderPool {
 
   constructor(private readonly options: RenderPoolOptions) {}
 
-  /** Loads a bundle under `key` (its digest); throws what its loading throws, or when it exports no `render`. */
   async load(key: string, code: string): Promise<void> {
     await this.withWorker(async (worker) => this.ensureLoaded(worker, key, code));
   }
 
-  /**
-   * Renders with the bundle `code` under `key`, loading it first into a worker that lacks it;
-   * throws when it fails, is late or answers no page.
-   */
   render(key: string, code: string, request: RenderRequest): Promise<RenderedDataPage> {
     return this.withWorker(async (worker) => {
       await this.ensureLoaded(worker, key, code);
@@ -60,7 +47,6 @@ export class RenderPool {
     });
   }
 
-  /** Stops every worker; renders after this fail. */
   async close(): Promise<void> {
     this.closed = true;
     for (const wake of this.waiting.splice(0)) wake(undefined);
@@ -113,7 +99,6 @@ export class RenderPool {
     });
   }
 
-  /** A live worker goes to the next render waiting, or back to the idle ones; a dead one frees its place. */
   private release(worker: RenderWorker): void {
     this.busy.delete(worker);
     if (this.closed) return;

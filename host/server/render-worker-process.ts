@@ -6,23 +6,18 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
-/** The worker's script: beside this file in the source (`server/`) and in the build (`dist-server/`). */
 export const RENDER_WORKER_SCRIPT = join(__dirname, 'render-worker.cjs');
 
-/**
- * Address space beyond the heap: V8 reserves its code range and Node its buffers at start-up, so
- * a process capped much tighter does not start; an array buffer of the bundle's gets what is left.
- */
+/** Beyond the heap: V8 and Node reserve some at start-up. */
 const ADDRESS_SPACE_BEYOND_HEAP_MB = 1024;
-/** An answer longer than this is no page (the largest is tens of KB): its worker is killed. */
+/** The largest page is tens of KB. */
 const MAX_ANSWER_CHARS = 8 * 1024 * 1024;
 
 export interface RenderWorkerLimits {
-  /** The worker's V8 heap, in MB (`--max-old-space-size`); its address space is capped above it. */
+  /** MB. */
   memoryMb: number;
 }
 
-/** A worker's answer to one message, as render-worker.cjs writes it. */
 export interface WorkerReply {
   id: number;
   ok?: true;
@@ -36,11 +31,7 @@ interface Pending {
   timer?: NodeJS.Timeout;
 }
 
-/**
- * The command that starts a worker: the shell sets the address-space cap and becomes Node (Node
- * has no call to set its own limits), with flags that let it read its own script and nothing
- * else of the machine. `entry`: what Node runs, the worker's script.
- */
+/** The shell sets the address-space cap (Node cannot) and becomes Node, which may read only its script. */
 export function workerCommand(
   { memoryMb }: RenderWorkerLimits,
   entry: readonly string[] = [RENDER_WORKER_SCRIPT],
@@ -66,7 +57,6 @@ export function workerCommand(
 }
 
 export class RenderWorker {
-  /** The bundles this worker holds, by key, the least recently used first. */
   readonly loaded = new Set<string>();
   private readonly child: ChildProcessByStdio<Writable, Readable, null>;
   private readonly pending = new Map<number, Pending>();
@@ -92,10 +82,7 @@ export class RenderWorker {
     return !this.exited;
   }
 
-  /**
-   * Sends `message` and resolves with the worker's answer; rejects when the worker stops first,
-   * or kills it when no answer comes within `deadlineMs` (none: no deadline).
-   */
+  /** Kills the worker when no answer comes within `deadlineMs`. */
   send(message: Record<string, unknown>, deadlineMs?: number): Promise<WorkerReply> {
     if (this.exited) return Promise.reject(new Error('the render worker has stopped'));
     const id = this.nextId++;
@@ -109,7 +96,6 @@ export class RenderWorker {
     });
   }
 
-  /** Kills the worker: what it was asked fails with `reason`. Resolves once it is gone. */
   kill(reason = 'the render worker was stopped'): Promise<void> {
     this.failAll(reason);
     this.child.kill('SIGKILL');

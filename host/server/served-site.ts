@@ -1,37 +1,22 @@
-/**
- * What the host's handler serves of one composition of the site (site-composition.ts): the
- * configuration with its routes, its table's resolver and robots, and a view per hostname, each
- * with its page renderer and pages, all made again when the composition changes.
- */
-import { LRUCache } from 'lru-cache';
+/** What the host's handler serves of one composition of the site, made again when the composition changes. */
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { createPathResolver, type PageCache, type ResolvedPath } from './page-cache';
 import type { createPageHtml } from './page-html';
-import { configAtHostname, snapshotAtHostname, type FollowedOrigins } from './page-hostname';
-import type { RemoteSnapshot } from './remote-sources';
+import type { RemoteSnapshot } from './remote-snapshot';
 import { Robots } from './robots';
 import { securityHeaders } from './security-headers';
 import type { ComposedSite } from './site-composition';
 
-/** What a page opened at one hostname is sent: the configuration and the remotes' files as it reaches them. */
 export interface HostnameView {
   config: RuntimeConfig;
   configBody: string;
-  /** A snapshot with its URLs as this view's pages reach them. */
   at: (snapshot: RemoteSnapshot) => RemoteSnapshot;
-  /** A page's security headers, over HTTP and over HTTPS: its policy allows the origins this view names. */
   pageHeaders: (https: boolean) => Record<string, string>;
-  /** The page renderer of the built index.html last read for this view and its pages: dropped with the view. */
+  /** Dropped with the view. */
   page?: { template: string; render: ReturnType<typeof createPageHtml>; pages: PageCache };
 }
 
-/**
- * Views kept for this many hostnames at most, the least recently used dropped first, each with
- * its page renderer: a Host header is the client's to choose, so what is kept for it is bounded.
- */
-export const MAX_VIEWS = 16;
-
-function pageHeadersFor(config: RuntimeConfig): HostnameView['pageHeaders'] {
+export function pageHeadersFor(config: RuntimeConfig): HostnameView['pageHeaders'] {
   const made = new Map<boolean, Record<string, string>>();
   return (https) => {
     let headers = made.get(https);
@@ -43,16 +28,13 @@ function pageHeadersFor(config: RuntimeConfig): HostnameView['pageHeaders'] {
   };
 }
 
-/** What the handler serves of one composition of the site: its routes, its views and their pages. */
 export interface ServedSite {
   site: ComposedSite;
-  /** The configuration with the composed routes: the page routes exactly what the server does. */
+  /** With the composed routes: the page routes exactly as the server does. */
   config: RuntimeConfig;
   resolvePath: (pathname: string) => ResolvedPath;
   robots: Robots;
   defaultView: HostnameView;
-  /** By hostname, the least recently used dropped past MAX_VIEWS. */
-  views: LRUCache<string, HostnameView>;
 }
 
 export function servedOf(site: ComposedSite, config: RuntimeConfig): ServedSite {
@@ -68,24 +50,5 @@ export function servedOf(site: ComposedSite, config: RuntimeConfig): ServedSite 
       at: (snapshot) => snapshot,
       pageHeaders: pageHeadersFor(withRoutes),
     },
-    views: new LRUCache({ max: MAX_VIEWS }),
   };
-}
-
-/** The view of the pages opened at `hostname` (none: the default view), the least recently used dropped past MAX_VIEWS. */
-export function viewAt(served: ServedSite, hostname: string | undefined, followed: FollowedOrigins): HostnameView {
-  const { views, defaultView, config } = served;
-  if (hostname === undefined) return defaultView;
-  let view = views.get(hostname);
-  if (!view) {
-    const atHostname = configAtHostname(config, followed, hostname);
-    view = {
-      config: atHostname,
-      configBody: `${JSON.stringify(atHostname)}\n`,
-      at: (snapshot) => snapshotAtHostname(snapshot, followed, hostname),
-      pageHeaders: pageHeadersFor(atHostname),
-    };
-  }
-  views.set(hostname, view);
-  return view;
 }

@@ -1,7 +1,8 @@
 /** @jest-environment node */
 import { everyRemote } from 'shared/testing/runtime-config';
-import type { PublishedRoutes, RemoteSnapshot } from './remote-sources';
-import { compositionOrder, SiteComposition } from './site-composition';
+import type { PublishedRoutes, RemoteSnapshot } from './remote-snapshot';
+import { compositionOrder } from 'shared/composition';
+import { SiteComposition } from './site-composition';
 
 const remotes = { news: 'https://news.example.com/mf-manifest.json', ...everyRemote() };
 const config = { remotes, routeGrants: { news: ['/news'] } };
@@ -11,7 +12,7 @@ const snapshotOf = (published: PublishedRoutes) => ({ published }) as RemoteSnap
 
 describe('SiteComposition', () => {
   it("composes the registry's remotes first, then the others in the order configured", () => {
-    expect(compositionOrder({ ...remotes, blog: 'https://blog.example.com/mf-manifest.json' })).toEqual([
+    expect(compositionOrder(Object.keys({ ...remotes, blog: 'https://blog.example.com/mf-manifest.json' }))).toEqual([
       'gifts',
       'redeem',
       'content',

@@ -18,7 +18,9 @@ import { parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { listenRoutes } from 'server/testing/listen-routes';
 import { createHostHandler } from './host-handler';
-import { changedAtOf, createRemoteSources, type RemoteDeployment, type RemoteSnapshot } from './remote-sources';
+import { changedAtOf } from './remote-deployments';
+import { createRemoteSources } from './remote-sources';
+import type { RemoteDeployment, RemoteSnapshot } from './remote-snapshot';
 
 const MINUTE = 60_000;
 const servers: Server[] = [];

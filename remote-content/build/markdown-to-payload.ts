@@ -2,7 +2,7 @@
 import { Marked, Parser, type Token, type Tokens } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import type { ContentPayload } from '../src/features/content/api/content-payload';
-import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from '../src/features/content/payload-allowlist';
+import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from 'shared/html-allow-list';
 
 const markdown = new Marked({ gfm: true, async: false });
 

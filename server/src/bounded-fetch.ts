@@ -27,20 +27,35 @@ export async function boundedText(response: Response, url: string, maxBytes: num
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The JSON at `url`; rejects on a failed answer, a timeout, a body over `maxBytes` or one that is not JSON. */
-export async function getBoundedJson(url: string, timeoutMs: number, maxBytes: number): Promise<unknown> {
-  const response = await fetch(url, {
+/**
+ * The JSON at `url`, with the answer's headers; rejects on a failed answer, a timeout, a body over
+ * `maxBytes` or one that is not JSON.
+ */
+export async function getBoundedJsonAnswer(
+  url: string,
+  timeoutMs: number,
+  maxBytes: number,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ body: unknown; headers: Headers }> {
+  // Typed apart: not every workspace's fetch types know `cache`, which Node's fetch takes.
+  const init: RequestInit & { cache?: string } = {
     signal: AbortSignal.timeout(timeoutMs),
+    cache: 'no-store',
     headers: { accept: 'application/json' },
-  });
+  };
+  const response = await fetchImpl(url, init as RequestInit);
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`${url} answered ${response.status}`);
   }
   const text = await boundedText(response, url, maxBytes);
   try {
-    return JSON.parse(text) as unknown;
+    return { body: JSON.parse(text) as unknown, headers: response.headers };
   } catch {
     throw new Error(`${url} is not JSON`);
   }
+}
+
+export async function getBoundedJson(url: string, timeoutMs: number, maxBytes: number): Promise<unknown> {
+  return (await getBoundedJsonAnswer(url, timeoutMs, maxBytes)).body;
 }

@@ -1,13 +1,7 @@
-/**
- * Cache rules for every served build, decided by what a file is, not by how its name happens
- * to look: content-hashed chunks and a build's meta file (named by its build id, written once)
- * never change, so browsers keep them a year; everything that names the current build (entries,
- * manifests, `latest.json`, HTML, payloads) is revalidated on each use so a deploy is seen at once.
- */
+/** Hashed chunks and meta files never change; the rest names the current build. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
-// webpack.config.base.ts names chunks `[name].[contenthash:16].js` and entries `[name].[fullhash:8].js`.
 const CONTENT_HASHED = /\.[0-9a-f]{8,}\.(js|css|svg|png|jpg|webp|woff2)$/;
 const BUILD_META = /(^|\/)builds\/meta\/[^/]+\.json$/;
 

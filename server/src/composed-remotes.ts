@@ -1,11 +1,8 @@
 /**
- * The remotes a server composes beyond the registry's, from its environment
- * (docs/integrators.md "Adding a remote"): ADDED_REMOTES names them, REMOTE_<NAME>_URL gives each
- * one's `mf-manifest.json` and REMOTE_<NAME>_PATHS the paths it is granted. REMOTE_<NAME>_PATHS
- * of a registry remote replaces the registry's grant. The host's server and the API read the
- * same variables, so one environment file composes both.
+ * The remotes composed beyond the registry's (docs/integrators.md "Adding a remote"), read alike
+ * by the host's server and the API, so one environment file composes both.
  */
-import { grantProblems, grantsOf, MAX_REMOTES, remoteVariable } from 'shared/composition';
+import { compositionOrder, grantProblems, grantsOf, MAX_REMOTES, remoteVariable } from 'shared/composition';
 import { isRemoteName, pathPatternProblem, PUBLISHED_ROUTES_LIMITS } from 'shared/published-routes';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { type Env, EnvError } from './env-error';
@@ -14,14 +11,12 @@ export const ADDED_REMOTES_VARIABLE = 'ADDED_REMOTES';
 
 export interface AddedRemote {
   readonly name: string;
-  /** Its manifest's URL. */
   readonly url: string;
 }
 
 export interface ComposedRemotes {
   /** The remotes beyond the registry's, in the order ADDED_REMOTES names them. */
   readonly added: readonly AddedRemote[];
-  /** Each grant set by a REMOTE_<NAME>_PATHS, by remote. */
   readonly grants: Readonly<Record<string, string[]>>;
 }
 
@@ -75,7 +70,7 @@ export function composedRemotesFromEnv(env: Env): ComposedRemotes {
   const problems = namesProblems(names);
   const added: AddedRemote[] = [];
   const grants: Record<string, string[]> = {};
-  for (const name of [...REMOTE_NAMES, ...names.filter((name) => isRemoteName(name))]) {
+  for (const name of compositionOrder([...REMOTE_NAMES, ...names.filter((name) => isRemoteName(name))])) {
     const pathsVariable = remoteVariable(name, 'PATHS');
     const registry = (REMOTE_NAMES as readonly string[]).includes(name);
     if (env[pathsVariable] !== undefined && env[pathsVariable] !== '') {
@@ -92,7 +87,7 @@ export function composedRemotesFromEnv(env: Env): ComposedRemotes {
     else added.push({ name, url: url as string });
   }
   // Each path shape is granted to one remote, the registry's own grants included, as the host checks its configuration.
-  const granted = [...REMOTE_NAMES, ...added.map(({ name }) => name)].map(
+  const granted = compositionOrder([...REMOTE_NAMES, ...added.map(({ name }) => name)]).map(
     (name) => [name, grants[name] ?? grantsOf({}, name)] as const,
   );
   problems.push(...grantProblems(granted));

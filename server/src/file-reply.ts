@@ -1,10 +1,7 @@
 /**
- * Sends a built file on a Fastify reply. Each answer is read from the one file it opened: its
- * size and dates come from the open file, so a file a deploy renames over while it is being
- * answered goes out whole, old or new (@fastify/send looks the path up twice, and a request
- * could get the old size and the new bytes, and never finish). A path with a segment that
- * starts with a dot is never served: the deploy commands' lock (`.deploy.lock`) and
- * half-written temporary files (`.*.deploy-tmp`) live there.
+ * Built files, each answered from the one file it opened, so a file a deploy renames over goes
+ * out whole (@fastify/send looks the path up twice). Dot paths (a deploy's lock and temporary
+ * files) are never served.
  */
 import type { Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -32,7 +29,6 @@ const MIME_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** The request path, decoded and checked; undefined when it is malformed or escapes the root. */
 export function safeRelativePath(url: string | undefined): string | undefined {
   const pathname = (url ?? '/').split('?')[0]?.split('#')[0] ?? '/';
   const decoded = decodePath(pathname);
@@ -42,7 +38,6 @@ export function safeRelativePath(url: string | undefined): string | undefined {
   return normalised.split(sep).join('/');
 }
 
-/** Whether a relative path has a segment starting with a dot: no built part publishes one. */
 export function isHiddenPath(relativePath: string): boolean {
   return relativePath.split('/').some((segment) => segment.startsWith('.'));
 }
@@ -54,17 +49,13 @@ async function openFile(path: string): Promise<{ file: FileHandle; stats: Stats 
     const stats = await file.stat();
     if (stats.isFile()) return { file, stats };
   } catch {
-    // No such file, or none that can be read: a miss.
+    // Unreadable: a miss.
   }
   await file?.close();
   return undefined;
 }
 
-/**
- * Answers with `relativePath` under `root`: a weak ETag from its size and date (a matching
- * If-None-Match is a 304), its cache rule (cache-policy.ts), gzip on the fly for text of 1 KiB
- * or more. Resolves false when there is no such file, so the caller decides what a miss means.
- */
+/** False when there is no such file: the caller decides what a miss means. */
 export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,

@@ -1,17 +1,8 @@
 /**
- * One owner at a time for a folder: a lock file in it (its name chosen by the caller) that names
- * its owner (process id, machine, start time, and what it holds the folder for), as PostgreSQL
- * does with `postmaster.pid`. The API holds one on its PGlite data folder while it runs
- * (api/src/db/data-dir-lock.ts); the deploy commands hold one on a remote's deployed folder for
- * the whole of each run (deploy/deployment.ts).
- *
- * A lock is stale, and taken over, when its owner is known to be gone: on the same machine and
- * process namespace the owner process no longer exists (or its id now belongs to a younger
- * process); elsewhere, when the owner has stopped refreshing the file's modification time for
- * `staleAfterMs`. The file is created with `link`, so it appears whole or not at all. A stale one
- * is removed only by the process holding the recovery guard (`<lock file>.recovering`, created
- * the same way), and only while it is still the stale lock: two processes recovering it at once
- * cannot both win, and the lock a new owner has just taken is never moved or removed.
+ * One owner at a time for a folder: a lock file naming its owner, as PostgreSQL's `postmaster.pid`.
+ * Created with `link`, so it appears whole. Stale once its owner is known gone (its process, on
+ * this machine; elsewhere, its heartbeat); removed only under a recovery guard, and only while it
+ * is still the stale one, so two recoverers cannot both win.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync, unlinkSync } from 'node:fs';
@@ -19,29 +10,28 @@ import { link, mkdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
-/** The owner touches the file this often, so a process on another machine can tell it is alive. */
+/** Lets a process on another machine tell the owner is alive. */
 export const HEARTBEAT_MS = 5_000;
 /** A lock whose owner cannot be checked directly is stale once it has not been touched this long. */
 export const STALE_AFTER_MS = 20_000;
 const MAX_ATTEMPTS = 5;
-/** A recovery guard this old was left by a process that died while recovering: it is removed. */
+/** A guard this old was left by a recoverer that died. */
 const RECOVERY_STALE_MS = 10_000;
 
 export interface LockOwner {
   pid: number;
   hostname: string;
-  /** The kernel's boot id and the owner's pid namespace: equal to ours means we can check the pid. */
+  /** Equal to ours: the pid can be checked. */
   bootId: string | null;
   pidNamespace: string | null;
-  /** The owner's start time in clock ticks since boot (/proc/<pid>/stat), to detect a reused pid. */
+  /** Clock ticks since boot, to detect a reused pid. */
   processStart: string | null;
   since: string;
   token: string;
-  /** What the owner holds the folder for (a command: "deploy", "canary promote"…); absent in older files. */
+  /** A command: "deploy", "canary promote"… */
   purpose?: string;
 }
 
-/** The folder is held by a live owner. */
 export class FolderLockedError extends Error {
   constructor(
     readonly folder: string,
@@ -54,11 +44,10 @@ export class FolderLockedError extends Error {
   }
 }
 
-/** The lock file is no longer ours: removed, or taken over by a process that thought us dead. */
+/** Removed, or taken over by a process that thought us dead. */
 export class FolderLockLostError extends Error {
   constructor(
     readonly path: string,
-    /** Who holds it now, when someone does. */
     readonly owner: LockOwner | undefined,
   ) {
     super(
@@ -74,38 +63,27 @@ export class FolderLockLostError extends Error {
 
 export interface FolderLock {
   readonly path: string;
-  /**
-   * Resolves while the lock file is still ours; throws FolderLockLostError once another process
-   * took it over (it thought us dead) or it was removed. Call it before each write the lock guards.
-   */
+  /** Throws FolderLockLostError once the file is not ours; call it before each write the lock guards. */
   verify(): Promise<void>;
-  /** Stops the heartbeat and removes the file, if it is still ours. */
   release(): Promise<void>;
-  /** The same, synchronously, for a process 'exit' handler. */
+  /** For a process 'exit' handler. */
   releaseSync(): void;
 }
 
 export interface FolderLockOptions {
-  /** The lock file's name in the folder. */
   file: string;
-  /** What the lock is taken for, recorded in the file so that a refused process can be told. */
+  /** Recorded, so a refused process can be told. */
   purpose?: string;
-  /** Creates the folder when it is missing (default); false: a missing folder is an error (ENOENT). */
+  /** False: a missing folder is an error. */
   create?: boolean;
-  /** The error thrown when a live owner holds the lock (default: FolderLockedError). */
   lockedError?: (folder: string, owner: LockOwner) => Error;
-  /** Told when the lock file was removed or taken by someone else while we held it. */
   onLost?: (error: Error) => void;
-  /** Told when we wait to see whether an owner we cannot check directly is still alive. */
   onWait?: (owner: LockOwner) => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Watches the lock file until it is `staleAfterMs` older than `touchedAt`: true as soon as its
- * owner touches it again (alive), false once it went untouched that long or was replaced.
- */
+/** True once the owner touches the file again, false once untouched `staleAfterMs` or replaced. */
 async function touchedWithin(path: string, owner: LockOwner, touchedAt: Date, staleAfterMs: number): Promise<boolean> {
   const deadline = touchedAt.getTime() + staleAfterMs;
   while (Date.now() <= deadline) {
@@ -161,10 +139,7 @@ function canCheckProcess(owner: LockOwner, self: LockOwner): boolean {
   return owner.bootId !== null && owner.bootId === self.bootId && owner.pidNamespace === self.pidNamespace;
 }
 
-/**
- * 'stale' when the recorded owner is certainly gone, 'alive' when it certainly runs, 'unknown'
- * when it runs elsewhere (another machine or container) and has touched the file recently.
- */
+/** 'unknown': it runs elsewhere and touched the file recently. */
 export function ownerState(
   owner: LockOwner,
   touchedAt: Date,
@@ -204,7 +179,6 @@ async function tokenOf(path: string): Promise<string | undefined> {
   return held.kind === 'owner' ? held.owner.token : undefined;
 }
 
-/** Creates `path` with `content` only if it does not exist; false when it does. */
 async function createExclusive(path: string, content: string): Promise<boolean> {
   const draft = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(draft, content);
@@ -228,12 +202,7 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
   }
 }
 
-/**
- * Removes the stale lock whose token is `staleToken`, holding the recovery guard while it checks
- * and removes it; returns at once when the lock is no longer that one. When another process holds
- * the guard, waits until it is released (or left behind by a process that died), and the caller
- * looks at the lock again.
- */
+/** Removes the stale lock under the recovery guard; when another holds the guard, waits and lets the caller look again. */
 async function removeStale(path: string, staleToken: string | undefined): Promise<void> {
   const guard = `${path}.recovering`;
   if (!(await createExclusive(guard, `${process.pid}\n`))) {
@@ -275,8 +244,6 @@ function startHeartbeat(path: string, token: string, onLost: ((error: Error) => 
   timer.unref();
   return () => clearInterval(timer);
 }
-
-/** Takes the data folder's lock, or throws DataDirLockedError naming the process that holds it. */
 
 /** Takes the folder's lock, or throws (FolderLockedError by default) naming the process that holds it. */
 export async function lockFolder(folder: string, options: FolderLockOptions): Promise<FolderLock> {

@@ -6,13 +6,12 @@ export interface GracefulStopOptions {
   delayMs: number;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   message?: string;
-  /** Stops taking work, waits `delayMs`, drains: true once everything in flight finished. */
+  /** True once everything in flight finished. */
   stop(delayMs: number): Promise<boolean>;
   hurry(signal: NodeJS.Signals): void;
   afterStop?: () => Promise<void>;
 }
 
-/** Installs the handlers; returns a function that removes them. */
 export function stopOnSignals({ delayMs, log, message, stop, hurry, afterStop }: GracefulStopOptions): () => void {
   return onStopSignals({
     delayMs,

@@ -1,7 +1,4 @@
-/**
- * A logger that writes each message once, and at most `max` distinct ones: where the text comes
- * from input (a forged token, a remote's refusal), what is remembered of it stays bounded.
- */
+/** Bounded: text may come from input. */
 export function boundedLogOnce(log: (message: string) => void, max: number): (message: string) => void {
   const logged = new Set<string>();
   return (message) => {

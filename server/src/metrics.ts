@@ -1,16 +1,10 @@
-/**
- * Every server's Prometheus metrics (prom-client), served by a listener of their own: `GET
- * /metrics` on METRICS_PORT, bound to METRICS_HOST (loopback unless told otherwise). Never on
- * the server's public port, so no proxy in front of it can route a visitor to them. Unset
- * METRICS_PORT: no metrics listener.
- */
+/** Prometheus metrics on a listener of their own (METRICS_PORT), never the public port a proxy routes visitors to. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { DEFAULT_METRICS_HOST, METRICS_VARIABLES } from './env';
 import { serverLog } from './log';
 
-// The variables are read in `./env`, whose schemas (a remote's) include them.
 export { DEFAULT_METRICS_HOST, METRICS_VARIABLES };
 
 export const METRICS_PATH = '/metrics';
@@ -25,10 +19,7 @@ export function metricsEnvOf(values: { METRICS_PORT: number | undefined; METRICS
   return { metricsPort: values.METRICS_PORT, metricsHost: values.METRICS_HOST };
 }
 
-/**
- * A registry for one server: the process's own metrics (CPU, memory, event loop lag, handles)
- * and whatever the server adds, every series labelled with the part (`part="api"`).
- */
+/** The process's own metrics too, every series labelled with the part. */
 export function createMetricsRegistry(part: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ part });
@@ -38,12 +29,10 @@ export function createMetricsRegistry(part: string): Registry {
 
 export interface MetricsListener {
   server: Server;
-  /** The port bound (METRICS_PORT, or the one the system picked for 0). */
   port: number;
   close(): Promise<void>;
 }
 
-/** Serves `GET /metrics` of `registry` on its own listener; anything else is a 404. */
 export async function listenMetrics(
   registry: Registry,
   port: number,

@@ -1,14 +1,7 @@
 /**
- * A page's telemetry ticket: what the host's server says it gave one page, signed, so that the
- * API labels a page's telemetry with a build only when the host's server really served that build
- * to a page. Anyone can post telemetry; only the host's server can sign (docs/decisions/0035-signed-page-tickets.md).
- *
- *     t1.<payload: base64url of JSON>.<signature: base64url of HMAC-SHA256 of "t1." + payload>
- *
- * The payload holds each remote's build the page was given and its channel, the build it falls
- * back to, when the ticket expires and a nonce of the page's own: the API counts at most one load
- * outcome per remote per nonce. The secret is the host's and the API's (PAGE_TICKET_SECRETS on
- * both, a list: the first signs, any verifies, so it is rotated without a gap).
+ * What the host's server gave one page, signed (`t1.<base64url JSON>.<base64url HMAC-SHA256>`),
+ * so the API labels telemetry with a build only when the host served it
+ * (docs/decisions/0035-signed-page-tickets.md).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isBuildId } from 'shared/deployment';
@@ -18,7 +11,7 @@ import { MAX_TICKET_LENGTH } from 'shared/telemetry';
 export { MAX_TICKET_LENGTH };
 
 const VERSION = 't1';
-/** How long a ticket is taken: a page left open longer asks for its builds again, with a new one. */
+/** A page left open longer gets a new one with its builds. */
 export const PAGE_TICKET_TTL_S = 2 * 60 * 60;
 /** A secret shorter than this is refused where it is configured: it could be guessed. */
 export const MIN_TICKET_SECRET_LENGTH = 32;
@@ -29,16 +22,13 @@ export type TicketChannel = (typeof TICKET_CHANNELS)[number];
 export interface TicketBuild {
   id: string;
   channel: TicketChannel;
-  /** The build the page loads when `id` cannot be loaded. */
   fallback?: string;
 }
 
 export interface PageTicket {
-  /** By remote. */
   builds: Record<string, TicketBuild>;
-  /** Seconds since the epoch. */
   expires: number;
-  /** The page's own: 16 random bytes, base64url. */
+  /** The API counts one load outcome per remote per nonce. */
   nonce: string;
 }
 
@@ -46,7 +36,6 @@ function signature(secret: string, signed: string): string {
   return createHmac('sha256', secret).update(signed).digest('base64url');
 }
 
-/** A ticket for a page given `builds`, now (`nowS`, seconds since the epoch), signed with `secret`. */
 export function signTicket(secret: string, builds: Record<string, TicketBuild>, nowS: number): string {
   const ticket: PageTicket = {
     builds,
@@ -87,7 +76,6 @@ function readPayload(json: string): PageTicket | undefined {
 
 export type TicketCheck = { ticket: PageTicket } | { ticket?: undefined; reason: string };
 
-/** The ticket `token` carries when one of `secrets` signed it and it has not expired at `nowS`. */
 export function verifyTicket(token: string | undefined, secrets: readonly string[], nowS: number): TicketCheck {
   if (!token) return { reason: 'no ticket' };
   if (token.length > MAX_TICKET_LENGTH) return { reason: 'the ticket is too long' };

@@ -1,8 +1,6 @@
 /**
- * Bodies the servers generate (the host's pages, its robots.txt): hashed once for a strong ETag,
- * each compressed form made the first time a client accepts it and kept with the body, so a page
- * sent many times is compressed once. @fastify/compress compresses on every send, which a kept
- * page must not pay.
+ * Generated bodies hashed once for a strong ETag, each compressed form made once and kept:
+ * @fastify/compress compresses on every send, which a kept page must not pay.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -28,40 +26,19 @@ export interface GeneratedBody {
   cacheControl: string;
 }
 
-/**
- * Brotli's quality for a body compressed for one request (a page rendered with a visitor's data,
- * a page pinned by a preview): the request waits for it, and a client can ask for such pages one
- * after another. On the largest page the host's server sends (`/privacy-policy`, 32.6 KB; `npm
- * run bench:page-compression -w bench`, a shared 2-core machine, medians of 21 in three runs),
- * quality 5 takes 0.50-0.56 ms for 8,083 bytes, within 1 % of qualities 6 to 9 (0.53-26 ms), where
- * quality 11 takes 33-89 ms. Its time grows with the page's size: a page of 87 KB would take
- * about 1.5 ms, within the 5 ms a request may spend on it.
- */
+/** A request waits for it; figures in decision 0032. */
 export const BROTLI_QUALITY_ON_THE_FLY = 5;
-/**
- * Brotli's quality for a body compressed once and sent many times (a page kept by the host's
- * page cache): 33-89 ms once per page kept, for 7,134 bytes, 12 % fewer than quality 5 on every
- * page load (10: 11-34 ms, 7,361 bytes). The pages kept are bounded (one per route at its
- * canonical path, status and builds, at most 48 per view), so a client cannot make the server pay
- * it at will.
- */
+/** Paid once per kept page, which a client cannot multiply. */
 export const BROTLI_QUALITY_KEPT = 11;
 
-/**
- * A generated body made once and sent many times (a page that every visitor gets alike): its
- * bytes, a strong ETag from their hash, and each compressed form, made the first time a client
- * accepts it and then kept, so no request compresses it again.
- */
 export interface PreparedBody {
   readonly status: number;
   readonly type: string;
   readonly cacheControl: string;
   readonly bytes: Buffer;
-  /** The strong ETag of the bytes as they are; each compressed form has its own (`"…-br"`, `"…-gzip"`). */
+  /** Each compressed form has its own (`"…-br"`, `"…-gzip"`). */
   readonly etag: string;
-  /** Each compressed form, by encoding, once a client has asked for it. */
   readonly encoded: Map<Encoding, Promise<Buffer>>;
-  /** Brotli's quality for it: BROTLI_QUALITY_KEPT for a body kept, BROTLI_QUALITY_ON_THE_FLY for one request's. */
   readonly brotliQuality: number;
 }
 
@@ -74,10 +51,6 @@ export function prepareBody(
   return { status, type, cacheControl, bytes, etag, encoded: new Map(), brotliQuality };
 }
 
-/**
- * Sends a body made for this request (a page rendered with a visitor's data) as a prepared body
- * is sent, compressed with the quality a request can wait for.
- */
 export function sendBody(request: FastifyRequest, reply: FastifyReply, generated: GeneratedBody): Promise<void> {
   return sendPreparedBody(request, reply, prepareBody(generated, BROTLI_QUALITY_ON_THE_FLY));
 }
@@ -98,11 +71,7 @@ function encodedBody(prepared: PreparedBody, encoding: Encoding): Promise<Buffer
   return encoded;
 }
 
-/**
- * Sends a prepared body, without hashing or compressing it again: a matching If-None-Match on a
- * 200 gets a 304, and a client that accepts brotli or gzip gets the kept compressed form, with
- * that form's ETag.
- */
+/** A matching If-None-Match on a 200 gets a 304; a compressed form is sent with its own ETag. */
 export async function sendPreparedBody(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -130,7 +99,6 @@ export async function sendPreparedBody(
       sent = await encodedBody(prepared, encoding);
       reply.header('Content-Encoding', encoding);
     } catch {
-      // Sent as it is, with the ETag of the bytes as they are.
       reply.header('ETag', prepared.etag);
     }
   }

@@ -1,9 +1,4 @@
-/**
- * What SIGHUP does to a server that can reload (`systemctl reload`, ExecReload= in its unit):
- * it re-reads what it reads from outside, still serving meanwhile. Reloads never overlap: one
- * asked for while another runs follows it once. A server without a reload keeps Node's default,
- * and its unit has no ExecReload=.
- */
+/** SIGHUP re-reads what a server reads from outside; reloads never overlap. */
 export function onReloadSignal(name: string, reload: () => Promise<void>): () => void {
   let running = false;
   let again = false;

@@ -1,20 +1,14 @@
 /**
- * A secret variable (VISITOR_COOKIE_SECRETS, DATABASE_URL, …) may instead name a file holding its
- * value in `<NAME>_FILE`, as a supervisor hands out credentials (systemd's LoadCredential=, a
- * container's mounted secret): the value then never sits in the environment, where
- * `/proc/<pid>/environ`, `systemctl show` and crash reports can see it. The file is read once, at
- * start; one trailing newline (what `echo` and editors add) is dropped. Messages name the
- * variables and the path, never what the file holds.
+ * A secret may come from a file named by `<NAME>_FILE` (systemd's LoadCredential=), so it never
+ * sits in the environment; messages never show what the file holds.
  */
 import { readFileSync } from 'node:fs';
 import { type Env, EnvError, type Reader } from './env-error';
 
-/** The variable naming a secret's file: `VISITOR_COOKIE_SECRETS_FILE`. */
 export function secretFileVariable(name: string): string {
   return `${name}_FILE`;
 }
 
-/** The text of `path`, or an EnvError naming `variable` and the path. */
 function readSecretFile(variable: string, path: string): string {
   let text: string;
   try {
@@ -28,11 +22,7 @@ function readSecretFile(variable: string, path: string): string {
   return value;
 }
 
-/**
- * The secret `name` as given: its variable, or the file its `_FILE` variable names; undefined
- * when neither is set (empty counts as unset). Both set is refused: which one wins would be a
- * guess.
- */
+/** Both set is refused: which one wins would be a guess. */
 export function secretValue(env: Env, name: string): string | undefined {
   const fileVariable = secretFileVariable(name);
   const path = env[fileVariable] || undefined;
@@ -51,7 +41,6 @@ export function fromSecretFile<T>(read: Reader<T>): Reader<T> {
   return secret;
 }
 
-/** Whether `envSchema` also reads this reader's variable from `<NAME>_FILE`. */
 export function readsSecretFile(read: Reader<unknown>): boolean {
   return SECRET_READERS.has(read);
 }

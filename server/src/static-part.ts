@@ -24,7 +24,6 @@ export function applyCors(request: FastifyRequest, reply: FastifyReply, origins:
   }
 }
 
-/** Counts in `registry` each answer of the routes in `app`'s scope by status, a 304, a 404 or a 500 alike. */
 export function countStaticRequests(app: FastifyInstance, registry: Registry): void {
   const requests = new Counter({
     name: STATIC_REQUESTS_METRIC,
@@ -37,7 +36,6 @@ export function countStaticRequests(app: FastifyInstance, registry: Registry): v
 
 export interface StaticFilesOptions {
   root: string;
-  /** `'*'`: any. */
   corsOrigins?: readonly AllowedOrigin[];
   registry?: Registry;
 }
@@ -68,7 +66,6 @@ export function staticFiles({ root, corsOrigins = [], registry }: StaticFilesOpt
 
 export interface RemoteServeOptions extends Omit<PartServerOptions, 'buildFile' | 'metrics'>, Partial<MetricsEnv> {
   logLevel?: LogLevel;
-  /** Its metrics' `part` label. */
   part: string;
   port: number;
   root: string;

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-/** A short plain-text answer (a refusal, a miss, a redirect's note), never stored. */
+/** Never stored. */
 export function sendText(reply: FastifyReply, status: number, text: string): FastifyReply {
   return reply
     .code(status)

@@ -1,19 +1,12 @@
-/**
- * TRUST_PROXY: the proxies or load balancers in front of a server, whose `X-Forwarded-*` headers
- * it believes. The API (Fastify's `trustProxy`) and the host's server read it with this reader, and judge a
- * connection with the same library, `@fastify/proxy-addr`: a forwarded header counts only when
- * the connection comes from one of the named proxies.
- */
+/** TRUST_PROXY: the proxies whose `X-Forwarded-*` headers the API and the host believe, judged by `@fastify/proxy-addr`. */
 import { isIP } from 'node:net';
 import { EnvError, type Reader } from './env';
 
-/** Off, or the proxies' addresses, CIDR ranges or proxy-addr's range names. */
 export type TrustProxy = false | string[];
 
 // proxy-addr's names for address ranges.
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** An address, or an address with a prefix length (or an IPv4 netmask) that fits its family. */
 function isProxyAddress(entry: string): boolean {
   if (PROXY_NAMES.has(entry)) return true;
   const [address = '', range, ...rest] = entry.split('/');
@@ -24,10 +17,7 @@ function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128);
 }
 
-/**
- * The TRUST_PROXY variable's reader. `true` (or a hop count) is refused: every client would be
- * believed. `consequence` says what a client could then do to this server, for the message.
- */
+/** `true` or a hop count is refused: every client would be believed. */
 export function trustProxy(consequence: string): Reader<TrustProxy> {
   return (value, name) => {
     const raw = value?.trim();

@@ -6,12 +6,13 @@
  * used until a remote's manifest has been read. Universal: no DOM, no Node.
  */
 import {
+  manifestPublishedRoutes,
   PUBLISHED_ROUTES_LIMITS,
   publishedRoutesOf,
   readPublishedRoutes,
   type PublishedRoute,
 } from './published-routes';
-import { remoteSpec } from './remotes';
+import { REMOTE_NAMES, remoteSpec } from './remotes';
 
 /** How many remotes one configuration may compose: each adds requests, series and work per refresh. */
 export const MAX_REMOTES = 16;
@@ -69,6 +70,37 @@ export function registryGrants(remote: string): string[] {
 export function registryRoutes(remote: string): PublishedRoute[] {
   const spec = remoteSpec(remote);
   return spec ? readPublishedRoutes(publishedRoutesOf(remote, spec)).routes : [];
+}
+
+/** Remotes in composition order: the registry's first, in its order, then the others as given. */
+export function compositionOrder(names: Iterable<string>): string[] {
+  const given = [...names];
+  const registry = REMOTE_NAMES.filter((name) => given.includes(name));
+  return [...registry, ...given.filter((name) => !(REMOTE_NAMES as readonly string[]).includes(name))];
+}
+
+/** What a manifest gives of a remote's routes (manifestRoutes). */
+export interface ManifestRoutes {
+  routes: PublishedRoute[];
+  refusals: CompositionRefusal[];
+  /** The routes document was refused as a whole: `routes` are the ones kept. */
+  refusedWhole: boolean;
+}
+
+/**
+ * The routes the manifest `body` of `remote` publishes; a manifest built before the format offers
+ * the registry's routes; a routes document refused whole says nothing, so `kept` stands.
+ */
+export function manifestRoutes(
+  remote: string,
+  body: unknown,
+  kept: readonly PublishedRoute[] = registryRoutes(remote),
+): ManifestRoutes {
+  const reading = manifestPublishedRoutes(body, { remote });
+  if (!reading) return { routes: registryRoutes(remote), refusals: [], refusedWhole: false };
+  const refusals = reading.refusals.map((refusal) => ({ remote, ...refusal }));
+  if (reading.remote === undefined) return { routes: [...kept], refusals, refusedWhole: true };
+  return { routes: reading.routes, refusals, refusedWhole: false };
 }
 
 /** A remote's grant: as configured (`routeGrants`), else the registry's for a remote it names, else none. */

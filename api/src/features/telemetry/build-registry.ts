@@ -1,27 +1,19 @@
 /**
- * The build ids each part's deployment names now, so a browser's build id can be a label: each
- * part publishes `builds/latest.json` (its deployment, `shared/deployment`: `{ id }`, the current
- * build, and optionally the canary under trial and the stable build before it), at most
- * three ids at most. It is read every `pollMs`, and again (at most every
- * REREAD_MIN_MS) when a browser names a build it does not know (one just deployed, or just
- * started as a canary): the intake waits for a read begun after the batch arrived before it
- * labels it (`learn`), so a new build's first events, which a page falling back to its last known
- * good build sends only once, carry its id. A part that cannot be read keeps what was known; its
- * failure is logged once, and its recovery once. Any other id, an older build's included, is
- * labelled `other`: a browser cannot choose label values, and a part has at most
- * BUILD_LABELS_PER_PART build labels at a time (shared/telemetry-labels). Each part's running
- * canary, with when it started and was last judged, is kept too (canary-gauges.ts exports it).
+ * The build ids each part's deployment names now (`builds/latest.json`: current, canary,
+ * previous), so a browser's build id can be a label; any other id is `other`, so a browser cannot
+ * choose label values (shared/telemetry-labels). Read every `pollMs`, and again when a browser
+ * names a build not known (`learn`), at most every REREAD_MIN_MS. Each part's running canary is
+ * kept too (canary-gauges.ts exports it).
  */
 import { type FastifyBaseLogger } from 'fastify';
-import { type CanaryState, type DeploymentState, readDeploymentState } from 'shared/deployment';
+import { type CanaryState, type DeploymentState } from 'shared/deployment';
 import { OTHER, UNKNOWN_BUILD } from 'shared/telemetry';
-import { getBoundedJson } from 'server/bounded-fetch';
+import { DeploymentPoller, fetchDeploymentFile, MAX_DEPLOYMENT_FILE_BYTES } from 'server/deployment-poller';
 /** The longest wait for one part's answer. */
 export const BUILDS_FETCH_TIMEOUT_MS = 3_000;
 /** A part is read again on a browser's unknown build at most this often. */
 export const REREAD_MIN_MS = 500;
-/** What a build file may weigh at most; a larger answer is not a build file, and is not read on. */
-export const MAX_BUILD_FILE_BYTES = 64 * 1024;
+export const MAX_BUILD_FILE_BYTES = MAX_DEPLOYMENT_FILE_BYTES;
 
 export interface BuildRegistryOptions {
   /** Each part's `builds/latest.json` URL: the host's, the registry's remotes' and the added ones'. */
@@ -39,10 +31,7 @@ interface PartState {
   ids: string[];
   canary: CanaryState | undefined;
   known: Set<string>;
-  /** Why the last read failed; undefined while reads succeed. */
-  failure: string | undefined;
   lastReadAt: number;
-  reading: Promise<void> | undefined;
 }
 
 /** The builds a deployment names: the current one, its canary and the one before it. */
@@ -59,16 +48,13 @@ const newPartState = (): PartState => ({
   ids: [],
   canary: undefined,
   known: new Set(),
-  failure: undefined,
   lastReadAt: Number.NEGATIVE_INFINITY,
-  reading: undefined,
 });
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class BuildRegistry {
   private readonly parts: Map<string, PartState>;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly poller: DeploymentPoller;
+  private started = false;
   private readonly timeoutMs: number;
   private readonly clock: () => number;
 
@@ -76,13 +62,23 @@ export class BuildRegistry {
     this.timeoutMs = options.timeoutMs ?? BUILDS_FETCH_TIMEOUT_MS;
     this.clock = options.clock ?? Date.now;
     this.parts = new Map(Object.keys(options.sources).map((part) => [part, newPartState()]));
+    this.poller = new DeploymentPoller({
+      parts: [...this.parts.keys()],
+      read: (part) => this.readOnce(part, this.parts.get(part) as PartState),
+      onFailure: (part, reason, previous) => {
+        if (previous !== undefined) return;
+        const known = this.parts.get(part)?.ids.length;
+        options.log.warn({ part, reason, known }, 'builds: cannot read the part’s builds; keeping the ones known');
+      },
+      onRecovery: (part) => options.log.info({ part }, 'builds: the part’s builds can be read again'),
+    });
   }
 
   /** Reads every part once (resolves when each has answered or failed), then every `pollMs`. */
   async start(): Promise<void> {
-    if (this.options.pollMs === 0 || this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.options.pollMs);
-    this.timer.unref();
+    if (this.options.pollMs === 0 || this.started) return;
+    this.started = true;
+    this.poller.start(this.options.pollMs, () => this.poll());
     await this.poll();
   }
 
@@ -92,8 +88,8 @@ export class BuildRegistry {
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.poller.stop();
+    this.started = false;
   }
 
   /** The builds the part's deployment names: current, canary, previous. */
@@ -146,7 +142,7 @@ export class BuildRegistry {
     const wait = Math.max(0, state.lastReadAt + REREAD_MIN_MS - this.clock());
     const done = (async () => {
       // A read under way may have started before the build was published: wait for it, then read.
-      await state.reading;
+      await this.poller.reading(part);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       await this.read(part);
     })().finally(() => this.learning.delete(part));
@@ -155,42 +151,23 @@ export class BuildRegistry {
   }
 
   /** Reads every part now; never rejects. */
-  async readAll(): Promise<void> {
-    await Promise.all([...this.parts.keys()].map((part) => this.read(part)));
+  readAll(): Promise<void> {
+    return this.poller.refreshAll();
   }
 
   /** Reads the part's build files now (or joins the read under way); never rejects. */
   read(part: string): Promise<void> {
-    const state = this.parts.get(part);
-    if (!state) return Promise.resolve();
-    state.reading ??= this.readOnce(part, state).finally(() => {
-      state.reading = undefined;
-    });
-    return state.reading;
+    return this.parts.has(part) ? this.poller.refresh(part) : Promise.resolve();
   }
 
   private async readOnce(part: string, state: PartState): Promise<void> {
     state.lastReadAt = this.clock();
     const url = this.options.sources[part] as string;
-    let failure: string | undefined;
-    try {
-      const deployment = readDeploymentState(await getBoundedJson(url, this.timeoutMs, MAX_BUILD_FILE_BYTES));
-      if (!deployment) throw new Error(`${url} names no build id`);
-      const ids = deploymentIdsOf(deployment);
-      if (ids[0] !== state.ids[0]) this.options.log.info({ part, build: ids[0] }, 'builds: a new build is current');
-      state.ids = ids;
-      state.known = new Set(ids);
-      state.canary = deployment.canary;
-    } catch (error) {
-      failure = messageOf(error);
-    }
-    if (failure !== undefined && state.failure === undefined)
-      this.options.log.warn(
-        { part, reason: failure, known: state.ids.length },
-        'builds: cannot read the part’s builds; keeping the ones known',
-      );
-    else if (failure === undefined && state.failure !== undefined)
-      this.options.log.info({ part }, 'builds: the part’s builds can be read again');
-    state.failure = failure;
+    const { state: deployment } = await fetchDeploymentFile(url, this.timeoutMs);
+    const ids = deploymentIdsOf(deployment);
+    if (ids[0] !== state.ids[0]) this.options.log.info({ part, build: ids[0] }, 'builds: a new build is current');
+    state.ids = ids;
+    state.known = new Set(ids);
+    state.canary = deployment.canary;
   }
 }

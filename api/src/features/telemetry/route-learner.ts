@@ -14,12 +14,14 @@ import {
   type ComposedRoute,
   type CompositionRefusal,
   composeRoutes,
+  compositionOrder,
   grantsOf,
+  manifestRoutes,
   refusalText,
   registryRoutes,
 } from 'shared/composition';
 import { buildManifestUrl } from 'shared/deployment';
-import { manifestPublishedRoutes, type PublishedRoute } from 'shared/published-routes';
+import { type PublishedRoute } from 'shared/published-routes';
 import { MAX_LEARNED_ROUTES } from 'shared/telemetry-labels';
 import { BUILDS_FETCH_TIMEOUT_MS } from './build-registry';
 import { getBoundedJson } from 'server/bounded-fetch';
@@ -29,7 +31,7 @@ import { type KnownRoutes } from './known-routes';
 export const MAX_MANIFEST_BYTES = 512 * 1024;
 
 export interface RouteLearnerOptions {
-  /** Each configured remote's manifest URL, in composition order: the registry's remotes, then the added ones. */
+  /** Each configured remote's manifest URL; composed in compositionOrder. */
   manifests: Readonly<Record<string, string>>;
   /** The grants configured (REMOTE_<NAME>_PATHS); a registry remote without one has the registry's. */
   grants: Readonly<Record<string, readonly string[]>>;
@@ -56,16 +58,10 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /** A manifest not read yet: the stable build's offers the registry's routes (none for an added remote), a canary's none. */
 const unread = (routes: PublishedRoute[]): ManifestRoutes => ({ routes, refusals: [], failure: undefined });
 
-/**
- * What a manifest read gives, as the host's server reads it: a build older than the format offers
- * the registry's routes; a routes document refused whole teaches nothing, so what this manifest
- * gave before stays, its refusal said.
- */
+/** What a manifest read gives, as the host's server reads it (shared/composition's manifestRoutes). */
 function readingOf(remote: string, manifest: unknown, known: ManifestRoutes): ManifestRoutes {
-  const reading = manifestPublishedRoutes(manifest, { remote });
-  if (!reading) return unread(registryRoutes(remote));
-  const refusals = reading.refusals.map((refusal) => ({ remote, ...refusal }));
-  return { routes: reading.remote === undefined ? known.routes : reading.routes, refusals, failure: undefined };
+  const { routes, refusals } = manifestRoutes(remote, manifest, known.routes);
+  return { routes, refusals, failure: undefined };
 }
 
 /** A remote's routes from its builds' readings: the stable build's, then the canary's other paths. */
@@ -83,7 +79,7 @@ export class RouteLearner {
 
   constructor(private readonly options: RouteLearnerOptions) {
     this.remotes = new Map(
-      Object.keys(options.manifests).map((remote) => [
+      compositionOrder(Object.keys(options.manifests)).map((remote) => [
         remote,
         new Map([[options.manifests[remote] as string, unread(registryRoutes(remote))]]),
       ]),

@@ -4,7 +4,7 @@
  * sanitising. Without a DOM (the prerender) the host's server sanitises the markup again.
  */
 import DOMPurify, { type Config } from 'dompurify';
-import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from './payload-allowlist';
+import { PAYLOAD_ATTRIBUTES, PAYLOAD_TAGS, PAYLOAD_URL_SCHEMES } from 'shared/html-allow-list';
 
 /** One of the allowed schemes or a path of this site, never protocol-relative (`//elsewhere`). */
 const ALLOWED_URL = new RegExp(

@@ -1,11 +1,6 @@
 /**
- * Which build of each remote a request gets (docs/decisions/0030-progressive-delivery.md): the
- * build a verified preview pins (`gb_preview`, signed with the remote's preview key: the gate
- * before promotion), else the build the visitor's cohort falls on in the remote's deployment
- * (`gb_cohort`: a canary's share of visitors gets the canary, the others the stable build).
- * Cohorts are given here too: a number, the same for many visitors, in a cookie a year long, so a
- * visitor keeps their builds from one visit to the next. The page's inline configuration then
- * names each remote's build, where it is, and the build it falls back to (shared/runtime-config).
+ * Which build of each remote a request gets: a verified preview's pin, else its cohort's build in
+ * the remote's deployment; cohorts are given here too (docs/decisions/0030-progressive-delivery.md).
  */
 import { randomInt } from 'node:crypto';
 import { serverLog } from 'server/log';
@@ -28,62 +23,51 @@ import {
 } from 'shared/deployment';
 import { REMOTE_NAMES } from 'shared/remotes';
 import type { RuntimeConfig } from 'shared/runtime-config';
-import type { RemoteDeployment, RemoteSnapshot, RemoteSources } from './remote-sources';
+import type { RemoteSources } from './remote-sources';
+import type { RemoteDeployment, RemoteSnapshot } from './remote-snapshot';
 
-/** How a page got a remote's build: its cohort's (stable or canary), or a preview's pin. */
 export type BuildChannel = Channel | 'preview';
 
 export const BUILD_CHANNELS: readonly BuildChannel[] = ['stable', 'canary', 'preview'];
 
-/** One remote's build for one request. */
 export interface RemoteBuild {
   id: string;
   channel: BuildChannel;
-  /** Served from the remote's root, as the stable build is; any other from its own copy (`builds/{id}/`). */
+  /** Served from the remote's root; any other from its own copy. */
   atRoot: boolean;
-  /** What the page preloads and shows from it; none while it has not been read. */
   snapshot: RemoteSnapshot | undefined;
-  /** The build the page loads when this one cannot be loaded: only one whose copy was found. */
+  /** Only one whose copy was found. */
   fallback?: string;
 }
 
-/** Every remote's build for one request. */
 export interface BuildChoice {
   builds: Partial<Record<string, RemoteBuild>>;
-  /** A preview pins one of them: the page is this browser's own, never kept or shared. */
+  /** The page is this browser's own, never kept or shared. */
   pinned: boolean;
-  /**
-   * A remote's deployment is unsettled (shared/deployment's isUnsettled): the page asks for its
-   * builds on each navigation. It changes with time alone, so it is part of `key`.
-   */
+  /** It changes with time alone, so it is part of `key`. */
   checkOnNavigation: boolean;
-  /** The same for two requests exactly when their pages are the same (page-cache.ts); pinned or not aside. */
+  /** Equal exactly when two requests' pages are (page-cache.ts). */
   key: string;
 }
 
-/** The remote sources as the choice reads them: a source that only knows snapshots serves its stable build. */
 export type BuildSources = Pick<RemoteSources, 'snapshot'> & Partial<Pick<RemoteSources, 'deployment' | 'pinned'>>;
 
-/** A request's cookies by name, as @fastify/cookie parses its Cookie header. */
 export type RequestCookies = Readonly<Record<string, string | undefined>>;
 
-/** The cohort a request's cookie gives, or undefined for none or one that is not a cohort. */
 export function requestCohort(cookies: RequestCookies): number | undefined {
   return parseCohort(cookies[COHORT_COOKIE]);
 }
 
-/** A new visitor's cohort: any of the COHORT_VALUES numbers alike. */
 export function newCohort(): number {
   return randomInt(0, COHORT_VALUES);
 }
 
-/** The Set-Cookie of a cohort: the whole site, a year, never read by scripts, sent only over HTTPS when the page came so. */
 export function cohortCookie(cohort: number, https: boolean): string {
   const secure = https ? '; Secure' : '';
   return `${COHORT_COOKIE}=${cohort}; Path=/; Max-Age=${COHORT_MAX_AGE_S}; SameSite=Lax; HttpOnly${secure}`;
 }
 
-/** A deployment of one build, for sources that know only snapshots (tests, a pinned host's stand-ins). */
+/** For sources that know only snapshots. */
 function deploymentOf(snapshot: RemoteSnapshot | undefined): RemoteDeployment | undefined {
   if (!snapshot) return undefined;
   return {
@@ -93,11 +77,7 @@ function deploymentOf(snapshot: RemoteSnapshot | undefined): RemoteDeployment | 
   };
 }
 
-/**
- * Each remote's build for a visitor of `cohort` (none: the stable builds), with `pin`'s remote
- * pinned to the snapshot read for it. A pinned build gets no fallback: the gate checks that build,
- * and a page that quietly loaded another would pass a broken one.
- */
+/** A pinned build gets no fallback: a gate's page that quietly loaded another would pass a broken build. */
 export function chooseBuilds(
   deployment: (remote: string) => RemoteDeployment | undefined,
   cohort: number | undefined,
@@ -131,19 +111,13 @@ export function chooseBuilds(
     };
     if (fallback !== undefined && current.copies.has(fallback)) build.fallback = fallback;
     builds[remote] = build;
-    // The snapshot's identity is the page cache's to check (a build read again is a new one).
     key.push([build.id, build.atRoot, build.fallback ?? null]);
   }
   key.push(checkOnNavigation);
   return { builds, pinned: pin !== undefined, checkOnNavigation, key: JSON.stringify(key) };
 }
 
-/**
- * The runtime configuration a page of `choice` carries inline: each remote's URL is its build's
- * (the root's manifest for the stable build, the build's own copy otherwise), with its id, its
- * fallback and where the page asks for its builds later. `config` is the view's (its URLs at the
- * page's hostname), so are the URLs made from it. No remote read yet: `config` as it is.
- */
+/** A page's inline configuration: each remote's URL, id and fallback are its chosen build's. */
 export function configWithBuilds(config: RuntimeConfig, choice: BuildChoice): RuntimeConfig {
   const remotes = { ...config.remotes };
   const remoteBuilds: NonNullable<RuntimeConfig['remoteBuilds']> = {};
@@ -166,7 +140,6 @@ export function configWithBuilds(config: RuntimeConfig, choice: BuildChoice): Ru
   };
 }
 
-/** What `GET /remote-builds.json` answers for a choice: each remote's build id. */
 export function buildsAnswer(choice: BuildChoice): RemoteBuildsAnswer {
   const builds: Record<string, string> = {};
   for (const [remote, build] of Object.entries(choice.builds)) if (build) builds[remote] = build.id;
@@ -175,31 +148,22 @@ export function buildsAnswer(choice: BuildChoice): RemoteBuildsAnswer {
 
 export interface BuildChooserOptions {
   sources?: BuildSources;
-  /** Each remote's preview keys (REMOTE_<NAME>_PREVIEW_KEY); a remote without one cannot be pinned. */
+  /** A remote without one cannot be pinned. */
   previewKeys?: Readonly<Partial<Record<string, readonly string[]>>>;
   log?: (message: string) => void;
-  /** Now, in ms since the epoch (tests). */
   now?: () => number;
-  /** The configured remotes (the runtime configuration's, at most MAX_REMOTES); the registry's by default. */
   remotes?: readonly string[];
 }
 
-/** Preview failures logged once each at most, then no more: a forged token's text is its sender's to choose. */
+/** A forged token's text is its sender's to choose. */
 const MAX_LOGGED_PREVIEW_REASONS = 64;
 
-/** Where a page is served: the preview cookie it reads, and the audience a preview token must name. */
 export interface PageOrigin {
   https: boolean;
-  /** The page's origin, such as `https://giftbox.example`. */
   origin: string;
 }
 
-/**
- * The builds of one request, from its cookies, its cohort (given, or being given; none:
- * the stable builds) and its origin: a preview cookie (the `__Host-` one over https) that
- * verifies for this origin pins its remote to its build when that build can be read; one that
- * does not pins nothing, and the server says why in its log, once per reason.
- */
+/** A preview cookie that does not verify for the page's origin pins nothing, and the log says why once. */
 export function createBuildChooser({
   sources,
   previewKeys = {},
@@ -233,7 +197,6 @@ export function createBuildChooser({
       );
       return undefined;
     }
-    // A build that cannot be read is logged by the sources, with why.
     const snapshot = sources?.pinned ? await sources.pinned(remote, buildId) : undefined;
     return snapshot && { remote, snapshot };
   }

@@ -1,19 +1,7 @@
 /**
- * Which build of the host this server serves, from the folder it is given (HOST_STATIC_ROOT: the
- * folder `npm run deploy -w host` publishes into, which nginx serves at `/`; unset, its bundle's
- * `dist/`). Its pages are rendered by this server's code from the build's `index.html`, so the
- * two must be of the same code: each build carries the code version it was built from (its
- * `_app/builds/latest.json` and meta file), and so does this server's bundle.
- *
- * - The folder's current build of this server's code version is served: from its whole copy
- *   `_app/builds/{id}/` when the deploy kept one (written before anything at the root changes, so
- *   a deploy under way never mixes two builds' templates), else from the folder itself.
- * - A build of another code version published there is not served: this server keeps the newest
- *   build of its own code the folder keeps whole, says once that the published build needs a
- *   restart with its code, and `/healthz` says so (`published`).
- * - At start, a folder with no build of this server's code is refused, naming both versions.
- *
- * A server without a code version (run from source) serves whatever the folder publishes.
+ * Which build of the host this server serves from its folder (HOST_STATIC_ROOT, else its dist/):
+ * only one of its own code version, since its code renders the build's index.html; from the
+ * build's whole copy when the deploy kept one (docs/decisions/0041-publishing-the-host.md).
  */
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -21,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { EnvError, type Reader } from 'server/env';
 import { HOST_BUILDS_DIR, HOST_DEPLOYMENT_FILE, isBuildId, META_DIR_NAME } from 'shared/deployment';
 
-/** The build file, inside the built folder, whose id the host's `/healthz` reports. */
+/** Whose id `/healthz` reports. */
 export const HOST_BUILD_FILE = HOST_DEPLOYMENT_FILE;
 
 export interface HostBuild {
@@ -31,21 +19,17 @@ export interface HostBuild {
 }
 
 export interface ServedBuild extends HostBuild {
-  /** Where its files are read from: its whole copy, or the folder itself. */
   root: string;
 }
 
 export interface HostBuildsState {
   served: ServedBuild;
-  /** The build the folder's `_app/builds/latest.json` names. */
   published: HostBuild;
 }
 
-/** The folder has no build this server can serve: at start, it refuses to. */
 export class HostBuildsError extends Error {
   constructor(
     message: string,
-    /** The build the folder publishes, when it names one. */
     readonly published?: HostBuild,
   ) {
     super(message);
@@ -53,7 +37,7 @@ export class HostBuildsError extends Error {
   }
 }
 
-/** HOST_STATIC_ROOT: an existing folder, absolute or from the working folder; unset, undefined. */
+/** An existing folder, absolute or from the working folder. */
 export const staticRoot: Reader<string | undefined> = (raw, name) => {
   if (raw === undefined || raw.trim() === '') return undefined;
   const folder = resolve(raw.trim());
@@ -77,7 +61,7 @@ async function readBuildFile(path: string): Promise<HostBuild | undefined> {
   }
 }
 
-/** The whole copy of build `id` in the folder (its own `latest.json` names it, its template is there), if any. */
+/** Whole: its own `latest.json` names it and its template is there. */
 async function copyOf(folder: string, id: string): Promise<string | undefined> {
   if (!isBuildId(id)) return undefined;
   const copy = join(folder, HOST_BUILDS_DIR, id);
@@ -85,7 +69,6 @@ async function copyOf(folder: string, id: string): Promise<string | undefined> {
   return own?.id === id && existsSync(join(copy, 'index.html')) ? copy : undefined;
 }
 
-/** The newest build of `codeVersion` the folder keeps whole, by its meta files. */
 async function newestOfCode(folder: string, codeVersion: string): Promise<ServedBuild | undefined> {
   let names: string[];
   try {
@@ -108,11 +91,7 @@ async function newestOfCode(folder: string, codeVersion: string): Promise<Served
   return undefined;
 }
 
-/**
- * The newest build of `codeVersion`, read from the meta files once per published build: while the
- * folder publishes the same build of other code, each refresh checks only that the copy is still
- * there, instead of reading every meta file again.
- */
+/** Meta files read once per published build; later refreshes only check the copy is still there. */
 const newestWhilePublished = new Map<string, { published: string; build: ServedBuild }>();
 async function newestOfCodeWhile(
   folder: string,
@@ -130,7 +109,7 @@ async function newestOfCodeWhile(
 
 const versionOf = (build: HostBuild) => (build.codeVersion ? `code version ${build.codeVersion}` : 'no code version');
 
-/** What the server should serve from `folder` now; throws HostBuildsError when nothing of its code is there. */
+/** Throws HostBuildsError when nothing of its code is there. */
 export async function chooseHostBuild(folder: string, codeVersion: string | undefined): Promise<HostBuildsState> {
   const published = await readBuildFile(join(folder, HOST_BUILD_FILE));
   if (!published) {
@@ -153,7 +132,6 @@ export async function chooseHostBuild(folder: string, codeVersion: string | unde
   );
 }
 
-/** The restart a published build of other code needs, as the server says it. */
 export function restartMessage(folder: string, state: HostBuildsState, codeVersion: string | undefined): string {
   const { published, served } = state;
   return (
@@ -163,11 +141,7 @@ export function restartMessage(folder: string, state: HostBuildsState, codeVersi
   );
 }
 
-/**
- * What the server says when the build it serves from the folder itself (a dist/ without copies)
- * was replaced there by a build of other code: its own files are gone, and it cannot render the
- * new build's pages (the new scripts would read a configuration its code writes).
- */
+/** Its own files replaced by another code's build: the new scripts would read a configuration its code writes. */
 export function replacedMessage(folder: string, state: HostBuildsState, codeVersion: string | undefined): string {
   const { published, served } = state;
   return (
