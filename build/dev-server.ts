@@ -8,7 +8,7 @@
  *   hot update of it cannot reach the host's React, and its client would show the remote's
  *   compile errors in the host's page and block reloads. The plugin keeps them in the remote's
  *   standalone shell (its `main` entry), where Fast Refresh works; the host's page reloads on
- *   a remote's new build by itself (host/src/dev/remote-builds.ts). The shell also reloads when a
+ *   a remote's new build by itself (host/src/dev/dev-server-reload.ts). The shell also reloads when a
  *   newer build overtakes an update still being prepared (hot-update-overtaken.cjs).
  * - reloadOnOtherInputs: a rebuild caused by a file no module was built from (remote-content's
  *   Markdown, the page template, the theme) changes no module, so no hot update carries it:

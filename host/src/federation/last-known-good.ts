@@ -1,7 +1,7 @@
 /**
  * Switching a remote to its last known good build, once its own build could not be loaded after
  * the retries (remote-loader.ts). In a chunk of its own (with the version check's comparison of
- * builds, visitor-builds.ts): it runs only after such a failure, so the page's first scripts do
+ * builds, build-comparison.ts): it runs only after such a failure, so the page's first scripts do
  * not carry it.
  *
  * The federation runtime's forced re-registration (`registerRemotes(…, { force: true })`, its
@@ -17,7 +17,7 @@
  * flight could land in the new array; the loads it belongs to have failed already.
  */
 import { chunkArrayName } from 'shared/remotes';
-import { buildOfManifestUrl, sessionStore } from './session-builds';
+import { buildOfManifestUrl, sessionStore } from './tab-memory';
 import { markBroken } from './session-records';
 
 /** A remote switched to its fallback build after its own failed (`remoteFallbacks`). */

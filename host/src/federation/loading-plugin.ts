@@ -31,7 +31,7 @@ import {
   sharedFallbackScripts,
 } from 'shared/remote-manifest';
 import { isAllowedRemoteUrl } from 'shared/runtime-config-checks';
-import type { RemoteBuilds } from '../telemetry/remote-builds';
+import type { BuildAttribution } from '../telemetry/build-attribution';
 import type { ManifestAnswer, ManifestReads } from './manifest-reads';
 
 export interface LoadingPluginOptions {
@@ -45,7 +45,7 @@ export interface LoadingPluginOptions {
    */
   requireIntegrity: boolean;
   /** Told of every manifest accepted, by remote: which build of it the page runs, and where its files are. */
-  builds?: Pick<RemoteBuilds, 'record'>;
+  builds?: Pick<BuildAttribution, 'record'>;
   /** Manifests the page read before the runtime asked for them: each answer is used once. */
   manifestReads?: Pick<ManifestReads, 'take'>;
 }

@@ -8,13 +8,13 @@
  * a fallback build for it (`remoteFallbacks`), the remote is switched to that build
  * (last-known-good.ts) and the load tried again from it, checked against the fallback manifest's
  * own integrity; the remote's later loads come from it too. The tab remembers the failed build
- * for a while (session-builds.ts): a page that starts with it loads the fallback at once.
+ * for a while (tab-memory.ts): a page that starts with it loads the fallback at once.
  */
 import type { ComponentType } from 'react';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import type { FallbackEnd, LastKnownGoodState } from './last-known-good';
 import { isLoadFailure, RemoteTimeoutError } from './load-errors';
-import { brokenBuild, buildOfManifestUrl, sessionStore } from './session-builds';
+import { brokenBuild, buildOfManifestUrl, sessionStore } from './tab-memory';
 
 /**
  * A failed download is tried again after these pauses before the caller (and so the reload

@@ -1,9 +1,9 @@
 /**
- * Writing what the tab remembers about remote builds (session-builds.ts): loaded only with the
+ * Writing what the tab remembers about remote builds (tab-memory.ts): loaded only with the
  * switch to a last known good build and the version check's comparison of builds, never with
  * the page's first scripts.
  */
-import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, live, readKey, SESSION_BUILDS_MS, type Expiring } from './session-builds';
+import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, live, readKey, SESSION_BUILDS_MS, type Expiring } from './tab-memory';
 
 function writeKey(storage: () => Storage | undefined, key: string, value: unknown): void {
   try {

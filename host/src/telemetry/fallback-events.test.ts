@@ -7,7 +7,7 @@ import { telemetryEventSchema } from 'shared/api/contract';
 import type { TelemetryEvent } from 'shared/telemetry';
 import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
-import { createRemoteBuilds } from './remote-builds';
+import { createBuildAttribution } from './build-attribution';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { RouteTable } from '../route-table/route-table';
 
@@ -15,7 +15,7 @@ const GIFTS = 'http://localhost:3001';
 
 it('reports the failed build, the switch and the fallback build’s load and error pages', () => {
   const events: TelemetryEvent[] = [];
-  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
+  const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
   const telemetry = createPageTelemetry({
     record: (event) => events.push(event),
     builds,

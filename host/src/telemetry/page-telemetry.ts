@@ -12,7 +12,7 @@ import type { RouteTable } from '../route-table/route-table';
 import type { refusedForIntegrity } from './integrity-check';
 import { classifyFailure, type ClassifiedFailure } from './load-outcome';
 import type { LoadPhases } from './load-phases';
-import type { RemoteBuilds } from './remote-builds';
+import type { BuildAttribution } from './build-attribution';
 import { routeOf, routePartOf } from './route-timeline';
 
 export interface PageTelemetry {
@@ -37,7 +37,7 @@ export interface PageTelemetry {
 
 export interface PageTelemetryOptions {
   record(event: TelemetryEvent): void;
-  builds: RemoteBuilds;
+  builds: BuildAttribution;
   /** The page's route table: the route and part a path names. */
   routes: RouteTable;
   phases: Pick<LoadPhases, 'phaseOf'>;

@@ -15,7 +15,7 @@ import type { RouteTable } from '../route-table/route-table';
 import { createPageTelemetry, type PageTelemetry } from './page-telemetry';
 import { watchPaintVitals, type PaintVitals } from './paint-vitals';
 import { pageParts } from './parts';
-import { createRemoteBuilds, type RemoteBuilds } from './remote-builds';
+import { createBuildAttribution, type BuildAttribution } from './build-attribution';
 import { createRouteTimeline, type RouteTimeline } from './route-timeline';
 import { takePageTicket, type PageTicket } from './page-ticket';
 import { createTelemetryQueue } from './telemetry-queue';
@@ -24,7 +24,7 @@ import { paintVitalEvent } from './vital-events';
 export interface Telemetry {
   readonly page: PageTelemetry;
   /** For the loading plugin: the manifests it accepts. */
-  readonly builds: RemoteBuilds;
+  readonly builds: BuildAttribution;
   /** For the federation runtime: where each load stands. */
   readonly plugin: ModuleFederationRuntimePlugin;
   /** For the router: the route on screen, over time. */
@@ -46,7 +46,7 @@ export function startTelemetry(config: RuntimeConfig, hostBuild: string, table: 
     hostBuild,
     ticket.current,
   );
-  const builds = createRemoteBuilds(hostBuild, Object.keys(config.remotes));
+  const builds = createBuildAttribution(hostBuild, Object.keys(config.remotes));
   const parts = pageParts(Object.keys(config.remotes));
   const phases = createLoadPhases();
   const routes = createRouteTimeline(table, window.location.pathname);

@@ -13,14 +13,14 @@ import type { VitalEvent } from 'shared/telemetry';
 import { HOST_PART } from 'shared/telemetry-values';
 import type { PaintVital } from './paint-vitals';
 import type { PageParts } from './parts';
-import type { RemoteBuilds } from './remote-builds';
+import type { BuildAttribution } from './build-attribution';
 import type { RouteTimeline } from './route-timeline';
 
 export type AttributedMetric = INPMetricWithAttribution | CLSMetricWithAttribution;
 
 export interface VitalContext {
   routes: Pick<RouteTimeline, 'at'>;
-  builds: Pick<RemoteBuilds, 'buildOf' | 'ownerOf'>;
+  builds: Pick<BuildAttribution, 'buildOf' | 'ownerOf'>;
   /** The host and the configured remotes: a target naming another part is the host's. */
   parts: PageParts;
 }
@@ -31,7 +31,7 @@ const MAX_VALUE = 10 * 60_000;
 /** The remote (and build) whose scripts ran longest in these frames. */
 export function longestScriptOwner(
   frames: INPMetricWithAttribution['attribution']['longAnimationFrameEntries'],
-  builds: Pick<RemoteBuilds, 'ownerOf'>,
+  builds: Pick<BuildAttribution, 'ownerOf'>,
 ): { remote: string; build: string } | undefined {
   const totals = new Map<string, { remote: string; build: string; ms: number }>();
   for (const frame of frames) {

@@ -9,8 +9,8 @@
  * remote's differs from the one it runs (its own, or its fallback's once it fell back). Not for
  * a build this tab found broken (the server may still name it: no bounce back), and not twice for
  * the same change: a full load that gave the page the same builds as before, told the same again,
- * asks for no other (session-builds.ts), though a document the visitor brought back from history
- * (Back, Forward) does, once (restored-by-history.ts). The comparison (visitor-builds.ts) loads
+ * asks for no other (tab-memory.ts), though a document the visitor brought back from history
+ * (Back, Forward) does, once (restored-by-history.ts). The comparison (build-comparison.ts) loads
  * at the first poll, in the chunk of the switch to a last known good build: the builds a page
  * runs come from its configuration, not from a read at load, so nothing is missed before it
  * arrives.
@@ -25,9 +25,9 @@
 import type { BuildInfo } from 'shared/build-info';
 import { DEPLOYMENT_FILE, DEPLOYMENT_FILE_NAME, HOST_BUILDS_DIR, META_DIR_NAME } from 'shared/deployment';
 import { DEFAULT_REMOTE_TIMEOUT_MS } from 'shared/runtime-config';
-import { sessionStore } from '../federation/session-builds';
+import { sessionStore } from '../federation/tab-memory';
 import { watchHistoryRestores } from './restored-by-history';
-import type * as VisitorBuildsModule from './visitor-builds';
+import type * as VisitorBuildsModule from './build-comparison';
 
 /** The comparison's chunk, loaded at the first question (a type only here: its code stays out of the first script). */
 type VisitorBuilds = typeof VisitorBuildsModule;
@@ -100,7 +100,7 @@ export interface VersionCheckOptions {
   deps: VersionCheckDeps;
   /** Where the host's server answers this visitor's builds (`/remote-builds.json`); none: each remote's latest.json. */
   buildsUrl?: string;
-  /** What the tab remembers (session-builds.ts); sessionStorage unless a test gives its own. */
+  /** What the tab remembers (tab-memory.ts); sessionStorage unless a test gives its own. */
   storage?: () => Storage | undefined;
   /** A fresh telemetry ticket from `buildsUrl`'s answer, for builds the page keeps running. */
   onTicket?: (ticket: string) => void;
@@ -170,7 +170,7 @@ export function createVersionCheck({
       const [answer, builds] = await Promise.all([
         getJson(url),
         // One chunk with the switch to a last known good build (remote-loader.ts): both only ever run later.
-        import(/* webpackChunkName: "last-known-good" */ './visitor-builds'),
+        import(/* webpackChunkName: "last-known-good" */ './build-comparison'),
       ]);
       onNavigation = (answer as { checkOnNavigation?: unknown } | null)?.checkOnNavigation === true;
       if (decide(answer, builds)) {

@@ -7,7 +7,7 @@
 import { manifestBuildId } from 'shared/remote-manifest';
 import { HOST_PART, UNKNOWN_BUILD } from 'shared/telemetry-values';
 
-export interface RemoteBuilds {
+export interface BuildAttribution {
   /**
    * A manifest the host accepted for `remote`, its files under `publicPath`; `integrity` is what
    * the loading plugin holds of every script's integrity, by URL.
@@ -22,7 +22,7 @@ export interface RemoteBuilds {
 }
 
 /** `remotes`: the configured ones, whose manifests are recorded (the runtime may name others). */
-export function createRemoteBuilds(hostBuild: string, remotes: Iterable<string>): RemoteBuilds {
+export function createBuildAttribution(hostBuild: string, remotes: Iterable<string>): BuildAttribution {
   const configured = new Set(remotes);
   const latest = new Map<string, string>();
   /** By public path; the longest prefix of a URL wins. */

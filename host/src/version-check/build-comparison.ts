@@ -5,12 +5,12 @@
  * read at load, so nothing is missed before it loads.
  */
 import type { RemoteBuildsAnswer } from 'shared/deployment';
-import { brokenBuild } from '../federation/session-builds';
+import { brokenBuild } from '../federation/tab-memory';
 import { markBroken, shouldReloadFor } from '../federation/session-records';
 
 /** What a comparison reads of the page and its tab. */
 export interface PageState {
-  /** What the tab remembers (session-builds.ts). */
+  /** What the tab remembers (tab-memory.ts). */
   storage: () => Storage | undefined;
   now: number;
   log: (message: string) => void;
