@@ -86,6 +86,7 @@ function startRemotes(config: RuntimeConfig, routes: RouteTable, federation: Pag
       // The remotes' development builds (`webpack serve`) record no integrity.
       requireIntegrity: process.env.NODE_ENV === 'production',
       builds: telemetry?.builds,
+      config,
       manifestReads: manifests,
     }),
     ...(telemetry ? [telemetry.plugin] : []),

@@ -16,8 +16,8 @@ const CONTENT = 'https://content.example.com/v3/';
 function recording() {
   const events: TelemetryEvent[] = [];
   const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
-  builds.record('gifts', GIFTS, { buildId: 'g-41' }, new Map());
-  builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
+  builds.record('gifts', GIFTS, 'g-41', new Map());
+  builds.record('content', CONTENT, 'c-3', new Map());
   const fetchStub = jest.fn(() => Promise.reject(new TypeError('Failed to fetch')));
   const telemetry = createPageTelemetry({
     // Each as the API's contract takes it.

@@ -17,7 +17,8 @@
  * flight could land in the new array; the loads it belongs to have failed already.
  */
 import { chunkArrayName } from 'shared/remotes';
-import { buildOfManifestUrl, sessionStore } from './tab-memory';
+import type { RemoteSource } from './remote-selection';
+import { sessionStore } from './tab-memory';
 import { markBroken } from './session-records';
 
 /** A remote switched to its fallback build after its own failed (`remoteFallbacks`). */
@@ -35,8 +36,7 @@ export interface FallbackEnd {
 export interface LastKnownGoodState {
   /** The federation runtime's part that registers remotes (remote-loader.ts's FederationRuntime). */
   runtime: { registerRemotes(remotes: { name: string; entry: string }[], options: { force: boolean }): void };
-  /** The manifest each remote is loaded from now, and the build it names (when known). */
-  current: Map<string, { entry: string; build: string | undefined }>;
+  current: Map<string, RemoteSource>;
   /** Forgets what the loader fetched or loaded of a remote, so its next load starts anew. */
   forget(remote: string): void;
   log(message: string, error: unknown): void;
@@ -94,21 +94,21 @@ function dropSharedOf(remote: string): void {
 export function switchTo(
   loader: LastKnownGoodState,
   remote: string,
-  fallback: string,
+  fallback: RemoteSource,
   id: string,
   error: unknown,
 ): void {
   const failed = loader.current.get(remote);
-  if (failed?.entry === fallback) return;
-  const to = buildOfManifestUrl(fallback);
+  if (failed?.entry === fallback.entry) return;
+  const to = fallback.build;
   loader.log(`The ${remote} remote's build could not be loaded; loading its last known good build.`, error);
   // Told before the fallback's manifest is read: the telemetry still knows the failed build as the remote's.
   loader.onFallback?.({ remote, id, error, to });
   loader.forget(remote);
   if (failed?.build !== undefined) markBroken(sessionStore, remote, failed.build, Date.now());
   delete (globalThis as Record<string, unknown>)[chunkArrayName(remote)];
-  loader.runtime.registerRemotes([{ name: remote, entry: fallback }], { force: true });
+  loader.runtime.registerRemotes([{ name: remote, entry: fallback.entry }], { force: true });
   dropSharedOf(remote);
   dropInstanceOf(remote);
-  loader.current.set(remote, { entry: fallback, build: to });
+  loader.current.set(remote, fallback);
 }

@@ -50,9 +50,3 @@ export function sessionStore(): Storage | undefined {
     return undefined;
   }
 }
-
-/** The build a manifest URL names: `…/builds/{id}/mf-manifest.json` (a build's own copy, decision 21). */
-export function buildOfManifestUrl(url: string): string | undefined {
-  const id = /\/builds\/([^/?#]+)\/mf-manifest\.json(?:[?#]|$)/.exec(url)?.[1];
-  return id === undefined ? undefined : decodeURIComponent(id);
-}

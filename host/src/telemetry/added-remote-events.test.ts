@@ -23,7 +23,7 @@ const TABLE = new RouteTable([
 function recording() {
   const events: TelemetryEvent[] = [];
   const builds = createBuildAttribution('host-b7', CONFIGURED);
-  builds.record('news', 'https://news.example.com/', { buildId: 'n-1' }, new Map());
+  builds.record('news', 'https://news.example.com/', 'n-1', new Map());
   const telemetry = createPageTelemetry({
     record: (event) => events.push(telemetryEventSchema.parse(event) as TelemetryEvent),
     builds,

@@ -1,10 +1,8 @@
 /**
- * Which build of each remote this page runs, from the manifests the host's loading plugin
- * accepted (federation/loading-plugin.ts): by remote, and by a script's URL, under the public
- * path of the build that serves it. Every build read stays known, so a script of a build the
- * page loaded before a newer one's manifest still names its own build.
+ * Which build of each remote this page runs, by remote and by a script's URL (under its build's
+ * public path), from the manifests the loading plugin accepted. Every build read stays known: a
+ * script of an older build still names its own.
  */
-import { manifestBuildId } from 'shared/remote-manifest';
 import { HOST_PART, UNKNOWN_BUILD } from 'shared/telemetry-values';
 
 export interface BuildAttribution {
@@ -12,7 +10,7 @@ export interface BuildAttribution {
    * A manifest the host accepted for `remote`, its files under `publicPath`; `integrity` is what
    * the loading plugin holds of every script's integrity, by URL.
    */
-  record(remote: string, publicPath: string, manifest: unknown, integrity: ReadonlyMap<string, string>): void;
+  record(remote: string, publicPath: string, build: string, integrity: ReadonlyMap<string, string>): void;
   /** The build of a part: the host's own, or the last one read of a remote; `unknown` before any. */
   buildOf(part: string): string;
   /** The remote and build whose public path a URL is under. */
@@ -29,10 +27,9 @@ export function createBuildAttribution(hostBuild: string, remotes: Iterable<stri
   const byPublicPath = new Map<string, { remote: string; build: string }>();
   let integrity: ReadonlyMap<string, string> | undefined;
   return {
-    record(remote, publicPath, manifest, integrityByUrl) {
+    record(remote, publicPath, build, integrityByUrl) {
       integrity = integrityByUrl;
       if (!configured.has(remote)) return;
-      const build = manifestBuildId(manifest);
       latest.set(remote, build);
       byPublicPath.set(publicPath, { remote, build });
     },

@@ -29,9 +29,9 @@ const CONTENT = 'https://content.example.com/';
 
 function context(): VitalContext {
   const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
-  builds.record('gifts', GIFTS_V40, { buildId: 'g-40' }, new Map());
-  builds.record('gifts', GIFTS_V41, { buildId: 'g-41' }, new Map());
-  builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
+  builds.record('gifts', GIFTS_V40, 'g-40', new Map());
+  builds.record('gifts', GIFTS_V41, 'g-41', new Map());
+  builds.record('content', CONTENT, 'c-3', new Map());
   // The visitor landed on the home page, went to the game at 5 s, then to a gift at 9 s.
   const routes = createRouteTimeline(RouteTable.registry(), '/');
   routes.record('/game', 5_000);
