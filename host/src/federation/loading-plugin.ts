@@ -8,12 +8,11 @@
  * in-layout error follow, as for a remote that is down.
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import type { RuntimeConfig } from 'shared/runtime-config';
 import { manifestFileUrl, sharedFallbackScripts } from 'shared/remote-manifest';
 import type { BuildAttribution } from '../telemetry/build-attribution';
 import { AcceptedManifests } from './accepted-manifests';
 import type { ManifestAnswer, ManifestReads } from './manifest-reads';
-import { attributedBuild } from './remote-build-id';
+import { attributedBuild, type BuildsConfig } from './remote-build-id';
 
 export { RemoteRefusedError } from './accepted-manifests';
 
@@ -29,7 +28,7 @@ export interface LoadingPluginOptions {
   /** Told of every manifest accepted: which build of the remote the page runs, and where its files are. */
   builds?: Pick<BuildAttribution, 'record'>;
   /** The configuration the builds are named from (remote-build-id.ts). */
-  config?: Pick<RuntimeConfig, 'remotes' | 'remoteBuilds' | 'remoteFallbacks'>;
+  config?: BuildsConfig;
   /** Manifests the page read before the runtime asked for them: each answer is used once. */
   manifestReads?: Pick<ManifestReads, 'take'>;
 }

@@ -4,10 +4,16 @@
  * and for a `remoteFallbacks` manifest the build its URL names, as the host's server writes it
  * (`…/builds/{id}/mf-manifest.json`).
  */
-import type { RuntimeConfig } from 'shared/runtime-config';
 import { manifestBuildId } from 'shared/remote-manifest';
 
-type BuildsConfig = Pick<RuntimeConfig, 'remotes' | 'remoteBuilds' | 'remoteFallbacks'>;
+type ByRemote = Readonly<Partial<Record<string, string>>>;
+
+/** The part of the runtime configuration that names builds. */
+export interface BuildsConfig {
+  remotes: ByRemote;
+  remoteBuilds?: ByRemote;
+  remoteFallbacks?: ByRemote;
+}
 
 const BUILD_MANIFEST_URL = /\/builds\/([^/?#]+)\/mf-manifest\.json(?:[?#]|$)/;
 
