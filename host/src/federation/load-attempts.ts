@@ -1,13 +1,7 @@
-/**
- * One page's load through the federation runtime, bounded by `remoteTimeoutMs` per attempt and
- * tried again after a failed download (docs/decisions/0051-remote-loading-plugins.md).
- */
+/** A page's load, bounded per attempt and tried again after a failed download (docs/decisions/0051). */
 import { isLoadFailure, RemoteTimeoutError } from './load-errors';
 
-/**
- * A blip in the network should cost a moment, not a page reload (the reload guard sees only the
- * last failure). A timeout is not retried: the visitor has waited long enough.
- */
+/** A blip in the network should cost a moment, not a page reload. */
 export const RETRY_DELAYS_MS = [250, 750] as const;
 
 export interface AttemptPolicy {
@@ -16,12 +10,11 @@ export interface AttemptPolicy {
   log: (message: string, error: unknown) => void;
 }
 
-/** Our own timeout, or the runtime's script timeout for the remote entry. */
 export function isTimeout(error: unknown): boolean {
   return error instanceof RemoteTimeoutError || (error instanceof Error && /\btimed out\b/.test(error.message));
 }
 
-/** A failure another build of the remote could avoid: a download that failed, not one that took too long. */
+/** A timeout is not retried: the visitor has waited long enough. */
 export function isRetriable(error: unknown): boolean {
   return !isTimeout(error) && isLoadFailure(error);
 }

@@ -1,11 +1,6 @@
 /**
- * What the federation runtime downloads, checked before any of it runs
- * (docs/decisions/0019-remote-code-integrity.md): manifests, entries, scripts and preloads only
- * from the allowed remote origins, every script with the integrity its manifest gives and
- * `crossorigin`; a page's preload brings the remote's copies of shared modules the page lacks
- * (docs/decisions/0016); every download is bounded by `remoteTimeoutMs`. A refusal fails the
- * download like a network error: the loader's retries, the reload guard and the remote's
- * in-layout error follow, as for a remote that is down.
+ * What the federation runtime downloads, checked before any of it runs (docs/decisions/0019,
+ * 0016). A refusal fails like a network error, so retries and the reload guard follow.
  */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import { manifestFileUrl, sharedFallbackScripts } from 'shared/remote-manifest';
@@ -18,25 +13,16 @@ export { RemoteRefusedError } from './accepted-manifests';
 
 export interface LoadingPluginOptions {
   timeoutMs: number;
-  /** `allowedRemoteOrigins` of the configuration. */
   allowedOrigins: readonly string[];
-  /**
-   * Off only for the host's development build: remotes under `webpack serve` record no
-   * integrity, their chunks changing with every hot update.
-   */
+  /** Off in development: remotes under `webpack serve` record none. */
   requireIntegrity: boolean;
-  /** Told of every manifest accepted: which build of the remote the page runs, and where its files are. */
   builds?: Pick<BuildAttribution, 'record'>;
-  /** The configuration the builds are named from (remote-build-id.ts). */
   config?: BuildsConfig;
-  /** Manifests the page read before the runtime asked for them: each answer is used once. */
   manifestReads?: Pick<ManifestReads, 'take'>;
 }
 
-/** The page's share scopes, as the runtime keeps them: by scope, module and version. */
 type ShareScopes = Record<string, Record<string, Record<string, { lib?: unknown; loaded?: boolean }>>>;
 
-/** The shared modules the page already holds a copy of (the host's, or a remote's it has run). */
 export function sharedOnPage(scopes: ShareScopes): Set<string> {
   const held = new Set<string>();
   for (const scope of Object.values(scopes)) {
@@ -60,10 +46,7 @@ function fetchedBefore(url: string): boolean {
   return false;
 }
 
-/**
- * As the remote's runtime will ask for the script (`crossorigin`, the manifest's digest), or the
- * browser would not use it; never for a script the page has fetched already.
- */
+/** As the remote's runtime will ask for the script, or the browser would not use it. */
 function preloadScript(url: string, manifests: AcceptedManifests): void {
   const integrity = manifests.integrityByUrl.get(url);
   if (!integrity || !manifests.isAllowed(url) || fetchedBefore(url)) return;

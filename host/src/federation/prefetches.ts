@@ -1,7 +1,6 @@
-/** A remote's files fetched ahead of need through the runtime's `preloadRemote`: best effort, each once. */
+/** A remote's files fetched ahead of need: best effort, each once. */
 import { withTimeout } from './load-attempts';
 
-/** What `preloadRemote` is told for one remote (the runtime's `PreloadRemoteArgs`, in part). */
 export interface PreloadOptions {
   nameOrAlias: string;
   exposes?: string[];
@@ -12,13 +11,9 @@ export interface PreloadOptions {
 
 const ENTRY_ONLY = '(entry only)';
 
-/**
- * The runtime's own `loadRemote` preloads the manifest, the entry and the module's `sync` chunks.
- * `all` would add its `async` ones, among them the remote's fallback copies of shared libraries
- * (~61 KB) that the page never loads while the host provides them.
- */
+/** `sync`: `all` would add the remote's copies of shared libraries (~61 KB) the host provides. */
 function preloadOptions(remote: string, module: string | undefined): PreloadOptions {
-  // An expose no remote has: only the manifest and entry are fetched.
+  // An expose no remote has: only the manifest and entry.
   const exposes = module ? [module] : [ENTRY_ONLY];
   return { nameOrAlias: remote, exposes, resourceCategory: 'sync', share: false, depsRemote: false };
 }

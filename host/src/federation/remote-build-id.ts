@@ -1,14 +1,8 @@
-/**
- * The one place the page names the build of a remote it loads, from its configuration
- * (docs/decisions/0051-remote-loading-plugins.md): `remoteBuilds` for the remote's own manifest,
- * and for a `remoteFallbacks` manifest the build its URL names, as the host's server writes it
- * (`…/builds/{id}/mf-manifest.json`).
- */
+/** The one place a build is named (docs/decisions/0051). */
 import { manifestBuildId } from 'shared/remote-manifest';
 
 type ByRemote = Readonly<Partial<Record<string, string>>>;
 
-/** The part of the runtime configuration that names builds. */
 export interface BuildsConfig {
   remotes: ByRemote;
   remoteBuilds?: ByRemote;
@@ -17,7 +11,7 @@ export interface BuildsConfig {
 
 const BUILD_MANIFEST_URL = /\/builds\/([^/?#]+)\/mf-manifest\.json(?:[?#]|$)/;
 
-/** The build `manifestUrl` is of, when the configuration says; undefined for a configuration that names none. */
+/** A fallback's build is the one its URL names. */
 export function configuredBuild(config: BuildsConfig, remote: string, manifestUrl: string): string | undefined {
   if (manifestUrl === config.remotes[remote]) return config.remoteBuilds?.[remote];
   if (manifestUrl !== config.remoteFallbacks?.[remote]) return undefined;
@@ -25,10 +19,7 @@ export function configuredBuild(config: BuildsConfig, remote: string, manifestUr
   return id === undefined ? undefined : decodeURIComponent(id);
 }
 
-/**
- * The build telemetry labels a manifest's files with: the configuration's, else (a static
- * `config.json`, a remote the runtime names itself) the id the remote's build stamped in it.
- */
+/** Else the id the build stamped in its manifest: a label only. */
 export function attributedBuild(
   config: BuildsConfig | undefined,
   remote: string,

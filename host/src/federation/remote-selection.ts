@@ -5,7 +5,6 @@ import { brokenBuild, sessionStore } from './tab-memory';
 
 export interface RemoteSource {
   entry: string;
-  /** Undefined when the configuration names none (docs/decisions/0051-remote-loading-plugins.md). */
   build: string | undefined;
 }
 
@@ -18,7 +17,7 @@ export class RemoteSelection {
     }
   }
 
-  /** The remote's configured build, or its fallback when this tab found that build broken lately. */
+  /** Its fallback when this tab found the configured build broken lately. */
   private startingSource(remote: string, entry: string): RemoteSource {
     const own = { entry, build: configuredBuild(this.config, remote, entry) };
     const fallback = this.fallbackOf(remote);

@@ -1,29 +1,18 @@
-/**
- * Which build of each remote this page runs, by remote and by a script's URL (under its build's
- * public path), from the manifests the loading plugin accepted. Every build read stays known: a
- * script of an older build still names its own.
- */
+/** Which build each part and script belongs to, older builds kept. */
 import { HOST_PART, UNKNOWN_BUILD } from 'shared/telemetry-values';
 
 export interface BuildAttribution {
-  /**
-   * A manifest the host accepted for `remote`, its files under `publicPath`; `integrity` is what
-   * the loading plugin holds of every script's integrity, by URL.
-   */
   record(remote: string, publicPath: string, build: string, integrity: ReadonlyMap<string, string>): void;
-  /** The build of a part: the host's own, or the last one read of a remote; `unknown` before any. */
+  /** `unknown` before any manifest of the remote. */
   buildOf(part: string): string;
-  /** The remote and build whose public path a URL is under. */
   ownerOf(url: string): { remote: string; build: string } | undefined;
-  /** The integrity a manifest gives for a script's URL. */
   integrityOf(url: string): string | undefined;
 }
 
-/** `remotes`: the configured ones, whose manifests are recorded (the runtime may name others). */
+/** Only the configured `remotes`: the runtime may name others. */
 export function createBuildAttribution(hostBuild: string, remotes: Iterable<string>): BuildAttribution {
   const configured = new Set(remotes);
   const latest = new Map<string, string>();
-  /** By public path; the longest prefix of a URL wins. */
   const byPublicPath = new Map<string, { remote: string; build: string }>();
   let integrity: ReadonlyMap<string, string> | undefined;
   return {

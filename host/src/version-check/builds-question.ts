@@ -1,19 +1,11 @@
-/**
- * Asking the host's server which builds this visitor gets now (`buildsUrl`), for a page it told
- * which build of each remote it runs; the comparison itself (build-comparison.ts) loads at the
- * first question.
- */
+/** Asking the host's server which builds this visitor gets now (`buildsUrl`). */
 import type * as BuildComparisonModule from './build-comparison';
 import { freshJson, type VersionCheckDeps } from './version-check-deps';
 
-/** A type only here: the comparison's code stays out of the page's first script. */
+/** A type only: its code stays out of the page's first script. */
 type BuildComparison = typeof BuildComparisonModule;
 
-/**
- * How long a question asked at a link's intent serves the navigation that follows: the host's
- * servers read a deployment every few seconds (REMOTE_REFRESH_MS, 5 s by default), so an answer
- * this recent is as fresh as any.
- */
+/** The host's servers read a deployment every 5 s (REMOTE_REFRESH_MS): an answer this recent is as fresh as any. */
 export const NAVIGATION_ANSWER_REUSE_MS = 5000;
 /** Pointing at one link after another asks at most once in this long. */
 export const INTENT_QUESTION_GAP_MS = 1000;
@@ -23,15 +15,12 @@ export interface QuestionOptions {
   storage: () => Storage | undefined;
   onTicket?: (ticket: string) => void;
   checkOnNavigation: boolean;
-  /** The longest a navigation or an error page waits for the answer. */
   timeoutMs: number;
 }
 
 export class BuildsQuestion {
-  /** The build the page runs of each remote it loaded. */
   private readonly running = new Map<string, string>();
   private onNavigation: boolean;
-  /** The question asked at a link's intent, for the navigation that follows it. */
   private prepared: { at: number; asking: Promise<boolean> } | undefined;
 
   constructor(
@@ -50,7 +39,6 @@ export class BuildsQuestion {
     return this.running.has(remote);
   }
 
-  /** A poll's question; none before a remote is loaded or once the page is stale. */
   poll(): Promise<boolean> | undefined {
     return this.running.size > 0 && !this.page.stale ? this.ask(this.anyChanged) : undefined;
   }
@@ -88,13 +76,12 @@ export class BuildsQuestion {
   private readonly anyChanged = (answer: unknown, { reloadFor }: BuildComparison) =>
     reloadFor(answer, this.running, this.pageState());
 
-  /** Stale, and true, when `decide` finds the answer calls for a full load. */
   private async ask(decide: (answer: unknown, comparison: BuildComparison) => boolean): Promise<boolean> {
     const { deps, onTicket } = this.options;
     try {
       const [answer, comparison] = await Promise.all([
         freshJson(deps, this.url),
-        // With the switch to a last known good build (remote-loader.ts): both only ever run later.
+        // One chunk with the switch to a last known good build: both run only later.
         import(/* webpackChunkName: "last-known-good" */ './build-comparison'),
       ]);
       this.onNavigation = (answer as { checkOnNavigation?: unknown } | null)?.checkOnNavigation === true;
@@ -110,7 +97,7 @@ export class BuildsQuestion {
     return false;
   }
 
-  /** `asking`, or false once `timeoutMs` has passed without its answer (the answer still counts when it comes). */
+  /** False after `timeoutMs`; a later answer still counts. */
   private bounded(asking: Promise<boolean>): Promise<boolean> {
     const { deps, timeoutMs } = this.options;
     return new Promise((resolve) => {

@@ -13,7 +13,6 @@ export interface VersionCheckDeps {
   clearTimeout: (handle: unknown) => void;
   connection: () => ConnectionInfo | undefined;
   log: (message: string, error?: unknown) => void;
-  /** Whether the visitor brought this document back from history (restored-by-history.ts). */
   restoredByHistory: () => boolean;
 }
 

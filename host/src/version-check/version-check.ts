@@ -1,16 +1,4 @@
-/**
- * Notices new deployments: polls the host's `latest.json` and that of every remote it has loaded
- * (deployment-files.ts); once any names another build, the next navigation is a full page load.
- *
- * A page the host's server told which build of each remote it runs (`remoteBuilds`) follows the
- * visitor's own builds instead (builds-question.ts): each poll asks `buildsUrl` once, and the
- * page is stale when a loaded remote's build differs from the one it runs — never for a build
- * this tab found broken, nor twice for the same change (tab-memory.ts), unless the document came
- * back from history (restored-by-history.ts). While the host's server says a deployment is
- * unsettled (`checkBuildsOnNavigation`), each navigation asks too, so an abort or a rollback
- * reaches the page on its next navigation; and a remote's page that threw asks whether the
- * visitor is given another build of it now. See docs/decisions/0030 and 0036.
- */
+/** Notices new deployments, so the next navigation is a full load (docs/decisions/0030, 0036). */
 import { DEFAULT_REMOTE_TIMEOUT_MS } from 'shared/runtime-config';
 import { sessionStore } from '../federation/tab-memory';
 import { BuildsQuestion } from './builds-question';
@@ -27,29 +15,15 @@ export const META_PREFETCH_DELAY_MS = 1000;
 export interface VersionCheck {
   start(): void;
   stop(): void;
-  /** Resolves when every check has answered or failed. */
   poll(): Promise<void>;
-  /**
-   * Starts watching a remote's builds once it has been loaded: with `build` (the one the page
-   * runs) and a `buildsUrl`, by asking the host's server; else by its `latest.json`.
-   */
+  /** With `build` and a `buildsUrl`, through the host's server; else the remote's `latest.json`. */
   trackRemote(name: string, entryUrl: string, build?: string): Promise<void>;
   isStale(): boolean;
-  /**
-   * On a navigation: whether the page should be loaded anew, once the host's server has answered
-   * when it asked for that on navigations (an answer later than `timeoutMs` counts as none). Not
-   * at the router's first load: its builds are the ones the server has just given.
-   */
+  /** Whether a navigation should be a full load; not the router's first, whose builds are fresh. */
   checkNavigation(): Promise<boolean>;
-  /** A visitor is about to follow a link: asks now what `checkNavigation` will ask. */
   prepareNavigation(): void;
-  /** Whether the page follows its remotes' builds through the host's server (`buildsUrl`). */
   followsBuilds(): boolean;
-  /**
-   * After `remote`'s code threw on build `runs`: true when the visitor is now given another build
-   * of it (not one this tab found broken; not `runs` once more after a full load left it), `runs`
-   * then marked broken for the tab and the page stale.
-   */
+  /** After `remote`'s build `runs` threw: true, `runs` marked broken, when the visitor is given another now. */
   leaveThrowingBuild(remote: string, runs: string): Promise<boolean>;
 }
 
@@ -57,15 +31,11 @@ export interface VersionCheckOptions {
   buildId: string;
   intervalMs: number;
   deps: VersionCheckDeps;
-  /** Where the host's server answers this visitor's builds (`/remote-builds.json`); none: each remote's latest.json. */
+  /** `/remote-builds.json`; none: each remote's latest.json. */
   buildsUrl?: string;
-  /** sessionStorage unless a test gives its own. */
   storage?: () => Storage | undefined;
-  /** A fresh telemetry ticket from `buildsUrl`'s answer, for builds the page keeps running. */
   onTicket?: (ticket: string) => void;
-  /** `checkBuildsOnNavigation` of the configuration. */
   checkOnNavigation?: boolean;
-  /** The longest a navigation or an error page waits for `buildsUrl`'s answer. */
   timeoutMs?: number;
 }
 
@@ -73,7 +43,6 @@ export function isSlowConnection(connection: ConnectionInfo | undefined): boolea
   return connection?.saveData === true || connection?.effectiveType === 'slow-2g';
 }
 
-/** Polls every `intervalMs` once started, each poll after the last has ended. */
 class Poller {
   private timer: unknown;
   private running = false;
@@ -123,7 +92,6 @@ export function createVersionCheck(options: VersionCheckOptions): VersionCheck {
           },
           page,
         );
-  /** The router's first load is the document's own. */
   let documentLoaded = false;
   const poll = async () => {
     await Promise.all([...files.checkAll(buildId), question?.poll()]);
@@ -138,7 +106,7 @@ export function createVersionCheck(options: VersionCheckOptions): VersionCheck {
     poll,
     async trackRemote(name, entryUrl, build) {
       if (question && build !== undefined) {
-        // Again after a fallback: the build the page runs now.
+        // Again after a fallback.
         question.run(name, build);
         files.unwatch(name);
         return;
