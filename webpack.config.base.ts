@@ -1,8 +1,4 @@
-/**
- * The one webpack factory every package's webpack.config.ts calls. It owns what must agree
- * across independently built parts: the shared singletons, output naming and cache-friendly
- * hashing, the build-info files, and the module federation setup.
- */
+/** The one webpack factory: what independently built parts must agree on. */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,32 +30,18 @@ import {
 } from './build/federation-plugins';
 
 export interface FederatedAppOptions {
-  /** Federation container name: `host`, `gifts`, `redeem` or `content`. */
   name: string;
-  /** The package folder (its `__dirname`). */
   dir: string;
-  /** Port of the development server; a remote with a `spec` may leave it out: its spec's, moved by its `portEnv`. */
+  /** A remote with a `spec` may leave it out: its spec's, moved by its `portEnv`. */
   port?: number;
-  /**
-   * A remote the registry (`shared/src/remotes.ts`) does not name: its own spec (its
-   * `remote-spec.ts`), which its exposes, published routes and port come from, so it builds and
-   * deploys with no change to the repository's other parts (docs/decisions/0049-a-remote-carries-its-own-spec.md).
-   * A remote of the registry gives none: its registry entry is its spec.
-   */
+  /** Only a remote the registry does not name (docs/decisions/0049-a-remote-carries-its-own-spec.md). */
   spec?: RemoteSpec;
-  /**
-   * Remotes only, and best left out: the spec's (above, or the registry's) is used, checked
-   * against the remote's files; one given here, `{ './GamePage': './src/exposed/game-page.tsx' }`,
-   * must say the same or the build stops.
-   */
+  /** Best left out: one given must say what the spec says, or the build stops. */
   exposes?: Record<string, string>;
-  /** Title of the HTML page (the host's page, or a remote's standalone shell). */
   title: string;
-  /** Extra plugins, such as a remote's own build steps. */
   plugins?: webpack.WebpackPluginInstance[];
-  /** Development server additions (the host serves its runtime configuration). */
   devServer?: DevServerConfiguration;
-  /** Modules run before `./src/index.ts` in development builds only (the host's reload on a remote's new build). */
+  /** Development builds only. */
   developmentEntries?: string[];
 }
 
@@ -74,19 +56,11 @@ interface PackageJson {
 
 const ROOT = __dirname;
 const CHUNK_LOAD_TIMEOUT_MS = 10_000;
-/**
- * The JavaScript the browsers get: the TypeScript target (`tsconfig.base.json`), for ts-loader's
- * transpile and esbuild's bundle of a remote's standalone runtime alike. Type checking is
- * `npm run typecheck`'s, not the build's.
- */
+/** The TypeScript target (`tsconfig.base.json`), for ts-loader and esbuild alike. */
 export const BROWSER_TARGET = 'es2022';
 /**
- * The files written beside their gzip and brotli forms, for a web server that sends them as they
- * are (nginx's `gzip_static` and `brotli_static`, deploy/nginx): those whose name carries a
- * content hash. They are most of the bytes and never change, so the slowest, smallest settings
- * pay off once per build. Files that name the current build (entries, manifests, payloads) are
- * left to the server's on-the-fly gzip: a compressed copy beside one would be a second file to
- * swap in step with it at every deploy and rollback.
+ * Content-hashed files, precompressed for nginx's `gzip_static`/`brotli_static`: they never
+ * change. A file naming the current build would need its copies swapped in step at each deploy.
  */
 export const PRECOMPRESSED = /\.[0-9a-f]{8,}\.(js|css|svg)$/;
 /** Below this size a compressed copy saves less than its headers cost. */
@@ -110,12 +84,7 @@ function precompression(): webpack.WebpackPluginInstance[] {
   ];
 }
 
-/**
- * TypeScript to JavaScript, file by file (docs/decisions/0024-typescript-loader.md): the compiler's
- * own transpile, no type checking (`transpileOnly`, as `isolatedModules` allows), to ES modules for
- * webpack and the automatic JSX runtime. The part's tsconfig says the rest; it emits nothing for
- * `tsc` (`noEmit`), so emitting is turned back on here. Source maps only where webpack writes them.
- */
+/** Transpile only (docs/decisions/0024-typescript-loader.md); the tsconfig's `noEmit` is for `tsc`. */
 export function typescriptRule(dir: string, production: boolean): webpack.RuleSetRule {
   return {
     test: /\.tsx?$/,
@@ -136,10 +105,7 @@ export function typescriptRule(dir: string, production: boolean): webpack.RuleSe
   };
 }
 
-/**
- * SWC, only for the React Refresh transform (`$RefreshReg$`, `$RefreshSig$`) on the JavaScript
- * ts-loader wrote from the part's own `src/`: its TypeScript is still the compiler's.
- */
+/** SWC only for React Refresh's transform, on what ts-loader wrote. */
 function refreshTransform(dir: string) {
   return {
     test: /\.tsx?$/,
@@ -156,7 +122,6 @@ function refreshTransform(dir: string) {
   };
 }
 
-/** webpack's own terser plugin, from webpack's dependencies. */
 const TerserPlugin = createRequire(require.resolve('webpack'))('minimizer-webpack-plugin') as typeof MinimizerPlugin;
 
 /**
