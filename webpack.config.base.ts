@@ -1,8 +1,4 @@
-/**
- * The one webpack factory every package's webpack.config.ts calls. It owns what must agree
- * across independently built parts: the shared singletons, output naming and cache-friendly
- * hashing, the build-info files, and the module federation setup.
- */
+/** The one webpack factory: what independently built parts must agree on. */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,32 +30,18 @@ import {
 } from './build/federation-plugins';
 
 export interface FederatedAppOptions {
-  /** Federation container name: `host`, `gifts`, `redeem` or `content`. */
   name: string;
-  /** The package folder (its `__dirname`). */
   dir: string;
-  /** Port of the development server; a remote with a `spec` may leave it out: its spec's, moved by its `portEnv`. */
+  /** A remote with a `spec` may leave it out: its spec's, moved by its `portEnv`. */
   port?: number;
-  /**
-   * A remote the registry (`shared/src/remotes.ts`) does not name: its own spec (its
-   * `remote-spec.ts`), which its exposes, published routes and port come from, so it builds and
-   * deploys with no change to the repository's other parts (docs/decisions/0049-a-remote-carries-its-own-spec.md).
-   * A remote of the registry gives none: its registry entry is its spec.
-   */
+  /** Only a remote the registry does not name (docs/decisions/0049-a-remote-carries-its-own-spec.md). */
   spec?: RemoteSpec;
-  /**
-   * Remotes only, and best left out: the spec's (above, or the registry's) is used, checked
-   * against the remote's files; one given here, `{ './GamePage': './src/exposed/game-page.tsx' }`,
-   * must say the same or the build stops.
-   */
+  /** Best left out: one given must say what the spec says, or the build stops. */
   exposes?: Record<string, string>;
-  /** Title of the HTML page (the host's page, or a remote's standalone shell). */
   title: string;
-  /** Extra plugins, such as a remote's own build steps. */
   plugins?: webpack.WebpackPluginInstance[];
-  /** Development server additions (the host serves its runtime configuration). */
   devServer?: DevServerConfiguration;
-  /** Modules run before `./src/index.ts` in development builds only (the host's reload on a remote's new build). */
+  /** Development builds only. */
   developmentEntries?: string[];
 }
 
@@ -74,19 +56,11 @@ interface PackageJson {
 
 const ROOT = __dirname;
 const CHUNK_LOAD_TIMEOUT_MS = 10_000;
-/**
- * The JavaScript the browsers get: the TypeScript target (`tsconfig.base.json`), for ts-loader's
- * transpile and esbuild's bundle of a remote's standalone runtime alike. Type checking is
- * `npm run typecheck`'s, not the build's.
- */
+/** The TypeScript target (`tsconfig.base.json`), for ts-loader and esbuild alike. */
 export const BROWSER_TARGET = 'es2022';
 /**
- * The files written beside their gzip and brotli forms, for a web server that sends them as they
- * are (nginx's `gzip_static` and `brotli_static`, deploy/nginx): those whose name carries a
- * content hash. They are most of the bytes and never change, so the slowest, smallest settings
- * pay off once per build. Files that name the current build (entries, manifests, payloads) are
- * left to the server's on-the-fly gzip: a compressed copy beside one would be a second file to
- * swap in step with it at every deploy and rollback.
+ * Content-hashed files, precompressed for nginx's `gzip_static`/`brotli_static`: they never
+ * change. A file naming the current build would need its copies swapped in step at each deploy.
  */
 export const PRECOMPRESSED = /\.[0-9a-f]{8,}\.(js|css|svg)$/;
 /** Below this size a compressed copy saves less than its headers cost. */
@@ -110,12 +84,7 @@ function precompression(): webpack.WebpackPluginInstance[] {
   ];
 }
 
-/**
- * TypeScript to JavaScript, file by file (docs/decisions/0024-typescript-loader.md): the compiler's
- * own transpile, no type checking (`transpileOnly`, as `isolatedModules` allows), to ES modules for
- * webpack and the automatic JSX runtime. The part's tsconfig says the rest; it emits nothing for
- * `tsc` (`noEmit`), so emitting is turned back on here. Source maps only where webpack writes them.
- */
+/** Transpile only (docs/decisions/0024-typescript-loader.md); the tsconfig's `noEmit` is for `tsc`. */
 export function typescriptRule(dir: string, production: boolean): webpack.RuleSetRule {
   return {
     test: /\.tsx?$/,
@@ -136,10 +105,7 @@ export function typescriptRule(dir: string, production: boolean): webpack.RuleSe
   };
 }
 
-/**
- * SWC, only for the React Refresh transform (`$RefreshReg$`, `$RefreshSig$`) on the JavaScript
- * ts-loader wrote from the part's own `src/`: its TypeScript is still the compiler's.
- */
+/** SWC only for React Refresh's transform, on what ts-loader wrote. */
 function refreshTransform(dir: string) {
   return {
     test: /\.tsx?$/,
@@ -156,7 +122,6 @@ function refreshTransform(dir: string) {
   };
 }
 
-/** webpack's own terser plugin, from webpack's dependencies. */
 const TerserPlugin = createRequire(require.resolve('webpack'))('minimizer-webpack-plugin') as typeof MinimizerPlugin;
 
 /**
@@ -311,185 +276,212 @@ function devServerPort({ name, port, spec }: FederatedAppOptions): number {
   return readPort({ name, port: spec.port, portEnv: spec.portEnv });
 }
 
+/** What one build of a part is: the facts every section of its configuration reads. */
+interface PartBuild {
+  options: FederatedAppOptions;
+  production: boolean;
+  mode: 'production' | 'development';
+  isHost: boolean;
+  /** A remote under `webpack serve`: Fast Refresh in its standalone shell, the one page that takes its hot updates. */
+  remoteDevelopment: boolean;
+  pkg: PackageJson;
+  build: { id: string; timestamp: number };
+}
+
+function partBuild(options: FederatedAppOptions, argv: Argv): PartBuild {
+  const production = argv.mode !== 'development';
+  const isHost = options.name === 'host';
+  return {
+    options,
+    production,
+    mode: production ? 'production' : 'development',
+    isHost,
+    remoteDevelopment: !production && !isHost,
+    pkg: readJson<PackageJson>(join(options.dir, 'package.json')),
+    build: { id: process.env.BUILD_ID || randomUUID(), timestamp: Date.now() },
+  };
+}
+
+/**
+ * Kept in the package's node_modules/.cache; a change to a config or to the installed packages
+ * starts it afresh. The build id is not in the key: DefinePlugin rebuilds only the modules that
+ * read `__BUILD_ID__`.
+ */
+function persistentCache({ options, mode }: PartBuild): Configuration['cache'] {
+  return {
+    type: 'filesystem',
+    cacheDirectory: join(options.dir, 'node_modules', '.cache', 'webpack'),
+    name: `${options.name}-${mode}`,
+    version: `${mode}-${BROWSER_TARGET}-${configSourcesHash(join(options.dir, 'webpack.config.ts'))}`,
+    buildDependencies: {},
+  };
+}
+
+function outputOptions({ options, production, isHost }: PartBuild): Configuration['output'] {
+  return {
+    path: join(options.dir, 'dist'),
+    // Federated entries cannot take [contenthash]; chunks can and do.
+    filename: production ? '[name].[fullhash:8].js' : '[name].js',
+    chunkFilename: production ? '[name].[contenthash:16].js' : '[name].js',
+    // The host serves deep links (/gifts/…); a remote's assets resolve from wherever its entry was loaded.
+    publicPath: isHost ? '/' : 'auto',
+    uniqueName: options.name,
+    chunkLoadTimeout: CHUNK_LOAD_TIMEOUT_MS,
+    // A remote's chunks are cross-origin scripts on the host's page: one with `integrity` must be
+    // fetched with CORS, and a preload is reused only by a request of the same mode.
+    crossOriginLoading: isHost ? false : 'anonymous',
+    clean: true,
+  };
+}
+
+function moduleRules({ options, production, remoteDevelopment }: PartBuild): webpack.RuleSetRule[] {
+  return [
+    typescriptRule(options.dir, production),
+    // React Refresh's registrations, which ts-loader does not write, added after it by SWC.
+    ...(remoteDevelopment ? [{ ...refreshTransform(options.dir), enforce: 'post' as const }] : []),
+    {
+      test: /\.css$/,
+      // The stylesheet reaches the page as a string in a script.
+      use: ['style-loader', 'css-loader', ...(production ? [MINIFY_CSS_LOADER] : [])],
+    },
+  ];
+}
+
+/**
+ * SWC's minifier: as small as terser in a fraction of its time. No `module` option: a remote's
+ * entry is a script whose container variable, `var gifts`, the page must see.
+ */
+function optimization(): Configuration['optimization'] {
+  return {
+    moduleIds: 'deterministic',
+    chunkIds: 'deterministic',
+    minimizer: [
+      new TerserPlugin({ minify: TerserPlugin.swcMinify, terserOptions: { compress: { passes: 2 }, mangle: true } }),
+    ],
+  };
+}
+
+function federationPlugin({ options, isHost, pkg }: PartBuild): ModuleFederationPlugin {
+  const shared = sharedSingletons(pkg);
+  return new ModuleFederationPlugin({
+    name: options.name,
+    filename: 'remoteEntry.js',
+    exposes: isHost ? {} : remoteExposes(options.name, options.dir, { declared: options.exposes, given: options.spec }),
+    remotes: {},
+    // The host's copies are eager, in its main.js; a remote's are fetched only when the page lacks them.
+    shared: isHost
+      ? Object.fromEntries(Object.entries(shared).map(([name, entry]) => [name, { ...entry, eager: true }]))
+      : shared,
+    // A remote that is down must never hold up the host.
+    shareStrategy: 'loaded-first',
+    // One federation runtime per page, the host's, provided to the remotes' containers in its ES
+    // module form (its CommonJS form would bring a second copy into main.js).
+    ...(isHost ? { runtimePlugins: [injectExternalRuntimePlugin()] } : {}),
+    experiments: { externalRuntime: !isHost, optimization: { target: 'web' } },
+    manifest: true,
+    // Type generation fetches remotes at build time and can hang; contracts live in `shared`.
+    dts: false,
+  });
+}
+
+/**
+ * The page is rendered here (build/page-template.ts), not by the plugin's child compilation: that
+ * one inherits the federation's hooks and would emit a stray chunk of the shared router.
+ */
+function pagePlugin({ options }: PartBuild): HtmlWebpackPlugin {
+  return new HtmlWebpackPlugin({
+    templateContent: ({ compilation }: Record<string, unknown>) =>
+      pageHtml(compilation as webpack.Compilation, options.title),
+    title: options.title,
+    // Deep links work in standalone shells.
+    publicPath: '/',
+    chunks: ['main'],
+  });
+}
+
+/** A remote's own build steps: its standalone runtime, shared fallbacks and published routes (decision 0045). */
+function remotePlugins({ options, production }: PartBuild): webpack.WebpackPluginInstance[] {
+  return [
+    new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }),
+    new SharedFallbacksPlugin(),
+    publishedRoutesPlugin(options.name, options.spec),
+    // Not under `webpack serve`: a hot update changes the chunks behind a running page (decision 0019).
+    ...(production ? [new RemoteIntegrityPlugin()] : []),
+  ];
+}
+
+function plugins(part: PartBuild): webpack.WebpackPluginInstance[] {
+  const { options, production, isHost, remoteDevelopment, pkg, build } = part;
+  return [
+    federationPlugin(part),
+    new webpack.DefinePlugin({
+      __BUILD_ID__: JSON.stringify(build.id),
+      __BUILD_TIMESTAMP__: JSON.stringify(build.timestamp),
+      // For a remote's standalone shell (shared/browser/standalone-api).
+      __API_PORT__: JSON.stringify(readPort('api')),
+    }),
+    pagePlugin(part),
+    sharedLibraryLists(),
+    new ConsumeSharedCachePlugin(),
+    new TrimFederationRuntimePlugin(),
+    ...(isHost ? [] : remotePlugins(part)),
+    ...(production ? precompression() : []),
+    ...(remoteDevelopment
+      ? [
+          new ReactRefreshPlugin({ overlay: false, include: refreshTransform(options.dir).include }),
+          new StandaloneDevClientsPlugin(),
+        ]
+      : []),
+    new BuildInfoPlugin({
+      ...build,
+      app: options.name,
+      version: pkg.version,
+      dir: isHost ? '_app/builds' : 'builds',
+      // The host's server renders its pages from this build: it must be of the same code.
+      ...(isHost && production ? { codeVersion: codeVersionOf(dirname(options.dir), options.name) } : {}),
+    }),
+    ...(options.plugins ?? []),
+  ];
+}
+
+function devServer({ options, isHost }: PartBuild): DevServerConfiguration {
+  return {
+    ...devServerAddress(devServerPort(options)),
+    hot: true,
+    historyApiFallback: true,
+    headers: isHost ? {} : { 'Access-Control-Allow-Origin': '*' },
+    client: { overlay: { runtimeErrors: false }, webSocketURL: PAGE_WEB_SOCKET_URL },
+    ...options.devServer,
+    setupMiddlewares: (middlewares, server) => {
+      reloadOnOtherInputs(server);
+      return options.devServer?.setupMiddlewares?.(middlewares, server) ?? middlewares;
+    },
+  };
+}
+
 export function createWebpackConfig(options: FederatedAppOptions) {
   return (_env: unknown, argv: Argv): Configuration & { devServer?: DevServerConfiguration } => {
-    const production = argv.mode !== 'development';
-    const isHost = options.name === 'host';
-    const pkg = readJson<PackageJson>(join(options.dir, 'package.json'));
-    const build = { id: process.env.BUILD_ID || randomUUID(), timestamp: Date.now() };
-    const buildsDir = isHost ? '_app/builds' : 'builds';
-    const mode = production ? 'production' : 'development';
-    const shared = sharedSingletons(pkg);
-    // @module-federation/enhanced looks for the webpack that runs it by making `compiler.webpack()`
-    // throw and reading the stack, half a second of schema validation per build: it is this one.
+    const part = partBuild(options, argv);
+    // Spares @module-federation/enhanced finding its webpack from a thrown stack (half a second a build).
     process.env.FEDERATION_WEBPACK_PATH ||= require.resolve('webpack');
-    // A remote's development build: Fast Refresh in its standalone shell, the one page that can
-    // take its hot updates (the host's page reloads on its new builds instead).
-    const remoteDevelopment = !production && !isHost;
-    // The manifest plugin leaves the hot-update files out of the exposed modules' assets only when
-    // this process's NODE_ENV says development, which `webpack serve --mode development` does not
-    // set. Listed, the host's page preloads them with the module after a rebuild: scripts that
-    // call `self.webpackHotUpdate<name>` before the remote's runtime defines it (a TypeError
-    // each), and as many needless requests before the page can show.
-    if (remoteDevelopment) process.env.NODE_ENV = 'development';
-
+    // The manifest plugin leaves hot-update files out of the exposes' assets only under NODE_ENV
+    // development, which `webpack serve --mode development` does not set; listed, the host's
+    // page would preload them and fail on each.
+    if (part.remoteDevelopment) process.env.NODE_ENV = 'development';
     return {
-      mode,
+      mode: part.mode,
       context: options.dir,
-      // Modules, resolutions and minified chunks are kept between builds, in the package's own
-      // node_modules/.cache; a change to a config or to the installed packages starts it afresh
-      // (its version). The build id is not part of the key: DefinePlugin records which modules
-      // read `__BUILD_ID__`, and only those are rebuilt when it changes.
-      cache: {
-        type: 'filesystem',
-        cacheDirectory: join(options.dir, 'node_modules', '.cache', 'webpack'),
-        name: `${options.name}-${mode}`,
-        version: `${mode}-${BROWSER_TARGET}-${configSourcesHash(join(options.dir, 'webpack.config.ts'))}`,
-        buildDependencies: {},
-      },
-      entry: { main: [...(production ? [] : (options.developmentEntries ?? [])), './src/index.ts'] },
-      devtool: production ? false : 'eval-cheap-module-source-map',
-      output: {
-        path: join(options.dir, 'dist'),
-        // Federated entries cannot take [contenthash]; chunks can and do.
-        filename: production ? '[name].[fullhash:8].js' : '[name].js',
-        chunkFilename: production ? '[name].[contenthash:16].js' : '[name].js',
-        // The host serves deep links (/gifts/…), so its assets must resolve from the root;
-        // a remote's assets resolve from wherever its remoteEntry.js was loaded.
-        publicPath: isHost ? '/' : 'auto',
-        uniqueName: options.name,
-        chunkLoadTimeout: CHUNK_LOAD_TIMEOUT_MS,
-        // A remote's chunks are scripts of another origin on the host's page, fetched with CORS
-        // (the host's own runtime does the same for the remote's entry): a script with
-        // `integrity` must be, and a preload is reused only by a request of the same mode.
-        crossOriginLoading: isHost ? false : 'anonymous',
-        clean: true,
-      },
-      resolve: { extensions: ['.tsx', '.ts', '.js'], alias: production ? routerProductionBuild() : {} },
-      module: {
-        rules: [
-          typescriptRule(options.dir, production),
-          // A remote's own components in development: React Refresh's registrations, which
-          // ts-loader does not write, added to its output by SWC (after it: `post`).
-          ...(remoteDevelopment ? [{ ...refreshTransform(options.dir), enforce: 'post' as const }] : []),
-          {
-            test: /\.css$/,
-            // Minified first in production: the stylesheet reaches the page as a string in a script.
-            use: ['style-loader', 'css-loader', ...(production ? [MINIFY_CSS_LOADER] : [])],
-          },
-        ],
-      },
+      cache: persistentCache(part),
+      entry: { main: [...(part.production ? [] : (options.developmentEntries ?? [])), './src/index.ts'] },
+      devtool: part.production ? false : 'eval-cheap-module-source-map',
+      output: outputOptions(part),
+      resolve: { extensions: ['.tsx', '.ts', '.js'], alias: part.production ? routerProductionBuild() : {} },
+      module: { rules: moduleRules(part) },
       performance: { hints: false },
-      stats: production ? 'normal' : 'errors-warnings',
-      optimization: {
-        moduleIds: 'deterministic',
-        chunkIds: 'deterministic',
-        // SWC's minifier (a Rust port of terser's compressor and mangler) on every chunk: as
-        // small as terser (the host's main.js 0.2 % smaller gzipped; the remotes' chunks a fifth
-        // smaller than esbuild made them, which keeps the unused declarations webpack leaves for
-        // the minifier to drop) in a fraction of its time. No `module` option: a remote's entry is
-        // a script whose container variable, `var gifts`, the page must see.
-        minimizer: [
-          new TerserPlugin({
-            minify: TerserPlugin.swcMinify,
-            terserOptions: { compress: { passes: 2 }, mangle: true },
-          }),
-        ],
-      },
-      plugins: [
-        new ModuleFederationPlugin({
-          name: options.name,
-          filename: 'remoteEntry.js',
-          exposes: isHost
-            ? {}
-            : remoteExposes(options.name, options.dir, { declared: options.exposes, given: options.spec }),
-          remotes: {},
-          // The host's copies are eager, in its main.js: the page starts without a detour through
-          // a chunk per singleton. A remote's stay lazy, fetched only when the page lacks them.
-          shared: isHost
-            ? Object.fromEntries(Object.entries(shared).map(([name, entry]) => [name, { ...entry, eager: true }]))
-            : shared,
-          // A remote that is down must never hold up the host: share what is loaded first.
-          shareStrategy: 'loaded-first',
-          // One federation runtime per page: the host's main.js carries it and provides it to
-          // the remotes' containers, which leave it out (their standalone pages load their own,
-          // StandaloneRuntimePlugin). The host's runtime plugin is what `provideExternalRuntime`
-          // adds, in its ES module form: its CommonJS form would bring a second copy of the
-          // runtime into main.js, and provide that one. Only the browser's code paths are kept.
-          ...(isHost ? { runtimePlugins: [injectExternalRuntimePlugin()] } : {}),
-          experiments: { externalRuntime: !isHost, optimization: { target: 'web' } },
-          manifest: true,
-          // Type generation fetches remotes at build time and can hang; contracts live in `shared`.
-          dts: false,
-        }),
-        new webpack.DefinePlugin({
-          __BUILD_ID__: JSON.stringify(build.id),
-          __BUILD_TIMESTAMP__: JSON.stringify(build.timestamp),
-          // The API's port, for a remote's standalone shell (shared/browser/standalone-api).
-          __API_PORT__: JSON.stringify(readPort('api')),
-        }),
-        new HtmlWebpackPlugin({
-          // The page is rendered here (build/page-template.ts), not by a compilation of
-          // the template of the plugin's own: that child compilation inherits the federation's
-          // hooks, so the shared module given by path (react-router-dom's client API) was provided
-          // into it too, as a chunk of React, React DOM and the router that it then wrote into this
-          // build's output under a numeric id of its own: under `webpack serve`, where chunks are
-          // `[name].js`, the name of one of the build's chunks ("Conflict: Multiple assets emit
-          // different content to the same filename 50.js"); in production, a file no page loads.
-          templateContent: ({ compilation }: Record<string, unknown>) =>
-            pageHtml(compilation as webpack.Compilation, options.title),
-          title: options.title,
-          // The page's own scripts resolve from the root, so deep links work in standalone shells.
-          publicPath: '/',
-          chunks: ['main'],
-        }),
-        sharedLibraryLists(),
-        new ConsumeSharedCachePlugin(),
-        new TrimFederationRuntimePlugin(),
-        ...(isHost
-          ? []
-          : [
-              new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }),
-              new SharedFallbacksPlugin(),
-              // What the remote offers, from its spec, in its manifest for hosts to read
-              // (docs/decisions/0045-remotes-publish-their-routes.md).
-              publishedRoutesPlugin(options.name, options.spec),
-            ]),
-        // A remote's production build records the integrity of its scripts, and its runtime checks
-        // its chunks' (docs/decisions/0019-remote-code-integrity.md). Not under `webpack serve`:
-        // a hot update changes the chunks behind a running page's back.
-        ...(production && !isHost ? [new RemoteIntegrityPlugin()] : []),
-        ...(production ? precompression() : []),
-        // Under `webpack serve`: Fast Refresh in a remote's standalone shell, whose entry alone
-        // gets the development clients (build/dev-server.ts).
-        ...(remoteDevelopment
-          ? [
-              new ReactRefreshPlugin({ overlay: false, include: refreshTransform(options.dir).include }),
-              new StandaloneDevClientsPlugin(),
-            ]
-          : []),
-        new BuildInfoPlugin({
-          ...build,
-          app: options.name,
-          version: pkg.version,
-          dir: buildsDir,
-          // The host's server renders its pages from this build: it must be of the same code.
-          ...(isHost && production ? { codeVersion: codeVersionOf(dirname(options.dir), options.name) } : {}),
-        }),
-        ...(options.plugins ?? []),
-      ],
-      devServer: {
-        ...devServerAddress(devServerPort(options)),
-        hot: true,
-        historyApiFallback: true,
-        headers: isHost ? {} : { 'Access-Control-Allow-Origin': '*' },
-        client: { overlay: { runtimeErrors: false }, webSocketURL: PAGE_WEB_SOCKET_URL },
-        ...options.devServer,
-        setupMiddlewares: (middlewares, devServer) => {
-          reloadOnOtherInputs(devServer);
-          return options.devServer?.setupMiddlewares?.(middlewares, devServer) ?? middlewares;
-        },
-      },
+      stats: part.production ? 'normal' : 'errors-warnings',
+      optimization: optimization(),
+      plugins: plugins(part),
+      devServer: devServer(part),
     };
   };
 }

@@ -1,9 +1,4 @@
-/**
- * Writes `{dir}/latest.json` ({ id, timestamp }) and `{dir}/meta/{id}.json` into a build, so a
- * running host can tell that a newer build of itself or of a remote has been deployed, and puts
- * the build's id into its `mf-manifest.json` (`buildId`), so the host knows which build of a
- * remote it loaded and labels its telemetry with it.
- */
+/** A build's `latest.json` and `meta/{id}.json`, and its id in its `mf-manifest.json`. */
 import type { Compilation, Compiler } from 'webpack';
 import type { BuildInfo, BuildMeta } from 'shared/build-info';
 import { DEPLOYMENT_FILE_NAME, META_DIR_NAME } from 'shared/deployment';
@@ -12,7 +7,7 @@ import { BUILD_ID_FIELD } from 'shared/remote-manifest';
 export interface BuildInfoOptions extends BuildInfo {
   app: string;
   version: string;
-  /** Folder inside the output: `builds` for remotes, `_app/builds` for the host. */
+  /** `builds`, or `_app/builds` for the host. */
   dir: string;
   /** The host's: the code its server is compiled from too (scripts/build-stamp.ts), so its server can tell. */
   codeVersion?: string;

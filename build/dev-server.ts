@@ -1,18 +1,6 @@
 /**
- * `npm run dev` (webpack serve) only: what the pages served by a part's development server do
- * when its files change. Nothing here reaches a production build.
- *
- * - StandaloneDevClientsPlugin: webpack-dev-server's client, webpack's hot-update client and
- *   React Refresh's runtime set-up are added to every entry of a build, a remote's container
- *   (remoteEntry.js) among them. On the host's page that container is another build's code: a
- *   hot update of it cannot reach the host's React, and its client would show the remote's
- *   compile errors in the host's page and block reloads. The plugin keeps them in the remote's
- *   standalone shell (its `main` entry), where Fast Refresh works; the host's page reloads on
- *   a remote's new build by itself (host/src/dev/remote-builds.ts). The shell also reloads when a
- *   newer build overtakes an update still being prepared (hot-update-overtaken.cjs).
- * - reloadOnOtherInputs: a rebuild caused by a file no module was built from (remote-content's
- *   Markdown, the page template, the theme) changes no module, so no hot update carries it:
- *   webpack-dev-server's pages are told to reload, with the message its own static files use.
+ * `npm run dev` only. A remote's hot update cannot reach the host's React, so its development
+ * clients stay in its standalone shell (the host reloads: host/src/dev/dev-server-reload.ts).
  */
 import { join, relative } from 'node:path';
 import { EntryPlugin, type Compilation, type Compiler, type Module, type Stats } from 'webpack';
@@ -20,7 +8,6 @@ import type WebpackDevServer from 'webpack-dev-server';
 
 const STANDALONE = 'StandaloneDevClientsPlugin';
 
-/** The folders of the development clients that webpack-dev-server and React Refresh add to every entry. */
 export function devClientDirs(): string[] {
   const dirOf = (request: string) => require.resolve(request).replace(/[^/\\]+$/, '');
   return [
@@ -34,7 +21,6 @@ interface EntryDependencyLike {
   request?: string;
 }
 
-/** Takes out of `global` the dependencies that are development clients and returns them, in order. */
 export function takeDevClients<D extends EntryDependencyLike>(global: D[], dirs: readonly string[]): D[] {
   const clients = global.filter(({ request }) => request !== undefined && dirs.some((dir) => request.startsWith(dir)));
   const others = global.filter((dependency) => !clients.includes(dependency));
@@ -51,26 +37,20 @@ export class StandaloneDevClientsPlugin {
     new EntryPlugin(compiler.context, join(__dirname, 'hot-update-overtaken.cjs'), { name: this.entry }).apply(
       compiler,
     );
-    // After `make`, where each of them was added as a global entry, and before `seal`, which
-    // puts every entry's dependencies (the global ones first) into its chunk.
+    // Before `seal` puts the global entries into every chunk.
     compiler.hooks.finishMake.tap({ name: STANDALONE, stage: 100 }, (compilation) => {
       if (compilation.compiler !== compiler) return;
       const entry = compilation.entries.get(this.entry);
       if (!entry) return;
       const clients = takeDevClients(compilation.globalEntry.dependencies as EntryDependencyLike[], dirs);
-      // Before the page's own modules, as webpack-dev-server's global entries run.
       entry.dependencies.unshift(...(clients as typeof entry.dependencies));
     });
   }
 }
 
-/**
- * The files among `changed` that the compilation depends on but no module was built from: the
- * build's other inputs, read by plugins (payloads, the page).
- */
+/** Inputs read by plugins (Markdown, the page template): no hot update carries them. */
 export function filesOutsideModules(compilation: Compilation, changed: Iterable<string>): string[] {
-  // What a module was built from, as the compilation itself gathers it: a built module keeps
-  // it in its snapshot, not in `buildInfo.fileDependencies`, which is dropped once that is made.
+  // A built module keeps its files in its snapshot; `buildInfo.fileDependencies` is dropped by then.
   const fromModules = new Set<string>();
   const files = { addAll: (items: Iterable<string>) => void [...items].forEach((file) => fromModules.add(file)) };
   const ignored = { addAll: () => undefined };
@@ -82,7 +62,6 @@ export function filesOutsideModules(compilation: Compilation, changed: Iterable<
   return [...changed].filter((file) => compilation.fileDependencies.has(file) && !fromModules.has(file));
 }
 
-/** Has the pages of `devServer` reload after a rebuild that one of the build's other inputs caused. */
 export function reloadOnOtherInputs(devServer: WebpackDevServer): void {
   const compiler = devServer.compiler as Compiler;
   compiler.hooks.done.tap('reloadOnOtherInputs', (stats: Stats) => {

@@ -1,11 +1,6 @@
 /**
- * A TypeScript transformer for ts-loader that leaves in only webpack's magic comments, the ones
- * in an `import()` call (`import(/* webpackChunkName: "mixpanel" *\/ 'mixpanel-browser')`).
- *
- * Every other comment goes: webpack splits chunks by the modules' sizes before minification, so
- * doc comments alone would change which chunks a part has. TypeScript's own `removeComments`
- * cannot be used for that, since it takes the magic comments too, and with them the names of the
- * chunks they name (`mixpanel.<hash>.js`, `crisp.<hash>.js`, `svg-sanitizer.<hash>.js`).
+ * Keeps only webpack's magic comments: chunks are split by size before minification, so doc
+ * comments would change a part's chunks; `removeComments` would take the chunk names too.
  */
 import ts from 'typescript';
 
@@ -17,7 +12,6 @@ export const webpackMagicCommentsOnly: ts.TransformerFactory<ts.SourceFile> = (c
   const kept = new Set<ts.Node>();
   const visit = (node: ts.Node): ts.Node => {
     if (isDynamicImport(node)) node.arguments.forEach((argument) => kept.add(argument));
-    // The transformer runs first (`before`): the nodes are the parser's, with no flags to keep.
     if (!kept.has(node)) ts.setEmitFlags(node, ts.EmitFlags.NoComments);
     return ts.visitEachChild(node, visit, context);
   };

@@ -1,7 +1,4 @@
-/**
- * A package's own spec, `remote-spec.ts` (a remote the registry does not name), for the tools that
- * run on it (the scaffold, deploy): loaded by Node, as the tools run under tsx.
- */
+/** A package's own `remote-spec.ts`, for the tools (the scaffold, deploy). */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -15,7 +12,6 @@ export interface OwnSpec {
 
 const load = createRequire(__filename);
 
-/** The spec in `packageDir`'s own spec file; undefined when it has none. */
 export function ownSpecOf(packageDir: string): OwnSpec | undefined {
   const file = join(packageDir, OWN_SPEC_FILE);
   if (!existsSync(file)) return undefined;

@@ -1,22 +1,8 @@
 /**
- * Publishes `prerender/{Module}.json` for each page a remote prerenders: the page's markup, the
- * query cache it was rendered from and the build that rendered it, in one file so they never
- * disagree; and `prerender/pages.css`, the stylesheets those pages import (which the browser
- * otherwise gets from their scripts). The host's server puts them into the HTML it sends
- * (docs/decisions/0015-host-server-starts-the-page.md).
- *
- * The remote's `build/prerender-pages.tsx` renders its pages (the registry's routes marked
- * `prerendered`) with their real components: it exports `prerenderPages(inputs)`, given the
- * build's assets it names (the content remote's payloads, say). It is bundled for Node with
- * esbuild, the build's own constants defined as webpack defines them, and run in this process:
- * React, the router and TanStack Query come from the remote's node_modules.
- *
- * A remote whose pages the host's server renders per request with their data (the registry's
- * `serverData` routes) also gives `render`, its `build/render-pages.tsx`: bundled whole (React,
- * the router and TanStack Query inside, nothing left to `require`) as `prerender/render.js`, with
- * its styles as `prerender/render.css`. Being a script of the build, its digest is in the
- * manifest's `integrity`, which the host's server checks before it evaluates it
- * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
+ * Publishes a remote's prerendered pages (`prerender/{Module}.json`: markup, query cache and
+ * build in one file so they never disagree, and `prerender/pages.css`) and, for its `serverData`
+ * pages, `prerender/render.js`, a self-contained bundle whose digest is in the manifest's
+ * `integrity` (docs/decisions/0015-host-server-starts-the-page.md, 0028).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -25,45 +11,35 @@ import { build, type Plugin } from 'esbuild';
 import { RENDER_SCRIPT, RENDER_STYLES } from 'shared/render-contract';
 import type { Compilation, Compiler } from 'webpack';
 
-/** A page as `prerenderPages` renders it. */
 export interface PrerenderedPage {
-  /** The exposed module, such as `HomePage`. */
   module: string;
-  /** The page's markup, as its first render in the browser produces it. */
   html: string;
-  /** The query cache that markup was rendered from, for the browser's first render. */
   state: DehydratedState;
 }
 
-/** What the remote's prerender module exports. */
 export type PrerenderPages = (inputs: Record<string, unknown>) => PrerenderedPage[];
 
-/** `prerender/{Module}.json`, as the host's server reads it. */
 export interface PublishedPrerender {
-  /** The build whose code rendered it: the browser uses its data only with that build's code. */
+  /** The browser uses its data only with this build's code. */
   buildId: string;
   html: string;
   state: PrerenderedPage['state'];
 }
 
 export interface PrerenderPluginOptions {
-  /** The module exporting `prerenderPages` (the remote's `build/prerender-pages.tsx`); none for a remote with no prerendered page. */
+  /** The remote's `build/prerender-pages.tsx`, run in this process. */
   entry?: string;
-  /**
-   * JSON assets of this build that `prerenderPages` reads, by the name it gets them under:
-   * `{ home: 'payload/home.json' }`. A missing one (its plugin has reported why) publishes nothing.
-   */
+  /** `{ home: 'payload/home.json' }`; a missing one (its plugin reported why) publishes nothing. */
   inputs?: Readonly<Record<string, string>>;
-  /** The module exporting `render` (the remote's `build/render-pages.tsx`), for its `serverData` pages. */
+  /** The remote's `build/render-pages.tsx`. */
   render?: string;
 }
 
 const PLUGIN = 'PrerenderPlugin';
 
-/** The folder of the build's prerendered pages, which the host's server reads. */
 const OUTPUT_DIR = 'prerender';
 
-/** `shared` is TypeScript source, so it is bundled; every other package is loaded from node_modules. */
+/** `shared` is TypeScript source: bundled. */
 const keepPackagesExternal: Plugin = {
   name: 'keep-packages-external',
   setup(builder) {
@@ -73,7 +49,7 @@ const keepPackagesExternal: Plugin = {
   },
 };
 
-/** The values webpack's DefinePlugin writes into this build (`__BUILD_ID__`, `__BUILD_TIMESTAMP__`). */
+/** As webpack's DefinePlugin writes them. */
 function buildDefines(compiler: Compiler): Record<string, string> {
   const defines: Record<string, string> = {};
   for (const plugin of compiler.options.plugins) {
@@ -90,12 +66,7 @@ interface Bundled {
   css: string;
 }
 
-/**
- * Bundles a module for the server with the build's constants, minified, its stylesheets apart:
- * - `in-build`: for this process, `shared` inside and every other package left to `require`;
- * - `self-contained`: every package inside (React's browser build of its server renderer, which
- *   needs nothing of Node's), for a context with no `require`, no `process` and no network.
- */
+/** `self-contained`: for a context with no `require`, no `process` and no network. */
 async function bundle(compiler: Compiler, entry: string, kind: 'in-build' | 'self-contained'): Promise<Bundled> {
   const result = await build({
     entryPoints: [entry],

@@ -1,9 +1,4 @@
-/**
- * Renders a remote's prerendered pages (its spec's routes marked `prerendered`) at build
- * time, with their real exposed components: the markup the browser's first render of the same
- * page produces, and the query cache that render read. A remote's `build/prerender-pages.tsx`
- * calls it, run by `prerender-plugin.ts`.
- */
+/** Renders a remote's `prerendered` pages at build time with their real components (prerender-plugin.ts). */
 import { dehydrate, type QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -17,9 +12,7 @@ import { specOf } from './spec-origin';
 
 export interface PrerenderRemotePagesOptions {
   remote: string;
-  /** The remote's own spec (its `remote-spec.ts`); a remote of the registry gives none. */
   spec?: RemoteSpec;
-  /** The exposed pages by module name, as its spec names them. */
   pages: Readonly<Record<string, ComponentType>>;
   /** Answers the queries a page's first render asked for (the content remote's payloads). */
   answer?: (client: QueryClient) => void;

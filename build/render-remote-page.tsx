@@ -1,12 +1,4 @@
-/**
- * Renders a remote's data pages (its spec's routes marked `serverData`: a gift, a redeem
- * session) on the host's server, per request, with the data the host's server has just read from
- * the API for the visitor: the markup the browser's first render of the same page shows once that
- * data is in its cache, and the query cache it was rendered from. A remote's
- * `build/render-pages.tsx` calls it; the prerender plugin bundles that file, self-contained, as
- * `prerender/render.js`, which the host's server evaluates once per build
- * (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
- */
+/** Renders a remote's `serverData` pages on the host's server per request (docs/decisions/0028). */
 import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -26,13 +18,10 @@ const NO_API = createApiClient({
 
 export interface DataPagesOptions {
   remote: string;
-  /** The remote's own spec (its `remote-spec.ts`); a remote of the registry gives none. */
   spec?: RemoteSpec;
-  /** The exposed data pages by module name, as its spec names them. */
   pages: Readonly<Record<string, ComponentType>>;
 }
 
-/** The route pattern of each module the spec marks `serverData`. */
 function dataRoutes({ exposes }: RemoteSpec): Map<string, string> {
   const routes = new Map<string, string>();
   for (const [module, exposed] of Object.entries(exposes)) {

@@ -1,24 +1,15 @@
-/**
- * Which spec a remote's build follows, and how its messages name it: the spec its webpack config
- * gives (its own `remote-spec.ts`: a remote the registry does not name, built and deployed on its
- * own) or its entry in the registry (`shared/src/remotes.ts`: the remotes this repository ships).
- * One source per remote: a registry remote whose config gives a spec as well is refused, as two
- * sources would drift apart.
- */
+/** Which spec a remote's build follows: its own or the registry's, never both (they would drift apart). */
 import { remoteSpec, type RemoteSpec } from 'shared/remotes';
 
-/** A package's own spec file, beside its webpack config. */
 export const OWN_SPEC_FILE = 'remote-spec.ts';
 
 export interface SpecOrigin {
   spec: RemoteSpec;
-  /** How a message names the source: `the registry`, `its spec`. */
+  /** `the registry`, `its spec`. */
   label: string;
-  /** The file that holds it, for a message to point at. */
   file: string;
 }
 
-/** The spec of remote `name`, given or the registry's; undefined when neither has one. */
 export function specOrigin(name: string, given?: RemoteSpec, lookup = remoteSpec): SpecOrigin | undefined {
   const registered = lookup(name);
   if (given && registered) {

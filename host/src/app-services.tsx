@@ -1,4 +1,4 @@
-/** What the host's components need from start-up: the route table, remote loading, the version check, the reload guard, API activity, telemetry. */
+/** What the host's components need from start-up. */
 import { createContext, useContext } from 'react';
 import type { RequestActivity } from 'shared/browser/api/activity';
 import type { RemoteLoader } from './federation/remote-loader';
@@ -7,28 +7,21 @@ import type { PageTelemetry } from './telemetry/page-telemetry';
 import type { VersionCheck } from './version-check/version-check';
 
 export interface AppServices {
-  /** The page's route table (route-table/page-composition.ts): what every link, page view and report names. */
   routes: RouteTable;
   remotes: RemoteLoader;
   versionCheck: VersionCheck;
-  /** A full page load of `path` (its query and fragment included). */
+  /** Query and fragment included. */
   fullLoad: (path: string) => void;
-  /** The reload guard (reload-guard.ts), bound to this browser window. */
   reloadOnce: (path: string, startedAt?: number) => boolean;
-  /** API requests in flight, for the progress bar. */
   apiActivity: RequestActivity;
-  /**
-   * The page the host's server prerendered into this document, as it was before the app
-   * started: shown again, should its remote fail to load (route-error.tsx).
-   */
+  /** Shown again should its remote fail to load. */
   prerendered?: PrerenderedPage;
-  /** What the page reports (telemetry/start-telemetry.ts); none when the configuration switches it off. */
+  /** None when the configuration switches it off. */
   telemetry?: PageTelemetry;
 }
 
 export interface PrerenderedPage {
   pathname: string;
-  /** The nodes inside the main region, as the browser parsed them (prerender/kept-content.tsx). */
   content: DocumentFragment;
 }
 

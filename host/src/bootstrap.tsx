@@ -86,6 +86,7 @@ function startRemotes(config: RuntimeConfig, routes: RouteTable, federation: Pag
       // The remotes' development builds (`webpack serve`) record no integrity.
       requireIntegrity: process.env.NODE_ENV === 'production',
       builds: telemetry?.builds,
+      config,
       manifestReads: manifests,
     }),
     ...(telemetry ? [telemetry.plugin] : []),
@@ -131,13 +132,11 @@ export async function start(
 ): Promise<StartedPage | undefined> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element');
-  // A page the host's server prerendered keeps its markup on screen until the app's first
-  // render holds the same page (whose remote reads its data from the page: prerendered-state.ts).
+  // A prerendered page keeps its markup on screen until the app's first render holds the same page.
   const prerendered: PrerenderedPage | undefined = container.hasAttribute(PRERENDERED_ATTRIBUTE)
     ? { pathname: window.location.pathname, content: keptContent(container) }
     : undefined;
-  // Its buttons do nothing until then: a click on one is made again on the app's, and what is
-  // typed into its fields is put into the app's.
+  // Until then, clicks and typing are kept for the app's own markup.
   const earlyClicks = prerendered ? keepEarlyClicks(container) : undefined;
   const earlyInput = prerendered ? keepEarlyInput(container) : undefined;
   const root = createRoot(container, { onCaughtError });

@@ -20,18 +20,13 @@ export function pageNamed(text: string): ComponentType {
   };
 }
 
-/** A `wrapper` for render(): the host's third parties (a fresh set unless given) around the tree. */
 export function withThirdParties(thirdParties: ThirdParties = createThirdParties()) {
   return function ThirdPartiesWrapper({ children }: { children: ReactNode }) {
     return <ThirdPartiesContext.Provider value={thirdParties}>{children}</ThirdPartiesContext.Provider>;
   };
 }
 
-/**
- * Runs `interaction` (user-event's) in the act scope it is called in. testing-library runs each
- * user-event call in a wrapper that turns act's environment off, for tests that then poll for the
- * result; inside a scope of our own that only makes React warn, so the wrapper is left out.
- */
+/** Without testing-library's wrapper, which turns act's environment off inside our own act scope. */
 async function inActScope(interaction: () => Promise<unknown>): Promise<void> {
   const { asyncWrapper } = getConfig();
   configure({ asyncWrapper: (callback) => callback() });
@@ -42,25 +37,17 @@ async function inActScope(interaction: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** Does a visitor's `interaction` (a click) inside act: once it resolves, React has rendered all it set off. */
 export function interact(interaction: () => Promise<unknown>): Promise<void> {
   return act(() => inActScope(interaction));
 }
 
 type TestRouter = ReturnType<typeof createMemoryRouter>;
 
-/** The router has what it was asked for: the first page, a navigation or a revalidation is done. */
 function isSettled(state: RouterState): boolean {
   return state.initialized && state.navigation.state === 'idle' && state.revalidation === 'idle';
 }
 
-/**
- * Resolves when the router next has nothing loading (at once if it has nothing now). Tests wait
- * for this signal from the router, inside act, rather than for a clock: a findBy query gives up
- * after a second, which a busy machine can spend before the first page has rendered; once act
- * has returned, React has rendered what the router settled on (state, effects, error boundaries)
- * and the test reads the page at once.
- */
+/** A signal from the router rather than a clock: a busy machine can spend findBy's second. */
 function routerSettled(router: TestRouter): Promise<void> {
   return new Promise((resolve) => {
     if (isSettled(router.state)) return resolve();
@@ -72,11 +59,6 @@ function routerSettled(router: TestRouter): Promise<void> {
   });
 }
 
-/**
- * Does `interaction` (a click or a navigation), if any, then waits until `router` has loaded the
- * page (or its error) it was asked for; React has rendered it when this resolves. For a test that
- * renders the routes itself; renderApp gives its own router's as `settled`.
- */
 export function settle(router: TestRouter, interaction?: () => Promise<unknown>): Promise<void> {
   return act(async () => {
     if (interaction) await inActScope(interaction);
@@ -84,7 +66,6 @@ export function settle(router: TestRouter, interaction?: () => Promise<unknown>)
   });
 }
 
-/** A mock with `impl` behind it, and the arguments of its first call once it is called. */
 function mockWithFirstCall<A extends unknown[], R>(impl: (...args: A) => R) {
   let called: (args: A) => void = () => undefined;
   const firstCall = new Promise<A>((resolve) => {
@@ -114,19 +95,15 @@ export function versionCheckStub(overrides: Partial<VersionCheck> = {}): Version
 }
 
 interface RenderAppOptions {
-  /** The page's route table; the registry's remotes with their own grants unless given. */
   routes?: RouteTable;
   load?: LoadImpl;
   isStale?: () => boolean;
-  /** The version check's parts a test controls (isStale aside). */
   versionCheck?: Partial<VersionCheck>;
   /** The build each remote is loaded from, as the page's configuration names it. */
   builds?: Partial<Record<string, string>>;
   reloadOnce?: (path: string) => boolean;
   apiActivity?: RequestActivity;
-  /** The page the host's server prerendered into the document. */
   prerendered?: PrerenderedPage;
-  /** What the page reports; nothing unless given. */
   telemetry?: PageTelemetry;
 }
 

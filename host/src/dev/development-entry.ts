@@ -1,10 +1,10 @@
 /**
  * Runs before the host's own entry in development builds only (`developmentEntries` in
  * host/webpack.config.ts; webpack.config.base.ts leaves it out of production builds): the page
- * reloads once when a remote's development server has a new build (./remote-builds.ts).
+ * reloads once when a remote's development server has a new build (./dev-server-reload.ts).
  */
 import { CONFIG_URL } from '../config/fetch-config';
-import { watchRemoteBuilds } from './remote-builds';
+import { watchRemoteBuilds } from './dev-server-reload';
 
 async function remotesOfThisPage(): Promise<Record<string, string>> {
   const response = await fetch(CONFIG_URL, { cache: 'no-store' });

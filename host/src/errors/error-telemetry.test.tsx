@@ -3,7 +3,7 @@ import { telemetryEventSchema } from 'shared/api/contract';
 import type { TelemetryEvent } from 'shared/telemetry';
 import { createLoadPhases } from '../telemetry/load-phases';
 import { createPageTelemetry } from '../telemetry/page-telemetry';
-import { createRemoteBuilds } from '../telemetry/remote-builds';
+import { createBuildAttribution } from '../telemetry/build-attribution';
 import { pageNamed, renderApp, type LoadImpl } from '../test-utils';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { RouteTable } from '../route-table/route-table';
@@ -15,9 +15,9 @@ const CONTENT = 'https://content.example.com/v3/';
 /** The page's telemetry as the app makes it, after the gifts and content remotes' manifests were read. */
 function recording() {
   const events: TelemetryEvent[] = [];
-  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
-  builds.record('gifts', GIFTS, { buildId: 'g-41' }, new Map());
-  builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
+  const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
+  builds.record('gifts', GIFTS, 'g-41', new Map());
+  builds.record('content', CONTENT, 'c-3', new Map());
   const fetchStub = jest.fn(() => Promise.reject(new TypeError('Failed to fetch')));
   const telemetry = createPageTelemetry({
     // Each as the API's contract takes it.

@@ -1,11 +1,4 @@
-/**
- * What a route's error tells telemetry, once per error however often its page renders (and
- * strict mode runs effects twice): the error page once it is on screen (not while the reload
- * guard reloads instead), a chunk that failed to download while the page rendered, and a
- * remote's page that threw while rendering (its loader had given the page: the error is the
- * page's own). A 4xx a page throws (a gift that does not exist) is an expected outcome, not the
- * remote failing.
- */
+/** Once per error, however often strict mode renders; a 4xx a page throws is no remote failing. */
 import { useEffect, useRef } from 'react';
 import { useLocation, useMatches } from 'react-router-dom';
 import { RemoteLoadError } from '../federation/load-errors';
@@ -15,11 +8,8 @@ import { useAppServices } from '../app-services';
 export interface RouteErrorReport {
   error: unknown;
   statusCode: number;
-  /** A download of federated code failed (the loader's RemoteLoadError, or a chunk while rendering). */
   loadFailure: boolean;
-  /** The error page is on screen. */
   shown: boolean;
-  /** The route's remote; none for a path no route matches. */
   remote: string | undefined;
 }
 

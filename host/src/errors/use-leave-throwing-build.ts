@@ -1,16 +1,12 @@
 /**
- * A remote's page whose code threw (while rendering, or as its module ran), on a build the
- * deployment no longer gives this visitor (an aborted canary, a build rolled back), is left for
- * the build it gives them now: the host's server is asked (version-check.ts), and when it names
- * another build the tab marks the running one broken and the page is loaded anew. Otherwise, or
- * when the page does not follow its builds through the host's server, the error page shows as
- * for any error.
+ * A remote's page that threw on a build the deployment no longer gives this visitor (an aborted
+ * canary, a rollback) is left for the one it gives now, with a full load; else the error page.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAppServices } from '../app-services';
 
-/** Whether the error page waits for the answer (true) or shows (false); a full load follows an answer to leave. */
+/** True while the error page waits for the answer. */
 export function useLeaveThrowingBuild(error: unknown, remote: string | undefined, thrownByCode: boolean): boolean {
   const { versionCheck, remotes, fullLoad } = useAppServices();
   const { pathname, search, hash } = useLocation();
@@ -18,7 +14,7 @@ export function useLeaveThrowingBuild(error: unknown, remote: string | undefined
     thrownByCode && remote !== undefined && versionCheck.followsBuilds() ? remotes.buildOf(remote) : undefined;
   const asks = remote !== undefined && runs !== undefined;
   const [waiting, setWaiting] = useState(asks);
-  // One question per error, however often strict mode runs the effect: an answer to leave is acted on once.
+  // One question per error, however often strict mode runs the effect.
   const asked = useRef<{ error: unknown; leave: Promise<boolean> } | undefined>(undefined);
 
   useEffect(() => {

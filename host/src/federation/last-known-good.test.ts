@@ -11,7 +11,7 @@ import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { loadingPlugin } from './loading-plugin';
 import { createRemoteLoader } from './remote-loader';
-import { BROKEN_BUILDS_KEY } from './session-builds';
+import { BROKEN_BUILDS_KEY } from './tab-memory';
 
 const GIFTS = 'http://localhost:3001';
 const BROKEN = `${GIFTS}/builds/c2/mf-manifest.json`;

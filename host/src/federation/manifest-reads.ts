@@ -1,11 +1,5 @@
-/**
- * Manifests the page read before the federation runtime asked for them: a page whose
- * configuration carries no route table reads each remote's manifest to compose one
- * (route-table/page-composition.ts). The loading plugin takes each answer once, in place of a
- * second download, so the page runs the code of the very manifest whose routes it composed.
- */
+/** Manifests read to compose the route table, each taken once by the loading plugin. */
 
-/** A manifest's answer, as the loading plugin checks it. */
 export interface ManifestAnswer {
   status: number;
   statusText: string;
@@ -16,13 +10,11 @@ export interface ManifestAnswer {
 export interface ManifestReads {
   /** The manifest at `url` as JSON; undefined when it cannot be fetched in time, or is not JSON. */
   read(url: string): Promise<unknown>;
-  /** The answer read for `url` (an absolute URL), once: a later download of it goes to the network. */
   take(url: string): ManifestAnswer | undefined;
 }
 
 export interface ManifestReadsOptions {
   timeoutMs: number;
-  /** The browser's unless a test gives its own. */
   fetch?: typeof fetch;
   log?: (message: string, error: unknown) => void;
 }

@@ -1,7 +1,7 @@
 import { parseRuntimeConfig } from 'shared/runtime-config';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { createRemoteLoader, type FederationRuntime } from './remote-loader';
-import { SESSION_BUILDS_MS } from './session-builds';
+import { SESSION_BUILDS_MS } from './tab-memory';
 
 const config = parseRuntimeConfig({
   // Each remote's server on this machine, at its port.

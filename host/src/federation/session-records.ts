@@ -1,19 +1,14 @@
-/**
- * Writing what the tab remembers about remote builds (session-builds.ts): loaded only with the
- * switch to a last known good build and the version check's comparison of builds, never with
- * the page's first scripts.
- */
-import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, live, readKey, SESSION_BUILDS_MS, type Expiring } from './session-builds';
+/** The writes of what the tab remembers (tab-memory.ts), apart from the first scripts. */
+import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, live, readKey, SESSION_BUILDS_MS, type Expiring } from './tab-memory';
 
 function writeKey(storage: () => Storage | undefined, key: string, value: unknown): void {
   try {
     storage()?.setItem(key, JSON.stringify(value));
   } catch {
-    // Full or disabled storage: nothing is remembered, as without it.
+    // Full or disabled storage: as without it.
   }
 }
 
-/** Marks `build` of `remote` broken for SESSION_BUILDS_MS, dropping the marks that expired. */
 export function markBroken(storage: () => Storage | undefined, remote: string, build: string, now: number): void {
   const marks = readKey(storage, BROKEN_BUILDS_KEY);
   const kept: Record<string, Expiring<string>> = {};
@@ -26,13 +21,7 @@ export function markBroken(storage: () => Storage | undefined, remote: string, b
   writeKey(storage, BROKEN_BUILDS_KEY, kept);
 }
 
-/**
- * Whether a page should ask for a full load for `change`, which names the builds it runs and
- * those it was told to run (`gifts:c2>s1`): not when the page before it, in this tab, asked for
- * the same change (the full load gave the same builds again), unless the visitor brought this
- * document back from history (`restored`): no full load of ours produced it, and the one it asks
- * for is a normal navigation, which the guard holds again. Remembers the change when it says yes.
- */
+/** Not twice for one `change`, unless history brought this document. */
 export function shouldReloadFor(
   storage: () => Storage | undefined,
   change: string,

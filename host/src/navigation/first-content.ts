@@ -1,14 +1,7 @@
-/**
- * "The route's page is on screen": the first page of this document (or its error page) has
- * rendered. Speculative work waits for it, so nothing competes with what the visitor asked for:
- * links start prefetching their remotes only then (prefetch-link.tsx). The route's page marks it
- * once it has committed (router/remote-page.tsx), and so does an error page, so prefetching never
- * waits forever.
- */
+/** The first page (or its error page) has rendered: speculative work waits for it. */
 import { createContext, useContext, useEffect } from 'react';
 
 export interface ContentSignal {
-  /** Resolves once the first page has rendered. */
   readonly shown: Promise<void>;
   markShown(): void;
 }
@@ -21,7 +14,6 @@ export function createContentSignal(): ContentSignal {
   return { shown, markShown: () => resolve() };
 }
 
-/** The document's signal; a test provides its own. */
 export const FirstContentContext = createContext<ContentSignal>(createContentSignal());
 
 export function useFirstContent(): Promise<void> {
@@ -34,7 +26,7 @@ export function useMarkContentShown(): void {
   useEffect(() => signal.markShown(), [signal]);
 }
 
-/** For an element that is the route's content, such as its error page: marks it shown. */
+/** An error page marks it too, so prefetching never waits forever. */
 export function ContentShown(): null {
   useMarkContentShown();
   return null;

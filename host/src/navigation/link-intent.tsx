@@ -1,14 +1,7 @@
 /**
- * Intent preloading: a visitor about to follow a link to one of the app's pages says so first.
- * Pointing at the link or focusing it starts the page's code (the remote's manifest, entry, the
- * page's chunks and the copies of shared modules the page lacks, all at once:
- * federation/loading-plugin.ts); pressing it (pointerdown, touchstart), a moment before its
- * click, also starts the page's data (router/route-data.ts). Every link on the page counts, the
- * remotes' own among them (the gift links on /game), so the host listens on the document.
- * Once the page's files are downloaded, its module is also run ahead of the click (in an idle
- * moment, or at once on a press: remote-loader.ts `warm`), so the click only renders. While the
- * page asks for its builds on each navigation (version-check.ts), the intent asks too, so the
- * click finds the answer there.
+ * Intent preloading: pointing at or focusing a link starts the page's code, pressing it its data,
+ * and the module runs ahead of the click. The host listens on the document: the remotes' links
+ * count too.
  */
 import { useEffect } from 'react';
 import { useAppServices } from '../app-services';
@@ -17,12 +10,10 @@ import type { VersionCheck } from '../version-check/version-check';
 import type { RouteTable } from '../route-table/route-table';
 import { prefetchRouteData, type RouteDataServices } from '../router/route-data';
 
-/** The events that say which link the visitor means, and whether they are pressing it. */
 const INTENT_EVENTS = { pointerover: false, focusin: false, pointerdown: true, touchstart: true } as const;
 
 type IdleWindow = Window & { requestIdleCallback?: (callback: () => void) => number };
 
-/** Runs `callback` when the browser has a moment to spare. */
 function whenIdle(callback: () => void): void {
   const idle = (window as IdleWindow).requestIdleCallback;
   if (idle) idle(callback);
@@ -37,7 +28,6 @@ function linkedPath(target: EventTarget | null): string | undefined {
   return link.pathname;
 }
 
-/** Listens on `root` until the returned function is called. */
 export function watchLinkIntent(
   root: Document,
   table: RouteTable,

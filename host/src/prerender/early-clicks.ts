@@ -1,21 +1,13 @@
 /**
- * A click on a prerendered page's button before the app has taken the page over: the button is
- * the server's markup, with nothing behind it yet. The first such click is kept and, once the
- * app's own markup is in place (the same page, so the same buttons in the same order), made
- * again on the app's button, so a visitor who picks a box early still gets their pick.
- *
- * A press that straddles the takeover (pressed on the server's button, released once the app's is
- * there) makes no click at all: the browser clicks only where a press and its release meet, and
- * the pressed button is gone. Such a press is kept too, and its release clicks the app's button.
+ * A click on a prerendered button before the app took the page over is made again on the app's
+ * button. A press across the takeover makes no click (its button is gone): its release does.
  */
 
-/** The buttons a click can be replayed on, in document order: the page's own, inside `main`. */
 function buttonsIn(container: HTMLElement): HTMLButtonElement[] {
   return [...container.querySelectorAll<HTMLButtonElement>('main button')];
 }
 
 export interface EarlyClicks {
-  /** Clicks the app's button that matches the one clicked early, if any; stops listening. */
   replay(): void;
 }
 

@@ -1,8 +1,4 @@
-/**
- * After a failed chunk or remote-entry load, a reload usually fixes things (a deploy replaced
- * the files this page knew). The guard allows one reload per path within a window, remembered
- * in sessionStorage as `{ path, expires }`, so a permanent failure cannot become a reload loop.
- */
+/** One reload per path within a window after a failed load, so a permanent failure cannot loop. */
 export const RELOAD_GUARD_KEY = 'p-reload-guard';
 export const RELOAD_GUARD_WINDOW_MS = 10_000;
 
@@ -15,11 +11,8 @@ export interface ReloadGuardDeps {
   storage: () => Storage;
   now: () => number;
   currentPath: () => string;
-  /** Reload the current page. */
   reload: () => void;
-  /** Full page load of another path. */
   assign: (path: string) => void;
-  /** Told of each reload just before it starts (telemetry, sent as the page is left). */
   onReload?: (path: string) => void;
 }
 
@@ -33,12 +26,8 @@ function readEntry(storage: Storage): GuardEntry | undefined {
 }
 
 /**
- * Reloads (the target path, when it is not the current one) and returns true, unless `path`
- * was already reloaded within the window. The window is compared with the moment the failed
- * load *started*: a remote that hangs until a timeout as long as the window would otherwise
- * fail just after the window closed, every time, and reload forever. When storage cannot be
- * read or written, it returns false without reloading: without a record there is no way to
- * stop a loop.
+ * The window counts from when the failed load *started*: a timeout as long as the window would
+ * otherwise fail just after it, every time. Without storage, no reload: nothing could stop a loop.
  */
 export function reloadOnce(path: string, deps: ReloadGuardDeps, loadStartedAt?: number): boolean {
   const now = deps.now();

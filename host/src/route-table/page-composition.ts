@@ -1,10 +1,4 @@
-/**
- * The page's route table: the one the host's server composed and wrote into the configuration,
- * or, for a configuration without it (a static `/config.json`, a server older than the format),
- * one the page composes itself before it mounts, as the server does: each configured remote's
- * published routes from its manifest, kept where its grant allows
- * (docs/decisions/0047-compose-by-configuration.md).
- */
+/** The route table the host's server composed, or one the page composes as it would (docs/decisions/0047). */
 import { composeRoutes, grantsOf, refusalText, registryRoutes, type RemoteOffer } from 'shared/composition';
 import { manifestPublishedRoutes } from 'shared/published-routes';
 import { REMOTE_NAMES } from 'shared/remotes';
@@ -12,17 +6,11 @@ import type { RuntimeConfig } from 'shared/runtime-config';
 import { RouteTable } from './route-table';
 
 export interface PageCompositionDeps {
-  /** A remote's manifest as JSON, or undefined when it cannot be read (federation/manifest-reads.ts). */
   readManifest: (url: string) => Promise<unknown>;
-  /** Where each route left out is said: the console unless a test listens. */
   warn?: (message: string) => void;
 }
 
-/**
- * What a remote offers: the routes its manifest publishes, or, when it cannot be read or
- * publishes none, the registry's for a remote this repository builds and none for another
- * (its pages show the not-found page).
- */
+/** Without a readable manifest: the registry's routes, or none for a remote it does not name. */
 async function offerOf(config: RuntimeConfig, remote: string, deps: PageCompositionDeps): Promise<RemoteOffer> {
   const url = config.remotes[remote];
   const manifest = url === undefined ? undefined : await deps.readManifest(url);

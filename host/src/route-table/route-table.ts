@@ -1,9 +1,4 @@
-/**
- * The route table: path → remote module and layout, composed from the routes the remotes publish
- * and the integrator granted (`shared/composition`), or the registry's when nothing was composed.
- * Read by the browser router and by the host's server (for HTTP statuses), so it holds data only,
- * no components.
- */
+/** Path → remote module and layout; data only, as the host's server reads it too. */
 import { matchRoutes } from 'react-router-dom';
 import { composeRoutes, grantsOf, registryRoutes, type ComposedRoute } from 'shared/composition';
 import { HttpError } from 'shared/http-error';
@@ -21,14 +16,13 @@ export interface RouteDefinition {
   remote: string;
   module: string;
   layout: LayoutName;
-  /** Document title while the route is shown. */
   title: string;
   validate?: RouteValidator;
-  /** The API data the page needs, requested together with its code. */
+  /** Requested together with the page's code. */
   data?: RouteData;
   /** The remote publishes this page's markup, which the host's server puts into its HTML. */
   prerendered?: boolean;
-  /** The host's server renders this page per request with the visitor's data from the API (this query). */
+  /** Rendered per request by the host's server with this query's data. */
   serverData?: ServerDataQuery;
   /** A private page, kept out of search engines (`host/server/robots.ts`). */
   noindex?: boolean;
@@ -48,7 +42,6 @@ export interface RouteMatch {
   params: RouteParams;
 }
 
-/** A composed route table, matched as react-router matches it. */
 export class RouteTable {
   readonly routes: readonly RouteDefinition[];
   private readonly matchable: Array<{ path: string; route: RouteDefinition }>;
@@ -75,7 +68,6 @@ export class RouteTable {
     return match ? { route: match.route.route, params: match.params } : undefined;
   }
 
-  /** What a request for `pathname` resolves to: a route, or the error the page will show. */
   resolvePath(pathname: string): RouteMatch | HttpError {
     const match = this.matchRoute(pathname);
     if (!match) return notFoundError(pathname);

@@ -9,11 +9,7 @@ import { ConsentBannerSlot } from '../third-party/analytics/consent-banner-slot'
 import { routePatternOf } from '../third-party/analytics/page-views';
 import { useThirdParties } from '../third-party/third-parties-context';
 
-/**
- * After a client-side navigation, focus moves to the new page's main region, as a full page
- * load would reset it: keyboard and screen-reader users start at the new content, not on the
- * link they left.
- */
+/** As a full load would: keyboard and screen-reader users start at the new content. */
 function useFocusMainOnNavigation(): void {
   const { pathname } = useLocation();
   const firstRender = useRef(true);
@@ -26,10 +22,7 @@ function useFocusMainOnNavigation(): void {
   }, [pathname]);
 }
 
-/**
- * One page view per route change, here in the host so no remote counts its own. The ref keeps
- * strict mode's second effect run from counting the same page twice.
- */
+/** Here in the host, so no remote counts its own; the ref stops strict mode counting twice. */
 function usePageViews(): void {
   const { pageViews } = useThirdParties();
   const { routes } = useAppServices();
@@ -42,17 +35,11 @@ function usePageViews(): void {
   }, [pageViews, routes, pathname]);
 }
 
-/**
- * Around every layout: the progress bar, scroll restoration, the document title (the route's, or
- * that of the error shown instead of its page), focus, page views and the consent banner.
- */
 export function RootFrame() {
   const routeTitle = useRouteHandle()?.title;
   const [errorTitle, setErrorTitle] = useState<string | undefined>();
   const title = errorTitle ?? routeTitle;
-  // Before the page's own effects, which may refine it (useDocumentTitle): in one commit a
-  // parent's effects run after its children's, so a page rendered in the same commit as its
-  // route (its code loaded ahead, on intent) had its title replaced by the route's.
+  // A layout effect, before the page's own effects, which may refine it (useDocumentTitle).
   useLayoutEffect(() => {
     document.title = documentTitle(title);
   }, [title]);

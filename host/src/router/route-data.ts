@@ -1,9 +1,6 @@
 /**
- * Starts a route's data (the route table's `data`) into the page's QueryClient, with the query
- * the page itself uses (`shared/browser/api/…`): the page's useQuery then finds the request on
- * its way or answered, and does not send another; a press on a link to the page may have asked
- * already (navigation/link-intent.tsx). Best effort: a failed request changes nothing, the page
- * asks again and shows its own error and "Try again" (page-prefetch.ts).
+ * Starts a route's data with the query the page itself uses, so its useQuery finds it on its way.
+ * Best effort: a failed request changes nothing; the page asks again.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { ApiClient } from 'shared/api/client';
@@ -15,9 +12,8 @@ import type { PageQueryName } from '../route-table/route-data';
 import type { RouteDefinition, RouteParams } from '../route-table/route-table';
 
 export interface RouteDataServices {
-  /** The API client the pages get from `ApiProvider`; without it, pages load their own data. */
+  /** Without it, pages load their own data. */
   api?: ApiClient;
-  /** The page's one QueryClient (`shared/browser/api/query-client`) unless a test passes its own. */
   queryClient?: QueryClient;
 }
 
@@ -26,20 +22,12 @@ const PAGE_QUERIES: Record<PageQueryName, (client: QueryClient, api: ApiClient, 
   redeem: (client, api, redeemId) => prefetchPageQuery(client, redeemQueryOptions(api, redeemId)),
 };
 
-/**
- * A press on a link (pointerdown, touchstart) is followed by its click within a moment: the data
- * it asked for is the navigation's, which asks no more (one request, one reported view, per
- * visit). A press not followed by its click is forgotten after this long.
- */
+/** A press's data is its click's (one request per visit); a press without a click is forgotten after this. */
 export const PRESS_TO_CLICK_MS = 5_000;
 
-/** When a press asked for a page's data, by query and id. */
 const askedOnPress = new Map<string, number>();
 
-/**
- * Call after the route's validators have accepted `params`: by the route's loader (`navigation`),
- * or when a link to the route is pressed (`press`, navigation/link-intent.tsx).
- */
+/** After the route's validators have accepted `params`. */
 export function prefetchRouteData(
   route: RouteDefinition,
   params: RouteParams,

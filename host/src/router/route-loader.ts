@@ -1,10 +1,6 @@
 /**
- * The loader every route shares. In order: a pending full reload for a new deployment, the
- * route's validators (before any remote or API request), then the remote page itself, with the
- * reload guard between a failed download and the in-layout error state, and at the same time
- * the data the page needs (route-data.ts), so the page's request does not wait for its code, and
- * the visitor's builds when the host's server asked for a check on each navigation
- * (version-check.ts): a page whose builds changed is loaded anew instead, its target with it.
+ * The loader every route shares: a pending full reload, the validators, then the page's code
+ * (the reload guard before the in-layout error), its data and the visitor's builds at once.
  */
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router-dom';
@@ -22,7 +18,6 @@ export interface LoaderServices extends RouteDataServices {
    * `startedAt` is when the failed load began (see reload-guard.ts).
    */
   reloadOnce: (path: string, startedAt?: number) => boolean;
-  /** A full page load of `path`. */
   fullLoad: (path: string) => void;
 }
 

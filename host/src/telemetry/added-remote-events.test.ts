@@ -10,7 +10,7 @@ import { RouteTable } from '../route-table/route-table';
 import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
 import { pageParts } from './parts';
-import { createRemoteBuilds } from './remote-builds';
+import { createBuildAttribution } from './build-attribution';
 import { createRouteTimeline } from './route-timeline';
 import { paintVitalEvent } from './vital-events';
 
@@ -22,8 +22,8 @@ const TABLE = new RouteTable([
 
 function recording() {
   const events: TelemetryEvent[] = [];
-  const builds = createRemoteBuilds('host-b7', CONFIGURED);
-  builds.record('news', 'https://news.example.com/', { buildId: 'n-1' }, new Map());
+  const builds = createBuildAttribution('host-b7', CONFIGURED);
+  builds.record('news', 'https://news.example.com/', 'n-1', new Map());
   const telemetry = createPageTelemetry({
     record: (event) => events.push(telemetryEventSchema.parse(event) as TelemetryEvent),
     builds,

@@ -1,10 +1,6 @@
 /**
- * The page's Content-Security-Policy violations (`securitypolicyviolation` events), as the
- * directive and what it blocked: the blocked URL's origin (never its path or query) or the
- * browser's keyword for what is not a URL (`inline`, `eval`, …). The API labels a directive or an
- * origin outside its known sets `other`. The same violation on the same route is reported once
- * per page: a script that trips the policy in a loop would otherwise push every other event out
- * of the queue.
+ * Content-Security-Policy violations as directive and blocked origin (never a path). Once per
+ * route per page: a script tripping the policy in a loop would push every other event out.
  */
 import type { CspEvent } from 'shared/telemetry';
 import { CSP_BLOCKED_KEYWORDS, OTHER } from 'shared/telemetry-values';

@@ -7,7 +7,7 @@ import { telemetryEventSchema } from 'shared/api/contract';
 import type { TelemetryEvent } from 'shared/telemetry';
 import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
-import { createRemoteBuilds } from './remote-builds';
+import { createBuildAttribution } from './build-attribution';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { RouteTable } from '../route-table/route-table';
 
@@ -15,7 +15,7 @@ const GIFTS = 'http://localhost:3001';
 
 it('reports the failed build, the switch and the fallback build’s load and error pages', () => {
   const events: TelemetryEvent[] = [];
-  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
+  const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
   const telemetry = createPageTelemetry({
     record: (event) => events.push(event),
     builds,
@@ -23,14 +23,14 @@ it('reports the failed build, the switch and the fallback build’s load and err
     phases: createLoadPhases(),
     fetch,
   });
-  builds.record('gifts', `${GIFTS}/builds/c2/`, { buildId: 'c2' }, new Map());
+  builds.record('gifts', `${GIFTS}/builds/c2/`, 'c2', new Map());
   const error = Object.assign(new Error(`Loading chunk 7 failed.\n(missing: ${GIFTS}/builds/c2/7.js)`), {
     name: 'ChunkLoadError',
   });
 
   telemetry.fellBack({ remote: 'gifts', id: 'gifts/GamePage', error, to: 's1' });
   // The loading plugin reads the fallback's manifest; the load ends with its page.
-  builds.record('gifts', `${GIFTS}/builds/s1/`, { buildId: 's1' }, new Map());
+  builds.record('gifts', `${GIFTS}/builds/s1/`, 's1', new Map());
   telemetry.loadEnded({ remote: 'gifts', id: 'gifts/GamePage', ms: 900, retried: false, ok: true });
   telemetry.errorPage('/game', 500, 'gifts');
 

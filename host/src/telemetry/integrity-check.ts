@@ -1,14 +1,6 @@
-/**
- * Whether the browser refused a failed script for its integrity: asked only once a script has
- * failed, so it loads apart from the page's first scripts (page-telemetry.ts).
- */
+/** Whether the browser refused a failed script for its integrity; loaded only after a failure. */
 
-/**
- * The bytes at `url` fail `integrity`, though the server gives them. Asked for once, as the
- * browser asks for a script with `crossorigin` (fetch's defaults: CORS, cookies only to the page's
- * own origin), and the bytes' digest compared; a page without WebCrypto (not a secure context)
- * has the browser check them, a second request only when the first was answered.
- */
+/** Without WebCrypto (not a secure context) the browser checks, a second request. */
 export async function refusedForIntegrity(url: string, integrity: string, fetchFn: typeof fetch): Promise<boolean> {
   try {
     const response = await fetchFn(url);

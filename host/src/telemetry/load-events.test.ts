@@ -20,7 +20,7 @@ import { createLoadPhases } from './load-phases';
 import { createPageTelemetry } from './page-telemetry';
 import * as integrityCheck from './integrity-check';
 import { refusedForIntegrity } from './integrity-check';
-import { createRemoteBuilds } from './remote-builds';
+import { createBuildAttribution } from './build-attribution';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { RouteTable } from '../route-table/route-table';
 
@@ -110,7 +110,7 @@ function setUp(
   /** Each retry waits until the requests made again have their answers, as the loader's pauses outlast them. */
   { answersBeforeRetry = false } = {},
 ) {
-  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
+  const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
   const phases = createLoadPhases();
   const plugin = phases.plugin as unknown as Record<string, (args: Record<string, unknown>) => unknown>;
   const loading = loadingPlugin({ timeoutMs: 5_000, allowedOrigins: [base], requireIntegrity: true, builds });

@@ -1,10 +1,6 @@
 /**
- * How a remote's failed load ended, told from its error: timed out, refused by the host (not at
- * an allowed origin, or without the integrity its manifest must give: loading-plugin.ts), or
- * failed (the network, the server, a broken module). A browser reports a script its integrity
- * check refused as it reports one it could not download, so a failed script with an integrity is
- * asked for again (`refusedForIntegrity`, integrity-check.ts): served, with other bytes than its
- * digest, it was the integrity. Only ever on a failure.
+ * How a remote's failed load ended. A browser reports an integrity refusal as a failed download,
+ * so a failed script with an integrity is asked for again (integrity-check.ts).
  */
 import { errorMessage } from 'shared/http-error';
 import type { LoadOutcome, LoadPhase } from 'shared/telemetry';
@@ -12,15 +8,12 @@ import type { LoadOutcome, LoadPhase } from 'shared/telemetry';
 export interface ClassifiedFailure {
   phase: LoadPhase;
   outcome: LoadOutcome;
-  /** The script that failed to download, when the error names one: to be asked for again. */
   script?: string;
 }
 
 /** webpack's ChunkLoadError: `Loading chunk 7 failed.\n(error: https://…/7.a1b2.js)`. */
 const CHUNK_FAILURE = /Loading (?:CSS )?chunk \S+ failed[^(]*\((\w+): ([^)\s]+)\)/;
-/** The federation runtime's failed script (its entry), whatever error wraps it. */
 const SCRIPT_FAILURE = /ScriptNetworkError: Failed to load script "([^"]+)"/;
-/** The host's own refusal (loading-plugin.ts); the reasons about integrity name it. */
 const REFUSAL = /\bRefused \S+: ([^\n]*)/;
 const TIMEOUT = /\btimed out\b|\bTimeoutError\b|due to timeout/;
 

@@ -1,9 +1,4 @@
-/**
- * The page's telemetry ticket (shared/telemetry-values' PAGE_TICKET_COOKIE): the host's server
- * sets it in a cookie with the page, the page takes it as it starts and removes the cookie, so it
- * goes with the page's batches and with no other request; a newer one from the host's server
- * (the version check's answer) replaces it for a page open longer than a ticket lives.
- */
+/** The page's telemetry ticket, taken from its cookie (removed) so no other request carries it. */
 import { PAGE_TICKET_COOKIE } from 'shared/telemetry-values';
 
 export interface PageTicket {
@@ -11,7 +6,6 @@ export interface PageTicket {
   replace(ticket: string): void;
 }
 
-/** Takes the ticket from `doc`'s cookie, if there is one, and removes the cookie. */
 export function takePageTicket(doc: Document = document): PageTicket {
   const prefix = `${PAGE_TICKET_COOKIE}=`;
   let ticket = doc.cookie

@@ -1,40 +1,25 @@
 /**
- * LCP, FCP and TTFB, read from the browser's timeline by the host's first script, from the page's
- * start: a visitor who leaves before the web-vitals chunk (loaded after the first content) has
- * arrived and read its entries still sends them. They are read as web-vitals reads them: each
- * from the page's activation, only what was painted before the page was first hidden, final at
- * the first key press, click or hiding, when the entries the browser has not delivered yet are
- * taken too.
- *
- * LCP's part is taken as the browser reports each candidate: a prerendered page's text is the
- * server's markup until the app takes the page over and replaces it with its own, and a candidate
- * whose element has left the document names no part. The browser reports a paint some frames
- * after it happened, so before the takeover the app waits for `firstPaintReported` (the
- * candidates painted with the first content are reported with it), then reads them with
- * `takeRecords`.
+ * LCP, FCP and TTFB from the first script, read as web-vitals reads them, so a visitor who leaves
+ * before the web-vitals chunk still sends them. LCP's part is read before the app replaces the
+ * server's markup: a candidate whose element has left the document names no part.
  */
 import { HOST_PART } from 'shared/telemetry-values';
 import type { PageParts } from './parts';
 
 export type PaintVitalName = 'LCP' | 'FCP' | 'TTFB';
 
-/** A vital read from the timeline, in milliseconds from the page's activation. */
+/** In ms from the page's activation. */
 export interface PaintVital {
   name: PaintVitalName;
   value: number;
-  /** The part that owns it: the host's for FCP and TTFB. */
   part: string;
 }
 
 export interface PaintVitals {
-  /**
-   * Once the browser has reported the first contentful paint; at once on a page that is hidden,
-   * prerendering or reports no paints, and after FIRST_PAINT_WAIT_MS at most: the app never waits longer.
-   */
+  /** At most FIRST_PAINT_WAIT_MS: a paint is reported some frames after it happened. */
   firstPaintReported(): Promise<void>;
-  /** Reads the candidates the browser has not delivered yet; call before the app replaces the page's markup. */
+  /** Before the app replaces the page's markup. */
   takeRecords(): void;
-  /** Reports the vitals once (a later call does nothing): the page is being hidden, or was used. */
   finalize(): void;
 }
 
@@ -42,10 +27,9 @@ interface LcpEntry extends PerformanceEntry {
   readonly element: Element | null;
 }
 
-/** How long the app waits at most for its first paint to be reported before it takes the page over. */
 export const FIRST_PAINT_WAIT_MS = 500;
 
-/** The events after which the browser stops reporting LCP candidates (web-vitals' own). */
+/** web-vitals' own. */
 const FINAL_INPUTS = ['keydown', 'click'] as const;
 
 function observe(type: string, take: (entries: PerformanceEntryList) => void): PerformanceObserver | undefined {
@@ -62,7 +46,6 @@ function navigationTiming(): (PerformanceNavigationTiming & { activationStart?: 
   return performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
 }
 
-/** `report`: called once per vital found, when the vitals are final. */
 export function watchPaintVitals(
   { partOf }: Pick<PageParts, 'partOf'>,
   report: (vital: PaintVital) => void,

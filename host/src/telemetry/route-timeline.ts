@@ -1,25 +1,18 @@
-/**
- * The route pattern of the page on screen, over time: a metric reported later (INP, CLS, at the
- * page's hiding) belongs to the page it happened on, found by the time it happened. Patterns
- * only (`/gifts/:giftId`), never a path: a path carries a gift's or a redeem session's id.
- */
+/** The route on screen over time, for metrics reported later; patterns only, never ids. */
 import { HOST_PART, NOT_FOUND_ROUTE } from 'shared/telemetry-values';
 import type { RouteTable } from '../route-table/route-table';
 
-/** The route table's pattern for a path; `*` for a path no route matches. */
 export function routeOf(table: RouteTable, pathname: string): string {
   return table.matchRoute(pathname)?.route.path ?? NOT_FOUND_ROUTE;
 }
 
-/** The part whose page a path shows: its route's remote, or the host for a path no route matches. */
 export function routePartOf(table: RouteTable, pathname: string): string {
   return table.matchRoute(pathname)?.route.remote ?? HOST_PART;
 }
 
 export interface RouteTimeline {
-  /** The router is at `pathname` from `time` on (ms on the page's clock, performance.now()). */
+  /** `time`: performance.now(). */
   record(pathname: string, time: number): void;
-  /** The route shown at `time`; the first one for a time before it. */
   at(time: number): string;
   current(): string;
 }

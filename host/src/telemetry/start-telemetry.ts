@@ -1,10 +1,4 @@
-/**
- * The host's telemetry of what its pages meet, started once by the app (bootstrap.tsx) unless
- * the runtime configuration switches it off (docs/decisions/0026-browser-telemetry.md): remote
- * loads and where they failed, the reload guard's reloads, error pages, Content-Security-Policy
- * violations, LCP, FCP and TTFB from the start and, once the first content is on screen, INP and CLS. Only the host
- * reports: the remotes report nothing of their own, and their standalone shells start none of it.
- */
+/** The host's telemetry, the only part that reports (docs/decisions/0026-browser-telemetry.md). */
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { telemetryEnabled } from 'shared/runtime-config-checks';
@@ -15,7 +9,7 @@ import type { RouteTable } from '../route-table/route-table';
 import { createPageTelemetry, type PageTelemetry } from './page-telemetry';
 import { watchPaintVitals, type PaintVitals } from './paint-vitals';
 import { pageParts } from './parts';
-import { createRemoteBuilds, type RemoteBuilds } from './remote-builds';
+import { createBuildAttribution, type BuildAttribution } from './build-attribution';
 import { createRouteTimeline, type RouteTimeline } from './route-timeline';
 import { takePageTicket, type PageTicket } from './page-ticket';
 import { createTelemetryQueue } from './telemetry-queue';
@@ -23,21 +17,17 @@ import { paintVitalEvent } from './vital-events';
 
 export interface Telemetry {
   readonly page: PageTelemetry;
-  /** For the loading plugin: the manifests it accepts. */
-  readonly builds: RemoteBuilds;
-  /** For the federation runtime: where each load stands. */
+  readonly builds: BuildAttribution;
   readonly plugin: ModuleFederationRuntimePlugin;
-  /** For the router: the route on screen, over time. */
   readonly routes: RouteTimeline;
   /** Before the app replaces a prerendered page's markup. */
   readonly paints: Pick<PaintVitals, 'firstPaintReported' | 'takeRecords'>;
   /** Starts measuring INP and CLS; call once the first content is on screen. */
   startVitals(): void;
-  /** The page's ticket, which its batches carry; the version check hands it a newer one. */
+  /** The version check hands it a newer one. */
   readonly ticket: PageTicket;
 }
 
-/** `table`: the page's route table, whose patterns name the routes reported. */
 export function startTelemetry(config: RuntimeConfig, hostBuild: string, table: RouteTable): Telemetry | undefined {
   if (!telemetryEnabled(config)) return undefined;
   const ticket = takePageTicket();
@@ -46,7 +36,7 @@ export function startTelemetry(config: RuntimeConfig, hostBuild: string, table: 
     hostBuild,
     ticket.current,
   );
-  const builds = createRemoteBuilds(hostBuild, Object.keys(config.remotes));
+  const builds = createBuildAttribution(hostBuild, Object.keys(config.remotes));
   const parts = pageParts(Object.keys(config.remotes));
   const phases = createLoadPhases();
   const routes = createRouteTimeline(table, window.location.pathname);

@@ -3,7 +3,7 @@ import { telemetryEventSchema } from 'shared/api/contract';
 import { REMOTE_NAMES } from 'shared/remotes';
 import type { VitalEvent } from 'shared/telemetry';
 import { pageParts } from './parts';
-import { createRemoteBuilds } from './remote-builds';
+import { createBuildAttribution } from './build-attribution';
 import { createRouteTimeline } from './route-timeline';
 import type { PaintVital } from './paint-vitals';
 import {
@@ -28,10 +28,10 @@ const GIFTS_V40 = 'https://gifts.example.com/v40/';
 const CONTENT = 'https://content.example.com/';
 
 function context(): VitalContext {
-  const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
-  builds.record('gifts', GIFTS_V40, { buildId: 'g-40' }, new Map());
-  builds.record('gifts', GIFTS_V41, { buildId: 'g-41' }, new Map());
-  builds.record('content', CONTENT, { buildId: 'c-3' }, new Map());
+  const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
+  builds.record('gifts', GIFTS_V40, 'g-40', new Map());
+  builds.record('gifts', GIFTS_V41, 'g-41', new Map());
+  builds.record('content', CONTENT, 'c-3', new Map());
   // The visitor landed on the home page, went to the game at 5 s, then to a gift at 9 s.
   const routes = createRouteTimeline(RouteTable.registry(), '/');
   routes.record('/game', 5_000);

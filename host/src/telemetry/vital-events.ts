@@ -1,37 +1,30 @@
 /**
- * A Core Web Vital as a telemetry event: its value, the route of the page it belongs to and the
- * part (and build) that owns it. INP and CLS come from the web-vitals library: INP is the remote
- * whose scripts ran longest in the interaction's long animation frames (by the public path they
- * came from, so their build too), else the part of the element interacted with; CLS the part of
- * its largest shift's element; both belong to the page on screen when they happened. LCP, FCP and
- * TTFB are read by the host's first script (paint-vitals.ts): LCP the part its element was in,
- * FCP and TTFB the host's, whose server sends the document and its frame; all three belong to the
- * first page.
+ * A Core Web Vital as a telemetry event, with the part (and build) that owns it: for INP the
+ * remote whose scripts ran longest in its long animation frames, else its element's part.
  */
 import type { CLSMetricWithAttribution, INPMetricWithAttribution } from 'web-vitals/attribution';
 import type { VitalEvent } from 'shared/telemetry';
 import { HOST_PART } from 'shared/telemetry-values';
 import type { PaintVital } from './paint-vitals';
 import type { PageParts } from './parts';
-import type { RemoteBuilds } from './remote-builds';
+import type { BuildAttribution } from './build-attribution';
 import type { RouteTimeline } from './route-timeline';
 
 export type AttributedMetric = INPMetricWithAttribution | CLSMetricWithAttribution;
 
 export interface VitalContext {
   routes: Pick<RouteTimeline, 'at'>;
-  builds: Pick<RemoteBuilds, 'buildOf' | 'ownerOf'>;
+  builds: Pick<BuildAttribution, 'buildOf' | 'ownerOf'>;
   /** The host and the configured remotes: a target naming another part is the host's. */
   parts: PageParts;
 }
 
-/** The contract's bound on a value. */
 const MAX_VALUE = 10 * 60_000;
 
 /** The remote (and build) whose scripts ran longest in these frames. */
 export function longestScriptOwner(
   frames: INPMetricWithAttribution['attribution']['longAnimationFrameEntries'],
-  builds: Pick<RemoteBuilds, 'ownerOf'>,
+  builds: Pick<BuildAttribution, 'ownerOf'>,
 ): { remote: string; build: string } | undefined {
   const totals = new Map<string, { remote: string; build: string; ms: number }>();
   for (const frame of frames) {

@@ -1,9 +1,4 @@
-/**
- * The host's optional third parties as one object, created once by the app: the consent store,
- * the router's page views, the chat bubble's visibility, and their start after the first page
- * (after-first-paint.ts), whose code is fetched then (later.ts). Each is off unless the runtime
- * configuration names it, and none can stop the application: a failure is logged.
- */
+/** The host's optional third parties, started after the first page; none can stop the app. */
 import { analytics } from 'shared/browser/analytics';
 import { chat } from 'shared/browser/chat';
 import type { RuntimeConfig } from 'shared/runtime-config';
@@ -17,7 +12,6 @@ import { RouteTable } from '../route-table/route-table';
 
 type LaterParts = typeof Later;
 
-/** The third parties' code that runs after the first page, in its own chunk. */
 function loadLaterParts(): Promise<LaterParts> {
   return import(/* webpackChunkName: "third-parties" */ './later');
 }
@@ -27,21 +21,16 @@ export interface ThirdParties {
   readonly consent: ConsentStore;
   readonly pageViews: PageViews;
   readonly chatVisibility: ChatVisibility;
-  /**
-   * Starts consent and analytics, the tag manager and live chat after the first page; once.
-   * Resolves when they have started (or failed to, logged).
-   */
+  /** Once; resolves when they have started or failed (logged). */
   start(config: RuntimeConfig, router: RouterLike): Promise<void>;
 }
 
 export interface ThirdPartiesOptions {
-  /** The page's route table, which names its page views; none (every page `*`) unless given. */
   routes?: RouteTable;
   consent?: ConsentStore;
   chatVisibility?: ChatVisibility;
   loadMixpanel?: () => Promise<MixpanelLibrary>;
   afterPaint?: AfterPaintDeps;
-  /** later.ts's chunk unless a test stands in for it. */
   loadLater?: () => Promise<LaterParts>;
 }
 

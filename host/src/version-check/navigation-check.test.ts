@@ -4,7 +4,7 @@
  * its poll's interval, and one that was not told asks nothing; a page that threw on a build the
  * visitor is no longer given leaves it.
  */
-import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, brokenBuild } from '../federation/session-builds';
+import { BROKEN_BUILDS_KEY, BUILDS_TOLD_KEY, brokenBuild } from '../federation/tab-memory';
 import {
   createVersionCheck,
   INTENT_QUESTION_GAP_MS,

@@ -1,16 +1,11 @@
-/**
- * The visitor's analytics consent: stored in localStorage, shared by every tab (the `storage`
- * event), and whether the banner is on screen. Storage that fails (private mode, quota, a
- * blocked origin) only means the question is asked again next visit.
- */
+/** The visitor's analytics consent, shared by every tab; failing storage means asking again next visit. */
 export type ConsentChoice = 'granted' | 'denied';
 
 export interface ConsentState {
   /** Undefined until the visitor answers. */
   choice: ConsentChoice | undefined;
-  /** A third party that needs consent is configured (set by the analytics start-up). */
   relevant: boolean;
-  /** How often the visitor asked to see the banner again ("Cookie settings") since the last choice. */
+  /** "Cookie settings" presses since the last choice. */
   reopened: number;
 }
 
@@ -20,7 +15,6 @@ export interface ConsentStore {
   choose(choice: ConsentChoice): void;
   markRelevant(): void;
   reopen(): void;
-  /** Closes a reopened banner, keeping the choice made before. */
   close(): void;
 }
 
@@ -28,7 +22,6 @@ export const CONSENT_STORAGE_KEY = 'p-consent';
 
 interface StoredConsent {
   choice: ConsentChoice;
-  /** When the visitor chose, ISO 8601. */
   at: string;
 }
 
@@ -49,7 +42,6 @@ function browserDeps(): ConsentDeps {
 export const CONSENT_LIFETIME_DAYS = 365;
 const CONSENT_LIFETIME_MS = CONSENT_LIFETIME_DAYS * 24 * 60 * 60 * 1000;
 
-/** The stored choice, unless it is malformed, undated or older than CONSENT_LIFETIME_DAYS. */
 export function parseStoredConsent(raw: string | null, now: Date = new Date()): ConsentChoice | undefined {
   if (!raw) return undefined;
   try {
@@ -119,7 +111,6 @@ export function createConsentStore(deps: ConsentDeps = browserDeps()): ConsentSt
   };
 }
 
-/** Whether the banner shows: consent matters here, and the visitor has not answered or asked again. */
 export function bannerOpen(state: ConsentState): boolean {
   return state.relevant && (state.choice === undefined || state.reopened > 0);
 }

@@ -1,19 +1,14 @@
-/**
- * Mixpanel behind the analytics facade. The library is its own chunk, imported only once the
- * visitor has accepted, and initialised with the settings the specification names. Every
- * failure (the chunk, init, a request) is logged and leaves the page alone.
- */
+/** Mixpanel behind the analytics facade, its own chunk, loaded on consent; a failure leaves the page alone. */
 import type { Config, Mixpanel } from 'mixpanel-browser';
 import type { AnalyticsHit, AnalyticsSink } from 'shared/browser/analytics';
 import type { AnalyticsConfig } from 'shared/runtime-config';
 
-/** The part of the library this adapter uses, so tests can stand in for it. */
 export type MixpanelLibrary = Pick<
   Mixpanel,
   'init' | 'track' | 'has_opted_out_tracking' | 'opt_out_tracking' | 'clear_opt_in_out_tracking'
 >;
 
-/** Auto-collected properties that carry the page address (and so a gift or redeem id) or the referrer. */
+/** They carry the page address (so a gift or redeem id) or the referrer. */
 const URL_PROPERTIES = [
   '$current_url',
   'current_url_path',
@@ -24,7 +19,7 @@ const URL_PROPERTIES = [
   '$initial_referring_domain',
 ];
 
-/** The product’s Mixpanel settings: cookies for a year, batched requests (README: "Third parties"). */
+/** README: "Third parties". */
 export const MIXPANEL_SETTINGS = {
   cookie_expiration: 365,
   batch_requests: true,
@@ -52,10 +47,7 @@ export function mixpanelSettings(config: AnalyticsConfig): Partial<Config> {
     : { ...MIXPANEL_SETTINGS };
 }
 
-/**
- * The build without the session recorder bundled: recording is sampled at 0 %, and should it
- * ever be switched on, this build fetches the recorder when a recording starts.
- */
+/** Without the session recorder: recording is sampled at 0 %. */
 export async function importMixpanel(): Promise<MixpanelLibrary> {
   const module = await import(
     /* webpackChunkName: "mixpanel" */ 'mixpanel-browser/dist/mixpanel-with-async-modules.cjs.js'
@@ -74,9 +66,7 @@ function send(mixpanel: MixpanelLibrary, hit: AnalyticsHit): void {
 
 export interface MixpanelConnection {
   sink: AnalyticsSink;
-  /** Consent given (again): tracking on, after an earlier opt-out in this browser. */
   optIn(): void;
-  /** Consent withdrawn: the library stops, empties its queue and forgets its cookie. */
   optOut(): void;
 }
 

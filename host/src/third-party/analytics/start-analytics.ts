@@ -12,9 +12,7 @@ import { clearGoogleCookies, startTagManager, type TagManager } from './tag-mana
 
 export interface AnalyticsDeps {
   consent: ConsentStore;
-  /** The route on screen when the tag starts, and each page view after. */
   pageViews: Pick<PageViews, 'current' | 'forward'>;
-  /** Mixpanel's own chunk (mixpanel-sink.ts) unless a test stands in for it. */
   loadMixpanel?: () => Promise<MixpanelLibrary>;
 }
 

@@ -1,26 +1,12 @@
 /**
- * Development only (the host's page under `npm run dev`; never in a production build, see
- * ./development-entry.ts): reloads the host's page once when a remote's development server has
- * a new build. The host's page cannot take a remote's hot update (the remote's modules run in
- * the remote's own webpack runtime, and its Fast Refresh cannot reach the host's React), so it
- * listens to each remote's webpack-dev-server instead, on the web socket the remote's
- * standalone shell uses (`ws://{remote origin}/ws`):
- *
- * - `hash` names the build; the first one is the build this page runs. A later build with
- *   another hash reloads the page once it has compiled (`ok` or `warnings`); one that failed
- *   (`errors`) waits for the next good build, and its errors stay in the remote's terminal.
- * - `static-changed`: the build changed no module but one of its other inputs (remote-content's
- *   Markdown), sent by build/dev-server.ts: reload.
- *
- * A remote that is no development server (a deployed build the configuration points at)
- * refuses the socket: it is named once in the console and left alone.
+ * Development only: reloads the host's page once a remote's development server has a good new
+ * build, or a `static-changed` input. A remote's hot update cannot reach the host's React.
  */
 
 export const DEV_SERVER_SOCKET_PATH = '/ws';
 export const RECONNECT_DELAY_MS = 1000;
 export const RECONNECT_ATTEMPTS = 10;
 
-/** The part of the browser's WebSocket this uses. */
 export type SocketLike = Pick<WebSocket, 'onopen' | 'onmessage' | 'onclose' | 'close'>;
 
 export interface RemoteBuildsDeps {
@@ -30,7 +16,7 @@ export interface RemoteBuildsDeps {
   log: Pick<Console, 'info' | 'warn'>;
 }
 
-/** The development server's socket of a remote whose manifest is at `manifestUrl`, or undefined for a URL that is not http(s). */
+/** Undefined for a URL that is not http(s). */
 export function devServerSocketUrl(manifestUrl: string, base: string): string | undefined {
   let url: URL;
   try {
@@ -57,11 +43,7 @@ function parseMessage(data: unknown): DevServerMessage | undefined {
   }
 }
 
-/**
- * Watches every remote's development server (`remotes`: name → manifest URL, as in the runtime
- * configuration) and reloads the page, once, on the first new build of any of them. Returns a
- * function that stops watching.
- */
+/** Returns a function that stops watching. */
 export function watchRemoteBuilds(
   remotes: Readonly<Record<string, string>>,
   base: string,

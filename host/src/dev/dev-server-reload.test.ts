@@ -5,7 +5,7 @@ import {
   watchRemoteBuilds,
   type RemoteBuildsDeps,
   type SocketLike,
-} from './remote-builds';
+} from './dev-server-reload';
 
 class FakeSocket {
   onopen: SocketLike['onopen'] = null;

@@ -1,20 +1,12 @@
-/**
- * The version check's comparison of the builds a page runs with those the host's server gives
- * this visitor now (`/remote-builds.json`, version-check.ts): loaded at the first poll, apart from
- * the page's first scripts. The page's builds are its configuration's (`remoteBuilds`), never
- * read at load, so nothing is missed before it loads.
- */
+/** The builds a page runs against those the host's server gives the visitor now; loaded at the first question. */
 import type { RemoteBuildsAnswer } from 'shared/deployment';
-import { brokenBuild } from '../federation/session-builds';
+import { brokenBuild } from '../federation/tab-memory';
 import { markBroken, shouldReloadFor } from '../federation/session-records';
 
-/** What a comparison reads of the page and its tab. */
 export interface PageState {
-  /** What the tab remembers (session-builds.ts). */
   storage: () => Storage | undefined;
   now: number;
   log: (message: string) => void;
-  /** The visitor brought the document back from history (restored-by-history.ts). */
   restored: boolean;
 }
 

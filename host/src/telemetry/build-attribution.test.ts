@@ -1,5 +1,5 @@
 import { loadingPlugin } from '../federation/loading-plugin';
-import { createRemoteBuilds } from './remote-builds';
+import { createBuildAttribution } from './build-attribution';
 import { REMOTE_NAMES } from 'shared/remotes';
 
 const ORIGIN = 'https://gifts.example.com';
@@ -16,7 +16,7 @@ const manifest = (buildId: string | undefined, extra: Record<string, unknown> = 
 });
 
 /** The page's loading plugin, reading manifests the way the federation runtime has it fetch them. */
-function pageWith(builds: ReturnType<typeof createRemoteBuilds>) {
+function pageWith(builds: ReturnType<typeof createBuildAttribution>) {
   const plugin = loadingPlugin({ timeoutMs: 1_000, allowedOrigins: [ORIGIN], requireIntegrity: true, builds });
   const fetchHook = plugin.fetch as (
     url: string,
@@ -33,7 +33,7 @@ afterEach(() => jest.restoreAllMocks());
 
 describe('the builds the page runs', () => {
   it("are each manifest's, by remote and by its scripts' public path, older builds kept", async () => {
-    const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
+    const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
     const read = pageWith(builds);
     await read(`${ORIGIN}/builds/g-40/mf-manifest.json`, manifest('g-40'), 'gifts');
     await read(`${ORIGIN}/mf-manifest.json`, manifest('g-41'), 'gifts');
@@ -46,28 +46,28 @@ describe('the builds the page runs', () => {
   });
 
   it("name the host's own build for the host, and none for a remote not read yet or a script of no remote", () => {
-    const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
+    const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
     expect(builds.buildOf('host')).toBe('host-b7');
     expect(builds.buildOf('content')).toBe('unknown');
     expect(builds.ownerOf('https://cdn.example.com/lib.js')).toBeUndefined();
   });
 
   it("are kept for a configured remote the host's build never saw", async () => {
-    const builds = createRemoteBuilds('host-b7', [...REMOTE_NAMES, 'news']);
+    const builds = createBuildAttribution('host-b7', [...REMOTE_NAMES, 'news']);
     await pageWith(builds)(`${ORIGIN}/news/mf-manifest.json`, manifest('n-1'), 'news');
     expect(builds.buildOf('news')).toBe('n-1');
     expect(builds.ownerOf(`${ORIGIN}/news/remoteEntry.js`)).toEqual({ remote: 'news', build: 'n-1' });
   });
 
   it('take a build without an id as unknown', async () => {
-    const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
+    const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
     await pageWith(builds)(`${ORIGIN}/mf-manifest.json`, manifest(undefined), 'gifts');
     expect(builds.buildOf('gifts')).toBe('unknown');
     expect(builds.ownerOf(`${ORIGIN}/remoteEntry.js`)).toEqual({ remote: 'gifts', build: 'unknown' });
   });
 
   it('ignore a name that is no configured remote, none, and a manifest the host refused', async () => {
-    const builds = createRemoteBuilds('host-b7', REMOTE_NAMES);
+    const builds = createBuildAttribution('host-b7', REMOTE_NAMES);
     const read = pageWith(builds);
     await read(`${ORIGIN}/mf-manifest.json`, manifest('x-1'), 'intruder');
     await read(`${ORIGIN}/other/mf-manifest.json`, manifest('x-2'));
