@@ -572,8 +572,8 @@ function finish(outcomes: readonly Outcome[], options: BenchOptions, startedAt: 
   if (options.check) log('check passed: every figure measured, for every build');
 }
 
-async function main(options: BenchOptions): Promise<void> {
-  const startedAt = Date.now();
+/** What the run needs before it measures: Lighthouse if asked for, Chromium, free ports. */
+async function checkReady(options: BenchOptions): Promise<string | undefined> {
   const lighthouse = options.lighthouse ? findLighthouse() : undefined;
   if (options.lighthouse && !lighthouse) {
     throw new Error('--lighthouse needs the lighthouse package: npm install --save-dev -w bench lighthouse@12.8.2');
@@ -590,12 +590,10 @@ async function main(options: BenchOptions): Promise<void> {
     PORTS.emptyPage,
     ...(lighthouse ? [PORTS.lighthouseDebugging] : []),
   ]);
-  mkdirSync(WORK_DIR, { recursive: true });
+  return lighthouse;
+}
 
-  log('Gift Box bench: federated build vs monolith build of the same pages');
-  for (const line of describeMachine(`Chromium ${chromiumVersion()}`)) log(line);
-  log(`network:  ${describeThrottling()}, cold cache (a new browser context per load)`);
-
+async function buildAndCopyFederated(options: BenchOptions): Promise<void> {
   if (options.build) {
     progress('npm run build (the federated parts)…');
     const { federatedMs, warmCaches } = await buildFederated();
@@ -611,6 +609,30 @@ async function main(options: BenchOptions): Promise<void> {
   await copyFederated();
   rmSync(LOADS_DIR, { recursive: true, force: true });
   rmSync(RUN.apiData, { recursive: true, force: true });
+}
+
+/** The host built again for its webpack stats (20-45 s): not in --check, which must stay short. */
+async function hostStatsFor(options: BenchOptions): Promise<WebpackStats | undefined> {
+  if (options.check) {
+    log("          the host's build by package: not in --check (it needs another build of the host)");
+    return undefined;
+  }
+  progress('building the host again for its webpack stats (what its first scripts hold)…');
+  const statsMs = await buildHostStats();
+  log(`          the host for its stats (bench/src/host-stats-config.ts) ${seconds(statsMs)} wall`);
+  return JSON.parse(readFileSync(HOST_STATS_FILE, 'utf8')) as WebpackStats;
+}
+
+async function main(options: BenchOptions): Promise<void> {
+  const startedAt = Date.now();
+  const lighthouse = await checkReady(options);
+  mkdirSync(WORK_DIR, { recursive: true });
+
+  log('Gift Box bench: federated build vs monolith build of the same pages');
+  for (const line of describeMachine(`Chromium ${chromiumVersion()}`)) log(line);
+  log(`network:  ${describeThrottling()}, cold cache (a new browser context per load)`);
+
+  await buildAndCopyFederated(options);
   // --check starts the federated servers (the API's new database takes a while) as the monolith
   // builds; a full run builds alone, so that the build time it prints is the build's own.
   const federatedServers = options.check ? startServers(['federated']) : undefined;
@@ -621,17 +643,7 @@ async function main(options: BenchOptions): Promise<void> {
   const meanwhile = federatedServers ? ', the servers starting meanwhile' : '';
   log(`          monolith (bench/monolith/webpack.config.ts) ${seconds(monolithMs)} wall${meanwhile}`);
   copyMonolith();
-  // What the host's first scripts hold needs the host built again for its stats (20-45 s):
-  // not in --check, which must stay short (host-packages.ts has its unit tests).
-  let hostStats: WebpackStats | undefined;
-  if (options.check) {
-    log("          the host's build by package: not in --check (it needs another build of the host)");
-  } else {
-    progress('building the host again for its webpack stats (what its first scripts hold)…');
-    const statsMs = await buildHostStats();
-    log(`          the host for its stats (bench/src/host-stats-config.ts) ${seconds(statsMs)} wall`);
-    hostStats = JSON.parse(readFileSync(HOST_STATS_FILE, 'utf8')) as WebpackStats;
-  }
+  const hostStats = await hostStatsFor(options);
 
   progress('starting the servers…');
   monolithRemotes = await serveMonolithRemotes(RUN.monolithRemotes, PORTS.monolithRemotes);
