@@ -7,7 +7,7 @@
  * staged, revoked or restarted is undone, even by a file that failed half-way. The worker stops
  * them when it ends (fixtures.ts).
  */
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from '@playwright/test';
 import { LOG_DIR, ROOT_DIR, TMP_DIR } from './test-env';
@@ -36,9 +36,9 @@ export async function sharedTopology(options: SharedTopologyOptions = {}): Promi
     logTaken(`renewed ${shape}, ${restarted} API processes started again`, began);
     return kept;
   }
-  const dir = join(TMP_DIR, `shared-topology-${shape}`);
-  rmSync(dir, { recursive: true, force: true });
-  const topology = await startTopology({ apiCount, hostCount, dir, ...settings });
+  // Named by when it started: a worker started again after a failed test keeps that test's logs.
+  const dir = join(TMP_DIR, `topology-${shape}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const topology = await startTopology({ apiCount, hostCount, dir, temporaryDatabase: true, ...settings });
   shared.set(shape, topology);
   logTaken(`started ${shape}`, began);
   return topology;

@@ -90,6 +90,11 @@ export interface TopologyOptions {
    */
   durableDatabase?: boolean;
   /**
+   * PostgreSQL's data in a temporary folder even with `dir`: its socket's path, inside the data's
+   * folder, must stay under 108 bytes, which a deep `dir` would pass.
+   */
+  temporaryDatabase?: boolean;
+  /**
    * The folder everything goes in (the remotes' folders, nginx's files, the logs and PostgreSQL's
    * data), empty or emptied by the caller; the worker's `topology/` by default (emptied here),
    * its logs then in a folder of their own among the worker's, named by when it started (a later
@@ -385,7 +390,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   const started: RunningProcess[] = [];
   const starting = startCluster({
     durable: options.durableDatabase,
-    dir: options.dir && join(dir, 'postgres'),
+    dir: options.dir && !options.temporaryDatabase ? join(dir, 'postgres') : undefined,
     port: options.ports?.database,
   });
   try {
