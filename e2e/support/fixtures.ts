@@ -9,6 +9,8 @@
  *   before a file's first hook or test, the worker restarts only the servers that differ from what
  *   it asked for, which also undoes whatever the previous file changed (servers.ts,
  *   `useServerSet`). A file on the default servers that tries to change them fails at once.
+ * - the progressive-delivery files' nginx topologies, kept from file to file (shared-topology.ts)
+ *   and stopped with the servers.
  * - `browser` (worker): Debian's chromium, launched by @playwright/test (playwright.config.ts).
  * - `context`, `page` (test): a fresh visitor per test, prepared to count what the suite counts;
  *   `watch` is what was seen on `page` (browser.ts).
@@ -17,6 +19,7 @@
 import { test as base, expect } from '@playwright/test';
 import { openRedeemSession, winGift } from './api';
 import { prepareContext, watchPage, type PageWatch } from './browser';
+import { stopSharedTopologies } from './shared-topology';
 import { SHARED_SERVERS, stopServerSet, useServerSet, type ServerSetOptions } from './servers';
 import { HOST_ORIGIN } from './test-env';
 
@@ -49,11 +52,11 @@ const ALL_HOOKS_INCLUDED = 'all-hooks-included' as unknown as boolean;
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   serverOptions: [SHARED_SERVERS, { option: true }],
-  // The worker's servers, stopped when it ends.
+  // The worker's servers and its shared topologies, stopped when it ends.
   serverSet: [
     async ({}, use) => {
       await use();
-      await stopServerSet();
+      await Promise.all([stopServerSet(), stopSharedTopologies()]);
     },
     { scope: 'worker' },
   ],

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { REMOTES } from 'shared/remotes';
 import { deploy } from '../../deploy/deploy';
 import { HOST_LAYOUT } from '../../deploy/deploy-layout';
@@ -58,8 +59,18 @@ export interface Topology {
   restartApi(index: number, env?: Record<string, string>): Promise<ApiProcess>;
   /** Starts host's server `index` again, as `restartApi` does an API process; ready once its /healthz answers 200. */
   restartHost(index: number, env?: Record<string, string>): Promise<HostProcess>;
+  /**
+   * The topology as it started, for the next test file (shared-topology.ts): every deployed
+   * folder published afresh from the parts' builds (canaries, staged and revoked builds gone),
+   * each host's server started again, and each API process that stopped or whose environment
+   * differs from what `settings` give it. nginx and PostgreSQL keep running.
+   */
+  renew(settings: TopologySettings): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** What a file may set of a running topology's processes without starting another one. */
+export type TopologySettings = Pick<TopologyOptions, 'hostEnv' | 'apiEnv'>;
 
 export interface HostProcess extends RunningProcess {
   port: number;
@@ -78,6 +89,11 @@ export interface TopologyOptions {
    * synchronous commits): for a run that stops it as a crash would and counts what it acknowledged.
    */
   durableDatabase?: boolean;
+  /**
+   * PostgreSQL's data in a temporary folder even with `dir`: its socket's path, inside the data's
+   * folder, must stay under 108 bytes, which a deep `dir` would pass.
+   */
+  temporaryDatabase?: boolean;
   /**
    * The folder everything goes in (the remotes' folders, nginx's files, the logs and PostgreSQL's
    * data), empty or emptied by the caller; the worker's `topology/` by default (emptied here),
@@ -290,6 +306,41 @@ function hostServers(
   };
 }
 
+interface ApiServers {
+  /** Each API process as it runs now. */
+  apis: ApiProcess[];
+  /** The environment each one last started with. */
+  envs: Array<Record<string, string>>;
+  /** Starts process `index` (`again`: its log goes on), ready once its readiness answers. */
+  start(index: number, env: Record<string, string>, again?: boolean): Promise<ApiProcess>;
+}
+
+/** The API processes nginx balances over, one per entry of `ports.apis`; what starts goes in `started`. */
+function apiServers(
+  ports: Pick<TopologyPorts, 'apis' | 'apiMetrics'>,
+  logDir: string,
+  started: RunningProcess[],
+): ApiServers {
+  const apis: ApiProcess[] = [];
+  const envs: Array<Record<string, string>> = [];
+  return {
+    apis,
+    envs,
+    async start(index, env, again = false) {
+      const name = `topology-api-${index + 1}`;
+      const api = again
+        ? startAgain(name, 'api/dist/index.js', env, logDir)
+        : startBundle(name, join(ROOT_DIR, 'api'), 'dist/index.js', env, logDir);
+      started.push(api);
+      envs[index] = env;
+      const port = ports.apis[index] ?? 0;
+      await waitUntilHealthy(api, `http://127.0.0.1:${port}/api/health/ready`);
+      apis[index] = { ...api, port, metrics: `127.0.0.1:${ports.apiMetrics[index] ?? 0}` };
+      return apis[index];
+    },
+  };
+}
+
 /** How many API processes and host's servers to start, checked. */
 function countsOf(options: TopologyOptions): { apiCount: number; hostCount: number } {
   const apiCount = options.ports?.apis.length ?? options.apiCount ?? 2;
@@ -310,6 +361,19 @@ async function hostPortsOf(
   return hostPorts;
 }
 
+/**
+ * Every part's build, published as its deploy command does, without a process per part (the
+ * command itself is what deployRemote and deployHost run, and host-publish.spec.ts's).
+ */
+function publishStartingBuilds(remoteFolder: (remote: string) => string, hostFolder: string): Promise<unknown> {
+  return Promise.all([
+    ...REMOTE_NAMES.map((remote) =>
+      deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) }),
+    ),
+    deploy({ source: join(ROOT_DIR, 'host', 'dist'), target: hostFolder, layout: HOST_LAYOUT }),
+  ]);
+}
+
 /** Starts everything; what was started is stopped again if a later part fails. */
 export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
   const { apiCount, hostCount } = countsOf(options);
@@ -326,7 +390,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
   const started: RunningProcess[] = [];
   const starting = startCluster({
     durable: options.durableDatabase,
-    dir: options.dir && join(dir, 'postgres'),
+    dir: options.dir && !options.temporaryDatabase ? join(dir, 'postgres') : undefined,
     port: options.ports?.database,
   });
   try {
@@ -335,49 +399,34 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     const origin = `http://127.0.0.1:${ports.nginx}`;
     const hostPorts = await hostPortsOf(ports, hostCount);
     const remoteFolder = (remote: string) => join(remotesDir, remote);
-    // Every part's build, published as its deploy command does, without a process per part (the
-    // command itself is what deployRemote and deployHost run, and host-publish.spec.ts's).
     const hostFolder = join(dir, 'host');
-    await Promise.all([
-      ...REMOTE_NAMES.map((remote) =>
-        deploy({ source: join(ROOT_DIR, REMOTES[remote].packageDir, 'dist'), target: remoteFolder(remote) }),
-      ),
-      deploy({ source: join(ROOT_DIR, 'host', 'dist'), target: hostFolder, layout: HOST_LAYOUT }),
-    ]);
+    await publishStartingBuilds(remoteFolder, hostFolder);
     const database = await starting;
     const nginx = await startTopologySite(dir, logDir, ports, hostPorts);
     started.push(nginx);
-    // One process at a time: the first applies the migrations; the others find none left to apply.
-    const apis: ApiProcess[] = [];
+    const own: TopologySettings = { hostEnv: options.hostEnv, apiEnv: options.apiEnv };
     const envOf = (index: number) => ({
       ...apiEnv(origin, database.url, secrets, apiPorts[index] ?? 0, apiMetricsPorts[index] ?? 0),
-      ...options.apiEnv,
+      ...own.apiEnv,
     });
-    const ready = async (index: number, api: RunningProcess): Promise<ApiProcess> => {
-      const port = apiPorts[index] ?? 0;
-      await waitUntilHealthy(api, `http://127.0.0.1:${port}/api/health/ready`);
-      return { ...api, port, metrics: `127.0.0.1:${apiMetricsPorts[index] ?? 0}` };
-    };
-    for (const index of apiPorts.keys()) {
-      const api = startBundle(
-        `topology-api-${index + 1}`,
-        join(ROOT_DIR, 'api'),
-        'dist/index.js',
-        envOf(index),
-        logDir,
-      );
-      started.push(api);
-      apis.push(await ready(index, api));
-    }
+    const api = apiServers(ports, logDir, started);
+    // One process at a time: the first applies the migrations; the others find none left to apply.
+    for (const index of apiPorts.keys()) await api.start(index, envOf(index));
     const refreshMs = options.remoteRefreshMs ?? SUITE_REMOTE_REFRESH_MS;
     const { hosts, start: startHost } = hostServers(
       hostPorts,
-      (own) => ({ ...hostEnvOf({ nginx: ports.nginx, ...own }, secrets, refreshMs, hostFolder), ...options.hostEnv }),
+      (listeners) => ({
+        ...hostEnvOf({ nginx: ports.nginx, ...listeners }, secrets, refreshMs, hostFolder),
+        ...own.hostEnv,
+      }),
       logDir,
       started,
     );
-    for (const index of hostPorts.keys()) await startHost(index);
-    await waitUntilHealthy(hosts[0] ?? nginx, `${origin}/healthz`);
+    const startHosts = async () => {
+      for (const index of hostPorts.keys()) await startHost(index, hosts.length > index);
+      await waitUntilHealthy(hosts[0] ?? nginx, `${origin}/healthz`);
+    };
+    await startHosts();
     return {
       origin,
       nginx,
@@ -390,18 +439,26 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       },
       hosts,
       hostMetrics: `127.0.0.1:${hostMetricsPort}`,
-      apis,
+      apis: api.apis,
       database,
       remoteFolder,
       hostFolder,
-      async restartApi(index, env = {}) {
-        const api = startAgain(`topology-api-${index + 1}`, 'api/dist/index.js', { ...envOf(index), ...env }, logDir);
-        started.push(api);
-        const restarted = await ready(index, api);
-        apis[index] = restarted;
-        return restarted;
-      },
+      restartApi: (index, env = {}) => api.start(index, { ...envOf(index), ...env }, true),
       restartHost: (index, env) => startHost(index, true, env),
+      async renew(settings) {
+        Object.assign(own, { hostEnv: settings.hostEnv, apiEnv: settings.apiEnv });
+        await Promise.all(hosts.map((host) => stopProcess(host, { hard: true })));
+        for (const folder of [remotesDir, hostFolder]) rmSync(folder, { recursive: true, force: true });
+        mkdirSync(remotesDir, { recursive: true });
+        await publishStartingBuilds(remoteFolder, hostFolder);
+        for (const index of apiPorts.keys()) {
+          const running = api.apis[index];
+          if (running && !running.hasExited() && isDeepStrictEqual(api.envs[index], envOf(index))) continue;
+          if (running) await stopProcess(running);
+          await api.start(index, envOf(index), true);
+        }
+        await startHosts();
+      },
       async stop() {
         await Promise.all(started.map((process) => stopProcess(process, { hard: true })));
         await database.stop();

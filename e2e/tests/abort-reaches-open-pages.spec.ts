@@ -20,7 +20,8 @@ import { runCanary } from '../support/canary';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
 import { TMP_DIR } from '../support/test-env';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 
 // The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
 test.use({ serverOptions: { only: [], leaveIdle: true } });
@@ -36,12 +37,11 @@ let stable: string;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   // No BUILD_CHECK_INTERVAL_MS: the page polls its builds once an hour, as by default.
-  topology = await startTopology({ apiCount: 1 });
+  topology = await sharedTopology({ apiCount: 1 });
   stable = readLatest(topology.remoteFolder('content')).id;
 });
 
 test.afterAll(async () => {
-  await topology?.stop();
   rmSync(BUILDS_DIR, { recursive: true, force: true });
 });
 

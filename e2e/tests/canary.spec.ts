@@ -11,7 +11,8 @@ import { visit, waitForRenderedPage } from '../support/app-page';
 import { previewCookie, runCanary } from '../support/canary';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, describeBuild, nextContentBuild, removeRedeployFolders, type Build } from '../support/redeploy';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 
 const PREVIEW_KEY = 'canary-spec-content-preview-key-for-tests-only';
 /** The element of a page's inline runtime configuration, and the cookie of a visitor's cohort. */
@@ -30,7 +31,7 @@ test.beforeAll(async () => {
   test.setTimeout(300_000);
   buildA = describeBuild(CONTENT_DIST);
   const [started, built] = await Promise.all([
-    startTopology({ apiCount: 1, hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: PREVIEW_KEY } }),
+    sharedTopology({ apiCount: 1, hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: PREVIEW_KEY } }),
     nextContentBuild(),
   ]);
   topology = started;
@@ -38,7 +39,6 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await topology?.stop();
   removeRedeployFolders();
 });
 

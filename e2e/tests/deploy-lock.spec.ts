@@ -14,7 +14,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { openSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 import { ROOT_DIR, TMP_DIR } from '../support/test-env';
 
 // The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
@@ -27,11 +28,10 @@ let topology: Topology;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  topology = await startTopology({ apiCount: 1 });
+  topology = await sharedTopology({ apiCount: 1 });
 });
 
 test.afterAll(async () => {
-  await topology?.stop();
   rmSync(COPIES, { recursive: true, force: true });
 });
 

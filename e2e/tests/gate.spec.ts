@@ -23,7 +23,8 @@ import {
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
 import { LOG_DIR, TMP_DIR } from '../support/test-env';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 
 // The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
 test.use({ serverOptions: { only: [], leaveIdle: true } });
@@ -41,7 +42,7 @@ const ids: Record<string, string> = {};
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  const starting = startTopology({ hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY }, apiCount: 1 });
+  const starting = sharedTopology({ hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY }, apiCount: 1 });
   // The builds are written while the topology's processes start.
   const dirs = FAULTS.map((fault) => {
     ids[fault] = `gate-${fault}-${Date.now().toString(36)}`;
@@ -57,10 +58,6 @@ test.beforeAll(async () => {
     );
     expect(staged.code, staged.output).toBe(0);
   }
-});
-
-test.afterAll(async () => {
-  await topology?.stop();
 });
 
 /** `npm run gate -w remote-content -- <folder> <id> --host <origin>`, the key in PREVIEW_KEY. */

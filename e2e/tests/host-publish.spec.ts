@@ -15,7 +15,8 @@ import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { httpGet } from '../support/http';
 import { freePort } from '../support/production';
-import { deployHost, startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { deployHost, type Topology } from '../support/topology';
 import { ROOT_DIR, TMP_DIR } from '../support/test-env';
 
 const MARK = 'gift-box-e2e-build';
@@ -80,13 +81,12 @@ async function pageBuild(): Promise<string | null> {
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);
-  topology = await startTopology({ apiCount: 1 });
+  topology = await sharedTopology({ apiCount: 1 });
   visitor = await openSession(browser, { baseURL: topology.origin });
 });
 
 test.afterAll(async () => {
   await visitor?.close();
-  await topology?.stop();
   rmSync(join(TMP_DIR, 'host-builds'), { recursive: true, force: true });
 });
 

@@ -176,13 +176,10 @@ test.describe('with one play a day', () => {
   const timeZone = 'Pacific/Auckland';
   test.use({ timezoneId: timeZone });
 
+  // The file's last group: the next file's servers start the API again with their own settings.
   test.beforeAll(async () => {
     test.setTimeout(60_000);
     await restartServer('api', { env: { PLAYS_PER_VISITOR_PER_DAY: '1' } });
-  });
-  test.afterAll(async () => {
-    test.setTimeout(60_000);
-    await restartServer('api', { env: {} });
   });
 
   // Midnight UTC, when the API's day ends, is 13:00 in Auckland in summer and 12:00 in winter.

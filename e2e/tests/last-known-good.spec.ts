@@ -18,7 +18,8 @@ import { runCanary } from '../support/canary';
 import { expect, test } from '../support/fixtures';
 import { readLatest, removeRedeployFolders, tempFolder } from '../support/redeploy';
 import { ROOT_DIR } from '../support/test-env';
-import { deployRemote, startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { deployRemote, type Topology } from '../support/topology';
 import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
 const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
@@ -38,7 +39,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   // The API reads the parts' deployments every second, so it knows B's id by the time it is told;
   // pages check for new builds every second.
-  topology = await startTopology({
+  topology = await sharedTopology({
     apiCount: 1,
     apiEnv: { BUILDS_POLL_MS: '1000' },
     hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' },
@@ -71,7 +72,6 @@ async function configuredGifts(page: Page): Promise<{ build?: string; fallback?:
 }
 
 test.afterAll(async () => {
-  await topology?.stop();
   removeRedeployFolders();
 });
 

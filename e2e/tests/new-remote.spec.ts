@@ -29,7 +29,8 @@ import {
 } from '../support/new-remote';
 import { apiMetricLines, restartInTurn } from '../support/reconfigure';
 import { exposeChunk, readLatest } from '../support/redeploy';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 import { BASE, OUTSIDE_TMP_DIR, REMOTE_NAMES, ROOT_DIR } from '../support/test-env';
 import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
@@ -96,7 +97,7 @@ test.beforeAll(async ({ browser }) => {
   mkdirSync(COPY_DIR, { recursive: true });
   // The version check polls every second, so a deploy is noticed within the test.
   [topology, copy] = await Promise.all([
-    startTopology({ hostCount: 2, hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
+    sharedTopology({ hostCount: 2, hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
     scaffoldRemote(COPY_DIR, NAME),
   ]);
   session = await openSession(browser, { baseURL: topology.origin });
@@ -104,7 +105,6 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   await session?.close();
-  await topology?.stop();
   rmSync(COPY_DIR, { recursive: true, force: true });
 });
 

@@ -54,8 +54,9 @@ const PARTS: readonly Part[] = [
 ];
 const STATIC_PARTS = PARTS.filter((part) => part.buildFile !== undefined);
 
-// The production copy's servers are its own, on ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// The production copy's servers are its own, on run-time ports of the worker's block: the
+// suite's stay up, idle, for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 let copy: string;
 let install: InstallResult;

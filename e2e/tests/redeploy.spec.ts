@@ -31,9 +31,10 @@ import { restartServer } from '../support/servers';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
 import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
-// Content pages need no API; the others are the host and the remotes its header links name.
-// The content server and the host are restarted with other settings: servers of its own.
-test.use({ serverOptions: { only: ['host', 'gifts', 'redeem', 'content'] } });
+// Content pages need no API, which stays up idle for the next file; the others are the host and
+// the remotes its header links name. The content server and the host are restarted with other
+// settings: servers of its own.
+test.use({ serverOptions: { only: ['host', 'gifts', 'redeem', 'content'], leaveIdle: true } });
 
 const CONTENT_ORIGIN = originOf('content');
 const GUARD_KEY = 'p-reload-guard';

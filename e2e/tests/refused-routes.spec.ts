@@ -15,7 +15,8 @@ import { openSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { httpGetPage } from '../support/http';
 import { hostLogMarks, logMessagesSince, restartInTurn } from '../support/reconfigure';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 
 const ROGUE = 'rogue';
 /** The one path it is granted, which it publishes in a layout the host does not have. */
@@ -44,11 +45,7 @@ let topology: Topology;
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  topology = await startTopology({ apiCount: 1 });
-});
-
-test.afterAll(async () => {
-  await topology?.stop();
+  topology = await sharedTopology({ apiCount: 1 });
 });
 
 /** The content remote's deployed build, served as the rogue remote's with the crafted routes. */

@@ -22,7 +22,8 @@ import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
 import { LOG_DIR, TMP_DIR } from '../support/test-env';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 
 // The topology is servers of its own, on ports of the worker's block: the suite's wait idle for the next file.
 test.use({ serverOptions: { only: [], leaveIdle: true } });
@@ -43,7 +44,7 @@ const sessions: BrowserSession[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  topology = await startTopology({
+  topology = await sharedTopology({
     apiCount: 1,
     hostEnv: { REMOTE_CONTENT_PREVIEW_KEY: KEY },
     // Every visitor of these tests is one address (127.0.0.1), browsing without pause: the
@@ -58,7 +59,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await Promise.all(sessions.map((session) => session.close()));
   await prometheus?.stop();
-  await topology?.stop();
 });
 
 /** FNV-1a, 32 bits, as shared/deployment's canaryBucket hashes a cohort (browser tests import no source). */

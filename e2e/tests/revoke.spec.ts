@@ -16,7 +16,8 @@ import { previewCookie, runRemoteCommand } from '../support/canary';
 import { expect, test } from '../support/fixtures';
 import { readLatest, removeRedeployFolders, tempFolder } from '../support/redeploy';
 import { ROOT_DIR } from '../support/test-env';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
 const GIFTS_DIST = join(ROOT_DIR, 'remote-gifts', 'dist');
@@ -34,7 +35,7 @@ const buildC = `${buildA}-c`;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  topology = await startTopology({
+  topology = await sharedTopology({
     apiCount: 1,
     hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000', REMOTE_GIFTS_PREVIEW_KEY: PREVIEW_KEY },
   });
@@ -55,7 +56,6 @@ function pinnedToC(): string {
 }
 
 test.afterAll(async () => {
-  await topology?.stop();
   removeRedeployFolders();
 });
 

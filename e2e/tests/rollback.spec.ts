@@ -24,8 +24,9 @@ import { restartServer } from '../support/servers';
 import { HOST_ORIGIN, originOf } from '../support/test-env';
 import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
-// The content server and the host are restarted with other settings: servers of its own.
-test.use({ serverOptions: { only: ['host', 'gifts', 'redeem', 'content'] } });
+// The content server and the host are restarted with other settings: servers of its own. Its
+// pages need no API, which stays up idle for the next file.
+test.use({ serverOptions: { only: ['host', 'gifts', 'redeem', 'content'], leaveIdle: true } });
 
 const CONTENT_ORIGIN = originOf('content');
 

@@ -10,7 +10,8 @@ import type { Page } from '@playwright/test';
 import { RESTART_PAUSE_SECONDS } from '../../deploy/nginx/render-config';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
-import { startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { type Topology } from '../support/topology';
 import { stopProcess, type RunningProcess } from 'testbed/process';
 
 const PAGES = ['/', '/about', '/game', '/terms', '/privacy-policy'];
@@ -25,13 +26,12 @@ let session: BrowserSession;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
-  topology = await startTopology({ hostCount: 2, apiCount: 2 });
+  topology = await sharedTopology({ hostCount: 2, apiCount: 2 });
   session = await openSession(browser, { baseURL: topology.origin });
 });
 
 test.afterAll(async () => {
   await session?.close();
-  await topology?.stop();
 });
 
 /** What the visitors asked and what failed (a status other than the one expected, or no answer). */

@@ -22,7 +22,8 @@ import {
   removeRedeployFolders,
   type Build,
 } from '../support/redeploy';
-import { deployRemote, startTopology, type Topology } from '../support/topology';
+import { sharedTopology } from '../support/shared-topology';
+import { deployRemote, type Topology } from '../support/topology';
 import { REMOTE_NAMES, ROOT_DIR } from '../support/test-env';
 import { nextBuildsAnswer, versionCheckGate } from '../support/version-check';
 
@@ -41,7 +42,7 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);
   const [started, built] = await Promise.all([
     // The version check polls every second, so a deploy is noticed within the test.
-    startTopology({ hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
+    sharedTopology({ hostEnv: { BUILD_CHECK_INTERVAL_MS: '1000' } }),
     nextContentBuild(),
   ]);
   topology = started;
@@ -51,7 +52,6 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   await visitor?.close();
-  await topology?.stop();
   removeRedeployFolders();
 });
 
