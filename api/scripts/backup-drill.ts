@@ -3,7 +3,7 @@
  * process gets gifts won, vouchers issued and a redeem session opened through its HTTP API; the
  * guide's pg_dump backs the database up, the database is dropped, the guide's pg_restore brings
  * it back, and a new API process must answer every gift, redeem session, voucher and visitor's
- * list exactly as before. It proves the procedure and the client tools on that server.
+ * list exactly as it did before the backup. It proves the procedure and the client tools on that server.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';

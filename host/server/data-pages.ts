@@ -4,7 +4,7 @@
  * and their address go with it, so the answer, the API's limits and its analytics are theirs, as
  * if their browser had asked (docs/decisions/0028-data-pages-rendered-by-the-host-server.md).
  * The wait is bounded; a slow, failing or refusing API means the page is rendered in the
- * browser, as before, never an error.
+ * browser without its data, never an error.
  */
 import type { IncomingMessage } from 'node:http';
 import { serverLog } from 'server/log';
@@ -111,7 +111,7 @@ export interface DataPages {
   /**
    * The page of `match` rendered with the visitor's data, or its 404; undefined for a route
    * without `serverData`, a remote with no renderer, and an API that did not answer in time or as
-   * it should (the page is then sent as before, rendered in the browser).
+   * it should (the page is then sent without its data, rendered in the browser).
    */
   read(
     req: IncomingMessage,
