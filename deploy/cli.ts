@@ -41,8 +41,10 @@ ${Object.entries(COMMANDS)
 
 function stopSignal(name: string, output: CommandOutput): AbortSignal {
   const stop = new AbortController();
+  // process.on, not once: npm relays the terminal's Ctrl-C, and that copy must not end the process.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (stop.signal.aborted) return;
       output.err(`${name}: ${signal}: stopping where it is`);
       stop.abort();
     });

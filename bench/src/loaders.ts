@@ -99,11 +99,15 @@ async function main(options: LoaderOptions): Promise<void> {
   );
 }
 
+let signalled = false;
 for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],
 ] as const) {
-  process.once(signal, () => {
+  // process.on, not once: npm relays the terminal's Ctrl-C, and that copy must not end the process.
+  process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
     progress(`\n${signal}: stopping the build…`);
     void stopAll().finally(() => process.exit(code));
   });
