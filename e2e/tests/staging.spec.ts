@@ -17,8 +17,8 @@ import { npmCommand } from '../support/build-variants';
 import { expect, test } from '../support/fixtures';
 import { BASE, LOG_DIR, ROOT_DIR, TMP_DIR } from '../support/test-env';
 
-// Staging is servers of its own, on the worker's ports: none of the suite's.
-test.use({ serverOptions: { only: [] } });
+// Staging is servers of its own, on fixed ports of the worker's block: none of the suite's.
+test.use({ serverOptions: { only: [], wholeBlock: true } });
 
 const DIR = join(TMP_DIR, 'staging');
 const ID = '[A-Za-z0-9_-]{24}';
