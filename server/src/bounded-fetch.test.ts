@@ -1,20 +1,15 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getBoundedJson } from './bounded-fetch';
+import { listenAnswering, type AnsweringServer } from './testing/answering-server';
 
-let server: Server;
+let server: AnsweringServer;
 let base: string;
-const answers = new Map<string, (res: ServerResponse) => void>();
+let answers: AnsweringServer['answers'];
 
 beforeAll(async () => {
-  server = createServer((req, res) => (answers.get(req.url ?? '') ?? ((r) => r.writeHead(404).end()))(res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenAnswering();
+  ({ base, answers } = server);
 });
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 describe('getBoundedJson', () => {
   it('reads a JSON document within its bound', async () => {
