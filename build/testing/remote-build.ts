@@ -14,11 +14,19 @@ export interface RemoteProject {
   /** Writes `text` at `path` inside the project, its folders made as needed. */
   write(path: string, text: string): void;
   /** Builds the project with `plugins` after the federation plugin (none with `federated: false`). */
-  build(
-    plugins: WebpackPluginInstance[],
-    options?: { federated?: boolean; output?: Configuration['output']; shared?: SharedModules },
-  ): Promise<Record<string, Buffer>>;
+  build(plugins: WebpackPluginInstance[], options?: BuildOptions): Promise<Record<string, Buffer>>;
   remove(): void;
+}
+
+export interface BuildOptions {
+  federated?: boolean;
+  output?: Configuration['output'];
+  shared?: SharedModules;
+  /**
+   * Minified (terser) unless false: most of a build's CPU, which only a test of what minifying
+   * does to the emitted bytes needs; the manifest and build files a plugin writes are the same.
+   */
+  minimize?: boolean;
 }
 
 /** The federation plugin's `shared`, for a test whose page takes modules from the share scope. */
@@ -49,17 +57,14 @@ export function remoteProject(prefix: string, files: Record<string, string>): Re
 
   async function build(
     plugins: WebpackPluginInstance[],
-    {
-      federated = true,
-      output = {},
-      shared,
-    }: { federated?: boolean; output?: Configuration['output']; shared?: SharedModules } = {},
+    { federated = true, output = {}, shared, minimize = true }: BuildOptions = {},
   ): Promise<Record<string, Buffer>> {
     const compiler = webpack({
       mode: 'production',
       context: dir,
       entry: { main: './src/index.js' },
       devtool: false,
+      optimization: { minimize },
       output: {
         path: join(dir, 'dist'),
         filename: '[name].[fullhash:8].js',
