@@ -52,8 +52,20 @@ function stopSignal(name: string, output: CommandOutput): AbortSignal {
   return stop.signal;
 }
 
+/** Where a command runs: the folder it was typed in, and the package's folder npm runs it in. */
+interface Place {
+  cwd: string;
+  packageDir: string;
+}
+
+const PROCESS_PLACE = (): Place => ({ cwd: process.env.INIT_CWD || process.cwd(), packageDir: process.cwd() });
+
 /** Runs the command `argv` names; resolves to the exit status. */
-export async function main(argv: readonly string[], output: CommandOutput = CONSOLE): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  output: CommandOutput = CONSOLE,
+  place: Place = PROCESS_PLACE(),
+): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '-h' || name === '--help') {
     output.out(USAGE);
@@ -67,8 +79,7 @@ export async function main(argv: readonly string[], output: CommandOutput = CONS
     return 1;
   }
   const io: Io = {
-    cwd: process.env.INIT_CWD || process.cwd(),
-    packageDir: process.cwd(),
+    ...place,
     env: process.env,
     signal: entry.stoppable ? stopSignal(entry.command.name, output) : undefined,
     ...output,

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inputsHash, partMarkers, writeStamp } from '../scripts/build-stamp';
+import { main } from './cli';
 import { ALLOW_STALE_DIST, checkDist } from './stale-dist';
 import { makeBuild, read, write } from './testing/fake-remote-build';
 
@@ -22,8 +23,26 @@ function builtRemote(): void {
   writeStamp(root, 'remote-gifts', inputsHash(root, 'remote-gifts'), ['dist/builds/latest.json']);
 }
 
-/** `npm run <command> -w remote-gifts -- <args>` as npm runs it: the CLI in the package's folder. */
-function deployCli(args: string[], command = 'deploy') {
+/**
+ * `npm run <command> -w <package> -- <args>` as npm runs it: the CLI in the package's folder (the
+ * gifts remote's unless told), typed in the root.
+ */
+async function deployCli(args: string[], command = 'deploy', packageDir = pkg) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await main(
+    [command, ...args],
+    { out: (line) => stdout.push(line), err: (line) => stderr.push(line) },
+    {
+      cwd: root,
+      packageDir,
+    },
+  );
+  return { code, stderr: stderr.join('\n'), stdout: stdout.join('\n') };
+}
+
+/** The same, in a process of its own as npm starts it: what it prints and its exit status. */
+function deployProcess(args: string[], command: string) {
   const result = spawnSync(process.execPath, ['--import', TSX, CLI, command, ...args], {
     cwd: pkg,
     env: { ...process.env, INIT_CWD: root },
@@ -82,34 +101,34 @@ describe('checkDist', () => {
 });
 
 describe('npm run deploy', () => {
-  it('refuses to publish a stale dist/, and publishes it with --allow-stale-dist', () => {
+  it('refuses to publish a stale dist/, and publishes it with --allow-stale-dist', async () => {
     write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
 
-    const refused = deployCli(['srv/gifts']);
+    const refused = await deployCli(['srv/gifts']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('remote-gifts/dist is not the build of its sources');
     expect(existsSync(join(root, 'srv', 'gifts'))).toBe(false);
 
-    const forced = deployCli(['srv/gifts', ALLOW_STALE_DIST]);
+    const forced = await deployCli(['srv/gifts', ALLOW_STALE_DIST]);
     expect(forced.stderr).toBe('');
     expect(forced.code).toBe(0);
     expect(JSON.parse(read(join(root, 'srv', 'gifts', 'builds', 'latest.json')))).toMatchObject({ id: 'b1' });
   });
 
-  it('publishes a current dist/ as it is', () => {
-    const published = deployCli(['srv/gifts']);
+  it('publishes a current dist/ as it is', async () => {
+    const published = await deployCli(['srv/gifts']);
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
     expect(JSON.parse(read(join(root, 'srv', 'gifts', 'builds', 'latest.json')))).toMatchObject({ id: 'b1' });
   });
 
-  it('stage refuses a stale dist/, and stages it with --allow-stale-dist, changing nothing current', () => {
+  it('stage refuses a stale dist/, and stages it with --allow-stale-dist, changing nothing current', async () => {
     write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
-    const refused = deployCli(['srv/gifts'], 'stage');
+    const refused = await deployCli(['srv/gifts'], 'stage');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('stage: remote-gifts/dist is not the build of its sources');
 
-    const staged = deployCli(['srv/gifts', ALLOW_STALE_DIST], 'stage');
+    const staged = await deployCli(['srv/gifts', ALLOW_STALE_DIST], 'stage');
     expect(staged.stderr).toBe('');
     expect(staged.code).toBe(0);
     expect(staged.stdout).toContain('deploy: build b1 staged in');
@@ -119,7 +138,7 @@ describe('npm run deploy', () => {
 
   it('release refuses a stale dist/ before it stages anything', () => {
     write(join(pkg, 'src', 'page.tsx'), 'export const title = "Choose";\n');
-    const refused = deployCli(
+    const refused = deployProcess(
       ['srv/gifts', '--host', 'http://127.0.0.1:1', '--prometheus', 'http://127.0.0.1:1'],
       'release',
     );
@@ -157,34 +176,27 @@ export const REMOTE_SPEC = {
     writeStamp(root, 'remote-news', inputsHash(root, 'remote-news'), partMarkers(root, 'remote-news'));
   });
 
-  const deployNews = (args: string[]) => {
-    const result = spawnSync(process.execPath, ['--import', TSX, CLI, 'deploy', ...args], {
-      cwd: news,
-      env: { ...process.env, INIT_CWD: root },
-      encoding: 'utf8',
-    });
-    return { code: result.status, stderr: result.stderr, stdout: result.stdout };
-  };
+  const deployNews = (args: string[]) => deployCli(args, 'deploy', news);
 
   it('is a part its build stamps, as the registry remotes are', () => {
     expect(partMarkers(root, 'remote-news')).toEqual(partMarkers(root, 'remote-gifts'));
     expect(partMarkers(root, 'remote-nothing')).toBeUndefined();
   });
 
-  it('publishes its dist/ with its builds/latest.json, and refuses it once its sources changed', () => {
-    const published = deployNews(['srv/news']);
+  it('publishes its dist/ with its builds/latest.json, and refuses it once its sources changed', async () => {
+    const published = await deployNews(['srv/news']);
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
     expect(JSON.parse(read(join(root, 'srv', 'news', 'builds', 'latest.json')))).toMatchObject({ id: 'n1' });
 
     write(join(news, 'src', 'exposed', 'story-page.tsx'), 'export const title = "Another story";\n');
-    const refused = deployNews(['srv/news']);
+    const refused = await deployNews(['srv/news']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('remote-news/dist is not the build of its sources');
   });
 
-  it('stages a build and names the next commands, with no gate or release run, which take the registry remotes only', () => {
-    const staged = deployNews(['srv/news', '--stage']);
+  it('stages a build and names the next commands, with no gate or release run, which take the registry remotes only', async () => {
+    const staged = await deployNews(['srv/news', '--stage']);
     expect(staged.stderr).toBe('');
     expect(staged.code).toBe(0);
     expect(staged.stdout).toContain('npm run canary -w remote-news -- ');
