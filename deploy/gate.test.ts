@@ -22,6 +22,7 @@ import {
   gatePages,
   GateError,
   GateStopped,
+  type GateResult,
   hostProblem,
   maskedPath,
   pageProblems,
@@ -43,7 +44,7 @@ let root: string;
 let target: string;
 let server: Server;
 let host: string;
-/** One Chromium for the file's gate runs (a stopped gate and the command launch their own). */
+/** One Chromium for the file's gate runs and commands (a stopped gate launches its own). */
 let browser: Browser;
 /** Paths the stand-in host was asked for. */
 let visited: string[] = [];
@@ -177,20 +178,47 @@ const gate = (buildId: string, over: Partial<Parameters<typeof runGate>[0]> = {}
     ...over,
   });
 
+/** npm run gate as the deploy tools' entry runs it, typed in `root`, for the gifts remote. */
+function io(env: Record<string, string | undefined> = { PREVIEW_KEY: KEY }) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: {
+      cwd: root,
+      packageDir: join(root, 'remote-gifts'),
+      env,
+      browser,
+      out: (line: string) => out.push(line),
+      err: (line: string) => err.push(line),
+    },
+  };
+}
+
 describe('the gate in a browser', () => {
   it(
-    'passes a good build on every route of the remote, the host pinning it for the gate’s browser only',
+    'passes a good build on every route of the remote, the host pinning it for the gate’s browser only; npm run gate prints each check and exits 0',
     async () => {
       const before = snapshot();
-      const result = await gate('good');
+      const good = io();
+      expect(await gateCommand.main(['site', 'good', '--host', host, '--path', GIFT_PATH], good.io)).toBe(0);
+      // The results go to a folder the repository ignores, and the gate says where.
+      const results = join(root, '.gate-results', 'gate-good.json');
+      expect(good.out).toContain(`gate: results in ${results}`);
+      const written = readFileSync(results, 'utf8');
+      const result = JSON.parse(written) as GateResult & { remote: string; buildId: string };
+      expect(result).toMatchObject({ ok: true, remote: 'gifts', buildId: 'good' });
       expect(result.checks.map((check) => [check.name, check.ok])).toEqual([
         ['staged copy', true],
         ['exposes', true],
         ['/game', true],
         [`${MASKED_GIFT_PATH} (/gifts/:giftId)`, true],
       ]);
-      expect(result.ok).toBe(true);
       expect(result.checks[2]?.detail).toMatch(/^build good, LCP \d+ ms, one React, clean$/);
+      expect(good.out.filter((line) => line.startsWith('gate: pass '))).toHaveLength(4);
+      expect(good.out.at(-1)).toBe('gate: build good passed every check; nothing was changed in the deployment');
+      expect([...good.out, written].join('\n')).not.toContain(GIFT_PATH.slice('/gifts/'.length));
       expect(visited).toEqual(expect.arrayContaining(['/game', GIFT_PATH]));
       expect(snapshot()).toEqual(before);
     },
@@ -198,19 +226,28 @@ describe('the gate in a browser', () => {
   );
 
   it(
-    'refuses a build whose page throws, with the exception and a screenshot of the page',
+    'refuses a build whose page throws, with the exception and a screenshot of the page; npm run gate exits 1 with the reasons',
     async () => {
       const before = snapshot();
-      const result = await gate('throws');
-      expect(result.ok).toBe(false);
+      const bad = io();
+      expect(
+        await gateCommand.main(['site', 'throws', '--host', host, '--path', GIFT_PATH, '--out', 'shots'], bad.io),
+      ).toBe(1);
+      expect(bad.out).toContain(`gate: results in ${join(root, 'shots', 'gate-throws.json')}`);
+      const written = readFileSync(join(root, 'shots', 'gate-throws.json'), 'utf8');
+      const result = JSON.parse(written) as GateResult & { buildId: string };
+      expect(result).toMatchObject({ ok: false, buildId: 'throws' });
       const failed = result.checks.filter((check) => !check.ok);
       expect(failed.map((check) => check.name)).toEqual(['/game', `${MASKED_GIFT_PATH} (/gifts/:giftId)`]);
       expect(failed[0]?.detail).toContain('uncaught exception: the canary broke');
       expect(failed.map((check) => check.screenshot)).toEqual([
-        join(root, 'out', 'gate-1-game.png'),
-        join(root, 'out', 'gate-2-gifts-giftId.png'),
+        join(root, 'shots', 'gate-1-game.png'),
+        join(root, 'shots', 'gate-2-gifts-giftId.png'),
       ]);
       expect(existsSync(failed[0]?.screenshot ?? '')).toBe(true);
+      expect(bad.err.join('\n')).toContain(`screenshot: ${join(root, 'shots', 'gate-1-game.png')}`);
+      expect([...bad.err, written].join('\n')).not.toContain(GIFT_PATH.slice('/gifts/'.length));
+      expect(bad.err.at(-1)).toBe('gate: build throws failed 2 checks; nothing current was changed');
       expect(snapshot()).toEqual(before);
     },
     BROWSER_RUN_MS,
@@ -415,50 +452,6 @@ describe('what the gate exposes', () => {
 });
 
 describe('npm run gate', () => {
-  function io(env: Record<string, string | undefined> = { PREVIEW_KEY: KEY }) {
-    const out: string[] = [];
-    const err: string[] = [];
-    return {
-      out,
-      err,
-      io: {
-        cwd: root,
-        packageDir: join(root, 'remote-gifts'),
-        env,
-        out: (line: string) => out.push(line),
-        err: (line: string) => err.push(line),
-      },
-    };
-  }
-
-  it(
-    'prints each check and exits 0 for a good build, 1 with the reasons for a bad one',
-    async () => {
-      const good = io();
-      expect(await gateCommand.main(['site', 'good', '--host', host, '--path', GIFT_PATH], good.io)).toBe(0);
-      expect(good.out.at(-1)).toBe('gate: build good passed every check; nothing was changed in the deployment');
-      expect(good.out.filter((line) => line.startsWith('gate: pass '))).toHaveLength(4);
-      // The results go to a folder the repository ignores, and the gate says where.
-      const results = join(root, '.gate-results', 'gate-good.json');
-      expect(good.out).toContain(`gate: results in ${results}`);
-      expect(JSON.parse(readFileSync(results, 'utf8'))).toMatchObject({ ok: true, remote: 'gifts', buildId: 'good' });
-
-      const bad = io();
-      expect(
-        await gateCommand.main(['site', 'throws', '--host', host, '--path', GIFT_PATH, '--out', 'shots'], bad.io),
-      ).toBe(1);
-      expect(bad.err.join('\n')).toContain(`screenshot: ${join(root, 'shots', 'gate-1-game.png')}`);
-      expect(bad.out).toContain(`gate: results in ${join(root, 'shots', 'gate-throws.json')}`);
-      const written = readFileSync(join(root, 'shots', 'gate-throws.json'), 'utf8');
-      expect(JSON.parse(written)).toMatchObject({ ok: false, buildId: 'throws' });
-      expect([...good.out, ...bad.err, written, readFileSync(results, 'utf8')].join('\n')).not.toContain(
-        GIFT_PATH.slice('/gifts/'.length),
-      );
-      expect(bad.err.at(-1)).toBe('gate: build throws failed 2 checks; nothing current was changed');
-    },
-    BROWSER_RUN_MS,
-  );
-
   it('takes the key from PREVIEW_KEY only, and refuses bad input before anything runs', async () => {
     const noKey = io({});
     expect(await gateCommand.main(['site', 'good', '--host', host], noKey.io)).toBe(1);

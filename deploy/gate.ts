@@ -562,6 +562,8 @@ export interface GateCliIo extends CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** SIGINT, SIGTERM: the gate stops, deciding nothing. */
   signal?: AbortSignal;
+  /** A browser the caller keeps (tests share one); by default the gate launches its own. */
+  browser?: Browser;
 }
 
 /** An http(s) origin from --host, or undefined. */
@@ -620,6 +622,7 @@ async function runGateRequest(
       lcpBudgetMs,
       outDir,
       signal: io.signal,
+      browser: io.browser,
       onCheck: (check) => {
         const line = `gate: ${check.ok ? 'pass' : 'FAIL'} ${check.name}: ${check.detail}`;
         if (check.ok) io.out(line);
