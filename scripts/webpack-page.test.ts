@@ -8,20 +8,19 @@ import webpack from 'webpack';
 import { createWebpackConfig } from '../webpack.config.base';
 
 const ROOT = join(__dirname, '..');
-let dir: string;
 
-function write(path: string, text: string): void {
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), text);
-}
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'webpack-page-'));
+/** A fresh project: a page that takes a module shared by path. */
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'webpack-page-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
   write('src/index.js', 'import("./bootstrap");\n');
   write('src/bootstrap.js', 'import { value } from "lib";\nconsole.log(value);\n');
   write('lib/index.js', 'export const value = "shared";\n');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /** The page plugin the factory gives every part. */
 function pagePlugin(mode: 'development' | 'production'): HtmlWebpackPlugin {
@@ -33,11 +32,20 @@ function pagePlugin(mode: 'development' | 'production'): HtmlWebpackPlugin {
   return plugin;
 }
 
+interface Built {
+  errors: string[];
+  /** Every file written, by name, with its text. */
+  files: Record<string, string>;
+  html: string;
+}
+
 /**
  * A lazily shared module given by path, as the factory shares react-router-dom's client API,
- * with chunks named as `webpack serve` names them; resolves with the errors and the files.
+ * with chunks named as `webpack serve` names them, built in a project of its own; resolves with
+ * the errors and the files.
  */
-function build(page: HtmlWebpackPlugin): Promise<{ errors: string[]; files: string[]; html: string }> {
+async function build(page: HtmlWebpackPlugin): Promise<Built> {
+  const dir = project();
   const compiler = webpack({
     mode: 'development',
     context: dir,
@@ -55,32 +63,42 @@ function build(page: HtmlWebpackPlugin): Promise<{ errors: string[]; files: stri
       page,
     ],
   });
-  return new Promise((resolve, reject) => {
-    compiler.run((error, stats) => {
-      compiler.close(() => undefined);
-      if (error || !stats) return reject(error ?? new Error('no stats'));
-      resolve({
-        errors: stats.compilation.errors.map((problem) => problem.message),
-        files: readdirSync(join(dir, 'dist')).sort(),
-        html: readFileSync(join(dir, 'dist', 'index.html'), 'utf8'),
+  try {
+    return await new Promise<Built>((resolve, reject) => {
+      compiler.run((error, stats) => {
+        compiler.close(() => undefined);
+        if (error || !stats) return reject(error ?? new Error('no stats'));
+        const out = join(dir, 'dist');
+        const files = Object.fromEntries(readdirSync(out).map((file) => [file, readFileSync(join(out, file), 'utf8')]));
+        resolve({
+          errors: stats.compilation.errors.map((problem) => problem.message),
+          files,
+          html: files['index.html'] ?? '',
+        });
       });
     });
-  });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
+/** The development build both tests read, made once. */
+let development: Built;
+beforeAll(async () => {
+  development = await build(pagePlugin('development'));
+}, 60_000);
+
 describe("the page every part serves (webpack.config.base.ts's HtmlWebpackPlugin)", () => {
-  it('writes no chunk of its own beside a module shared by path: the page is rendered without a child compilation', async () => {
-    const { errors, files } = await build(pagePlugin('development'));
-    expect(errors).toEqual([]);
+  it('writes no chunk of its own beside a module shared by path: the page is rendered without a child compilation', () => {
+    expect(development.errors).toEqual([]);
     // Every script is one of the build's own: no chunk in Node's format (`exports.id`).
-    const scripts = files.filter((file) => file.endsWith('.js'));
-    for (const script of scripts)
-      expect(readFileSync(join(dir, 'dist', script), 'utf8')).not.toMatch(/exports\.ids?\s*=/);
-  }, 60_000);
+    const scripts = Object.entries(development.files).filter(([file]) => file.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, text] of scripts) expect(text).not.toMatch(/exports\.ids?\s*=/);
+  });
 
   it('is the shared template with its title and the theme, whichever the mode', async () => {
-    for (const mode of ['development', 'production'] as const) {
-      const { html } = await build(pagePlugin(mode));
+    for (const { html } of [development, await build(pagePlugin('production'))]) {
       expect(html).toContain('<title>A title</title>');
       expect(html).toContain('--p-radius');
       expect(html).not.toContain('<%');
