@@ -242,8 +242,9 @@ describe('renderNginxConfig', () => {
 });
 
 describe('npm run nginx-config', () => {
+  /** The script as npm's tsx runs it, in Node with tsx's loader (without npx's and tsx's own processes). */
   const run = (args: string[], env: Record<string, string | undefined>) =>
-    spawnSync('npx', ['tsx', join(__dirname, 'render-config.ts'), ...args], {
+    spawnSync(process.execPath, ['--import', require.resolve('tsx'), join(__dirname, 'render-config.ts'), ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       encoding: 'utf8',
     });
