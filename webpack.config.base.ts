@@ -351,14 +351,12 @@ function moduleRules({ options, production, remoteDevelopment }: PartBuild): web
  * SWC's minifier: as small as terser in a fraction of its time. No `module` option: a remote's
  * entry is a script whose container variable, `var gifts`, the page must see.
  */
+export function scriptMinimizer(): webpack.WebpackPluginInstance {
+  return new TerserPlugin({ minify: TerserPlugin.swcMinify, terserOptions: { compress: { passes: 2 }, mangle: true } });
+}
+
 function optimization(): Configuration['optimization'] {
-  return {
-    moduleIds: 'deterministic',
-    chunkIds: 'deterministic',
-    minimizer: [
-      new TerserPlugin({ minify: TerserPlugin.swcMinify, terserOptions: { compress: { passes: 2 }, mangle: true } }),
-    ],
-  };
+  return { moduleIds: 'deterministic', chunkIds: 'deterministic', minimizer: [scriptMinimizer()] };
 }
 
 function federationPlugin({ options, isHost, pkg }: PartBuild): ModuleFederationPlugin {

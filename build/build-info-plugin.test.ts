@@ -8,7 +8,7 @@ import { RemoteIntegrityPlugin } from './integrity-plugin';
 import { SharedFallbacksPlugin } from './shared-fallbacks';
 import { remoteProject, type RemoteProject } from './testing/remote-build';
 
-// A webpack build each: seconds on a busy two-core machine.
+// A webpack build each, minified: seconds on a busy two-core machine.
 jest.setTimeout(60_000);
 
 const INFO = { id: 'b-2027.01.15_1', timestamp: 1_800_000_000_000, app: 'gifts', version: '1.0.0', dir: 'builds' };
@@ -19,12 +19,12 @@ const SOURCES = {
 
 /**
  * A production build with the plugins a remote's build has (webpack.config.base.ts), in its order:
- * each file's text. Unminified: what the plugins write is the same either way.
+ * each file's text.
  */
 async function build(plugins: WebpackPluginInstance[], federated = true): Promise<Record<string, string>> {
   const project: RemoteProject = remoteProject('build-info-plugin-', SOURCES);
   try {
-    const files = await project.build(plugins, { federated, minimize: false });
+    const files = await project.build(plugins, { federated });
     return Object.fromEntries(Object.entries(files).map(([path, bytes]) => [path, bytes.toString('utf8')]));
   } finally {
     project.remove();

@@ -25,12 +25,9 @@ beforeEach(() => {
 });
 afterEach(() => project.remove());
 
-/**
- * A remote's production build, as webpack.config.base.ts makes one but unminified, for the tests
- * of a build refused (the shared build below is minified); resolves with every file it wrote.
- */
+/** A remote's production build, as webpack.config.base.ts makes one; resolves with every file it wrote. */
 const build = async (plugins: WebpackPluginInstance[], output: Configuration['output'] = {}) =>
-  project.build(plugins, { output, minimize: false });
+  project.build(plugins, { output });
 
 const BUILD_INFO = { id: 'b1', timestamp: 1, app: 'gifts', version: '1.0.0', dir: 'builds' };
 

@@ -20,7 +20,7 @@ import { PublishedRoutesPlugin, publishedRoutesPlugin } from './published-routes
 import { SharedFallbacksPlugin } from './shared-fallbacks';
 import { remoteProject, type RemoteProject } from './testing/remote-build';
 
-// A webpack build each: seconds on a busy two-core machine.
+// A webpack build each, minified: seconds on a busy two-core machine.
 jest.setTimeout(60_000);
 
 const ROOT = join(__dirname, '..');
@@ -36,15 +36,14 @@ beforeEach(() => {
 });
 afterEach(() => project.remove());
 
-/**
- * The manifest of a production build with a remote's plugins in webpack.config.base.ts's order,
- * unminified: the manifest is the same either way.
- */
+/** The manifest of a production build with a remote's plugins in webpack.config.base.ts's order. */
 async function builtManifest(routes: PublishedRoutesPlugin): Promise<Record<string, unknown>> {
-  const files = await project.build(
-    [new SharedFallbacksPlugin(), routes, new RemoteIntegrityPlugin(), new BuildInfoPlugin(INFO)],
-    { minimize: false },
-  );
+  const files = await project.build([
+    new SharedFallbacksPlugin(),
+    routes,
+    new RemoteIntegrityPlugin(),
+    new BuildInfoPlugin(INFO),
+  ]);
   return JSON.parse(files['mf-manifest.json']?.toString('utf8') ?? 'null') as Record<string, unknown>;
 }
 

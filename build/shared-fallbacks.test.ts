@@ -3,7 +3,7 @@ import { SHARED_FALLBACKS_FIELD, type SharedFallbacks } from 'shared/remote-mani
 import { SharedFallbacksPlugin } from './shared-fallbacks';
 import { remoteProject, type RemoteProject, type SharedModules } from './testing/remote-build';
 
-// A webpack build: seconds on a busy two-core machine.
+// A webpack build, minified: seconds on a busy two-core machine.
 jest.setTimeout(60_000);
 
 let project: RemoteProject;
@@ -40,7 +40,7 @@ const SHARED: SharedModules = {
 
 describe('SharedFallbacksPlugin', () => {
   it("puts the remote's copies of shared's modules in one script, so a page that lacks several fetches one; the router's stays its own", async () => {
-    const files = await project.build([new SharedFallbacksPlugin()], { shared: SHARED, minimize: false });
+    const files = await project.build([new SharedFallbacksPlugin()], { shared: SHARED });
     const manifest = JSON.parse(files['mf-manifest.json']?.toString('utf8') ?? 'null') as Record<string, unknown>;
     const fallbacks = manifest[SHARED_FALLBACKS_FIELD] as SharedFallbacks;
     expect(fallbacks.exposes.Page).toEqual(['react-router-dom', 'shared/format', 'shared/http-error', 'shared/ids']);

@@ -1,32 +1,25 @@
 /**
  * A remote's production build in a folder of its own, for the build plugins' tests: the source
- * files a test writes, then webpack as webpack.config.base.ts runs it (federated as the gifts
- * remote unless told otherwise), and every file the build wrote.
+ * files a test writes, then webpack as webpack.config.base.ts runs it, minified as the parts are
+ * (federated as the gifts remote unless told otherwise), and every file the build wrote.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import webpack, { type Configuration, type WebpackPluginInstance } from 'webpack';
+import { scriptMinimizer } from '../../webpack.config.base';
 
 export interface RemoteProject {
   dir: string;
   /** Writes `text` at `path` inside the project, its folders made as needed. */
   write(path: string, text: string): void;
   /** Builds the project with `plugins` after the federation plugin (none with `federated: false`). */
-  build(plugins: WebpackPluginInstance[], options?: BuildOptions): Promise<Record<string, Buffer>>;
+  build(
+    plugins: WebpackPluginInstance[],
+    options?: { federated?: boolean; output?: Configuration['output']; shared?: SharedModules },
+  ): Promise<Record<string, Buffer>>;
   remove(): void;
-}
-
-export interface BuildOptions {
-  federated?: boolean;
-  output?: Configuration['output'];
-  shared?: SharedModules;
-  /**
-   * Minified (terser) unless false: most of a build's CPU, which only a test of what minifying
-   * does to the emitted bytes needs; the manifest and build files a plugin writes are the same.
-   */
-  minimize?: boolean;
 }
 
 /** The federation plugin's `shared`, for a test whose page takes modules from the share scope. */
@@ -57,14 +50,18 @@ export function remoteProject(prefix: string, files: Record<string, string>): Re
 
   async function build(
     plugins: WebpackPluginInstance[],
-    { federated = true, output = {}, shared, minimize = true }: BuildOptions = {},
+    {
+      federated = true,
+      output = {},
+      shared,
+    }: { federated?: boolean; output?: Configuration['output']; shared?: SharedModules } = {},
   ): Promise<Record<string, Buffer>> {
     const compiler = webpack({
       mode: 'production',
       context: dir,
       entry: { main: './src/index.js' },
       devtool: false,
-      optimization: { minimize },
+      optimization: { minimizer: [scriptMinimizer()] },
       output: {
         path: join(dir, 'dist'),
         filename: '[name].[fullhash:8].js',
