@@ -15,7 +15,7 @@ import { CONSOLE, defineCommand, exitStatusOf } from '../../deploy/command-line'
 import { BENCH_OPTIONS, benchOptions, CHECK_ROUTE, USAGE, type BenchOptions } from './args';
 import { CHROMIUM_PATH } from 'testbed/chromium';
 import { checkChromium, closeAllBrowsers, describeThrottling, launchBrowser } from './browser';
-import { buildFederated, buildHostStats, buildMonolith, copyFederated, copyMonolith } from './build';
+import { buildFederated, buildHostStats, buildMonolith, copyFederated, copyMonolith, freshApiData } from './build';
 import { largestShares, packagesOf, type WebpackStats } from './host-packages';
 import { findLighthouse, launchForLighthouse, runLighthouse, type LighthouseScores } from './lighthouse';
 import { describeMachine } from './machine';
@@ -611,7 +611,7 @@ async function buildAndCopyFederated(options: BenchOptions): Promise<void> {
   progress('copying the builds into bench/.work/run…');
   await copyFederated();
   rmSync(LOADS_DIR, { recursive: true, force: true });
-  rmSync(RUN.apiData, { recursive: true, force: true });
+  freshApiData();
 }
 
 /** The host built again for its webpack stats (20-45 s): not in --check, which must stay short. */
