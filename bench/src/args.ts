@@ -46,7 +46,7 @@ export const USAGE = `Usage: npm run bench -- [options]
                        current builds (as --no-build; the monolith is built, from its cache),
                        one cold load of ${CHECK_ROUTE} per build (federated, client- and
                        server-rendered monolith), one warm navigation, one of each interaction
-                       (federated) and 4 s of page throughput, no Lighthouse; exits 1 unless
+                       (federated) and 1 s of page throughput per server, no Lighthouse; exits 1 unless
                        every figure measured. Takes no other option.
   -h, --help           this text
 

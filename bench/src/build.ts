@@ -122,6 +122,16 @@ async function copyPart(part: Part, into: string): Promise<void> {
   }
 }
 
+/**
+ * The API's data folder, new for each run: a copy of BENCH_API_DATA_TEMPLATE when it names one (a
+ * PGlite cluster initdb made, as the browser suite keeps for its workers), so that the API's start
+ * skips initdb (about half of its CPU); empty otherwise, for the API to initialise.
+ */
+export function freshApiData(template = process.env.BENCH_API_DATA_TEMPLATE): void {
+  rmSync(RUN.apiData, { recursive: true, force: true });
+  if (template) cpSync(template, RUN.apiData, { recursive: true });
+}
+
 /** The federated parts and the API, into bench/.work/run/. */
 export async function copyFederated(): Promise<void> {
   for (const part of PARTS) await copyPart(part, part.dir === 'api' ? RUN.api : join(RUN.federated, part.dir));

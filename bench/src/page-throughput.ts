@@ -62,18 +62,25 @@ function startBare(file: string, port: number) {
 
 /** A short run first, not counted: connections opened, code paths warmed, for both servers alike. */
 const WARM_UP_SECONDS = 1;
-/**
- * The measured seconds are split into this many rounds per server, host and bare taking turns
- * (the first alternating), so that a load that comes and goes on a shared machine falls on both.
- */
-const ROUNDS = 4;
+
+export interface ThroughputLoad {
+  connections: number;
+  /** Measured seconds per server, split into `rounds`. */
+  seconds: number;
+  /**
+   * Host and bare take turns (the first alternating), so that a load that comes and goes on a
+   * shared machine falls on both.
+   */
+  rounds: number;
+}
 
 export async function pageThroughput(
   origin: string,
   barePort: number,
   path: string,
-  options: { connections: number; seconds: number },
+  options: ThroughputLoad,
 ): Promise<PageThroughput> {
+  const { rounds } = options;
   const page = await record(`${origin}${path}`);
   if (page.status !== 200) throw new Error(`${origin}${path} answered HTTP ${page.status}`);
   const dir = join(WORK_DIR, 'throughput');
@@ -90,10 +97,10 @@ export async function pageThroughput(
     const warmUp = { connections: options.connections, seconds: WARM_UP_SECONDS };
     await saturate(urls.host, warmUp);
     await saturate(urls.bare, warmUp);
-    const round = { connections: options.connections, seconds: Math.max(1, Math.round(options.seconds / ROUNDS)) };
+    const round = { connections: options.connections, seconds: Math.max(1, Math.round(options.seconds / rounds)) };
     const completed = { host: 0, bare: 0 };
     let failures = 0;
-    for (let index = 0; index < ROUNDS; index += 1) {
+    for (let index = 0; index < rounds; index += 1) {
       const order = index % 2 === 0 ? (['host', 'bare'] as const) : (['bare', 'host'] as const);
       for (const server of order) {
         const result = await saturate(urls[server], round);
@@ -101,7 +108,7 @@ export async function pageThroughput(
         failures += result.failures;
       }
     }
-    const seconds = round.seconds * ROUNDS;
+    const seconds = round.seconds * rounds;
     return {
       path,
       bytes: page.body.length,

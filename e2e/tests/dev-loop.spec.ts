@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
+import { prepareApiData } from '../support/api-data';
 import { expect, test } from '../support/fixtures';
 import { startDevServers, type DevPart, type DevServers } from '../support/dev-servers';
 import { copyRepository } from '../support/repo-copy';
@@ -114,6 +115,8 @@ test('an edit under npm run dev shows in the standalone shell by Fast Refresh an
   test.setTimeout(START_TIMEOUT_MS + 120_000);
   root = mkdtempSync(join(tmpdir(), 'gift-box-dev-loop-'));
   copyRepository(root);
+  // The API's development database, where `npm run dev` opens it: the run's initialised cluster.
+  await prepareApiData(join(root, 'api', '.data', 'pglite'));
   const logDir = testInfo.outputPath();
   mkdirSync(logDir, { recursive: true });
   const started = Date.now();
