@@ -5,13 +5,15 @@
  * makes one initialised cluster (`makeApiDataTemplate`), with the API's own PGlite (resolved from
  * api/, the version that then opens it); a worker's API starts on a copy of it (`prepareApiData`).
  * The copy holds no table of the API's: its start still does all a first start does (migrations,
- * the catalogue's prizes), only initdb is done already.
+ * the catalogue's prizes), only initdb is done already. A file that wants an API on a database of
+ * its own names a folder not made yet (`freshApiDataDir`), which starts as a copy too: on
+ * `memory://` the API would run initdb again, 4.4 s of CPU to ready where the copy takes 2.4 s.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { cp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT_DIR, SUITE_TMP_DIR } from './test-env';
+import { ROOT_DIR, SUITE_TMP_DIR, TMP_DIR } from './test-env';
 
 /** The initialised, empty cluster every worker's API data folder starts as. */
 export const API_DATA_TEMPLATE = join(SUITE_TMP_DIR, 'api-data-template');
@@ -57,4 +59,16 @@ export async function prepareApiData(dataDir: string): Promise<void> {
   await rm(copying, { recursive: true, force: true });
   await cp(API_DATA_TEMPLATE, copying, { recursive: true });
   await rename(copying, dataDir);
+}
+
+let freshDirs = 0;
+
+/**
+ * A data folder of this worker's that no API has used yet (`label` names its user): the API
+ * started on it (servers.ts) finds an empty database, as on `memory://`, made from the template.
+ * The process id keeps apart the folders of a worker started again after a failed test.
+ */
+export function freshApiDataDir(label: string): string {
+  freshDirs += 1;
+  return join(TMP_DIR, `api-data-${label}-${process.pid}-${freshDirs}`);
 }

@@ -65,7 +65,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   servers: [
     async ({ serverOptions, serverSet }, use, testInfo) => {
       void serverSet;
-      if (serverOptions.wholeBlock) await stopSharedTopologies();
       await useServerSet(testInfo.file, serverOptions);
       await use();
     },

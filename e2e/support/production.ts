@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { REMOTES } from 'shared/remotes';
 import { freePortIn } from 'testbed/free-port';
 import { startProcess, type RunningProcess } from 'testbed/process';
-import { BASE, FREE_PORTS_OFFSET, LOG_DIR, PORTS_PER_WORKER, ROOT_DIR } from './test-env';
+import { BASE, FIXED_PORTS_OFFSET, FREE_PORTS_OFFSET, LOG_DIR, ROOT_DIR } from './test-env';
 
 /** What an operator ships besides the manifests: the built folders and the files the API reads. */
 export const BUILT_FOLDERS = [
@@ -77,8 +77,9 @@ export async function installProductionDependencies(dir: string): Promise<Instal
   return { exitCode, output, durationMs: Date.now() - started };
 }
 
-const FIRST_FREE_PORT = BASE + FREE_PORTS_OFFSET;
-const LAST_FREE_PORT = BASE + PORTS_PER_WORKER - 1;
+/** The ports `freePort` hands out: below the fixed ports' block, so a command holding those never meets one. */
+export const FREE_PORT_RANGE = { first: BASE + FREE_PORTS_OFFSET, last: BASE + FIXED_PORTS_OFFSET - 1 } as const;
+const { first: FIRST_FREE_PORT, last: LAST_FREE_PORT } = FREE_PORT_RANGE;
 /** The next port of this worker's run-time block to try. */
 let nextFreePort = FIRST_FREE_PORT;
 

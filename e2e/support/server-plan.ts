@@ -28,11 +28,6 @@ export interface ServerSetOptions {
   only?: readonly ServerName[];
   /** Servers left out stay up, idle, for a file that needs neither their ports nor their absence. */
   leaveIdle?: boolean;
-  /**
-   * The file runs servers on fixed ports of the worker's whole block (`npm run staging
-   * --base-port`), so the worker's shared topologies, on free ports of that block, stop first.
-   */
-  wholeBlock?: boolean;
 }
 
 /** A server as it runs: how it was started. */

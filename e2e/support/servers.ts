@@ -10,7 +10,7 @@
  * each start and exit marked in it.
  */
 import { appendFileSync, cpSync, mkdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { test } from '@playwright/test';
 import { REMOTES } from 'shared/remotes';
@@ -190,8 +190,10 @@ async function launch(name: ServerName, options: StartOptions): Promise<RunningS
   const settings = Object.keys(overrides).length ? ` with ${JSON.stringify(overrides)}` : '';
   const logFile = logFileOf(name);
   const env = serverEnv(overrides);
-  // The worker's own data folder starts as the run's initialised cluster (api-data.ts).
-  if (name === 'api' && env.PGLITE_DATA_DIR === API_DATA_DIR && !env.DATABASE_URL) await prepareApiData(API_DATA_DIR);
+  // A PGlite data folder not made yet (the worker's own, or a file's fresh one) starts as the
+  // run's initialised cluster (api-data.ts).
+  const dataDir = env.PGLITE_DATA_DIR;
+  if (name === 'api' && dataDir && isAbsolute(dataDir) && !env.DATABASE_URL) await prepareApiData(dataDir);
   const started = startProcess({
     name: `${name} server`,
     command: process.execPath,

@@ -4,7 +4,8 @@
  * Playwright worker is a process of its own with a parallel index (0, 1, …; TEST_PARALLEL_INDEX),
  * and its block starts PORTS_PER_WORKER after the previous worker's: the servers on the first
  * five ports, third-party stand-ins from +10, ports handed out at run time (nginx, a production
- * copy, a new remote) from +20. E2E_BASE_PORT moves every block (4300 by default).
+ * copy, a new remote) from +20, and from +50 the fixed ports of a command the worker runs (`npm
+ * run staging --base-port`). E2E_BASE_PORT moves every block (4300 by default).
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +15,15 @@ export const E2E_DIR = join(__dirname, '..');
 export const ROOT_DIR = join(E2E_DIR, '..');
 
 /** Ports each worker owns. */
-export const PORTS_PER_WORKER = 50;
+export const PORTS_PER_WORKER = 100;
 /** The first port of the block handed out at run time (`freePort`). */
 export const FREE_PORTS_OFFSET = 20;
+/**
+ * The first port of the block a command with ports of its own takes from the base it is given
+ * (`npm run staging --base-port`, at most 50): `freePort` hands out none of them, so the worker's
+ * servers and shared topologies stay up beside the command.
+ */
+export const FIXED_PORTS_OFFSET = 50;
 /** The most workers the ports leave room for below 65536 from the highest base port. */
 const MAX_WORKERS = 16;
 
@@ -60,6 +67,8 @@ export function blockStart(runBase: number, index: number): number {
 const RUN_BASE = basePort();
 /** The first port of this worker's block. */
 export const BASE = blockStart(RUN_BASE, workerIndex());
+/** The base port to give a command that takes fixed ports from it (FIXED_PORTS_OFFSET). */
+export const FIXED_PORTS_BASE = BASE + FIXED_PORTS_OFFSET;
 
 /**
  * Everything a run writes, gitignored, one folder per E2E_BASE_PORT so that runs side by side

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import type { ConsoleMessage, Locator, Page } from '@playwright/test';
 import { openRedeemSession, winGift } from '../support/api';
+import { freshApiDataDir } from '../support/api-data';
 import { visit } from '../support/app-page';
 import { writeOnePrizeCatalogue } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
@@ -121,7 +122,7 @@ test.describe('a prize whose icon is not bundled', () => {
     const catalogue = join(TMP_DIR, 'icons-catalogue.json');
     writeOnePrizeCatalogue(catalogue, FALLBACK_ICON, 100);
     // A database of its own, seeded from the test catalogue.
-    await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: 'memory://' } });
+    await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: freshApiDataDir('icons') } });
     giftId = await winGift();
   });
 

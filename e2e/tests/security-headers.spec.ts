@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { REMOTES, type RemoteSpec } from 'shared/remotes';
+import { freshApiDataDir } from '../support/api-data';
 import { errorPage, followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { describeViolation, type PageWatch } from '../support/browser';
 import { writeOnePrizeCatalogue } from '../support/catalogue';
@@ -98,7 +99,7 @@ test.use({
         },
       },
       // Its own database, seeded from the catalogue above.
-      api: { env: { PRIZE_CATALOGUE_FILE: CATALOGUE, PGLITE_DATA_DIR: 'memory://' } },
+      api: { env: { PRIZE_CATALOGUE_FILE: CATALOGUE, PGLITE_DATA_DIR: freshApiDataDir('security-headers') } },
     },
   },
 });

@@ -15,10 +15,11 @@ import { isPortInUse } from 'testbed/free-port';
 import { REMOTE_NAMES } from 'shared/remotes';
 import { npmCommand } from '../support/build-variants';
 import { expect, test } from '../support/fixtures';
-import { BASE, LOG_DIR, ROOT_DIR, TMP_DIR } from '../support/test-env';
+import { FIXED_PORTS_BASE, LOG_DIR, ROOT_DIR, TMP_DIR } from '../support/test-env';
 
-// Staging is servers of its own, on fixed ports of the worker's block: none of the suite's.
-test.use({ serverOptions: { only: [], wholeBlock: true } });
+// Staging is servers of its own, on the worker's fixed ports (FIXED_PORTS_BASE), which no server
+// of the suite's takes: the worker's servers and shared topologies stay up, idle, for the next file.
+test.use({ serverOptions: { only: [], leaveIdle: true } });
 
 const DIR = join(TMP_DIR, 'staging');
 const ID = '[A-Za-z0-9_-]{24}';
@@ -33,11 +34,15 @@ interface StagingInfo {
 
 /** `npm run staging -- …` in a process group of its own, as a terminal runs it; its output so far. */
 function startStaging(): { child: ChildProcess; output: () => string; ready: Promise<void> } {
-  const child = spawn('npm', ['run', 'staging', '--', '--dir', DIR, '--base-port', String(BASE), '--api', '1'], {
-    cwd: ROOT_DIR,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'npm',
+    ['run', 'staging', '--', '--dir', DIR, '--base-port', String(FIXED_PORTS_BASE), '--api', '1'],
+    {
+      cwd: ROOT_DIR,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const ready = new Promise<void>((resolve, reject) => {
     for (const stream of [child.stdout, child.stderr])
@@ -125,6 +130,7 @@ test('npm run staging answers at every URL it prints, its sample pages open, tra
   expect(staging.output()).toContain('staging: stopped; nothing it started is listening');
   // Nothing runs there any more: sample and traffic no longer find an address to go to.
   expect(existsSync(join(DIR, 'staging.json'))).toBe(false);
-  const ports = [BASE, BASE + 1, BASE + 2, BASE + 3, BASE + 4, BASE + 5, BASE + 6, BASE + 7, BASE + 10, BASE + 30];
+  const base = FIXED_PORTS_BASE;
+  const ports = [base, base + 1, base + 2, base + 3, base + 4, base + 5, base + 6, base + 7, base + 10, base + 30];
   for (const port of ports) expect(await isPortInUse(port)).toBe(false);
 });

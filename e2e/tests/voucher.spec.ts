@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import jsQR from 'jsqr';
 import type { Locator, Page } from '@playwright/test';
 import { winGift } from '../support/api';
+import { freshApiDataDir } from '../support/api-data';
 import { visit, waitForRenderedPage } from '../support/app-page';
 import { openSession } from '../support/browser';
 import { clipboardText } from '../support/clipboard';
@@ -224,7 +225,9 @@ test.describe('the shipped tote bag', () => {
     };
     const catalogue = join(TMP_DIR, 'tote-bag-catalogue.json');
     writeFileSync(catalogue, JSON.stringify({ prizes: shipped.prizes.filter((prize) => prize.id === 'tote-bag') }));
-    await restartServer('api', { env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: 'memory://' } });
+    await restartServer('api', {
+      env: { PRIZE_CATALOGUE_FILE: catalogue, PGLITE_DATA_DIR: freshApiDataDir('voucher') },
+    });
   });
 
   test('says what it is worth, not "Tote bag" again, on the gift and redeem pages', async ({ page }) => {
