@@ -93,6 +93,8 @@ export interface ServerConfig extends AppConfig {
   databasePoolSize: number;
   databaseConnectRetryMs: number;
   pgliteDataDir: string;
+  /** A PGlite dump a new data folder starts from instead of running initdb (the tests' template). */
+  pgliteInitialData: string | undefined;
   catalogueFile: string;
   shutdownDelayMs: number;
   metrics: MetricsEnv;
@@ -255,6 +257,7 @@ const API_VARIABLES = envSchema({
   DATABASE_POOL_SIZE: positiveInt(10),
   DATABASE_CONNECT_RETRY_MS: millis(30_000, 10 * 60_000),
   PGLITE_DATA_DIR: path(join(API_ROOT, '.data', 'pglite')),
+  PGLITE_INITIAL_DATA: (raw: string | undefined) => (raw === undefined ? undefined : resolve(raw)),
   PRIZE_CATALOGUE_FILE: path(join(API_ROOT, 'catalogue.json')),
   SHUTDOWN_DELAY_MS: shutdownDelay,
   REQUEST_TIMEOUT_MS: intBetween(10_000, 500, 120_000),
@@ -301,6 +304,7 @@ function configOf(env: ApiEnvValues, composed: ComposedRemotes): ServerConfig {
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseConnectRetryMs: env.DATABASE_CONNECT_RETRY_MS,
     pgliteDataDir: env.PGLITE_DATA_DIR,
+    pgliteInitialData: env.PGLITE_INITIAL_DATA,
     catalogueFile: env.PRIZE_CATALOGUE_FILE,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     metrics: metricsEnvOf(env),

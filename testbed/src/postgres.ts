@@ -7,14 +7,18 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { freePort } from './free-port';
+import { type RunningProcess, startProcess } from './process';
 
 const run = promisify(execFile);
 
 export const ADMIN_URL_ENV = 'API_TEST_POSTGRES_ADMIN_URL';
+const START_TIMEOUT_MS = 60_000;
+const POLL_MS = 100;
 
 const HOW_TO_GET_POSTGRES =
   'The API tests need a real PostgreSQL server. Install the server binaries (Debian/Ubuntu: `apt-get install postgresql`), ' +
@@ -23,6 +27,8 @@ const HOW_TO_GET_POSTGRES =
 export interface PostgresBinaries {
   initdb: string;
   pgCtl: string;
+  /** The server itself, which the tests run in the foreground (see startCluster). */
+  postgres: string;
 }
 
 function onPath(name: string): string | undefined {
@@ -35,7 +41,7 @@ function onPath(name: string): string | undefined {
 export function findPostgresBinaries(): PostgresBinaries {
   const initdb = onPath('initdb');
   const pgCtl = onPath('pg_ctl');
-  if (initdb && pgCtl) return { initdb, pgCtl };
+  if (initdb && pgCtl) return { initdb, pgCtl, postgres: onPath('postgres') ?? join(dirname(pgCtl), 'postgres') };
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)
@@ -45,7 +51,7 @@ export function findPostgresBinaries(): PostgresBinaries {
   for (const version of versions) {
     const bin = join(root, version, 'bin');
     if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')))
-      return { initdb: join(bin, 'initdb'), pgCtl: join(bin, 'pg_ctl') };
+      return { initdb: join(bin, 'initdb'), pgCtl: join(bin, 'pg_ctl'), postgres: join(bin, 'postgres') };
   }
   throw new Error(`No PostgreSQL server binaries (initdb, pg_ctl) on PATH or in ${root}/*/bin. ${HOW_TO_GET_POSTGRES}`);
 }
@@ -90,7 +96,7 @@ export interface ClusterOptions {
   port?: number;
 }
 
-/** PostgreSQL runs detached: a killed run's cluster in `dir` is stopped only here. */
+/** A cluster whose guard was killed with its starter can outlive both: stopped here. */
 export async function stopLeftCluster(dir: string): Promise<boolean> {
   const data = join(dir, 'data');
   if (!existsSync(join(data, 'postmaster.pid'))) return false;
@@ -99,6 +105,34 @@ export async function stopLeftCluster(dir: string): Promise<boolean> {
   return true;
 }
 
+/** Resolves once the server answers a query; a cluster recovering from its log refuses until then. */
+async function untilAccepting(server: RunningProcess, url: string, log: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch (error) {
+      if (server.hasExited()) throw new Error(`postgres exited (code ${await server.exited})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `postgres did not accept connections within ${START_TIMEOUT_MS} ms at ${log}: ${(error as Error).message}`,
+        );
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    await delay(POLL_MS);
+  }
+}
+
+/**
+ * The server runs in the foreground under testbed's process guard (`exitWithParent`), not
+ * daemonised by pg_ctl: when the process that started it dies, killed or timed out, the guard
+ * takes it down rather than leaving it running with nobody to stop it.
+ */
 export async function startCluster(clusterOptions: ClusterOptions = {}): Promise<Cluster> {
   const binaries = findPostgresBinaries();
   const as = runAs();
@@ -111,7 +145,7 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
     const [file, argv] = as.command(program, args);
     await run(file, argv, { timeout: 60_000 });
   };
-  let started = false;
+  let server: RunningProcess | undefined;
   let stopped = false;
   const stopArgs = ['stop', '-D', data, '-m', 'immediate', '-w'];
   const cleanUp = () => rmSync(dir, { recursive: true, force: true });
@@ -130,24 +164,48 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
       '--no-instructions',
     ]);
     const port = clusterOptions.port ?? (await freePort());
-    const options = [
-      `-p ${port}`,
-      `-k ${dir}`,
-      '-c listen_addresses=127.0.0.1',
-      '-c max_connections=200',
-      ...(clusterOptions.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
-    ].join(' ');
-    const startArgs = ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', options];
-    await exec(binaries.pgCtl, startArgs);
-    started = true;
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    const serverArgs = [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      ...(clusterOptions.durable
+        ? []
+        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+    ];
+    const start = async () => {
+      const [command, args] = as.command(binaries.postgres, serverArgs);
+      server = startProcess({
+        name: 'PostgreSQL',
+        command,
+        args,
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '' },
+        output: { file: log, append: true },
+        exitWithParent: true,
+      });
+      await untilAccepting(server, url, log);
+    };
+    const pause = async (mode: 'fast' | 'immediate' = 'fast') => {
+      await exec(binaries.pgCtl, ['stop', '-D', data, '-m', mode, '-w']);
+      await server?.exited;
+    };
+    await start();
     return {
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-      pause: (mode = 'fast') => exec(binaries.pgCtl, ['stop', '-D', data, '-m', mode, '-w']),
-      resume: () => exec(binaries.pgCtl, startArgs),
+      url,
+      pause,
+      resume: start,
       async stop() {
         if (stopped) return;
         stopped = true;
-        await exec(binaries.pgCtl, stopArgs).catch(() => undefined);
+        await pause('immediate').catch(() => undefined);
         cleanUp();
       },
       stopSync() {
@@ -160,7 +218,7 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
     };
   } catch (error) {
     const serverLog = existsSync(log) ? `\nserver log:\n${readFileSync(log, 'utf8').slice(-2000)}` : '';
-    if (started) await exec(binaries.pgCtl, stopArgs).catch(() => undefined);
+    if (server) await exec(binaries.pgCtl, stopArgs).catch(() => undefined);
     cleanUp();
     throw new Error(
       `Could not start a PostgreSQL cluster for the tests: ${(error as Error).message}${serverLog}\n${HOW_TO_GET_POSTGRES}`,

@@ -5,10 +5,10 @@ import { openPostgres } from './pg-database';
 import { openPglite } from './pglite-database';
 
 export async function openDatabase(
-  config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'pgliteDataDir'>,
+  config: Pick<ServerConfig, 'databaseUrl' | 'databasePoolSize' | 'pgliteDataDir' | 'pgliteInitialData'>,
   onConnectionError?: (error: Error) => void,
 ): Promise<Database> {
   if (config.databaseUrl)
     return openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize, onConnectionError });
-  return openPglite(config.pgliteDataDir);
+  return openPglite(config.pgliteDataDir, { initialData: config.pgliteInitialData });
 }

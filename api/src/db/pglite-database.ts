@@ -1,4 +1,6 @@
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type Database, type Queryable } from './database';
 import { redactDatabaseError } from './redact-error';
@@ -13,11 +15,23 @@ interface PgliteSession {
 export interface PgliteOptions {
   /** A `dumpDataDir` to start from: initdb costs seconds of CPU. */
   loadDataDir?: Blob;
+  /** A file holding such a dump, for a folder with no database yet; one that has one opens as it is. */
+  initialData?: string;
+}
+
+async function startingData(dataDir: string, options: PgliteOptions): Promise<Blob | undefined> {
+  if (options.loadDataDir || !options.initialData) return options.loadDataDir;
+  if (dataDir !== IN_MEMORY && existsSync(join(dataDir, 'PG_VERSION'))) return undefined;
+  return new Blob([await readFile(options.initialData)]);
 }
 
 export async function openPglite(dataDir: string = IN_MEMORY, options: PgliteOptions = {}): Promise<Database> {
   if (dataDir !== IN_MEMORY) await mkdir(dataDir, { recursive: true });
-  const pg = await PGlite.create({ ...(dataDir === IN_MEMORY ? {} : { dataDir }), ...options });
+  const loadDataDir = await startingData(dataDir, options);
+  const pg = await PGlite.create({
+    ...(dataDir === IN_MEMORY ? {} : { dataDir }),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
 
   const wrap = (target: PgliteSession): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {

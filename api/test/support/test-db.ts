@@ -56,12 +56,18 @@ export interface TestDb {
  * A new PGlite database in memory is PostgreSQL's initdb in WebAssembly, about 4 s of CPU; one
  * started from a copy of an initialised one takes well under 1 s. The first test file of a run
  * that needs one writes that copy (PGlite's dump of a new, empty database) to the run's folder
- * (global-setup.ts), and the others start from it. Each still migrates and seeds its own; one
- * from newPglite is as new (no table).
+ * (global-setup.ts), and the others start from it, as do the API processes the tests start
+ * (PGLITE_INITIAL_DATA). Each still migrates and seeds its own; one from newPglite is as new (no table).
  */
 export async function newPglite(): Promise<Database> {
+  const template = await pgliteTemplate();
+  return template ? openPglite(IN_MEMORY, { loadDataDir: new Blob([readFileSync(template)]) }) : openPglite();
+}
+
+/** The run's dump of a new, empty database (written by the first caller), or none outside a jest run. */
+export async function pgliteTemplate(): Promise<string | undefined> {
   const folder = process.env[PGLITE_TEMPLATE_DIR_ENV];
-  if (!folder) return openPglite();
+  if (!folder) return undefined;
   const template = join(folder, 'initialised.tar');
   if (!existsSync(template)) {
     const fresh = await PGlite.create();
@@ -72,7 +78,7 @@ export async function newPglite(): Promise<Database> {
     writeFileSync(writing, dump);
     renameSync(writing, template);
   }
-  return openPglite(IN_MEMORY, { loadDataDir: new Blob([readFileSync(template)]) });
+  return template;
 }
 
 export async function openTestDb(driver: Driver): Promise<TestDb> {
