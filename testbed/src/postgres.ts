@@ -128,6 +128,18 @@ async function untilAccepting(server: RunningProcess, url: string, log: string):
   }
 }
 
+/** A cluster of the tests' own: trust on its socket and loopback, no sync while it is made. */
+function initdbArgs(data: string): string[] {
+  return ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'];
+}
+
+/** Durability costs seconds a test; only a test of what survives a crash asks for it. */
+function postgresArgs(data: string, socketDir: string, port: number, durable: boolean): string[] {
+  const settings = ['listen_addresses=127.0.0.1', 'max_connections=200'];
+  if (!durable) settings.push('fsync=off', 'synchronous_commit=off', 'full_page_writes=off');
+  return ['-D', data, '-p', String(port), '-k', socketDir, ...settings.flatMap((setting) => ['-c', setting])];
+}
+
 /**
  * The server runs in the foreground under testbed's process guard (`exitWithParent`), not
  * daemonised by pg_ctl: when the process that started it dies, killed or timed out, the guard
@@ -150,36 +162,10 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
   const stopArgs = ['stop', '-D', data, '-m', 'immediate', '-w'];
   const cleanUp = () => rmSync(dir, { recursive: true, force: true });
   try {
-    await exec(binaries.initdb, [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '-E',
-      'UTF8',
-      '--locale=C',
-      '--no-sync',
-      '--no-instructions',
-    ]);
+    await exec(binaries.initdb, initdbArgs(data));
     const port = clusterOptions.port ?? (await freePort());
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    const serverArgs = [
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-k',
-      dir,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'max_connections=200',
-      ...(clusterOptions.durable
-        ? []
-        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-    ];
+    const serverArgs = postgresArgs(data, dir, port, clusterOptions.durable === true);
     const start = async () => {
       const [command, args] = as.command(binaries.postgres, serverArgs);
       server = startProcess({
