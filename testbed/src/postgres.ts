@@ -12,13 +12,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { freePort } from './free-port';
-import { type RunningProcess, startProcess } from './process';
+import { type RunningProcess, startProcess, untilExited } from './process';
 
 const run = promisify(execFile);
 
 export const ADMIN_URL_ENV = 'API_TEST_POSTGRES_ADMIN_URL';
 const START_TIMEOUT_MS = 60_000;
 const POLL_MS = 100;
+const GUARD_EXIT_MS = 10_000;
 
 const HOW_TO_GET_POSTGRES =
   'The API tests need a real PostgreSQL server. Install the server binaries (Debian/Ubuntu: `apt-get install postgresql`), ' +
@@ -181,7 +182,9 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
     };
     const pause = async (mode: 'fast' | 'immediate' = 'fast') => {
       await exec(binaries.pgCtl, ['stop', '-D', data, '-m', mode, '-w']);
-      await server?.exited;
+      // pg_ctl returns once the server is gone; its guard follows at once.
+      if (server && (await untilExited(server, GUARD_EXIT_MS)) === undefined)
+        throw new Error(`PostgreSQL's guard (pid ${server.pid}) did not exit within ${GUARD_EXIT_MS} ms of the server`);
     };
     await start();
     return {

@@ -1,4 +1,5 @@
 /** Real child processes: a tiny node HTTP server whose behaviour its environment chooses. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -220,4 +221,15 @@ test('a guarded process stops on SIGTERM to its group, with the exit code of its
   expect(await stopProcess(server)).toBe(128 + 15);
   expect(gone(server.pid)).toBe(true);
   expect(await isPortInUse(Number(new URL(url).port), '127.0.0.1')).toBe(false);
+});
+
+test('a command with nothing else to do waits, with untilExited, for the guarded process it stops', async () => {
+  // As npm run staging at its end: every timer of its own cleared, one guarded process still going.
+  const script = [
+    `const { startProcess, untilExited } = require(${JSON.stringify(join(__dirname, 'process.ts'))});`,
+    `const brief = startProcess({ name: 'brief', command: process.execPath, args: ['-e', 'setTimeout(() => process.exit(7), 300)'], output: 'pipe', exitWithParent: true });`,
+    `untilExited(brief, 10_000).then((code) => console.log('waited for exit code ' + code));`,
+  ].join('\n');
+  const command = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+  expect(command.stdout).toContain('waited for exit code 7');
 });

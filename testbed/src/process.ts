@@ -230,6 +230,23 @@ function signal(started: RunningProcess, name: NodeJS.Signals): void {
   if (started.pid !== -1) kill(started.ownGroup ? -started.pid : started.pid, name);
 }
 
+/**
+ * A guarded process (`exitWithParent`) does not hold this process's event loop open, so a command
+ * with nothing else left to do that awaited `exited` would end silently before it: a timer holds
+ * the loop while this waits. The exit code, or undefined after `timeoutMs`.
+ */
+export async function untilExited(started: RunningProcess, timeoutMs: number): Promise<number | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+  });
+  try {
+    return await Promise.race([started.exited, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Whatever it started goes too, even descendants in groups of their own. */
 export async function stopProcess(
   started: RunningProcess,
@@ -238,15 +255,10 @@ export async function stopProcess(
   const family = started.hasExited() ? [] : descendants(started.pid);
   if (!started.hasExited()) {
     signal(started, options.hard ? 'SIGKILL' : 'SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? started.stopTimeoutMs);
-    });
-    const outcome = await Promise.race([started.exited, timedOut]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') signal(started, 'SIGKILL');
+    const code = await untilExited(started, options.timeoutMs ?? started.stopTimeoutMs);
+    if (code === undefined) signal(started, 'SIGKILL');
   }
-  const code = await started.exited;
+  const code = (await untilExited(started, KILLED_WITHIN_MS)) ?? (await started.exited);
   // A member that ignored the signal, or left the group, must not outlive the leader.
   signal(started, 'SIGKILL');
   for (const pid of family.reverse()) if (isRunning(pid)) kill(pid, 'SIGKILL');
