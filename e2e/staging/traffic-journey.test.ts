@@ -3,13 +3,17 @@
  * counted, instead of holding a place among the visitors under way for a step's timeout.
  * Headless Chromium on a loopback stand-in site.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
 import { ErrorPageMet, playJourney } from '../chaos/browsers';
 import { startStandInSite, type GameMode, type StandInSite } from './stand-in-site';
 import { runTraffic } from './traffic';
 import { describeMinute, type MinuteStats } from './traffic-stats';
+
+// Each case drives Chromium through whole journeys (the last, three of them): seconds on a quiet
+// machine, several times that beside the run's other workers; jest's 5 s is a unit test's budget.
+jest.setTimeout(60_000);
 
 let browser: Browser;
 let site: StandInSite | undefined;
