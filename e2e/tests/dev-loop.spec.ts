@@ -29,9 +29,16 @@ const LOOP_ERRORS =
   /Reload prevented|Errors while compiling|Invalid Host\/Origin header|webpackHotUpdate\w* is not a function/;
 /** What the loop should take from an edit to the page; measured and printed. */
 const TARGET_MS = 3000;
-/** How long the test waits for it on a shared machine. */
-const VISIBLE_TIMEOUT_MS = 15_000;
+/**
+ * The waits for a page to settle or take an edit have no limit of their own (0), only the test's:
+ * a limit of seconds would test the machine's speed, not the loop. An edit reloads up to five dev
+ * pages at once, and on a loaded two-core machine one dev page's load alone has taken 15 s. How
+ * long each edit took is printed against the target.
+ */
+const UNTIL_TEST_TIMEOUT = 0;
 const START_TIMEOUT_MS = 240_000;
+/** Six dev pages opened, two edits, each page settled again: minutes on a loaded machine. */
+const AFTER_START_TIMEOUT_MS = 240_000;
 
 /** A page and what happened to it: its documents (the first load and each reload), console, sockets. */
 interface Watched {
@@ -69,7 +76,7 @@ async function listensTo(watched: Watched, servers: DevServers, part: DevPart): 
   await expect
     .poll(() => watched.listening.get(port) === watched.documents, {
       message: `${watched.name} listens to ${part}'s development server`,
-      timeout: VISIBLE_TIMEOUT_MS,
+      timeout: UNTIL_TEST_TIMEOUT,
     })
     .toBe(true);
 }
@@ -84,14 +91,14 @@ function edit(root: string, file: string, from: string, to: string): void {
 /** The page's main heading, as its team wrote it. */
 async function mainHeadingText(watched: Watched): Promise<string> {
   const heading = watched.page.locator('main h1').first();
-  await heading.waitFor({ timeout: VISIBLE_TIMEOUT_MS });
+  await heading.waitFor({ timeout: UNTIL_TEST_TIMEOUT });
   return (await heading.innerText()).trim();
 }
 
 /** Milliseconds from `start` until the heading named `name` is on `watched`'s page. */
 async function headingAfter(watched: Watched, name: string, start: number): Promise<number> {
   await expect(watched.page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible({
-    timeout: VISIBLE_TIMEOUT_MS,
+    timeout: UNTIL_TEST_TIMEOUT,
   });
   return Date.now() - start;
 }
@@ -112,7 +119,7 @@ test.afterAll(async () => {
 test('an edit under npm run dev shows in the standalone shell by Fast Refresh and on the host page by one reload, at localhost and 127.0.0.1', async ({
   browser,
 }, testInfo) => {
-  test.setTimeout(START_TIMEOUT_MS + 120_000);
+  test.setTimeout(START_TIMEOUT_MS + AFTER_START_TIMEOUT_MS);
   root = mkdtempSync(join(tmpdir(), 'gift-box-dev-loop-'));
   copyRepository(root);
   // The API's development database, where `npm run dev` opens it: the run's initialised cluster.
@@ -156,9 +163,13 @@ test('an edit under npm run dev shows in the standalone shell by Fast Refresh an
     [hostGameAtIp, gameTitle],
     [giftsShellAtIp, gameTitle],
   ] as const) {
-    await expect(watched.page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible();
+    await expect(watched.page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible({
+      timeout: UNTIL_TEST_TIMEOUT,
+    });
   }
-  await expect.poll(() => shellApiAnswers, { message: 'the shell at 127.0.0.1 reads the API there' }).toContain(200);
+  await expect
+    .poll(() => shellApiAnswers, { message: 'the shell at 127.0.0.1 reads the API there', timeout: UNTIL_TEST_TIMEOUT })
+    .toContain(200);
   // Each page hears of a new build before the edit is made.
   await Promise.all([
     listensTo(hostGame, servers, 'gifts'),
@@ -191,7 +202,7 @@ test('an edit under npm run dev shows in the standalone shell by Fast Refresh an
     'the standalone shell at 127.0.0.1 took the edit by Fast Refresh or one reload',
   ).toBeLessThanOrEqual(2);
   // The host's home page reloads for the gifts build as well; it listens again before the next edit.
-  await expect.poll(() => hostHome.documents).toBe(2);
+  await expect.poll(() => hostHome.documents, { timeout: UNTIL_TEST_TIMEOUT }).toBe(2);
   await Promise.all([
     listensTo(hostHome, servers, 'content'),
     listensTo(hostGame, servers, 'content'),
