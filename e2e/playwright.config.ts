@@ -10,9 +10,14 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
 import { RESULTS_DIR } from './support/test-env';
 
+/**
+ * One worker per core, at least two: the suite keeps every core busy on its own (browsers, servers,
+ * builds), so a worker more than the cores only divides them further (a load average of 20-30 on
+ * two cores), and tests that fit their minute with a core's share overran it with a third's.
+ */
 function workers(): number {
   const raw = process.env.E2E_WORKERS;
-  if (raw === undefined || raw === '') return Math.max(3, availableParallelism() + 1);
+  if (raw === undefined || raw === '') return Math.max(2, availableParallelism());
   const count = Number(raw);
   if (!Number.isInteger(count) || count < 1 || count > 16) throw new Error(`E2E_WORKERS must be 1 to 16, got "${raw}"`);
   return count;
