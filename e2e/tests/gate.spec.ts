@@ -22,7 +22,7 @@ import {
 } from '../support/build-variants';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
-import { LOG_DIR, TMP_DIR } from '../support/test-env';
+import { GATE_LCP_BUDGET_ARGS, LOG_DIR, TMP_DIR } from '../support/test-env';
 import { sharedTopology } from '../support/shared-topology';
 import { type Topology } from '../support/topology';
 
@@ -64,7 +64,20 @@ test.beforeAll(async () => {
 function gate(fault: BuildFault) {
   const out = join(BUILDS_DIR, `shots-${fault}`);
   return npmCommand(
-    ['run', 'gate', '-w', 'remote-content', '--', folder, ids[fault] ?? '', '--host', topology.origin, '--out', out],
+    [
+      'run',
+      'gate',
+      '-w',
+      'remote-content',
+      '--',
+      folder,
+      ids[fault] ?? '',
+      '--host',
+      topology.origin,
+      '--out',
+      out,
+      ...GATE_LCP_BUDGET_ARGS,
+    ],
     { PREVIEW_KEY: KEY },
     LOG,
   );

@@ -21,7 +21,7 @@ import { type CommandResult, npmCommand, variantBuild } from '../support/build-v
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
-import { LOG_DIR, TMP_DIR } from '../support/test-env';
+import { GATE_LCP_BUDGET_ARGS, LOG_DIR, TMP_DIR } from '../support/test-env';
 import { sharedTopology } from '../support/shared-topology';
 import { type Topology } from '../support/topology';
 
@@ -146,6 +146,7 @@ function releaseArgs(folder: string, build: readonly string[]): string[] {
     '2',
     '--out',
     join(TMP_DIR, 'release-builds', 'gate'),
+    ...GATE_LCP_BUDGET_ARGS,
   ];
 }
 
