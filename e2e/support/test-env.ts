@@ -52,7 +52,7 @@ export const BENCH_PORTS = { first: 5300, last: 5399 } as const;
 /**
  * The first port of the block of worker `index`: the blocks follow each other from `runBase`,
  * and one that would overlap the bench's ports moves past them (with E2E_BASE_PORT 5200, the
- * third worker's block is 5400-5449, not 5300-5349), so a bench run beside the suite, and the
+ * second worker's block is 5400-5499, not 5300-5399), so a bench run beside the suite, and the
  * suite's own bench test, never meet a worker's server.
  */
 export function blockStart(runBase: number, index: number): number {
