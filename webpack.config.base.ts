@@ -457,6 +457,14 @@ function devServer({ options, isHost }: PartBuild): DevServerConfiguration {
   };
 }
 
+/**
+ * How long a rebuild waits after a file changes, for the rest of the same save. An editor's save
+ * is a truncation and a write: two change events, which a loaded machine delivers apart. With
+ * webpack's 20 ms the first started a build of the emptied file and the second a build of its
+ * own, so every page took two reloads for one save.
+ */
+export const SAVE_SETTLE_MS = 300;
+
 export function createWebpackConfig(options: FederatedAppOptions) {
   return (_env: unknown, argv: Argv): Configuration & { devServer?: DevServerConfiguration } => {
     const part = partBuild(options, argv);
@@ -472,6 +480,7 @@ export function createWebpackConfig(options: FederatedAppOptions) {
       cache: persistentCache(part),
       entry: { main: [...(part.production ? [] : (options.developmentEntries ?? [])), './src/index.ts'] },
       devtool: part.production ? false : 'eval-cheap-module-source-map',
+      ...(part.production ? {} : { watchOptions: { aggregateTimeout: SAVE_SETTLE_MS } }),
       output: outputOptions(part),
       resolve: { extensions: ['.tsx', '.ts', '.js'], alias: part.production ? routerProductionBuild() : {} },
       module: { rules: moduleRules(part) },

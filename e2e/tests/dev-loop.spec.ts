@@ -12,7 +12,7 @@
  * headings edited are read from the pages, whatever their teams wrote. The times from an edit to
  * the new text on screen are printed (the target is 3 s; the wait allows more on a busy machine).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
@@ -29,6 +29,8 @@ const LOOP_ERRORS =
   /Reload prevented|Errors while compiling|Invalid Host\/Origin header|webpackHotUpdate\w* is not a function/;
 /** What the loop should take from an edit to the page; measured and printed. */
 const TARGET_MS = 3000;
+/** A save's truncation and write this far apart are one build (SAVE_SETTLE_MS in the webpack configuration). */
+const SAVE_EVENTS_APART_MS = 100;
 /**
  * The waits for a page to settle or take an edit have no limit of their own (0), only the test's:
  * a limit of seconds would test the machine's speed, not the loop. An edit reloads up to five dev
@@ -81,11 +83,18 @@ async function listensTo(watched: Watched, servers: DevServers, part: DevPart): 
     .toBe(true);
 }
 
+/**
+ * Saves an edit as an editor does, truncating the file and then writing it, with the two change
+ * events apart as a loaded machine delivers them: still one build, so one reload per page.
+ */
 function edit(root: string, file: string, from: string, to: string): void {
   const path = join(root, file);
   const text = readFileSync(path, 'utf8');
   if (!text.includes(from)) throw new Error(`${file} no longer holds "${from}"`);
-  writeFileSync(path, text.replace(from, to));
+  const fd = openSync(path, 'w');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SAVE_EVENTS_APART_MS);
+  writeSync(fd, text.replace(from, to));
+  closeSync(fd);
 }
 
 /** The page's main heading, as its team wrote it. */
