@@ -234,6 +234,24 @@ describe('readServerConfig', () => {
     expect(config.pgliteDataDir).toBe(join(process.cwd(), 'data', 'pglite'));
   });
 
+  it('starts a new PGlite folder from PGLITE_INITIAL_DATA, and refuses one that names no file before opening anything', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-config-'));
+    try {
+      const dump = join(dir, 'initial.tar.gz');
+      writeFileSync(dump, '');
+      expect(readServerConfig({ PGLITE_INITIAL_DATA: dump }).pgliteInitialData).toBe(dump);
+      const missing = join(dir, 'missing.tar.gz');
+      expect(() => readServerConfig({ PGLITE_INITIAL_DATA: missing })).toThrow(
+        `PGLITE_INITIAL_DATA must be an existing file, got "${missing}"`,
+      );
+      expect(() => readServerConfig({ PGLITE_INITIAL_DATA: dir })).toThrow(
+        'PGLITE_INITIAL_DATA must be an existing file',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each(['true', '1'])('refuses TRUST_PROXY=%s, which would let any client choose its address', (value) => {
     expect(() => readServerConfig({ TRUST_PROXY: value })).toThrow(
       `TRUST_PROXY=${value} would believe X-Forwarded-For from any client, so anyone could choose their own address and escape the per-address limits`,

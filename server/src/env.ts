@@ -6,7 +6,7 @@
  * value from the file `<NAME>_FILE` names (`secret-files.ts`).
  */
 import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_PORTS, type PartName } from 'shared/ports';
 import { z } from 'zod';
 import { type Env, EnvError, type Reader } from './env-error';
@@ -253,6 +253,23 @@ export function existingFolder(fallback: string): Reader<string> {
     return raw;
   };
 }
+
+/**
+ * A file that must exist, relative to the current folder or absolute; undefined when unset. A
+ * missing one is a configuration problem at start, not an error from deep within the first read.
+ */
+export const existingFile: Reader<string | undefined> = (raw, name) => {
+  if (raw === undefined) return undefined;
+  const file = resolve(raw);
+  let isFile = false;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (!isFile) throw refusal(name, 'an existing file', raw);
+  return file;
+};
 
 /** pino's levels, quietest last: `silent` writes nothing. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
