@@ -1,5 +1,5 @@
 /** Real child processes: a tiny node HTTP server whose behaviour its environment chooses. */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,6 +192,21 @@ test('a process that ignores SIGTERM is killed once the bound has passed', async
   expect(await stopProcess(server)).toBe(128 + 9);
   expect(Date.now() - began).toBeGreaterThanOrEqual(450);
   expect(gone(server.pid)).toBe(true);
+});
+
+test('a process that outlives SIGKILL (stuck in the kernel) is an error naming it, not a wait without end', async () => {
+  const stuck: RunningProcess = {
+    name: 'the stuck fixture',
+    pid: -1,
+    child: undefined as unknown as ChildProcess,
+    logFile: undefined,
+    ownGroup: false,
+    stopTimeoutMs: 100,
+    exited: new Promise<number>(() => undefined),
+    hasExited: () => false,
+    tail: () => '',
+  };
+  await expect(stopProcess(stuck)).rejects.toThrow('the stuck fixture (pid -1) did not exit within 5000 ms of SIGKILL');
 });
 
 test('exitWithParent: the guard takes the group down when its starter goes away', async () => {

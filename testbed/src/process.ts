@@ -258,7 +258,10 @@ export async function stopProcess(
     const code = await untilExited(started, options.timeoutMs ?? started.stopTimeoutMs);
     if (code === undefined) signal(started, 'SIGKILL');
   }
-  const code = (await untilExited(started, KILLED_WITHIN_MS)) ?? (await started.exited);
+  const code = await untilExited(started, KILLED_WITHIN_MS);
+  // SIGKILL cannot be ignored: a process still there is stuck in the kernel, and waiting on would hang the caller.
+  if (code === undefined)
+    throw new Error(`${started.name} (pid ${started.pid}) did not exit within ${KILLED_WITHIN_MS} ms of SIGKILL`);
   // A member that ignored the signal, or left the group, must not outlive the leader.
   signal(started, 'SIGKILL');
   for (const pid of family.reverse()) if (isRunning(pid)) kill(pid, 'SIGKILL');
