@@ -1,5 +1,5 @@
 /**
- * The browser suite: @playwright/test driving Debian's chromium against the built apps, each
+ * The browser suite: @playwright/test driving Debian's Chromium headless shell against the built apps, each
  * served by its own production server. The global setup builds everything once (skip with
  * E2E_SKIP_BUILD=1); each worker runs its servers on a port block of its own (support/test-env.ts)
  * and the files share them (support/fixtures.ts). A flaky test is a bug to fix: no retries.
@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from 'testbed/chromium';
 import { RESULTS_DIR } from './support/test-env';
 
 /**
@@ -35,7 +35,7 @@ export default defineConfig({
   outputDir: join(RESULTS_DIR, 'tests'),
   reporter: [['list'], ['html', { open: 'never', outputFolder: join(RESULTS_DIR, 'report') }]],
   use: {
-    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
+    launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
     colorScheme: 'light',
     viewport: { width: 1280, height: 800 },
     // Actions, network, console and DOM snapshots of every test, kept when it fails; no

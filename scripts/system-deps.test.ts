@@ -54,7 +54,7 @@ describe('the command', () => {
   it('exits 1 with one message when something is missing and cannot be installed', () => {
     const { status, stderr } = run([], { CHROMIUM_PATH: '/nonexistent/chromium' });
     expect(status).toBe(1);
-    expect(stderr).toContain('The tests need chromium (the browser tests)');
+    expect(stderr).toContain("The tests need chromium (the gate's, the bench's and the staging traffic's tests)");
     expect(stderr).toContain('a Chromium binary at /nonexistent/chromium (or set CHROMIUM_PATH)');
   }, 30_000);
 
@@ -79,6 +79,18 @@ describe('the command', () => {
       TEST_DATABASE_URL: 'postgres://localhost/x',
     });
     expect({ status, stdout, stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
+  }, 30_000);
+
+  it('asks for no headless shell when CHROMIUM_PATH names the browser the tests drive', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'system-deps-test-'));
+    try {
+      const chromium = join(folder, 'chromium');
+      writeFileSync(chromium, '');
+      const { status, stdout, stderr } = run(['chromium', 'chromium-headless-shell'], { CHROMIUM_PATH: chromium });
+      expect({ status, stdout, stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 30_000);
 
   // Only root installs; anyone else is told the exact command instead (CI runs as root).
@@ -126,7 +138,7 @@ describe('the command', () => {
     const { status, stdout } = run(['--help'], {});
     expect(status).toBe(0);
     expect(stdout).toMatch(/^Usage: tsx scripts\/system-deps.ts/);
-    expect(stdout).toContain('chromium, postgresql, nginx, libnginx-mod-http-brotli-static');
+    expect(stdout).toContain('chromium, chromium-headless-shell, postgresql, nginx, libnginx-mod-http-brotli-static');
   }, 30_000);
 
   it('refuses a package it does not know', () => {
@@ -134,7 +146,7 @@ describe('the command', () => {
     expect(status).toBe(2);
     expect(stderr).toMatch(/^system-deps: unknown package nginx-full/);
     expect(stderr).toContain(
-      'unknown package nginx-full; known: chromium, postgresql, nginx, libnginx-mod-http-brotli-static',
+      'unknown package nginx-full; known: chromium, chromium-headless-shell, postgresql, nginx, libnginx-mod-http-brotli-static',
     );
   }, 30_000);
 });

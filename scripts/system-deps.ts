@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { CONSOLE, defineCommand, refuse, runMain } from '../deploy/command-line';
 import { findPostgresBinaries } from 'testbed/postgres';
-import { CHROMIUM_PATH } from 'testbed/chromium';
+import { CHROMIUM_PATH, HEADLESS_SHELL_PATH, TEST_CHROMIUM_PATH } from 'testbed/chromium';
 import { BROTLI_STATIC_MODULE, NGINX_PATH } from 'testbed/nginx';
 import { PROMETHEUS_PATH, PROMTOOL_PATH } from 'testbed/prometheus';
 import { NGINX_EXPORTER_PATH, POSTGRES_EXPORTER_PATH } from 'testbed/prometheus-exporters';
@@ -28,9 +28,16 @@ export interface SystemPackage {
 export const PACKAGES: readonly SystemPackage[] = [
   {
     name: 'chromium',
-    neededBy: 'the browser tests',
+    neededBy: "the gate's, the bench's and the staging traffic's tests",
     otherwise: `a Chromium binary at ${CHROMIUM_PATH} (or set CHROMIUM_PATH)`,
     present: () => existsSync(CHROMIUM_PATH),
+  },
+  {
+    name: 'chromium-headless-shell',
+    neededBy: 'the browser tests',
+    otherwise: `Chromium's headless shell at ${HEADLESS_SHELL_PATH} (or set CHROMIUM_PATH, which the tests then drive)`,
+    // Set, CHROMIUM_PATH is what the tests drive, and the chromium package's check covers it.
+    present: () => TEST_CHROMIUM_PATH !== HEADLESS_SHELL_PATH || existsSync(HEADLESS_SHELL_PATH),
   },
   {
     name: 'postgresql',

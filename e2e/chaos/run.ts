@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from 'testbed/chromium';
 import { findPostgresBinaries } from 'testbed/postgres';
 import { percentile } from 'testbed/stats';
 import { raisedStockCatalogue } from '../support/catalogue';
@@ -163,7 +163,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   ]);
   const launched = options.browser
     ? undefined
-    : await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+    : await chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   const browser = options.browser ?? (launched as Browser);
   try {
     const redeployed: RemoteBuilds = { remote: REDEPLOYED, builds: [] };

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { chromium, type Browser } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from 'testbed/chromium';
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from 'testbed/chromium';
 import { ErrorPageMet, playJourney } from '../chaos/browsers';
 import { startStandInSite, type GameMode, type StandInSite } from './stand-in-site';
 import { runTraffic } from './traffic';
@@ -18,7 +18,7 @@ jest.setTimeout(60_000);
 let browser: Browser;
 let site: StandInSite | undefined;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  browser = await chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 });
 afterAll(() => browser.close());
 afterEach(async () => {

@@ -5,10 +5,14 @@ export const CHROMIUM_PATH_ENV = 'CHROMIUM_PATH';
 /** One set is refused, so that it cannot pick another binary unseen. */
 const RENAMED = ['E2E_CHROMIUM_PATH', 'BENCH_CHROMIUM_PATH', 'GATE_CHROMIUM_PATH'] as const;
 
-export function chromiumPathOf(env: Readonly<Record<string, string | undefined>>): string {
+/** CHROMIUM_PATH when set, else `fallback`. */
+export function chromiumPathOf(
+  env: Readonly<Record<string, string | undefined>>,
+  fallback: string = DEFAULT_CHROMIUM_PATH,
+): string {
   const old = RENAMED.find((name) => env[name] !== undefined);
   if (old) throw new Error(`${old} is renamed ${CHROMIUM_PATH_ENV}: set ${CHROMIUM_PATH_ENV}=${env[old]} instead`);
-  return env[CHROMIUM_PATH_ENV] || DEFAULT_CHROMIUM_PATH;
+  return env[CHROMIUM_PATH_ENV] || fallback;
 }
 
 /** No GPU, no QUIC, no background traffic: a run sees only the page's own requests. */
