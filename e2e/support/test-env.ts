@@ -10,6 +10,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REMOTE_NAMES as REGISTERED_REMOTES, REMOTES, type RemoteName as RegisteredRemote } from 'shared/remotes';
+import { TEST_CHROMIUM_PATH } from 'testbed/chromium';
 
 export const E2E_DIR = join(__dirname, '..');
 export const ROOT_DIR = join(E2E_DIR, '..');
@@ -131,3 +132,9 @@ export const VALID_ID = 'AAAAAAAAAAAAAAAAAAAAAAAA';
  * machine takes. The budget's refusal is tested apart (deploy/gate.test.ts).
  */
 export const GATE_LCP_BUDGET_ARGS: readonly string[] = ['--lcp-budget-ms', '30000'];
+
+/**
+ * The browser of the suite's gate and release runs: the one the tests drive (testbed/chromium),
+ * where an operator's run opens the full browser.
+ */
+export const GATE_BROWSER_ENV: Readonly<Record<string, string>> = { CHROMIUM_PATH: TEST_CHROMIUM_PATH };

@@ -22,7 +22,7 @@ import {
 } from '../support/build-variants';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
-import { GATE_LCP_BUDGET_ARGS, LOG_DIR, TMP_DIR } from '../support/test-env';
+import { GATE_BROWSER_ENV, GATE_LCP_BUDGET_ARGS, LOG_DIR, TMP_DIR } from '../support/test-env';
 import { sharedTopology } from '../support/shared-topology';
 import { type Topology } from '../support/topology';
 
@@ -78,7 +78,7 @@ function gate(fault: BuildFault) {
       out,
       ...GATE_LCP_BUDGET_ARGS,
     ],
-    { PREVIEW_KEY: KEY },
+    { PREVIEW_KEY: KEY, ...GATE_BROWSER_ENV },
     LOG,
   );
 }

@@ -21,7 +21,7 @@ import { type CommandResult, npmCommand, variantBuild } from '../support/build-v
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
-import { GATE_LCP_BUDGET_ARGS, LOG_DIR, TMP_DIR } from '../support/test-env';
+import { GATE_BROWSER_ENV, GATE_LCP_BUDGET_ARGS, LOG_DIR, TMP_DIR } from '../support/test-env';
 import { sharedTopology } from '../support/shared-topology';
 import { type Topology } from '../support/topology';
 
@@ -185,9 +185,14 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
   // The team's release, while the visitors browse.
   let canaryStartedAt: number | undefined;
   let finished = false;
-  const release = npmCommand(releaseArgs(folder, ['--from', dir]), { PREVIEW_KEY: KEY }, COMMANDS_LOG, (line) => {
-    if (line.includes(`release: canary ${canaryId} started at 50 %`)) canaryStartedAt ??= Date.now();
-  }).finally(() => {
+  const release = npmCommand(
+    releaseArgs(folder, ['--from', dir]),
+    { PREVIEW_KEY: KEY, ...GATE_BROWSER_ENV },
+    COMMANDS_LOG,
+    (line) => {
+      if (line.includes(`release: canary ${canaryId} started at 50 %`)) canaryStartedAt ??= Date.now();
+    },
+  ).finally(() => {
     finished = true;
   });
   // Each visitor browses until the run has ended and their page runs the stable build again.
@@ -273,7 +278,11 @@ test('a canary started by hand runs unjudged until a release run adopts it where
     }),
   );
   await expect.poll(() => metCanary.size, { timeout: 60_000 }).toBe(CANARY_VISITORS);
-  run.released = await npmCommand(releaseArgs(folder, ['--build', canaryId]), { PREVIEW_KEY: KEY }, COMMANDS_LOG);
+  run.released = await npmCommand(
+    releaseArgs(folder, ['--build', canaryId]),
+    { PREVIEW_KEY: KEY, ...GATE_BROWSER_ENV },
+    COMMANDS_LOG,
+  );
   const { code, output } = run.released;
   const pages = await Promise.all(browsing);
 
