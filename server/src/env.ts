@@ -5,7 +5,7 @@
  * environment together, in one EnvError. A secret's reader (`fromSecretFile`) also takes its
  * value from the file `<NAME>_FILE` names (`secret-files.ts`).
  */
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_PORTS, type PartName } from 'shared/ports';
 import { z } from 'zod';
@@ -243,13 +243,7 @@ export function existingFolder(fallback: string): Reader<string> {
   return (raw, name) => {
     if (raw === undefined) return fallback;
     if (!isAbsolute(raw)) throw refusal(name, 'an absolute path', raw);
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(raw).isDirectory();
-    } catch {
-      isDirectory = false;
-    }
-    if (!isDirectory) throw refusal(name, 'an existing folder', raw);
+    if (!statOf(raw)?.isDirectory()) throw refusal(name, 'an existing folder', raw);
     return raw;
   };
 }
@@ -261,15 +255,18 @@ export function existingFolder(fallback: string): Reader<string> {
 export const existingFile: Reader<string | undefined> = (raw, name) => {
   if (raw === undefined) return undefined;
   const file = resolve(raw);
-  let isFile = false;
-  try {
-    isFile = statSync(file).isFile();
-  } catch {
-    isFile = false;
-  }
-  if (!isFile) throw refusal(name, 'an existing file', raw);
+  if (!statOf(file)?.isFile()) throw refusal(name, 'an existing file', raw);
   return file;
 };
+
+/** What is at `path`, or undefined when nothing is (or it cannot be read). */
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 /** pino's levels, quietest last: `silent` writes nothing. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
