@@ -10,7 +10,7 @@ import { harnessFor } from './support/harness';
 import { seriesOf } from './support/metrics';
 import { startPartsServer, type PartsServer } from './support/parts-server';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 let parts: PartsServer;
 let metrics: Registry;
 

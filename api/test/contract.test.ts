@@ -17,7 +17,7 @@ import { type ZodMiniType } from 'zod/mini';
 import { harnessFor } from './support/harness';
 import { complete, get, newVisitor, openRedeem, play, post, winGift } from './support/test-app';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 
 /** Parsing keeps only the properties the schema declares: an answer with more, or other, fails. */
 function expectContract(schema: ZodMiniType, response: LightMyRequestResponse): void {

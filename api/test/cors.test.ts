@@ -9,7 +9,7 @@ import { type App } from '../src/app-context';
 import { harnessFor } from './support/harness';
 import { winGift } from './support/test-app';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const API_HOST = '127.0.0.1:3004';
 let app: App;
 

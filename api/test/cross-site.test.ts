@@ -9,7 +9,7 @@ import { type Database } from '../src/db/database';
 import { harnessFor } from './support/harness';
 import { newVisitor, openRedeem, winGift } from './support/test-app';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const HOST = 'http://localhost:3000';
 const EVIL = 'https://evil.example';
 let app: App;

@@ -12,7 +12,7 @@ import { valueOf } from './support/metrics';
 import { DEFAULT_IP } from './support/test-app';
 import { DEFAULT_BUILD_SOURCES } from './support/test-config';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const CSP = 'giftbox_csp_violations_total';
 const GIFT_PAGE = 'https://gifts.example.com/gifts/AbCdEfGhIjKlMnOpQrStUvWx';
 let app: App;

@@ -11,7 +11,7 @@ import { get } from './support/test-app';
 import { testConfig } from './support/test-config';
 import { newPglite } from './support/test-db';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const apps: App[] = [];
 
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { type App } from '../src/app-context';
 import { answerClientError } from '../src/http/error-handler';
 import { harnessFor } from './support/harness';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 let app: App;
 let port: number;
 

@@ -3,7 +3,7 @@ import { type App } from '../src/app-context';
 import { harnessFor } from './support/harness';
 import { get, post } from './support/test-app';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 let app: App;
 
 beforeEach(async () => {

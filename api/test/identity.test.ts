@@ -16,7 +16,7 @@ import { harnessFor } from './support/harness';
 import { complete, get, openRedeem, play, visitorCookie, visitorWithId, winGift } from './support/test-app';
 import { TEST_ADDRESS_HASH_KEY, TEST_VISITOR_SECRET, testConfig } from './support/test-config';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const OLD = Buffer.from('o'.repeat(32));
 const NEW = Buffer.from('n'.repeat(32));
 

@@ -20,7 +20,7 @@ import { DEFAULT_IP } from './support/test-app';
 import { type TestClock } from './support/test-clock';
 import { HIGH_LIMITS, TEST_TICKET_SECRET } from './support/test-config';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const VITALS = 'giftbox_web_vital_seconds';
 const RELOADS = 'giftbox_reloads_total';
 

@@ -50,7 +50,7 @@ import { HIGH_LIMITS, TEST_TICKET_SECRET } from './support/test-config';
 type Key = keyof typeof METRIC;
 const KEYS = Object.keys(METRIC) as Key[];
 const OPERATIONS = resolve(__dirname, '../../docs/operations.md');
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const API_ORIGIN = 'http://localhost:3004';
 
 let app: App;

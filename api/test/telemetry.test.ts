@@ -15,7 +15,7 @@ import { DEFAULT_IP } from './support/test-app';
 import { TEST_TICKET_SECRET } from './support/test-config';
 import { type TestClock, MINUTE } from './support/test-clock';
 
-const harness = harnessFor('pglite');
+const harness = harnessFor('postgres');
 const HOST = 'http://localhost:3000';
 const BATCHES = 'giftbox_telemetry_batches_total';
 let app: App;
