@@ -1,11 +1,13 @@
 /**
- * The gate against a real browser (Debian's chromium) and a stand-in for the production host on
- * loopback: a server that, like the host's, honours a `gb_preview` cookie only when it verifies
- * under the remote's preview key (server/preview-token), names the build it pinned in the page's
- * inline configuration, and serves that build's page. Each staged build's page does what its id
- * says: a good one, one that throws, one the page's CSP refuses, one that shows an error page, one
- * that reloads once and then shows one.
- * The deployment folder is the one deploys write (`builds/{id}/`, its manifest's exposes).
+ * The gate against a real browser and a stand-in for the production host on loopback. The browser
+ * is Debian's Chromium headless shell, which every test drives (testbed/chromium's
+ * TEST_CHROMIUM_PATH), sandboxed as the gate runs it. The stand-in, like the host's server,
+ * honours a `gb_preview` cookie only when it verifies under the remote's preview key
+ * (server/preview-token), names the build it pinned in the page's inline configuration, and
+ * serves that build's page. Each staged build's page does what its id says: a good one, one that
+ * throws, one the page's CSP refuses, one that shows an error page, one that reloads once and then
+ * shows one. The deployment folder is the one deploys write (`builds/{id}/`, its manifest's
+ * exposes).
  */
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -30,6 +32,7 @@ import {
   runGate,
   gateCommand,
 } from './gate';
+import { TEST_CHROMIUM_PATH } from 'testbed/chromium';
 import { launchChromium } from './gate-chromium';
 import { listFiles, makeBuild, read } from './testing/fake-remote-build';
 
@@ -117,7 +120,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  browser = await launchChromium(TEST_CHROMIUM_PATH);
 });
 afterAll(async () => {
   await browser.close();
