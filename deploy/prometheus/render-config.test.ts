@@ -88,12 +88,24 @@ describe('renderPrometheusConfig', () => {
     [{ GIFT_BOX_METRICS_API: '10.0.0.5:9304"]\n  - job_name: x' }, 'not valid: "10.0.0.5:9304"]'],
     [{ GIFT_BOX_METRICS_API: '10.0.0.5:70000' }, 'not valid: "10.0.0.5:70000"'],
     [{ GIFT_BOX_METRICS_REMOTES: 'shop=127.0.0.1:9301' }, 'each remote one of gifts, redeem, content'],
-    [{ GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1' }, 'GIFT_BOX_METRICS_REMOTES must be host:port addresses'],
+    [{ GIFT_BOX_METRICS_REMOTES: 'gifts=127.0.0.1' }, 'each address host:port; not valid: "gifts=127.0.0.1"'],
     [{ GIFT_BOX_SCRAPE_INTERVAL: '15' }, 'GIFT_BOX_SCRAPE_INTERVAL must be a duration such as 15s'],
     [{ GIFT_BOX_PROMETHEUS_RULES: 'rules' }, 'GIFT_BOX_PROMETHEUS_RULES must be an absolute path'],
   ])('refuses %j, naming the variable', (change, message) => {
     expect(() => renderPrometheusConfig({ ...REQUIRED, ...change })).toThrow(EnvError);
     expect(() => renderPrometheusConfig({ ...REQUIRED, ...change })).toThrow(message);
+  });
+
+  it('names every bad entry of a list at once', () => {
+    expect(() =>
+      renderPrometheusConfig({ ...REQUIRED, GIFT_BOX_METRICS_HOST: '10.0.0.1:9300, host, 10.0.0.2:70000' }),
+    ).toThrow('not valid: "host", "10.0.0.2:70000"');
+    expect(() =>
+      renderPrometheusConfig({
+        ...REQUIRED,
+        GIFT_BOX_METRICS_REMOTES: 'shop=127.0.0.1:9301,gifts=127.0.0.1:9301,redeem=x',
+      }),
+    ).toThrow('not valid: "shop=127.0.0.1:9301", "redeem=x"');
   });
 
   it('names every bad variable at once', () => {

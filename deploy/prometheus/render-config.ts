@@ -29,17 +29,30 @@ export const API_LABEL_LIMIT = 12;
 const ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const DURATION = /^[1-9]\d*(ms|s|m|h)$/;
 
-const address = (entry: string, name: string, example: string): string => {
-  if (ADDRESS.test(entry) && Number(ADDRESS.exec(entry)?.[2]) <= 65535) return entry;
-  throw refusal(name, `host:port addresses, comma-separated (e.g. ${example}); not valid: "${entry}"`);
-};
+/** `host:port`, the port within 65535; undefined when `entry` is not one. */
+const address = (entry: string): string | undefined =>
+  ADDRESS.test(entry) && Number(ADDRESS.exec(entry)?.[2]) <= 65535 ? entry : undefined;
+
+/**
+ * Comma-separated entries, each read by `item` (undefined: not valid); one refusal naming every
+ * entry that is not valid, so that an operator mends the whole list at once.
+ */
+function entries<T>(item: (entry: string) => T | undefined, expected: string): Reader<T[]> {
+  const read = list((entry) => ({ entry, value: item(entry) }));
+  return (raw, name) => {
+    const results = read(raw, name);
+    const bad = results.filter((result) => result.value === undefined).map((result) => `"${result.entry}"`);
+    if (bad.length > 0) throw refusal(name, `${expected}; not valid: ${bad.join(', ')}`);
+    return results.map((result) => result.value as T);
+  };
+}
 
 /** host:port addresses, comma-separated; `fallback` when unset (undefined: required). */
 function addresses(fallback: string[] | undefined, means: string, example: string): Reader<string[]> {
-  const read = list((entry, name) => address(entry, name, example));
+  const read = entries(address, `host:port addresses, comma-separated (e.g. ${example})`);
   return (raw, name) => {
-    const entries = read(raw, name);
-    if (entries.length > 0) return entries;
+    const found = read(raw, name);
+    if (found.length > 0) return found;
     if (fallback) return fallback;
     throw new EnvError(`${name} is not set: ${means}, host:port, comma-separated (e.g. ${example})`);
   };
@@ -51,16 +64,15 @@ export interface RemoteTarget {
 }
 
 /** `<remote>=host:port`, comma-separated, each remote one of the registry's; none when unset. */
-const remoteAddresses: Reader<RemoteTarget[]> = list((entry, name) => {
-  const example = `${REMOTE_NAMES[0]}=127.0.0.1:9301`;
-  const [remote = '', target = '', ...rest] = entry.split('=');
-  if (!(REMOTE_NAMES as string[]).includes(remote.trim()) || rest.length > 0)
-    throw refusal(
-      name,
-      `<remote>=host:port entries, comma-separated (e.g. ${example}), each remote one of ${REMOTE_NAMES.join(', ')}; not valid: "${entry}"`,
-    );
-  return { remote: remote.trim(), address: address(target.trim(), name, example) };
-});
+const remoteAddresses: Reader<RemoteTarget[]> = entries(
+  (entry) => {
+    const [remote = '', target = '', ...rest] = entry.split('=');
+    const found = address(target.trim());
+    if (!(REMOTE_NAMES as string[]).includes(remote.trim()) || rest.length > 0 || !found) return undefined;
+    return { remote: remote.trim(), address: found };
+  },
+  `<remote>=host:port entries, comma-separated (e.g. ${REMOTE_NAMES[0]}=127.0.0.1:9301), each remote one of ${REMOTE_NAMES.join(', ')} and each address host:port`,
+);
 
 const duration = matching('15s', DURATION, 'a duration such as 15s or 1m');
 
