@@ -13,10 +13,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { Client } from 'pg';
 import { freePort } from 'testbed/free-port';
 import { startServer, stopProcess } from 'testbed/process';
+import { apiProcessSpec } from './api-process';
 import { type BackupVariables, majorOfVersion, runBackupCommand } from './backup-commands';
 import { type Visit, type Visitor, playAndRedeem, readEverything } from './drill-visitors';
 
-const API_DIR = join(__dirname, '..');
 // A cold tsx start on a busy two-core machine, then migrations and the catalogue's seeding.
 const READY_TIMEOUT_MS = 90_000;
 
@@ -53,20 +53,7 @@ async function startApi(databaseUrl: string, cookieSecret: string) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = await startServer({
-    name: 'the API',
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/index.ts'],
-    cwd: API_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: databaseUrl,
-      API_PORT: String(port),
-      API_HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      BUILDS_POLL_MS: '0',
-      GAME_WIN_RATE: '1',
-      VISITOR_COOKIE_SECRETS: cookieSecret,
-    },
+    ...apiProcessSpec(port, { DATABASE_URL: databaseUrl, GAME_WIN_RATE: '1', VISITOR_COOKIE_SECRETS: cookieSecret }),
     output: 'pipe',
     health: `${baseUrl}/api/health/ready`,
     readyTimeoutMs: READY_TIMEOUT_MS,

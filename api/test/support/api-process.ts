@@ -4,13 +4,12 @@
  * `child` the server itself.
  */
 import { type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { freePort } from 'testbed/free-port';
+import { apiProcessSpec } from '../../scripts/api-process';
 import { startProcess, stopProcess, waitUntilHealthy, type RunningProcess } from 'testbed/process';
 import { TEST_TICKET_SECRET, TEST_VISITOR_SECRET } from './test-config';
 import { pgliteTemplate } from './test-db';
 
-const API_DIR = join(__dirname, '..', '..');
 // PGlite compiles and starts a whole PostgreSQL: on a loaded two-core machine that can take long.
 const READY_TIMEOUT_MS = 90_000;
 // Past the API's own bound (10 s for in-flight requests, then closing its database).
@@ -29,26 +28,21 @@ export interface Exited {
   output: string;
 }
 
-async function launch(env: Record<string, string>): Promise<{ started: RunningProcess; output: () => string }> {
+async function launch(
+  port: number,
+  env: Record<string, string>,
+): Promise<{ started: RunningProcess; output: () => string }> {
   // A new PGlite starts from the run's template rather than running initdb, seconds of CPU.
   const template = await pgliteTemplate();
   const started = startProcess({
-    name: 'the API',
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/index.ts'],
-    cwd: API_DIR,
-    // Only what the server needs: nothing from the test run's own configuration leaks in, and no
-    // builds read from the parts' default ports, where someone's own site may run. Every process
-    // signs the visitor cookie with the tests' secret, so a cookie made by `visitorWithId` is good.
-    env: {
-      PATH: process.env.PATH ?? '',
-      LOG_LEVEL: 'warn',
-      BUILDS_POLL_MS: '0',
+    // Every process signs the visitor cookie with the tests' secret, so a cookie made by
+    // `visitorWithId` is good.
+    ...apiProcessSpec(port, {
       VISITOR_COOKIE_SECRETS: TEST_VISITOR_SECRET.toString(),
       PAGE_TICKET_SECRETS: TEST_TICKET_SECRET,
       ...(template ? { PGLITE_INITIAL_DATA: template } : {}),
       ...env,
-    },
+    }),
     output: 'pipe',
     ownGroup: false,
     stopTimeoutMs: STOP_TIMEOUT_MS,
@@ -61,7 +55,7 @@ async function launch(env: Record<string, string>): Promise<{ started: RunningPr
 
 /** Runs a server that is expected to refuse to start. */
 export async function runToExit(env: Record<string, string>): Promise<Exited> {
-  const { started, output } = await launch({ API_PORT: String(await freePort()), ...env });
+  const { started, output } = await launch(await freePort(), env);
   const code = await started.exited;
   return { code, output: output() };
 }
@@ -76,7 +70,7 @@ export interface LaunchedApi {
 export async function launchApi(env: Record<string, string>): Promise<LaunchedApi> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  return { baseUrl, ...(await launch({ API_PORT: String(port), API_HOST: '127.0.0.1', ...env })) };
+  return { baseUrl, ...(await launch(port, env)) };
 }
 
 /** Resolves once GET /api/health of a launched server answers 200; stops it if it never does. */
