@@ -73,9 +73,23 @@ function loadedIcon(scope: Locator | Page, name?: string): Locator {
   return scope.locator(`svg${which}[data-state="loaded"]:has(path)`);
 }
 
-async function sizeOf(locator: Locator): Promise<{ width: number; height: number }> {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error('the icon has no box');
+/**
+ * The box of what `selector` matches, measured in one evaluation in the page. Until the scripts
+ * take over, the page is the server's markup, which they then replace: an element a locator found
+ * may be gone by the time a second call measures it (its box then null), so nothing here measures
+ * a handle.
+ */
+async function boxOf(page: Page, selector: string): Promise<{ top: number; width: number; height: number }> {
+  const box = await page.evaluate((css) => {
+    const rect = document.querySelector(css)?.getBoundingClientRect();
+    return rect && { top: rect.top, width: rect.width, height: rect.height };
+  }, selector);
+  if (!box) throw new Error(`nothing on the page matches ${selector}`);
+  return box;
+}
+
+async function sizeOf(page: Page, selector: string): Promise<{ width: number; height: number }> {
+  const box = await boxOf(page, selector);
   return { width: Math.round(box.width), height: Math.round(box.height) };
 }
 
@@ -95,7 +109,10 @@ test('the prize icons are bundled: the gift page, the game and the redeem page s
   await giftIcon.waitFor();
   expect(await giftIcon.getAttribute('data-icon')).toMatch(/^mdi:[a-z-]+$/);
   const side = await remInPx(page, GIFT_ICON_REM);
-  expect(await sizeOf(giftIcon)).toEqual({ width: side, height: side });
+  expect(await sizeOf(page, '.p-gift__prize-icon svg[data-icon][data-state="loaded"]')).toEqual({
+    width: side,
+    height: side,
+  });
   await loadedIcon(page.getByRole('button', { name: 'Share link' })).waitFor();
 
   expect(await visit(page, '/game')).toBe(200);
@@ -134,17 +151,16 @@ test.describe('a prize whose icon is not bundled', () => {
     // would race the app's timeout on a busy machine).
     service().setMode({ kind: 'held' });
     expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
-    const icon = page.locator(`.p-gift__prize-icon [data-icon="${FALLBACK_ICON}"]`);
-    const value = page.locator('.p-gift__value');
+    const icon = `.p-gift__prize-icon [data-icon="${FALLBACK_ICON}"]`;
     await page.locator(`span[data-icon="${FALLBACK_ICON}"][data-state="loading"]`).waitFor();
     const side = await remInPx(page, GIFT_ICON_REM);
-    expect(await sizeOf(icon)).toEqual({ width: side, height: side });
-    const valueTopWhileLoading = (await value.boundingBox())?.y;
+    expect(await sizeOf(page, icon)).toEqual({ width: side, height: side });
+    const valueTopWhileLoading = (await boxOf(page, '.p-gift__value')).top;
     service().release();
 
     await loadedIcon(page, FALLBACK_ICON).waitFor();
-    expect(await sizeOf(icon)).toEqual({ width: side, height: side });
-    expect((await value.boundingBox())?.y).toBe(valueTopWhileLoading);
+    expect(await sizeOf(page, icon)).toEqual({ width: side, height: side });
+    expect((await boxOf(page, '.p-gift__value')).top).toBe(valueTopWhileLoading);
     expect(service().requests).toEqual([{ path: '/mdi.json', icons: 'rocket-launch', aborted: false }]);
 
     await page.reload();
@@ -168,14 +184,14 @@ test.describe('a prize whose icon is not bundled', () => {
     // Slow: the app gives up after its timeout, long before this answer would come.
     service().setMode({ kind: 'slow', delayMs: 30_000 });
     expect(await visit(page, `/gifts/${giftId}`)).toBe(200);
-    const icon = page.locator(`.p-gift__prize-icon [data-icon="${FALLBACK_ICON}"]`);
+    const icon = `.p-gift__prize-icon [data-icon="${FALLBACK_ICON}"]`;
     await page.locator(`span[data-icon="${FALLBACK_ICON}"][data-state="loading"]`).waitFor();
-    const valueTopWhileLoading = (await page.locator('.p-gift__value').boundingBox())?.y;
+    const valueTopWhileLoading = (await boxOf(page, '.p-gift__value')).top;
     await page.locator(`span[data-icon="${FALLBACK_ICON}"][data-state="failed"]`).waitFor({ timeout: 15_000 });
     const side = await remInPx(page, GIFT_ICON_REM);
-    expect(await sizeOf(icon)).toEqual({ width: side, height: side });
-    expect(await icon.innerHTML()).toBe('');
-    expect((await page.locator('.p-gift__value').boundingBox())?.y).toBe(valueTopWhileLoading);
+    expect(await sizeOf(page, icon)).toEqual({ width: side, height: side });
+    expect(await page.locator(icon).innerHTML()).toBe('');
+    expect((await boxOf(page, '.p-gift__value')).top).toBe(valueTopWhileLoading);
     expect(iconWarnings).toEqual([
       `Icon "${FALLBACK_ICON}" is shown as an empty box: no answer within ${ICON_TIMEOUT_MS} ms`,
     ]);
