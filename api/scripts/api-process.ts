@@ -1,6 +1,7 @@
 /**
- * `src/index.ts` as its own process, from source through tsx as `npm run dev -w api` runs it (without
- * the watch): what the restore drill and the tests that start the API start, on a port of theirs.
+ * `src/index.ts` as its own process, from source through tsx as `npm run dev -w api` runs it
+ * (without the watch): what the restore drill and the tests that start the API start, on a port
+ * of theirs.
  * Only what the server needs is in its environment: nothing of the caller's own configuration
  * leaks in, and it reads no builds from the parts' default ports, where someone's site may run.
  */
