@@ -20,7 +20,7 @@ import { installTelemetrySources } from './features/telemetry/telemetry-sources'
 import { registerVisitorGifts } from './features/visitor/visitor-gifts';
 import { setHashKey } from './hash';
 import { installCors } from './http/cors';
-import { batchedDestination } from 'server/log-destination';
+import { stdoutDestination } from 'server/log';
 import { answerClientError, frameworkErrorHandler, installErrorHandlers } from './http/error-handler';
 import { installProxyWarning } from './http/proxy-warning';
 import { installAccessLog, serializeRequest } from './http/request-log';
@@ -71,7 +71,7 @@ export async function buildApp({
   metrics: registry = new Registry(),
 }: BuildAppOptions): Promise<App> {
   // One destination for both loggers keeps their lines in order; stdout is written in batches.
-  const destination = logStream ?? batchedDestination(pino.destination({ dest: 1, sync: false }));
+  const destination = logStream ?? stdoutDestination();
   const app = createFastify(config, destination);
   await installHttpLayer(app, config, lifecycle);
   installAccessLog(app, pino({ name: 'api', level: config.logLevel }, destination));

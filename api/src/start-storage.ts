@@ -52,8 +52,14 @@ export async function lockStorage(config: ServerConfig): Promise<() => Promise<u
       fail(`cannot lock the PGlite data folder ${config.pgliteDataDir}: ${(error as Error).message}`);
     }
   }
-  process.once('exit', () => lock?.releaseSync());
-  return async () => lock?.release().catch(() => undefined);
+  if (!lock) return async () => undefined;
+  const held = lock;
+  const releaseAtExit = () => held.releaseSync();
+  process.once('exit', releaseAtExit);
+  return async () => {
+    process.off('exit', releaseAtExit);
+    return held.release().catch(() => undefined);
+  };
 }
 
 /** Opens the database; a PostgreSQL started beside the API may still be starting. */

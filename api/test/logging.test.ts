@@ -88,3 +88,15 @@ it('logs health checks at debug only, so the probes of a supervisor or balancer 
   const urls = lines.map((line) => (JSON.parse(line) as { req?: { url: string } }).req?.url);
   expect(urls).toEqual(['/api/gifts/AbCd…']);
 });
+
+it('writes the apps of one process through one stdout destination, adding no listener to the process per app', async () => {
+  const buildAndClose = async () => {
+    const another = await buildApp({ config: testConfig(), db: testDb.db });
+    await another.close();
+  };
+  // The first app without a log stream of its own makes the process's destination.
+  await buildAndClose();
+  const exitListeners = process.listenerCount('exit');
+  for (let built = 0; built < 3; built += 1) await buildAndClose();
+  expect(process.listenerCount('exit')).toBe(exitListeners);
+});

@@ -7,7 +7,8 @@ export type { Logger };
 
 let stdout: DestinationStream | undefined;
 
-function stdoutDestination(): DestinationStream {
+/** The process's one stdout destination: every logger of the process writes its lines through it. */
+export function stdoutDestination(): DestinationStream {
   stdout ??= batchedDestination(pino.destination({ dest: 1, sync: false }));
   return stdout;
 }

@@ -201,7 +201,7 @@ export async function servePart(
 ): Promise<PartServer> {
   const part = await listenPart(name, port, routes, options);
   const log = logOf(options);
-  stopOnSignals({
+  const stopListening = stopOnSignals({
     delayMs: options.shutdownDelayMs ?? 0,
     log,
     stop: (delayMs) => part.shutdown(delayMs),
@@ -209,6 +209,16 @@ export async function servePart(
     hurry: () => void part.shutdown(0),
     afterStop: options.onStopped,
   });
-  if (options.onReload) onReloadSignal(name, options.onReload);
-  return part;
+  const stopReloading = options.onReload ? onReloadSignal(name, options.onReload) : undefined;
+  // A part stopped by its caller (a test, an embedding process) leaves no listener on the process.
+  const forget = () => {
+    stopListening();
+    stopReloading?.();
+  };
+  const shutdown = (delayMs?: number) => {
+    const drained = part.shutdown(delayMs);
+    drained.then(forget, forget);
+    return drained;
+  };
+  return { ...part, shutdown };
 }
