@@ -38,11 +38,12 @@ module.exports = {
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),
-    // The bench's own logic (medians, round trips, its command line); the bench itself runs on
-    // demand (`npm run bench`), and its smoke run among the browser tests (e2e/tests/bench.spec.ts).
+    // The bench's own logic (medians, round trips, its command line, the API rounds it quotes); the
+    // bench itself runs on demand (`npm run bench`), and its smoke run among the browser tests
+    // (e2e/tests/bench.spec.ts).
     preset(join(__dirname, 'bench'), {
-      roots: ['<rootDir>/src'],
-      testMatch: ['<rootDir>/src/**/*.test.ts'],
+      roots: ['<rootDir>/src', '<rootDir>/api'],
+      testMatch: ['<rootDir>/{src,api}/**/*.test.ts'],
       testEnvironment: 'node',
       setupFilesAfterEnv: [],
     }),

@@ -15,6 +15,7 @@
  * Everything started is stopped at the end, also on failure and on Ctrl-C.
  */
 import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from 'testbed/free-port';
@@ -177,7 +178,10 @@ async function pgbenchSection(pg: Postgres, seconds: number): Promise<void> {
 async function main({ quick, settings, completionGifts, pgbenchSeconds }: RunSettings): Promise<number> {
   const started = performance.now();
   watchSignals();
-  console.log(`api bench${quick ? ' (--quick)' : ''}: Node ${process.version}, pid ${process.pid}`);
+  const [load1, load5] = loadavg();
+  console.log(
+    `api bench${quick ? ' (--quick)' : ''}: Node ${process.version}, pid ${process.pid}, ${cpus().length} cores, load average ${load1?.toFixed(2)} (1 min), ${load5?.toFixed(2)} (5 min)`,
+  );
   workspace = createWorkspace();
   parts = await startParts();
   postgres = await startPostgres();
@@ -210,7 +214,8 @@ async function main({ quick, settings, completionGifts, pgbenchSeconds }: RunSet
     { label: 'PGlite', server: pglite, giftPath: pgliteGift.path },
     { label: 'PostgreSQL', server: pg, giftPath: pgGift.path, database: API_DATABASE },
   ];
-  await section(() => throughput(bareTarget, apis, settings));
+  const postgresPort = new URL(postgres.cluster.url).port;
+  await section(() => throughput(bareTarget, apis, settings, () => measureCpu(postgresPort)));
   await section(() => fixedRate([bareTarget, ...apis], settings));
   await section(() => readsDuringWrites(apis, settings));
   await stopServers();

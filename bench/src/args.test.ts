@@ -2,10 +2,10 @@ import { CHECK_ROUTE, parseArgs, USAGE } from './args';
 import { ROUTES } from './routes';
 
 describe('parseArgs', () => {
-  it('defaults to 7 interleaved runs, a build, no Lighthouse', () => {
+  it('defaults to 5 interleaved runs, a build, no Lighthouse', () => {
     expect(parseArgs([])).toEqual({
-      runs: 7,
-      warmRuns: 4,
+      runs: 5,
+      warmRuns: 3,
       build: true,
       lighthouse: false,
       lighthouseRuns: 1,

@@ -33,7 +33,7 @@ export const CHECK_ROUTE = '/redeem/{id}';
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --runs N             cold loads per route and build, interleaved (default 7)
+  --runs N             cold loads per route and build, interleaved (default 5)
   --warm-runs N        warm navigations per build, interleaved (default: half of --runs,
                        rounded up)
   --quick              fewer runs (2 cold, 1 warm), for a quick look
@@ -52,7 +52,7 @@ export const USAGE = `Usage: npm run bench -- [options]
 
 Exits 1 when any load fails or any figure it prints could not be measured.`;
 
-const DEFAULT_RUNS = 7;
+const DEFAULT_RUNS = 5;
 const QUICK_RUNS = 2;
 
 export const BENCH_OPTIONS = {

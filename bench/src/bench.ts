@@ -134,15 +134,21 @@ interface Outcome {
 
 interface Interleaved<T> {
   results: Record<Build, T[]>;
+  /** The round of each result, parallel to `results`: a failed run leaves its round out. */
+  rounds: Record<Build, number[]>;
   failures: string[];
 }
 
-/** The rows of a table over the builds: each build's median, then the federated build's ratios. */
-function buildRows<T>(metrics: readonly Metric<T>[], results: Record<Build, T[]>, first = ''): string[][] {
+/**
+ * The rows of a table over the builds: each build's median, then the federated build's ratios,
+ * round by round, with their spread.
+ */
+function buildRows<T>(metrics: readonly Metric<T>[], { results, rounds }: Interleaved<T>, first = ''): string[][] {
   return ratioRows(
     metrics,
     BUILDS.map((build) => results[build]),
     first,
+    BUILDS.map((build) => rounds[build]),
   );
 }
 
@@ -158,6 +164,7 @@ async function interleaved<T>(
   builds: readonly Build[] = BUILDS,
 ): Promise<Interleaved<T>> {
   const results: Record<Build, T[]> = { federated: [], monolith: [], 'ssr-monolith': [] };
+  const rounds: Record<Build, number[]> = { federated: [], monolith: [], 'ssr-monolith': [] };
   const failures: string[] = [];
   for (let run = 0; run < runs; run += 1) {
     const order = [...builds.slice(run % builds.length), ...builds.slice(0, run % builds.length)];
@@ -167,13 +174,14 @@ async function interleaved<T>(
         const missing = unmeasured(metrics, result);
         if (missing.length > 0) throw new Error(`measured no ${missing.join(', ')}`);
         results[build].push(result);
+        rounds[build].push(run);
       } catch (error) {
         failures.push(`${what}, ${build}, run ${run + 1}: ${(error as Error).message}`);
         progress(`  ${build} run ${run + 1} failed: ${(error as Error).message.split('\n')[0]}`);
       }
     }
   }
-  return { results, failures };
+  return { results, rounds, failures };
 }
 
 function chromiumVersion(): string {
@@ -306,8 +314,8 @@ async function measureCold(
     const loads = await coldLoadsOf(browser, options, route, ids, firstScripts);
     const { timing, chains } = loads;
     chainRuns = loads.chainRuns;
-    const [jsRequests, jsBytes, ...timings] = buildRows(TIMING_METRICS, timing.results, route.label);
-    const roundTrips = buildRows(CHAIN_METRICS, chains.results);
+    const [jsRequests, jsBytes, ...timings] = buildRows(TIMING_METRICS, timing, route.label);
+    const roundTrips = buildRows(CHAIN_METRICS, chains);
     rows.push(...[jsRequests, jsBytes].filter((row) => row !== undefined), ...roundTrips, ...timings);
     const measured = (build: Build) =>
       options.check
@@ -333,7 +341,7 @@ async function measureCold(
     heading(
       options.check
         ? `Check: 1 cold load per build of ${CHECK_ROUTE}, async call stacks traced (slower than real: not for comparison)`
-        : `Cold loads: ${options.runs} runs per route and build (round trips: ${chainRuns}), interleaved; medians`,
+        : `Cold loads: ${options.runs} runs per route and build (round trips: ${chainRuns}), interleaved; medians, and each ratio the median of the rounds' own with their spread (min–max)`,
     ),
   );
   log(table(rows));
@@ -424,13 +432,13 @@ async function measureWarm(browser: Browser, options: BenchOptions): Promise<Out
   const chainMetrics = options.check ? [...WARM_METRICS, ...WARM_CHAIN_METRICS] : WARM_CHAIN_METRICS;
   const chains = await interleaved(chainRuns, 'warm navigation (traced)', chainMetrics, measure(true), builds);
   const results = (timing ?? chains).results;
-  const [hover, click, ...rest] = buildRows(WARM_METRICS, results);
+  const [hover, click, ...rest] = buildRows(WARM_METRICS, timing ?? chains);
   log(
     heading(
-      `Warm navigation: / → hover "Play" → click → /game, then back and forth; ${options.check ? '1 traced run' : `${options.warmRuns} runs (round trips: ${chainRuns} traced)`}, medians`,
+      `Warm navigation: / → hover "Play" → click → /game, then back and forth; ${options.check ? '1 traced run' : `${options.warmRuns} runs (round trips: ${chainRuns} traced)`}, medians; ratios by round, with their spread (min–max)`,
     ),
   );
-  const rows = [hover, click, ...buildRows(WARM_CHAIN_METRICS, chains.results), ...rest];
+  const rows = [hover, click, ...buildRows(WARM_CHAIN_METRICS, chains), ...rest];
   log(table([['', 'metric (median)', ...COLUMNS], ...rows.filter((row) => row !== undefined)]));
   const problems = new Set(BUILDS.flatMap((build) => results[build]).flatMap((run) => run.problems));
   const notes = [...problems].slice(0, 5).map((problem) => `warm navigation: ${problem.slice(0, 300)}`);
@@ -467,13 +475,13 @@ async function measureInteractions(browser: Browser, options: BenchOptions, ids:
       builds,
     );
     failures.push(...measured.failures);
-    rows.push(...buildRows(INTERACTION_METRICS, measured.results, interaction.label));
+    rows.push(...buildRows(INTERACTION_METRICS, measured, interaction.label));
     const problems = new Set(BUILDS.flatMap((build) => measured.results[build]).flatMap((run) => run.problems));
     for (const problem of [...problems].slice(0, 3)) notes.push(`${interaction.label}: ${problem.slice(0, 300)}`);
   }
   log(
     heading(
-      `Interaction to next paint (${describeThrottling().split(',')[0]}): ${options.check ? 1 : options.warmRuns} run(s) per build, medians`,
+      `Interaction to next paint (${describeThrottling().split(',')[0]}): ${options.check ? 1 : options.warmRuns} run(s) per build, medians; ratios by round, with their spread (min–max)`,
     ),
   );
   log(table(rows));

@@ -62,18 +62,52 @@ export function heading(text: string): string {
 
 /**
  * One row per metric over several builds: each build's median, then the first build's ratio to
- * each of the others (`federated`, `CSR monolith`, `SSR monolith` → fed/CSR, fed/SSR).
+ * each of the others (`federated`, `CSR monolith`, `SSR monolith` → fed/CSR, fed/SSR). A ratio is
+ * the median of the rounds' ratios, each round's first-build run over the other build's run of the
+ * same round, and beside it their spread (min–max) when there are two rounds or more: a reader
+ * sees when a figure is within the noise. `rounds` gives each run's round, parallel to `builds`;
+ * without it the runs pair by position.
  */
-export function ratioRows<T>(metrics: readonly Metric<T>[], builds: readonly (readonly T[])[], first = ''): string[][] {
+export function ratioRows<T>(
+  metrics: readonly Metric<T>[],
+  builds: readonly (readonly T[])[],
+  first = '',
+  rounds?: readonly (readonly number[])[],
+): string[][] {
+  const [own = [], ...others] = builds;
+  const roundsOf = (index: number) => rounds?.[index] ?? builds[index]?.map((_, position) => position) ?? [];
   return metrics.map((metric, index) => {
     const medians = builds.map((runs) => median(runs.map(metric.of)));
-    const [own, ...others] = medians;
     const show = (value: number | undefined) => (value === undefined ? '–' : metric.format(value));
-    return [
-      index === 0 ? first : '',
-      metric.label,
-      ...medians.map(show),
-      ...others.map((other) => formatRatio(ratio(own, other))),
-    ];
+    const ratios = others.map((other, otherIndex) =>
+      formatSpread(pairedRatios(metric, own, roundsOf(0), other, roundsOf(otherIndex + 1))),
+    );
+    return [index === 0 ? first : '', metric.label, ...medians.map(show), ...ratios];
   });
+}
+
+/** One ratio per round both builds measured: the first's value over the other's. */
+export function pairedRatios<T>(
+  metric: Metric<T>,
+  own: readonly T[],
+  ownRounds: readonly number[],
+  other: readonly T[],
+  otherRounds: readonly number[],
+): number[] {
+  const otherByRound = new Map(otherRounds.map((round, position) => [round, other[position]]));
+  const ratios: number[] = [];
+  own.forEach((run, position) => {
+    const paired = otherByRound.get(ownRounds[position] ?? Number.NaN);
+    const value = paired === undefined ? undefined : ratio(metric.of(run), metric.of(paired));
+    if (value !== undefined) ratios.push(value);
+  });
+  return ratios;
+}
+
+/** `1.24× (1.18–1.31)`: the median ratio and, over two rounds or more, the lowest and highest. */
+export function formatSpread(ratios: readonly number[]): string {
+  const middle = median(ratios);
+  if (middle === undefined) return '–';
+  if (ratios.length < 2) return formatRatio(middle);
+  return `${formatRatio(middle)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
 }
