@@ -94,7 +94,12 @@ describe('servePart', () => {
   it('leaves no signal listener on the process once its caller shut it down', async () => {
     const counts = () => ['SIGINT', 'SIGTERM', 'SIGHUP'].map((signal) => process.listenerCount(signal));
     const before = counts();
-    const part = await servePart('stopped', 0, routesOf(async () => ''), options({ onReload: async () => undefined }));
+    const part = await servePart(
+      'stopped',
+      0,
+      routesOf(async () => ''),
+      options({ onReload: async () => undefined }),
+    );
     expect(counts()).toEqual(before.map((count) => count + 1));
     expect(await part.shutdown()).toBe(true);
     expect(counts()).toEqual(before);
