@@ -167,6 +167,13 @@ function installedVersion(pkg: string): string {
  * one query client and one `shared` package run in the browser, whichever part loads first.
  */
 const NOT_IN_BROWSERS = ['./node/', './testing/'];
+/**
+ * Subpaths that hold no state a page must have once and that no page needs to start: the runtime
+ * configuration's schema (zod, 23 kB gzip). A shared module is provided whole, and the host's are
+ * eager, so a shared schema sat in every page's first script; unshared, it is bundled where it is
+ * used, in the host's `config-check` chunk, loaded only by a page that fetches `/config.json`.
+ */
+const NOT_SHARED = new Set(['./runtime-config']);
 
 interface SharedSingleton {
   singleton: true;
@@ -219,8 +226,13 @@ export function sharedSingletons(pkg: PackageJson): Record<string, SharedSinglet
   const sharedEntries = Object.keys(sharedPkg.exports ?? {})
     // `shared`'s subpaths say where they run: `browser/…` and the universal contracts reach the
     // browser and are shared; `node/…` and `testing/…` never do (lint keeps them out of
-    // browser code); a stylesheet is injected, not shared.
-    .filter((subpath) => !NOT_IN_BROWSERS.some((prefix) => subpath.startsWith(prefix)) && !subpath.endsWith('.css'))
+    // browser code); a stylesheet is injected, not shared; NOT_SHARED are bundled where used.
+    .filter(
+      (subpath) =>
+        !NOT_IN_BROWSERS.some((prefix) => subpath.startsWith(prefix)) &&
+        !NOT_SHARED.has(subpath) &&
+        !subpath.endsWith('.css'),
+    )
     .map((subpath) => [`shared${subpath.slice(1)}`, entry(sharedPkg.version)] as const);
   return {
     react: entry(range('react')),

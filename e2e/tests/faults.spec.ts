@@ -493,6 +493,31 @@ test.describe('misconfiguration', () => {
     }
   });
 
+  /** The host's page as sent, with its configuration element replaced by `inline`, or removed. */
+  async function changeConfigOnTheWay(page: Page, inline: string | undefined): Promise<void> {
+    await page.route(`${HOST_ORIGIN}/`, async (route: Route) => {
+      const html = await (await route.fetch()).text();
+      const element = /(<script type="application\/json" id="gift-box-config">)[\s\S]*?(<\/script>)/;
+      await route.fulfill({
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        body: html.replace(element, (_all, open: string, close: string) =>
+          inline === undefined ? '' : `${open}${inline}${close}`,
+        ),
+      });
+    });
+  }
+
+  async function expectConfigErrorPage(page: Page, watch: PageWatch, message: RegExp): Promise<void> {
+    const error = errorPage(page);
+    await error.waitFor();
+    expect((await error.locator('.p-error__code').innerText()).trim()).toBe('500');
+    expect(await error.locator('.p-error__message').innerText()).toMatch(message);
+    expect(await error.getByRole('link', { name: 'Back to home' }).isVisible()).toBe(true);
+    expect(reportLoads('invalid runtime configuration', watch)).toBe(1);
+    expect(watch.pageErrors).toEqual([]);
+  }
+
   for (const [what, body, message] of [
     [
       'a wrong value',
@@ -502,31 +527,33 @@ test.describe('misconfiguration', () => {
     ['a missing key', JSON.stringify({ apiBaseUrl: 'http://x.example' }), /"remotes" is missing/],
     ['a body that is not JSON', '{"remotes":', /\/config\.json is not valid JSON/],
   ] as const) {
-    test(`an invalid runtime configuration in the page (${what}): the page shows 500 and names the problem`, async ({
+    test(`an invalid /config.json fetched by a page without the configuration (${what}): the page shows 500 and names the problem`, async ({
       page,
       watch,
     }) => {
-      // The server refuses to start with one (above); this is the page's own check, on a page whose
-      // configuration was changed on the way.
-      await page.route(`${HOST_ORIGIN}/`, async (route: Route) => {
-        const html = await (await route.fetch()).text();
-        await route.fulfill({
-          status: 200,
-          contentType: 'text/html; charset=utf-8',
-          body: html.replace(
-            /(<script type="application\/json" id="gift-box-config">)[\s\S]*?(<\/script>)/,
-            (_all, open: string, close: string) => `${open}${body}${close}`,
-          ),
-        });
+      // The server refuses to start with one (above); a page served without the configuration (an
+      // integrator's static host) fetches /config.json and checks it with the schema's own chunk.
+      await changeConfigOnTheWay(page, undefined);
+      await page.route(`${HOST_ORIGIN}/config.json`, (route: Route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body }),
+      );
+      const chunks: string[] = [];
+      page.on('request', (request) => {
+        if (/\/config-check\.[0-9a-f]+\.js$/.test(request.url())) chunks.push(request.url());
       });
       expect(await visit(page, '/')).toBe(200);
-      const error = errorPage(page);
-      await error.waitFor();
-      expect((await error.locator('.p-error__code').innerText()).trim()).toBe('500');
-      expect(await error.locator('.p-error__message').innerText()).toMatch(message);
-      expect(await error.getByRole('link', { name: 'Back to home' }).isVisible()).toBe(true);
-      expect(reportLoads('invalid /config.json', watch)).toBe(1);
-      expect(watch.pageErrors).toEqual([]);
+      await expectConfigErrorPage(page, watch, message);
+      expect(chunks).toHaveLength(1);
     });
   }
+
+  test('a configuration in the page that is not JSON (changed on the way): the page shows 500 and says so', async ({
+    page,
+    watch,
+  }) => {
+    // What the host's server wrote is taken as it is; only what cannot be a configuration at all is refused.
+    await changeConfigOnTheWay(page, '{"remotes":');
+    expect(await visit(page, '/')).toBe(200);
+    await expectConfigErrorPage(page, watch, /The runtime configuration in the page is not valid JSON/);
+  });
 });

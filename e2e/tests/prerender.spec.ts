@@ -151,7 +151,24 @@ test.describe('a content page from the host server', () => {
     // The about text came with the page; the terms text, navigated to, was fetched.
     expect(requests.filter((url) => url.includes('/payload/'))).toEqual([`${CONTENT_ORIGIN}/payload/terms.json`]);
     expect(requests.filter((url) => url.endsWith('/config.json'))).toEqual([]);
+    // The configuration in the page is taken as the host's server wrote it: no schema is loaded.
+    expect(requests.filter((url) => /\/config-check\.[0-9a-f]+\.js$/.test(url))).toEqual([]);
     expect(watch.problems()).toEqual([]);
+  });
+
+  test("the host's first script holds no schema library: the configuration's check is a chunk of its own", async ({
+    page,
+  }) => {
+    const scripts: string[] = [];
+    page.on('request', (request: Request) => {
+      if (request.resourceType() === 'script' && request.url().startsWith(HOST_ORIGIN)) scripts.push(request.url());
+    });
+    expect(await visit(page, '/about')).toBe(200);
+    await waitForRenderedPage(page);
+    const main = scripts.find((url) => /\/main\.[0-9a-f]+\.js$/.test(url));
+    expect(main, `the host's scripts: ${scripts.join(', ')}`).toBeDefined();
+    // zod names its classes in strings ("$ZodType", "ZodError"), which minifying keeps.
+    expect(await (await page.request.get(main ?? '')).text()).not.toMatch(/\$?Zod[A-Z]/);
   });
 
   test("the HTML preloads the route's remote; the remote loads each file once", async ({ page, watch }) => {

@@ -11,7 +11,8 @@ import { publishedRoutesOf } from 'shared/published-routes';
 import { remoteSpec } from 'shared/remotes';
 import { everyRemote } from 'shared/testing/runtime-config';
 import { firstRouteLoaded, start, type PageFederation } from './bootstrap';
-import { fetchRuntimeConfig } from './config/fetch-config';
+import { parseRuntimeConfig } from 'shared/runtime-config';
+import { readRuntimeConfig } from './config/fetch-config';
 
 const NEWS = 'https://news.example.com/mf-manifest.json';
 const REMOTES = { ...everyRemote((name) => `https://${name}.example.com/mf-manifest.json`), news: NEWS };
@@ -68,14 +69,19 @@ function federation() {
   } satisfies PageFederation;
 }
 
-/** The page at `path` as a host's server sends it, with `config` inline, once its first route has loaded. */
+/**
+ * The page at `path` as a host's server sends it, with `config` inline as the server writes it
+ * (checked, its defaults filled in), once its first route has loaded.
+ */
 async function openPage(path: string, config: Record<string, unknown>) {
   window.history.replaceState(null, '', path);
-  const inline = JSON.stringify({ apiBaseUrl: 'https://api.example.com', telemetry: { enabled: false }, ...config });
+  const inline = JSON.stringify(
+    parseRuntimeConfig({ apiBaseUrl: 'https://api.example.com', telemetry: { enabled: false }, ...config }),
+  );
   document.body.innerHTML = `<script id="${RUNTIME_CONFIG_ELEMENT_ID}" type="application/json">${inline}</script><div id="root"></div>`;
   const runtime = federation();
   await act(async () => {
-    const page = await start(fetchRuntimeConfig(), runtime);
+    const page = await start(readRuntimeConfig(), runtime);
     if (page) await firstRouteLoaded(page.router);
   });
   return runtime;

@@ -9,7 +9,6 @@ import { createApiClient, type ApiClient } from 'shared/api/client';
 import type { RuntimeConfig } from 'shared/runtime-config';
 import { allowedRemoteOrigins } from 'shared/runtime-config-checks';
 import { AppServicesContext, type AppServices, type PrerenderedPage } from './app-services';
-import { loadRuntimeConfig } from './config/load-config';
 import { onCaughtError, onRouterError } from './errors/caught-errors';
 import { ConfigErrorScreen } from './errors/config-error-screen';
 import { configureIconService } from 'shared/browser/icons/icon-service';
@@ -127,7 +126,7 @@ export interface StartedPage {
 }
 
 export async function start(
-  configResponse: Promise<Response>,
+  runtimeConfig: Promise<RuntimeConfig>,
   federation = FEDERATION,
 ): Promise<StartedPage | undefined> {
   const container = document.getElementById('root');
@@ -143,7 +142,7 @@ export async function start(
 
   let config;
   try {
-    config = await loadRuntimeConfig(configResponse);
+    config = await runtimeConfig;
   } catch (error) {
     renderConfigError(root, error);
     return undefined;

@@ -1,7 +1,10 @@
 /**
- * The runtime configuration's checks that need no schema, so the host's loading plugin can use them
- * without zod.
+ * The runtime configuration's defaults and the checks that need no schema, so the page's code can
+ * use them without zod (runtime-config.ts has the schema).
  */
+
+export const DEFAULT_BUILD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
 
 export interface RemoteOrigins {
   remotes: Readonly<Partial<Record<string, string>>>;

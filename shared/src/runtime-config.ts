@@ -1,25 +1,30 @@
 /**
  * The host's runtime configuration (`GET /config.json`): what an integrator changes without a
- * rebuild. Parsed once, by the host's server at start-up and by the browser before mounting.
+ * rebuild. Parsed by the host's server at start-up, which writes it into its pages as parsed, and
+ * by a page that fetches `/config.json` itself (one with no configuration in it) before mounting.
  */
 import * as z from 'zod/mini';
 import { grantProblems, grantsOf, MAX_REMOTES, type ComposedRoute } from './composition';
 import { isBuildId } from './deployment';
 import { isRemoteName, pathPatternProblem, PUBLISHED_ROUTES_LIMITS } from './published-routes';
 import { LAYOUT_NAMES, REMOTE_NAMES, SERVER_DATA_QUERIES, VALIDATOR_NAMES, type RemoteName } from './remotes';
-import { ConfigError, remoteOriginError } from './runtime-config-checks';
+import {
+  ConfigError,
+  DEFAULT_BUILD_CHECK_INTERVAL_MS,
+  DEFAULT_REMOTE_TIMEOUT_MS,
+  remoteOriginError,
+} from './runtime-config-checks';
 
 // What the browser checks before it has this schema (runtime-config-checks.ts), as this module's too.
 export {
   allowedRemoteOrigins,
   ConfigError,
+  DEFAULT_BUILD_CHECK_INTERVAL_MS,
+  DEFAULT_REMOTE_TIMEOUT_MS,
   isAllowedRemoteUrl,
   RemoteOriginError,
   telemetryEnabled,
 } from './runtime-config-checks';
-
-export const DEFAULT_BUILD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
-export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const positiveInt = z.int({ error: 'must be a whole number' }).check(z.minimum(1, 'must be at least 1'));

@@ -1,18 +1,47 @@
 /**
- * Reads the runtime configuration: the host's server writes it into the page, so a first load
- * makes no request for it; a page without it (the development server's) fetches `/config.json`.
+ * Reads the runtime configuration. The host's server writes it into the page, checked against the
+ * schema when the server started: the page takes it as it is, with no request and no schema. A
+ * page without it (the development server's, or an integrator's static host) fetches
+ * `/config.json` and checks it with the schema, which comes in a chunk of its own
+ * (load-config.ts): zod is in no page's first script.
  */
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
+import type { RuntimeConfig } from 'shared/runtime-config';
+import { ConfigError } from 'shared/runtime-config-checks';
+import { CONFIG_URL } from './config-url';
 
-export const CONFIG_URL = '/config.json';
+/** The fetched file's check: the schema's chunk (tests give the module itself). */
+export type ConfigCheck = () => Promise<{
+  loadRuntimeConfig(request: Promise<Response>): Promise<RuntimeConfig>;
+}>;
 
-export function fetchRuntimeConfig(
+const checkInChunk: ConfigCheck = () => import(/* webpackChunkName: "config-check" */ './load-config');
+
+export async function readRuntimeConfig(
   fetchImpl: typeof fetch = (input, init) => window.fetch(input, init),
   doc: Pick<Document, 'getElementById'> = document,
-): Promise<Response> {
+  check: ConfigCheck = checkInChunk,
+): Promise<RuntimeConfig> {
   const inline = doc.getElementById(RUNTIME_CONFIG_ELEMENT_ID)?.textContent;
-  if (inline) {
-    return Promise.resolve(new Response(inline, { status: 200, headers: { 'Content-Type': 'application/json' } }));
+  if (inline) return inlineConfig(inline);
+  // The request and the schema's chunk load side by side.
+  const request = fetchImpl(CONFIG_URL, { cache: 'no-store' });
+  const checked = check();
+  request.catch(() => undefined);
+  const { loadRuntimeConfig } = await checked;
+  return loadRuntimeConfig(request);
+}
+
+/** What the host's server wrote: only JSON that is not an object (a page changed on the way) is refused. */
+function inlineConfig(text: string): RuntimeConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ConfigError('The runtime configuration in the page is not valid JSON');
   }
-  return fetchImpl(CONFIG_URL, { cache: 'no-store' });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError('The runtime configuration in the page must be a JSON object');
+  }
+  return value as RuntimeConfig;
 }

@@ -1,6 +1,8 @@
-/** Checks the answer to `/config.json` (fetch-config.ts) before the app mounts. */
+/** Checks the answer to `/config.json` (fetch-config.ts) before the app mounts: a chunk of its own. */
+// Before any module makes a schema.
+import './zod-without-eval';
 import { ConfigError, parseRuntimeConfig, type RuntimeConfig } from 'shared/runtime-config';
-import { CONFIG_URL } from './fetch-config';
+import { CONFIG_URL } from './config-url';
 
 export async function loadRuntimeConfig(request: Promise<Response>): Promise<RuntimeConfig> {
   let response: Response;

@@ -3,7 +3,7 @@
  * host/webpack.config.ts; webpack.config.base.ts leaves it out of production builds): the page
  * reloads once when a remote's development server has a new build (./dev-server-reload.ts).
  */
-import { CONFIG_URL } from '../config/fetch-config';
+import { CONFIG_URL } from '../config/config-url';
 import { watchRemoteBuilds } from './dev-server-reload';
 
 async function remotesOfThisPage(): Promise<Record<string, string>> {

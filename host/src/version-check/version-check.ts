@@ -1,5 +1,5 @@
 /** Notices new deployments, so the next navigation is a full load (docs/decisions/0030, 0036). */
-import { DEFAULT_REMOTE_TIMEOUT_MS } from 'shared/runtime-config';
+import { DEFAULT_REMOTE_TIMEOUT_MS } from 'shared/runtime-config-checks';
 import { sessionStore } from '../federation/tab-memory';
 import { BuildsQuestion } from './builds-question';
 import { DeploymentFiles } from './deployment-files';
