@@ -30,7 +30,7 @@ import {
 } from './measure';
 import { pageThroughput, type PageThroughput, type ThroughputLoad } from './page-throughput';
 import { HOST_STATS_FILE, LOG_DIR, WORK_DIR } from './paths';
-import { count, heading, kB, ms, ratioRows, table, times, unmeasured, type Metric } from './report';
+import { count, formatSpread, heading, kB, ms, ratioRows, table, times, unmeasured, type Metric } from './report';
 import { INTERACTIONS, ROUTES, type MeasuredRoute, type PageIds } from './routes';
 import {
   checkPortsFree,
@@ -49,7 +49,6 @@ import {
 import { serveMonolithRemotes } from './ssr-monolith';
 import { servedBytes, sizesOf, type SizedFile } from './sizes';
 import { median } from 'testbed/stats';
-import { ratio } from './stats';
 import type { Server as HttpServer } from 'node:http';
 import { stopAll } from 'testbed/process';
 
@@ -500,7 +499,7 @@ async function measureThroughput(options: BenchOptions): Promise<Outcome> {
   const load: ThroughputLoad = options.check
     ? { connections: 50, seconds: 1, rounds: 1 }
     : { connections: 50, seconds: 8, rounds: 4 };
-  const rows: string[][] = [['page', 'bytes', 'host server', 'bare Node server', 'host ÷ bare']];
+  const rows: string[][] = [['page', 'bytes', 'host server', 'bare Node server', 'host ÷ bare, by round']];
   const failures: string[] = [];
   for (const path of options.check ? THROUGHPUT_PATHS.slice(0, 1) : THROUGHPUT_PATHS) {
     progress(`page throughput of ${path} (autocannon, ${load.connections} connections, ${load.seconds} s per server)…`);
@@ -512,13 +511,12 @@ async function measureThroughput(options: BenchOptions): Promise<Outcome> {
       continue;
     }
     if (result.failures > 0) failures.push(`throughput of ${path}: ${result.failures} answers failed or were not 2xx`);
-    const each = ratio(result.hostRps, result.bareRps);
     rows.push([
       path,
       kB(result.bytes),
       `${Math.round(result.hostRps)} req/s`,
       `${Math.round(result.bareRps)} req/s`,
-      each === undefined ? '–' : `${each.toFixed(3)}×`,
+      formatSpread(result.roundRatios),
     ]);
   }
   log(
@@ -528,7 +526,7 @@ async function measureThroughput(options: BenchOptions): Promise<Outcome> {
   );
   log(table(rows));
   log(
-    '(uncompressed, as autocannon asks; the bare server sends the status, headers and body the host sent: bench/src/page-throughput.ts)',
+    "(uncompressed, as autocannon asks; the bare server sends the status, headers and body the host sent; the ratio is the median of the rounds' own, each round's two runs back to back, with their spread: bench/src/page-throughput.ts)",
   );
   return { notes: [], failures };
 }

@@ -18,6 +18,8 @@ export interface PageThroughput {
   bytes: number;
   hostRps: number;
   bareRps: number;
+  /** Each round's host ÷ bare, the two measured back to back. */
+  roundRatios: number[];
   failures: number;
 }
 
@@ -99,14 +101,18 @@ export async function pageThroughput(
     await saturate(urls.bare, warmUp);
     const round = { connections: options.connections, seconds: Math.max(1, Math.round(options.seconds / rounds)) };
     const completed = { host: 0, bare: 0 };
+    const roundRatios: number[] = [];
     let failures = 0;
     for (let index = 0; index < rounds; index += 1) {
       const order = index % 2 === 0 ? (['host', 'bare'] as const) : (['bare', 'host'] as const);
+      const inRound = { host: 0, bare: 0 };
       for (const server of order) {
         const result = await saturate(urls[server], round);
+        inRound[server] = result.completed;
         completed[server] += result.completed;
         failures += result.failures;
       }
+      if (inRound.bare > 0) roundRatios.push(inRound.host / inRound.bare);
     }
     const seconds = round.seconds * rounds;
     return {
@@ -114,6 +120,7 @@ export async function pageThroughput(
       bytes: page.body.length,
       hostRps: completed.host / seconds,
       bareRps: completed.bare / seconds,
+      roundRatios,
       failures,
     };
   } finally {
