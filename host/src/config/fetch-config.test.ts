@@ -37,7 +37,18 @@ describe('reading the runtime configuration', () => {
     await expect(readRuntimeConfig()).rejects.toThrow('The runtime configuration in the page is not valid JSON');
     document.getElementById(RUNTIME_CONFIG_ELEMENT_ID)?.remove();
     writeIntoPage('["remotes"]');
-    await expect(readRuntimeConfig()).rejects.toThrow('The runtime configuration in the page must be a JSON object');
+    await expect(readRuntimeConfig()).rejects.toThrow(
+      'The runtime configuration in the page must be a JSON object with its remotes',
+    );
+  });
+
+  it('refuses a configuration in the page whose remotes are outside its allowed origins, naming the remote', async () => {
+    writeIntoPage(
+      JSON.stringify({ ...CONFIG, remoteOrigins: ['https://redeem.example.com', 'https://content.example.com'] }),
+    );
+    await expect(readRuntimeConfig()).rejects.toThrow(
+      '"remotes.gifts" https://gifts.example.com/mf-manifest.json is not at an allowed remote origin',
+    );
   });
 
   it('fetches /config.json, uncached, from a page without it, and checks it with the schema it loads meanwhile', async () => {
