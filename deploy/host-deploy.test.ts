@@ -86,7 +86,19 @@ describe('npm run deploy -w host', () => {
     const target = join(root, 'site');
     await deploy({ source: makeHostBuild(join(root, 'one'), 'h1', 1000), target, layout: HOST_LAYOUT });
     let release = () => undefined as void;
-    const holding = withDeploymentLock(target, 'npm run rollback', () => new Promise<void>((r) => (release = r)));
+    let holding: Promise<void> = Promise.resolve();
+    // Held once the other run's own work has begun: the lock is taken, and `release` is its end.
+    await new Promise<void>((held) => {
+      holding = withDeploymentLock(
+        target,
+        'npm run rollback',
+        () =>
+          new Promise<void>((done) => {
+            release = done;
+            held();
+          }),
+      );
+    });
     try {
       makeHostBuild(join(root, 'host', 'dist'), 'h2', 2000);
       expect(await deployHost('site')).toBe(1);
