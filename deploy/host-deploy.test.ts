@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { deploy, type FileAction } from './deploy';
 import { deployCommand } from './deploy-command';
 import { HOST_LAYOUT } from './deploy-layout';
-import { withDeploymentLock } from './deployment';
 import { rollbackCommand } from './rollback';
 import { makeHostBuild } from './testing/fake-host-build';
+import { holdDeploymentLock } from './testing/held-lock';
 import { listFiles, read } from './testing/fake-remote-build';
 
 let root: string;
@@ -85,28 +85,14 @@ describe('npm run deploy -w host', () => {
   it('is refused while another command holds the folder’s lock', async () => {
     const target = join(root, 'site');
     await deploy({ source: makeHostBuild(join(root, 'one'), 'h1', 1000), target, layout: HOST_LAYOUT });
-    let release = () => undefined as void;
-    let holding: Promise<void> = Promise.resolve();
-    // Held once the other run's own work has begun: the lock is taken, and `release` is its end.
-    await new Promise<void>((held) => {
-      holding = withDeploymentLock(
-        target,
-        'npm run rollback',
-        () =>
-          new Promise<void>((done) => {
-            release = done;
-            held();
-          }),
-      );
-    });
+    const release = await holdDeploymentLock(target, 'npm run rollback');
     try {
       makeHostBuild(join(root, 'host', 'dist'), 'h2', 2000);
       expect(await deployHost('site')).toBe(1);
       expect(lines.join('\n')).toMatch(/is being changed by another run: npm run rollback/);
       expect(json(join(target, '_app/builds/latest.json'))).toMatchObject({ id: 'h1' });
     } finally {
-      release();
-      await holding;
+      await release();
     }
   });
 

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canaryCommand, startCanary } from './canary';
 import { deploy, type CliIo } from './deploy';
-import { withDeploymentLock } from './deployment';
 import { deployCommand } from './deploy-command';
 import { revokeBuild } from './revoke';
 import { listBuilds, rollback, rollbackCommand } from './rollback';
 import { listFiles, makeBuild, read, write } from './testing/fake-remote-build';
+import { holdDeploymentLock } from './testing/held-lock';
 
 let root: string;
 let target: string;
@@ -104,25 +104,12 @@ describe('deploy --revoke', () => {
 
   it('is refused while another run holds the deployment', async () => {
     await threeDeployed();
-    let release = () => undefined as void;
-    let holding: Promise<void> = Promise.resolve();
-    await new Promise<void>((held) => {
-      holding = withDeploymentLock(
-        target,
-        'canary promote',
-        () =>
-          new Promise<void>((done) => {
-            release = done;
-            held();
-          }),
-      );
-    });
+    const release = await holdDeploymentLock(target, 'canary promote');
 
     await expect(revokeBuild({ target, buildId: 'b1' })).rejects.toThrow(
       'is being changed by another run: canary promote',
     );
-    release();
-    await holding;
+    await release();
     expect(latest().revoked).toBeUndefined();
   });
 });

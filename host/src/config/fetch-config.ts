@@ -1,10 +1,9 @@
 /**
  * Reads the runtime configuration. The host's server writes it into the page, checked against the
  * schema when the server started: the page takes it as it is, with no request and no schema, but
- * for the remotes' origins (inlineConfig). A
- * page without it (the development server's, or an integrator's static host) fetches
- * `/config.json` and checks it with the schema, which comes in a chunk of its own
- * (load-config.ts): zod is in no page's first script.
+ * for the remotes' origins (inlineConfig). A page without it (the development server's, or an
+ * integrator's static host) fetches `/config.json` and checks it with the schema, which comes in
+ * a chunk of its own (load-config.ts): zod is in no page's first script.
  */
 import { RUNTIME_CONFIG_ELEMENT_ID } from 'shared/page-data';
 import type { RuntimeConfig } from 'shared/runtime-config';
