@@ -128,6 +128,8 @@ const TerserPlugin = createRequire(require.resolve('webpack'))('minimizer-webpac
  * @module-federation/enhanced's runtime plugin that publishes the host's federation runtime for
  * `externalRuntime` containers (`globalThis._FEDERATION_RUNTIME_CORE`), as an ES module.
  */
+const BUNDLER_RUNTIME_PROVIDER = join(ROOT, 'build', 'bundler-runtime', 'provide.mjs');
+
 function injectExternalRuntimePlugin(): string {
   const fromEnhanced = createRequire(require.resolve('@module-federation/enhanced/webpack'));
   return join(dirname(fromEnhanced.resolve('@module-federation/inject-external-runtime-core-plugin')), 'index.js');
@@ -386,12 +388,24 @@ function federationPlugin({ options, isHost, pkg }: PartBuild): ModuleFederation
     shareStrategy: 'loaded-first',
     // One federation runtime per page, the host's, provided to the remotes' containers in its ES
     // module form (its CommonJS form would bring a second copy into main.js).
-    ...(isHost ? { runtimePlugins: [injectExternalRuntimePlugin()] } : {}),
+    // The bundler runtime's functions too, to every remote's container (decision 0052).
+    ...(isHost ? { runtimePlugins: [injectExternalRuntimePlugin(), BUNDLER_RUNTIME_PROVIDER] } : {}),
     experiments: { externalRuntime: !isHost, optimization: { target: 'web' } },
     manifest: true,
     // Type generation fetches remotes at build time and can hang; contracts live in `shared`.
     dts: false,
   });
+}
+
+/**
+ * A remote's container takes the bundler runtime's functions from the page (decision 0052): the
+ * module the federation plugin imports for them is replaced by one that reads them there.
+ */
+function containerBundlerRuntime(): webpack.WebpackPluginInstance {
+  return new webpack.NormalModuleReplacementPlugin(
+    /@module-federation[\\/]webpack-bundler-runtime[\\/]dist[\\/](index|bundler)\.js$/,
+    join(ROOT, 'build', 'bundler-runtime', 'container.mjs'),
+  );
 }
 
 /**
@@ -412,6 +426,7 @@ function pagePlugin({ options }: PartBuild): HtmlWebpackPlugin {
 /** A remote's own build steps: its standalone runtime, shared fallbacks and published routes (decision 0045). */
 function remotePlugins({ options, production }: PartBuild): webpack.WebpackPluginInstance[] {
   return [
+    containerBundlerRuntime(),
     new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }),
     new SharedFallbacksPlugin(),
     publishedRoutesPlugin(options.name, options.spec),

@@ -2,7 +2,8 @@
  * The federation runtime, once per page and no bigger than it needs to be.
  *
  * - StandaloneRuntimePlugin: a remote's container leaves the federation runtime out
- *   (`externalRuntime`): on the site, the host's main.js provides it, once for every remote. A
+ *   (`externalRuntime`), and the bundler runtime's functions (decision 0052): on the site, the
+ *   host's main.js provides them, once for every remote. A
  *   remote's standalone page has no host, so the plugin publishes the runtime as a script of its
  *   own, `federation-runtime.{hash}.js`, put in the page's HTML before the page's own scripts.
  *   The site never loads it.
@@ -10,7 +11,7 @@
  *   @module-federation/enhanced puts there although nothing runs it.
  */
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import type { Compiler, Module, RuntimeModule } from 'webpack';
@@ -24,6 +25,8 @@ export interface StandaloneRuntimeOptions {
 const STANDALONE = 'StandaloneRuntimePlugin';
 /** The global `externalRuntime` containers read the runtime from (@module-federation/enhanced). */
 const RUNTIME_GLOBAL = '_FEDERATION_RUNTIME_CORE';
+/** What publishes the bundler runtime's functions for the containers. */
+const BUNDLER_RUNTIME_PROVIDER = join(__dirname, 'bundler-runtime', 'provide.mjs');
 
 /** Where the containers' runtime comes from: the folder @module-federation/enhanced resolves it from. */
 function runtimeToolsDir(): string {
@@ -33,7 +36,15 @@ function runtimeToolsDir(): string {
 
 async function bundleRuntime(options: StandaloneRuntimeOptions): Promise<string> {
   const result = await build({
-    stdin: { contents: `export * from '@module-federation/runtime-core';`, resolveDir: runtimeToolsDir() },
+    stdin: {
+      // The bundler runtime's functions too, as the host's main.js provides them (decision 0052).
+      contents: [
+        `export * from '@module-federation/runtime-core';`,
+        `import { provideBundlerRuntime } from ${JSON.stringify(BUNDLER_RUNTIME_PROVIDER)};`,
+        `provideBundlerRuntime();`,
+      ].join('\n'),
+      resolveDir: runtimeToolsDir(),
+    },
     bundle: true,
     write: false,
     platform: 'browser',

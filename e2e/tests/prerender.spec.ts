@@ -190,6 +190,36 @@ test.describe('a content page from the host server', () => {
     expect(watch.problems()).toEqual([]);
   });
 
+  test("one federation runtime on the page, the host's: a remote's entry carries none of it", async ({
+    page,
+    watch,
+  }) => {
+    const scripts: string[] = [];
+    page.on('request', (request: Request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    expect(await visit(page, '/game')).toBe(200);
+    await waitForRenderedPage(page);
+    const text = async (pattern: RegExp) => {
+      const url = scripts.find((candidate) => pattern.test(candidate));
+      expect(url, `the page's scripts: ${scripts.join(', ')}`).toBeDefined();
+      return (await page.request.get(url ?? '')).text();
+    };
+    // Strings minifying keeps: the runtime's error codes, and the name of the bundler runtime's plugin.
+    const runtimeMarks = (code: string) => ({
+      errorCodes: new Set(code.match(/RUNTIME-0\d\d/g)).size,
+      bundlerRuntime: code.split('tree-shake-plugin').length - 1,
+    });
+    const host = runtimeMarks(await text(/\/main\.[0-9a-f]+\.js$/));
+    expect(host.errorCodes).toBeGreaterThan(5);
+    expect(host.bundlerRuntime).toBe(1);
+    expect(runtimeMarks(await text(new RegExp(`^${originOf('gifts')}/remoteEntry\\.js`)))).toEqual({
+      errorCodes: 0,
+      bundlerRuntime: 0,
+    });
+    expect(watch.problems()).toEqual([]);
+  });
+
   test("a page drawn by its remote gets every script it needs from the HTML, the remote's copies of shared modules the host lacks included", async ({
     page,
     watch,
