@@ -369,8 +369,18 @@ export function scriptMinimizer(): webpack.WebpackPluginInstance {
   return new TerserPlugin({ minify: TerserPlugin.swcMinify, terserOptions: { compress: { passes: 2 }, mangle: true } });
 }
 
+/** The chunk a remote's `src/index.ts` loads its standalone shell into (`webpackChunkName`). */
+const STANDALONE_CHUNK = 'standalone';
+
 function optimization(): Configuration['optimization'] {
-  return { moduleIds: 'deterministic', chunkIds: 'deterministic', minimizer: [scriptMinimizer()] };
+  return {
+    moduleIds: 'deterministic',
+    chunkIds: 'deterministic',
+    minimizer: [scriptMinimizer()],
+    // What an exposed page shares with the remote's standalone shell stays in the page's chunk: split
+    // out, it is a second request for every page the site loads, to spare a shell the site never runs.
+    splitChunks: { chunks: (chunk) => chunk.name !== STANDALONE_CHUNK },
+  };
 }
 
 function federationPlugin({ options, isHost, pkg }: PartBuild): ModuleFederationPlugin {

@@ -6,7 +6,7 @@
 import type { Page, Request } from '@playwright/test';
 import { followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
 import { expect, test } from '../support/fixtures';
-import { originOf } from '../support/test-env';
+import { manifestUrlOf, originOf } from '../support/test-env';
 
 const GIFTS_ORIGIN = originOf('gifts');
 
@@ -37,6 +37,14 @@ function giftsChunksRun(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { webpackChunkgifts?: unknown[] }).webpackChunkgifts?.length ?? 0);
 }
 
+/** The files of the gifts remote's copies of shared modules (its manifest's `sharedFallbacks`). */
+async function sharedCopies(page: Page): Promise<string[]> {
+  const manifest = (await (await page.request.get(manifestUrlOf('gifts'))).json()) as {
+    sharedFallbacks: { shared: Record<string, { js: string[] }> };
+  };
+  return Object.values(manifest.sharedFallbacks.shared).flatMap((copy) => copy.js);
+}
+
 test('hovering Play fetches and runs the game, so the click needs no code request and runs no code; no script is fetched twice', async ({
   page,
   watch,
@@ -47,11 +55,18 @@ test('hovering Play fetches and runs the game, so the click needs no code reques
   // The visible links' prefetches (the remotes' manifests and entries) are done.
   await page.waitForLoadState('networkidle');
 
+  const beforeHover = code.requested.length;
   await navLink(page, 'Play').hover();
   // The hover's downloads: the game's own chunk among them, then nothing on its way.
   await expect
     .poll(() => code.requested.some((url) => url.includes('__federation_expose_GamePage')) && code.inFlight() === 0)
     .toBe(true);
+  // The game's own code is one script; the others are the remote's copies of shared modules.
+  const copies = await sharedCopies(page);
+  const hovered = code.requested.slice(beforeHover).filter((url) => url.startsWith(GIFTS_ORIGIN));
+  expect(hovered.filter((url) => !copies.some((file) => url.endsWith(`/${file}`)))).toEqual([
+    expect.stringMatching(/\/__federation_expose_GamePage\.[0-9a-f]+\.js$/),
+  ]);
 
   // Then, in an idle moment, the game's module runs: its chunks have run before any click.
   await expect.poll(() => giftsChunksRun(page)).toBeGreaterThan(0);
