@@ -377,9 +377,10 @@ function optimization(): Configuration['optimization'] {
     moduleIds: 'deterministic',
     chunkIds: 'deterministic',
     minimizer: [scriptMinimizer()],
-    // What an exposed page shares with the remote's standalone shell stays in the page's chunk: split
-    // out, it is a second request for every page the site loads, to spare a shell the site never runs.
-    splitChunks: { chunks: (chunk) => chunk.name !== STANDALONE_CHUNK },
+    // webpack's default, async chunks only, but for a remote's standalone shell: what an exposed
+    // page shares with it stays in the page's chunk, where split out it was a second request for
+    // every page the site loads, to spare a shell the site never runs.
+    splitChunks: { chunks: (chunk) => !chunk.canBeInitial() && chunk.name !== STANDALONE_CHUNK },
   };
 }
 

@@ -156,9 +156,13 @@ test.describe('a content page from the host server', () => {
     expect(watch.problems()).toEqual([]);
   });
 
-  test("the host's first script holds no schema library: the configuration's check is a chunk of its own", async ({
+  test("the host's first script is one, main.js, and holds no schema library: the configuration's check is a chunk of its own", async ({
     page,
   }) => {
+    const html = await (await fetch(`${HOST_ORIGIN}/about`, { headers: { Accept: 'text/html' } })).text();
+    expect([...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      expect.stringMatching(/^\/main\.[0-9a-f]+\.js$/),
+    ]);
     const scripts: string[] = [];
     page.on('request', (request: Request) => {
       if (request.resourceType() === 'script' && request.url().startsWith(HOST_ORIGIN)) scripts.push(request.url());
