@@ -1,6 +1,7 @@
 /**
  * `npm run bench -w api` (`-- --quick` for a short smoke run, `-- --connections N` for N
- * connections in the saturation sections instead of 10): where the API's time goes.
+ * connections in the saturation sections instead of 10, `-- --cpu-prof DIR` for section 1 alone
+ * with its servers' CPU profiles): where the API's time goes.
  *
  * Starts a throwaway PostgreSQL cluster, the API on PGlite and on PostgreSQL (each its own
  * process, LOG_LEVEL=info, output drained through a pipe, reading the parts' builds from a
@@ -15,8 +16,9 @@
  * Everything started is stopped at the end, also on failure and on Ctrl-C.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from 'testbed/free-port';
 import { killProcesses } from 'testbed/process';
@@ -26,6 +28,7 @@ import { describeCpu, measureCpu } from './cpu';
 import { sharedAgent } from './http';
 import { abortLoads } from './load';
 import { findPgbench, runPgbench } from './pgbench';
+import { describeProfile, mainThreadProfile } from './profile';
 import { heading, note, rps, statuses, table } from './report';
 import { fixedRate, readsDuringWrites } from './latency';
 import { type Parts, startParts } from './parts';
@@ -42,15 +45,22 @@ import { type Settings, type Target, wonGift } from './target';
 import { telemetryIngest } from './telemetry';
 import { throughput } from './throughput';
 
-const USAGE = `Usage: npm run bench -w api -- [--quick] [--connections N]
+const USAGE = `Usage: npm run bench -w api -- [--quick] [--connections N] [--cpu-prof DIR]
 
   --quick           a short smoke run
   --connections N   autocannon's connections in the saturation sections (default 10)
+  --cpu-prof DIR    section 1 only, each server writing CPU profiles into DIR/bare,
+                    DIR/pglite and DIR/postgresql; then where each one's main thread
+                    spent its CPU, by package and by folder of ours
   -h, --help        this text
 
 Exits 1 when completions were not exactly once.`;
 
-const OPTIONS = { quick: { type: 'boolean' }, connections: { type: 'string' } } as const;
+const OPTIONS = {
+  quick: { type: 'boolean' },
+  connections: { type: 'string' },
+  'cpu-prof': { type: 'string' },
+} as const;
 
 const WATCHDOG_MS = 9 * 60 * 1000;
 
@@ -60,6 +70,8 @@ interface RunSettings {
   settings: Settings;
   completionGifts: number;
   pgbenchSeconds: number;
+  /** `--cpu-prof`: section 1 only, profiled into this folder. */
+  profileDir?: string;
 }
 
 function runSettings({ values, positionals }: CommandLine<typeof OPTIONS>): RunSettings {
@@ -72,7 +84,15 @@ function runSettings({ values, positionals }: CommandLine<typeof OPTIONS>): RunS
   const settings: Settings = quick
     ? { ...common, rounds: 1, saturationSeconds: 2, latencyRounds: 1, fixedSeconds: 2 }
     : { ...common, rounds: 4, saturationSeconds: 5, latencyRounds: 3, fixedSeconds: 4 };
-  return { quick, settings, completionGifts: quick ? 60 : 400, pgbenchSeconds: quick ? 1 : 4 };
+  const profileDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
+  if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
+  return {
+    quick,
+    settings,
+    completionGifts: quick ? 60 : 400,
+    pgbenchSeconds: quick ? 1 : 4,
+    ...(profileDir === undefined ? {} : { profileDir }),
+  };
 }
 
 const API_DATABASE = 'bench_api';
@@ -175,7 +195,21 @@ async function pgbenchSection(pg: Postgres, seconds: number): Promise<void> {
   );
 }
 
-async function main({ quick, settings, completionGifts, pgbenchSeconds }: RunSettings): Promise<number> {
+/** Node's flags for a server that writes its CPU profiles into `dir`/`name` at its exit (one per thread). */
+function profiling(dir: string | undefined, name: string): string[] | undefined {
+  return dir === undefined ? undefined : ['--cpu-prof', '--cpu-prof-dir', join(dir, name)];
+}
+
+/** `--cpu-prof`: the servers stopped, so their profiles are written; then where each spent its CPU. */
+async function reportProfiles(dir: string, profiled: Record<string, Server>): Promise<void> {
+  await stopServers();
+  heading("Where each server's main thread spent its CPU in section 1 (self time, idle left out)");
+  for (const [name, server] of Object.entries(profiled)) {
+    for (const line of describeProfile(server.name, mainThreadProfile(join(dir, name), server.pid))) console.log(line);
+  }
+}
+
+async function main({ quick, settings, completionGifts, pgbenchSeconds, profileDir }: RunSettings): Promise<number> {
   const started = performance.now();
   watchSignals();
   const [load1, load5] = loadavg();
@@ -198,12 +232,12 @@ async function main({ quick, settings, completionGifts, pgbenchSeconds }: RunSet
     PAGE_TICKET_SECRETS: randomBytes(32).toString('base64url'),
   };
   const [pglite, pg] = await Promise.all([
-    startApi('PGlite', { ...common, PGLITE_DATA_DIR: join(workspace.dir, 'pglite') }),
-    startApi('PostgreSQL', { ...common, DATABASE_URL: apiUrl }),
+    startApi('PGlite', { ...common, PGLITE_DATA_DIR: join(workspace.dir, 'pglite') }, profiling(profileDir, 'pglite')),
+    startApi('PostgreSQL', { ...common, DATABASE_URL: apiUrl }, profiling(profileDir, 'postgresql')),
   ]);
   servers.push(pglite, pg);
   const [pgliteGift, pgGift] = [await wonGift(pglite), await wonGift(pg)];
-  const bare = await startBare(pgliteGift.body);
+  const bare = await startBare(pgliteGift.body, profiling(profileDir, 'bare'));
   servers.push(bare);
   note(
     `servers: bare pid ${bare.pid}, PGlite API pid ${pglite.pid}, PostgreSQL API pid ${pg.pid} (pool 10); ${postgres.cluster.url.replace(/\/postgres$/, '')}`,
@@ -216,6 +250,10 @@ async function main({ quick, settings, completionGifts, pgbenchSeconds }: RunSet
   ];
   const postgresPort = new URL(postgres.cluster.url).port;
   await section(() => throughput(bareTarget, apis, settings, () => measureCpu(postgresPort)));
+  if (profileDir !== undefined) {
+    await reportProfiles(profileDir, { bare, pglite, postgresql: pg });
+    return 0;
+  }
   await section(() => fixedRate([bareTarget, ...apis], settings));
   await section(() => readsDuringWrites(apis, settings));
   await stopServers();

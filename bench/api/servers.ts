@@ -103,11 +103,12 @@ export function startApi(name: string, env: Record<string, string>, nodeArgs?: s
 }
 
 /** A bare Fastify server answering `body` on GET /api/gifts/:giftId (bare-server.ts, beside this file). */
-export function startBare(body: string): Promise<Server> {
+export function startBare(body: string, nodeArgs?: string[]): Promise<Server> {
   return startNodeServer({
     name: 'bare Fastify',
     script: join(__dirname, 'bare-server.ts'),
     env: { BENCH_BODY: body },
+    nodeArgs,
     readyPath: '/api/health',
   });
 }
