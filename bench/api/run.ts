@@ -204,6 +204,9 @@ function profiling(dir: string | undefined, name: string): string[] | undefined 
 async function reportProfiles(dir: string, profiled: Record<string, Server>): Promise<void> {
   await stopServers();
   heading("Where each server's main thread spent its CPU in section 1 (self time, idle left out)");
+  note(
+    "each profile is the process's whole life: its start (tsx compiling its source) and the bench's set-up requests too",
+  );
   for (const [name, server] of Object.entries(profiled)) {
     for (const line of describeProfile(server.name, mainThreadProfile(join(dir, name), server.pid))) console.log(line);
   }
