@@ -470,6 +470,22 @@ test.describe('misconfiguration', () => {
     expect(watch.pageErrors).toEqual([]);
   });
 
+  test("a page that does not provide the federation's bundler runtime (a host built before its remotes): the remote error state, the cause in the console", async ({
+    page,
+    watch,
+    gift,
+  }) => {
+    await restartServer('host', { env: NO_PAGE_DATA });
+    // What a host built before the remotes' containers took the bundler runtime from the page does.
+    await page.addInitScript(() => {
+      Object.defineProperty(globalThis, '_FEDERATION_BUNDLER_RUNTIME', { get: () => undefined, set: () => undefined });
+    });
+    expect(await visit(page, `/gifts/${gift.giftId}`)).toBe(200);
+    await expectInLayoutRemoteError(page, watch, 'no-footer', 'gifts');
+    expect(reportLoads('no bundler runtime /gifts/{id}', watch)).toBeLessThanOrEqual(2);
+    expect(watch.pageErrors.join('\n')).toContain('The federation bundler runtime is not on this page');
+  });
+
   test('an invalid configuration file: the host refuses to start, naming the key', async () => {
     const file = join(configDir, 'invalid.json');
     writeFileSync(
