@@ -24,7 +24,9 @@ import { remoteExposes } from './build/remote-exposes';
 import { publishedRoutesPlugin } from './build/published-routes-plugin';
 import { SharedFallbacksPlugin } from './build/shared-fallbacks';
 import {
+  BUNDLER_RUNTIME_PROVIDER,
   ConsumeSharedCachePlugin,
+  ContainerBundlerRuntimePlugin,
   StandaloneRuntimePlugin,
   TrimFederationRuntimePlugin,
 } from './build/federation-plugins';
@@ -128,8 +130,6 @@ const TerserPlugin = createRequire(require.resolve('webpack'))('minimizer-webpac
  * @module-federation/enhanced's runtime plugin that publishes the host's federation runtime for
  * `externalRuntime` containers (`globalThis._FEDERATION_RUNTIME_CORE`), as an ES module.
  */
-const BUNDLER_RUNTIME_PROVIDER = join(ROOT, 'build', 'bundler-runtime', 'provide.mjs');
-
 function injectExternalRuntimePlugin(): string {
   const fromEnhanced = createRequire(require.resolve('@module-federation/enhanced/webpack'));
   return join(dirname(fromEnhanced.resolve('@module-federation/inject-external-runtime-core-plugin')), 'index.js');
@@ -409,17 +409,6 @@ function federationPlugin({ options, isHost, pkg }: PartBuild): ModuleFederation
 }
 
 /**
- * A remote's container takes the bundler runtime's functions from the page (decision 0052): the
- * module the federation plugin imports for them is replaced by one that reads them there.
- */
-function containerBundlerRuntime(): webpack.WebpackPluginInstance {
-  return new webpack.NormalModuleReplacementPlugin(
-    /@module-federation[\\/]webpack-bundler-runtime[\\/]dist[\\/](index|bundler)\.js$/,
-    join(ROOT, 'build', 'bundler-runtime', 'container.mjs'),
-  );
-}
-
-/**
  * The page is rendered here (build/page-template.ts), not by the plugin's child compilation: that
  * one inherits the federation's hooks and would emit a stray chunk of the shared router.
  */
@@ -437,7 +426,7 @@ function pagePlugin({ options }: PartBuild): HtmlWebpackPlugin {
 /** A remote's own build steps: its standalone runtime, shared fallbacks and published routes (decision 0045). */
 function remotePlugins({ options, production }: PartBuild): webpack.WebpackPluginInstance[] {
   return [
-    containerBundlerRuntime(),
+    new ContainerBundlerRuntimePlugin(),
     new StandaloneRuntimePlugin({ target: BROWSER_TARGET, minify: production }),
     new SharedFallbacksPlugin(),
     publishedRoutesPlugin(options.name, options.spec),

@@ -1,12 +1,12 @@
 /**
  * The federation runtime, once per page and no bigger than it needs to be.
  *
- * - StandaloneRuntimePlugin: a remote's container leaves the federation runtime out
- *   (`externalRuntime`), and the bundler runtime's functions (decision 0052): on the site, the
- *   host's main.js provides them, once for every remote. A
- *   remote's standalone page has no host, so the plugin publishes the runtime as a script of its
- *   own, `federation-runtime.{hash}.js`, put in the page's HTML before the page's own scripts.
- *   The site never loads it.
+ * - A remote's container leaves the federation runtime out (`externalRuntime`), and the bundler
+ *   runtime's functions (ContainerBundlerRuntimePlugin, decision 0052): on the site, the host's
+ *   main.js provides them (BUNDLER_RUNTIME_PROVIDER), once for every remote.
+ * - StandaloneRuntimePlugin: a remote's standalone page has no host, so the plugin publishes both
+ *   as a script of its own, `federation-runtime.{hash}.js`, put in the page's HTML before the
+ *   page's own scripts. The site never loads it.
  * - TrimFederationRuntimePlugin: takes out of the runtime chunks (remoteEntry.js, main.js) what
  *   @module-federation/enhanced puts there although nothing runs it.
  */
@@ -25,8 +25,21 @@ export interface StandaloneRuntimeOptions {
 const STANDALONE = 'StandaloneRuntimePlugin';
 /** The global `externalRuntime` containers read the runtime from (@module-federation/enhanced). */
 const RUNTIME_GLOBAL = '_FEDERATION_RUNTIME_CORE';
-/** What publishes the bundler runtime's functions for the containers. */
-const BUNDLER_RUNTIME_PROVIDER = join(__dirname, 'bundler-runtime', 'provide.mjs');
+/** What publishes the bundler runtime's functions for the containers: the host's runtime plugin (decision 0052). */
+export const BUNDLER_RUNTIME_PROVIDER = join(__dirname, 'bundler-runtime', 'provide.mjs');
+
+/**
+ * A remote's container takes the bundler runtime's functions from the page (decision 0052): the
+ * module the federation plugin imports for them is replaced by one that reads them there.
+ */
+export class ContainerBundlerRuntimePlugin {
+  apply(compiler: Compiler): void {
+    new compiler.webpack.NormalModuleReplacementPlugin(
+      /@module-federation[\\/]webpack-bundler-runtime[\\/]dist[\\/](index|bundler)\.js$/,
+      join(__dirname, 'bundler-runtime', 'container.mjs'),
+    ).apply(compiler);
+  }
+}
 
 /** Where the containers' runtime comes from: the folder @module-federation/enhanced resolves it from. */
 function runtimeToolsDir(): string {

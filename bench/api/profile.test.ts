@@ -1,4 +1,7 @@
-import { placeOf, selfTimeByPlace, type CpuProfile } from './profile';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mainThreadProfile, placeOf, selfTimeByPlace, type CpuProfile } from './profile';
 
 const frame = (url: string, functionName = 'f') => ({ url, functionName, lineNumber: 1 });
 
@@ -35,5 +38,23 @@ describe('selfTimeByPlace', () => {
         { place: 'pino', share: 2 / 6 },
       ],
     });
+  });
+});
+
+describe('mainThreadProfile', () => {
+  it("picks the process's main thread's file, not a worker thread's nor another process's", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'));
+    try {
+      for (const name of [
+        'CPU.20261207.180635.2170.1.002.cpuprofile',
+        'CPU.20261207.002170.99.0.001.cpuprofile',
+        'CPU.20261207.180635.2170.0.001.cpuprofile',
+      ])
+        writeFileSync(join(dir, name), '{}');
+      expect(mainThreadProfile(dir, 2170)).toBe(join(dir, 'CPU.20261207.180635.2170.0.001.cpuprofile'));
+      expect(() => mainThreadProfile(dir, 4)).toThrow("no CPU profile of process 4's main thread");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

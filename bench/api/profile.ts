@@ -57,7 +57,10 @@ export function selfTimeByPlace(profile: CpuProfile): { busyMs: number; shares: 
  * database's worker threads write theirs beside it).
  */
 export function mainThreadProfile(dir: string, pid: number): string {
-  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile') && name.includes(`.${pid}.0.`));
+  const file = readdirSync(dir).find((name) => {
+    const [, owner, thread] = /^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.\d+\.cpuprofile$/.exec(name) ?? [];
+    return owner === String(pid) && thread === '0';
+  });
   if (!file) throw new Error(`no CPU profile of process ${pid}'s main thread in ${dir}`);
   return join(dir, file);
 }

@@ -205,7 +205,7 @@ async function reportProfiles(dir: string, profiled: Record<string, Server>): Pr
   await stopServers();
   heading("Where each server's main thread spent its CPU in section 1 (self time, idle left out)");
   note(
-    "each profile is the process's whole life: its start (tsx compiling its source) and the bench's set-up requests too",
+    "each profile is the process's whole life: its start (tsx compiling its source) and the bench's set-up requests too; section 1's figures above were taken with every server profiled: quote those of a run without --cpu-prof",
   );
   for (const [name, server] of Object.entries(profiled)) {
     for (const line of describeProfile(server.name, mainThreadProfile(join(dir, name), server.pid))) console.log(line);

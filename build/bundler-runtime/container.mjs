@@ -5,8 +5,9 @@
  * bundler runtime's functions (provide.mjs), which hold no state of their own.
  */
 import { init } from '@module-federation/runtime';
+import { BUNDLER_RUNTIME_GLOBAL } from './global.mjs';
 
-const provided = globalThis._FEDERATION_BUNDLER_RUNTIME;
+const provided = globalThis[BUNDLER_RUNTIME_GLOBAL];
 if (!provided) {
   throw new Error(
     'The federation bundler runtime is not on this page: a remote container runs on a page whose host (or standalone runtime script) provides it',

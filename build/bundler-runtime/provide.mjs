@@ -13,12 +13,10 @@ import { initContainerEntry } from '@module-federation/webpack-bundler-runtime/d
 import { initializeSharing } from '@module-federation/webpack-bundler-runtime/dist/initializeSharing.js';
 import { installInitialConsumes } from '@module-federation/webpack-bundler-runtime/dist/installInitialConsumes.js';
 import { remotes } from '@module-federation/webpack-bundler-runtime/dist/remotes.js';
-
-/** The global container.mjs reads: keep the two in step. */
-const GLOBAL = '_FEDERATION_BUNDLER_RUNTIME';
+import { BUNDLER_RUNTIME_GLOBAL } from './global.mjs';
 
 export function provideBundlerRuntime() {
-  globalThis[GLOBAL] ??= {
+  globalThis[BUNDLER_RUNTIME_GLOBAL] ??= {
     attachShareScopeMap,
     bundlerRuntime: {
       remotes,

@@ -84,6 +84,8 @@ export interface FederationManifest {
   metaData?: { remoteEntry?: { name?: string; path?: string } };
   exposes?: ManifestEntry[];
   shared?: ManifestEntry[];
+  /** A remote's copies of shared modules, by module (the build's own field). */
+  sharedFallbacks?: { shared?: Record<string, { js?: string[] }> };
 }
 
 export function fetchManifest(manifestUrl: string): Promise<FederationManifest> {

@@ -5,6 +5,7 @@
  */
 import type { Page, Request } from '@playwright/test';
 import { followLink, navLink, visit, waitForRenderedPage } from '../support/app-page';
+import { fetchManifest } from '../support/faults';
 import { expect, test } from '../support/fixtures';
 import { manifestUrlOf, originOf } from '../support/test-env';
 
@@ -38,11 +39,9 @@ function giftsChunksRun(page: Page): Promise<number> {
 }
 
 /** The files of the gifts remote's copies of shared modules (its manifest's `sharedFallbacks`). */
-async function sharedCopies(page: Page): Promise<string[]> {
-  const manifest = (await (await page.request.get(manifestUrlOf('gifts'))).json()) as {
-    sharedFallbacks: { shared: Record<string, { js: string[] }> };
-  };
-  return Object.values(manifest.sharedFallbacks.shared).flatMap((copy) => copy.js);
+async function sharedCopies(): Promise<string[]> {
+  const { sharedFallbacks } = await fetchManifest(manifestUrlOf('gifts'));
+  return Object.values(sharedFallbacks?.shared ?? {}).flatMap((copy) => copy.js ?? []);
 }
 
 test('hovering Play fetches and runs the game, so the click needs no code request and runs no code; no script is fetched twice', async ({
@@ -62,7 +61,7 @@ test('hovering Play fetches and runs the game, so the click needs no code reques
     .poll(() => code.requested.some((url) => url.includes('__federation_expose_GamePage')) && code.inFlight() === 0)
     .toBe(true);
   // The game's own code is one script; the others are the remote's copies of shared modules.
-  const copies = await sharedCopies(page);
+  const copies = await sharedCopies();
   const hovered = code.requested.slice(beforeHover).filter((url) => url.startsWith(GIFTS_ORIGIN));
   expect(hovered.filter((url) => !copies.some((file) => url.endsWith(`/${file}`)))).toEqual([
     expect.stringMatching(/\/__federation_expose_GamePage\.[0-9a-f]+\.js$/),
