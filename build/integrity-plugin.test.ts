@@ -8,9 +8,6 @@ import { BuildInfoPlugin } from './build-info-plugin';
 import { REFUSED_INTEGRITY, RemoteIntegrityPlugin, sha384Integrity } from './integrity-plugin';
 import { remoteProject, type RemoteProject } from './testing/remote-build';
 
-// A webpack build each, minified: seconds on a busy two-core machine.
-jest.setTimeout(60_000);
-
 const SOURCES = {
   'src/index.js': 'import("./page");\n',
   // An exposed page that loads a chunk of its own later, as the remotes' pages do.

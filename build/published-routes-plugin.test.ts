@@ -20,9 +20,6 @@ import { PublishedRoutesPlugin, publishedRoutesPlugin } from './published-routes
 import { SharedFallbacksPlugin } from './shared-fallbacks';
 import { remoteProject, type RemoteProject } from './testing/remote-build';
 
-// A webpack build each, minified: seconds on a busy two-core machine.
-jest.setTimeout(60_000);
-
 const ROOT = join(__dirname, '..');
 const INFO = { id: 'b-2027.01.15_1', timestamp: 1_800_000_000_000, app: 'gifts', version: '1.0.0', dir: 'builds' };
 

@@ -3,9 +3,6 @@ import { SHARED_FALLBACKS_FIELD, type SharedFallbacks } from 'shared/remote-mani
 import { SharedFallbacksPlugin } from './shared-fallbacks';
 import { remoteProject, type RemoteProject, type SharedModules } from './testing/remote-build';
 
-// A webpack build, minified: seconds on a busy two-core machine.
-jest.setTimeout(60_000);
-
 let project: RemoteProject;
 
 beforeEach(() => {
