@@ -27,7 +27,7 @@ module.exports = {
       roots: ['<rootDir>/scripts', '<rootDir>/build', '<rootDir>/deploy'],
       testMatch: ['<rootDir>/{scripts,build,deploy}/**/*.test.ts?(x)'],
       testEnvironment: 'node',
-      setupFilesAfterEnv: ['<rootDir>/scripts/jest-timeout.ts'],
+      setupFilesAfterEnv: [preset.hangTimeout],
     }),
     // The browser suite's own helpers (its port blocks, its server sets), and staging's and
     // traffic's command lines, what they print, and the traffic's journey and signals, which

@@ -40,3 +40,5 @@ function preset(dir, overrides = {}) {
 
 module.exports = preset;
 module.exports.typescriptTransform = typescriptTransform;
+/** The setup file of the projects whose tests do real work: a timeout for hangs only. */
+module.exports.hangTimeout = join(__dirname, 'scripts', 'jest-timeout.ts');

@@ -3,7 +3,7 @@ const preset = require('../jest.preset.js');
 module.exports = preset(__dirname, {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
-  setupFilesAfterEnv: ['<rootDir>/test/support/setup.ts'],
+  setupFilesAfterEnv: [preset.hangTimeout],
   transform: {
     ...preset.typescriptTransform,
     '/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/test/support/commonjs-transform.js',

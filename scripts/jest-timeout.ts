@@ -1,6 +1,5 @@
-// The scripts project's tests run webpack builds, publish and roll back builds on disk and start
-// processes: real work whose time follows the machine's load (a 22-build deployment history takes
-// 1.4 s on a quiet two-core machine and more than 5 s, jest's default, beside a busy one). Here
-// the timeout only catches a test that hangs: how fast these commands are is the benches' question.
-// (testTimeout is a global option, which a project's config cannot set.)
+// For the projects whose tests do real work (databases, processes, webpack builds, deployments on
+// disk), whose time follows the machine's load: the timeout only catches a test that hangs, as how
+// fast the work goes is the benches' question. (testTimeout is a global option, which a project's
+// config cannot set.)
 jest.setTimeout(60_000);
