@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { startPrometheus, type RunningPrometheus } from 'testbed/prometheus';
 import { type CommandResult, npmCommand, variantBuild } from '../support/build-variants';
+import { waitForRenderedPage } from '../support/app-page';
 import { openSession, type BrowserSession } from '../support/browser';
 import { expect, test } from '../support/fixtures';
 import { CONTENT_DIST, readLatest } from '../support/redeploy';
@@ -37,6 +38,8 @@ const INTERVAL_S = 12;
 const CANARY_VISITORS = 3;
 const STABLE_VISITORS = 1;
 const PAGES = ['/about', '/', '/terms'];
+/** After the run, how long a visitor browses before not being on the stable build fails the test. */
+const STABLE_WITHIN_MS = 30_000;
 
 let topology: Topology;
 let prometheus: RunningPrometheus;
@@ -90,8 +93,10 @@ async function contentBuildOf(context: BrowserContext, path: string): Promise<Sh
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(path);
   const at = Date.now();
-  // The page settles: its remote loaded, or failed, retried and fell back; its telemetry then goes as it is left.
-  await page.waitForLoadState('networkidle');
+  // The page settles: the app has taken it over, its remote loaded or, after its retries, failed
+  // and the server's text kept. Its telemetry, the load's outcome included, goes as it is left; a
+  // page left while the loader waits to retry (no request on the way, so "network idle") sends none.
+  await waitForRenderedPage(page);
   const text = await page.locator(`#${CONFIG_ELEMENT_ID}`).textContent();
   const config = JSON.parse(text ?? '{}') as { remoteBuilds?: Record<string, string> };
   return { at, build: config.remoteBuilds?.content };
@@ -184,7 +189,7 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
 
   // The team's release, while the visitors browse.
   let canaryStartedAt: number | undefined;
-  let finished = false;
+  let finishedAt: number | undefined;
   const release = npmCommand(
     releaseArgs(folder, ['--from', dir]),
     { PREVIEW_KEY: KEY, ...GATE_BROWSER_ENV },
@@ -193,11 +198,18 @@ test('a canary whose pages throw for its visitors is aborted by the release run 
       if (line.includes(`release: canary ${canaryId} started at 50 %`)) canaryStartedAt ??= Date.now();
     },
   ).finally(() => {
-    finished = true;
+    finishedAt = Date.now();
   });
   // Each visitor browses until the run has ended and their page runs the stable build again.
   const browsing = visitors.map((context) =>
-    browse(context, (shown) => finished && shown.length > 0 && shown.at(-1)?.build === stable),
+    browse(
+      context,
+      (shown) =>
+        finishedAt !== undefined &&
+        shown.length > 0 &&
+        // A visitor still off stable this long after the run is a failure the checks below name.
+        (shown.at(-1)?.build === stable || Date.now() - finishedAt > STABLE_WITHIN_MS),
+    ),
   );
   const { code, output } = await release;
   const pages = await Promise.all(browsing);
